@@ -1,0 +1,337 @@
+#include "commands.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "kernels/gpu.hpp"
+#include "sim/simulate.hpp"
+
+namespace ts::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
+{
+    c->add_option("--kernel", o.kernel,
+                  kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas"
+                             : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)")
+        ->required();
+    c->add_option("--width", o.width, "Square problem: M, N and P are Width x Width");
+    c->add_option("--j", o.j, "Rows of M and P");
+    c->add_option("--k", o.k, "Columns of M, rows of N");
+    c->add_option("--l", o.l, "Columns of N and P");
+    c->add_option("--tile", o.tile, "TILE_WIDTH (tiled) or block edge (naive), elements per side; default 16");
+    c->add_option("--seed", o.seed, "Input seed: M and N are pseudo-random in [-1, 1) drawn from it")
+        ->capture_default_str();
+}
+
+/// Builds a scenario from the size options; returns an error sentence or "".
+std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::Scenario& s)
+{
+    s.kernel = kernel;
+    if (o.width && (o.j || o.k || o.l))
+        return "Give either --width or --j/--k/--l, not both.";
+    if (o.width) {
+        s.j = s.k = s.l = *o.width;
+    } else if (o.j && o.k && o.l) {
+        s.j = *o.j;
+        s.k = *o.k;
+        s.l = *o.l;
+    } else {
+        return "Give the problem size: --width W, or all three of --j, --k and --l.";
+    }
+    s.tile = o.tile ? o.tile : 16;
+    s.seed = o.seed;
+    return {};
+}
+
+ordered_json totalsJson(const sim::Totals& t)
+{
+    return ordered_json{{"global_loads", t.global_loads},     {"global_stores", t.global_stores},
+                        {"shared_loads", t.shared_loads},     {"shared_stores", t.shared_stores},
+                        {"constant_loads", t.constant_loads}, {"zero_fills", t.zero_fills},
+                        {"barriers", t.barriers},             {"flops", t.flops}};
+}
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+/// Rounds for JSON so that 10/3 prints as 3.333 (the spec's precision), not 3.3333333.
+double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+ordered_json paramsJson(const sim::Scenario& s)
+{
+    return ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
+}
+
+}  // namespace
+
+Commands::Commands(CLI::App& app)
+{
+    simulate_ = app.add_subcommand("simulate", "Run a kernel in the instrumented simulator and report its counters");
+    addProblemOptions(simulate_, simOpt_, false);
+    simulate_->add_option("--block", block_, "Report the counters of block BX[,BY] (block_stats)");
+    simulate_->add_option("--schedule", schedule_, "Which warp runs ahead between barriers")
+        ->check(CLI::IsMember({"in-order", "reverse", "random"}))
+        ->capture_default_str();
+    simulate_->add_option("--schedule-seed", scheduleSeed_, "Seed of the random schedule")->capture_default_str();
+    simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: shared/spec/cli.md)");
+
+    bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
+    addProblemOptions(bench_, benchOpt_, true);
+    bench_->add_option("--reps", reps_, "Timed repeats after warm-up")->capture_default_str()->check(CLI::Range(1, 10000));
+    bench_->add_flag("--json", benchJson_, "Print one JSON object");
+
+    verify_ = app.add_subcommand(
+        "verify", "Run every kernel on the GPU and in the simulator on random shapes and compare "
+                  "P bit for bit and the per-element global-load counts");
+    verify_->add_flag("--quick", verifyQuick_, "Fewer cases");
+    verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")->capture_default_str();
+
+    listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
+}
+
+int Commands::run()
+{
+    try {
+        if (simulate_->parsed()) return runSimulate();
+        if (bench_->parsed()) return runBench();
+        if (verify_->parsed()) return runVerify();
+        if (listKernels_->parsed()) return runListKernels();
+    } catch (const gpu::Unavailable& e) {
+        std::cerr << "tilescope-cli: " << e.what() << "\n";
+        return kNoGpu;
+    } catch (const gpu::LaunchError& e) {
+        std::cerr << "tilescope-cli: " << e.what() << "\n";
+        return kBadInput;
+    }
+    return kBadInput;
+}
+
+int Commands::runListKernels()
+{
+    for (const sim::KernelInfo& k : sim::kernelList())
+        std::cout << std::left << std::setw(20) << k.name << k.summary << "\n";
+    std::cout << std::left << std::setw(20) << "cublas" << "cuBLAS SGEMM, pure FP32 (bench only)\n";
+    return kOk;
+}
+
+int Commands::runSimulate()
+{
+    sim::Scenario s;
+    if (std::string e = toScenario(simOpt_, simOpt_.kernel, s); !e.empty()) {
+        std::cerr << "tilescope-cli: " << e << "\n";
+        return kBadInput;
+    }
+    std::optional<sim::Uint3> block;
+    if (!block_.empty()) {
+        unsigned bx = 0, by = 0;
+        char comma = 0;
+        std::istringstream in(block_);
+        bool ok = static_cast<bool>(in >> bx);
+        if (ok && (in >> comma)) ok = comma == ',' && static_cast<bool>(in >> by) && in.eof();
+        if (!ok || block_.find('-') != std::string::npos) {
+            std::cerr << "tilescope-cli: --block must be BX or BX,BY with non-negative integers; got '"
+                      << block_ << "'.\n";
+            return kBadInput;
+        }
+        block = sim::Uint3{bx, by, 0};
+        s.block = *block;
+    }
+    if (std::string e = sim::validate(s); !e.empty()) {
+        std::cerr << "tilescope-cli: " << e << "\n";
+        return kBadInput;
+    }
+    sim::SimOptions opt;
+    opt.trace = false;
+    opt.schedule = schedule_ == "reverse" ? sim::Schedule::Reverse
+                   : schedule_ == "random" ? sim::Schedule::Random
+                                           : sim::Schedule::InOrder;
+    opt.scheduleSeed = scheduleSeed_;
+    const sim::Simulation r = sim::simulate(s, opt);
+    if (!r.error.empty()) {
+        std::cerr << "tilescope-cli: the simulated kernel faulted: " << r.error << "\n";
+        return kCheckFailed;
+    }
+    const sim::Totals& t = r.counters.totals;
+    const uint64_t untiled = sim::untiledGlobalLoads(s);
+    ordered_json j;
+    j["kernel"] = s.kernel;
+    j["params"] = paramsJson(s);
+    j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
+    j["block"] = {r.block.x, r.block.y, r.block.z};
+    j["totals"] = totalsJson(t);
+    j["ops_per_byte"] = round3(sim::opsPerByte(t));
+    j["untiled_global_loads"] = untiled;
+    j["reduction_vs_untiled"] = round3(ratio(untiled, t.global_loads));
+    if (block) {
+        const sim::Totals& b = r.counters.perBlock.at(sim::linearBlock(r.grid, *block));
+        const uint64_t ub = sim::untiledGlobalLoads(s, *block);
+        j["block_stats"] = ordered_json{{"block", {block->x, block->y}},
+                                        {"global_loads", b.global_loads},
+                                        {"shared_loads", b.shared_loads},
+                                        {"untiled_global_loads", ub},
+                                        {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
+    }
+    j["hazards"] = {{"raw", 0}, {"war", 0}};
+    j["matches_reference"] = r.matchesReference;
+    if (simJson_) {
+        std::cout << j.dump() << "\n";
+        return kOk;
+    }
+    std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l
+              << ", tile " << s.tile << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
+              << r.block.x << "x" << r.block.y << " threads\n"
+              << "  global loads    " << t.global_loads << " (untiled kernel: " << untiled << ", "
+              << std::setprecision(4) << ratio(untiled, t.global_loads) << "x fewer)\n"
+              << "  global stores   " << t.global_stores << "\n"
+              << "  shared loads    " << t.shared_loads << ", stores " << t.shared_stores
+              << " (zero fills " << t.zero_fills << ")\n"
+              << "  barriers        " << t.barriers << "\n"
+              << "  flops           " << t.flops << "\n"
+              << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
+              << "  P vs reference  " << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
+    return kOk;
+}
+
+int Commands::runBench()
+{
+    std::vector<std::string> names;
+    {
+        std::stringstream in(benchOpt_.kernel);
+        for (std::string n; std::getline(in, n, ',');)
+            if (!n.empty()) names.push_back(n);
+    }
+    std::vector<gpu::BenchRequest> reqs;
+    for (const std::string& n : names) {
+        sim::Scenario s;
+        const std::string asSim = n == "cublas" ? "matmul-naive" : n;
+        if (std::string e = toScenario(benchOpt_, asSim, s); !e.empty()) {
+            std::cerr << "tilescope-cli: " << e << "\n";
+            return kBadInput;
+        }
+        if (n != "cublas") {
+            const sim::KernelInfo* k = sim::findKernel(n);
+            if (!k || k->family != sim::Family::Matmul) {
+                std::cerr << "tilescope-cli: bench knows matmul-naive, matmul-tiled and cublas; got '" << n << "'.\n";
+                return kBadInput;
+            }
+        }
+        if (std::string e = sim::validate(s); !e.empty()) {
+            std::cerr << "tilescope-cli: " << e << "\n";
+            return kBadInput;
+        }
+        gpu::BenchRequest r;
+        r.kernel = n;
+        r.j = s.j;
+        r.k = s.k;
+        r.l = s.l;
+        r.tile = s.tile;
+        r.reps = reps_;
+        r.seed = s.seed;
+        reqs.push_back(r);
+    }
+    const gpu::DeviceInfo dev = gpu::queryDevice();
+    if (!dev.available) throw gpu::Unavailable(dev.why);
+    ordered_json out;
+    out["device"] = dev.name;
+    out["compute_capability"] = dev.computeCapability();
+    out["results"] = ordered_json::array();
+    for (const gpu::BenchRequest& rq : reqs) {
+        const gpu::BenchResult b = gpu::bench(rq);
+        ordered_json r;
+        r["kernel"] = rq.kernel;
+        r["params"] = ordered_json{{"j", rq.j}, {"k", rq.k}, {"l", rq.l}, {"tile", rq.tile}};
+        r["ms_median"] = b.msMedian;
+        r["ms_min"] = b.msMin;
+        r["reps"] = rq.reps;
+        r["gflops"] = b.gflops;
+        r["gbytes_per_s"] = b.gbytesPerS;
+        r["max_abs_err"] = b.maxAbsErr;
+        if (b.bitExactVsSim) r["bit_exact_vs_sim"] = *b.bitExactVsSim;
+        out["results"].push_back(r);
+        if (!benchJson_)
+            std::cout << std::left << std::setw(14) << rq.kernel << " " << rq.j << "x" << rq.k << "x" << rq.l
+                      << " tile " << std::setw(3) << rq.tile << std::fixed << std::setprecision(3)
+                      << " median " << b.msMedian << " ms  min " << b.msMin << " ms  "
+                      << std::setprecision(1) << b.gflops << " GFLOPS  " << b.gbytesPerS
+                      << " GB/s  max|err| " << std::scientific << std::setprecision(2) << b.maxAbsErr
+                      << std::defaultfloat
+                      << (b.bitExactVsSim ? (*b.bitExactVsSim ? "  bit-exact vs sim" : "  DIFFERS from sim") : "")
+                      << "\n";
+    }
+    if (benchJson_) std::cout << out.dump() << "\n";
+    else std::cout << "device: " << dev.name << " (compute capability " << dev.computeCapability() << ")\n";
+    return kOk;
+}
+
+int Commands::runVerify()
+{
+    const gpu::DeviceInfo dev = gpu::queryDevice();
+    if (!dev.available) throw gpu::Unavailable(dev.why);
+    std::cout << "verify on " << dev.name << " (compute capability " << dev.computeCapability() << ")\n";
+    std::mt19937 rng(static_cast<unsigned>(verifySeed_));
+    std::vector<sim::Scenario> cases;
+    for (const sim::KernelInfo& k : sim::kernelList()) {
+        if (k.family != sim::Family::Matmul) continue;
+        for (int t : sim::kTileWidths) {
+            auto add = [&](int j, int kk, int l) {
+                sim::Scenario s;
+                s.kernel = k.name;
+                s.tile = t;
+                s.j = j;
+                s.k = kk;
+                s.l = l;
+                s.seed = rng();
+                cases.push_back(s);
+            };
+            add(2 * t, 3 * t, t);                        // multiples of the tile
+            add(2 * t + 1, t + 3, 3 * t - 1);            // not multiples
+            if (!verifyQuick_) {
+                add(1, 1, 1);
+                std::uniform_int_distribution<int> d(1, 3 * t + 5);
+                add(d(rng), d(rng), d(rng));
+                add(d(rng), d(rng), d(rng));
+            }
+        }
+    }
+    int passed = 0, failed = 0;
+    for (const sim::Scenario& s : cases) {
+        sim::SimOptions o;
+        o.trace = false;
+        const sim::Simulation r = sim::simulate(s, o);
+        std::ostringstream line;
+        line << std::left << std::setw(14) << s.kernel << " tile " << std::setw(2) << s.tile << "  " << s.j
+             << "x" << s.k << "x" << s.l << ": ";
+        bool ok = r.error.empty() && r.matchesReference;
+        std::string why;
+        if (!ok) why = r.error.empty() ? "simulator P differs from the CPU reference" : r.error;
+        try {
+            const gpu::CountedRun c = gpu::runCounted(s, r.M, r.N);
+            const std::vector<float> plain = gpu::runPlain(s, r.M, r.N);
+            auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+                return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+            };
+            if (ok && !same(c.P, r.P)) { ok = false; why = "counting GPU run's P differs from the simulator's"; }
+            if (ok && !same(plain, r.P)) { ok = false; why = "GPU P differs from the simulator's"; }
+            const int iM = r.arrayIndex("M"), iN = r.arrayIndex("N");
+            if (ok && c.loadsM != r.counters.elementLoads[iM]) { ok = false; why = "per-element loads of M differ"; }
+            if (ok && c.loadsN != r.counters.elementLoads[iN]) { ok = false; why = "per-element loads of N differ"; }
+        } catch (const gpu::LaunchError& e) {
+            ok = false;
+            why = e.what();
+        }
+        line << (ok ? "pass (P bit-exact, per-element loads equal)" : "FAIL: " + why);
+        std::cout << line.str() << "\n";
+        (ok ? passed : failed)++;
+    }
+    std::cout << passed << " passed, " << failed << " failed\n";
+    return failed ? kCheckFailed : kOk;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,49 @@
+// The subcommands of tilescope-cli and their options.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts::cli {
+
+/// Exit statuses of the spec.
+enum Exit { kOk = 0, kCheckFailed = 1, kBadInput = 2, kNoGpu = 3 };
+
+/// Problem-size options shared by simulate and bench.
+struct ProblemOptions {
+    std::string kernel;
+    std::optional<int> width, j, k, l;
+    int tile = 0;              ///< 0: the kernel's default
+    unsigned long long seed = 1;
+};
+
+/// Registers every subcommand on `app`; run() executes the one that was parsed.
+class Commands {
+public:
+    explicit Commands(CLI::App& app);
+    int run();
+
+private:
+    CLI::App* simulate_;
+    CLI::App* bench_;
+    CLI::App* verify_;
+    CLI::App* listKernels_;
+
+    ProblemOptions simOpt_, benchOpt_;
+    std::string block_;
+    std::string schedule_ = "in-order";
+    unsigned long long scheduleSeed_ = 1;
+    bool simJson_ = false;
+    int reps_ = 20;
+    bool benchJson_ = false;
+    bool verifyQuick_ = false;
+    unsigned long long verifySeed_ = 2026;
+
+    int runSimulate();
+    int runBench();
+    int runVerify();
+    int runListKernels();
+};
+
+}  // namespace ts::cli

@@ -1,0 +1,58 @@
+// Execution-context glue shared by every single-source kernel in kernels/*.cuh.
+//
+// A kernel is a function template over an execution context X (DESIGN.md, principle 1).
+// nvcc instantiates it with ts::gpu::DeviceContext (plain pointers, real __shared__ arrays,
+// __syncthreads()); the host compiler instantiates it with ts::sim::ThreadContext, whose
+// accessors record every load, store and barrier with its source line.
+#pragma once
+
+#if defined(__CUDACC__)
+#define TS_DEVICE __device__ __forceinline__
+#else
+#define TS_DEVICE inline
+#endif
+
+/// Declares a 2D shared-memory array `name[ROWS][COLS]` of element type T, one per block.
+/// On the GPU this is a real `__shared__ T name[ROWS][COLS]`; in the simulator it is a
+/// recording view of the block's shared memory. `__LINE__` keeps two arrays of the same
+/// shape apart.
+#define TS_SHARED_2D(T, name, ROWS, COLS) \
+    auto&& name = x.template shared2d<T, ROWS, COLS, __LINE__>(#name)
+
+/// Declares a 1D shared-memory array `name[SIZE]` (see TS_SHARED_2D).
+#define TS_SHARED_1D(T, name, SIZE) \
+    auto&& name = x.template shared1d<T, SIZE, __LINE__>(#name)
+
+#if defined(__CUDACC__)
+namespace ts::gpu {
+
+/// The device execution context: the CUDA built-ins, read once per thread, plus the
+/// shared-memory and barrier primitives. Everything inlines to the plain CUDA kernel.
+struct DeviceContext {
+    uint3 threadIdx;
+    uint3 blockIdx;
+    dim3 blockDim;
+    dim3 gridDim;
+
+    /// Pointer types the kernel's parameters use.
+    template <class T> using GlobalPtr = T*;
+
+    __device__ __forceinline__ static DeviceContext here() {
+        return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim};
+    }
+    __device__ __forceinline__ void syncthreads() const { __syncthreads(); }
+
+    template <class T, int ROWS, int COLS, int ID>
+    __device__ __forceinline__ static T (&shared2d(const char*))[ROWS][COLS] {
+        __shared__ T storage[ROWS][COLS];
+        return storage;
+    }
+    template <class T, int SIZE, int ID>
+    __device__ __forceinline__ static T (&shared1d(const char*))[SIZE] {
+        __shared__ T storage[SIZE];
+        return storage;
+    }
+};
+
+}  // namespace ts::gpu
+#endif

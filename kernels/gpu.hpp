@@ -1,0 +1,88 @@
+// The GPU path, as the CLI and the app see it: device query, timed runs next to cuBLAS,
+// and the instrumented instantiation that counts per-element global loads on the device.
+// Plain C++ (no CUDA headers): built from kernels/*.cu with CUDA, or from
+// kernels/gpu_unavailable.cpp without it, where every call says why there is no GPU.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/scenario.hpp"
+
+namespace ts::gpu {
+
+/// No usable CUDA device (no driver, no device, built without CUDA). what() is one
+/// sentence saying which. The CLI exits 3 on it.
+struct Unavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// A launch the device cannot run (a precondition of the launcher failed, out of device
+/// memory). what() is one sentence.
+struct LaunchError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The CUDA device in this machine.
+struct DeviceInfo {
+    bool available = false;
+    std::string why;                 ///< if !available: one sentence
+    std::string name;                ///< "NVIDIA H100 80GB HBM3"
+    int ccMajor = 0, ccMinor = 0;
+    int smCount = 0;
+    double clockGHz = 0;
+    unsigned long long globalMemBytes = 0;
+    int sharedMemPerBlock = 0;       ///< bytes, static limit
+    int maxThreadsPerBlock = 0;
+    std::string computeCapability() const
+    {
+        return std::to_string(ccMajor) + "." + std::to_string(ccMinor);
+    }
+};
+
+/// Queries device 0. Never throws: without a device, available is false and why says why.
+DeviceInfo queryDevice();
+
+/// One timing request: a kernel ("matmul-naive", "matmul-tiled", "cublas") at a size.
+struct BenchRequest {
+    std::string kernel;
+    int j = 0, k = 0, l = 0;
+    int tile = 16;                   ///< TILE_WIDTH or block edge; ignored by cublas
+    int reps = 20;                   ///< timed repeats after warm-up
+    uint64_t seed = 1;               ///< inputs from sim::randomInput (never zeros)
+};
+
+/// One timing result. Times are CUDA-event milliseconds after warm-up.
+struct BenchResult {
+    BenchRequest request;
+    double msMedian = 0, msMin = 0;
+    double gflops = 0;               ///< 2*j*k*l / median time
+    double gbytesPerS = 0;           ///< (M + N read once, P written once) bytes / median time
+    double maxAbsErr = 0;            ///< against the double-precision CPU reference
+    std::optional<bool> bitExactVsSim;  ///< where the size is small enough to simulate
+};
+
+/// Times one kernel; checks its P against the reference before reporting. Throws
+/// Unavailable or LaunchError. `progress` (0..1) may be called from the calling thread.
+BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress = {});
+
+/// The result of running a scenario's kernel once on the GPU with the instrumented
+/// instantiation: P and the per-element global-load counts of M and N.
+struct CountedRun {
+    std::vector<float> P;
+    std::vector<uint32_t> loadsM, loadsN;
+};
+
+/// Runs `s` on the GPU on the given inputs with the counting context. Throws Unavailable
+/// or LaunchError.
+CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
+                      const std::vector<float>& N);
+
+/// Runs `s` on the GPU with the plain (uninstrumented) kernel and returns P.
+std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
+                            const std::vector<float>& N);
+
+}  // namespace ts::gpu

@@ -1,0 +1,29 @@
+// The GPU path of a build without CUDA: every call says plainly why there is no GPU.
+#include "gpu.hpp"
+
+namespace ts::gpu {
+namespace {
+const char* kWhy = "This build of TileScope has no GPU path: it was built without the CUDA "
+                   "toolkit (nvcc was not found in /usr/local/cuda).";
+}
+
+DeviceInfo queryDevice()
+{
+    DeviceInfo d;
+    d.why = kWhy;
+    return d;
+}
+
+BenchResult bench(const BenchRequest&, const std::function<void(double)>&) { throw Unavailable(kWhy); }
+
+CountedRun runCounted(const sim::Scenario&, const std::vector<float>&, const std::vector<float>&)
+{
+    throw Unavailable(kWhy);
+}
+
+std::vector<float> runPlain(const sim::Scenario&, const std::vector<float>&, const std::vector<float>&)
+{
+    throw Unavailable(kWhy);
+}
+
+}  // namespace ts::gpu

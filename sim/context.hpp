@@ -1,0 +1,323 @@
+// The simulator's execution context: what the single-source kernels of kernels/*.cuh see
+// when the host compiler instantiates them. Every global, shared and constant access goes
+// through a small proxy that counts it (per element, per block) and, for the traced block,
+// records it with its source line. `a * b` of two proxies yields a Product, and
+// `float += Product` performs std::fma, so the simulator fuses exactly where nvcc does,
+// whatever the host compiler's contraction settings (DESIGN.md, principle 3).
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ts::sim {
+
+class Machine;
+class ThreadContext;
+
+/// An error in the simulated kernel (an out-of-bounds access, a barrier not reached by
+/// every thread). The message is one sentence naming the thread, array and line.
+struct KernelFault : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// An index expression with the source line it was written on (captured implicitly).
+struct Index {
+    long long i;
+    unsigned line;
+    Index(long long v, std::source_location loc = std::source_location::current())
+        : i(v), line(loc.line()) {}
+};
+
+/// The state shared by all threads of one simulated launch: the arrays, the counters,
+/// the block being run, and the trace of the selected block.
+class Machine {
+public:
+    std::vector<ArrayInfo> arrays;
+    Counters counters;
+    std::vector<Event> events;          ///< recorded events of the traced block, in order
+    ThreadContext* current = nullptr;   ///< the thread whose fiber is running
+    Totals* blockTotals = nullptr;      ///< counters of the block being run
+    bool tracing = false;               ///< is the block being run the traced one?
+
+    /// Registers an array (or finds it by name) and returns its id.
+    uint8_t arrayId(const std::string& name, Space space, int rows, int cols);
+
+    void record(Op op, uint8_t array, long long index, float value, unsigned line);
+
+    [[noreturn]] void outOfBounds(uint8_t array, long long index, unsigned line) const;
+    [[noreturn]] void outOfBounds2d(uint8_t array, long long row, long long col,
+                                    unsigned line) const;
+    std::string whoAmI() const;
+};
+
+/// a * b, not yet added anywhere: `float += Product` turns it into one fused multiply-add.
+struct Product {
+    float a, b;
+    Machine* m;
+    unsigned line;
+    /// Used on its own (not accumulated), the product rounds like a plain multiply.
+    operator float() const { return a * b; }
+};
+
+/// `acc += a * b` as the GPU computes it: one rounding (std::fma), recorded as an Fma.
+inline float& operator+=(float& acc, const Product& p)
+{
+    acc = std::fma(p.a, p.b, acc);
+    p.m->blockTotals->flops += 2;
+    if (p.m->tracing) p.m->record(Op::Fma, kNoArray, -1, acc, p.line);
+    return acc;
+}
+
+/// Read access to one element of global memory.
+class GlobalRef {
+public:
+    GlobalRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
+              unsigned line)
+        : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
+    float load() const
+    {
+        ++m_->blockTotals->global_loads;
+        ++loads_[i_];
+        float v = data_[i_];
+        if (m_->tracing) m_->record(Op::GlobalLoad, array_, i_, v, line_);
+        return v;
+    }
+    operator float() const { return load(); }
+    unsigned line() const { return line_; }
+    Machine* machine() const { return m_; }
+
+protected:
+    const float* data_;
+    uint32_t* loads_;
+    Machine* m_;
+    uint8_t array_;
+    long long i_;
+    unsigned line_;
+};
+
+/// Write (and read) access to one element of a writable global array.
+class GlobalWriteRef : public GlobalRef {
+public:
+    GlobalWriteRef(float* data, uint32_t* loads, uint32_t* stores, Machine* m,
+                   uint8_t array, long long i, unsigned line)
+        : GlobalRef(data, loads, m, array, i, line), writable_(data), stores_(stores) {}
+    GlobalWriteRef& operator=(float v)
+    {
+        ++m_->blockTotals->global_stores;
+        ++stores_[i_];
+        writable_[i_] = v;
+        if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, v, line_);
+        return *this;
+    }
+    GlobalWriteRef& operator=(const GlobalWriteRef& o) { return *this = o.load(); }
+
+private:
+    float* writable_;
+    uint32_t* stores_;
+};
+
+/// A kernel parameter pointing into global memory (`const float* M` / `float* P` on the
+/// GPU). Indexing checks bounds and yields a recording reference.
+template <class T>
+class GlobalPtr {
+    static_assert(std::is_same_v<std::remove_const_t<T>, float>,
+                  "the simulator models float arrays");
+
+public:
+    GlobalPtr() = default;
+    GlobalPtr(T* data, long long size, Machine* m, uint8_t array)
+        : data_(data), size_(size), m_(m), array_(array),
+          loads_(m->counters.elementLoads[array].data()),
+          stores_(m->counters.elementStores[array].data()) {}
+
+    auto operator[](Index ix) const
+    {
+        if (ix.i < 0 || ix.i >= size_) m_->outOfBounds(array_, ix.i, ix.line);
+        if constexpr (std::is_const_v<T>)
+            return GlobalRef(data_, loads_, m_, array_, ix.i, ix.line);
+        else
+            return GlobalWriteRef(data_, loads_, stores_, m_, array_, ix.i, ix.line);
+    }
+
+private:
+    T* data_ = nullptr;
+    long long size_ = 0;
+    Machine* m_ = nullptr;
+    uint8_t array_ = kNoArray;
+    uint32_t* loads_ = nullptr;
+    uint32_t* stores_ = nullptr;
+};
+
+/// One slot of a shared-memory array of the running block.
+class SharedRef {
+public:
+    SharedRef(float* data, uint32_t* loads, uint32_t* stores, Machine* m, uint8_t array,
+              long long slot, unsigned line)
+        : data_(data), loads_(loads), stores_(stores), m_(m), array_(array), slot_(slot),
+          line_(line) {}
+
+    float load() const
+    {
+        ++m_->blockTotals->shared_loads;
+        ++loads_[slot_];
+        float v = data_[slot_];
+        if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
+        return v;
+    }
+    operator float() const { return load(); }
+    unsigned line() const { return line_; }
+    Machine* machine() const { return m_; }
+
+    /// A tile load: global element into this slot.
+    SharedRef& operator=(const GlobalRef& g) { store(g.load(), Op::SharedStore); return *this; }
+    /// A copy from another shared slot.
+    SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
+    /// A register value; 0 is the zero fill of the boundary checks.
+    SharedRef& operator=(float v) { store(v, v == 0.0f ? Op::ZeroFill : Op::SharedStore); return *this; }
+
+private:
+    void store(float v, Op op)
+    {
+        ++m_->blockTotals->shared_stores;
+        if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
+        ++stores_[slot_];
+        data_[slot_] = v;
+        if (m_->tracing) m_->record(op, array_, slot_, v, line_);
+    }
+    float* data_;
+    uint32_t* loads_;
+    uint32_t* stores_;
+    Machine* m_;
+    uint8_t array_;
+    long long slot_;
+    unsigned line_;
+};
+
+/// A view of one block's 2D shared array (`__shared__ float Mds[R][C]` on the GPU).
+template <int ROWS, int COLS>
+class SharedArray2D {
+public:
+    SharedArray2D(float* data, Machine* m, uint8_t array)
+        : data_(data), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
+          stores_(m->counters.elementStores[array].data()) {}
+
+    struct Row {
+        const SharedArray2D* a;
+        long long r;
+        unsigned line;
+        SharedRef operator[](Index c) const
+        {
+            if (c.i < 0 || c.i >= COLS) a->m_->outOfBounds2d(a->array_, r, c.i, c.line);
+            return SharedRef(a->data_, a->loads_, a->stores_, a->m_, a->array_,
+                             r * COLS + c.i, c.line);
+        }
+    };
+    Row operator[](Index r) const
+    {
+        if (r.i < 0 || r.i >= ROWS) m_->outOfBounds2d(array_, r.i, 0, r.line);
+        return Row{this, r.i, r.line};
+    }
+
+private:
+    float* data_;
+    Machine* m_;
+    uint8_t array_;
+    uint32_t* loads_;
+    uint32_t* stores_;
+};
+
+/// A view of one block's 1D shared array (`__shared__ float N_ds[SIZE]` on the GPU).
+template <int SIZE>
+class SharedArray1D {
+public:
+    SharedArray1D(float* data, Machine* m, uint8_t array)
+        : data_(data), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
+          stores_(m->counters.elementStores[array].data()) {}
+    SharedRef operator[](Index i) const
+    {
+        if (i.i < 0 || i.i >= SIZE) m_->outOfBounds(array_, i.i, i.line);
+        return SharedRef(data_, loads_, stores_, m_, array_, i.i, i.line);
+    }
+
+private:
+    float* data_;
+    Machine* m_;
+    uint8_t array_;
+    uint32_t* loads_;
+    uint32_t* stores_;
+};
+
+template <class A> inline constexpr bool kIsRef =
+    std::is_base_of_v<GlobalRef, A> || std::is_same_v<A, SharedRef>;
+
+template <class A> inline float valueOf(const A& a)
+{
+    if constexpr (kIsRef<A>) return a.load(); else return static_cast<float>(a);
+}
+
+/// a * b where at least one side is a memory reference: loads both (left first) and
+/// returns the unrounded product for a following `+=` to fuse.
+template <class A, class B>
+    requires(kIsRef<A> || kIsRef<B>)
+inline Product operator*(const A& a, const B& b)
+{
+    Machine* m;
+    unsigned line;
+    if constexpr (kIsRef<A>) { m = a.machine(); line = a.line(); }
+    else { m = b.machine(); line = b.line(); }
+    float va = valueOf(a);
+    float vb = valueOf(b);
+    return Product{va, vb, m, line};
+}
+
+/// One block's shared memory, allocated on first use by its first thread.
+struct SharedAllocation {
+    int id;                  ///< the declaring source line
+    uint8_t array;
+    std::vector<float> data;
+};
+
+/// The simulated thread: CUDA's built-in variables, the barrier, and shared memory.
+/// Kernels take it as `X& x` and write `x.threadIdx.x`, `x.syncthreads()`.
+class ThreadContext {
+public:
+    Uint3 threadIdx, blockIdx;
+    Dim3 blockDim, gridDim;
+
+    template <class T> using GlobalPtr = sim::GlobalPtr<T>;
+
+    /// __syncthreads(): parks this thread until every thread of the block has arrived.
+    void syncthreads(std::source_location loc = std::source_location::current());
+
+    template <class T, int ROWS, int COLS, int ID>
+    SharedArray2D<ROWS, COLS> shared2d(const char* name)
+    {
+        static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
+        SharedAllocation& s = sharedAlloc(ID, name, ROWS, COLS);
+        return SharedArray2D<ROWS, COLS>(s.data.data(), machine_, s.array);
+    }
+    template <class T, int SIZE, int ID>
+    SharedArray1D<SIZE> shared1d(const char* name)
+    {
+        static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
+        SharedAllocation& s = sharedAlloc(ID, name, 1, SIZE);
+        return SharedArray1D<SIZE>(s.data.data(), machine_, s.array);
+    }
+
+    // Set by the scheduler.
+    Machine* machine_ = nullptr;
+    std::vector<SharedAllocation>* shared_ = nullptr;
+    uint16_t tid_ = 0;
+    void* fiber_ = nullptr;   ///< scheduler-private state of this thread's fiber
+
+private:
+    SharedAllocation& sharedAlloc(int id, const char* name, int rows, int cols);
+};
+
+}  // namespace ts::sim

@@ -1,0 +1,17 @@
+// CPU references the simulator and the GPU are checked against.
+#pragma once
+#include <vector>
+
+namespace ts::sim {
+
+/// P (j x l) = M (j x k) * N (k x l), row-major, each P element accumulated from 0 with
+/// std::fmaf in increasing k order: the order and rounding of both project kernels and of
+/// nvcc's fused multiply-add, so a correct kernel matches it bit for bit.
+std::vector<float> matmulReferenceFma(const std::vector<float>& M, const std::vector<float>& N,
+                                      int j, int k, int l);
+
+/// The same product accumulated in double precision, for error figures (max |GPU - ref|).
+std::vector<double> matmulReferenceDouble(const std::vector<float>& M,
+                                          const std::vector<float>& N, int j, int k, int l);
+
+}  // namespace ts::sim

@@ -1,0 +1,64 @@
+// A scenario: which kernel, at which sizes, with which input seed, and which block the
+// views follow. The model's input; parsed from lecture presets and the command line.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ts::sim {
+
+/// What family of problem a kernel solves.
+enum class Family { Matmul, Conv1D, Conv2D };
+
+/// A kernel of kernels/*.cuh as the app and CLI know it.
+struct KernelInfo {
+    const char* name;            ///< CLI name, e.g. "matmul-tiled"
+    Family family;
+    bool tiled;                  ///< uses shared-memory tiles (template TILE_WIDTH)
+    const char* untiled;         ///< the untiled counterpart used for reductions
+    const char* sourceFile;      ///< file under kernels/, shown by the code view
+    int barriersPerPhase;        ///< barriers per phase of the tiled loop (0 if none)
+    const char* summary;         ///< one line for --help and tooltips
+};
+
+/// Every kernel the simulator can run.
+const std::vector<KernelInfo>& kernelList();
+/// The kernel called `name`, or nullptr.
+const KernelInfo* findKernel(const std::string& name);
+/// The embedded text of a file under kernels/ (for the code view); empty if unknown.
+const std::string& kernelSource(const std::string& file);
+
+/// TILE_WIDTH values compiled as template instances of the tiled kernels.
+inline constexpr int kTileWidths[] = {2, 4, 8, 16, 32};
+
+/// One problem to simulate. Matrix multiplication: M (j x k) times N (k x l) gives
+/// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive).
+struct Scenario {
+    std::string kernel = "matmul-tiled";
+    int j = 4, k = 4, l = 4;
+    int tile = 2;
+    uint64_t seed = 1;          ///< input seed: M and N are drawn from it
+    Uint3 block{0, 0, 0};       ///< the block whose trace the views show
+};
+
+/// Largest matrix edge the simulator accepts (the app and CLI stay responsive below it).
+inline constexpr int kMaxEdge = 8192;
+
+/// Checks a scenario: returns an empty string if it can run, otherwise one sentence
+/// saying which value is wrong and what is allowed.
+std::string validate(const Scenario& s);
+
+/// Launch shape of a scenario: grid and block in threads.
+struct LaunchShape {
+    Dim3 grid, block;
+};
+LaunchShape launchShape(const Scenario& s);
+
+/// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on
+/// every compiler (the GPU path uses them too). `stream` separates M from N.
+std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream);
+
+}  // namespace ts::sim

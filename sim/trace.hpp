@@ -1,0 +1,48 @@
+// The trace of one block: its events grouped into the steps a lecture walks through
+// (seed 000 "Phase 0 Load for Block (0,0)", "Phase 0 Use ... (iteration 0)", ...).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ts::sim {
+
+/// What a step does, for colouring and narration.
+enum class StepKind { LoadTile, Use, Barrier, Store, Other };
+
+/// One step: a statement executed by the threads of the traced block between two
+/// barriers (a tile load, one iteration of the inner product, the store of P), or the
+/// barrier itself. Its events are events[begin, end) of the trace.
+struct Step {
+    std::string label;     ///< "phase 0: load M tile into Mds", "phase 1: use, iteration 0"
+    StepKind kind = StepKind::Other;
+    int phase = 0;         ///< the tiled loop's phase (0 for kernels without barriers)
+    int interval = 0;      ///< barriers completed before this step
+    int iteration = -1;    ///< the inner loop's iteration for Use steps
+    unsigned line = 0;     ///< the source line of the step's main statement
+    int begin = 0, end = 0;
+};
+
+/// The traced block: every event it performed, reordered so each step's events are
+/// contiguous, and the steps in execution order.
+struct Trace {
+    Uint3 block;
+    Dim3 blockDim;
+    std::vector<ArrayInfo> arrays;
+    std::vector<Event> events;
+    std::vector<Step> steps;
+    /// Index of the first step of each phase (for the timeline's phase marks).
+    std::vector<int> phaseStarts() const;
+};
+
+/// Groups raw events (in execution order) into steps and reorders them. Events of one
+/// thread form statements that end at a store, zero fill, fused multiply-add or barrier;
+/// statements that fill the same shared array in the same barrier interval form one
+/// "load" step, the n-th multiply-add of every thread in an interval forms "use,
+/// iteration n", and so on. `barriersPerPhase` turns barrier counts into phase numbers
+/// (2 for the tiled matrix multiplication, 0 for kernels without phases).
+Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
+                 const std::vector<Event>& rawEvents, int barriersPerPhase);
+
+}  // namespace ts::sim

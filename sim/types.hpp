@@ -1,0 +1,80 @@
+// Plain data types of the simulator: dimensions, events, counters. No UI, no CUDA.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ts::sim {
+
+/// CUDA's uint3: a thread or block index.
+struct Uint3 {
+    unsigned x = 0, y = 0, z = 0;
+};
+
+/// CUDA's dim3: a grid or block extent (every component at least 1).
+struct Dim3 {
+    unsigned x = 1, y = 1, z = 1;
+    unsigned long long count() const { return 1ull * x * y * z; }
+};
+
+/// What one recorded event did.
+enum class Op : uint8_t {
+    GlobalLoad,   ///< element read from global memory
+    GlobalStore,  ///< element written to global memory
+    SharedLoad,   ///< slot read from shared memory
+    SharedStore,  ///< slot written in shared memory with a value loaded from memory
+    ZeroFill,     ///< slot set to 0 instead of loaded (out of range / ghost)
+    ConstantLoad, ///< element read from constant memory
+    Barrier,      ///< a block-wide barrier completed (every thread had arrived)
+    Fma,          ///< one fused multiply-add into a register accumulator
+};
+
+/// Which memory an array lives in.
+enum class Space : uint8_t { Global, Shared, Constant };
+
+/// One array the kernel touched, as the views and counters name it.
+struct ArrayInfo {
+    std::string name;   ///< the kernel's own name: "M", "Mds", ...
+    Space space = Space::Global;
+    int rows = 1;       ///< 1 for 1D arrays
+    int cols = 1;
+    int size() const { return rows * cols; }
+};
+
+inline constexpr uint16_t kNoThread = 0xFFFF;
+inline constexpr uint8_t kNoArray = 0xFF;
+
+/// One recorded event of the traced block (16 bytes).
+struct Event {
+    int32_t index = -1;        ///< flat element index into `array`, -1 if none
+    float value = 0;           ///< value moved; for Fma the accumulator after the update
+    uint16_t thread = kNoThread; ///< linear thread index in the block (ty*blockDim.x + tx)
+    uint16_t line = 0;         ///< source line in the kernel file
+    Op op = Op::Barrier;
+    uint8_t array = kNoArray;  ///< index into the launch's ArrayInfo list
+};
+
+/// Counts of memory operations (element granularity) and work.
+struct Totals {
+    uint64_t global_loads = 0;
+    uint64_t global_stores = 0;
+    uint64_t shared_loads = 0;
+    uint64_t shared_stores = 0;   ///< includes zero fills
+    uint64_t constant_loads = 0;
+    uint64_t zero_fills = 0;
+    uint64_t barriers = 0;        ///< block-wide barrier completions
+    uint64_t flops = 0;           ///< 2 per executed multiply-add
+
+    Totals& operator+=(const Totals& o);
+};
+
+/// Every counter a simulation keeps.
+struct Counters {
+    Totals totals;
+    std::vector<Totals> perBlock;                  ///< by linear block index by*gx + bx
+    std::vector<std::vector<uint32_t>> elementLoads;   ///< by array id, then element/slot;
+                                                       ///< shared slots summed over blocks
+    std::vector<std::vector<uint32_t>> elementStores;  ///< as elementLoads, for writes
+};
+
+}  // namespace ts::sim
