@@ -1,0 +1,42 @@
+// Index expressions as written in a kernel's source: find the array accesses on a line,
+// put a thread's numbers in for its variables, and evaluate the result. The code view
+// uses it to show `M[Row*k + ph*TILE_WIDTH + tx] = M[1*4 + 1*2 + 0] = M[6]`. No UI.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::sim {
+
+/// Integer variables by name ("Row" -> 1, "TILE_WIDTH" -> 2).
+using Variables = std::map<std::string, long long>;
+
+/// The value of an expression, or why there is none.
+struct Evaluation {
+    std::optional<long long> value;
+    std::string error;   ///< one sentence when value is empty
+};
+
+/// Evaluates an integer expression of literals, variables, + - * / (C's truncating
+/// division), unary minus and parentheses. An unknown name, a division by zero or a
+/// syntax error gives no value and a sentence in `error`.
+Evaluation evaluate(std::string_view expr, const Variables& vars);
+
+/// `expr` with every known variable replaced by its value, operators and spacing kept:
+/// "Row*k + tx" with Row=1, k=4, tx=0 gives "1*4 + 0". Unknown names stay as they are.
+std::string substitute(std::string_view expr, const Variables& vars);
+
+/// One array access written in source text: `Mds[ty][i]` is {"Mds", {"ty", "i"}}.
+struct AccessText {
+    std::string array;
+    std::vector<std::string> subscripts;   ///< the text inside each pair of brackets
+    std::string text() const;              ///< "Mds[ty][i]"
+};
+
+/// The accesses to any of `arrays` on `line`, left to right. Only whole identifiers
+/// followed by `[` count (`Mds[` is not an access to `M`).
+std::vector<AccessText> findAccesses(std::string_view line, const std::vector<std::string>& arrays);
+
+}  // namespace ts::sim

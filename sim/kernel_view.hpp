@@ -1,0 +1,55 @@
+// What the matrix-multiplication kernels' own variables are for a thread of the traced
+// block (tx, ty, bx, by, Row, Col, ph, i, TILE_WIDTH, j, k, l), where the block's tiles lie
+// in a phase, and how each recorded access follows from the index expression on its
+// source line. Kernel knowledge the views need, kept out of the app. No UI.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "expression.hpp"
+#include "scenario.hpp"
+#include "trace.hpp"
+
+namespace ts::sim {
+
+/// The kernel's named integer variables for linear thread `thread` of the traced block at
+/// step `step`, as kernels/matmul_tiled.cuh and matmul_naive.cuh define them: tx, ty, bx,
+/// by, Row, Col, j, k, l; TILE_WIDTH and ph for the tiled kernel; i for a multiply-add step.
+Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step);
+
+/// The block's tile of M or N in a phase of the tiled kernel, in matrix coordinates
+/// (rows, cols); it may reach past the matrix edge, where the tile's slots are zero-filled
+/// (seed 003 "Boundary checks"). Empty for untiled kernels and other arrays.
+struct TileRect {
+    int row0 = 0, col0 = 0, rows = 0, cols = 0;
+};
+std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int phase,
+                                  const std::string& array);
+
+/// One recorded access of a thread in a step, next to the expression that produced it.
+struct AccessExplanation {
+    Op op = Op::GlobalLoad;
+    float value = 0;
+    unsigned line = 0;
+    std::string array;
+    int32_t recorded = -1;          ///< the flat index the simulator recorded
+    std::string written;            ///< "M[Row*k + ph*TILE_WIDTH + tx]"; empty if not found
+    std::string substituted;        ///< "M[1*4 + 1*2 + 0]"
+    std::string evaluated;          ///< "M[6]", "Mds[1][0]"; empty if it cannot be evaluated
+    std::optional<long long> flat;  ///< the evaluated flat index
+    std::string error;              ///< why there is no evaluation, if there is none
+    bool agrees() const { return flat && *flat == recorded; }
+};
+
+/// Every array access of linear thread `thread` in step `step`, in the order the thread
+/// performed them, each matched with its expression on the event's source line of
+/// `source` (the kernel file's text). Accesses are matched to the line's textual
+/// accesses of the same array in order.
+std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t, int thread,
+                                               int step, const std::string& source);
+
+/// Line `line` (1-based) of `text`, without its newline; empty if there is no such line.
+std::string sourceLine(const std::string& text, unsigned line);
+
+}  // namespace ts::sim

@@ -1,0 +1,115 @@
+// Index expressions of the code view: parsing, substitution, and the explanation of
+// recorded accesses against the kernel source (seed 000's 4x4 example, TILE_WIDTH 2).
+#include <gtest/gtest.h>
+
+#include "sim/kernel_view.hpp"
+#include "sim/simulate.hpp"
+
+namespace ts::sim {
+namespace {
+
+TEST(Expression, EvaluatesWithCPrecedenceAndTruncatingDivision)
+{
+    const Variables v{{"Row", 1}, {"k", 4}, {"ph", 1}, {"TILE_WIDTH", 2}, {"tx", 0}, {"ty", 1}, {"l", 3}};
+    EXPECT_EQ(evaluate("Row*k + ph*TILE_WIDTH + tx", v).value, 6);
+    EXPECT_EQ(evaluate("(ph*TILE_WIDTH + ty)*l + 2", v).value, 11);
+    EXPECT_EQ(evaluate("(k - 1) / TILE_WIDTH + 1", v).value, 2);
+    EXPECT_EQ(evaluate("-7 / 2", v).value, -3);
+    EXPECT_EQ(evaluate("2 - 3 - 4", v).value, -5);
+}
+
+TEST(Expression, RefusesWhatItCannotEvaluate)
+{
+    const Variables v{{"a", 1}};
+    EXPECT_FALSE(evaluate("a + b", v).value);
+    EXPECT_NE(evaluate("a + b", v).error.find("'b'"), std::string::npos);
+    EXPECT_FALSE(evaluate("(a + 1", v).value);
+    EXPECT_FALSE(evaluate("a / (a - 1)", v).value);
+    EXPECT_NE(evaluate("a / (a - 1)", v).error.find("division by zero"), std::string::npos);
+    EXPECT_FALSE(evaluate("a +", v).value);
+    EXPECT_FALSE(evaluate("a ] 2", v).value);
+}
+
+TEST(Expression, SubstitutesKeepingTheLayout)
+{
+    const Variables v{{"Row", 1}, {"k", 4}, {"ph", 1}, {"TILE_WIDTH", 2}, {"tx", 0}};
+    EXPECT_EQ(substitute("Row*k + ph*TILE_WIDTH + tx", v), "1*4 + 1*2 + 0");
+    EXPECT_EQ(substitute("Row*kk + q", v), "1*kk + q");
+}
+
+TEST(Expression, FindsWholeArrayNamesOnly)
+{
+    const auto acc = findAccesses("            Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];",
+                                  {"M", "N", "P", "Mds", "Nds"});
+    ASSERT_EQ(acc.size(), 2u);
+    EXPECT_EQ(acc[0].text(), "Mds[ty][tx]");
+    EXPECT_EQ(acc[1].text(), "M[Row*k + ph*TILE_WIDTH + tx]");
+    EXPECT_TRUE(findAccesses("float Pvalue = 0;", {"P"}).empty());
+}
+
+TEST(KernelView, ExplainsTheTiledLoadOfThread10InPhase1)
+{
+    // Block (0,0), thread (ty=1, tx=0), phase 1 "load M tile": Row = 1, so it loads
+    // M[1*4 + 1*2 + 0] = M[6] into Mds[1][0].
+    Simulation sim = simulate(Scenario{});
+    const KernelInfo* info = findKernel("matmul-tiled");
+    const std::string& src = kernelSource(info->sourceFile);
+    ASSERT_FALSE(src.empty());
+    const int loadM1 = 6;
+    ASSERT_EQ(sim.trace.steps[loadM1].label, "phase 1: load M tile into Mds");
+    const auto x = explainAccesses(sim.scenario, sim.trace, 1 * 2 + 0, loadM1, src);
+    ASSERT_EQ(x.size(), 2u);
+    EXPECT_EQ(x[0].written, "M[Row*k + ph*TILE_WIDTH + tx]");
+    EXPECT_EQ(x[0].substituted, "M[1*4 + 1*2 + 0]");
+    EXPECT_EQ(x[0].evaluated, "M[6]");
+    EXPECT_EQ(x[0].recorded, 6);
+    EXPECT_TRUE(x[0].agrees());
+    EXPECT_EQ(x[1].written, "Mds[ty][tx]");
+    EXPECT_EQ(x[1].evaluated, "Mds[1][0]");
+    EXPECT_EQ(x[1].recorded, 2);
+    EXPECT_TRUE(x[1].agrees());
+}
+
+TEST(KernelView, ExplainsTheUseStepAndTheZeroFill)
+{
+    Simulation sim = simulate(Scenario{});
+    const std::string& src = kernelSource(findKernel("matmul-tiled")->sourceFile);
+    // Phase 0, iteration 1, thread (1,1): Mds[1][1] * Nds[1][1].
+    auto x = explainAccesses(sim.scenario, sim.trace, 3, 4, src);
+    ASSERT_EQ(x.size(), 2u);
+    EXPECT_EQ(x[0].substituted, "Mds[1][1]");
+    EXPECT_EQ(x[1].written, "Nds[i][tx]");
+    EXPECT_EQ(x[1].substituted, "Nds[1][1]");
+    EXPECT_TRUE(x[0].agrees() && x[1].agrees());
+
+    // 3x3: block (0,0), thread (1,0) zero-fills Nds[1][0] in phase 1 on the else line.
+    Scenario s;
+    s.j = s.k = s.l = 3;
+    sim = simulate(s);
+    int loadN1 = -1;
+    for (size_t i = 0; i < sim.trace.steps.size(); ++i)
+        if (sim.trace.steps[i].label == "phase 1: load N tile into Nds") loadN1 = static_cast<int>(i);
+    ASSERT_GE(loadN1, 0);
+    x = explainAccesses(sim.scenario, sim.trace, 2, loadN1, src);
+    ASSERT_EQ(x.size(), 1u);
+    EXPECT_EQ(x[0].op, Op::ZeroFill);
+    EXPECT_NE(x[0].line, sim.trace.steps[loadN1].line);
+    EXPECT_EQ(x[0].evaluated, "Nds[1][0]");
+    EXPECT_TRUE(x[0].agrees());
+}
+
+TEST(KernelView, PhaseTilesReachPastTheEdge)
+{
+    Scenario s;
+    s.j = s.k = s.l = 3;
+    auto m = phaseTile(s, Uint3{0, 1, 0}, 1, "M");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->row0, 2);
+    EXPECT_EQ(m->col0, 2);
+    EXPECT_EQ(m->rows, 2);
+    s.kernel = "matmul-naive";
+    EXPECT_FALSE(phaseTile(s, Uint3{}, 0, "M"));
+}
+
+}  // namespace
+}  // namespace ts::sim
