@@ -43,6 +43,10 @@ public:
     std::vector<Event> events;          ///< recorded events of the traced block, in order
     ThreadContext* current = nullptr;   ///< the thread whose fiber is running
     Totals* blockTotals = nullptr;      ///< counters of the block being run
+    /// Multiply-adds of the block being run. The two hottest counts (multiply-adds, shared
+    /// loads) are kept out of blockTotals: flops come from this, shared loads from the
+    /// per-slot counters, both settled when the block ends (runGrid).
+    uint64_t fmas = 0;
     bool tracing = false;               ///< is the block being run the traced one?
 
     /// Registers an array (or finds it by name) and returns its id.
@@ -69,7 +73,7 @@ struct Product {
 inline float& operator+=(float& acc, const Product& p)
 {
     acc = std::fma(p.a, p.b, acc);
-    p.m->blockTotals->flops += 2;
+    ++p.m->fmas;
     if (p.m->tracing) p.m->record(Op::Fma, kNoArray, -1, acc, p.line);
     return acc;
 }
@@ -164,7 +168,6 @@ public:
 
     float load() const
     {
-        ++m_->blockTotals->shared_loads;
         ++loads_[slot_];
         float v = data_[slot_];
         if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);

@@ -95,9 +95,12 @@ public:
             p = free_.back();
             free_.pop_back();
         }
+        // Skew each stack's top by a multiple of a cache line: stacks of the same size would
+        // otherwise all start in the same cache sets and evict each other at every switch.
+        const size_t skew = (next_++ % 61) * 64;
         ctx::stack_context sc;
-        sc.size = size_;
-        sc.sp = static_cast<char*>(p) + size_;
+        sc.size = size_ - skew;
+        sc.sp = static_cast<char*>(p) + size_ - skew;
         return sc;
     }
     void deallocate(ctx::stack_context& sc) noexcept
@@ -107,6 +110,7 @@ public:
 
 private:
     size_t size_;
+    size_t next_ = 0;
     std::vector<void*> free_;
 };
 
@@ -117,25 +121,75 @@ struct PoolHandle {
     void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
 };
 
+struct BlockRun;
+
+/// One simulated thread's fiber. `cont` holds the fiber's continuation while it is parked
+/// (or, before its first run, the fiber itself).
 struct FiberState {
-    ctx::fiber fiber;
-    ctx::fiber sink;
+    ctx::fiber cont;
+    BlockRun* run = nullptr;
     bool done = false;
     bool waiting = false;
-    unsigned barrierLine = 0;
     std::exception_ptr error;
 };
+
+/// The scheduler's view of one block: the threads runnable in this round, in order.
+/// Threads hand control straight to the next one in the round (one context switch per
+/// thread and barrier instead of two); the last one returns to the scheduler.
+struct BlockRun {
+    Machine* m = nullptr;
+    std::vector<ThreadContext>* threads = nullptr;
+    std::vector<FiberState>* fibers = nullptr;
+    std::vector<uint16_t> round;   ///< thread indices to run this round
+    size_t pos = 0;                ///< index in `round` of the running thread
+    ctx::fiber scheduler;          ///< the scheduler's continuation while threads run
+    ctx::fiber* resumerSlot = nullptr;  ///< where the context just resumed keeps its resumer
+    ctx::fiber ended;              ///< resumer slot of a thread that has finished
+    unsigned arrived = 0, finished = 0;
+    unsigned barrierLine = 0;
+    bool sameBarrier = true;
+
+    /// The continuation to run after the current thread parks or ends.
+    ctx::fiber& next(bool errorStop)
+    {
+        if (!errorStop && ++pos < round.size()) {
+            m->current = &(*threads)[round[pos]];
+            return (*fibers)[round[pos]].cont;
+        }
+        m->current = nullptr;
+        return scheduler;
+    }
+};
+
+/// Switches to `target`, leaving this context's continuation in `self`. Plain resume()
+/// (one jump_fcontext) is used rather than resume_with, which costs twice as much: whoever
+/// is resumed stores the continuation it receives into the slot its resumer named.
+void switchTo(BlockRun& r, ctx::fiber& self, ctx::fiber& target)
+{
+    r.resumerSlot = &self;
+    ctx::fiber t = std::move(target);
+    ctx::fiber from = std::move(t).resume();
+    *r.resumerSlot = std::move(from);
+}
 
 constexpr size_t kStackBytes = 64 * 1024;
 constexpr unsigned kWarpSize = 32;
 
-std::vector<unsigned> warpOrder(unsigned warps, Schedule s, std::mt19937_64& rng)
+/// The threads of one round: warps in the schedule's order, lanes in lane order.
+void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64& rng)
 {
+    const unsigned warps = (nThreads + kWarpSize - 1) / kWarpSize;
     std::vector<unsigned> order(warps);
     for (unsigned w = 0; w < warps; ++w) order[w] = w;
     if (s == Schedule::Reverse) std::reverse(order.begin(), order.end());
     if (s == Schedule::Random) std::shuffle(order.begin(), order.end(), rng);
-    return order;
+    r.round.clear();
+    for (unsigned w : order)
+        for (unsigned t = w * kWarpSize; t < std::min(nThreads, (w + 1) * kWarpSize); ++t) {
+            const FiberState& f = (*r.fibers)[t];
+            if (!f.done && !f.waiting) r.round.push_back(static_cast<uint16_t>(t));
+        }
+    r.pos = 0;
 }
 
 }  // namespace
@@ -143,9 +197,11 @@ std::vector<unsigned> warpOrder(unsigned warps, Schedule s, std::mt19937_64& rng
 void ThreadContext::syncthreads(std::source_location loc)
 {
     auto* fs = static_cast<FiberState*>(fiber_);
+    BlockRun& r = *fs->run;
     fs->waiting = true;
-    fs->barrierLine = loc.line();
-    fs->sink = std::move(fs->sink).resume();
+    if (r.arrived++ == 0) r.barrierLine = loc.line();
+    else if (r.barrierLine != loc.line()) r.sameBarrier = false;
+    switchTo(r, fs->cont, r.next(false));
 }
 
 SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows, int cols)
@@ -172,7 +228,17 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
     std::vector<FiberState> fibers(nThreads);
     std::vector<SharedAllocation> shared;
     shared.reserve(16);
-    const unsigned warps = (nThreads + kWarpSize - 1) / kWarpSize;
+    std::vector<uint64_t> sharedLoadsBefore(kNoArray, 0);  ///< by array id
+    BlockRun run;
+    run.m = &m;
+    m.fmas = 0;
+    run.threads = &threads;
+    run.fibers = &fibers;
+    run.round.reserve(nThreads);
+    auto abandon = [&] {
+        m.current = nullptr;
+        for (FiberState& f : fibers) f.cont = ctx::fiber{};  // unwinds parked fibers
+    };
 
     for (unsigned bz = 0; bz < cfg.grid.z; ++bz)
     for (unsigned by = 0; by < cfg.grid.y; ++by)
@@ -182,6 +248,8 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
         m.tracing = cfg.tracedBlock && cfg.tracedBlock->x == bx && cfg.tracedBlock->y == by &&
                     cfg.tracedBlock->z == bz;
         shared.clear();
+        run.arrived = run.finished = 0;
+        run.sameBarrier = true;
         for (unsigned t = 0; t < nThreads; ++t) {
             ThreadContext& tc = threads[t];
             tc.threadIdx = Uint3{t % cfg.block.x, (t / cfg.block.x) % cfg.block.y,
@@ -193,65 +261,65 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             tc.shared_ = &shared;
             tc.tid_ = static_cast<uint16_t>(t);
             FiberState& fs = fibers[t];
-            fs = FiberState{};
+            fs.done = fs.waiting = false;
+            fs.error = nullptr;
+            fs.run = &run;
             tc.fiber_ = &fs;
-            fs.fiber = ctx::fiber(std::allocator_arg, PoolHandle{&pool},
-                                  [&fs, &tc, &body](ctx::fiber&& sink) {
-                                      fs.sink = std::move(sink);
-                                      try {
-                                          body(tc);
-                                      } catch (const ctx::detail::forced_unwind&) {
-                                          throw;
-                                      } catch (...) {
-                                          fs.error = std::current_exception();
-                                      }
-                                      fs.done = true;
-                                      return std::move(fs.sink);
-                                  });
+            fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool},
+                                 [&fs, &tc, &body, &run](ctx::fiber&& from) {
+                                     *run.resumerSlot = std::move(from);
+                                     try {
+                                         body(tc);
+                                     } catch (const ctx::detail::forced_unwind&) {
+                                         throw;
+                                     } catch (...) {
+                                         fs.error = std::current_exception();
+                                     }
+                                     fs.done = true;
+                                     ++run.finished;
+                                     run.resumerSlot = &run.ended;
+                                     return std::move(run.next(fs.error != nullptr));
+                                 });
         }
-        // Rounds: every thread runs until it parks at a barrier or finishes.
+        // Rounds: every runnable thread runs until it parks at a barrier or finishes.
         for (;;) {
-            for (unsigned w : warpOrder(warps, cfg.schedule, rng)) {
-                for (unsigned t = w * kWarpSize; t < std::min(nThreads, (w + 1) * kWarpSize); ++t) {
-                    FiberState& fs = fibers[t];
-                    if (fs.done || fs.waiting) continue;
-                    m.current = &threads[t];
-                    fs.fiber = std::move(fs.fiber).resume();
-                    if (fs.error) {
-                        m.current = nullptr;
-                        std::exception_ptr e = fs.error;
-                        for (FiberState& f : fibers) f.fiber = ctx::fiber{};  // unwind parked fibers
-                        std::rethrow_exception(e);
-                    }
-                }
+            planRound(run, nThreads, cfg.schedule, rng);
+            if (!run.round.empty()) {
+                m.current = &threads[run.round[0]];
+                switchTo(run, run.scheduler, fibers[run.round[0]].cont);
             }
-            m.current = nullptr;
-            unsigned done = 0, waiting = 0, line = 0;
-            bool sameLine = true;
-            for (const FiberState& fs : fibers) {
-                done += fs.done;
-                if (fs.waiting) {
-                    if (waiting && fs.barrierLine != line) sameLine = false;
-                    line = fs.barrierLine;
-                    ++waiting;
+            for (const FiberState& fs : fibers)
+                if (fs.error) {
+                    std::exception_ptr e = fs.error;
+                    abandon();
+                    std::rethrow_exception(e);
                 }
-            }
-            if (done == nThreads) break;
-            if (done > 0 || !sameLine) {
-                for (FiberState& f : fibers) f.fiber = ctx::fiber{};
+            if (run.finished == nThreads) break;
+            if (run.finished > 0 || !run.sameBarrier) {
                 std::ostringstream s;
-                s << "in block (" << bx << ", " << by << ") " << waiting << " of " << nThreads
-                  << " threads wait at the barrier on line " << line
-                  << (sameLine ? " while the others have finished"
-                               : " while others wait at a different barrier")
+                s << "in block (" << bx << ", " << by << ") " << run.arrived << " of " << nThreads
+                  << " threads wait at the barrier on line " << run.barrierLine
+                  << (run.sameBarrier ? " while the others have finished"
+                                      : " while others wait at a different barrier")
                   << ": every thread of a block must reach the same __syncthreads().";
+                abandon();
                 throw KernelFault(s.str());
             }
             ++m.blockTotals->barriers;
-            if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, line);
+            if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, run.barrierLine);
             for (FiberState& fs : fibers) fs.waiting = false;
+            run.arrived = 0;
+            run.sameBarrier = true;
         }
-        for (FiberState& fs : fibers) fs.fiber = ctx::fiber{};
+        // Settle the counts kept out of the hot path.
+        m.blockTotals->flops = 2 * m.fmas;
+        m.fmas = 0;
+        for (const SharedAllocation& a : shared) {
+            uint64_t sum = 0;
+            for (uint32_t c : m.counters.elementLoads[a.array]) sum += c;
+            m.blockTotals->shared_loads += sum - sharedLoadsBefore[a.array];
+            sharedLoadsBefore[a.array] = sum;
+        }
     }
     m.blockTotals = nullptr;
     m.tracing = false;
