@@ -26,6 +26,13 @@ struct LaunchError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// A kernel ran but its P failed the check against the reference (an element off by more
+/// than the FP32 error bound, or never written). No timing is reported for it. what() is
+/// one sentence naming the element, its value and the reference.
+struct WrongResult : LaunchError {
+    using LaunchError::LaunchError;
+};
+
 /// The CUDA device in this machine.
 struct DeviceInfo {
     bool available = false;
@@ -37,6 +44,7 @@ struct DeviceInfo {
     unsigned long long globalMemBytes = 0;
     int sharedMemPerBlock = 0;       ///< bytes, static limit
     int maxThreadsPerBlock = 0;
+    int maxGridX = 0, maxGridY = 0;  ///< most blocks in x and in y of one grid
     std::string computeCapability() const
     {
         return std::to_string(ccMajor) + "." + std::to_string(ccMinor);

@@ -1,0 +1,56 @@
+// The instrumented device context: DeviceContext (kernels/context.cuh) with one change,
+// a global pointer for read-only arrays whose every element read adds 1 to that element's
+// counter with atomicAdd. The kernels of kernels/*.cuh are instantiated with it unchanged
+// (they declare M and N as `typename X::template GlobalPtr<const float>`), so the GPU
+// counts the very loads the simulator counts (DESIGN.md, principle 3). Stores are not
+// counted; writable arrays stay plain pointers.
+#pragma once
+#include "context.cuh"
+
+#if defined(__CUDACC__)
+namespace ts::gpu {
+
+/// One element of a counted read-only array, not yet read. Converting it to float reads
+/// the element and counts the read; a CountedLoad that is never converted counts nothing.
+class CountedLoad {
+public:
+    __device__ __forceinline__ CountedLoad(const float* element, unsigned* counter)
+        : element_(element), counter_(counter) {}
+    __device__ __forceinline__ operator float() const
+    {
+        atomicAdd(counter_, 1u);
+        return *element_;
+    }
+
+private:
+    const float* element_;
+    unsigned* counter_;
+};
+
+/// `const float*` into global memory with one load counter per element (same length).
+struct CountingPtr {
+    const float* data;
+    unsigned* loads;
+    __device__ __forceinline__ CountedLoad operator[](int i) const
+    {
+        return CountedLoad(data + i, loads + i);
+    }
+};
+
+namespace detail {
+template <class T> struct CountingGlobal { using type = T*; };  // written arrays: plain
+template <> struct CountingGlobal<const float> { using type = CountingPtr; };
+}  // namespace detail
+
+/// DeviceContext whose read-only global arrays count their element reads.
+struct CountingContext : DeviceContext {
+    template <class T> using GlobalPtr = typename detail::CountingGlobal<T>::type;
+
+    __device__ __forceinline__ static CountingContext here()
+    {
+        return CountingContext{DeviceContext::here()};
+    }
+};
+
+}  // namespace ts::gpu
+#endif

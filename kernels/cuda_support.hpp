@@ -1,0 +1,80 @@
+// Checked CUDA runtime calls and device memory for the GPU path's .cu files. Every CUDA
+// call goes through check(): a failure becomes one sentence in a gpu::LaunchError, never an
+// ignored return code.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "gpu.hpp"
+
+namespace ts::gpu::detail {
+
+/// Throws LaunchError "<what> failed: <CUDA's message> (<error name>)." unless e is
+/// cudaSuccess. `what` names the step, e.g. "copying M to the device".
+void check(cudaError_t e, const char* what);
+
+/// Device 0, queried once per process. Throws Unavailable (why: no driver, no device,
+/// driver too old, compute capability too old) if it cannot run this build's kernels.
+const DeviceInfo& requireDevice();
+
+/// Throws LaunchError "Out of GPU memory: ..." unless `bytes` of device memory are free.
+void requireFreeMemory(size_t bytes);
+
+/// cudaMalloc of `bytes`; on failure LaunchError "Out of GPU memory: ...".
+void* deviceAllocate(size_t bytes);
+
+/// `count` elements of T in device memory, freed on destruction. Allocation failure
+/// throws LaunchError "Out of GPU memory: ...".
+template <class T>
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(size_t count) : count_(count)
+    {
+        ptr_ = static_cast<T*>(deviceAllocate(count * sizeof(T)));
+    }
+    ~DeviceBuffer() { cudaFree(ptr_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    T* get() const { return ptr_; }
+    size_t size() const { return count_; }
+
+    /// Copies `h` (exactly size() elements) to the device.
+    void upload(const std::vector<T>& h, const char* what)
+    {
+        check(cudaMemcpy(ptr_, h.data(), count_ * sizeof(T), cudaMemcpyHostToDevice), what);
+    }
+    /// Copies the buffer back to the host (synchronizes with the default stream).
+    std::vector<T> download(const char* what) const
+    {
+        std::vector<T> h(count_);
+        check(cudaMemcpy(h.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost), what);
+        return h;
+    }
+    /// Sets every byte to `byte` (0xFF makes every float a NaN: the poison before a run).
+    void fill(unsigned char byte, const char* what)
+    {
+        check(cudaMemset(ptr_, byte, count_ * sizeof(T)), what);
+    }
+
+private:
+    T* ptr_ = nullptr;
+    size_t count_ = 0;
+};
+
+/// A CUDA event, destroyed with its owner.
+class Event {
+public:
+    Event() { check(cudaEventCreate(&e_), "creating a CUDA event"); }
+    ~Event() { cudaEventDestroy(e_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return e_; }
+
+private:
+    cudaEvent_t e_ = nullptr;
+};
+
+}  // namespace ts::gpu::detail

@@ -1,0 +1,174 @@
+// Timing one kernel on the GPU (gpu::bench): CUDA events around each launch after a
+// warm-up, median and minimum of the repeats, on random inputs (never zeros) into a
+// poisoned P, whose result is checked against a double-precision reference before any
+// figure is reported (DESIGN.md, principle 5).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "cublas_reference.hpp"
+#include "cuda_support.hpp"
+#include "gpu.hpp"
+#include "matmul_launch.hpp"
+#include "sim/reference.hpp"
+#include "sim/simulate.hpp"
+
+namespace ts::gpu {
+namespace {
+using namespace detail;
+
+constexpr int kWarmups = 2;
+/// Up to this many multiply-adds (j*k*l) the whole of P is checked against
+/// sim::matmulReferenceDouble; above it (e.g. 4096^3) a full double-precision product would
+/// take minutes on the CPU, so a random sample of kSampleSize elements is checked, each
+/// with its own double-precision dot product.
+constexpr unsigned long long kFullCheckLimit = 1ull << 27;
+constexpr int kSampleSize = 4096;
+/// Up to this many multiply-adds bench also simulates the kernel (well under a second on
+/// one core) and reports whether the GPU's P is bit-identical to the simulator's.
+constexpr unsigned long long kSimulateLimit = 1ull << 21;
+
+/// One checked element of P: its flat index, the double-precision value of the dot
+/// product and the sum of the absolute values of its terms.
+struct Expected {
+    size_t index;
+    double value, absSum;
+};
+
+/// The elements of P to check with their expected values (all, or a random sample).
+std::vector<Expected> expectedElements(const std::vector<float>& M, const std::vector<float>& N,
+                                       int j, int k, int l, uint64_t seed)
+{
+    std::vector<Expected> out;
+    if (1ull * j * k * l <= kFullCheckLimit) {
+        std::vector<float> absM(M.size()), absN(N.size());
+        std::transform(M.begin(), M.end(), absM.begin(), [](float v) { return std::fabs(v); });
+        std::transform(N.begin(), N.end(), absN.begin(), [](float v) { return std::fabs(v); });
+        const std::vector<double> ref = sim::matmulReferenceDouble(M, N, j, k, l);
+        const std::vector<double> abs = sim::matmulReferenceDouble(absM, absN, j, k, l);
+        for (size_t i = 0; i < ref.size(); ++i) out.push_back({i, ref[i], abs[i]});
+        return out;
+    }
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> row(0, j - 1), col(0, l - 1);
+    for (int s = 0; s < kSampleSize; ++s) {
+        const int r = row(rng), c = col(rng);
+        double v = 0, a = 0;
+        for (int i = 0; i < k; ++i) {
+            const double t = double(M[size_t(r) * k + i]) * N[size_t(i) * l + c];
+            v += t;
+            a += std::fabs(t);
+        }
+        out.push_back({size_t(r) * l + c, v, a});
+    }
+    return out;
+}
+
+/// Checks P against the expected elements; returns the largest |P - reference|. An element
+/// further off than the FP32 bound gamma_k * sum|terms| (gamma_k = k u / (1 - k u),
+/// u = 2^-24: any summation order of k products, fused or not), or never written (NaN),
+/// throws WrongResult.
+double checkResult(const BenchRequest& r, const std::vector<float>& P, const std::vector<Expected>& expected)
+{
+    const double ku = r.k * std::ldexp(1.0, -24);
+    const double gamma = ku / (1 - ku);
+    double maxErr = 0;
+    for (const Expected& e : expected) {
+        const double err = std::fabs(double(P[e.index]) - e.value);
+        const double bound = gamma * e.absSum + 1e-30;
+        if (!(err <= bound)) {
+            std::ostringstream m;
+            m.precision(9);
+            m << r.kernel << " at " << r.j << "x" << r.k << "x" << r.l << " (tile " << r.tile << ") computed P["
+              << e.index / r.l << "][" << e.index % r.l << "] = " << P[e.index]
+              << ", but the double-precision reference is " << e.value << " (allowed error " << bound
+              << "), so no timing is reported.";
+            throw WrongResult(m.str());
+        }
+        maxErr = std::max(maxErr, err);
+    }
+    return maxErr;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
+{
+    const DeviceInfo& dev = requireDevice();
+    const MatmulKernel kernel = parseKernel(r.kernel);
+    checkLaunchable(dev, kernel, r.tile, r.j, r.k, r.l);
+    if (r.reps < 1)
+        throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
+    const size_t sizeM = size_t(r.j) * r.k, sizeN = size_t(r.k) * r.l, sizeP = size_t(r.j) * r.l;
+    // The same inputs as the simulator draws for this seed (sim::simulate).
+    const std::vector<float> M = sim::randomInput(sizeM, r.seed, 1);
+    const std::vector<float> N = sim::randomInput(sizeN, r.seed, 2);
+    requireFreeMemory(4 * (sizeM + sizeN + sizeP));
+    DeviceBuffer<float> dM(sizeM), dN(sizeN), dP(sizeP);
+    dM.upload(M, "copying M to the device");
+    dN.upload(N, "copying N to the device");
+
+    std::optional<CublasSgemm> blas;
+    if (kernel == MatmulKernel::Cublas) blas.emplace();
+    auto launch = [&] {
+        if (blas) blas->run(dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
+        else launchMatmul(kernel, r.tile, dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
+    };
+
+    // Warm-up: module load, cuBLAS's first-call set-up and clock ramp stay out of the numbers.
+    for (int w = 0; w < kWarmups; ++w) launch();
+    check(cudaDeviceSynchronize(), ("the warm-up run of " + r.kernel).c_str());
+    // Poison P again: the timed runs must write every element themselves.
+    dP.fill(0xFF, "poisoning P");
+
+    std::vector<double> ms(r.reps);
+    Event start, stop;
+    for (int i = 0; i < r.reps; ++i) {
+        check(cudaEventRecord(start.get()), "recording the start event");
+        launch();
+        check(cudaEventRecord(stop.get()), "recording the stop event");
+        check(cudaEventSynchronize(stop.get()), ("timed run of " + r.kernel).c_str());
+        float t = 0;
+        check(cudaEventElapsedTime(&t, start.get(), stop.get()), "reading the event timer");
+        ms[i] = t;
+        if (progress) progress((i + 1.0) / (r.reps + 1));
+    }
+
+    BenchResult b;
+    b.request = r;
+    const std::vector<float> P = dP.download("copying P back from the device");
+    b.maxAbsErr = checkResult(r, P, expectedElements(M, N, r.j, r.k, r.l, r.seed));
+    b.msMedian = median(ms);
+    b.msMin = *std::min_element(ms.begin(), ms.end());
+    const double seconds = b.msMedian * 1e-3;
+    b.gflops = 2.0 * r.j * r.k * r.l / seconds / 1e9;
+    b.gbytesPerS = 4.0 * (sizeM + sizeN + sizeP) / seconds / 1e9;
+    if (kernel != MatmulKernel::Cublas && 1ull * r.j * r.k * r.l <= kSimulateLimit) {
+        sim::Scenario s;
+        s.kernel = r.kernel;
+        s.j = r.j;
+        s.k = r.k;
+        s.l = r.l;
+        s.tile = r.tile;
+        s.seed = r.seed;
+        sim::SimOptions o;
+        o.trace = false;
+        const sim::Simulation simulated = sim::simulate(s, o);
+        b.bitExactVsSim = simulated.error.empty() && simulated.P.size() == P.size() &&
+                          std::memcmp(simulated.P.data(), P.data(), P.size() * sizeof(float)) == 0;
+    }
+    if (progress) progress(1.0);
+    return b;
+}
+
+}  // namespace ts::gpu
