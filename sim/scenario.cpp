@@ -64,6 +64,12 @@ std::string validate(const Scenario& s)
     return {};
 }
 
+Family familyOf(const Scenario& s)
+{
+    const KernelInfo* k = findKernel(s.kernel);
+    return k ? k->family : Family::Matmul;
+}
+
 LaunchShape launchShape(const Scenario& s)
 {
     LaunchShape sh;

@@ -35,10 +35,14 @@ const std::string& kernelSource(const std::string& file);
 inline constexpr int kTileWidths[] = {2, 4, 8, 16, 32};
 
 /// One problem to simulate. Matrix multiplication: M (j x k) times N (k x l) gives
-/// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive).
+/// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive). Convolution (seed
+/// 002): N is the input (width, or height x width), M the mask (maskWidth, or maskWidth
+/// squared), P the output, the same size as N; `tile` is the block size (basic kernels) or
+/// the output TILE_SIZE (tiled kernels).
 struct Scenario {
     std::string kernel = "matmul-tiled";
     int j = 4, k = 4, l = 4;
+    int height = 1, width = 64, maskWidth = 5;   ///< convolution only
     int tile = 2;
     uint64_t seed = 1;          ///< input seed: M and N are drawn from it
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
@@ -55,7 +59,11 @@ std::string validate(const Scenario& s);
 struct LaunchShape {
     Dim3 grid, block;
 };
+/// The grid and block a kernel's launcher uses for `s` (which must name a known kernel).
 LaunchShape launchShape(const Scenario& s);
+
+/// The family of `s.kernel`; Matmul for an unknown name.
+Family familyOf(const Scenario& s);
 
 /// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on
 /// every compiler (the GPU path uses them too). `stream` separates M from N.

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/matmul_naive.cuh"
-#include "kernels/matmul_tiled.cuh"
-#include "reference.hpp"
+#include "problem.hpp"
 
 namespace ts::sim {
 
@@ -18,28 +16,13 @@ int Simulation::arrayIndex(const std::string& name) const
 
 namespace {
 
-using Body = std::function<void(ThreadContext&)>;
-
-template <int TILE_WIDTH>
-Body tiledBody(GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-               int j, int k, int l)
+Problem problemFor(const Scenario& s)
 {
-    return [=](ThreadContext& x) { kernels::matmulTiled<TILE_WIDTH>(x, M, N, P, j, k, l); };
-}
-
-Body matmulBody(const Scenario& s, GlobalPtr<const float> M, GlobalPtr<const float> N,
-                GlobalPtr<float> P)
-{
-    if (s.kernel == "matmul-naive")
-        return [=](ThreadContext& x) { kernels::matmulNaive(x, M, N, P, s.j, s.k, s.l); };
-    switch (s.tile) {
-    case 2: return tiledBody<2>(M, N, P, s.j, s.k, s.l);
-    case 4: return tiledBody<4>(M, N, P, s.j, s.k, s.l);
-    case 8: return tiledBody<8>(M, N, P, s.j, s.k, s.l);
-    case 16: return tiledBody<16>(M, N, P, s.j, s.k, s.l);
-    case 32: return tiledBody<32>(M, N, P, s.j, s.k, s.l);
+    switch (familyOf(s)) {
+    case Family::Matmul: return matmulProblem(s);
+    default: break;
     }
-    return {};
+    return matmulProblem(s);
 }
 
 }  // namespace
@@ -53,18 +36,20 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     sim.block = shape.block;
     const KernelInfo* info = findKernel(s.kernel);
 
-    sim.M = randomInput(static_cast<size_t>(s.j) * s.k, s.seed, 1);
-    sim.N = randomInput(static_cast<size_t>(s.k) * s.l, s.seed, 2);
+    Problem pb = problemFor(s);
+    sim.M = std::move(pb.inM);
+    sim.N = std::move(pb.inN);
     // Poison P so an element the kernel never writes cannot match the reference.
-    sim.P.assign(static_cast<size_t>(s.j) * s.l, std::nanf(""));
+    sim.P.assign(static_cast<size_t>(pb.P.size()), std::nanf(""));
+    sim.reference = std::move(pb.reference);
 
     Machine m;
     GlobalPtr<const float> M(sim.M.data(), static_cast<long long>(sim.M.size()), &m,
-                             m.arrayId("M", Space::Global, s.j, s.k));
+                             m.arrayId(pb.M.name, pb.M.space, pb.M.rows, pb.M.cols));
     GlobalPtr<const float> N(sim.N.data(), static_cast<long long>(sim.N.size()), &m,
-                             m.arrayId("N", Space::Global, s.k, s.l));
+                             m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols));
     GlobalPtr<float> P(sim.P.data(), static_cast<long long>(sim.P.size()), &m,
-                       m.arrayId("P", Space::Global, s.j, s.l));
+                       m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols));
 
     LaunchConfig cfg;
     cfg.grid = shape.grid;
@@ -73,7 +58,7 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     cfg.schedule = opt.schedule;
     cfg.scheduleSeed = opt.scheduleSeed;
     try {
-        runGrid(m, cfg, matmulBody(s, M, N, P));
+        runGrid(m, cfg, pb.bind(m, M, N, P, sim.M));
     } catch (const KernelFault& f) {
         sim.error = f.what();
     }
@@ -82,7 +67,6 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     if (opt.trace)
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
                                info ? info->barriersPerPhase : 0);
-    sim.reference = matmulReferenceFma(sim.M, sim.N, s.j, s.k, s.l);
     sim.matchesReference =
         sim.error.empty() && sim.P.size() == sim.reference.size() &&
         std::memcmp(sim.P.data(), sim.reference.data(), sim.P.size() * sizeof(float)) == 0;
