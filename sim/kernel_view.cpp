@@ -32,6 +32,15 @@ std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int pha
     return std::nullopt;
 }
 
+std::string tileSourceArray(const Scenario& s, const std::string& sharedArray)
+{
+    const KernelInfo* info = findKernel(s.kernel);
+    if (!info || !info->tiled || info->family != Family::Matmul) return {};
+    if (sharedArray == "Mds") return "M";
+    if (sharedArray == "Nds") return "N";
+    return {};
+}
+
 std::string sourceLine(const std::string& text, unsigned line)
 {
     size_t b = 0;

@@ -27,6 +27,11 @@ struct TileRect {
 std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int phase,
                                   const std::string& array);
 
+/// The global array a shared tile array is loaded from ("Mds" -> "M", "Nds" -> "N") in the
+/// tiled matrix multiplication; empty for other kernels and arrays. Slot [r][c] of the tile
+/// loaded in phase ph then stands for element (row0 + r, col0 + c) of phaseTile(.., ph, ..).
+std::string tileSourceArray(const Scenario& s, const std::string& sharedArray);
+
 /// One recorded access of a thread in a step, next to the expression that produced it.
 struct AccessExplanation {
     Op op = Op::GlobalLoad;

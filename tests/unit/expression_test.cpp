@@ -107,7 +107,9 @@ TEST(KernelView, PhaseTilesReachPastTheEdge)
     EXPECT_EQ(m->row0, 2);
     EXPECT_EQ(m->col0, 2);
     EXPECT_EQ(m->rows, 2);
+    EXPECT_EQ(tileSourceArray(s, "Nds"), "N");
     s.kernel = "matmul-naive";
+    EXPECT_EQ(tileSourceArray(s, "Nds"), "");
     EXPECT_FALSE(phaseTile(s, Uint3{}, 0, "M"));
 }
 

@@ -1,0 +1,384 @@
+#include "app.hpp"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "panels/panels.hpp"
+#include "screenshot.hpp"
+
+namespace ts::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Frames drawn after the scenario is ready before --screenshot captures one: ImGui sizes
+/// auto-fitted content over the first frames.
+constexpr int kSettleFrames = 3;
+
+bool keyPressed(ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); }
+
+void onGlfwError(int code, const char* what)
+{
+    std::fprintf(stderr, "tilescope: GLFW error %d: %s\n", code, what);
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
+    return v[i];
+}
+
+}  // namespace
+
+App::App(Options o) : opt_(std::move(o)) {}
+
+App::~App()
+{
+    if (window_) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+        glfwDestroyWindow(window_);
+    }
+    glfwTerminate();
+}
+
+std::string App::iniPath() const
+{
+    namespace fs = std::filesystem;
+    fs::path dir;
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) dir = x;
+    else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".config";
+    else return {};
+    dir /= "tilescope";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return ec ? std::string() : (dir / "imgui.ini").string();
+}
+
+bool App::openWindow(std::string& error)
+{
+    glfwSetErrorCallback(onGlfwError);
+    if (!glfwInit()) {
+        error = "Cannot open a window: GLFW could not start (is there a display? Use xvfb-run on a machine without one).";
+        return false;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    if (!opt_.screenshot.empty()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    window_ = glfwCreateWindow(opt_.width, opt_.height, "TileScope", nullptr, nullptr);
+    if (!window_) {
+        error = "Cannot open a window with an OpenGL 3.3 core context (the driver refused it).";
+        return false;
+    }
+    glfwMakeContextCurrent(window_);
+    glfwSwapInterval(opt_.frames > 0 || !opt_.screenshot.empty() ? 0 : 1);
+    if (!gladLoadGL(glfwGetProcAddress)) {
+        error = "Cannot load the OpenGL 3.3 functions (glad found no usable driver).";
+        return false;
+    }
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    // Command-line modes draw the default layout, whatever a user's imgui.ini says.
+    const bool interactive = opt_.screenshot.empty() && opt_.frames == 0;
+    ini_ = interactive ? iniPath() : std::string();
+    io.IniFilename = ini_.empty() ? nullptr : ini_.c_str();
+    theme_ = makeTheme(opt_.screenshot.empty() ? 1.0f : opt_.scale);
+    ImGui_ImplGlfw_InitForOpenGL(window_, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    return true;
+}
+
+void App::startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor)
+{
+    if (simJob_.running()) {
+        view_.notice = "A simulation is still running; wait until it has finished.";
+        view_.noticeIsError = true;
+        return;
+    }
+    pendingStep_ = step;
+    pendingKeepCursor_ = keepCursor;
+    simJob_.start([p](std::atomic<float>&) {
+        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario));
+        return SimOutcome{p, std::move(s)};
+    });
+}
+
+void App::collectJobs()
+{
+    try {
+        if (std::optional<SimOutcome> r = simJob_.poll()) {
+            const int steps = static_cast<int>(r->sim->trace.steps.size());
+            loaded_.preset = std::move(r->preset);
+            loaded_.sim = std::move(r->sim);
+            ++loaded_.generation;
+            const int threads = static_cast<int>(loaded_.sim->trace.blockDim.count());
+            if (view_.thread >= threads) view_.thread = 0;
+            if (!loaded_.sim->error.empty()) {
+                view_.notice = "The simulated kernel faulted: " + loaded_.sim->error;
+                view_.noticeIsError = true;
+            }
+            if (pendingKeepCursor_) {
+                // Another block of the same problem: stay at the same step if it has one.
+                if (view_.cursor >= steps) {
+                    view_.notice = "This block's trace has " + std::to_string(steps) +
+                                   " steps; showing its last one.";
+                    view_.noticeIsError = false;
+                    view_.cursor = steps - 1;
+                }
+            } else if (pendingStep_ && *pendingStep_ >= steps) {
+                const std::string e = "Step " + std::to_string(*pendingStep_) + " is past the last step of '" +
+                                      loaded_.preset.title + "' (its steps are 0 to " +
+                                      std::to_string(steps - 1) + ").";
+                // On the command line that is a bad argument; in the app a notice.
+                if (firstLoad_) fatal_ = e;
+                view_.notice = e;
+                view_.noticeIsError = true;
+                view_.cursor = 0;
+            } else {
+                view_.cursor = pendingStep_ && *pendingStep_ >= 0 ? *pendingStep_ : steps - 1;
+                if (!pendingStep_) view_.cursor = 0;
+            }
+            if (steps == 0) view_.cursor = -1;
+            view_.playing = false;
+            firstLoad_ = false;
+        }
+    } catch (const std::exception& e) {
+        view_.notice = std::string("The simulation failed: ") + e.what();
+        view_.noticeIsError = true;
+    }
+    busy_.simulating = simJob_.running();
+    busy_.simulatingSeconds = simJob_.running() ? simJob_.seconds() : 0;
+
+    try {
+        if (std::optional<GpuOutcome> g = gpuJob_.poll()) {
+            if (g->device) loaded_.device = g->device;
+            if (!g->timings.empty() || !g->error.empty()) {
+                loaded_.timings = std::move(g->timings);
+                loaded_.timingError = std::move(g->error);
+            }
+        }
+    } catch (const std::exception& e) {
+        loaded_.timingError = e.what();
+    }
+    busy_.timing = gpuJob_.running() && loaded_.device.has_value();
+    busy_.timingProgress = gpuJob_.progress();
+}
+
+void App::handleKeys()
+{
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || !loaded_.sim) return;
+    const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
+    if (last < 0) return;
+    if (keyPressed(ImGuiKey_Space)) view_.playing = !view_.playing && view_.cursor < last;
+    if (keyPressed(ImGuiKey_RightArrow) || keyPressed(ImGuiKey_PageDown))
+        view_.cursor = std::min(last, view_.cursor + 1);
+    if (keyPressed(ImGuiKey_LeftArrow) || keyPressed(ImGuiKey_PageUp))
+        view_.cursor = std::max(0, view_.cursor - 1);
+    if (keyPressed(ImGuiKey_Home)) view_.cursor = 0;
+    if (keyPressed(ImGuiKey_End)) view_.cursor = last;
+}
+
+void App::play(double dt)
+{
+    if (!view_.playing || !loaded_.sim) {
+        view_.playClock = 0;
+        return;
+    }
+    const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
+    view_.playClock += dt * view_.speed;
+    while (view_.playClock >= 1.0 && view_.cursor < last) {
+        view_.playClock -= 1.0;
+        ++view_.cursor;
+    }
+    if (view_.cursor >= last) view_.playing = false;
+}
+
+void App::updateReplay()
+{
+    if (!loaded_.sim) return;
+    const sim::Trace& t = loaded_.sim->trace;
+    if (replayGeneration_ != loaded_.generation) {
+        replay_ = sim::replay(t, view_.cursor);
+        replayGeneration_ = loaded_.generation;
+    } else if (replay_.cursor != view_.cursor) {
+        sim::moveTo(replay_, t, view_.cursor);
+    }
+}
+
+void App::drawUi()
+{
+    Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
+    drawMainMenu(f);
+    const float menu = ImGui::GetFrameHeight();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float caption = view_.caption ? 2 * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y : 0;
+    if (view_.caption) drawCaptionBar(f, menu, caption);
+    const float top = menu + caption;
+    drawScenarioPanel(f, top);
+    drawStatsPanel(f, top);
+    drawGpuPanel(f, top);
+    drawMatricesPanel(f, top);
+    drawTimelinePanel(f, top);
+    drawCodePanel(f, top);
+    drawSharedMemoryPanel(f, top);
+    drawThreadsPanel(f, top);
+    view_.resetLayout = false;
+}
+
+void App::carryOut()
+{
+    if (requests_.open) {
+        try {
+            sim::Preset p = sim::findPreset(*requests_.open);
+            if (std::string e = sim::validate(p.scenario); !e.empty())
+                throw sim::ScenarioFileError(p.file + ": " + e);
+            startSimulation(p, p.step, false);
+            view_.form.error.clear();
+        } catch (const std::exception& e) {
+            view_.form.error = e.what();
+            view_.notice = e.what();
+            view_.noticeIsError = true;
+        }
+        requests_.open.reset();
+    }
+    if (requests_.load) {
+        const bool sameProblem = loaded_.sim && requests_.load->scenario.kernel == loaded_.sim->scenario.kernel &&
+                                 requests_.load->scenario.j == loaded_.sim->scenario.j &&
+                                 requests_.load->scenario.k == loaded_.sim->scenario.k &&
+                                 requests_.load->scenario.l == loaded_.sim->scenario.l &&
+                                 requests_.load->scenario.tile == loaded_.sim->scenario.tile;
+        startSimulation(*requests_.load, sameProblem ? std::nullopt : std::optional<int>(0), sameProblem);
+        requests_.load.reset();
+    }
+    if (requests_.bench && !gpuJob_.running()) {
+        std::vector<gpu::BenchRequest> reqs = std::move(*requests_.bench);
+        gpuJob_.start([reqs](std::atomic<float>& progress) {
+            GpuOutcome out;
+            const float n = static_cast<float>(reqs.size());
+            for (size_t i = 0; i < reqs.size(); ++i) {
+                try {
+                    out.timings.push_back(gpu::bench(reqs[i], [&](double p) {
+                        progress = (static_cast<float>(i) + static_cast<float>(p)) / n;
+                    }));
+                } catch (const std::exception& e) {
+                    out.error = reqs[i].kernel + ": " + e.what();
+                    break;
+                }
+            }
+            progress = 1.0f;
+            return out;
+        });
+    }
+    requests_.bench.reset();
+    if (requests_.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+}
+
+int App::run()
+{
+    std::string error;
+    if (!openWindow(error)) {
+        std::cerr << "tilescope: " << error << "\n";
+        return 1;
+    }
+    if (!theme_.fonts.note.empty()) {
+        view_.notice = theme_.fonts.note;
+        std::cerr << "tilescope: " << theme_.fonts.note << "\n";
+    }
+    try {
+        loaded_.presets = sim::listPresets();
+    } catch (const std::exception& e) {
+        loaded_.presetsError = e.what();
+    }
+    startSimulation(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step), false);
+    gpuJob_.start([](std::atomic<float>&) { return GpuOutcome{gpu::queryDevice(), {}, {}}; });
+
+    const bool offscreen = !opt_.screenshot.empty();
+    const ImVec2 target(opt_.width * opt_.scale, opt_.height * opt_.scale);
+    int settled = 0;
+    std::vector<double> frameMs;
+    Clock::time_point prev = Clock::now();
+    while (!glfwWindowShouldClose(window_)) {
+        const Clock::time_point t0 = Clock::now();
+        const double dt = std::chrono::duration<double>(t0 - prev).count();
+        prev = t0;
+        glfwPollEvents();
+        collectJobs();
+        if (!fatal_.empty()) {
+            std::cerr << "tilescope: " << fatal_ << "\n";
+            return 2;
+        }
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        if (offscreen) {
+            ImGuiIO& io = ImGui::GetIO();
+            io.DisplaySize = target;
+            io.DisplayFramebufferScale = ImVec2(1, 1);
+        }
+        ImGui::NewFrame();
+        handleKeys();
+        play(dt);
+        updateReplay();
+        drawUi();
+        ImGui::Render();
+        const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        carryOut();
+
+        int fbw = 0, fbh = 0;
+        glfwGetFramebufferSize(window_, &fbw, &fbh);
+        glViewport(0, 0, fbw, fbh);
+        glClearColor(0.07f, 0.075f, 0.09f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        // A screenshot from the menu waits two frames, until its dialog has gone.
+        if (requests_.screenshot) {
+            pendingScreenshot_ = std::move(*requests_.screenshot);
+            screenshotDelay_ = 2;
+            requests_.screenshot.reset();
+        } else if (!pendingScreenshot_.empty() && --screenshotDelay_ <= 0) {
+            const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, pendingScreenshot_);
+            view_.notice = e.empty() ? "Saved " + pendingScreenshot_ : e;
+            view_.noticeIsError = !e.empty();
+            pendingScreenshot_.clear();
+        }
+
+        const bool ready = loaded_.sim && !busy_.simulating && !gpuJob_.running();
+        if (offscreen && ready && ++settled > kSettleFrames) {
+            const std::string e = saveScreenshot(ImGui::GetDrawData(), static_cast<int>(target.x),
+                                                 static_cast<int>(target.y), opt_.screenshot);
+            if (!e.empty()) {
+                std::cerr << "tilescope: " << e << "\n";
+                return 1;
+            }
+            return 0;
+        }
+        if (opt_.frames > 0 && ready) {
+            frameMs.push_back(cpuMs);
+            if (static_cast<int>(frameMs.size()) == opt_.frames) {
+                std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f\n", opt_.frames,
+                            percentile(frameMs, 0.5), percentile(frameMs, 0.99));
+                return 0;
+            }
+        }
+        glfwSwapBuffers(window_);
+    }
+    return 0;
+}
+
+}  // namespace ts::app

@@ -1,0 +1,83 @@
+// The app: the GLFW window with its OpenGL 3.3 context, the ImGui frame loop, the worker
+// jobs (simulation, GPU), the keys, and the command-line modes (--screenshot, --frames).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "job.hpp"
+#include "state.hpp"
+
+struct GLFWwindow;
+
+namespace ts::app {
+
+/// What the command line asked for (spec/cli.md, `tilescope`).
+struct Options {
+    sim::Preset preset;                 ///< the scenario to open
+    std::optional<int> step;            ///< starting step (-1: last); default the preset's
+    int width = 1600, height = 900;     ///< window size in pixels
+    std::string screenshot;             ///< save this PNG and exit
+    float scale = 1.0f;                 ///< screenshot pixel scale (UI rendered at that size)
+    int frames = 0;                     ///< run this many frames, print timings, exit
+};
+
+/// A simulation handed back by the worker.
+struct SimOutcome {
+    sim::Preset preset;
+    std::shared_ptr<const sim::Simulation> sim;
+};
+
+/// What a GPU job hands back: the device, timings, or why it stopped.
+struct GpuOutcome {
+    std::optional<gpu::DeviceInfo> device;
+    std::vector<gpu::BenchResult> timings;
+    std::string error;
+};
+
+class App {
+public:
+    explicit App(Options o);
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    /// Opens the window and runs until it is closed (or the command-line mode is done).
+    /// Returns the process exit status (spec/cli.md: 0 ok, 2 bad arguments).
+    int run();
+
+private:
+    bool openWindow(std::string& error);
+    void startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor);
+    void collectJobs();
+    void handleKeys();
+    void play(double dt);
+    void updateReplay();
+    void drawUi();
+    void carryOut();
+    std::string iniPath() const;
+
+    Options opt_;
+    GLFWwindow* window_ = nullptr;
+    Theme theme_;
+    Loaded loaded_;
+    View view_;
+    Requests requests_;
+    Busy busy_;
+    sim::ReplayState replay_;
+    uint64_t replayGeneration_ = ~0ull;
+    std::string ini_;
+
+    Job<SimOutcome> simJob_;
+    std::optional<int> pendingStep_;    ///< step to go to when the running simulation ends
+    bool pendingKeepCursor_ = false;
+    bool firstLoad_ = true;             ///< the scenario of the command line is loading
+    Job<GpuOutcome> gpuJob_;
+
+    std::string pendingScreenshot_;     ///< path of a screenshot asked for from the menu
+    int screenshotDelay_ = 0;
+    std::string fatal_;                 ///< a command-line error found after start (bad --step)
+};
+
+}  // namespace ts::app

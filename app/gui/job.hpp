@@ -1,0 +1,49 @@
+// Slow work off the UI thread (DESIGN.md: simulating a big problem, GPU timing): a worker
+// thread runs a function, reports progress through an atomic, and hands its result back
+// to the UI thread, which polls once per frame.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
+#include <optional>
+
+namespace ts::app {
+
+/// One piece of work of result type T, at most one at a time.
+template <class T>
+class Job {
+public:
+    /// Starts `work` on a worker thread; it may store progress (0..1) in its argument.
+    /// Only call when !running().
+    void start(std::function<T(std::atomic<float>&)> work)
+    {
+        progress_ = 0;
+        started_ = std::chrono::steady_clock::now();
+        future_ = std::async(std::launch::async,
+                             [this, w = std::move(work)] { return w(progress_); });
+    }
+    bool running() const { return future_.valid(); }
+    /// The result once the work has finished (its exception, if it threw, is rethrown
+    /// here); empty while it runs or when nothing was started.
+    std::optional<T> poll()
+    {
+        if (!future_.valid() ||
+            future_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return std::nullopt;
+        return future_.get();
+    }
+    float progress() const { return progress_; }
+    double seconds() const
+    {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    }
+
+private:
+    // future_ last: destroying it waits for the worker, which still uses progress_.
+    std::atomic<float> progress_{0};
+    std::chrono::steady_clock::time_point started_;
+    std::future<T> future_;
+};
+
+}  // namespace ts::app

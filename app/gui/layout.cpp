@@ -1,0 +1,44 @@
+#include "layout.hpp"
+
+namespace ts::app {
+
+Rect defaultRect(Panel p, ImVec2 display, float top)
+{
+    // Columns: controls | matrices and timeline | code, shared memory and threads.
+    const float W = display.x, H = display.y - top;
+    const float left = 0.205f * W, centre = 0.445f * W, right = W - left - centre;
+    const float xL = 0, xC = left, xR = left + centre;
+    auto at = [&](float x, float w, float y0, float y1) {
+        return Rect{ImVec2(x, top + y0 * H), ImVec2(w, (y1 - y0) * H)};
+    };
+    switch (p) {
+    case Panel::Scenario: return at(xL, left, 0.00f, 0.42f);
+    case Panel::Stats: return at(xL, left, 0.42f, 0.75f);
+    case Panel::Gpu: return at(xL, left, 0.75f, 1.00f);
+    case Panel::Matrices: return at(xC, centre, 0.00f, 0.80f);
+    case Panel::Timeline: return at(xC, centre, 0.80f, 1.00f);
+    case Panel::Code: return at(xR, right, 0.00f, 0.50f);
+    case Panel::SharedMemory: return at(xR, right, 0.50f, 0.76f);
+    case Panel::Threads: return at(xR, right, 0.76f, 1.00f);
+    case Panel::Count: break;
+    }
+    return Rect{ImVec2(0, top), ImVec2(400, 300)};
+}
+
+const char* panelTitle(Panel p)
+{
+    switch (p) {
+    case Panel::Scenario: return "Scenario";
+    case Panel::Stats: return "Stats";
+    case Panel::Gpu: return "GPU";
+    case Panel::Matrices: return "Matrices";
+    case Panel::Timeline: return "Timeline";
+    case Panel::Code: return "Code";
+    case Panel::SharedMemory: return "Shared memory";
+    case Panel::Threads: return "Threads";
+    case Panel::Count: break;
+    }
+    return "?";
+}
+
+}  // namespace ts::app

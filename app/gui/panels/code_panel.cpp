@@ -1,0 +1,149 @@
+// Code: the kernel's own source file (embedded at build time, the very text the simulator
+// and nvcc compiled) with the current step's line highlighted, and for the selected thread
+// every access of the step as its index expression with the thread's numbers put in,
+// evaluated, next to the index the simulator recorded.
+#include <imgui.h>
+
+#include <set>
+#include <string>
+
+#include "panels.hpp"
+#include "sim/kernel_view.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+const char* verb(sim::Op op)
+{
+    switch (op) {
+    case sim::Op::GlobalLoad:
+    case sim::Op::SharedLoad:
+    case sim::Op::ConstantLoad: return "reads ";
+    case sim::Op::ZeroFill: return "zero-fills ";
+    default: return "writes ";
+    }
+}
+
+void source(Frame& f, const sim::Simulation& s, const std::string& text, float height)
+{
+    const Palette& pal = f.theme.palette;
+    const sim::Step* st = f.view.cursor >= 0 ? &s.trace.steps[f.view.cursor] : nullptr;
+    std::set<unsigned> threadLines;
+    if (st)
+        for (int i = st->begin; i < st->end; ++i)
+            if (s.trace.events[i].thread == f.view.thread) threadLines.insert(s.trace.events[i].line);
+
+    ImGui::BeginChild("source", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(f.theme.fonts.mono);
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    static int scrolledFor = -1;
+    static uint64_t scrolledGen = ~0ull;
+    if (st && (scrolledFor != f.view.cursor || scrolledGen != f.loaded.generation)) {
+        ImGui::SetScrollY(std::max(0.0f, (static_cast<float>(st->line) - 1) * lh - height * 0.45f));
+        scrolledFor = f.view.cursor;
+        scrolledGen = f.loaded.generation;
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    unsigned n = 0;
+    size_t b = 0;
+    while (b <= text.size()) {
+        size_t e = text.find('\n', b);
+        if (e == std::string::npos) e = text.size();
+        ++n;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float w = ImGui::GetWindowWidth() + ImGui::GetScrollX();
+        if (st && n == st->line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.codeLine);
+        else if (threadLines.count(n)) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.codeLineAlt);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", n);
+        ImGui::SameLine();
+        ImGui::TextUnformatted(text.data() + b, text.data() + e);
+        if (e == text.size()) break;
+        b = e + 1;
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+}
+
+void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
+{
+    const Palette& pal = f.theme.palette;
+    const sim::Trace& t = s.trace;
+    if (f.view.cursor < 0) return;
+    const sim::Step& st = t.steps[f.view.cursor];
+    const sim::Variables v = sim::threadVariables(s.scenario, t, f.view.thread, f.view.cursor);
+    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::Text("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
+    ImGui::PopFont();
+    tooltip("The selected thread (click one in Threads, Shared memory or P). Its variables are put into "
+            "the index expressions of the source lines it ran in this step.");
+    if (st.kind == sim::StepKind::Barrier) {
+        ImGui::TextWrapped("waits at __syncthreads() (line %u) until every thread of the block has arrived.", st.line);
+        return;
+    }
+    const auto xs = sim::explainAccesses(s.scenario, t, f.view.thread, f.view.cursor, text);
+    if (xs.empty()) {
+        ImGui::TextDisabled("does nothing in this step (its bounds check is false, or it has no access here).");
+        return;
+    }
+    ImGui::PushFont(f.theme.fonts.mono);
+    for (const sim::AccessExplanation& x : xs) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", x.line);
+        ImGui::SameLine();
+        ImGui::TextUnformatted(verb(x.op));
+        ImGui::SameLine(0, 0);
+        if (x.written.empty()) {
+            ImGui::PopFont();
+            colouredText(pal.error, x.error);
+            ImGui::PushFont(f.theme.fonts.mono);
+            continue;
+        }
+        std::string chain = x.written + " = " + x.substituted;
+        if (!x.evaluated.empty()) chain += " = " + x.evaluated;
+        ImGui::TextUnformatted(chain.c_str());
+        const sim::ArrayInfo* a = nullptr;
+        for (const sim::ArrayInfo& ai : t.arrays)
+            if (ai.name == x.array) a = &ai;
+        std::string detail = "value " + cellValue(x.value, false);
+        if (a && a->space == sim::Space::Global && a->rows > 1)
+            detail += ", i.e. " + x.array + "[" + std::to_string(x.recorded / a->cols) + "][" +
+                      std::to_string(x.recorded % a->cols) + "]";
+        if (x.agrees()) {
+            detail += ", as recorded";
+            ImGui::SameLine();
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "(%s)", detail.c_str());
+        } else {
+            ImGui::PopFont();
+            colouredText(pal.error, x.error.empty()
+                                        ? "The simulator recorded flat index " + std::to_string(x.recorded) +
+                                              " but the expression gives " + std::to_string(x.flat.value_or(-1)) +
+                                              ": a bug."
+                                        : x.error + " The simulator recorded flat index " + std::to_string(x.recorded) + ".");
+            ImGui::PushFont(f.theme.fonts.mono);
+        }
+    }
+    ImGui::PopFont();
+}
+
+}  // namespace
+
+void drawCodePanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Code)]) return;
+    if (beginPanel(f, Panel::Code, top)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        const sim::KernelInfo* info = s ? sim::findKernel(s->scenario.kernel) : nullptr;
+        if (!s || !info) {
+            ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
+        } else {
+            const std::string& text = sim::kernelSource(info->sourceFile);
+            ImGui::TextDisabled("kernels/%s: the source the simulator and the GPU both compile", info->sourceFile);
+            const float explain = 6.5f * ImGui::GetTextLineHeightWithSpacing();
+            source(f, *s, text, std::max(120.0f, ImGui::GetContentRegionAvail().y - explain));
+            explanations(f, *s, text);
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

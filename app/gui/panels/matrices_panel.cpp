@@ -1,0 +1,390 @@
+// Matrices: M, N and P as grids of cells, laid out as in the textbook figures (N above P,
+// M to its left, so a row of M and a column of N meet at their P element). At the cursor,
+// colours show what the traced block loads in this phase, what sits in Mds/Nds, which tile
+// slots were zero-filled past the edge, and which P elements are finished. Large matrices
+// are drawn in bins of several elements; the heatmap colours M and N by global loads.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "panels.hpp"
+#include "sim/kernel_view.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+/// Below this many pixels per element, elements are drawn in bins.
+constexpr float kMinCell = 6.0f;
+/// Pixels per bin in bin mode.
+constexpr float kBinPx = 4.0f;
+
+/// One matrix on the canvas.
+struct Grid {
+    int array = -1;
+    std::string name;
+    int rows = 0, cols = 0;
+    ImVec2 origin;
+    float cell = 0;
+    ImVec2 at(float r, float c) const { return ImVec2(origin.x + c * cell, origin.y + r * cell); }
+    ImVec2 end() const { return at(static_cast<float>(rows), static_cast<float>(cols)); }
+    bool contains(int r, int c) const { return r >= 0 && c >= 0 && r < rows && c < cols; }
+};
+
+/// What one frame of the panel needs.
+struct Ctx {
+    Frame& f;
+    const sim::Simulation& s;
+    ImDrawList* dl;
+    int T = 1;                                  ///< tile / block edge
+    std::vector<std::pair<int, int32_t>> selectedTouches;   ///< selected thread, cursor step
+    uint32_t heatMax = 1;
+};
+
+/// Binned colours of a large matrix, rebuilt when the state they show changes.
+struct Bins {
+    uint64_t generation = ~0ull;
+    int cursor = -2;
+    bool heat = false;
+    int binsR = 0, binsC = 0;
+    std::vector<ImU32> colour;
+};
+
+bool touchedBySelected(const Ctx& c, int array, int32_t idx)
+{
+    for (auto [a, i] : c.selectedTouches)
+        if (a == array && i == idx) return true;
+    return false;
+}
+
+ImU32 elementFill(const Ctx& c, const Grid& g, int32_t idx)
+{
+    const Palette& pal = c.f.theme.palette;
+    const sim::ElementView& e = c.f.replay.element(g.array, idx);
+    if (g.name == "P") return e.stored ? pal.finished : pal.cell;
+    if (c.f.view.heatmap) {
+        const uint32_t n = c.s.counters.elementLoads[g.array][idx];
+        return heatColour(static_cast<float>(n) / static_cast<float>(c.heatMax));
+    }
+    if (e.inShared()) return pal.inShared;
+    if (e.loadsSoFar > 0) return pal.loadedEarlier;
+    return pal.cell;
+}
+
+std::string elementName(const Grid& g, int r, int c)
+{
+    return g.name + "[" + std::to_string(r) + "][" + std::to_string(c) + "]";
+}
+
+void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
+{
+    const int32_t idx = r * g.cols + col;
+    const sim::ElementView& e = c.f.replay.element(g.array, idx);
+    const sim::Trace& t = c.s.trace;
+    ImGui::BeginTooltip();
+    ImGui::PushFont(c.f.theme.fonts.mono);
+    ImGui::Text("%s  (flat index %d)", elementName(g, r, col).c_str(), idx);
+    ImGui::PopFont();
+    if (g.name == "P") {
+        const int bx = col / c.T, by = r / c.T;
+        ImGui::Text("final value %.6g", c.s.P[idx]);
+        ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, r % c.T, col % c.T);
+        if (e.stored) ImGui::Text("stored by the traced block at this step or before: finished");
+        else if (bx == static_cast<int>(t.block.x) && by == static_cast<int>(t.block.y))
+            ImGui::TextUnformatted("not stored yet: its thread is still accumulating Pvalue");
+        ImGui::TextDisabled(bx == static_cast<int>(t.block.x) && by == static_cast<int>(t.block.y)
+                                ? "click: select this thread"
+                                : "click: trace this block");
+    } else {
+        const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
+        ImGui::Text("value %.6g", v[idx]);
+        ImGui::Text("global loads by block (%u, %u) up to this step: %u", t.block.x, t.block.y, e.loadsSoFar);
+        ImGui::Text("global loads by the whole grid, all steps: %u (simulated)",
+                    c.s.counters.elementLoads[g.array][idx]);
+        if (e.loadedThisPhase) ImGui::TextUnformatted("loaded in this phase");
+        if (e.readNow) ImGui::TextUnformatted("read from global memory by this step");
+        if (e.inShared()) ImGui::TextUnformatted("its value sits in shared memory now");
+    }
+    ImGui::EndTooltip();
+}
+
+/// Draws every element of `g` as a cell with its value where it fits.
+void drawCells(const Ctx& c, const Grid& g)
+{
+    const Palette& pal = c.f.theme.palette;
+    ImFont* font = c.f.theme.fonts.cell;
+    const bool narrow = font->CalcTextSizeA(font->FontSize, 1e9f, 0, "-0.000").x > g.cell - 4;
+    const ImVec2 clipA = ImGui::GetWindowDrawList()->GetClipRectMin();
+    const ImVec2 clipB = ImGui::GetWindowDrawList()->GetClipRectMax();
+    const int r0 = std::max(0, static_cast<int>((clipA.y - g.origin.y) / g.cell));
+    const int r1 = std::min(g.rows, static_cast<int>((clipB.y - g.origin.y) / g.cell) + 1);
+    const int c0 = std::max(0, static_cast<int>((clipA.x - g.origin.x) / g.cell));
+    const int c1 = std::min(g.cols, static_cast<int>((clipB.x - g.origin.x) / g.cell) + 1);
+    const sim::Trace& t = c.s.trace;
+    const bool isP = g.name == "P";
+    for (int r = r0; r < r1; ++r)
+        for (int col = c0; col < c1; ++col) {
+            const int32_t idx = r * g.cols + col;
+            const ImVec2 a = g.at(r, col), b(a.x + g.cell - 1, a.y + g.cell - 1);
+            const ImU32 fill = elementFill(c, g, idx);
+            c.dl->AddRectFilled(a, b, fill);
+            const sim::ElementView& e = c.f.replay.element(g.array, idx);
+            if (e.loadedThisPhase && !e.readNow) c.dl->AddRect(a, b, pal.loadedThisPhase, 0, 0, std::min(3.0f, g.cell / 8));
+            if (e.readNow) c.dl->AddRect(a, b, pal.readNow, 0, 0, std::min(4.0f, g.cell / 6));
+            if (touchedBySelected(c, g.array, idx)) {
+                const float d = std::min(10.0f, g.cell / 4);
+                c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
+            }
+            if (g.cell < 24) continue;
+            if (isP) {
+                const bool inBlock = col / c.T == static_cast<int>(t.block.x) && r / c.T == static_cast<int>(t.block.y);
+                if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, narrow));
+                else if (!inBlock) centredText(c.dl, font, a, b, pal.dimText, cellValue(c.s.P[idx], narrow));
+            } else {
+                const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
+                centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], narrow));
+            }
+        }
+}
+
+/// Draws `g` in bins of several elements (a large matrix), each bin showing the most
+/// telling state of its elements.
+void drawBins(const Ctx& c, const Grid& g, Bins& bins)
+{
+    const Palette& pal = c.f.theme.palette;
+    const int br = std::max(1, std::min(g.rows, static_cast<int>(g.rows * g.cell / kBinPx)));
+    const int bc = std::max(1, std::min(g.cols, static_cast<int>(g.cols * g.cell / kBinPx)));
+    const bool heat = c.f.view.heatmap && g.name != "P";
+    if (bins.generation != c.f.loaded.generation || bins.cursor != c.f.view.cursor || bins.heat != heat ||
+        bins.binsR != br || bins.binsC != bc) {
+        bins = Bins{c.f.loaded.generation, c.f.view.cursor, heat, br, bc, {}};
+        bins.colour.assign(static_cast<size_t>(br) * bc, pal.cell);
+        auto binOf = [&](int32_t idx) {
+            const int r = idx / g.cols, col = idx % g.cols;
+            return static_cast<size_t>(static_cast<long long>(r) * br / g.rows) * bc +
+                   static_cast<size_t>(static_cast<long long>(col) * bc / g.cols);
+        };
+        if (heat) {
+            std::vector<uint32_t> mx(bins.colour.size(), 0);
+            const std::vector<uint32_t>& n = c.s.counters.elementLoads[g.array];
+            for (size_t i = 0; i < n.size(); ++i) mx[binOf(static_cast<int32_t>(i))] = std::max(mx[binOf(static_cast<int32_t>(i))], n[i]);
+            for (size_t i = 0; i < mx.size(); ++i)
+                bins.colour[i] = heatColour(static_cast<float>(mx[i]) / static_cast<float>(c.heatMax));
+        }
+        std::vector<int> prio(bins.colour.size(), 0);
+        for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
+            int p = 0;
+            ImU32 col = pal.cell;
+            if (e.stored) { p = 3; col = pal.finished; }
+            else if (e.readNow) { p = 4; col = pal.readNow; }
+            else if (e.inShared()) { p = 3; col = pal.inShared; }
+            else if (e.loadedThisPhase) { p = 2; col = pal.loadedThisPhase; }
+            else if (e.loadsSoFar > 0 && !heat) { p = 1; col = pal.loadedEarlier; }
+            const size_t b = binOf(idx);
+            if (p > prio[b]) {
+                prio[b] = p;
+                bins.colour[b] = col;
+            }
+        }
+    }
+    const float h = g.rows * g.cell / br, w = g.cols * g.cell / bc;
+    for (int r = 0; r < br; ++r)
+        for (int col = 0; col < bc; ++col) {
+            const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
+            c.dl->AddRectFilled(a, ImVec2(a.x + w, a.y + h), bins.colour[static_cast<size_t>(r) * bc + col]);
+        }
+}
+
+/// Thin lines every T elements: the tiles of M and N, the blocks of P.
+void tileLines(const Ctx& c, const Grid& g)
+{
+    if (g.cell * c.T < 12) return;
+    const ImU32 line = IM_COL32(150, 160, 180, 110);
+    for (int r = c.T; r < g.rows; r += c.T) c.dl->AddLine(g.at(r, 0), g.at(r, g.cols), line, 1.5f);
+    for (int col = c.T; col < g.cols; col += c.T) c.dl->AddLine(g.at(0, col), g.at(g.rows, col), line, 1.5f);
+}
+
+/// The tile of the current phase on M or N, with ghost cells where it leaves the matrix and
+/// its slots were zero-filled.
+void phaseTile(const Ctx& c, const Grid& g)
+{
+    const sim::Trace& t = c.s.trace;
+    if (c.f.view.cursor < 0) return;
+    const Palette& pal = c.f.theme.palette;
+    const int phase = t.steps[c.f.view.cursor].phase;
+    const auto tile = sim::phaseTile(c.s.scenario, t.block, phase, g.name);
+    if (!tile) return;
+    // Ghost cells: slots of the tile array whose (row, col) lies outside the matrix.
+    for (size_t a = 0; a < t.arrays.size(); ++a) {
+        if (sim::tileSourceArray(c.s.scenario, t.arrays[a].name) != g.name) continue;
+        const std::vector<sim::SlotView>& slots = c.f.replay.slots[a];
+        const int cols = t.arrays[a].cols;
+        for (size_t i = 0; i < slots.size(); ++i) {
+            const sim::SlotView& sl = slots[i];
+            if (!sl.zeroFilled) continue;
+            const int ph = t.steps[sl.writeStep].phase;
+            const auto st = sim::phaseTile(c.s.scenario, t.block, ph, g.name);
+            const int r = st->row0 + static_cast<int>(i) / cols, col = st->col0 + static_cast<int>(i) % cols;
+            if (g.contains(r, col)) continue;
+            const ImVec2 p0 = g.at(r, col), p1(p0.x + g.cell - 1, p0.y + g.cell - 1);
+            c.dl->AddRectFilled(p0, p1, (pal.zeroFill & 0x00FFFFFF) | 0x90000000u);
+            if (sl.writtenNow) c.dl->AddRect(p0, p1, pal.readNow, 0, 0, std::min(4.0f, g.cell / 6));
+            if (g.cell >= 24) centredText(c.dl, c.f.theme.fonts.cell, p0, p1, pal.cellText, "0");
+        }
+    }
+    const ImVec2 a = g.at(tile->row0, tile->col0), b = g.at(tile->row0 + tile->rows, tile->col0 + tile->cols);
+    c.dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.loadedThisPhase, 3, 0, 2.0f);
+}
+
+/// The traced block's tile of P and the selected thread's element.
+void blockOutline(const Ctx& c, const Grid& g)
+{
+    const Palette& pal = c.f.theme.palette;
+    const sim::Trace& t = c.s.trace;
+    const int r0 = t.block.y * c.T, c0 = t.block.x * c.T;
+    const int r1 = std::min(g.rows, r0 + c.T), c1 = std::min(g.cols, c0 + c.T);
+    const ImVec2 a = g.at(r0, c0), b = g.at(r1, c1);
+    c.dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.selected, 3, 0, 2.5f);
+    const int ty = c.f.view.thread / static_cast<int>(t.blockDim.x), tx = c.f.view.thread % static_cast<int>(t.blockDim.x);
+    if (g.contains(r0 + ty, c0 + tx) && g.cell >= kMinCell) {
+        const ImVec2 p = g.at(r0 + ty, c0 + tx);
+        c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell - 4, p.y + g.cell - 4), pal.selected, 2, 0, 1.5f);
+    }
+}
+
+void label(const Ctx& c, const Grid& g, const char* dims)
+{
+    const std::string text = g.name + "  (" + dims + ")";
+    c.dl->AddText(c.f.theme.fonts.bold, c.f.theme.fonts.bold->FontSize,
+                  ImVec2(g.origin.x, g.origin.y - ImGui::GetTextLineHeight() - 4), c.f.theme.palette.cellText, text.c_str());
+}
+
+/// Hover tooltips and the click on P.
+void interact(Ctx& c, const Grid& g)
+{
+    if (!ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int r = static_cast<int>(std::floor((m.y - g.origin.y) / g.cell));
+    const int col = static_cast<int>(std::floor((m.x - g.origin.x) / g.cell));
+    if (!g.contains(r, col)) return;
+    tooltipFor(c, g, r, col);
+    if (g.name != "P" || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+    const sim::Trace& t = c.s.trace;
+    const unsigned bx = static_cast<unsigned>(col / c.T), by = static_cast<unsigned>(r / c.T);
+    if (bx == t.block.x && by == t.block.y) {
+        c.f.view.thread = (r % c.T) * static_cast<int>(t.blockDim.x) + col % c.T;
+    } else if (!c.f.busy.simulating) {
+        sim::Scenario s = c.s.scenario;
+        s.block = sim::Uint3{bx, by, 0};
+        c.f.requests.load = presetFor(c.f.loaded, s);
+    }
+}
+
+void legend(const Ctx& c)
+{
+    const Palette& pal = c.f.theme.palette;
+    auto gap = [] { ImGui::SameLine(0, 14); };
+    if (c.f.view.heatmap) {
+        const float w = ImGui::GetFontSize() * 6, h = ImGui::GetTextLineHeight();
+        ImGui::Text("global loads, whole grid: 0");
+        ImGui::SameLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        for (int i = 0; i < 24; ++i)
+            c.dl->AddRectFilled(ImVec2(p.x + i * w / 24, p.y + 2), ImVec2(p.x + (i + 1) * w / 24 + 1, p.y + h - 2),
+                                heatColour(i / 23.0f));
+        ImGui::Dummy(ImVec2(w, h));
+        ImGui::SameLine();
+        ImGui::Text("%u", c.heatMax);
+        gap();
+    } else {
+        legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.");
+        gap();
+        legendItem(pal.loadedEarlier, "loaded earlier", "Loaded by the traced block in an earlier phase; its slot has been overwritten since.");
+        gap();
+    }
+    legendItem(pal.loadedThisPhase, "loaded this phase", "Read from global memory by the traced block in the current phase (orange frame). The orange outline is the phase's tile.", true);
+    gap();
+    legendItem(pal.readNow, "this step", "Read from global memory by the current step (yellow frame).", true);
+    gap();
+    legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (seed 003 'Boundary checks').");
+    gap();
+    legendItem(pal.finished, "P finished", "P element stored by the traced block.");
+    gap();
+    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", true);
+}
+
+}  // namespace
+
+void drawMatricesPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Matrices)]) return;
+    static Bins bins[3];
+    if (beginPanel(f, Panel::Matrices, top)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        if (!s || s->trace.steps.empty()) {
+            ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
+        } else {
+            Ctx c{f, *s, ImGui::GetWindowDrawList()};
+            c.T = static_cast<int>(s->block.x);
+            const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
+            for (int a : {arrM, arrN})
+                for (uint32_t n : s->counters.elementLoads[a]) c.heatMax = std::max(c.heatMax, n);
+            if (f.view.cursor >= 0) {
+                const sim::Step& st = s->trace.steps[f.view.cursor];
+                for (int i = st.begin; i < st.end; ++i) {
+                    const sim::Event& e = s->trace.events[i];
+                    if (e.thread == f.view.thread && e.array != sim::kNoArray) c.selectedTouches.emplace_back(e.array, e.index);
+                }
+            }
+            legend(c);
+            ImGui::SameLine(0, 20);
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+            ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, 8.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+            tooltip("Cell size; scroll the canvas when it is larger than the panel");
+
+            ImGui::BeginChild("canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+            c.dl = ImGui::GetWindowDrawList();
+            const sim::Scenario& sc = s->scenario;
+            const sim::KernelInfo* info = sim::findKernel(sc.kernel);
+            const int T = c.T;
+            const int ghostK = info && info->tiled ? (sc.k + T - 1) / T * T - sc.k : 0;
+            const int ghostJ = info && info->tiled ? (sc.j + T - 1) / T * T - sc.j : 0;
+            const int ghostL = info && info->tiled ? (sc.l + T - 1) / T * T - sc.l : 0;
+            const float lbl = ImGui::GetTextLineHeight() + 10;
+            const ImVec2 avail = ImGui::GetContentRegionAvail();
+            const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
+            const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
+            float cell = std::min((avail.x - 20) / wCells, (avail.y - 2 * lbl - 10) / hCells);
+            cell = std::min(cell, 72.0f * f.theme.scale) * f.view.zoom;
+            const ImVec2 o = ImGui::GetCursorScreenPos();
+            Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + 4, 0), cell};
+            Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + 4 + (sc.k + ghostK) * cell + 14, o.y + lbl), cell};
+            Grid P{arrP, "P", sc.j, sc.l, ImVec2(N.origin.x, N.origin.y + (sc.k + ghostK) * cell + lbl), cell};
+            M.origin.y = P.origin.y;
+            for (Grid* g : {&M, &N, &P}) {
+                if (cell >= kMinCell) drawCells(c, *g);
+                else drawBins(c, *g, bins[g == &M ? 0 : g == &N ? 1 : 2]);
+                tileLines(c, *g);
+            }
+            phaseTile(c, M);
+            phaseTile(c, N);
+            blockOutline(c, P);
+            const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
+            const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
+            const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
+            label(c, M, jk.c_str());
+            label(c, N, kl.c_str());
+            label(c, P, jl.c_str());
+            ImGui::Dummy(ImVec2(P.end().x + ghostL * cell - o.x + 4, P.end().y + ghostJ * cell - o.y + 4));
+            for (Grid* g : {&M, &N, &P}) interact(c, *g);
+            ImGui::EndChild();
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

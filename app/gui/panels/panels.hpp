@@ -1,0 +1,25 @@
+// The panels of the main window, one file each. A panel reads Frame::loaded and
+// Frame::replay and changes only Frame::view and Frame::requests.
+#pragma once
+#include "state.hpp"
+
+namespace ts::app {
+
+/// Begins panel `p` as an ImGui window at its default place (or the one remembered in
+/// imgui.ini); `top` is the height of the menu and caption bars. Returns false when it is
+/// collapsed (call ImGui::End() either way, as with ImGui::Begin).
+bool beginPanel(Frame& f, Panel p, float top);
+
+void drawMainMenu(Frame& f);          ///< File, View, Help and their dialogs
+void drawCaptionBar(Frame& f, float y, float height);   ///< preset title, step, narration
+
+void drawScenarioPanel(Frame& f, float top);
+void drawStatsPanel(Frame& f, float top);
+void drawGpuPanel(Frame& f, float top);
+void drawMatricesPanel(Frame& f, float top);
+void drawTimelinePanel(Frame& f, float top);
+void drawCodePanel(Frame& f, float top);
+void drawSharedMemoryPanel(Frame& f, float top);
+void drawThreadsPanel(Frame& f, float top);
+
+}  // namespace ts::app

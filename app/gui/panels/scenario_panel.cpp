@@ -1,0 +1,151 @@
+// Scenario: kernel, sizes (Width, or j, k, l), TILE_WIDTH, the traced block, the input
+// seed; Apply re-simulates. Invalid values are refused with sim::validate's sentence.
+// Lecture presets and scenario files open from here too.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "panels.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+void sizeInputs(ScenarioForm& form, bool tiled)
+{
+    sim::Scenario& d = form.draft;
+    const float w = ImGui::GetFontSize() * 7;
+    ImGui::Checkbox("square", &form.square);
+    tooltip("Square matrices: M, N and P are Width x Width. Untick for M (j x k) times N (k x l), "
+            "seed 003 'Handling General Rectangular Matrices'.");
+    if (form.square) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        int width = d.j;
+        if (ImGui::InputInt("Width", &width)) d.j = d.k = d.l = width;
+        tooltip("Rows and columns of M, N and P (1 to 8192)");
+    } else {
+        ImGui::SetNextItemWidth(w);
+        ImGui::InputInt("j", &d.j);
+        tooltip("Rows of M and of P");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        ImGui::InputInt("k", &d.k);
+        tooltip("Columns of M, rows of N: the length of each inner product");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        ImGui::InputInt("l", &d.l);
+        tooltip("Columns of N and of P");
+    }
+    ImGui::SetNextItemWidth(w);
+    if (tiled) {
+        const std::string cur = std::to_string(d.tile);
+        if (ImGui::BeginCombo("TILE_WIDTH", cur.c_str())) {
+            for (int t : sim::kTileWidths)
+                if (ImGui::Selectable(std::to_string(t).c_str(), t == d.tile)) d.tile = t;
+            ImGui::EndCombo();
+        }
+        tooltip("Edge of the square tiles of M and N held in Mds and Nds, and of the thread block "
+                "(a template parameter: 2, 4, 8, 16 or 32)");
+    } else {
+        ImGui::InputInt("block edge", &d.tile);
+        tooltip("The block is block edge x block edge threads (1 to 32)");
+    }
+}
+
+void presetList(Frame& f)
+{
+    if (!f.loaded.presetsError.empty()) {
+        colouredText(f.theme.palette.error, f.loaded.presetsError);
+        return;
+    }
+    if (f.loaded.presets.empty()) {
+        ImGui::TextDisabled("No lecture presets found in %s", sim::presetDirectory().c_str());
+        return;
+    }
+    const float h = std::min<float>(f.loaded.presets.size(), 5.5f) * ImGui::GetTextLineHeightWithSpacing();
+    if (ImGui::BeginListBox("##presets", ImVec2(-1, h))) {
+        for (const sim::Preset& p : f.loaded.presets) {
+            const bool current = p.name == f.loaded.preset.name;
+            if (ImGui::Selectable(p.title.c_str(), current)) f.requests.open = p.name;
+            tooltip(p.name + ": " + describe(p.scenario));
+        }
+        ImGui::EndListBox();
+    }
+}
+
+}  // namespace
+
+void drawScenarioPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Scenario)]) return;
+    ScenarioForm& form = f.view.form;
+    if (f.loaded.sim && form.syncedGeneration != f.loaded.generation) {
+        form.draft = f.loaded.sim->scenario;
+        form.square = form.draft.j == form.draft.k && form.draft.k == form.draft.l;
+        form.syncedGeneration = f.loaded.generation;
+    }
+    if (beginPanel(f, Panel::Scenario, top)) {
+        sim::Scenario& d = form.draft;
+        const float w = ImGui::GetFontSize() * 7;
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+        if (ImGui::BeginCombo("kernel", d.kernel.c_str())) {
+            for (const sim::KernelInfo& k : sim::kernelList()) {
+                if (ImGui::Selectable(k.name, d.kernel == k.name)) d.kernel = k.name;
+                tooltip(k.summary);
+            }
+            ImGui::EndCombo();
+        }
+        if (const sim::KernelInfo* k = sim::findKernel(d.kernel)) tooltip(k->summary);
+        const sim::KernelInfo* info = sim::findKernel(d.kernel);
+        sizeInputs(form, info && info->tiled);
+
+        int b[2] = {static_cast<int>(d.block.x), static_cast<int>(d.block.y)};
+        ImGui::SetNextItemWidth(w * 1.4f);
+        if (ImGui::InputInt2("block (bx, by)", b)) {
+            // Negative values stay visible as typed, and are refused on Apply.
+            form.error = b[0] < 0 || b[1] < 0 ? "Block indices cannot be negative; got (" + std::to_string(b[0]) +
+                                                    ", " + std::to_string(b[1]) + ")."
+                                              : std::string();
+            d.block.x = static_cast<unsigned>(std::max(0, b[0]));
+            d.block.y = static_cast<unsigned>(std::max(0, b[1]));
+        }
+        tooltip("The block whose threads, shared memory and steps the views follow. Clicking a "
+                "tile of P in Matrices selects it too.");
+        ImGui::SetNextItemWidth(w * 1.4f);
+        ImGui::InputScalar("input seed", ImGuiDataType_U64, &d.seed);
+        tooltip("M and N are pseudo-random in [-1, 1), drawn from this seed (never zero)");
+
+        const bool busy = f.busy.simulating;
+        ImGui::BeginDisabled(busy);
+        if (ImGui::Button("Apply", ImVec2(ImGui::GetFontSize() * 6, 0))) {
+            std::string e = form.error.empty() ? sim::validate(d) : form.error;
+            if (e.empty()) f.requests.load = presetFor(f.loaded, d);
+            form.error = e;
+        }
+        ImGui::EndDisabled();
+        tooltip("Simulate this scenario (every block, all counters) and trace the chosen block");
+        if (busy) {
+            ImGui::SameLine();
+            ImGui::Text("simulating... %.1f s", f.busy.simulatingSeconds);
+            tooltip("The simulation runs on a worker thread; the views keep showing the last one until it ends.");
+        }
+        if (!form.error.empty()) colouredText(f.theme.palette.error, form.error);
+
+        ImGui::Separator();
+        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::TextUnformatted("Lecture presets");
+        ImGui::PopFont();
+        presetList(f);
+        ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+        const bool enter = ImGui::InputTextWithHint("##file", "scenario file path", &form.file,
+                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+        tooltip("A scenario file (TOML: kernel, width or j/k/l, tile, seed, block, step, narration)");
+        ImGui::SameLine();
+        if (ImGui::Button("Open") || enter) f.requests.open = form.file;
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

@@ -1,0 +1,145 @@
+// Shared memory: every shared array of the traced block (Mds, Nds) at the cursor, each slot
+// with its value, the thread (ty, tx) that wrote it and the element it was loaded from;
+// slots read or written by the current step and zero-filled slots are marked.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "panels.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+std::string elementText(const sim::Trace& t, uint8_t array, int32_t idx)
+{
+    const sim::ArrayInfo& a = t.arrays[array];
+    return a.name + "[" + std::to_string(idx / a.cols) + "][" + std::to_string(idx % a.cols) + "]";
+}
+
+std::string threadText(const sim::Trace& t, uint16_t thread)
+{
+    const int bx = static_cast<int>(t.blockDim.x);
+    return "(" + std::to_string(thread / bx) + "," + std::to_string(thread % bx) + ")";
+}
+
+void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i)
+{
+    const sim::SlotView& sl = f.replay.slots[array][i];
+    const sim::ArrayInfo& a = t.arrays[array];
+    ImGui::BeginTooltip();
+    ImGui::PushFont(f.theme.fonts.mono);
+    ImGui::Text("%s[%d][%d]  (slot %d)", a.name.c_str(), i / a.cols, i % a.cols, i);
+    ImGui::PopFont();
+    if (!sl.written) {
+        ImGui::TextUnformatted("not written yet");
+    } else {
+        ImGui::Text("value %.6g", sl.value);
+        ImGui::Text("written by thread (ty, tx) = %s at step %d: %s", threadText(t, sl.writer).c_str(), sl.writeStep,
+                    t.steps[sl.writeStep].label.c_str());
+        if (sl.zeroFilled) ImGui::TextUnformatted("zero-filled: its tile element lies outside the matrix");
+        else if (sl.sourceIndex >= 0)
+            ImGui::Text("loaded from %s (flat %d)", elementText(t, sl.sourceArray, sl.sourceIndex).c_str(), sl.sourceIndex);
+    }
+    if (sl.readNow) ImGui::TextUnformatted("read by the current step");
+    if (sl.writtenNow) ImGui::TextUnformatted("written by the current step");
+    ImGui::TextDisabled("click: select the thread that wrote it");
+    ImGui::EndTooltip();
+}
+
+/// One shared array as a grid of `cell`-pixel slots under its name.
+void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
+{
+    const Palette& pal = f.theme.palette;
+    const sim::ArrayInfo& a = t.arrays[array];
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::TextUnformatted(a.name.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%d x %d", a.rows, a.cols);
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton(a.name.c_str(), ImVec2(cell * a.cols, cell * a.rows));
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+    ImFont* mono = f.theme.fonts.cell;
+    const float lh = mono->FontSize;
+    for (int i = 0; i < a.size(); ++i) {
+        const sim::SlotView& sl = f.replay.slots[array][i];
+        const ImVec2 p0(o.x + (i % a.cols) * cell, o.y + (i / a.cols) * cell);
+        const ImVec2 p1(p0.x + cell - 2, p0.y + cell - 2);
+        const ImU32 fill = !sl.written ? pal.cell : sl.zeroFilled ? pal.zeroFill : pal.inShared;
+        dl->AddRectFilled(p0, p1, fill, 3);
+        if (sl.writtenNow) dl->AddRect(p0, p1, pal.loadedThisPhase, 3, 0, std::min(3.0f, cell / 8));
+        if (sl.readNow) dl->AddRect(p0, p1, pal.readNow, 3, 0, std::min(4.0f, cell / 6));
+        if (sl.written && sl.writer == f.view.thread) {
+            const float d = std::min(12.0f, cell / 4);
+            dl->AddTriangleFilled(p0, ImVec2(p0.x + d, p0.y), ImVec2(p0.x, p0.y + d), pal.selected);
+        }
+        if (cell < 3 * lh + 6 || !sl.written) continue;
+        const ImU32 tc = textOn(fill);
+        const float cx = (p0.x + p1.x) * 0.5f;
+        auto line = [&](float y, const std::string& s, ImU32 col) {
+            const float w = mono->CalcTextSizeA(lh, 1e9f, 0, s.c_str()).x;
+            if (w <= cell - 6) dl->AddText(mono, lh, ImVec2(cx - w * 0.5f, y), col, s.c_str());
+        };
+        const float y0 = (p0.y + p1.y) * 0.5f - 1.5f * lh;
+        line(y0, cellValue(sl.value, cell < 7 * lh * 0.6f), tc);
+        line(y0 + lh, sl.zeroFilled ? "zero fill" : sl.sourceIndex >= 0 ? elementText(t, sl.sourceArray, sl.sourceIndex) : "", tc);
+        line(y0 + 2 * lh, "by " + threadText(t, sl.writer), tc);
+    }
+    if (hovered) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        const int c = std::clamp(static_cast<int>((m.x - o.x) / cell), 0, a.cols - 1);
+        const int r = std::clamp(static_cast<int>((m.y - o.y) / cell), 0, a.rows - 1);
+        const int i = r * a.cols + c;
+        slotTooltip(f, t, array, i);
+        if (clicked && f.replay.slots[array][i].written) f.view.thread = f.replay.slots[array][i].writer;
+    }
+}
+
+}  // namespace
+
+void drawSharedMemoryPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::SharedMemory)]) return;
+    if (beginPanel(f, Panel::SharedMemory, top)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        std::vector<int> shared;
+        if (s)
+            for (size_t a = 0; a < s->trace.arrays.size(); ++a)
+                if (s->trace.arrays[a].space == sim::Space::Shared) shared.push_back(static_cast<int>(a));
+        if (!s) {
+            ImGui::TextUnformatted("Simulating...");
+        } else if (shared.empty()) {
+            ImGui::TextUnformatted("This kernel uses no shared memory: every operand comes from global memory.");
+        } else {
+            const Palette& pal = f.theme.palette;
+            legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.");
+            ImGui::SameLine(0, 14);
+            legendItem(pal.zeroFill, "zero fill", "The thread stored 0: its tile element lies outside the matrix.");
+            ImGui::SameLine(0, 14);
+            legendItem(pal.loadedThisPhase, "written now", "Written by the current step.", true);
+            ImGui::SameLine(0, 14);
+            legendItem(pal.readNow, "read now", "Read by the current step.", true);
+            ImGui::SameLine(0, 14);
+            legendItem(pal.selected, "by selected thread", "Written by the selected thread (white corner).");
+            const ImVec2 avail = ImGui::GetContentRegionAvail();
+            const sim::ArrayInfo& first = s->trace.arrays[shared.front()];
+            const float n = static_cast<float>(shared.size());
+            const float head = ImGui::GetTextLineHeightWithSpacing() + 4;
+            float cell = std::min((avail.x - 24 * n) / (n * first.cols), (avail.y - head - 8) / first.rows);
+            cell = std::clamp(cell, 4.0f, 150.0f * f.theme.scale);
+            for (size_t i = 0; i < shared.size(); ++i) {
+                if (i) ImGui::SameLine(0, 24);
+                ImGui::BeginGroup();
+                drawArray(f, s->trace, shared[i], cell);
+                ImGui::EndGroup();
+            }
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

@@ -1,0 +1,98 @@
+// Stats: global and shared loads of the traced block (up to the cursor and in total) and
+// of the grid, OP/B with its formula, the reduction against the naive kernel, and the
+// heatmap toggle of the Matrices panel. Every figure here is simulated.
+#include <imgui.h>
+
+#include "panels.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+void row(const char* what, const char* tip, const std::string& cursor, const std::string& block,
+         const std::string& grid)
+{
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(what);
+    tooltip(tip);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(cursor.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(block.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(grid.c_str());
+}
+
+std::string fixed(double v, int decimals)
+{
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, v);
+    return b;
+}
+
+}  // namespace
+
+void drawStatsPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Stats)]) return;
+    if (beginPanel(f, Panel::Stats, top)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        if (!s) {
+            ImGui::TextUnformatted("Simulating...");
+        } else {
+            const sim::Totals& now = f.replay.soFar;
+            const sim::Totals& blk = s->counters.perBlock.at(sim::linearBlock(s->grid, s->trace.block));
+            const sim::Totals& all = s->counters.totals;
+            ImGui::TextDisabled("All counts simulated: element reads and writes of the kernel.");
+            const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+            if (ImGui::BeginTable("counts", 4, tf)) {
+                ImGui::TableSetupColumn("");
+                ImGui::TableSetupColumn("block, so far");
+                ImGui::TableSetupColumn("block, total");
+                ImGui::TableSetupColumn("grid, total");
+                ImGui::TableHeadersRow();
+                row("global loads", "Elements of M and N read from global memory", std::to_string(now.global_loads),
+                    std::to_string(blk.global_loads), std::to_string(all.global_loads));
+                row("shared loads", "Slots of Mds and Nds read from shared memory", std::to_string(now.shared_loads),
+                    std::to_string(blk.shared_loads), std::to_string(all.shared_loads));
+                row("zero fills", "Tile slots set to 0 because the tile leaves the matrix (boundary checks)",
+                    std::to_string(now.zero_fills), std::to_string(blk.zero_fills), std::to_string(all.zero_fills));
+                row("flops", "2 per multiply-add executed", std::to_string(now.flops), std::to_string(blk.flops),
+                    std::to_string(all.flops));
+                ImGui::EndTable();
+            }
+            ImGui::Spacing();
+            const double opb = sim::opsPerByte(all);
+            ImGui::Text("OP/B = flops / (4 B x global loads) = %llu / (4 x %llu) = %.3f",
+                        static_cast<unsigned long long>(all.flops), static_cast<unsigned long long>(all.global_loads), opb);
+            tooltip("Compute-to-global-memory-access ratio of the whole grid: floating-point operations "
+                    "per byte read from global memory (4 bytes per float).");
+            const uint64_t naive = sim::untiledGlobalLoads(s->scenario);
+            const uint64_t naiveBlock = sim::untiledGlobalLoads(s->scenario, s->trace.block);
+            if (all.global_loads) {
+                ImGui::Text("naive kernel: %llu global loads, %sx as many",
+                            static_cast<unsigned long long>(naive),
+                            fixed(static_cast<double>(naive) / static_cast<double>(all.global_loads), 2).c_str());
+                tooltip("The untiled kernel (matmul-naive) reads 2k elements for every P element: 2 x j x l x k "
+                        "global loads. The reduction is naive loads / these loads.");
+            }
+            if (blk.global_loads)
+                ImGui::Text("this block: naive %llu, tiled %llu, %sx fewer", static_cast<unsigned long long>(naiveBlock),
+                            static_cast<unsigned long long>(blk.global_loads),
+                            fixed(static_cast<double>(naiveBlock) / static_cast<double>(blk.global_loads), 2).c_str());
+            ImGui::Spacing();
+            ImGui::Checkbox("heatmap of global loads on M and N", &f.view.heatmap);
+            tooltip("Colour every element of M and N by how often the whole grid read it from global "
+                    "memory (Counters, simulated). In the tiled kernel each element is read once per "
+                    "block that needs it: fewer reads the larger TILE_WIDTH is.");
+            if (!s->matchesReference)
+                colouredText(f.theme.palette.error, "P differs from the CPU reference (fmaf in k order).");
+            else
+                ImGui::TextDisabled("P is bit-identical to the CPU reference (fmaf in k order).");
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

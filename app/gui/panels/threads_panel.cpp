@@ -1,0 +1,130 @@
+// Threads: every thread of the traced block with (ty, tx), Row, Col, Pvalue so far and what
+// it does in the current step. Threads that compute no P element (Row or Col past the
+// matrix) but still load their tile elements are greyed and say why.
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "panels.hpp"
+#include "sim/kernel_view.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+std::string indexText(const sim::Trace& t, const sim::Event& e)
+{
+    const sim::ArrayInfo& a = t.arrays[e.array];
+    if (a.rows > 1 && a.space == sim::Space::Shared)
+        return a.name + "[" + std::to_string(e.index / a.cols) + "][" + std::to_string(e.index % a.cols) + "]";
+    return a.name + "[" + std::to_string(e.index) + "]";
+}
+
+/// What a thread did in the step, from its events: "M[6] -> Mds[1][0]", "Mds[0][1] * Nds[1][0]".
+std::string doing(const sim::Trace& t, const std::vector<const sim::Event*>& ev)
+{
+    std::string out, pending;
+    for (const sim::Event* e : ev) {
+        switch (e->op) {
+        case sim::Op::GlobalLoad:
+        case sim::Op::SharedLoad:
+        case sim::Op::ConstantLoad:
+            pending += (pending.empty() ? "" : " * ") + indexText(t, *e);
+            break;
+        case sim::Op::SharedStore:
+        case sim::Op::GlobalStore:
+            out += (out.empty() ? "" : "; ") + (pending.empty() ? std::string("Pvalue") : pending) + " -> " + indexText(t, *e);
+            pending.clear();
+            break;
+        case sim::Op::ZeroFill:
+            out += (out.empty() ? "" : "; ") + std::string("0 -> ") + indexText(t, *e) + " (zero fill)";
+            pending.clear();
+            break;
+        case sim::Op::Fma:
+            out += (out.empty() ? "" : "; ") + std::string("Pvalue += ") + pending;
+            pending.clear();
+            break;
+        case sim::Op::Barrier: break;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+void drawThreadsPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Threads)]) return;
+    if (beginPanel(f, Panel::Threads, top)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        if (!s || f.replay.threads.empty()) {
+            ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No threads to show.");
+        } else {
+            const sim::Trace& t = s->trace;
+            const Palette& pal = f.theme.palette;
+            const int n = static_cast<int>(f.replay.threads.size());
+            std::vector<std::vector<const sim::Event*>> byThread(n);
+            const bool barrier = f.view.cursor >= 0 && t.steps[f.view.cursor].kind == sim::StepKind::Barrier;
+            if (f.view.cursor >= 0) {
+                const sim::Step& st = t.steps[f.view.cursor];
+                for (int i = st.begin; i < st.end; ++i)
+                    if (t.events[i].thread < n) byThread[t.events[i].thread].push_back(&t.events[i]);
+            }
+            const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg |
+                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+            if (ImGui::BeginTable("threads", 6, tf)) {
+                ImGui::TableSetupScrollFreeze(0, 1);
+                ImGui::TableSetupColumn("(ty, tx)");
+                ImGui::TableSetupColumn("Row");
+                ImGui::TableSetupColumn("Col");
+                ImGui::TableSetupColumn("Pvalue");
+                ImGui::TableSetupColumn("P element");
+                ImGui::TableSetupColumn("this step", ImGuiTableColumnFlags_WidthStretch);
+                ImGui::TableHeadersRow();
+                ImGuiListClipper clip;
+                clip.Begin(n);
+                while (clip.Step())
+                    for (int th = clip.DisplayStart; th < clip.DisplayEnd; ++th) {
+                        const sim::ThreadView& tv = f.replay.threads[th];
+                        const sim::Variables v = sim::threadVariables(s->scenario, t, th, f.view.cursor);
+                        ImGui::TableNextRow();
+                        ImGui::TableNextColumn();
+                        if (!tv.hasOutput) ImGui::PushStyleColor(ImGuiCol_Text, pal.noOutput);
+                        const std::string id = "(" + std::to_string(v.at("ty")) + ", " + std::to_string(v.at("tx")) + ")";
+                        if (ImGui::Selectable(id.c_str(), f.view.thread == th, ImGuiSelectableFlags_SpanAllColumns))
+                            f.view.thread = th;
+                        tooltip("Click to select this thread: the Code panel shows its index expressions.");
+                        ImGui::TableNextColumn();
+                        ImGui::Text("%lld", v.at("Row"));
+                        ImGui::TableNextColumn();
+                        ImGui::Text("%lld", v.at("Col"));
+                        ImGui::TableNextColumn();
+                        ImGui::Text("%.6g", tv.pvalue);
+                        tooltip("Pvalue after " + std::to_string(tv.fmas) + " fused multiply-adds (a register of the thread)");
+                        ImGui::TableNextColumn();
+                        if (tv.hasOutput) {
+                            const int cols = t.arrays[tv.outputArray].cols;
+                            ImGui::Text("P[%d][%d]%s", tv.outputIndex / cols, tv.outputIndex % cols, tv.stored ? " stored" : "");
+                        } else {
+                            std::string why = "no P element";
+                            if (v.at("Row") >= s->scenario.j) why += " (Row " + std::to_string(v.at("Row")) + " >= j=" + std::to_string(s->scenario.j) + ")";
+                            else if (v.at("Col") >= s->scenario.l) why += " (Col " + std::to_string(v.at("Col")) + " >= l=" + std::to_string(s->scenario.l) + ")";
+                            ImGui::TextUnformatted(why.c_str());
+                            tooltip("This thread computes no P element, yet it still loads its elements of the M and "
+                                    "N tiles (or zero-fills them) for the other threads of its block.");
+                        }
+                        ImGui::TableNextColumn();
+                        if (barrier) ImGui::TextUnformatted("waits at __syncthreads()");
+                        else if (byThread[th].empty()) ImGui::TextDisabled("-");
+                        else ImGui::TextUnformatted(doing(t, byThread[th]).c_str());
+                        if (!tv.hasOutput) ImGui::PopStyleColor();
+                    }
+                ImGui::EndTable();
+            }
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

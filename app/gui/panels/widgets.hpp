@@ -1,0 +1,29 @@
+// Small drawing helpers the panels share: tooltips, legends, cells.
+#pragma once
+#include <string>
+
+#include <imgui.h>
+
+namespace ts::app {
+
+/// A tooltip with `text` (wrapped) when the last item is hovered.
+void tooltip(const char* text);
+inline void tooltip(const std::string& text) { tooltip(text.c_str()); }
+
+/// A "(?)" marker that shows `text` when hovered.
+void helpMarker(const char* text);
+
+/// One legend entry on the current line: a swatch (filled, or framed when `frame`) and a
+/// label, with a tooltip saying what the colour means.
+void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame = false);
+
+/// Text in `colour`, wrapped at the window edge.
+void colouredText(ImU32 colour, const std::string& text);
+
+/// `text` centred in the rectangle [a, b] with `font`, if it fits; returns whether it did.
+bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text);
+
+/// A float as the cells show it: 3 decimals, or fewer when `narrow`.
+std::string cellValue(float v, bool narrow);
+
+}  // namespace ts::app

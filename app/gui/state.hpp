@@ -1,0 +1,109 @@
+// The app's state, explicit (DESIGN.md "Data flow"): what is loaded, how it is viewed, and
+// what the panels ask the app to do. Panels read Loaded and change only View and Requests.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/gpu.hpp"
+#include "sim/replay.hpp"
+#include "sim/scenario_file.hpp"
+#include "sim/simulate.hpp"
+#include "theme.hpp"
+
+namespace ts::app {
+
+/// What is loaded: the preset (scenario, title, narration), its simulation (trace and
+/// counters), the CUDA device and the last GPU timings.
+struct Loaded {
+    sim::Preset preset = sim::Preset{};
+    std::shared_ptr<const sim::Simulation> sim;   ///< null until the first simulation ends
+    uint64_t generation = 0;                      ///< bumped by every new simulation
+    std::optional<gpu::DeviceInfo> device;        ///< empty until the query has finished
+    std::vector<gpu::BenchResult> timings;        ///< the last timing run, in request order
+    std::string timingError;                      ///< why the last timing run stopped, if it did
+    std::vector<sim::Preset> presets;             ///< the lecture presets (sim::listPresets)
+    std::string presetsError;                     ///< why they could not be listed, if so
+};
+
+/// "matmul-tiled, M 4x4 times N 4x4, TILE_WIDTH 2": a scenario in words, for titles.
+std::string describe(const sim::Scenario& s);
+
+/// The preset to load for scenario `s`: the loaded preset when `s` is its scenario,
+/// otherwise a custom one titled by describe(s), without narration (narration belongs to
+/// the preset's own scenario and block).
+sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s);
+
+/// The panels of the main window, in View-menu order.
+enum class Panel { Scenario, Stats, Gpu, Matrices, Timeline, Code, SharedMemory, Threads, Count };
+inline constexpr int kPanelCount = static_cast<int>(Panel::Count);
+
+/// The Scenario panel's form: the scenario being edited before Apply.
+struct ScenarioForm {
+    sim::Scenario draft;
+    bool square = true;          ///< edit Width (j = k = l) instead of j, k, l
+    std::string file;            ///< path typed into "Open file"
+    std::string error;           ///< the last refusal, one sentence (shown in red)
+    uint64_t syncedGeneration = ~0ull;   ///< draft was last copied from this simulation
+};
+
+/// The GPU panel's form: the size to time.
+struct GpuForm {
+    int width = 1024;
+    int tile = 16;
+    int reps = 20;
+    std::string error;           ///< the last refusal, one sentence
+};
+
+/// How the loaded state is viewed.
+struct View {
+    int cursor = 0;              ///< step of the trace; the views show the state after it
+    int thread = 0;              ///< selected thread of the traced block, ty * blockDim.x + tx
+    bool playing = false;
+    float speed = 2.0f;          ///< steps per second while playing
+    double playClock = 0;        ///< seconds gathered toward the next step
+    bool heatmap = false;        ///< Matrices: colour M and N by global loads (whole grid)
+    float zoom = 1.0f;           ///< Matrices: cell size factor
+    std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true};
+    bool caption = true;         ///< the caption bar under the menu
+    bool resetLayout = false;    ///< place every panel at its default rectangle next frame
+    bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false;
+    std::string screenshotPath = "tilescope.png";
+    std::string notice;          ///< last message for the caption bar (saved screenshot, ...)
+    bool noticeIsError = false;
+    ScenarioForm form;
+    GpuForm gpuForm;
+};
+
+/// What the panels ask the app to do; the app carries the requests out after the frame.
+struct Requests {
+    std::optional<sim::Preset> load;            ///< simulate this preset and show it
+    std::optional<std::string> open;            ///< a preset name or scenario file path
+    std::optional<std::vector<gpu::BenchRequest>> bench;   ///< time these on the GPU
+    std::optional<std::string> screenshot;      ///< save the window as this PNG
+    bool quit = false;
+};
+
+/// Slow work in progress, for progress bars.
+struct Busy {
+    bool simulating = false;
+    double simulatingSeconds = 0;
+    bool timing = false;
+    float timingProgress = 0;    ///< 0..1
+    std::string timingStage;     ///< "matmul-tiled (2 of 3)"
+};
+
+/// Everything a panel gets for one frame.
+struct Frame {
+    const Loaded& loaded;
+    const sim::ReplayState& replay;   ///< the traced block after step view.cursor
+    const Busy& busy;
+    const Theme& theme;
+    View& view;
+    Requests& requests;
+};
+
+}  // namespace ts::app

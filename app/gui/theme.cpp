@@ -1,0 +1,90 @@
+#include "theme.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace ts::app {
+namespace {
+
+ImFont* addFont(const std::string& file, float px, bool& missing)
+{
+    const std::string path = std::string(TILESCOPE_FONT_DIR) + "/" + file;
+    if (!std::filesystem::exists(path)) {
+        missing = true;
+        ImFontConfig cfg;
+        cfg.SizePixels = px;
+        return ImGui::GetIO().Fonts->AddFontDefault(&cfg);
+    }
+    ImFontConfig cfg;
+    cfg.OversampleH = 2;
+    cfg.OversampleV = 1;
+    // Latin, Greek, arrows, box drawing and the multiplication sign.
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F,
+                                     0x2190, 0x21FF, 0x2200, 0x22FF, 0x2500, 0x25FF, 0};
+    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), px, &cfg, ranges);
+}
+
+void setStyle(float scale)
+{
+    ImGui::StyleColorsDark();
+    ImGuiStyle& s = ImGui::GetStyle();
+    s.WindowRounding = 4;
+    s.FrameRounding = 3;
+    s.GrabRounding = 3;
+    s.WindowPadding = ImVec2(10, 8);
+    s.FramePadding = ImVec2(6, 4);
+    s.ItemSpacing = ImVec2(8, 6);
+    s.WindowTitleAlign = ImVec2(0.0f, 0.5f);
+    ImVec4* c = s.Colors;
+    c[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.115f, 0.135f, 1.0f);
+    c[ImGuiCol_ChildBg] = ImVec4(0.085f, 0.095f, 0.11f, 1.0f);
+    c[ImGuiCol_TitleBg] = ImVec4(0.14f, 0.16f, 0.20f, 1.0f);
+    c[ImGuiCol_TitleBgActive] = ImVec4(0.17f, 0.23f, 0.33f, 1.0f);
+    c[ImGuiCol_MenuBarBg] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
+    c[ImGuiCol_Header] = ImVec4(0.20f, 0.30f, 0.45f, 0.8f);
+    c[ImGuiCol_TableHeaderBg] = ImVec4(0.16f, 0.18f, 0.22f, 1.0f);
+    s.ScaleAllSizes(scale);
+}
+
+}  // namespace
+
+Theme makeTheme(float scale)
+{
+    Theme t;
+    t.scale = scale;
+    bool missing = false;
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    t.fonts.ui = addFont("DejaVuSans.ttf", std::round(17 * scale), missing);
+    t.fonts.bold = addFont("DejaVuSans-Bold.ttf", std::round(17 * scale), missing);
+    t.fonts.mono = addFont("DejaVuSansMono.ttf", std::round(16 * scale), missing);
+    t.fonts.cell = addFont("DejaVuSansMono.ttf", std::round(14 * scale), missing);
+    io.FontDefault = t.fonts.ui;
+    if (missing)
+        t.fonts.note = std::string("DejaVu fonts not found in ") + TILESCOPE_FONT_DIR +
+                       " (Debian package fonts-dejavu-core); using ImGui's built-in font.";
+    setStyle(scale);
+    return t;
+}
+
+ImU32 heatColour(float t)
+{
+    // Samples of a viridis-like ramp: dark blue, teal, green, yellow.
+    static const float stops[][3] = {{0.27f, 0.00f, 0.33f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f},
+                                     {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.14f}};
+    t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
+    const int i = std::min(3, static_cast<int>(t));
+    const float f = t - static_cast<float>(i);
+    auto mix = [&](int ch) { return stops[i][ch] + (stops[i + 1][ch] - stops[i][ch]) * f; };
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(mix(0), mix(1), mix(2), 1.0f));
+}
+
+ImU32 textOn(ImU32 background)
+{
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(background);
+    const float luma = 0.299f * c.x + 0.587f * c.y + 0.114f * c.z;
+    return luma > 0.55f ? IM_COL32(15, 15, 20, 255) : IM_COL32(235, 238, 245, 255);
+}
+
+}  // namespace ts::app

@@ -1,0 +1,56 @@
+// How the app looks: fonts rasterised from Debian's DejaVu TTFs at the UI scale, the ImGui
+// style, and the state colours every panel and legend share (Okabe-Ito hues, which stay
+// apart for colour-blind viewers).
+#pragma once
+#include <string>
+
+#include <imgui.h>
+
+namespace ts::app {
+
+/// The fonts of the app. Sizes in pixels at scale 1: ui 17, mono 16, cell 15.
+struct Fonts {
+    ImFont* ui = nullptr;       ///< DejaVu Sans: labels, menus
+    ImFont* bold = nullptr;     ///< DejaVu Sans Bold: headings
+    ImFont* mono = nullptr;     ///< DejaVu Sans Mono: code, indices
+    ImFont* cell = nullptr;     ///< DejaVu Sans Mono, smaller: values inside cells
+    std::string note;           ///< non-empty when the TTFs were missing (default font used)
+};
+
+/// State colours (RGBA, ImU32) with the meaning each has everywhere in the app.
+struct Palette {
+    ImU32 cell = IM_COL32(52, 56, 66, 255);          ///< an element with nothing to say
+    ImU32 cellText = IM_COL32(225, 228, 235, 255);
+    ImU32 dimText = IM_COL32(140, 146, 160, 255);
+    ImU32 grid = IM_COL32(24, 26, 31, 255);          ///< lines between cells
+    ImU32 inShared = IM_COL32(0, 114, 178, 255);     ///< value sits in Mds/Nds now (blue)
+    ImU32 loadedEarlier = IM_COL32(70, 84, 104, 255);///< loaded by the block in an earlier phase
+    ImU32 loadedThisPhase = IM_COL32(230, 159, 0, 255);  ///< loaded this phase (orange frame)
+    ImU32 readNow = IM_COL32(240, 228, 66, 255);     ///< touched by the current step (yellow)
+    ImU32 finished = IM_COL32(0, 158, 115, 255);     ///< P element stored (bluish green)
+    ImU32 zeroFill = IM_COL32(204, 121, 167, 255);   ///< slot zero-filled (reddish purple)
+    ImU32 selected = IM_COL32(255, 255, 255, 255);   ///< selected block / thread outline
+    ImU32 noOutput = IM_COL32(110, 110, 118, 255);   ///< thread without a P element
+    ImU32 error = IM_COL32(255, 110, 90, 255);       ///< refusals and disagreements
+    ImU32 codeLine = IM_COL32(240, 228, 66, 70);     ///< current step's source line
+    ImU32 codeLineAlt = IM_COL32(204, 121, 167, 80); ///< another line the selected thread ran
+};
+
+/// Fonts, palette and scale for one run.
+struct Theme {
+    Fonts fonts;
+    Palette palette;
+    float scale = 1.0f;
+};
+
+/// Loads the fonts at `scale` into the current ImGui context's atlas and sets the dark
+/// style scaled by `scale`. Call before the renderer builds the font texture.
+Theme makeTheme(float scale);
+
+/// A colour of the heat ramp (dark blue to yellow, perceptually ordered) for t in [0, 1].
+ImU32 heatColour(float t);
+
+/// Text colour (near-black or near-white) that reads on `background`.
+ImU32 textOn(ImU32 background);
+
+}  // namespace ts::app
