@@ -23,6 +23,19 @@
 #define TS_SHARED_1D(T, name, SIZE) \
     auto&& name = x.template shared1d<T, SIZE, __LINE__>(#name)
 
+namespace ts::kernels {
+
+/// Names of a tiled kernel's barriers, so that a lesson can drop one (seed 001's barrier
+/// table). A context skips `x.syncthreads(B)` when bit B is set in its drop mask; the mask
+/// is the same for every thread of the launch, so the skip is block-uniform.
+enum Barrier : unsigned {
+    ANY_BARRIER = 0,           ///< a barrier that can't be dropped
+    AFTER_LOAD = 1u << 0,      ///< the tile is complete before anyone reads it (RAW)
+    AFTER_COMPUTE = 1u << 1,   ///< everyone is done with the tile before it is overwritten (WAR)
+};
+
+}  // namespace ts::kernels
+
 #if defined(__CUDACC__)
 namespace ts::gpu {
 
@@ -33,14 +46,17 @@ struct DeviceContext {
     uint3 blockIdx;
     dim3 blockDim;
     dim3 gridDim;
+    unsigned dropMask;   ///< ts::kernels::Barrier bits of the barriers to skip
 
     /// Pointer types the kernel's parameters use.
     template <class T> using GlobalPtr = T*;
 
-    __device__ __forceinline__ static DeviceContext here() {
-        return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim};
+    __device__ __forceinline__ static DeviceContext here(unsigned dropMask = 0) {
+        return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim, dropMask};
     }
-    __device__ __forceinline__ void syncthreads() const { __syncthreads(); }
+    __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {
+        if (!(dropMask & barrier)) __syncthreads();
+    }
 
     template <class T, int ROWS, int COLS, int ID>
     __device__ __forceinline__ static T (&shared2d(const char*))[ROWS][COLS] {

@@ -39,14 +39,14 @@ TS_DEVICE void matmulTiled(X& x, typename X::template GlobalPtr<const float> M,
         else
             Nds[ty][tx] = 0;
         // Wait until the whole tile is in shared memory (true dependence: read after write)
-        x.syncthreads();
+        x.syncthreads(AFTER_LOAD);
 
         if (Row < j && Col < l)
             for (int i = 0; i < TILE_WIDTH; ++i)
                 Pvalue += Mds[ty][i] * Nds[i][tx];
         // Wait until every thread is done with the tile before it is overwritten in the
         // next phase (false dependence: write after read)
-        x.syncthreads();
+        x.syncthreads(AFTER_COMPUTE);
     }
     if (Row < j && Col < l)
         P[Row*l + Col] = Pvalue;

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hazards.hpp"
 #include "types.hpp"
 
 namespace ts::sim {
@@ -53,6 +54,19 @@ public:
     uint8_t arrayId(const std::string& name, Space space, int rows, int cols);
 
     void record(Op op, uint8_t array, long long index, float value, unsigned line);
+
+    // Hazard detection (shared memory): epochs number barrier intervals across the launch.
+    uint32_t epoch = 1;                 ///< current barrier interval
+    uint16_t tid = kNoThread;           ///< linear index of the running thread
+    unsigned dropMask = 0;              ///< barriers skipped (bit per BarrierId)
+    HazardLog hazards;
+    Uint3 blockIdx;                     ///< the block being run
+
+    /// Called (rarely) when a shared access completes a hazard pair.
+    void hazard(HazardKind kind, uint8_t array, long long slot, const HazardAccess& first,
+                const HazardAccess& second);
+    /// The sequence number the next recorded event will get.
+    uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
     [[noreturn]] void outOfBounds(uint8_t array, long long index, unsigned line) const;
     [[noreturn]] void outOfBounds2d(uint8_t array, long long row, long long col,
@@ -161,14 +175,32 @@ private:
 /// One slot of a shared-memory array of the running block.
 class SharedRef {
 public:
-    SharedRef(float* data, uint32_t* loads, uint32_t* stores, Machine* m, uint8_t array,
-              long long slot, unsigned line)
-        : data_(data), loads_(loads), stores_(stores), m_(m), array_(array), slot_(slot),
-          line_(line) {}
+    SharedRef(float* data, SlotState* state, uint32_t* loads, uint32_t* stores, Machine* m,
+              uint8_t array, long long slot, unsigned line)
+        : data_(data), state_(state), loads_(loads), stores_(stores), m_(m), array_(array),
+          slot_(slot), line_(line) {}
 
     float load() const
     {
         ++loads_[slot_];
+        SlotState& st = state_[slot_];
+        const uint32_t ep = m_->epoch;
+        const uint16_t tid = m_->tid;
+        const uint32_t seq = m_->nextSeq();
+        if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
+            m_->hazard(HazardKind::RAW, array_, slot_, {st.writer, st.writeLine, true, st.writeSeq},
+                       {tid, line_, false, seq});
+        if (st.readEpoch != ep) {
+            st.readEpoch = ep;
+            st.reader = tid;
+            st.readLine = static_cast<uint16_t>(line_);
+            st.readSeq = seq;
+            st.otherReader = kNoThread;
+        } else if (st.reader != tid && st.otherReader == kNoThread) {
+            st.otherReader = tid;
+            st.otherReadLine = static_cast<uint16_t>(line_);
+            st.otherReadSeq = seq;
+        }
         float v = data_[slot_];
         if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
         return v;
@@ -190,10 +222,29 @@ private:
         ++m_->blockTotals->shared_stores;
         if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
         ++stores_[slot_];
+        SlotState& st = state_[slot_];
+        const uint32_t ep = m_->epoch;
+        const uint16_t tid = m_->tid;
+        const uint32_t seq = m_->nextSeq();
+        const HazardAccess me{tid, line_, true, seq};
+        if (st.writeEpoch == ep && st.writer != tid)
+            m_->hazard(HazardKind::WAW, array_, slot_, {st.writer, st.writeLine, true, st.writeSeq}, me);
+        if (st.readEpoch == ep) {
+            if (st.reader != tid)
+                m_->hazard(HazardKind::WAR, array_, slot_, {st.reader, st.readLine, false, st.readSeq}, me);
+            else if (st.otherReader != kNoThread)
+                m_->hazard(HazardKind::WAR, array_, slot_,
+                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq}, me);
+        }
+        st.writeEpoch = ep;
+        st.writer = tid;
+        st.writeLine = static_cast<uint16_t>(line_);
+        st.writeSeq = seq;
         data_[slot_] = v;
         if (m_->tracing) m_->record(op, array_, slot_, v, line_);
     }
     float* data_;
+    SlotState* state_;
     uint32_t* loads_;
     uint32_t* stores_;
     Machine* m_;
@@ -206,8 +257,8 @@ private:
 template <int ROWS, int COLS>
 class SharedArray2D {
 public:
-    SharedArray2D(float* data, Machine* m, uint8_t array)
-        : data_(data), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
+    SharedArray2D(float* data, SlotState* state, Machine* m, uint8_t array)
+        : data_(data), state_(state), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
           stores_(m->counters.elementStores[array].data()) {}
 
     struct Row {
@@ -217,7 +268,7 @@ public:
         SharedRef operator[](Index c) const
         {
             if (c.i < 0 || c.i >= COLS) a->m_->outOfBounds2d(a->array_, r, c.i, c.line);
-            return SharedRef(a->data_, a->loads_, a->stores_, a->m_, a->array_,
+            return SharedRef(a->data_, a->state_, a->loads_, a->stores_, a->m_, a->array_,
                              r * COLS + c.i, c.line);
         }
     };
@@ -229,6 +280,7 @@ public:
 
 private:
     float* data_;
+    SlotState* state_;
     Machine* m_;
     uint8_t array_;
     uint32_t* loads_;
@@ -239,17 +291,18 @@ private:
 template <int SIZE>
 class SharedArray1D {
 public:
-    SharedArray1D(float* data, Machine* m, uint8_t array)
-        : data_(data), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
+    SharedArray1D(float* data, SlotState* state, Machine* m, uint8_t array)
+        : data_(data), state_(state), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
           stores_(m->counters.elementStores[array].data()) {}
     SharedRef operator[](Index i) const
     {
         if (i.i < 0 || i.i >= SIZE) m_->outOfBounds(array_, i.i, i.line);
-        return SharedRef(data_, loads_, stores_, m_, array_, i.i, i.line);
+        return SharedRef(data_, state_, loads_, stores_, m_, array_, i.i, i.line);
     }
 
 private:
     float* data_;
+    SlotState* state_;
     Machine* m_;
     uint8_t array_;
     uint32_t* loads_;
@@ -284,6 +337,7 @@ struct SharedAllocation {
     int id;                  ///< the declaring source line
     uint8_t array;
     std::vector<float> data;
+    std::vector<SlotState> state;   ///< hazard-detector bookkeeping per slot
 };
 
 /// The simulated thread: CUDA's built-in variables, the barrier, and shared memory.
@@ -296,21 +350,24 @@ public:
     template <class T> using GlobalPtr = sim::GlobalPtr<T>;
 
     /// __syncthreads(): parks this thread until every thread of the block has arrived.
-    void syncthreads(std::source_location loc = std::source_location::current());
+    /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
+    /// skipped by every thread.
+    void syncthreads(unsigned barrier = 0,
+                     std::source_location loc = std::source_location::current());
 
     template <class T, int ROWS, int COLS, int ID>
     SharedArray2D<ROWS, COLS> shared2d(const char* name)
     {
         static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
         SharedAllocation& s = sharedAlloc(ID, name, ROWS, COLS);
-        return SharedArray2D<ROWS, COLS>(s.data.data(), machine_, s.array);
+        return SharedArray2D<ROWS, COLS>(s.data.data(), s.state.data(), machine_, s.array);
     }
     template <class T, int SIZE, int ID>
     SharedArray1D<SIZE> shared1d(const char* name)
     {
         static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
         SharedAllocation& s = sharedAlloc(ID, name, 1, SIZE);
-        return SharedArray1D<SIZE>(s.data.data(), machine_, s.array);
+        return SharedArray1D<SIZE>(s.data.data(), s.state.data(), machine_, s.array);
     }
 
     // Set by the scheduler.

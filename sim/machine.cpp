@@ -38,6 +38,7 @@ uint8_t Machine::arrayId(const std::string& name, Space space, int rows, int col
 void Machine::record(Op op, uint8_t array, long long index, float value, unsigned line)
 {
     Event e;
+    e.seq = static_cast<uint32_t>(events.size());
     e.index = static_cast<int32_t>(index);
     e.value = value;
     e.thread = current ? current->tid_ : kNoThread;
@@ -55,6 +56,31 @@ std::string Machine::whoAmI() const
     s << "thread (tx=" << t.threadIdx.x << ", ty=" << t.threadIdx.y << ") of block ("
       << t.blockIdx.x << ", " << t.blockIdx.y << ")";
     return s.str();
+}
+
+void Machine::hazard(HazardKind kind, uint8_t array, long long slot, const HazardAccess& first,
+                     const HazardAccess& second)
+{
+    (kind == HazardKind::RAW ? hazards.raw : kind == HazardKind::WAR ? hazards.war : hazards.waw)++;
+    auto it = std::find_if(hazards.sites.begin(), hazards.sites.end(), [&](const HazardSite& h) {
+        return h.kind == kind && h.array == array && h.firstLine == first.line &&
+               h.secondLine == second.line;
+    });
+    if (it == hazards.sites.end()) {
+        HazardSite h;
+        h.kind = kind;
+        h.array = array;
+        h.firstLine = first.line;
+        h.secondLine = second.line;
+        h.exampleBlock = blockIdx;
+        h.exampleFirst = first.thread;
+        h.exampleSecond = second.thread;
+        hazards.sites.push_back(h);
+        it = hazards.sites.end() - 1;
+    }
+    ++it->count;
+    if (tracing && hazards.traced.size() < HazardLog::kMaxTraced)
+        hazards.traced.push_back(Hazard{kind, array, static_cast<int32_t>(slot), first, second});
 }
 
 void Machine::outOfBounds(uint8_t array, long long index, unsigned line) const
@@ -154,9 +180,11 @@ struct BlockRun {
     {
         if (!errorStop && ++pos < round.size()) {
             m->current = &(*threads)[round[pos]];
+            m->tid = round[pos];
             return (*fibers)[round[pos]].cont;
         }
         m->current = nullptr;
+        m->tid = kNoThread;
         return scheduler;
     }
 };
@@ -194,8 +222,9 @@ void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64& rng)
 
 }  // namespace
 
-void ThreadContext::syncthreads(std::source_location loc)
+void ThreadContext::syncthreads(unsigned barrier, std::source_location loc)
 {
+    if (machine_->dropMask & barrier) return;
     auto* fs = static_cast<FiberState*>(fiber_);
     BlockRun& r = *fs->run;
     fs->waiting = true;
@@ -213,6 +242,7 @@ SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows,
     s.array = machine_->arrayId(name, Space::Shared, rows, cols);
     // Shared memory starts uninitialised: NaN makes a read of a never-written slot visible.
     s.data.assign(static_cast<size_t>(rows) * cols, std::numeric_limits<float>::quiet_NaN());
+    s.state.assign(static_cast<size_t>(rows) * cols, SlotState{});
     shared_->push_back(std::move(s));
     return shared_->back();
 }
@@ -248,6 +278,8 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
         m.tracing = cfg.tracedBlock && cfg.tracedBlock->x == bx && cfg.tracedBlock->y == by &&
                     cfg.tracedBlock->z == bz;
         shared.clear();
+        ++m.epoch;   // a new block: nothing before it can race with it
+        m.blockIdx = b;
         run.arrived = run.finished = 0;
         run.sameBarrier = true;
         for (unsigned t = 0; t < nThreads; ++t) {
@@ -286,6 +318,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             planRound(run, nThreads, cfg.schedule, rng);
             if (!run.round.empty()) {
                 m.current = &threads[run.round[0]];
+                m.tid = run.round[0];
                 switchTo(run, run.scheduler, fibers[run.round[0]].cont);
             }
             for (const FiberState& fs : fibers)
@@ -306,6 +339,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
                 throw KernelFault(s.str());
             }
             ++m.blockTotals->barriers;
+            ++m.epoch;
             if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, run.barrierLine);
             for (FiberState& fs : fibers) fs.waiting = false;
             run.arrived = 0;

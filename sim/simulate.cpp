@@ -57,6 +57,7 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     if (opt.trace) cfg.tracedBlock = s.block;
     cfg.schedule = opt.schedule;
     cfg.scheduleSeed = opt.scheduleSeed;
+    m.dropMask = opt.dropBarriers;
     try {
         runGrid(m, cfg, pb.bind(m, M, N, P, sim.M));
     } catch (const KernelFault& f) {
@@ -64,6 +65,12 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     }
     sim.arrays = m.arrays;
     sim.counters = std::move(m.counters);
+    sim.hazards = std::move(m.hazards);
+    markStaleReads(m.events);
+    for (Hazard& h : sim.hazards.traced) {
+        m.events.at(h.first.seq).flags |= kHazard;
+        if (h.second.seq < m.events.size()) m.events[h.second.seq].flags |= kHazard;
+    }
     if (opt.trace)
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
                                info ? info->barriersPerPhase : 0);

@@ -18,6 +18,7 @@ struct SimOptions {
     bool trace = true;                  ///< record the selected block's events
     Schedule schedule = Schedule::InOrder;
     uint64_t scheduleSeed = 1;
+    unsigned dropBarriers = 0;          ///< ts::kernels::Barrier bits to skip (seed 001)
 };
 
 /// Everything one simulation produced.
@@ -30,6 +31,7 @@ struct Simulation {
     std::vector<ArrayInfo> arrays;      ///< M, N, P, then shared arrays in declaration order
     Counters counters;
     Trace trace;                        ///< the selected block (empty if not traced)
+    HazardLog hazards;                  ///< shared-memory hazards, whole grid; traced block's in detail
     bool matchesReference = false;      ///< P equals the reference bit for bit
     std::string error;                  ///< non-empty if the kernel faulted (then P is partial)
 

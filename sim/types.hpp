@@ -44,14 +44,23 @@ struct ArrayInfo {
 inline constexpr uint16_t kNoThread = 0xFFFF;
 inline constexpr uint8_t kNoArray = 0xFF;
 
-/// One recorded event of the traced block (16 bytes).
+/// Event::flags bits.
+enum EventFlag : uint8_t {
+    kStale = 1,    ///< a shared read that got an old or never-written value: another thread
+                   ///< wrote the slot later in the same barrier interval, or it was never written
+    kHazard = 2,   ///< the access is one side of a shared-memory hazard
+};
+
+/// One recorded event of the traced block (20 bytes).
 struct Event {
     int32_t index = -1;        ///< flat element index into `array`, -1 if none
     float value = 0;           ///< value moved; for Fma the accumulator after the update
+    uint32_t seq = 0;          ///< position in execution order (events are regrouped by step)
     uint16_t thread = kNoThread; ///< linear thread index in the block (ty*blockDim.x + tx)
     uint16_t line = 0;         ///< source line in the kernel file
     Op op = Op::Barrier;
     uint8_t array = kNoArray;  ///< index into the launch's ArrayInfo list
+    uint8_t flags = 0;         ///< EventFlag bits
 };
 
 /// Counts of memory operations (element granularity) and work.

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "kernels/context.cuh"
 #include "kernels/gpu.hpp"
 #include "sim/simulate.hpp"
 
@@ -80,6 +81,12 @@ Commands::Commands(CLI::App& app)
         ->check(CLI::IsMember({"in-order", "reverse", "random"}))
         ->capture_default_str();
     simulate_->add_option("--schedule-seed", scheduleSeed_, "Seed of the random schedule")->capture_default_str();
+    simulate_->add_option("--drop-barrier", dropBarrier_,
+                          "Skip one barrier of the tiled kernel to watch the race: after-load "
+                          "(read-after-write) or after-compute (write-after-read)")
+        ->check(CLI::IsMember({"after-load", "after-compute"}));
+    simulate_->add_flag("--hazard-report", hazardReport_,
+                        "Print the hazards like compute-sanitizer's racecheck (stderr with --json)");
     simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: shared/spec/cli.md)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
@@ -94,6 +101,7 @@ Commands::Commands(CLI::App& app)
     verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")->capture_default_str();
 
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
+    occupancy_ = addOccupancyCommand(app, occOpt_);
 }
 
 int Commands::run()
@@ -103,6 +111,7 @@ int Commands::run()
         if (bench_->parsed()) return runBench();
         if (verify_->parsed()) return runVerify();
         if (listKernels_->parsed()) return runListKernels();
+        if (occupancy_->parsed()) return runOccupancy(occOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;
@@ -153,6 +162,9 @@ int Commands::runSimulate()
                    : schedule_ == "random" ? sim::Schedule::Random
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
+    opt.dropBarriers = dropBarrier_ == "after-load"      ? kernels::AFTER_LOAD
+                       : dropBarrier_ == "after-compute" ? kernels::AFTER_COMPUTE
+                                                         : 0u;
     const sim::Simulation r = sim::simulate(s, opt);
     if (!r.error.empty()) {
         std::cerr << "tilescope-cli: the simulated kernel faulted: " << r.error << "\n";
@@ -178,7 +190,8 @@ int Commands::runSimulate()
                                         {"untiled_global_loads", ub},
                                         {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
     }
-    j["hazards"] = {{"raw", 0}, {"war", 0}};
+    j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
+    if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
     j["matches_reference"] = r.matchesReference;
     if (simJson_) {
         std::cout << j.dump() << "\n";

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "occupancy_command.hpp"
+
 namespace ts::cli {
 
 /// Exit statuses of the spec.
@@ -29,11 +31,15 @@ private:
     CLI::App* bench_;
     CLI::App* verify_;
     CLI::App* listKernels_;
+    CLI::App* occupancy_;
+    OccupancyOptions occOpt_;
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;
     std::string schedule_ = "in-order";
     unsigned long long scheduleSeed_ = 1;
+    std::string dropBarrier_;
+    bool hazardReport_ = false;
     bool simJson_ = false;
     int reps_ = 20;
     bool benchJson_ = false;

@@ -1,0 +1,79 @@
+// Shared-memory hazards: two accesses to one slot by different threads of a block with no
+// barrier between them, at least one a write (seed 001, the barrier table: a missing first
+// __syncthreads() gives read-after-write, a missing second one write-after-read).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ts::sim {
+
+/// The kind of a hazard, named by the order in which the two accesses happened.
+enum class HazardKind : uint8_t {
+    RAW,  ///< a thread read a slot another thread had written since the last barrier
+    WAR,  ///< a thread wrote a slot another thread had read since the last barrier
+    WAW,  ///< a thread wrote a slot another thread had written since the last barrier
+};
+
+const char* hazardName(HazardKind k);
+
+/// One access of a hazard pair.
+struct HazardAccess {
+    uint16_t thread = kNoThread;   ///< linear thread index in the block
+    unsigned line = 0;             ///< source line in the kernel file
+    bool write = false;
+    uint32_t seq = 0;              ///< Event::seq of the access (traced block only)
+};
+
+/// One hazard of the traced block: both accesses, in execution order.
+struct Hazard {
+    HazardKind kind;
+    uint8_t array;
+    int32_t slot;
+    HazardAccess first, second;
+};
+
+/// Hazards summed over the whole grid, grouped like compute-sanitizer's racecheck
+/// summary: by kind and the two source lines.
+struct HazardSite {
+    HazardKind kind;
+    uint8_t array;
+    unsigned firstLine, secondLine;
+    uint64_t count = 0;                 ///< hazardous access pairs at these lines
+    Uint3 exampleBlock;                 ///< where the first one happened
+    uint16_t exampleFirst = 0, exampleSecond = 0;  ///< its threads
+};
+
+/// What the hazard detector found in one launch.
+struct HazardLog {
+    uint64_t raw = 0, war = 0, waw = 0;
+    std::vector<HazardSite> sites;      ///< sorted by kind, then lines
+    std::vector<Hazard> traced;         ///< the traced block's, in order (capped)
+    static constexpr size_t kMaxTraced = 100000;
+
+    /// A racecheck-like report: one line per site, then the totals.
+    std::string report(const std::vector<ArrayInfo>& arrays, const Dim3& blockDim) const;
+};
+
+/// Per-slot bookkeeping of the detector: the last write and the reads since the last
+/// barrier. Epochs number the barrier intervals of the whole launch.
+struct SlotState {
+    uint32_t writeEpoch = 0;
+    uint32_t readEpoch = 0;
+    uint16_t writer = kNoThread;
+    uint16_t reader = kNoThread;        ///< first reader in readEpoch
+    uint16_t otherReader = kNoThread;   ///< a second, different reader, if any
+    uint16_t writeLine = 0, readLine = 0, otherReadLine = 0;
+    uint32_t writeSeq = 0, readSeq = 0, otherReadSeq = 0;
+};
+
+/// Sets kStale on the shared reads of `events` (one block, in execution order) that got an
+/// old value: another thread wrote the slot later in the same barrier interval, or the slot
+/// was never written (NaN). Exact, unlike the detector's per-slot summary.
+void markStaleReads(std::vector<Event>& events);
+
+}  // namespace ts::sim
