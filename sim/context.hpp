@@ -186,20 +186,19 @@ public:
         SlotState& st = state_[slot_];
         const uint32_t ep = m_->epoch;
         const uint16_t tid = m_->tid;
-        const uint32_t seq = m_->nextSeq();
         if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
             m_->hazard(HazardKind::RAW, array_, slot_, {st.writer, st.writeLine, true, st.writeSeq},
-                       {tid, line_, false, seq});
+                       {tid, line_, false, m_->nextSeq()});
         if (st.readEpoch != ep) {
             st.readEpoch = ep;
             st.reader = tid;
             st.readLine = static_cast<uint16_t>(line_);
-            st.readSeq = seq;
+            st.readSeq = m_->tracing ? m_->nextSeq() : 0;
             st.otherReader = kNoThread;
-        } else if (st.reader != tid && st.otherReader == kNoThread) {
+        } else if (st.reader != tid && st.otherReader == kNoThread) [[unlikely]] {
             st.otherReader = tid;
             st.otherReadLine = static_cast<uint16_t>(line_);
-            st.otherReadSeq = seq;
+            st.otherReadSeq = m_->tracing ? m_->nextSeq() : 0;
         }
         float v = data_[slot_];
         if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
