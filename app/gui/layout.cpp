@@ -6,20 +6,20 @@ Rect defaultRect(Panel p, ImVec2 display, float top)
 {
     // Columns: controls | matrices and timeline | code, shared memory and threads.
     const float W = display.x, H = display.y - top;
-    const float left = 0.205f * W, centre = 0.445f * W, right = W - left - centre;
+    const float left = 0.215f * W, centre = 0.43f * W, right = W - left - centre;
     const float xL = 0, xC = left, xR = left + centre;
     auto at = [&](float x, float w, float y0, float y1) {
         return Rect{ImVec2(x, top + y0 * H), ImVec2(w, (y1 - y0) * H)};
     };
     switch (p) {
-    case Panel::Scenario: return at(xL, left, 0.00f, 0.42f);
-    case Panel::Stats: return at(xL, left, 0.42f, 0.75f);
-    case Panel::Gpu: return at(xL, left, 0.75f, 1.00f);
+    case Panel::Scenario: return at(xL, left, 0.00f, 0.40f);
+    case Panel::Stats: return at(xL, left, 0.40f, 0.77f);
+    case Panel::Gpu: return at(xL, left, 0.77f, 1.00f);
     case Panel::Matrices: return at(xC, centre, 0.00f, 0.80f);
     case Panel::Timeline: return at(xC, centre, 0.80f, 1.00f);
-    case Panel::Code: return at(xR, right, 0.00f, 0.50f);
-    case Panel::SharedMemory: return at(xR, right, 0.50f, 0.76f);
-    case Panel::Threads: return at(xR, right, 0.76f, 1.00f);
+    case Panel::Code: return at(xR, right, 0.00f, 0.53f);
+    case Panel::SharedMemory: return at(xR, right, 0.53f, 0.78f);
+    case Panel::Threads: return at(xR, right, 0.78f, 1.00f);
     case Panel::Count: break;
     }
     return Rect{ImVec2(0, top), ImVec2(400, 300)};

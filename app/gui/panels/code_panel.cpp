@@ -99,7 +99,7 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
             continue;
         }
         std::string chain = x.written + " = " + x.substituted;
-        if (!x.evaluated.empty()) chain += " = " + x.evaluated;
+        if (!x.evaluated.empty() && x.evaluated != x.substituted) chain += " = " + x.evaluated;
         ImGui::TextUnformatted(chain.c_str());
         const sim::ArrayInfo* a = nullptr;
         for (const sim::ArrayInfo& ai : t.arrays)
@@ -109,9 +109,8 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
             detail += ", i.e. " + x.array + "[" + std::to_string(x.recorded / a->cols) + "][" +
                       std::to_string(x.recorded % a->cols) + "]";
         if (x.agrees()) {
-            detail += ", as recorded";
-            ImGui::SameLine();
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "(%s)", detail.c_str());
+            detail += ", the index the simulator recorded";
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "    %s", detail.c_str());
         } else {
             ImGui::PopFont();
             colouredText(pal.error, x.error.empty()
@@ -138,7 +137,7 @@ void drawCodePanel(Frame& f, float top)
         } else {
             const std::string& text = sim::kernelSource(info->sourceFile);
             ImGui::TextDisabled("kernels/%s: the source the simulator and the GPU both compile", info->sourceFile);
-            const float explain = 6.5f * ImGui::GetTextLineHeightWithSpacing();
+            const float explain = 7.5f * ImGui::GetTextLineHeightWithSpacing();
             source(f, *s, text, std::max(120.0f, ImGui::GetContentRegionAvail().y - explain));
             explanations(f, *s, text);
         }

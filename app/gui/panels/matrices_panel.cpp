@@ -42,6 +42,7 @@ struct Ctx {
     ImDrawList* dl;
     int T = 1;                                  ///< tile / block edge
     std::vector<std::pair<int, int32_t>> selectedTouches;   ///< selected thread, cursor step
+    std::vector<std::pair<int, int32_t>> sharedReads;       ///< sources of slots read now
     uint32_t heatMax = 1;
 };
 
@@ -54,9 +55,9 @@ struct Bins {
     std::vector<ImU32> colour;
 };
 
-bool touchedBySelected(const Ctx& c, int array, int32_t idx)
+bool listed(const std::vector<std::pair<int, int32_t>>& list, int array, int32_t idx)
 {
-    for (auto [a, i] : c.selectedTouches)
+    for (auto [a, i] : list)
         if (a == array && i == idx) return true;
     return false;
 }
@@ -116,7 +117,7 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
 void drawCells(const Ctx& c, const Grid& g)
 {
     const Palette& pal = c.f.theme.palette;
-    ImFont* font = c.f.theme.fonts.cell;
+    ImFont* font = g.cell >= 56 * c.f.theme.scale ? c.f.theme.fonts.mono : c.f.theme.fonts.cell;
     const bool narrow = font->CalcTextSizeA(font->FontSize, 1e9f, 0, "-0.000").x > g.cell - 4;
     const ImVec2 clipA = ImGui::GetWindowDrawList()->GetClipRectMin();
     const ImVec2 clipB = ImGui::GetWindowDrawList()->GetClipRectMax();
@@ -135,7 +136,11 @@ void drawCells(const Ctx& c, const Grid& g)
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (e.loadedThisPhase && !e.readNow) c.dl->AddRect(a, b, pal.loadedThisPhase, 0, 0, std::min(3.0f, g.cell / 8));
             if (e.readNow) c.dl->AddRect(a, b, pal.readNow, 0, 0, std::min(4.0f, g.cell / 6));
-            if (touchedBySelected(c, g.array, idx)) {
+            if (listed(c.sharedReads, g.array, idx)) {
+                const float in = std::min(5.0f, g.cell / 8);
+                c.dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal.readNow, 2, 0, std::min(2.5f, g.cell / 10));
+            }
+            if (listed(c.selectedTouches, g.array, idx)) {
                 const float d = std::min(10.0f, g.cell / 4);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
@@ -287,7 +292,6 @@ void interact(Ctx& c, const Grid& g)
 void legend(const Ctx& c)
 {
     const Palette& pal = c.f.theme.palette;
-    auto gap = [] { ImGui::SameLine(0, 14); };
     if (c.f.view.heatmap) {
         const float w = ImGui::GetFontSize() * 6, h = ImGui::GetTextLineHeight();
         ImGui::Text("global loads, whole grid: 0");
@@ -299,21 +303,14 @@ void legend(const Ctx& c)
         ImGui::Dummy(ImVec2(w, h));
         ImGui::SameLine();
         ImGui::Text("%u", c.heatMax);
-        gap();
     } else {
-        legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.");
-        gap();
+        legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.", false, true);
         legendItem(pal.loadedEarlier, "loaded earlier", "Loaded by the traced block in an earlier phase; its slot has been overwritten since.");
-        gap();
     }
     legendItem(pal.loadedThisPhase, "loaded this phase", "Read from global memory by the traced block in the current phase (orange frame). The orange outline is the phase's tile.", true);
-    gap();
-    legendItem(pal.readNow, "this step", "Read from global memory by the current step (yellow frame).", true);
-    gap();
+    legendItem(pal.readNow, "this step", "Read by the current step: from global memory (yellow frame), or through its copy in Mds/Nds (inner yellow frame).", true);
     legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (seed 003 'Boundary checks').");
-    gap();
     legendItem(pal.finished, "P finished", "P element stored by the traced block.");
-    gap();
     legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", true);
 }
 
@@ -328,7 +325,7 @@ void drawMatricesPanel(Frame& f, float top)
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList()};
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1};
             c.T = static_cast<int>(s->block.x);
             const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
             for (int a : {arrM, arrN})
@@ -340,6 +337,9 @@ void drawMatricesPanel(Frame& f, float top)
                     if (e.thread == f.view.thread && e.array != sim::kNoArray) c.selectedTouches.emplace_back(e.array, e.index);
                 }
             }
+            for (size_t a = 0; a < f.replay.slots.size(); ++a)
+                for (const sim::SlotView& sl : f.replay.slots[a])
+                    if (sl.readNow && sl.sourceIndex >= 0) c.sharedReads.emplace_back(sl.sourceArray, sl.sourceIndex);
             legend(c);
             ImGui::SameLine(0, 20);
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
@@ -360,7 +360,9 @@ void drawMatricesPanel(Frame& f, float top)
             const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
             float cell = std::min((avail.x - 20) / wCells, (avail.y - 2 * lbl - 10) / hCells);
             cell = std::min(cell, 72.0f * f.theme.scale) * f.view.zoom;
-            const ImVec2 o = ImGui::GetCursorScreenPos();
+            const float total = wCells * cell + 22;
+            const ImVec2 o(ImGui::GetCursorScreenPos().x + std::max(0.0f, (avail.x - total) * 0.5f),
+                           ImGui::GetCursorScreenPos().y);
             Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + 4, 0), cell};
             Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + 4 + (sc.k + ghostK) * cell + 14, o.y + lbl), cell};
             Grid P{arrP, "P", sc.j, sc.l, ImVec2(N.origin.x, N.origin.y + (sc.k + ghostK) * cell + lbl), cell};
@@ -379,7 +381,8 @@ void drawMatricesPanel(Frame& f, float top)
             label(c, M, jk.c_str());
             label(c, N, kl.c_str());
             label(c, P, jl.c_str());
-            ImGui::Dummy(ImVec2(P.end().x + ghostL * cell - o.x + 4, P.end().y + ghostJ * cell - o.y + 4));
+            const ImVec2 start = ImGui::GetCursorScreenPos();
+            ImGui::Dummy(ImVec2(P.end().x + ghostL * cell - start.x + 4, P.end().y + ghostJ * cell - start.y + 4));
             for (Grid* g : {&M, &N, &P}) interact(c, *g);
             ImGui::EndChild();
         }

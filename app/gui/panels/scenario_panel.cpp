@@ -64,7 +64,7 @@ void presetList(Frame& f)
         ImGui::TextDisabled("No lecture presets found in %s", sim::presetDirectory().c_str());
         return;
     }
-    const float h = std::min<float>(f.loaded.presets.size(), 5.5f) * ImGui::GetTextLineHeightWithSpacing();
+    const float h = std::min<float>(f.loaded.presets.size(), 4.4f) * ImGui::GetTextLineHeightWithSpacing();
     if (ImGui::BeginListBox("##presets", ImVec2(-1, h))) {
         for (const sim::Preset& p : f.loaded.presets) {
             const bool current = p.name == f.loaded.preset.name;

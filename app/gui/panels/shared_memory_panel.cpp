@@ -116,14 +116,10 @@ void drawSharedMemoryPanel(Frame& f, float top)
             ImGui::TextUnformatted("This kernel uses no shared memory: every operand comes from global memory.");
         } else {
             const Palette& pal = f.theme.palette;
-            legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.");
-            ImGui::SameLine(0, 14);
+            legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.", false, true);
             legendItem(pal.zeroFill, "zero fill", "The thread stored 0: its tile element lies outside the matrix.");
-            ImGui::SameLine(0, 14);
             legendItem(pal.loadedThisPhase, "written now", "Written by the current step.", true);
-            ImGui::SameLine(0, 14);
             legendItem(pal.readNow, "read now", "Read by the current step.", true);
-            ImGui::SameLine(0, 14);
             legendItem(pal.selected, "by selected thread", "Written by the selected thread (white corner).");
             const ImVec2 avail = ImGui::GetContentRegionAvail();
             const sim::ArrayInfo& first = s->trace.arrays[shared.front()];

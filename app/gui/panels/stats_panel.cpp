@@ -44,7 +44,9 @@ void drawStatsPanel(Frame& f, float top)
             const sim::Totals& now = f.replay.soFar;
             const sim::Totals& blk = s->counters.perBlock.at(sim::linearBlock(s->grid, s->trace.block));
             const sim::Totals& all = s->counters.totals;
-            ImGui::TextDisabled("All counts simulated: element reads and writes of the kernel.");
+            colouredText(f.theme.palette.dimText, "Simulated counts of element reads and writes (traced block: "
+                                                  "block (" + std::to_string(s->trace.block.x) + ", " +
+                                                  std::to_string(s->trace.block.y) + ")).");
             const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
             if (ImGui::BeginTable("counts", 4, tf)) {
                 ImGui::TableSetupColumn("");
@@ -64,21 +66,22 @@ void drawStatsPanel(Frame& f, float top)
             }
             ImGui::Spacing();
             const double opb = sim::opsPerByte(all);
-            ImGui::Text("OP/B = flops / (4 B x global loads) = %llu / (4 x %llu) = %.3f",
-                        static_cast<unsigned long long>(all.flops), static_cast<unsigned long long>(all.global_loads), opb);
+            ImGui::TextUnformatted("OP/B = flops / (4 B \u00d7 global loads)");
+            ImGui::Text("     = %llu / (4 \u00d7 %llu) = %.3f", static_cast<unsigned long long>(all.flops),
+                        static_cast<unsigned long long>(all.global_loads), opb);
             tooltip("Compute-to-global-memory-access ratio of the whole grid: floating-point operations "
                     "per byte read from global memory (4 bytes per float).");
             const uint64_t naive = sim::untiledGlobalLoads(s->scenario);
             const uint64_t naiveBlock = sim::untiledGlobalLoads(s->scenario, s->trace.block);
             if (all.global_loads) {
-                ImGui::Text("naive kernel: %llu global loads, %sx as many",
+                ImGui::Text("naive kernel: %llu global loads, %s\u00d7 as many",
                             static_cast<unsigned long long>(naive),
                             fixed(static_cast<double>(naive) / static_cast<double>(all.global_loads), 2).c_str());
                 tooltip("The untiled kernel (matmul-naive) reads 2k elements for every P element: 2 x j x l x k "
                         "global loads. The reduction is naive loads / these loads.");
             }
             if (blk.global_loads)
-                ImGui::Text("this block: naive %llu, tiled %llu, %sx fewer", static_cast<unsigned long long>(naiveBlock),
+                ImGui::Text("this block: naive %llu, here %llu: %s\u00d7 fewer", static_cast<unsigned long long>(naiveBlock),
                             static_cast<unsigned long long>(blk.global_loads),
                             fixed(static_cast<double>(naiveBlock) / static_cast<double>(blk.global_loads), 2).c_str());
             ImGui::Spacing();
@@ -89,7 +92,7 @@ void drawStatsPanel(Frame& f, float top)
             if (!s->matchesReference)
                 colouredText(f.theme.palette.error, "P differs from the CPU reference (fmaf in k order).");
             else
-                ImGui::TextDisabled("P is bit-identical to the CPU reference (fmaf in k order).");
+                colouredText(f.theme.palette.dimText, "P is bit-identical to the CPU reference (fmaf in k order).");
         }
     }
     ImGui::End();

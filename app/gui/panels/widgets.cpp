@@ -21,9 +21,14 @@ void helpMarker(const char* text)
     tooltip(text);
 }
 
-void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame)
+void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame, bool first)
 {
     const float h = ImGui::GetTextLineHeight();
+    if (!first) {
+        const float gap = 14, width = h * 1.3f + 5 + ImGui::CalcTextSize(label).x;
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0, gap);
+    }
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 a(p.x, p.y + 1), b(p.x + h * 1.3f, p.y + h - 1);

@@ -13,9 +13,10 @@ inline void tooltip(const std::string& text) { tooltip(text.c_str()); }
 /// A "(?)" marker that shows `text` when hovered.
 void helpMarker(const char* text);
 
-/// One legend entry on the current line: a swatch (filled, or framed when `frame`) and a
-/// label, with a tooltip saying what the colour means.
-void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame = false);
+/// One legend entry: a swatch (filled, or framed when `frame`) and a label, with a tooltip
+/// saying what the colour means. Entries after the `first` go on the same line while they
+/// fit, then wrap.
+void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame = false, bool first = false);
 
 /// Text in `colour`, wrapped at the window edge.
 void colouredText(ImU32 colour, const std::string& text);
