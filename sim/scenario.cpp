@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "kernels/context.cuh"
+
 namespace ts::sim {
 
 const std::vector<KernelInfo>& kernelList()
@@ -11,7 +13,8 @@ const std::vector<KernelInfo>& kernelList()
         {"matmul-naive", Family::Matmul, false, "matmul-naive", "matmul_naive.cuh", 0,
          "one thread per P element, every operand from global memory (PMPP Fig. 4.3)"},
         {"matmul-tiled", Family::Matmul, true, "matmul-naive", "matmul_tiled.cuh", 2,
-         "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)"},
+         "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
+         kernels::AFTER_LOAD | kernels::AFTER_COMPUTE},
     };
     return list;
 }
@@ -53,6 +56,12 @@ std::string validate(const Scenario& s)
     } else if (s.tile < 1 || s.tile > 32) {
         e << "The block edge (--tile) must be between 1 and 32, so that a block has at most "
              "1024 threads; got " << s.tile << ".";
+        return e.str();
+    }
+    if (s.dropBarriers & ~k->barriers) {
+        e << s.kernel << (k->barriers ? " has no such barrier to drop" : " has no barriers to drop")
+          << "; only the tiled kernels' after-load"
+          << " and after-compute barriers can be dropped.";
         return e.str();
     }
     LaunchShape sh = launchShape(s);

@@ -22,6 +22,7 @@ struct KernelInfo {
     const char* sourceFile;      ///< file under kernels/, shown by the code view
     int barriersPerPhase;        ///< barriers per phase of the tiled loop (0 if none)
     const char* summary;         ///< one line for --help and tooltips
+    unsigned barriers = 0;       ///< ts::kernels::Barrier bits of its droppable barriers
 };
 
 /// Every kernel the simulator can run.
@@ -45,6 +46,9 @@ struct Scenario {
     int height = 1, width = 64, maskWidth = 5;   ///< convolution only
     int tile = 2;
     uint64_t seed = 1;          ///< input seed: M and N are drawn from it
+    /// ts::kernels::Barrier bits of the barriers the tiled kernel skips (seed 001's
+    /// barrier table); 0 runs the kernel as written. Same on the GPU and in the simulator.
+    unsigned dropBarriers = 0;
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
 };
 

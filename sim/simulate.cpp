@@ -57,7 +57,7 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     if (opt.trace) cfg.tracedBlock = s.block;
     cfg.schedule = opt.schedule;
     cfg.scheduleSeed = opt.scheduleSeed;
-    m.dropMask = opt.dropBarriers;
+    m.dropMask = s.dropBarriers;
     try {
         runGrid(m, cfg, pb.bind(m, M, N, P, sim.M));
     } catch (const KernelFault& f) {

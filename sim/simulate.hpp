@@ -18,7 +18,6 @@ struct SimOptions {
     bool trace = true;                  ///< record the selected block's events
     Schedule schedule = Schedule::InOrder;
     uint64_t scheduleSeed = 1;
-    unsigned dropBarriers = 0;          ///< ts::kernels::Barrier bits to skip (seed 001)
 };
 
 /// Everything one simulation produced.

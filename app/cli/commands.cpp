@@ -162,7 +162,7 @@ int Commands::runSimulate()
                    : schedule_ == "random" ? sim::Schedule::Random
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
-    opt.dropBarriers = dropBarrier_ == "after-load"      ? kernels::AFTER_LOAD
+    s.dropBarriers = dropBarrier_ == "after-load"      ? kernels::AFTER_LOAD
                        : dropBarrier_ == "after-compute" ? kernels::AFTER_COMPUTE
                                                          : 0u;
     const sim::Simulation r = sim::simulate(s, opt);

@@ -17,9 +17,10 @@ sim::Simulation run(int width, int tile, unsigned drop, sim::Schedule sched = si
 {
     sim::SimOptions o;
     o.trace = trace;
-    o.dropBarriers = drop;
     o.schedule = sched;
-    return sim::simulate(matmul("matmul-tiled", width, width, width, tile), o);
+    sim::Scenario s = matmul("matmul-tiled", width, width, width, tile);
+    s.dropBarriers = drop;
+    return sim::simulate(s, o);
 }
 
 TEST(Hazards, NoneWithBothBarriers)
@@ -65,10 +66,9 @@ TEST(Hazards, DroppingTheBarrierAfterTheComputeGivesWriteAfterRead)
 TEST(Hazards, TracedBlockAgreesWithABruteForceCount)
 {
     for (unsigned drop : {0u, unsigned(kernels::AFTER_LOAD), unsigned(kernels::AFTER_COMPUTE)}) {
-        sim::SimOptions o;
-        o.dropBarriers = drop;
-        const sim::Scenario s = matmul("matmul-tiled", 4, 12, 4, 4);  // one block, three phases
-        const sim::Simulation r = sim::simulate(s, o);
+        sim::Scenario s = matmul("matmul-tiled", 4, 12, 4, 4);  // one block, three phases
+        s.dropBarriers = drop;
+        const sim::Simulation r = sim::simulate(s);
         std::vector<sim::Event> ev = r.trace.events;
         std::sort(ev.begin(), ev.end(), [](const sim::Event& a, const sim::Event& b) { return a.seq < b.seq; });
         uint64_t raw = 0, stale = 0, staleFlags = 0;
