@@ -368,7 +368,8 @@ int App::run()
             }
             return 0;
         }
-        if (opt_.frames > 0 && ready) {
+        // --frames counts frames once the scenario is loaded and the layout has settled.
+        if (opt_.frames > 0 && ready && ++settled > kSettleFrames) {
             frameMs.push_back(cpuMs);
             if (static_cast<int>(frameMs.size()) == opt_.frames) {
                 std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f\n", opt_.frames,
