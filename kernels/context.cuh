@@ -34,10 +34,22 @@ enum Barrier : unsigned {
     AFTER_COMPUTE = 1u << 1,   ///< everyone is done with the tile before it is overwritten (WAR)
 };
 
+/// The widest convolution mask the kernels take (elements per side). Constant memory holds
+/// one MAX_MASK_WIDTH x MAX_MASK_WIDTH mask, and conv1d-tiled's N_ds has TILE_SIZE +
+/// MAX_MASK_WIDTH - 1 slots (PMPP Fig. 7.11; seed 002 "Tiled 1D Convolution"). 9 is the
+/// widest mask of the seed's bandwidth-reduction tables.
+inline constexpr int MAX_MASK_WIDTH = 9;
+
 }  // namespace ts::kernels
 
 #if defined(__CUDACC__)
 namespace ts::gpu {
+
+/// The convolution mask M in constant memory (seed 002 "Host Code": `__constant__ float
+/// Mc[MASK_WIDTH][MASK_WIDTH]`, filled with cudaMemcpyToSymbol). A 2D mask fills the first
+/// Mask_Width columns of the first Mask_Width rows; a 1D mask is row 0. `static`: without
+/// relocatable device code each .cu file has its own copy, filled by its own launcher.
+static __constant__ float Mc[kernels::MAX_MASK_WIDTH][kernels::MAX_MASK_WIDTH];
 
 /// The device execution context: the CUDA built-ins, read once per thread, plus the
 /// shared-memory and barrier primitives. Everything inlines to the plain CUDA kernel.
@@ -56,6 +68,15 @@ struct DeviceContext {
     }
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {
         if (!(dropMask & barrier)) __syncthreads();
+    }
+
+    /// The mask in constant memory as 1D kernels read it: `M[j]`, a constant load.
+    __device__ __forceinline__ static const float (&mask1d())[kernels::MAX_MASK_WIDTH] {
+        return Mc[0];
+    }
+    /// The mask in constant memory as 2D kernels read it: `Mc[i][j]`.
+    __device__ __forceinline__ static const float (&mask2d())[kernels::MAX_MASK_WIDTH][kernels::MAX_MASK_WIDTH] {
+        return Mc;
     }
 
     template <class T, int ROWS, int COLS, int ID>

@@ -35,6 +35,15 @@ struct Index {
         : i(v), line(loc.line()) {}
 };
 
+/// The launch's constant memory: the one read-only array that kernels read through
+/// x.mask1d() / x.mask2d(), the convolution mask M (seed 002 "How to Use Constant Memory").
+/// The kernel family's binder sets it before the launch; it stays empty otherwise.
+struct ConstantMemory {
+    const float* data = nullptr;
+    int rows = 0, cols = 0;            ///< 1 x Mask_Width (1D) or Mask_Width x Mask_Width (2D)
+    uint8_t array = kNoArray;
+};
+
 /// The state shared by all threads of one simulated launch: the arrays, the counters,
 /// the block being run, and the trace of the selected block.
 class Machine {
@@ -61,6 +70,7 @@ public:
     unsigned dropMask = 0;              ///< barriers skipped (bit per BarrierId)
     HazardLog hazards;
     Uint3 blockIdx;                     ///< the block being run
+    ConstantMemory constant;            ///< the mask M of a convolution, if any
 
     /// Called (rarely) when a shared access completes a hazard pair.
     void hazard(HazardKind kind, uint8_t array, long long slot, const HazardAccess& first,
@@ -308,8 +318,87 @@ private:
     uint32_t* stores_;
 };
 
+/// Read access to one element of constant memory (`M[j]` of a convolution kernel).
+class ConstantRef {
+public:
+    ConstantRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
+                unsigned line)
+        : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
+    float load() const
+    {
+        ++m_->blockTotals->constant_loads;
+        ++loads_[i_];
+        float v = data_[i_];
+        if (m_->tracing) m_->record(Op::ConstantLoad, array_, i_, v, line_);
+        return v;
+    }
+    operator float() const { return load(); }
+    unsigned line() const { return line_; }
+    Machine* machine() const { return m_; }
+
+private:
+    const float* data_;
+    uint32_t* loads_;
+    Machine* m_;
+    uint8_t array_;
+    long long i_;
+    unsigned line_;
+};
+
+/// The per-element load counters of the launch's constant memory; a kernel that reads
+/// the mask in a launch without one faults.
+inline uint32_t* constantLoads(Machine* m)
+{
+    if (m->constant.array == kNoArray)
+        throw KernelFault("the kernel reads the mask in constant memory, but this launch has none.");
+    return m->counters.elementLoads[m->constant.array].data();
+}
+
+/// The mask in constant memory as a 1D kernel declares it (`__constant__ float
+/// M[MAX_MASK_WIDTH]`, PMPP Fig. 7.11): M[j] for j below Mask_Width. Reading past
+/// Mask_Width is reported as a fault, not read as padding.
+class ConstantArray1D {
+public:
+    explicit ConstantArray1D(Machine* m) : loads_(constantLoads(m)), c_(m->constant), m_(m) {}
+    ConstantRef operator[](Index j) const
+    {
+        if (j.i < 0 || j.i >= 1ll * c_.rows * c_.cols) m_->outOfBounds(c_.array, j.i, j.line);
+        return ConstantRef(c_.data, loads_, m_, c_.array, j.i, j.line);
+    }
+
+private:
+    uint32_t* loads_;
+    ConstantMemory c_;
+    Machine* m_;
+};
+
+/// The mask in constant memory as a 2D kernel declares it (`__constant__ float
+/// Mc[MASK_WIDTH][MASK_WIDTH]`, seed 002 "Host Code"): Mc[i][j] for i and j below
+/// Mask_Width. Reading past Mask_Width is reported as a fault, not read as padding.
+class ConstantArray2D {
+public:
+    explicit ConstantArray2D(Machine* m) : loads_(constantLoads(m)), c_(m->constant), m_(m) {}
+    struct Row {
+        const ConstantArray2D* a;
+        long long r;
+        ConstantRef operator[](Index c) const
+        {
+            const ConstantMemory& k = a->c_;
+            if (r < 0 || r >= k.rows || c.i < 0 || c.i >= k.cols)
+                a->m_->outOfBounds2d(k.array, r, c.i, c.line);
+            return ConstantRef(k.data, a->loads_, a->m_, k.array, r * k.cols + c.i, c.line);
+        }
+    };
+    Row operator[](Index r) const { return Row{this, r.i}; }
+
+private:
+    uint32_t* loads_;
+    ConstantMemory c_;
+    Machine* m_;
+};
+
 template <class A> inline constexpr bool kIsRef =
-    std::is_base_of_v<GlobalRef, A> || std::is_same_v<A, SharedRef>;
+    std::is_base_of_v<GlobalRef, A> || std::is_same_v<A, SharedRef> || std::is_same_v<A, ConstantRef>;
 
 template <class A> inline float valueOf(const A& a)
 {
@@ -368,6 +457,12 @@ public:
         SharedAllocation& s = sharedAlloc(ID, name, 1, SIZE);
         return SharedArray1D<SIZE>(s.data.data(), s.state.data(), machine_, s.array);
     }
+
+    /// The convolution mask in constant memory, as 1D kernels declare it
+    /// (`__constant__ float M[MAX_MASK_WIDTH]`).
+    ConstantArray1D mask1d() const { return ConstantArray1D(machine_); }
+    /// The same mask as 2D kernels declare it (`__constant__ float Mc[..][..]`).
+    ConstantArray2D mask2d() const { return ConstantArray2D(machine_); }
 
     // Set by the scheduler.
     Machine* machine_ = nullptr;

@@ -2,7 +2,9 @@
 // simulation: its inputs, the shapes of M, N and P, the kernel body bound to the
 // simulator's arrays, and its CPU reference. simulate() does the rest the same way for all.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "context.hpp"
@@ -27,5 +29,48 @@ struct Problem {
 
 /// Matrix multiplication (matmul-naive, matmul-tiled): M j x k, N k x l, P j x l.
 Problem matmulProblem(const Scenario& s);
+
+/// Convolution (seed 002): conv1d-basic, conv1d-tiled, conv1d-tiled-cache (N and P are
+/// `width` elements, M is Mask_Width elements) and conv2d-basic, conv2d-tiled (N and P are
+/// height x width, row-major; M is Mask_Width x Mask_Width). M lives in constant memory
+/// (Machine::constant); ghost cells are 0. `s` must pass validate().
+Problem convProblem(const Scenario& s);
+
+/// TILE_SIZE values compiled as template instances of conv1d-tiled and conv1d-tiled-cache.
+inline constexpr int kConv1DTileSizes[] = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+/// TILE_SIZE values compiled as template instances of conv2d-tiled (output tile per side).
+inline constexpr int kConv2DTileSizes[] = {2, 4, 8, 16, 32};
+/// Most elements of a 1D convolution's N (2^24, the size the GPU timings use).
+inline constexpr int kMaxConvWidth1D = 1 << 24;
+/// Most threads in one block (every CUDA GPU since compute capability 2.0).
+inline constexpr int kMaxThreadsPerBlock = 1024;
+
+/// validate() for the convolution kernels: sizes, Mask_Width (odd, 1 to MAX_MASK_WIDTH),
+/// tile, threads per block, the traced block. "" if `s` can run, else one sentence.
+std::string validateConv(const Scenario& s);
+
+/// launchShape() for the convolution kernels: 1D blocks of `tile` threads over
+/// ceil(width / tile) blocks; 2D blocks of tile x tile threads (conv2d-basic) or of
+/// (TILE_SIZE + Mask_Width - 1) squared threads (conv2d-tiled) over ceil(width / tile) x
+/// ceil(height / tile) blocks.
+LaunchShape convLaunchShape(const Scenario& s);
+
+/// Global loads of N that the basic kernel (conv1d-basic / conv2d-basic, block edge
+/// `tile`) performs on the problem of `s`: one per in-range element of each output's
+/// window, ghost elements skipped. Whole grid, or the output tile of block `b` only (the
+/// seed's 40 for an internal block of TILE_SIZE 8 and Mask_Width 5, 37 for block 0).
+uint64_t convUntiledGlobalLoads(const Scenario& s);
+uint64_t convUntiledGlobalLoads(const Scenario& s, const Uint3& b);
+
+/// 1D convolution reference: P[i] = sum over j of N[i - maskWidth/2 + j] * M[j] over the
+/// in-range elements, accumulated from 0 with std::fmaf in increasing j, the order and
+/// rounding of the conv1d kernels (a ghost element multiplied as 0 changes nothing).
+std::vector<float> conv1dReferenceFma(const std::vector<float>& N, const std::vector<float>& M,
+                                      int width, int maskWidth);
+
+/// 2D convolution reference (N, P height x width, M maskWidth squared, row-major), fmaf
+/// over the mask's rows i, then columns j, as the conv2d kernels accumulate.
+std::vector<float> conv2dReferenceFma(const std::vector<float>& N, const std::vector<float>& M,
+                                      int height, int width, int maskWidth);
 
 }  // namespace ts::sim

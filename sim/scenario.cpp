@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "kernels/context.cuh"
+#include "problem.hpp"
 
 namespace ts::sim {
 
@@ -15,6 +16,19 @@ const std::vector<KernelInfo>& kernelList()
         {"matmul-tiled", Family::Matmul, true, "matmul-naive", "matmul_tiled.cuh", 2,
          "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
          kernels::AFTER_LOAD | kernels::AFTER_COMPUTE},
+        {"conv1d-basic", Family::Conv1D, false, "conv1d-basic", "conv1d_basic.cuh", 0,
+         "one thread per output, ghost elements skipped, mask in constant memory (PMPP Fig. 7.4, seed 002)"},
+        {"conv1d-tiled", Family::Conv1D, true, "conv1d-basic", "conv1d_tiled.cuh", 0,
+         "N_ds with left and right halo loaded by edge threads, ghost elements 0 (PMPP Fig. 7.11, seed 002)",
+         kernels::AFTER_LOAD},
+        {"conv1d-tiled-cache", Family::Conv1D, true, "conv1d-basic", "conv1d_tiled_cache.cuh", 0,
+         "only the internal tile in N_ds, halo read from global memory (PMPP Fig. 7.13, seed 002)",
+         kernels::AFTER_LOAD},
+        {"conv2d-basic", Family::Conv2D, false, "conv2d-basic", "conv2d_basic.cuh", 0,
+         "one thread per output, ghost cells skipped, mask in constant memory (seed 002)"},
+        {"conv2d-tiled", Family::Conv2D, true, "conv2d-basic", "conv2d_tiled.cuh", 0,
+         "block = input tile (TILE_SIZE + Mask_Width - 1)^2, ghost cells 0, mask in constant memory (PMPP Fig. 7.15, seed 002)",
+         kernels::AFTER_LOAD},
     };
     return list;
 }
@@ -36,6 +50,7 @@ std::string validate(const Scenario& s)
         e << ".";
         return e.str();
     }
+    if (k->family != Family::Matmul) return validateConv(s);
     auto edge = [&](const char* what, int v) -> std::string {
         if (v < 1 || v > kMaxEdge) {
             std::ostringstream m;
@@ -81,6 +96,7 @@ Family familyOf(const Scenario& s)
 
 LaunchShape launchShape(const Scenario& s)
 {
+    if (familyOf(s) != Family::Matmul) return convLaunchShape(s);
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     sh.block = Dim3{t, t, 1};

@@ -20,7 +20,8 @@ Problem problemFor(const Scenario& s)
 {
     switch (familyOf(s)) {
     case Family::Matmul: return matmulProblem(s);
-    default: break;
+    case Family::Conv1D:
+    case Family::Conv2D: return convProblem(s);
     }
     return matmulProblem(s);
 }
@@ -82,11 +83,13 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
 
 uint64_t untiledGlobalLoads(const Scenario& s)
 {
+    if (familyOf(s) != Family::Matmul) return convUntiledGlobalLoads(s);
     return 2ull * s.j * s.l * s.k;
 }
 
 uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
 {
+    if (familyOf(s) != Family::Matmul) return convUntiledGlobalLoads(s, b);
     const LaunchShape sh = launchShape(s);
     auto valid = [](long long first, long long extent, long long size) {
         return std::clamp<long long>(size - first, 0, extent);

@@ -1,6 +1,8 @@
 #include "trace.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ts::sim {
@@ -23,13 +25,60 @@ bool endsStatement(Op op)
 
 /// Identifies a step within one barrier interval.
 struct StepKey {
-    int kind;        ///< 0 shared fill, 1 by line
-    int a, b;        ///< (array, occurrence) or (line, occurrence)
+    int kind;        ///< 0 shared fill, 1 by line, 2 by mask element
+    int a, b;        ///< (array, occurrence), (line, occurrence) or (mask element, occurrence)
+    int line = 0;    ///< a shared fill split by source line: its line; else 0
     bool operator<(const StepKey& o) const
     {
-        return std::tie(kind, a, b) < std::tie(o.kind, o.a, o.b);
+        return std::tie(kind, a, line, b) < std::tie(o.kind, o.a, o.line, o.b);
     }
 };
+
+/// One thread's statement: its events up to the one that ends it.
+struct Statement {
+    std::vector<Event> events;
+};
+
+/// The mask element a multiply-add statement reads from constant memory, or -1. A
+/// convolution's loop iteration is the mask element it multiplies by (j, or i and j), so
+/// threads that skip ghost elements still meet the others at the same iteration.
+int maskElement(const Statement& st)
+{
+    if (st.events.back().op != Op::Fma) return -1;
+    for (const Event& e : st.events)
+        if (e.op == Op::ConstantLoad) return e.index;
+    return -1;
+}
+
+/// An order of `count` groups that keeps every thread's statements in program order
+/// (`after[g]`: groups some thread runs right after a statement of g), taking among the
+/// groups whose predecessors are all placed the one seen first. Where threads disagree
+/// (no such order exists), the group seen first among the rest goes next.
+std::vector<size_t> programOrder(size_t count, const std::vector<std::set<size_t>>& after)
+{
+    std::vector<int> before(count, 0);
+    for (const auto& next : after)
+        for (size_t g : next) ++before[g];
+    std::vector<bool> placed(count, false);
+    std::set<size_t> ready;
+    for (size_t g = 0; g < count; ++g)
+        if (before[g] == 0) ready.insert(g);
+    std::vector<size_t> order;
+    while (order.size() < count) {
+        size_t g = 0;
+        if (!ready.empty()) {
+            g = *ready.begin();
+            ready.erase(ready.begin());
+        } else {
+            while (placed[g]) ++g;
+        }
+        placed[g] = true;
+        order.push_back(g);
+        for (size_t n : after[g])
+            if (!placed[n] && --before[n] == 0) ready.insert(n);
+    }
+    return order;
+}
 
 }  // namespace
 
@@ -55,24 +104,45 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
     int interval = 0;
     size_t i = 0;
     while (i <= raw.size()) {
-        // Collect one barrier interval: raw events up to the next Barrier event.
+        // Collect one barrier interval: raw events up to the next Barrier event, cut into
+        // each thread's statements.
         std::vector<std::vector<Event>> pendingByThread(nThreads);
-        std::map<StepKey, size_t> groupIndex;
-        std::vector<Group> groups;
-        // Per thread, per (key kind, a): how many statements it has completed.
-        std::vector<std::map<std::pair<int, int>, int>> occurrences(nThreads);
-        int seen = 0;
+        std::vector<Statement> statements;
+        // Shared arrays that some thread fills more than once in this interval (the left
+        // halo, internal and right halo loads of a convolution tile): their fills form one
+        // step per source line. Elsewhere every fill of an array is one step, whichever
+        // line (a load, or the zero fill of the boundary check's other branch).
+        std::map<std::pair<uint16_t, uint8_t>, int> fillsByThread;
+        std::set<uint8_t> splitArrays;
         for (; i < raw.size() && raw[i].op != Op::Barrier; ++i) {
             const Event& e = raw[i];
             auto& pending = pendingByThread.at(e.thread);
             pending.push_back(e);
             if (!endsStatement(e.op)) continue;
+            if ((e.op == Op::SharedStore || e.op == Op::ZeroFill) && ++fillsByThread[{e.thread, e.array}] > 1)
+                splitArrays.insert(e.array);
+            statements.push_back(Statement{std::move(pending)});
+            pending.clear();
+        }
+        std::map<StepKey, size_t> groupIndex;
+        std::vector<Group> groups;
+        std::vector<std::set<size_t>> after;                   ///< by group: see programOrder
+        std::vector<long long> lastGroup(nThreads, -1);        ///< by thread
+        // Per thread, per (key kind, a, line): how many statements it has completed.
+        std::vector<std::map<std::tuple<int, int, int>, int>> occurrences(nThreads);
+        int seen = 0;
+        for (Statement& st : statements) {
+            const Event& e = st.events.back();
             StepKey key;
             if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
-                int occ = occurrences[e.thread][{0, e.array}]++;
-                key = StepKey{0, e.array, occ};
+                const int line = splitArrays.count(e.array) ? e.line : 0;
+                int occ = occurrences[e.thread][{0, e.array, line}]++;
+                key = StepKey{0, e.array, occ, line};
+            } else if (const int mask = maskElement(st); mask >= 0) {
+                int occ = occurrences[e.thread][{2, mask, 0}]++;
+                key = StepKey{2, mask, occ};
             } else {
-                int occ = occurrences[e.thread][{1, e.line}]++;
+                int occ = occurrences[e.thread][{1, e.line, 0}]++;
                 key = StepKey{1, e.line, occ};
             }
             auto [it, inserted] = groupIndex.emplace(key, groups.size());
@@ -82,15 +152,18 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                 g.firstSeen = seen++;
                 g.step.line = e.line;
                 g.step.interval = interval;
-                g.step.iteration = key.b;
+                g.step.iteration = key.kind == 2 ? key.a : key.b;
                 groups.push_back(std::move(g));
+                after.emplace_back();
             }
+            if (lastGroup[e.thread] >= 0 && lastGroup[e.thread] != static_cast<long long>(it->second))
+                after[lastGroup[e.thread]].insert(it->second);
+            lastGroup[e.thread] = static_cast<long long>(it->second);
             Group& g = groups[it->second];
             // A load line of the zero-filling branch may sit on a different line: keep the
             // smallest line as the step's line (the load comes first in the source).
             if (e.op == Op::SharedStore && e.line < g.step.line) g.step.line = e.line;
-            g.events.insert(g.events.end(), pending.begin(), pending.end());
-            pending.clear();
+            g.events.insert(g.events.end(), st.events.begin(), st.events.end());
         }
         // Statements after the last barrier (storing P) belong to no new phase.
         const bool tail = i == raw.size() && interval > 0 && barriersPerPhase > 0 &&
@@ -100,31 +173,57 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                               : 0;
         const std::string prefix =
             barriersPerPhase > 0 && !tail ? "phase " + std::to_string(phase) + ": " : "";
-        for (Group& g : groups) {
+        for (size_t gi : programOrder(groups.size(), after)) {
+            Group& g = groups[gi];
             Step& s = g.step;
             s.phase = phase;
             bool hasFma = false, sharedOperands = false, globalOperands = false;
             int sourceArray = -1, targetArray = -1;
+            int firstSlot = -1, lastSlot = -1, zeroFills = 0, fills = 0, maskArray = -1;
             for (const Event& e : g.events) {
                 if (e.op == Op::Fma) hasFma = true;
                 if (e.op == Op::SharedLoad) sharedOperands = true;
-                if (e.op == Op::GlobalLoad || e.op == Op::ConstantLoad) {
+                // The mask in constant memory is an operand, not a source of tiles.
+                if (e.op == Op::GlobalLoad) {
                     globalOperands = true;
                     if (sourceArray < 0) sourceArray = e.array;
                 }
                 if (e.op == Op::SharedStore || e.op == Op::ZeroFill || e.op == Op::GlobalStore)
                     targetArray = e.array;
+                if (e.op == Op::ConstantLoad) maskArray = e.array;
+                if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
+                    ++fills;
+                    zeroFills += e.op == Op::ZeroFill;
+                    firstSlot = firstSlot < 0 ? e.index : std::min(firstSlot, e.index);
+                    lastSlot = std::max(lastSlot, e.index);
+                }
             }
-            if (g.key.kind == 0) {
+            if (g.key.kind == 0 && g.key.line != 0) {
+                // One line's part of a tile: name the slots it fills ("load N into N_ds[0..1]").
+                s.kind = StepKind::LoadTile;
+                s.iteration = -1;
+                s.line = g.key.line;
+                const std::string slots = arrays[targetArray].name + "[" + std::to_string(firstSlot) +
+                                          (lastSlot > firstSlot ? ".." + std::to_string(lastSlot) : "") + "]";
+                if (zeroFills == fills) s.label = prefix + "zero-fill " + slots;
+                else s.label = prefix + "load " + (sourceArray >= 0 ? arrays[sourceArray].name : "values") +
+                               " into " + slots +
+                               (zeroFills ? " (" + std::to_string(zeroFills) + " zero-filled)" : "");
+            } else if (g.key.kind == 0) {
                 s.kind = StepKind::LoadTile;
                 s.iteration = -1;
                 std::string src = sourceArray >= 0 ? arrays[sourceArray].name + " tile" : "tile";
                 s.label = prefix + "load " + src + " into " + arrays[targetArray].name;
             } else if (hasFma) {
                 s.kind = StepKind::Use;
+                // A 2D mask's iteration is the pair (i, j) of the element it multiplies by.
+                const int maskCols = g.key.kind == 2 && maskArray >= 0 && arrays[maskArray].rows > 1
+                                         ? arrays[maskArray].cols : 0;
                 s.label = prefix + (sharedOperands && !globalOperands ? "use, iteration "
                                                                        : "multiply-add, iteration ") +
-                          std::to_string(s.iteration);
+                          (maskCols ? "(" + std::to_string(s.iteration / maskCols) + ", " +
+                                          std::to_string(s.iteration % maskCols) + ")"
+                                    : std::to_string(s.iteration));
             } else if (targetArray >= 0 && arrays[targetArray].space == Space::Global) {
                 s.kind = StepKind::Store;
                 s.iteration = -1;

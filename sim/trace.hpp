@@ -39,8 +39,9 @@ struct Trace {
 /// Groups raw events (in execution order) into steps and reorders them. Events of one
 /// thread form statements that end at a store, zero fill, fused multiply-add or barrier;
 /// statements that fill the same shared array in the same barrier interval form one
-/// "load" step, the n-th multiply-add of every thread in an interval forms "use,
-/// iteration n", and so on. `barriersPerPhase` turns barrier counts into phase numbers
+/// "load" step (split by source line where a thread fills the array more than once, as
+/// the halo and internal loads of a convolution tile), the n-th multiply-add of every
+/// thread in an interval forms "use, iteration n", and so on. `barriersPerPhase` turns barrier counts into phase numbers
 /// (2 for the tiled matrix multiplication, 0 for kernels without phases).
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
                  const std::vector<Event>& rawEvents, int barriersPerPhase);

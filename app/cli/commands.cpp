@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "conv_options.hpp"
 #include "kernels/context.cuh"
 #include "kernels/gpu.hpp"
 #include "sim/simulate.hpp"
@@ -23,19 +24,22 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
                   kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas"
                              : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)")
         ->required();
-    c->add_option("--width", o.width, "Square problem: M, N and P are Width x Width");
+    c->add_option("--width", o.width, "Square problem: M, N and P are Width x Width; convolution: elements per row of N");
     c->add_option("--j", o.j, "Rows of M and P");
     c->add_option("--k", o.k, "Columns of M, rows of N");
     c->add_option("--l", o.l, "Columns of N and P");
     c->add_option("--tile", o.tile, "TILE_WIDTH (tiled) or block edge (naive), elements per side; default 16");
     c->add_option("--seed", o.seed, "Input seed: M and N are pseudo-random in [-1, 1) drawn from it")
         ->capture_default_str();
+    addConvOptions(c, o);
 }
 
 /// Builds a scenario from the size options; returns an error sentence or "".
 std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::Scenario& s)
 {
+    if (isConvKernel(kernel)) return toConvScenario(o, kernel, s);
     s.kernel = kernel;
+    if (o.height || o.maskWidth) return "--height and --mask-width apply to the convolution kernels only.";
     if (o.width && (o.j || o.k || o.l))
         return "Give either --width or --j/--k/--l, not both.";
     if (o.width) {
@@ -67,6 +71,7 @@ double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 ordered_json paramsJson(const sim::Scenario& s)
 {
+    if (isConvKernel(s.kernel)) return convParamsJson(s);
     return ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
 }
 
@@ -189,6 +194,7 @@ int Commands::runSimulate()
                                         {"shared_loads", b.shared_loads},
                                         {"untiled_global_loads", ub},
                                         {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
+        if (isConvKernel(s.kernel)) j["block_stats"]["constant_loads"] = b.constant_loads;
     }
     j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
@@ -197,14 +203,16 @@ int Commands::runSimulate()
         std::cout << j.dump() << "\n";
         return kOk;
     }
-    std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l
-              << ", tile " << s.tile << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
+    if (isConvKernel(s.kernel)) std::cout << convProblemLine(s);
+    else std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l << ", tile " << s.tile;
+    std::cout << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
               << r.block.x << "x" << r.block.y << " threads\n"
               << "  global loads    " << t.global_loads << " (untiled kernel: " << untiled << ", "
               << std::setprecision(4) << ratio(untiled, t.global_loads) << "x fewer)\n"
               << "  global stores   " << t.global_stores << "\n"
               << "  shared loads    " << t.shared_loads << ", stores " << t.shared_stores
               << " (zero fills " << t.zero_fills << ")\n"
+              << (isConvKernel(s.kernel) ? "  constant loads  " + std::to_string(t.constant_loads) + "\n" : "")
               << "  barriers        " << t.barriers << "\n"
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"

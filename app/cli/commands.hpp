@@ -16,6 +16,7 @@ enum Exit { kOk = 0, kCheckFailed = 1, kBadInput = 2, kNoGpu = 3 };
 struct ProblemOptions {
     std::string kernel;
     std::optional<int> width, j, k, l;
+    std::optional<int> height, maskWidth;   ///< convolution only (app/cli/conv_options.hpp)
     int tile = 0;              ///< 0: the kernel's default
     unsigned long long seed = 1;
 };
