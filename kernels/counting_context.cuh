@@ -46,9 +46,9 @@ template <> struct CountingGlobal<const float> { using type = CountingPtr; };
 struct CountingContext : DeviceContext {
     template <class T> using GlobalPtr = typename detail::CountingGlobal<T>::type;
 
-    __device__ __forceinline__ static CountingContext here()
+    __device__ __forceinline__ static CountingContext here(unsigned dropMask = 0)
     {
-        return CountingContext{DeviceContext::here()};
+        return CountingContext{DeviceContext::here(dropMask)};
     }
 };
 

@@ -74,7 +74,8 @@ struct BenchResult {
 };
 
 /// Times one kernel; checks its P against the reference before reporting. Throws
-/// Unavailable or LaunchError. `progress` (0..1) may be called from the calling thread.
+/// Unavailable, LaunchError, or WrongResult (a LaunchError) when P fails the check.
+/// `progress` (0..1) may be called from the calling thread.
 BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress = {});
 
 /// The result of running a scenario's kernel once on the GPU with the instrumented
@@ -84,12 +85,15 @@ struct CountedRun {
     std::vector<uint32_t> loadsM, loadsN;
 };
 
-/// Runs `s` on the GPU on the given inputs with the counting context. Throws Unavailable
-/// or LaunchError.
+/// Runs `s` on the GPU on the given inputs with the counting context, skipping the barriers
+/// in s.dropBarriers. Throws Unavailable or LaunchError (also for "cublas", which has no
+/// counting instantiation).
 CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
                       const std::vector<float>& N);
 
-/// Runs `s` on the GPU with the plain (uninstrumented) kernel and returns P.
+/// Runs `s` on the GPU with the plain (uninstrumented) kernel, skipping the barriers in
+/// s.dropBarriers, and returns P; s.kernel may also be "cublas". Throws Unavailable or
+/// LaunchError.
 std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
                             const std::vector<float>& N);
 

@@ -24,23 +24,25 @@ __global__ void matmulNaiveKernel(typename X::template GlobalPtr<const float> M,
                                   typename X::template GlobalPtr<const float> N,
                                   typename X::template GlobalPtr<float> P, int j, int k, int l)
 {
-    X x = X::here();
+    X x = X::here();  // no barriers to drop
     kernels::matmulNaive(x, M, N, P, j, k, l);
 }
 
-/// matmul-tiled with TILE_WIDTH and context X.
+/// matmul-tiled with TILE_WIDTH and context X; the barriers in `dropMask`
+/// (ts::kernels::Barrier bits, the same for every thread) are skipped.
 template <int TILE_WIDTH, class X>
 __global__ void matmulTiledKernel(typename X::template GlobalPtr<const float> M,
                                   typename X::template GlobalPtr<const float> N,
-                                  typename X::template GlobalPtr<float> P, int j, int k, int l)
+                                  typename X::template GlobalPtr<float> P, int j, int k, int l,
+                                  unsigned dropMask)
 {
-    X x = X::here();
+    X x = X::here(dropMask);
     kernels::matmulTiled<TILE_WIDTH>(x, M, N, P, j, k, l);
 }
 
 /// Launches `kernel` instantiated with context X; M and N are X's read-only pointers.
 template <class X>
-void launch(MatmulKernel kernel, int tile, typename X::template GlobalPtr<const float> M,
+void launch(MatmulKernel kernel, int tile, unsigned dropMask, typename X::template GlobalPtr<const float> M,
             typename X::template GlobalPtr<const float> N, float* P, int j, int k, int l)
 {
     const dim3 block(tile, tile);
@@ -52,11 +54,11 @@ void launch(MatmulKernel kernel, int tile, typename X::template GlobalPtr<const 
         matmulNaiveKernel<X><<<grid, block>>>(M, N, P, j, k, l);
     } else {
         switch (tile) {
-        case 2: matmulTiledKernel<2, X><<<grid, block>>>(M, N, P, j, k, l); break;
-        case 4: matmulTiledKernel<4, X><<<grid, block>>>(M, N, P, j, k, l); break;
-        case 8: matmulTiledKernel<8, X><<<grid, block>>>(M, N, P, j, k, l); break;
-        case 16: matmulTiledKernel<16, X><<<grid, block>>>(M, N, P, j, k, l); break;
-        case 32: matmulTiledKernel<32, X><<<grid, block>>>(M, N, P, j, k, l); break;
+        case 2: matmulTiledKernel<2, X><<<grid, block>>>(M, N, P, j, k, l, dropMask); break;
+        case 4: matmulTiledKernel<4, X><<<grid, block>>>(M, N, P, j, k, l, dropMask); break;
+        case 8: matmulTiledKernel<8, X><<<grid, block>>>(M, N, P, j, k, l, dropMask); break;
+        case 16: matmulTiledKernel<16, X><<<grid, block>>>(M, N, P, j, k, l, dropMask); break;
+        case 32: matmulTiledKernel<32, X><<<grid, block>>>(M, N, P, j, k, l, dropMask); break;
         default: throw LaunchError("TILE_WIDTH " + std::to_string(tile) + " has no compiled instance.");
         }
     }
@@ -119,16 +121,18 @@ void checkLaunchable(const DeviceInfo& d, MatmulKernel kernel, int tile, int j, 
     }
 }
 
-void launchMatmul(MatmulKernel kernel, int tile, const float* M, const float* N, float* P,
-                  int j, int k, int l)
+void launchMatmul(MatmulKernel kernel, int tile, unsigned dropMask, const float* M, const float* N,
+                  float* P, int j, int k, int l)
 {
-    launch<DeviceContext>(kernel, tile, M, N, P, j, k, l);
+    launch<DeviceContext>(kernel, tile, dropMask, M, N, P, j, k, l);
 }
 
-void launchMatmulCounted(MatmulKernel kernel, int tile, const float* M, const float* N,
-                         float* P, unsigned* loadsM, unsigned* loadsN, int j, int k, int l)
+void launchMatmulCounted(MatmulKernel kernel, int tile, unsigned dropMask, const float* M,
+                         const float* N, float* P, unsigned* loadsM, unsigned* loadsN, int j, int k,
+                         int l)
 {
-    launch<CountingContext>(kernel, tile, CountingPtr{M, loadsM}, CountingPtr{N, loadsN}, P, j, k, l);
+    launch<CountingContext>(kernel, tile, dropMask, CountingPtr{M, loadsM}, CountingPtr{N, loadsN}, P, j,
+                            k, l);
 }
 
 }  // namespace ts::gpu::detail

@@ -24,15 +24,18 @@ void checkLaunchable(const DeviceInfo& d, MatmulKernel kernel, int tile, int j, 
 
 /// Launches the plain instantiation (ts::gpu::DeviceContext) of matmul-naive or
 /// matmul-tiled on the default stream, block tile x tile, grid ceil(l/tile) x ceil(j/tile)
-/// (as sim::launchShape). M, N, P are row-major device arrays. Asynchronous: launch errors
-/// throw LaunchError here, execution errors surface at the next synchronizing call.
-void launchMatmul(MatmulKernel kernel, int tile, const float* M, const float* N, float* P,
-                  int j, int k, int l);
+/// (as sim::launchShape). M, N, P are row-major device arrays. `dropMask`
+/// (ts::kernels::Barrier bits, 0 for the textbook kernel) names the barriers matmul-tiled
+/// skips, so the GPU can show the race of issue 4. Asynchronous: launch errors throw
+/// LaunchError here, execution errors surface at the next synchronizing call.
+void launchMatmul(MatmulKernel kernel, int tile, unsigned dropMask, const float* M, const float* N,
+                  float* P, int j, int k, int l);
 
 /// As launchMatmul, with the counting instantiation (ts::gpu::CountingContext): every read
 /// of M[i] adds 1 to loadsM[i] (j*k counters), of N[i] to loadsN[i] (k*l counters). The
 /// counters must be zero before the launch.
-void launchMatmulCounted(MatmulKernel kernel, int tile, const float* M, const float* N,
-                         float* P, unsigned* loadsM, unsigned* loadsN, int j, int k, int l);
+void launchMatmulCounted(MatmulKernel kernel, int tile, unsigned dropMask, const float* M,
+                         const float* N, float* P, unsigned* loadsM, unsigned* loadsN, int j, int k,
+                         int l);
 
 }  // namespace ts::gpu::detail

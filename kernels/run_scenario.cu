@@ -55,7 +55,7 @@ std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
     if (kernel == MatmulKernel::Cublas)
         CublasSgemm().run(d.M.get(), d.N.get(), d.P.get(), s.j, s.k, s.l);
     else
-        launchMatmul(kernel, s.tile, d.M.get(), d.N.get(), d.P.get(), s.j, s.k, s.l);
+        launchMatmul(kernel, s.tile, s.dropBarriers, d.M.get(), d.N.get(), d.P.get(), s.j, s.k, s.l);
     check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
     return d.P.download("copying P back from the device");
 }
@@ -68,7 +68,7 @@ CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
     DeviceBuffer<unsigned> loadsM(M.size()), loadsN(N.size());
     loadsM.fill(0, "zeroing the load counters of M");
     loadsN.fill(0, "zeroing the load counters of N");
-    launchMatmulCounted(kernel, s.tile, d.M.get(), d.N.get(), d.P.get(), loadsM.get(), loadsN.get(),
+    launchMatmulCounted(kernel, s.tile, s.dropBarriers, d.M.get(), d.N.get(), d.P.get(), loadsM.get(), loadsN.get(),
                         s.j, s.k, s.l);
     check(cudaDeviceSynchronize(), ("running the counting instantiation of " + s.kernel).c_str());
     CountedRun r;

@@ -122,7 +122,7 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     if (kernel == MatmulKernel::Cublas) blas.emplace();
     auto launch = [&] {
         if (blas) blas->run(dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
-        else launchMatmul(kernel, r.tile, dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
+        else launchMatmul(kernel, r.tile, 0, dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
     };
 
     // Warm-up: module load, cuBLAS's first-call set-up and clock ramp stay out of the numbers.

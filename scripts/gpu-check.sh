@@ -9,7 +9,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/gpu-check}
-build=$root/build
+build=${TILESCOPE_BUILD_DIR:-$root/build}
 arches=${TILESCOPE_CUDA_ARCHITECTURES:-90-real}
 jobs=$(nproc)
 mkdir -p "$out"
@@ -86,6 +86,7 @@ cd "$root" || exit 2
   python3 - "$out/bench.json" <<'PY'
 import json, sys
 print(f"{'kernel':14} {'tile':>4} {'ms median':>10} {'ms min':>9} {'GFLOPS':>9} {'max|err|':>9}")
+dev = "none (bench did not run)"
 for line in open(sys.argv[1]):
     if not line.startswith("{"):
         continue
