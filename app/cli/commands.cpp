@@ -107,6 +107,7 @@ Commands::Commands(CLI::App& app)
 
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
     occupancy_ = addOccupancyCommand(app, occOpt_);
+    reductionTable_ = addReductionTableCommand(app, reductionOpt_);
 }
 
 int Commands::run()
@@ -117,6 +118,7 @@ int Commands::run()
         if (verify_->parsed()) return runVerify();
         if (listKernels_->parsed()) return runListKernels();
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
+        if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;

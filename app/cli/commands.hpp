@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "occupancy_command.hpp"
+#include "reduction_table_command.hpp"
 
 namespace ts::cli {
 
@@ -34,6 +35,8 @@ private:
     CLI::App* listKernels_;
     CLI::App* occupancy_;
     OccupancyOptions occOpt_;
+    CLI::App* reductionTable_;
+    ReductionTableOptions reductionOpt_;
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;
