@@ -29,7 +29,9 @@ __global__ void matmulNaiveKernel(typename X::template GlobalPtr<const float> M,
 }
 
 /// matmul-tiled with TILE_WIDTH and context X; the barriers in `dropMask`
-/// (ts::kernels::Barrier bits, the same for every thread) are skipped.
+/// (ts::kernels::Barrier bits, the same for every thread) are skipped. The test costs
+/// nothing measurable: at 4096 on an H200 a copy of the kernel with the mask fixed at 0
+/// ran at the same speed (7336 against 7314 GFLOPS with TILE_WIDTH 16).
 template <int TILE_WIDTH, class X>
 __global__ void matmulTiledKernel(typename X::template GlobalPtr<const float> M,
                                   typename X::template GlobalPtr<const float> N,

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "gpu_test_support.hpp"
+#include "kernels/context.cuh"
 #include "sim/reference.hpp"
 #include "sim/simulate.hpp"
 
@@ -76,6 +77,31 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(Size{1, 1, 1}, Size{3, 3, 3}, Size{17, 17, 17}, Size{100, 37, 51},
                                          Size{64, 96, 32}, Size{33, 65, 31})),
     caseName);
+
+// The dropping instance of matmul-tiled (issue 4) runs the same source: with a single phase
+// (k <= TILE_WIDTH) the write-after-read barrier guards nothing, so dropping it must leave
+// P and the load counts exactly as the simulator has them.
+TEST(MatmulDroppedBarrier, WarBarrierWithOnePhaseChangesNothing)
+{
+    TS_REQUIRE_GPU();
+    sim::Scenario s;
+    s.kernel = "matmul-tiled";
+    s.tile = 16;
+    s.j = 40;
+    s.k = 16;
+    s.l = 40;
+    s.dropBarriers = kernels::AFTER_COMPUTE;
+    ASSERT_EQ(sim::validate(s), "");
+    sim::SimOptions o;
+    o.trace = false;
+    const sim::Simulation r = sim::simulate(s, o);
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(bitDifference(runPlain(s, r.M, r.N), r.P), "");
+    const CountedRun c = runCounted(s, r.M, r.N);
+    EXPECT_EQ(bitDifference(c.P, r.P), "");
+    EXPECT_EQ(c.loadsM, r.counters.elementLoads[r.arrayIndex("M")]);
+    EXPECT_EQ(c.loadsN, r.counters.elementLoads[r.arrayIndex("N")]);
+}
 
 }  // namespace
 }  // namespace ts::gpu::test
