@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that TileScope builds and tests with, if any is missing
+# (non-interactive; as root, or through sudo). Nothing is downloaded when all are there.
+# CUDA is not among them: CMake finds /usr/local/cuda by itself when it is installed.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config        # compilers and the build
+  libimgui-dev libglfw3-dev python3-glad libstb-dev   # the app: Dear ImGui 1.86, GLFW, glad 2, stb
+  libgl-dev libgl1-mesa-dri fonts-dejavu-core
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libboost-context-dev
+  libgtest-dev libbenchmark-dev                       # tests and benchmarks
+  xvfb xauth                                          # GUI tests without a display
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+echo "Installing Debian packages: ${missing[*]}"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends "${missing[@]}"

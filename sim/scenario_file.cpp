@@ -1,0 +1,278 @@
+// Scenario files: TOML with the keys below, checked key by key so that every error names
+// the file and the line it is on.
+//
+//   title = "Tiled 4x4, TILE_WIDTH 2"      # optional; default: the file name
+//   kernel = "matmul-tiled"                # required
+//   width = 4                              # or all three of j, k, l
+//   tile = 2                               # required: TILE_WIDTH (tiled) or block edge
+//   seed = 1                               # optional; input seed, default 1
+//   block = [0, 0]                         # optional; [bx, by] of the traced block
+//   step = 0                               # optional; starting step, or "last"
+//   narration = ["...", "..."]             # optional; one line per step
+#include "scenario_file.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace ts::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kKeys[] = {"title", "kernel", "width", "j",    "k",        "l",
+                                 "tile",  "seed",   "block", "step", "narration"};
+constexpr const char* kDefaultName = "tiled-4x4";
+
+[[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
+{
+    throw ScenarioFileError(file + ", line " + std::to_string(n.source().begin.line) + ": " +
+                            problem);
+}
+
+[[noreturn]] void failFile(const std::string& file, const std::string& problem)
+{
+    throw ScenarioFileError(file + ": " + problem);
+}
+
+std::string typeName(const toml::node& n)
+{
+    std::ostringstream s;
+    s << n.type();
+    return s.str();
+}
+
+/// The value of `n` as an integer in [lo, hi]; anything else is an error at its line.
+long long integer(const std::string& file, const char* key, const toml::node& n, long long lo,
+                  long long hi)
+{
+    const auto* v = n.as_integer();
+    if (!v) fail(file, n, std::string(key) + " must be an integer; got a " + typeName(n) + ".");
+    const long long x = v->get();
+    if (x < lo || x > hi)
+        fail(file, n, std::string(key) + " must be between " + std::to_string(lo) + " and " +
+                          std::to_string(hi) + "; got " + std::to_string(x) + ".");
+    return x;
+}
+
+std::string text(const std::string& file, const char* key, const toml::node& n)
+{
+    const auto* v = n.as_string();
+    if (!v) fail(file, n, std::string(key) + " must be a string in quotes; got a " + typeName(n) + ".");
+    return v->get();
+}
+
+/// A TOML string literal for `s` (quoted and escaped by toml++).
+std::string quoted(const std::string& s)
+{
+    std::ostringstream o;
+    o << toml::value<std::string>(s);
+    return o.str();
+}
+
+Preset parse(const std::string& file, const toml::table& t)
+{
+    Preset p;
+    p.file = file;
+    p.name = fs::path(file).stem().string();
+    p.title = p.name;
+
+    for (auto&& [key, node] : t)
+        if (std::find_if(std::begin(kKeys), std::end(kKeys),
+                         [&](const char* k) { return key.str() == k; }) == std::end(kKeys)) {
+            std::string known;
+            for (const char* k : kKeys) known += std::string(known.empty() ? "" : ", ") + k;
+            fail(file, node, "unknown key '" + std::string(key.str()) + "'; the known keys are " +
+                                 known + ".");
+        }
+
+    if (const toml::node* n = t.get("title")) p.title = text(file, "title", *n);
+    if (const toml::node* n = t.get("seed"))
+        p.scenario.seed = static_cast<uint64_t>(
+            integer(file, "seed", *n, 0, std::numeric_limits<long long>::max()));
+    if (const toml::node* n = t.get("step")) {
+        if (n->is_string()) {
+            const std::string v = text(file, "step", *n);
+            if (v != "last") fail(file, *n, "step must be a step number or \"last\"; got \"" + v + "\".");
+            p.step = -1;
+        } else {
+            p.step = static_cast<int>(
+                integer(file, "step", *n, 0, std::numeric_limits<int>::max()));
+        }
+    }
+    if (const toml::node* n = t.get("narration")) {
+        const toml::array* a = n->as_array();
+        if (!a) fail(file, *n, "narration must be an array of strings, one per step; got a " +
+                                   typeName(*n) + ".");
+        for (const toml::node& line : *a) p.narration.push_back(text(file, "each narration line", line));
+    }
+
+    // The problem itself: each key is applied in turn and the scenario re-validated, so a
+    // sim::validate() message is reported at the line of the key that made it fail.
+    const toml::node* kernel = t.get("kernel");
+    const toml::node* tile = t.get("tile");
+    const toml::node* width = t.get("width");
+    const toml::node* jkl[] = {t.get("j"), t.get("k"), t.get("l")};
+    if (!kernel)
+        failFile(file, "no kernel given; add kernel = \"matmul-tiled\" or another name that "
+                       "tilescope-cli list-kernels prints.");
+    if (width && (jkl[0] || jkl[1] || jkl[2]))
+        fail(file, *width, "give either width or j, k and l, not both.");
+    if (!width && !(jkl[0] && jkl[1] && jkl[2]))
+        failFile(file, "no problem size given; add width = W, or all three of j, k and l.");
+    if (!tile)
+        failFile(file, "no tile given; add tile = TILE_WIDTH (tiled kernels: 2, 4, 8, 16 or 32) "
+                       "or the block edge (untiled kernels: 1 to 32).");
+
+    constexpr long long kIntMax = std::numeric_limits<int>::max();
+    auto edge = [&](const char* key, const toml::node* n) {
+        return static_cast<int>(integer(file, key, *n, 1, kMaxEdge));
+    };
+    Scenario& s = p.scenario;
+    std::vector<std::pair<const toml::node*, std::function<void()>>> keys;
+    keys.emplace_back(kernel, [&] { s.kernel = text(file, "kernel", *kernel); });
+    if (width) {
+        keys.emplace_back(width, [&] { s.j = s.k = s.l = edge("width", width); });
+    } else {
+        keys.emplace_back(jkl[0], [&] { s.j = edge("j", jkl[0]); });
+        keys.emplace_back(jkl[1], [&] { s.k = edge("k", jkl[1]); });
+        keys.emplace_back(jkl[2], [&] { s.l = edge("l", jkl[2]); });
+    }
+    keys.emplace_back(tile, [&] { s.tile = static_cast<int>(integer(file, "tile", *tile, std::numeric_limits<int>::min(), kIntMax)); });
+    if (const toml::node* b = t.get("block"))
+        keys.emplace_back(b, [&, b] {
+            const toml::array* a = b->as_array();
+            if (!a || a->size() != 2)
+                fail(file, *b, "block must be [bx, by], two block indices.");
+            s.block.x = static_cast<unsigned>(integer(file, "bx", *a->get(0), 0, kIntMax));
+            s.block.y = static_cast<unsigned>(integer(file, "by", *a->get(1), 0, kIntMax));
+        });
+    for (auto& [node, apply] : keys) {
+        apply();
+        if (std::string e = validate(s); !e.empty()) fail(file, *node, e);
+    }
+    return p;
+}
+
+std::vector<std::string> presetNames()
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(presetDirectory(), ec))
+        if (e.path().extension() == ".toml") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string presetPath(const std::string& name)
+{
+    return (fs::path(presetDirectory()) / (name + ".toml")).string();
+}
+
+}  // namespace
+
+Preset defaultPreset()
+{
+    if (fs::exists(presetPath(kDefaultName))) return loadScenarioFile(presetPath(kDefaultName));
+    // Without the assets folder (a binary copied elsewhere): the same problem, unnarrated.
+    Preset p;
+    p.name = kDefaultName;
+    p.title = "Tiled matrix multiplication, 4x4 with TILE_WIDTH 2";
+    return p;
+}
+
+Preset loadScenarioFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) failFile(path, std::string("cannot be opened (") + std::strerror(errno) + ").");
+    std::stringstream content;
+    content << in.rdbuf();
+    toml::table t;
+    try {
+        t = toml::parse(content.str(), std::string_view(path));
+    } catch (const toml::parse_error& e) {
+        std::string d(e.description());
+        if (!d.empty() && d.back() != '.') d += '.';
+        throw ScenarioFileError(path + ", line " + std::to_string(e.source().begin.line) + ": " + d);
+    }
+    return parse(path, t);
+}
+
+void saveScenarioFile(const Preset& p, const std::string& path)
+{
+    const Scenario& s = p.scenario;
+    std::ostringstream o;
+    o << "# TileScope scenario: tilescope --scenario " << path << "\n";
+    o << "title = " << quoted(p.title) << "\n";
+    o << "kernel = " << quoted(s.kernel) << "\n";
+    if (s.j == s.k && s.k == s.l)
+        o << "width = " << s.j << "\n";
+    else
+        o << "j = " << s.j << "\nk = " << s.k << "\nl = " << s.l << "\n";
+    o << "tile = " << s.tile << "\n";
+    o << "seed = " << s.seed << "\n";
+    o << "block = [" << s.block.x << ", " << s.block.y << "]\n";
+    o << "step = " << (p.step < 0 ? std::string("\"last\"") : std::to_string(p.step)) << "\n";
+    if (!p.narration.empty()) {
+        o << "narration = [\n";
+        for (const std::string& line : p.narration) o << "  " << quoted(line) << ",\n";
+        o << "]\n";
+    }
+    // Write beside the target and rename, so a failed write leaves no half-written file.
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!(out << o.str()) || !out.flush()) {
+            const int err = errno;
+            std::remove(tmp.c_str());
+            failFile(path, std::string("cannot be written (") + std::strerror(err) + ").");
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        failFile(path, "cannot be written (" + ec.message() + ").");
+    }
+}
+
+std::string presetDirectory()
+{
+    const char* env = std::getenv("TILESCOPE_ASSETS");
+    const std::string assets = env && *env ? env : TILESCOPE_ASSETS_DIR;
+    return (fs::path(assets) / "scenarios").string();
+}
+
+std::vector<Preset> listPresets()
+{
+    const std::string dir = presetDirectory();
+    if (!fs::is_directory(dir))
+        throw ScenarioFileError("The preset folder " + dir + " does not exist; set TILESCOPE_ASSETS "
+                                "to the folder that holds scenarios/.");
+    std::vector<Preset> presets;
+    for (const std::string& name : presetNames()) presets.push_back(loadScenarioFile(presetPath(name)));
+    return presets;
+}
+
+Preset findPreset(const std::string& nameOrPath)
+{
+    const bool isPath = nameOrPath.find('/') != std::string::npos ||
+                        fs::path(nameOrPath).extension() == ".toml";
+    if (isPath) return loadScenarioFile(nameOrPath);
+    if (fs::exists(presetPath(nameOrPath))) return loadScenarioFile(presetPath(nameOrPath));
+    std::string known;
+    for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
+    throw ScenarioFileError("No preset named '" + nameOrPath + "'; the presets are " +
+                            (known.empty() ? "none (no folder " + presetDirectory() + ")" : known) +
+                            ". A scenario file is given by its path (a '/' or the .toml ending).");
+}
+
+}  // namespace ts::sim

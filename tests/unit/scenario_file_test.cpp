@@ -1,0 +1,264 @@
+// Scenario files and lecture presets: every preset loads, validates and fits its trace;
+// every malformed file is refused with its file name and line; save and load round-trip.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/scenario_file.hpp"
+#include "trace_query.hpp"
+
+namespace ts::test {
+namespace {
+namespace fs = std::filesystem;
+
+/// A scratch folder for one test, removed afterwards.
+class ScenarioFiles : public ::testing::Test {
+protected:
+    fs::path dir;
+    void SetUp() override
+    {
+        dir = fs::temp_directory_path() /
+              ("tilescope-test-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    std::string write(const std::string& name, const std::string& text)
+    {
+        const std::string path = (dir / name).string();
+        std::ofstream(path) << text;
+        return path;
+    }
+    /// The message loading `text` throws ("" if it loads).
+    std::string errorOf(const std::string& text)
+    {
+        const std::string path = write("bad.toml", text);
+        try {
+            sim::loadScenarioFile(path);
+        } catch (const sim::ScenarioFileError& e) {
+            const std::string m = e.what();
+            EXPECT_EQ(m.rfind(path, 0), 0u) << "starts with the file name: " << m;
+            EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+            EXPECT_EQ(m.back(), '.') << m;
+            return m.substr(path.size());
+        }
+        return "";
+    }
+};
+
+const std::string kGood = "kernel = \"matmul-tiled\"\nwidth = 4\ntile = 2\n";
+
+TEST(Presets, EveryPresetLoadsValidatesAndFitsItsTrace)
+{
+    const std::vector<sim::Preset> presets = sim::listPresets();
+    ASSERT_GE(presets.size(), 4u);
+    for (const sim::Preset& p : presets) {
+        SCOPED_TRACE(p.file);
+        EXPECT_EQ(sim::validate(p.scenario), "");
+        EXPECT_FALSE(p.title.empty());
+        EXPECT_EQ(fs::path(p.file).stem().string(), p.name);
+        const sim::Simulation r = sim::simulate(p.scenario);
+        EXPECT_EQ(r.error, "");
+        EXPECT_TRUE(r.matchesReference);
+        const int steps = static_cast<int>(r.trace.steps.size());
+        EXPECT_LT(p.step, steps) << "the starting step exists";
+        EXPECT_LE(static_cast<int>(p.narration.size()), steps) << "no narration past the last step";
+        EXPECT_FALSE(p.narration.empty());
+        for (const std::string& line : p.narration) EXPECT_FALSE(line.empty());
+    }
+}
+
+TEST(Presets, TheLectureExamplesArePresets)
+{
+    const sim::Preset def = sim::defaultPreset();
+    EXPECT_EQ(def.name, "tiled-4x4");
+    EXPECT_EQ(def.scenario.kernel, "matmul-tiled");
+    EXPECT_EQ(def.scenario.j * def.scenario.k * def.scenario.l, 64);
+    EXPECT_EQ(def.scenario.tile, 2);
+    // The built-in fallback (used without the assets folder) is the same problem.
+    const sim::Scenario builtIn;
+    EXPECT_EQ(std::tie(def.scenario.kernel, def.scenario.j, def.scenario.k, def.scenario.l, def.scenario.tile,
+                       def.scenario.seed, def.scenario.block.x, def.scenario.block.y),
+              std::tie(builtIn.kernel, builtIn.j, builtIn.k, builtIn.l, builtIn.tile, builtIn.seed,
+                       builtIn.block.x, builtIn.block.y));
+
+    const sim::Preset b = sim::findPreset("boundary-3x3");
+    EXPECT_EQ(b.scenario.kernel, "matmul-tiled");
+    EXPECT_EQ(b.scenario.j, 3);
+    EXPECT_EQ(b.scenario.k, 3);
+    EXPECT_EQ(b.scenario.l, 3);
+    EXPECT_EQ(b.scenario.tile, 2);
+    const sim::Preset b11 = sim::findPreset("boundary-3x3-block11");
+    EXPECT_EQ(b11.scenario.block.x, 1u);
+    EXPECT_EQ(b11.scenario.block.y, 1u);
+    EXPECT_EQ(sim::findPreset("naive-4x4").scenario.kernel, "matmul-naive");
+}
+
+TEST(Presets, UnknownNameListsThePresets)
+{
+    try {
+        sim::findPreset("tiled-5x5");
+        FAIL() << "no such preset";
+    } catch (const sim::ScenarioFileError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("'tiled-5x5'"), std::string::npos) << m;
+        EXPECT_NE(m.find("tiled-4x4"), std::string::npos) << m;
+        EXPECT_NE(m.find("boundary-3x3"), std::string::npos) << m;
+    }
+}
+
+TEST_F(ScenarioFiles, AssetsFolderFromTheEnvironment)
+{
+    fs::create_directories(dir / "scenarios");
+    write("scenarios/mine.toml", kGood + "title = \"Mine\"\n");
+    const char* old = std::getenv("TILESCOPE_ASSETS");
+    const std::string saved = old ? old : "";
+    ::setenv("TILESCOPE_ASSETS", dir.c_str(), 1);
+    const std::vector<sim::Preset> presets = sim::listPresets();
+    const sim::Preset def = sim::defaultPreset();  // no tiled-4x4.toml there: the built-in one
+    old ? ::setenv("TILESCOPE_ASSETS", saved.c_str(), 1) : ::unsetenv("TILESCOPE_ASSETS");
+    ASSERT_EQ(presets.size(), 1u);
+    EXPECT_EQ(presets[0].name, "mine");
+    EXPECT_EQ(presets[0].title, "Mine");
+    EXPECT_EQ(def.file, "");
+    EXPECT_EQ(def.scenario.tile, 2);
+}
+
+TEST_F(ScenarioFiles, ReadsEveryKey)
+{
+    const sim::Preset p = sim::loadScenarioFile(write("full.toml", R"(
+title = "Rectangular"
+kernel = "matmul-tiled"
+j = 3
+k = 5
+l = 4
+tile = 2
+seed = 42
+block = [1, 1]
+step = "last"
+narration = ["one", "two"]
+)"));
+    EXPECT_EQ(p.name, "full");
+    EXPECT_EQ(p.title, "Rectangular");
+    EXPECT_EQ(p.scenario.j, 3);
+    EXPECT_EQ(p.scenario.k, 5);
+    EXPECT_EQ(p.scenario.l, 4);
+    EXPECT_EQ(p.scenario.seed, 42u);
+    EXPECT_EQ(p.scenario.block.x, 1u);
+    EXPECT_EQ(p.scenario.block.y, 1u);
+    EXPECT_EQ(p.step, -1);
+    EXPECT_EQ(p.narration, (std::vector<std::string>{"one", "two"}));
+    // Defaults: title from the file name, seed 1, block (0,0), step 0.
+    const sim::Preset d = sim::loadScenarioFile(write("plain.toml", kGood));
+    EXPECT_EQ(d.title, "plain");
+    EXPECT_EQ(d.scenario.seed, 1u);
+    EXPECT_EQ(d.step, 0);
+}
+
+TEST_F(ScenarioFiles, ErrorsNameTheLine)
+{
+    EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = 3\n"),
+              ", line 3: TILE_WIDTH must be one of 2, 4, 8, 16, 32 (the compiled template "
+              "instances); got 3.");
+    EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\n\nwidth = 0\ntile = 2\n"),
+              ", line 3: width must be between 1 and 8192; got 0.");
+    EXPECT_EQ(errorOf(kGood + "block = [2, 0]\n"),
+              ", line 4: Block (2, 0) is outside the grid of 2 x 2 blocks.");
+    EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by], two block indices.");
+    const std::string typo = errorOf(kGood + "tiel = 2\n");
+    EXPECT_EQ(typo.rfind(", line 4: unknown key 'tiel'; the known keys are title, kernel, width, j, k, l, tile,", 0),
+              0u) << typo;
+    EXPECT_NE(errorOf(kGood + "[view]\nzoom = 2\n").find("line 4: unknown key 'view'"), std::string::npos);
+    EXPECT_EQ(errorOf(kGood + "step = \"first\"\n"),
+              ", line 4: step must be a step number or \"last\"; got \"first\".");
+    EXPECT_EQ(errorOf(kGood + "step = -1\n"), ", line 4: step must be between 0 and 2147483647; got -1.");
+    EXPECT_EQ(errorOf(kGood + "narration = [\"a\",\n  7]\n"),
+              ", line 5: each narration line must be a string in quotes; got a integer.");
+    EXPECT_EQ(errorOf("title = 5\n" + kGood), ", line 1: title must be a string in quotes; got a integer.");
+    EXPECT_EQ(errorOf(kGood + "seed = 1.5\n"), ", line 4: seed must be an integer; got a floating-point.");
+    const std::string unknown = errorOf("kernel = \"matmul-shared\"\nwidth = 4\ntile = 2\n");
+    EXPECT_EQ(unknown.rfind(", line 1: Unknown kernel 'matmul-shared'", 0), 0u) << unknown;
+    EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\nj = 4\ntile = 2\n"),
+              ", line 2: give either width or j, k and l, not both.");
+    EXPECT_EQ(errorOf("kernel = \"matmul-naive\"\nj = 4\nk = 4\nl = 4\ntile = 33\n"),
+              ", line 5: The block edge (--tile) must be between 1 and 32, so that a block has at "
+              "most 1024 threads; got 33.");
+}
+
+TEST_F(ScenarioFiles, SyntaxErrorsNameTheLine)
+{
+    const std::string e = errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = \n");
+    EXPECT_EQ(e.rfind(", line 3: ", 0), 0u) << e;
+    const std::string e2 = errorOf("kernel = \"matmul-tiled\nwidth = 4\n");
+    EXPECT_EQ(e2.rfind(", line 1: ", 0), 0u) << e2;
+}
+
+TEST_F(ScenarioFiles, MissingKeysAreNamed)
+{
+    EXPECT_NE(errorOf("width = 4\ntile = 2\n").find(": no kernel given"), std::string::npos);
+    EXPECT_NE(errorOf("kernel = \"matmul-tiled\"\ntile = 2\nj = 4\n").find(": no problem size given"),
+              std::string::npos);
+    EXPECT_NE(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\n").find(": no tile given"), std::string::npos);
+}
+
+TEST_F(ScenarioFiles, MissingFile)
+{
+    const std::string path = (dir / "absent.toml").string();
+    try {
+        sim::loadScenarioFile(path);
+        FAIL();
+    } catch (const sim::ScenarioFileError& e) {
+        EXPECT_EQ(std::string(e.what()), path + ": cannot be opened (No such file or directory).");
+    }
+}
+
+TEST_F(ScenarioFiles, SaveAndLoadRoundTrip)
+{
+    sim::Preset p;
+    p.title = "A \"quoted\" title\\with a backslash";
+    p.scenario = matmul("matmul-naive", 7, 3, 5, 3, {1, 2, 0});
+    p.scenario.seed = 99;
+    p.step = -1;
+    p.narration = {"first line", "second, with \"quotes\"", "third\nspans two lines"};
+    const std::string path = (dir / "saved.toml").string();
+    sim::saveScenarioFile(p, path);
+    const sim::Preset q = sim::loadScenarioFile(path);
+    EXPECT_EQ(q.name, "saved");
+    EXPECT_EQ(q.title, p.title);
+    EXPECT_EQ(q.scenario.kernel, "matmul-naive");
+    EXPECT_EQ(q.scenario.j, 7);
+    EXPECT_EQ(q.scenario.k, 3);
+    EXPECT_EQ(q.scenario.l, 5);
+    EXPECT_EQ(q.scenario.tile, 3);
+    EXPECT_EQ(q.scenario.seed, 99u);
+    EXPECT_EQ(q.scenario.block.x, 1u);
+    EXPECT_EQ(q.scenario.block.y, 2u);
+    EXPECT_EQ(q.step, -1);
+    EXPECT_EQ(q.narration, p.narration);
+
+    // Every preset survives a round trip too.
+    for (const sim::Preset& pre : sim::listPresets()) {
+        const std::string again = (dir / (pre.name + ".toml")).string();
+        sim::saveScenarioFile(pre, again);
+        const sim::Preset r = sim::loadScenarioFile(again);
+        EXPECT_EQ(r.title, pre.title);
+        EXPECT_EQ(r.narration, pre.narration);
+        EXPECT_EQ(r.step, pre.step);
+        EXPECT_EQ(sim::validate(r.scenario), "");
+        EXPECT_EQ(std::tie(r.scenario.j, r.scenario.k, r.scenario.l, r.scenario.tile),
+                  std::tie(pre.scenario.j, pre.scenario.k, pre.scenario.l, pre.scenario.tile));
+    }
+}
+
+TEST_F(ScenarioFiles, SaveToAnUnwritablePlaceLeavesNothing)
+{
+    const std::string path = (dir / "no-such-folder" / "x.toml").string();
+    EXPECT_THROW(sim::saveScenarioFile(sim::defaultPreset(), path), sim::ScenarioFileError);
+    EXPECT_FALSE(fs::exists(dir / "no-such-folder"));
+}
+
+}  // namespace
+}  // namespace ts::test
