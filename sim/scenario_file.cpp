@@ -4,6 +4,8 @@
 //   title = "Tiled 4x4, TILE_WIDTH 2"      # optional; default: the file name
 //   kernel = "matmul-tiled"                # required
 //   width = 4                              # or all three of j, k, l
+//   height = 64                            # convolution: width (and for 2D height) of N,
+//   mask_width = 5                         # and Mask_Width (odd, 1 to 9; default 5)
 //   tile = 2                               # required: TILE_WIDTH (tiled) or block edge
 //   seed = 1                               # optional; input seed, default 1
 //   block = [0, 0]                         # optional; [bx, by] of the traced block
@@ -22,6 +24,7 @@
 #include <limits>
 #include <sstream>
 #include <toml++/toml.h>
+#include <tuple>
 
 namespace ts::sim {
 namespace fs = std::filesystem;
@@ -29,7 +32,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kKeys[] = {"title", "kernel", "width", "j",    "k",        "l",
-                                 "tile",  "seed",   "block", "step", "narration"};
+                                 "tile",  "seed",   "block", "step", "narration",
+                                 "height", "mask_width"};
 constexpr const char* kDefaultName = "tiled-4x4";
 
 [[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
@@ -139,13 +143,26 @@ Preset parse(const std::string& file, const toml::table& t)
     Scenario& s = p.scenario;
     std::vector<std::pair<const toml::node*, std::function<void()>>> keys;
     keys.emplace_back(kernel, [&] { s.kernel = text(file, "kernel", *kernel); });
+    const toml::node* height = t.get("height");
+    const toml::node* maskWidth = t.get("mask_width");
+    // Convolution (seed 002): width (and height) of N, mask_width; checked by validate().
+    auto conv = [&] { return familyOf(s) != Family::Matmul; };
     if (width) {
-        keys.emplace_back(width, [&] { s.j = s.k = s.l = edge("width", width); });
+        keys.emplace_back(width, [&] {
+            if (conv()) s.width = static_cast<int>(integer(file, "width", *width, 1, kIntMax));
+            else s.j = s.k = s.l = edge("width", width);
+        });
     } else {
         keys.emplace_back(jkl[0], [&] { s.j = edge("j", jkl[0]); });
         keys.emplace_back(jkl[1], [&] { s.k = edge("k", jkl[1]); });
         keys.emplace_back(jkl[2], [&] { s.l = edge("l", jkl[2]); });
     }
+    for (auto [node, key, field] : {std::tuple{height, "height", &s.height}, std::tuple{maskWidth, "mask_width", &s.maskWidth}})
+        if (node)
+            keys.emplace_back(node, [&, node, key, field] {
+                if (!conv()) fail(file, *node, std::string(key) + " applies to the convolution kernels only.");
+                *field = static_cast<int>(integer(file, key, *node, std::numeric_limits<int>::min(), kIntMax));
+            });
     keys.emplace_back(tile, [&] { s.tile = static_cast<int>(integer(file, "tile", *tile, std::numeric_limits<int>::min(), kIntMax)); });
     if (const toml::node* b = t.get("block"))
         keys.emplace_back(b, [&, b] {
@@ -213,7 +230,11 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     o << "# TileScope scenario: tilescope --scenario " << path << "\n";
     o << "title = " << quoted(p.title) << "\n";
     o << "kernel = " << quoted(s.kernel) << "\n";
-    if (s.j == s.k && s.k == s.l)
+    if (familyOf(s) != Family::Matmul) {
+        o << "width = " << s.width << "\n";
+        if (familyOf(s) == Family::Conv2D) o << "height = " << s.height << "\n";
+        o << "mask_width = " << s.maskWidth << "\n";
+    } else if (s.j == s.k && s.k == s.l)
         o << "width = " << s.j << "\n";
     else
         o << "j = " << s.j << "\nk = " << s.k << "\nl = " << s.l << "\n";
