@@ -54,11 +54,14 @@ struct DeviceInfo {
 /// Queries device 0. Never throws: without a device, available is false and why says why.
 DeviceInfo queryDevice();
 
-/// One timing request: a kernel ("matmul-naive", "matmul-tiled", "cublas") at a size.
+/// One timing request: a kernel ("matmul-naive", "matmul-tiled", "cublas", or a convolution
+/// kernel "conv1d-..." / "conv2d-...") at a size.
 struct BenchRequest {
     std::string kernel;
     int j = 0, k = 0, l = 0;
     int tile = 16;                   ///< TILE_WIDTH or block edge; ignored by cublas
+    int height = 1, width = 0;       ///< convolution: N and P (height 1 for 1D kernels)
+    int maskWidth = 5;               ///< convolution: Mask_Width
     int reps = 20;                   ///< timed repeats after warm-up
     uint64_t seed = 1;               ///< inputs from sim::randomInput (never zeros)
 };

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cublas_reference.hpp"
+#include "conv_launch.hpp"
 #include "cuda_support.hpp"
 #include "gpu.hpp"
 #include "matmul_launch.hpp"
@@ -50,6 +51,7 @@ MatmulKernel prepare(const sim::Scenario& s, const std::vector<float>& M, const 
 std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
                             const std::vector<float>& N)
 {
+    if (isConvKernel(s.kernel)) return runConvPlain(s, M, N);
     const MatmulKernel kernel = prepare(s, M, N, 0);
     Operands d(s, M, N);
     if (kernel == MatmulKernel::Cublas)
@@ -63,6 +65,7 @@ std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
 CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
                       const std::vector<float>& N)
 {
+    if (isConvKernel(s.kernel)) return runConvCounted(s, M, N);
     const MatmulKernel kernel = prepare(s, M, N, 4 * (M.size() + N.size()));
     Operands d(s, M, N);
     DeviceBuffer<unsigned> loadsM(M.size()), loadsN(N.size());

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cublas_reference.hpp"
+#include "conv_launch.hpp"
 #include "cuda_support.hpp"
 #include "gpu.hpp"
 #include "matmul_launch.hpp"
@@ -104,6 +105,7 @@ double median(std::vector<double> v)
 
 BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
 {
+    if (isConvKernel(r.kernel)) return benchConv(r, progress);
     const DeviceInfo& dev = requireDevice();
     const MatmulKernel kernel = parseKernel(r.kernel);
     checkLaunchable(dev, kernel, r.tile, r.j, r.k, r.l);

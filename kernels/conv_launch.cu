@@ -1,0 +1,321 @@
+// The device instantiations of the single-source convolution kernels and their launchers
+// (see conv_launch.hpp). The kernel bodies live in kernels/conv*.cuh only; the __global__
+// functions here bind the execution context, and this file's copy of the constant-memory
+// mask Mc (kernels/context.cuh) is the one they read.
+#include "conv_launch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "conv1d_basic.cuh"
+#include "conv1d_tiled.cuh"
+#include "conv1d_tiled_cache.cuh"
+#include "conv2d_basic.cuh"
+#include "conv2d_tiled.cuh"
+#include "counting_context.cuh"
+#include "cuda_support.hpp"
+#include "sim/scenario.hpp"
+#include "sim/simulate.hpp"
+
+namespace ts::gpu::detail {
+namespace {
+
+using kernels::MAX_MASK_WIDTH;
+
+enum class ConvKernel { Basic1D, Tiled1D, TiledCache1D, Basic2D, Tiled2D };
+
+ConvKernel parseConv(const std::string& name)
+{
+    if (name == "conv1d-basic") return ConvKernel::Basic1D;
+    if (name == "conv1d-tiled") return ConvKernel::Tiled1D;
+    if (name == "conv1d-tiled-cache") return ConvKernel::TiledCache1D;
+    if (name == "conv2d-basic") return ConvKernel::Basic2D;
+    if (name == "conv2d-tiled") return ConvKernel::Tiled2D;
+    throw LaunchError("'" + name + "' is not a convolution kernel.");
+}
+
+// One __global__ function per kernel: context X (DeviceContext: plain; CountingContext:
+// counted reads of N). With DROP the barriers in dropMask are skipped; without it the mask
+// is the constant 0, so the kernel that is timed tests nothing at its barrier.
+
+template <class X>
+__global__ void conv1dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
+{
+    X x = X::here();
+    kernels::conv1dBasic(x, N, P, mw, w);
+}
+
+template <int TILE_SIZE, class X, bool DROP>
+__global__ void conv1dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w,
+                                  unsigned dropMask)
+{
+    X x = X::here(DROP ? dropMask : 0u);
+    kernels::conv1dTiled<TILE_SIZE>(x, N, P, mw, w);
+}
+
+template <int TILE_SIZE, class X, bool DROP>
+__global__ void conv1dTiledCacheKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w,
+                                       unsigned dropMask)
+{
+    X x = X::here(DROP ? dropMask : 0u);
+    kernels::conv1dTiledCache<TILE_SIZE>(x, N, P, mw, w);
+}
+
+template <class X>
+__global__ void conv2dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w)
+{
+    X x = X::here();
+    kernels::conv2dBasic(x, N, P, mw, h, w);
+}
+
+template <int TILE_SIZE, class X, bool DROP>
+__global__ void conv2dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w,
+                                  unsigned dropMask)
+{
+    X x = X::here(DROP ? dropMask : 0u);
+    kernels::conv2dTiled<TILE_SIZE>(x, N, P, mw, h, w);
+}
+
+/// Calls f(std::integral_constant<int, T>{}) for the compiled TILE_SIZE T equal to `tile`
+/// (one of Tiles: the lists of sim/problem.hpp, kConv1DTileSizes and kConv2DTileSizes);
+/// false if there is none.
+template <int... Tiles, class F>
+bool withTile(int tile, F f)
+{
+    return ((tile == Tiles && (f(std::integral_constant<int, Tiles>{}), true)) || ...);
+}
+
+/// Launches the kernel of `s` with context X on the default stream, with sim::launchShape's
+/// grid and block. N is X's read-only pointer; the mask must already be in Mc.
+template <class X>
+void launch(const sim::Scenario& s, typename X::template GlobalPtr<const float> N, float* P)
+{
+    const sim::LaunchShape sh = sim::launchShape(s);
+    const dim3 grid(sh.grid.x, sh.grid.y), block(sh.block.x, sh.block.y);
+    const int mw = s.maskWidth, w = s.width, h = s.height;
+    const unsigned drop = s.dropBarriers;
+    bool launched = true;
+    switch (parseConv(s.kernel)) {
+    case ConvKernel::Basic1D: conv1dBasicKernel<X><<<grid, block>>>(N, P, mw, w); break;
+    case ConvKernel::Basic2D: conv2dBasicKernel<X><<<grid, block>>>(N, P, mw, h, w); break;
+    case ConvKernel::Tiled1D:
+        launched = withTile<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>(s.tile, [&](auto T) {
+            if (drop) conv1dTiledKernel<decltype(T)::value, X, true><<<grid, block>>>(N, P, mw, w, drop);
+            else conv1dTiledKernel<decltype(T)::value, X, false><<<grid, block>>>(N, P, mw, w, 0);
+        });
+        break;
+    case ConvKernel::TiledCache1D:
+        launched = withTile<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>(s.tile, [&](auto T) {
+            if (drop) conv1dTiledCacheKernel<decltype(T)::value, X, true><<<grid, block>>>(N, P, mw, w, drop);
+            else conv1dTiledCacheKernel<decltype(T)::value, X, false><<<grid, block>>>(N, P, mw, w, 0);
+        });
+        break;
+    case ConvKernel::Tiled2D:
+        launched = withTile<2, 4, 8, 16, 32>(s.tile, [&](auto T) {
+            if (drop) conv2dTiledKernel<decltype(T)::value, X, true><<<grid, block>>>(N, P, mw, h, w, drop);
+            else conv2dTiledKernel<decltype(T)::value, X, false><<<grid, block>>>(N, P, mw, h, w, 0);
+        });
+        break;
+    }
+    if (!launched) throw LaunchError("TILE_SIZE " + std::to_string(s.tile) + " has no compiled instance of " + s.kernel + ".");
+    check(cudaGetLastError(), ("launching " + s.kernel).c_str());
+}
+
+/// Elements of N and P, and of the mask M.
+size_t sizeN(const sim::Scenario& s) { return static_cast<size_t>(s.height) * s.width; }
+size_t sizeM(const sim::Scenario& s)
+{
+    return sim::familyOf(s) == sim::Family::Conv2D ? static_cast<size_t>(s.maskWidth) * s.maskWidth
+                                                   : static_cast<size_t>(s.maskWidth);
+}
+
+/// Copies the mask into constant memory Mc (seed 002 "How to Use Constant Memory"). Row i
+/// of a 2D mask goes to Mc[i]; a 1D mask is row 0.
+void uploadMask(const sim::Scenario& s, const std::vector<float>& M)
+{
+    float padded[MAX_MASK_WIDTH][MAX_MASK_WIDTH] = {};
+    const int rows = sim::familyOf(s) == sim::Family::Conv2D ? s.maskWidth : 1;
+    for (int i = 0; i < rows; ++i)
+        std::copy_n(M.data() + static_cast<size_t>(i) * s.maskWidth, s.maskWidth, padded[i]);
+    check(cudaMemcpyToSymbol(Mc, padded, sizeof padded), "copying the mask M to constant memory");
+}
+
+/// Checks the device, the scenario and the input sizes. Throws Unavailable or LaunchError.
+void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
+{
+    requireDevice();
+    parseConv(s.kernel);
+    if (std::string e = sim::validate(s); !e.empty()) throw LaunchError(e);
+    for (auto [what, have, want] : {std::tuple{"M", M.size(), sizeM(s)}, std::tuple{"N", N.size(), sizeN(s)}})
+        if (have != want) {
+            std::ostringstream e;
+            e << what << " has " << have << " elements, but the scenario (" << s.kernel << ", " << s.height << "x"
+              << s.width << ", Mask_Width " << s.maskWidth << ") needs " << want << ".";
+            throw LaunchError(e.str());
+        }
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Up to this many multiply-adds every element of P is checked; above, a random sample.
+constexpr unsigned long long kFullCheckLimit = 1ull << 27;
+constexpr int kSampleSize = 4096;
+/// Up to this many multiply-adds bench also simulates the kernel and compares bit for bit.
+constexpr unsigned long long kSimulateLimit = 1ull << 21;
+
+/// Checks P against a double-precision convolution at every element or a sample; returns
+/// the largest |P - reference|. An element off by more than gamma_n * sum|terms| (n terms,
+/// any order, fused or not) or never written (NaN) throws WrongResult.
+double checkConv(const sim::Scenario& s, const std::vector<float>& P, const std::vector<float>& M,
+                 const std::vector<float>& N)
+{
+    const bool twoD = sim::familyOf(s) == sim::Family::Conv2D;
+    const int n = s.maskWidth / 2, mRows = twoD ? s.maskWidth : 1;
+    const size_t count = sizeN(s);
+    std::vector<size_t> check;
+    if (1ull * count * sizeM(s) <= kFullCheckLimit) {
+        for (size_t i = 0; i < count; ++i) check.push_back(i);
+    } else {
+        std::mt19937_64 rng(s.seed);
+        std::uniform_int_distribution<size_t> pick(0, count - 1);
+        for (int i = 0; i < kSampleSize; ++i) check.push_back(pick(rng));
+    }
+    const double ku = s.maskWidth * mRows * std::ldexp(1.0, -24);
+    const double gamma = ku / (1 - ku);
+    double maxErr = 0;
+    for (size_t e : check) {
+        const int r = static_cast<int>(e / s.width), c = static_cast<int>(e % s.width);
+        double v = 0, a = 0;
+        for (int i = 0; i < mRows; ++i)
+            for (int j = 0; j < s.maskWidth; ++j) {
+                const int row = twoD ? r - n + i : 0, col = c - n + j;
+                if (row < 0 || row >= s.height || col < 0 || col >= s.width) continue;
+                const double t = double(M[static_cast<size_t>(i) * s.maskWidth + j]) * N[static_cast<size_t>(row) * s.width + col];
+                v += t;
+                a += std::fabs(t);
+            }
+        const double err = std::fabs(double(P[e]) - v), bound = gamma * a + 1e-30;
+        if (!(err <= bound)) {
+            std::ostringstream m;
+            m.precision(9);
+            m << s.kernel << " at " << s.height << "x" << s.width << " (Mask_Width " << s.maskWidth << ", tile "
+              << s.tile << ") computed P[" << r << "][" << c << "] = " << P[e]
+              << ", but the double-precision reference is " << v << " (allowed error " << bound
+              << "), so no timing is reported.";
+            throw WrongResult(m.str());
+        }
+        maxErr = std::max(maxErr, err);
+    }
+    return maxErr;
+}
+
+}  // namespace
+
+bool isConvKernel(const std::string& kernel)
+{
+    const sim::KernelInfo* k = sim::findKernel(kernel);
+    return k && k->family != sim::Family::Matmul;
+}
+
+std::vector<float> runConvPlain(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
+{
+    prepare(s, M, N);
+    requireFreeMemory(4 * 2 * sizeN(s));
+    DeviceBuffer<float> dN(sizeN(s)), dP(sizeN(s));
+    dN.upload(N, "copying N to the device");
+    dP.fill(0xFF, "poisoning P");
+    uploadMask(s, M);
+    launch<DeviceContext>(s, dN.get(), dP.get());
+    check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
+    return dP.download("copying P back from the device");
+}
+
+CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
+{
+    prepare(s, M, N);
+    requireFreeMemory(4 * 3 * sizeN(s));
+    DeviceBuffer<float> dN(sizeN(s)), dP(sizeN(s));
+    DeviceBuffer<unsigned> loadsN(sizeN(s));
+    dN.upload(N, "copying N to the device");
+    dP.fill(0xFF, "poisoning P");
+    loadsN.fill(0, "zeroing the load counters of N");
+    uploadMask(s, M);
+    launch<CountingContext>(s, CountingPtr{dN.get(), loadsN.get()}, dP.get());
+    check(cudaDeviceSynchronize(), ("running the counting instantiation of " + s.kernel).c_str());
+    CountedRun r;
+    r.P = dP.download("copying P back from the device");
+    r.loadsN = loadsN.download("copying the load counts of N back");
+    return r;
+}
+
+BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress)
+{
+    sim::Scenario s;
+    s.kernel = r.kernel;
+    s.width = r.width;
+    s.height = r.height;
+    s.maskWidth = r.maskWidth;
+    s.tile = r.tile;
+    s.seed = r.seed;
+    if (r.reps < 1)
+        throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
+    // The same inputs as the simulator draws for this seed (sim::convProblem).
+    const std::vector<float> M = sim::randomInput(sizeM(s), r.seed, 1);
+    const std::vector<float> N = sim::randomInput(sizeN(s), r.seed, 2);
+    prepare(s, M, N);
+    requireFreeMemory(4 * 2 * sizeN(s));
+    DeviceBuffer<float> dN(sizeN(s)), dP(sizeN(s));
+    dN.upload(N, "copying N to the device");
+    uploadMask(s, M);
+
+    // Warm-up: module load and clock ramp stay out of the numbers.
+    for (int w = 0; w < 2; ++w) launch<DeviceContext>(s, dN.get(), dP.get());
+    check(cudaDeviceSynchronize(), ("the warm-up run of " + r.kernel).c_str());
+    dP.fill(0xFF, "poisoning P");   // the timed runs must write every element themselves
+
+    std::vector<double> ms(r.reps);
+    Event start, stop;
+    for (int i = 0; i < r.reps; ++i) {
+        check(cudaEventRecord(start.get()), "recording the start event");
+        launch<DeviceContext>(s, dN.get(), dP.get());
+        check(cudaEventRecord(stop.get()), "recording the stop event");
+        check(cudaEventSynchronize(stop.get()), ("timed run of " + r.kernel).c_str());
+        float t = 0;
+        check(cudaEventElapsedTime(&t, start.get(), stop.get()), "reading the event timer");
+        ms[i] = t;
+        if (progress) progress((i + 1.0) / (r.reps + 1));
+    }
+
+    BenchResult b;
+    b.request = r;
+    const std::vector<float> P = dP.download("copying P back from the device");
+    b.maxAbsErr = checkConv(s, P, M, N);
+    b.msMedian = median(ms);
+    b.msMin = *std::min_element(ms.begin(), ms.end());
+    const double seconds = b.msMedian * 1e-3;
+    const uint64_t fmas = sim::untiledGlobalLoads(s);   // one per in-range term
+    b.gflops = 2.0 * fmas / seconds / 1e9;
+    b.gbytesPerS = 4.0 * 2 * sizeN(s) / seconds / 1e9;
+    if (fmas <= kSimulateLimit) {
+        sim::SimOptions o;
+        o.trace = false;
+        const sim::Simulation simulated = sim::simulate(s, o);
+        b.bitExactVsSim = simulated.error.empty() && simulated.P.size() == P.size() &&
+                          std::memcmp(simulated.P.data(), P.data(), P.size() * sizeof(float)) == 0;
+    }
+    if (progress) progress(1.0);
+    return b;
+}
+
+}  // namespace ts::gpu::detail

@@ -1,0 +1,38 @@
+// Launching the convolution kernels on the device (seed 002): the mask copied into constant
+// memory with cudaMemcpyToSymbol, the plain and counting instantiations of the
+// single-source kernels (kernels/conv*.cuh), one scenario run on given inputs, and timing.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpu.hpp"
+
+namespace ts::gpu::detail {
+
+/// Is `kernel` one of the convolution kernels (conv1d-basic, conv1d-tiled,
+/// conv1d-tiled-cache, conv2d-basic, conv2d-tiled)?
+bool isConvKernel(const std::string& kernel);
+
+/// runPlain() for a convolution scenario: N (width, or height x width) and the mask M
+/// (Mask_Width, or its square) from the host, M into constant memory, one launch of the
+/// plain instantiation (skipping s.dropBarriers), P back. Throws Unavailable or
+/// LaunchError (sim::validate()'s sentence for a scenario that cannot launch).
+std::vector<float> runConvPlain(const sim::Scenario& s, const std::vector<float>& M,
+                                const std::vector<float>& N);
+
+/// runCounted() for a convolution scenario: as runConvPlain with the counting context;
+/// loadsN counts every global read of N[i]. loadsM stays empty: the mask is read from
+/// constant memory, which the counting context does not count.
+CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M,
+                          const std::vector<float>& N);
+
+/// bench() for a convolution kernel: r.width, r.height (2D), r.maskWidth, r.tile. Inputs
+/// from sim::randomInput with r.seed (as the simulator draws them), warm-up, CUDA-event
+/// median of r.reps, P checked against a double-precision reference (every element, or a
+/// random sample for large problems) before any figure is reported. gflops counts 2 per
+/// multiply-add with an element inside N (the basic kernel's work, the same for all three
+/// kernels); gbytesPerS counts N read once and P written once.
+BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress);
+
+}  // namespace ts::gpu::detail
