@@ -67,6 +67,12 @@ ordered_json totalsJson(const sim::Totals& t)
 
 double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 
+/// The ts::kernels::Barrier bit named on the command line ("" for none).
+unsigned barrierBits(const std::string& name)
+{
+    return name == "after-load" ? kernels::AFTER_LOAD : name == "after-compute" ? kernels::AFTER_COMPUTE : 0u;
+}
+
 /// Rounds for JSON so that 10/3 prints as 3.333 (the spec's precision), not 3.3333333.
 double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
@@ -107,6 +113,14 @@ Commands::Commands(CLI::App& app)
     verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")->capture_default_str();
 
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
+
+    gpuRun_ = app.add_subcommand(
+        "gpu-run", "Run one kernel on the GPU several times on the same inputs and count the runs "
+                   "whose P differs from the reference (watch a race caused by a dropped barrier)");
+    addProblemOptions(gpuRun_, gpuRunOpt_, false);
+    gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load or after-compute")
+        ->check(CLI::IsMember({"after-load", "after-compute"}));
+    gpuRun_->add_option("--runs", gpuRuns_, "How many launches")->capture_default_str()->check(CLI::Range(1, 100000));
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
 }
@@ -118,6 +132,7 @@ int Commands::run()
         if (bench_->parsed()) return runBench();
         if (verify_->parsed()) return runVerify();
         if (listKernels_->parsed()) return runListKernels();
+        if (gpuRun_->parsed()) return runGpuRun();
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
     } catch (const gpu::Unavailable& e) {
@@ -160,6 +175,7 @@ int Commands::runSimulate()
         block = sim::Uint3{bx, by, 0};
         s.block = *block;
     }
+    s.dropBarriers = barrierBits(dropBarrier_);
     if (std::string e = sim::validate(s); !e.empty()) {
         std::cerr << "tilescope-cli: " << e << "\n";
         return kBadInput;
@@ -170,9 +186,6 @@ int Commands::runSimulate()
                    : schedule_ == "random" ? sim::Schedule::Random
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
-    s.dropBarriers = dropBarrier_ == "after-load"      ? kernels::AFTER_LOAD
-                       : dropBarrier_ == "after-compute" ? kernels::AFTER_COMPUTE
-                                                         : 0u;
     const sim::Simulation r = sim::simulate(s, opt);
     if (!r.error.empty()) {
         std::cerr << "tilescope-cli: the simulated kernel faulted: " << r.error << "\n";
@@ -220,6 +233,41 @@ int Commands::runSimulate()
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
               << "  P vs reference  " << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
+    return kOk;
+}
+
+int Commands::runGpuRun()
+{
+    sim::Scenario s;
+    if (std::string e = toScenario(gpuRunOpt_, gpuRunOpt_.kernel, s); !e.empty()) {
+        std::cerr << "tilescope-cli: " << e << "\n";
+        return kBadInput;
+    }
+    s.dropBarriers = barrierBits(gpuRunDrop_);
+    if (std::string e = sim::validate(s); !e.empty()) {
+        std::cerr << "tilescope-cli: " << e << "\n";
+        return kBadInput;
+    }
+    const gpu::DeviceInfo dev = gpu::queryDevice();
+    if (!dev.available) throw gpu::Unavailable(dev.why);
+    // Inputs and the reference come from the simulator's problem set-up (the reference is
+    // the barrier-correct result: it does not depend on s.dropBarriers).
+    sim::SimOptions o;
+    o.trace = false;
+    const sim::Simulation ref = sim::simulate(s, o);
+    int wrong = 0;
+    size_t worst = 0;
+    for (int run = 0; run < gpuRuns_; ++run) {
+        const std::vector<float> P = gpu::runPlain(s, ref.M, ref.N);
+        size_t differ = 0;
+        for (size_t i = 0; i < P.size(); ++i)
+            differ += std::memcmp(&P[i], &ref.reference[i], sizeof(float)) != 0;
+        wrong += differ > 0;
+        worst = std::max(worst, differ);
+    }
+    std::cout << s.kernel << (gpuRunDrop_.empty() ? "" : " without the " + gpuRunDrop_ + " barrier") << " on "
+              << dev.name << ": " << wrong << " of " << gpuRuns_ << " runs gave a wrong P (at most "
+              << worst << " of " << ref.reference.size() << " elements wrong in one run)\n";
     return kOk;
 }
 

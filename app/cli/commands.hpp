@@ -33,6 +33,7 @@ private:
     CLI::App* bench_;
     CLI::App* verify_;
     CLI::App* listKernels_;
+    CLI::App* gpuRun_;
     CLI::App* occupancy_;
     OccupancyOptions occOpt_;
     CLI::App* reductionTable_;
@@ -48,12 +49,16 @@ private:
     int reps_ = 20;
     bool benchJson_ = false;
     bool verifyQuick_ = false;
+    ProblemOptions gpuRunOpt_;
+    std::string gpuRunDrop_;
+    int gpuRuns_ = 100;
     unsigned long long verifySeed_ = 2026;
 
     int runSimulate();
     int runBench();
     int runVerify();
     int runListKernels();
+    int runGpuRun();
 };
 
 }  // namespace ts::cli
