@@ -10,7 +10,17 @@
 //   seed = 1                               # optional; input seed, default 1
 //   block = [0, 0]                         # optional; [bx, by] of the traced block
 //   step = 0                               # optional; starting step, or "last"
+//   drop_barrier = "after-load"            # optional; or "after-compute", or a list of both:
+//                                          # the tiled kernel skips that __syncthreads()
+//   schedule = "reverse"                   # optional; "in-order" (default), "reverse" or
+//   schedule_seed = 7                      # "random" with this seed (default 1)
 //   narration = ["...", "..."]             # optional; one line per step
+//
+//   [occupancy]                            # optional; opens the Occupancy panel with:
+//   profile = "textbook"                   #   textbook (default), sm_75 ... sm_90, current
+//   block_threads = 256                    #   required in the table: threads per block
+//   regs_per_thread = 10                   #   optional, default 0 (not used: no limit)
+//   smem_per_block = 2048                  #   optional, bytes, default 0
 #include "scenario_file.hpp"
 
 #include <algorithm>
@@ -26,14 +36,19 @@
 #include <toml++/toml.h>
 #include <tuple>
 
+#include "kernels/context.cuh"
+
 namespace ts::sim {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kKeys[] = {"title", "kernel", "width", "j",    "k",        "l",
-                                 "tile",  "seed",   "block", "step", "narration",
-                                 "height", "mask_width"};
+constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j",
+                                 "k",            "l",        "tile",          "seed",
+                                 "block",        "step",     "drop_barrier",  "schedule",
+                                 "schedule_seed", "narration", "occupancy", "height",
+                                 "mask_width"};
+constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
 
 [[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
@@ -74,6 +89,80 @@ std::string text(const std::string& file, const char* key, const toml::node& n)
     return v->get();
 }
 
+/// Fails at `node` if `t` has a key that is not in `known` (naming `where` and the known keys).
+template <size_t N>
+void onlyKnownKeys(const std::string& file, const toml::table& t, const char* const (&known)[N],
+                   const std::string& where)
+{
+    for (auto&& [key, node] : t)
+        if (std::find_if(std::begin(known), std::end(known),
+                         [&](const char* k) { return key.str() == k; }) == std::end(known)) {
+            std::string list;
+            for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
+            fail(file, node, "unknown key '" + std::string(key.str()) + "'" + where + "; the known keys are " +
+                                 list + ".");
+        }
+}
+
+/// The ts::kernels::Barrier bits of a drop_barrier value: "after-load", "after-compute", or
+/// an array of those names.
+unsigned barrierBits(const std::string& file, const toml::node& n)
+{
+    auto one = [&](const toml::node& v) -> unsigned {
+        const std::string name = text(file, "drop_barrier", v);
+        if (name == "after-load") return kernels::AFTER_LOAD;
+        if (name == "after-compute") return kernels::AFTER_COMPUTE;
+        fail(file, v, "drop_barrier must be \"after-load\" or \"after-compute\" (or a list of both); got \"" +
+                          name + "\".");
+    };
+    const toml::array* a = n.as_array();
+    if (!a) return one(n);
+    if (a->empty()) fail(file, n, "drop_barrier must name at least one barrier; got an empty list.");
+    unsigned bits = 0;
+    for (const toml::node& v : *a) bits |= one(v);
+    return bits;
+}
+
+Schedule scheduleOf(const std::string& file, const toml::node& n)
+{
+    const std::string v = text(file, "schedule", n);
+    for (Schedule s : {Schedule::InOrder, Schedule::Reverse, Schedule::Random})
+        if (v == scheduleName(s)) return s;
+    fail(file, n, "schedule must be \"in-order\", \"reverse\" or \"random\"; got \"" + v + "\".");
+}
+
+/// The [occupancy] table. Each key is checked against the profile's limits at its own line
+/// (the "current" profile is only known on the GPU machine: there the panel checks them).
+OccupancyQuestion occupancyTable(const std::string& file, const toml::node& n)
+{
+    const toml::table* t = n.as_table();
+    if (!t) fail(file, n, "occupancy must be a table: an [occupancy] section with block_threads and "
+                          "optionally regs_per_thread, smem_per_block and profile.");
+    onlyKnownKeys(file, *t, kOccupancyKeys, " in [occupancy]");
+    OccupancyQuestion q;
+    const OccupancyProfile* profile = findOccupancyProfile(q.profile);
+    if (const toml::node* p = t->get("profile")) {
+        q.profile = text(file, "profile", *p);
+        profile = findOccupancyProfile(q.profile);
+        if (!profile && q.profile != "current") fail(file, *p, unknownProfileMessage(q.profile));
+    }
+    const toml::node* threads = t->get("block_threads");
+    if (!threads)
+        fail(file, n, "[occupancy] needs block_threads, the threads per block (1 to 1024).");
+    constexpr long long kIntMax = std::numeric_limits<int>::max();
+    const std::pair<const char*, int*> keys[] = {{"block_threads", &q.input.blockThreads},
+                                                 {"regs_per_thread", &q.input.regsPerThread},
+                                                 {"smem_per_block", &q.input.smemPerBlock}};
+    for (auto [key, field] : keys) {
+        const toml::node* v = t->get(key);
+        if (!v) continue;
+        *field = static_cast<int>(integer(file, key, *v, field == &q.input.blockThreads ? 1 : 0, kIntMax));
+        if (profile)
+            if (std::string e = checkOccupancyInput(*profile, q.input); !e.empty()) fail(file, *v, e);
+    }
+    return q;
+}
+
 /// A TOML string literal for `s` (quoted and escaped by toml++).
 std::string quoted(const std::string& s)
 {
@@ -89,14 +178,7 @@ Preset parse(const std::string& file, const toml::table& t)
     p.name = fs::path(file).stem().string();
     p.title = p.name;
 
-    for (auto&& [key, node] : t)
-        if (std::find_if(std::begin(kKeys), std::end(kKeys),
-                         [&](const char* k) { return key.str() == k; }) == std::end(kKeys)) {
-            std::string known;
-            for (const char* k : kKeys) known += std::string(known.empty() ? "" : ", ") + k;
-            fail(file, node, "unknown key '" + std::string(key.str()) + "'; the known keys are " +
-                                 known + ".");
-        }
+    onlyKnownKeys(file, t, kKeys, "");
 
     if (const toml::node* n = t.get("title")) p.title = text(file, "title", *n);
     if (const toml::node* n = t.get("seed"))
@@ -112,6 +194,15 @@ Preset parse(const std::string& file, const toml::table& t)
                 integer(file, "step", *n, 0, std::numeric_limits<int>::max()));
         }
     }
+    if (const toml::node* n = t.get("schedule")) p.schedule = scheduleOf(file, *n);
+    if (const toml::node* n = t.get("schedule_seed")) {
+        if (p.schedule != Schedule::Random)
+            fail(file, *n, "schedule_seed applies only to schedule = \"random\"; set that too, or remove "
+                           "schedule_seed.");
+        p.scheduleSeed = static_cast<uint64_t>(
+            integer(file, "schedule_seed", *n, 0, std::numeric_limits<long long>::max()));
+    }
+    if (const toml::node* n = t.get("occupancy")) p.occupancy = occupancyTable(file, *n);
     if (const toml::node* n = t.get("narration")) {
         const toml::array* a = n->as_array();
         if (!a) fail(file, *n, "narration must be an array of strings, one per step; got a " +
@@ -172,6 +263,8 @@ Preset parse(const std::string& file, const toml::table& t)
             s.block.x = static_cast<unsigned>(integer(file, "bx", *a->get(0), 0, kIntMax));
             s.block.y = static_cast<unsigned>(integer(file, "by", *a->get(1), 0, kIntMax));
         });
+    if (const toml::node* d = t.get("drop_barrier"))
+        keys.emplace_back(d, [&, d] { s.dropBarriers = barrierBits(file, *d); });
     for (auto& [node, apply] : keys) {
         apply();
         if (std::string e = validate(s); !e.empty()) fail(file, *node, e);
@@ -195,6 +288,16 @@ std::string presetPath(const std::string& name)
 }
 
 }  // namespace
+
+const char* scheduleName(Schedule s)
+{
+    switch (s) {
+    case Schedule::InOrder: return "in-order";
+    case Schedule::Reverse: return "reverse";
+    case Schedule::Random: return "random";
+    }
+    return "?";
+}
 
 Preset defaultPreset()
 {
@@ -241,11 +344,24 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     o << "tile = " << s.tile << "\n";
     o << "seed = " << s.seed << "\n";
     o << "block = [" << s.block.x << ", " << s.block.y << "]\n";
+    if (s.dropBarriers) {
+        std::vector<std::string> names;
+        if (s.dropBarriers & kernels::AFTER_LOAD) names.push_back("\"after-load\"");
+        if (s.dropBarriers & kernels::AFTER_COMPUTE) names.push_back("\"after-compute\"");
+        o << "drop_barrier = " << (names.size() == 1 ? names[0] : "[" + names[0] + ", " + names[1] + "]") << "\n";
+    }
+    if (p.schedule != Schedule::InOrder) o << "schedule = \"" << scheduleName(p.schedule) << "\"\n";
+    if (p.schedule == Schedule::Random) o << "schedule_seed = " << p.scheduleSeed << "\n";
     o << "step = " << (p.step < 0 ? std::string("\"last\"") : std::to_string(p.step)) << "\n";
     if (!p.narration.empty()) {
         o << "narration = [\n";
         for (const std::string& line : p.narration) o << "  " << quoted(line) << ",\n";
         o << "]\n";
+    }
+    if (const std::optional<OccupancyQuestion>& q = p.occupancy) {
+        o << "\n[occupancy]\nprofile = " << quoted(q->profile) << "\nblock_threads = " << q->input.blockThreads
+          << "\nregs_per_thread = " << q->input.regsPerThread << "\nsmem_per_block = " << q->input.smemPerBlock
+          << "\n";
     }
     // Write beside the target and rename, so a failed write leaves no half-written file.
     const std::string tmp = path + ".tmp";

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "machine.hpp"
+#include "occupancy.hpp"
 #include "scenario.hpp"
 
 namespace ts::sim {
@@ -15,15 +17,30 @@ struct ScenarioFileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The Occupancy panel's inputs a preset opens it with (the scenario file's [occupancy]
+/// table): a block of `input.blockThreads` threads with `input.regsPerThread` registers per
+/// thread and `input.smemPerBlock` bytes of shared memory, on the SM of `profile`
+/// ("textbook", "sm_75" ... "sm_90", or "current", the GPU of the machine). Seed 004.
+struct OccupancyQuestion {
+    std::string profile = "textbook";
+    OccupancyInput input;
+};
+
 /// A scenario as a lecture uses it: the problem plus where to start and what to say.
 struct Preset {
     std::string name;          ///< file stem, used by --scenario NAME
     std::string title;         ///< shown in the caption bar and --list-scenarios
     std::string file;          ///< path it was read from ("" for the built-in default)
     Scenario scenario;
+    Schedule schedule = Schedule::InOrder;   ///< which warp runs ahead between barriers
+    uint64_t scheduleSeed = 1;               ///< for Schedule::Random
     int step = 0;              ///< starting step; -1 means the last step
     std::vector<std::string> narration;  ///< per step (may be shorter than the trace)
+    std::optional<OccupancyQuestion> occupancy;   ///< open the Occupancy panel with these
 };
+
+/// "in-order", "reverse", "random": a schedule as scenario files and the CLI name it.
+const char* scheduleName(Schedule s);
 
 /// The built-in default: 4x4 tiled matrix multiplication with TILE_WIDTH 2 (seed 000).
 Preset defaultPreset();

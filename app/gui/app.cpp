@@ -13,8 +13,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "kernels/gpu_occupancy.hpp"
 #include "panels/panels.hpp"
 #include "screenshot.hpp"
+#include "sim/wrong_reads.hpp"
 
 namespace ts::app {
 namespace {
@@ -114,9 +116,27 @@ void App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     pendingStep_ = step;
     pendingKeepCursor_ = keepCursor;
     simJob_.start([p](std::atomic<float>&) {
-        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario));
-        return SimOutcome{p, std::move(s)};
+        const sim::SimOptions opt{true, p.schedule, p.scheduleSeed};
+        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, opt));
+        std::vector<uint8_t> wrong;
+        if (p.scenario.dropBarriers && s->error.empty()) {
+            // The same run with every barrier in place says which reads went wrong.
+            sim::Scenario intact = p.scenario;
+            intact.dropBarriers = 0;
+            wrong = sim::wrongReads(s->trace, sim::simulate(intact, opt).trace);
+        }
+        return SimOutcome{p, std::move(s), std::move(wrong)};
     });
+}
+
+void App::openOccupancy(const sim::Preset& p)
+{
+    if (!p.occupancy) return;
+    view_.occupancy.profile = p.occupancy->profile;
+    view_.occupancy.input = p.occupancy->input;
+    view_.occupancy.thisKernel = false;
+    view_.open[static_cast<int>(Panel::Occupancy)] = true;
+    view_.focusOccupancy = true;
 }
 
 void App::collectJobs()
@@ -126,6 +146,7 @@ void App::collectJobs()
             const int steps = static_cast<int>(r->sim->trace.steps.size());
             loaded_.preset = std::move(r->preset);
             loaded_.sim = std::move(r->sim);
+            loaded_.wrongReads = std::move(r->wrongReads);
             ++loaded_.generation;
             const int threads = static_cast<int>(loaded_.sim->trace.blockDim.count());
             if (view_.thread >= threads) view_.thread = 0;
@@ -168,6 +189,8 @@ void App::collectJobs()
     try {
         if (std::optional<GpuOutcome> g = gpuJob_.poll()) {
             if (g->device) loaded_.device = g->device;
+            if (g->limits) loaded_.deviceLimits = g->limits;
+            if (!g->limitsError.empty()) loaded_.deviceLimitsError = g->limitsError;
             if (!g->timings.empty() || !g->error.empty()) {
                 loaded_.timings = std::move(g->timings);
                 loaded_.timingError = std::move(g->error);
@@ -225,6 +248,7 @@ void App::updateReplay()
 void App::drawUi()
 {
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
+    updateHazardFocus(f);
     drawMainMenu(f);
     const float menu = ImGui::GetFrameHeight();
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -239,6 +263,8 @@ void App::drawUi()
     drawCodePanel(f, top);
     drawSharedMemoryPanel(f, top);
     drawThreadsPanel(f, top);
+    drawHazardsPanel(f, top);
+    drawOccupancyPanel(f, top);
     view_.resetLayout = false;
 }
 
@@ -250,6 +276,7 @@ void App::carryOut()
             if (std::string e = sim::validate(p.scenario); !e.empty())
                 throw sim::ScenarioFileError(p.file + ": " + e);
             startSimulation(p, p.step, false);
+            openOccupancy(p);
             view_.form.error.clear();
         } catch (const std::exception& e) {
             view_.form.error = e.what();
@@ -307,7 +334,17 @@ int App::run()
         loaded_.presetsError = e.what();
     }
     startSimulation(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step), false);
-    gpuJob_.start([](std::atomic<float>&) { return GpuOutcome{gpu::queryDevice(), {}, {}}; });
+    openOccupancy(opt_.preset);
+    gpuJob_.start([](std::atomic<float>&) {
+        GpuOutcome out;
+        out.device = gpu::queryDevice();
+        try {
+            out.limits = gpu::deviceOccupancyLimits();
+        } catch (const std::exception& e) {
+            out.limitsError = e.what();
+        }
+        return out;
+    });
 
     const bool offscreen = !opt_.screenshot.empty();
     const ImVec2 target(opt_.width * opt_.scale, opt_.height * opt_.scale);

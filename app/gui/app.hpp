@@ -27,11 +27,15 @@ struct Options {
 struct SimOutcome {
     sim::Preset preset;
     std::shared_ptr<const sim::Simulation> sim;
+    std::vector<uint8_t> wrongReads;   ///< see Loaded::wrongReads
 };
 
-/// What a GPU job hands back: the device, timings, or why it stopped.
+/// What a GPU job hands back: the device (and its occupancy limits), timings, or why it
+/// stopped.
 struct GpuOutcome {
     std::optional<gpu::DeviceInfo> device;
+    std::optional<sim::DeviceLimits> limits;
+    std::string limitsError;
     std::vector<gpu::BenchResult> timings;
     std::string error;
 };
@@ -50,6 +54,7 @@ public:
 private:
     bool openWindow(std::string& error);
     void startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor);
+    void openOccupancy(const sim::Preset& p);
     void collectJobs();
     void handleKeys();
     void play(double dt);

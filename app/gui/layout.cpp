@@ -4,7 +4,8 @@ namespace ts::app {
 
 Rect defaultRect(Panel p, ImVec2 display, float top)
 {
-    // Columns: controls | matrices and timeline | code, shared memory and threads.
+    // Columns: controls and hazards | matrices and timeline (the occupancy panel, a topic
+    // of its own, opens over them) | code, shared memory and threads.
     const float W = display.x, H = display.y - top;
     const float left = 0.215f * W, centre = 0.43f * W, right = W - left - centre;
     const float xL = 0, xC = left, xR = left + centre;
@@ -12,9 +13,11 @@ Rect defaultRect(Panel p, ImVec2 display, float top)
         return Rect{ImVec2(x, top + y0 * H), ImVec2(w, (y1 - y0) * H)};
     };
     switch (p) {
-    case Panel::Scenario: return at(xL, left, 0.00f, 0.40f);
-    case Panel::Stats: return at(xL, left, 0.40f, 0.77f);
-    case Panel::Gpu: return at(xL, left, 0.77f, 1.00f);
+    case Panel::Scenario: return at(xL, left, 0.00f, 0.36f);
+    case Panel::Stats: return at(xL, left, 0.36f, 0.54f);
+    case Panel::Hazards: return at(xL, left, 0.54f, 0.88f);
+    case Panel::Gpu: return at(xL, left, 0.88f, 1.00f);
+    case Panel::Occupancy: return at(xC, centre, 0.00f, 1.00f);
     case Panel::Matrices: return at(xC, centre, 0.00f, 0.80f);
     case Panel::Timeline: return at(xC, centre, 0.80f, 1.00f);
     case Panel::Code: return at(xR, right, 0.00f, 0.53f);
@@ -36,6 +39,8 @@ const char* panelTitle(Panel p)
     case Panel::Code: return "Code";
     case Panel::SharedMemory: return "Shared memory";
     case Panel::Threads: return "Threads";
+    case Panel::Hazards: return "Hazards";
+    case Panel::Occupancy: return "Occupancy";
     case Panel::Count: break;
     }
     return "?";

@@ -1,5 +1,6 @@
 // The default arrangement of the panels: three columns that tile the window below the
-// menu and caption bars without overlapping (Debian's ImGui 1.86 has no docking).
+// menu and caption bars (Debian's ImGui 1.86 has no docking); only the Occupancy panel,
+// closed by default, opens over the centre column.
 #pragma once
 #include <imgui.h>
 

@@ -1,5 +1,7 @@
 #include "state.hpp"
 
+#include "kernels/context.cuh"
+
 namespace ts::app {
 
 std::string describe(const sim::Scenario& s)
@@ -8,20 +10,41 @@ std::string describe(const sim::Scenario& s)
     std::string t = s.kernel + ", M " + std::to_string(s.j) + "x" + std::to_string(s.k) + " times N " +
                     std::to_string(s.k) + "x" + std::to_string(s.l) + ", ";
     t += (k && k->tiled ? "TILE_WIDTH " : "block edge ") + std::to_string(s.tile);
+    if (s.dropBarriers & kernels::AFTER_LOAD) t += ", after-load barrier dropped";
+    if (s.dropBarriers & kernels::AFTER_COMPUTE) t += ", after-compute barrier dropped";
     return t;
+}
+
+sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedule schedule, uint64_t scheduleSeed)
+{
+    const sim::Preset& lp = loaded.preset;
+    const sim::Scenario& cur = lp.scenario;
+    const bool sameRun = lp.schedule == schedule && (schedule != sim::Schedule::Random || lp.scheduleSeed == scheduleSeed);
+    if (cur.kernel == s.kernel && cur.j == s.j && cur.k == s.k && cur.l == s.l && cur.tile == s.tile &&
+        cur.seed == s.seed && cur.block.x == s.block.x && cur.block.y == s.block.y &&
+        cur.dropBarriers == s.dropBarriers && sameRun)
+        return lp;
+    sim::Preset p;
+    p.name = "custom";
+    p.title = describe(s);
+    if (schedule != sim::Schedule::InOrder) p.title += std::string(", schedule ") + sim::scheduleName(schedule);
+    p.scenario = s;
+    p.schedule = schedule;
+    p.scheduleSeed = scheduleSeed;
+    return p;
 }
 
 sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s)
 {
-    const sim::Scenario& cur = loaded.preset.scenario;
-    if (cur.kernel == s.kernel && cur.j == s.j && cur.k == s.k && cur.l == s.l && cur.tile == s.tile &&
-        cur.seed == s.seed && cur.block.x == s.block.x && cur.block.y == s.block.y)
-        return loaded.preset;
-    sim::Preset p;
-    p.name = "custom";
-    p.title = describe(s);
-    p.scenario = s;
-    return p;
+    return presetFor(loaded, s, loaded.preset.schedule, loaded.preset.scheduleSeed);
+}
+
+const sim::Hazard* focusedHazard(const Loaded& loaded, const View& view)
+{
+    if (!loaded.sim || view.hazard.generation != loaded.generation || view.hazard.index < 0 ||
+        view.hazard.index >= static_cast<int>(loaded.sim->hazards.traced.size()))
+        return nullptr;
+    return &loaded.sim->hazards.traced[view.hazard.index];
 }
 
 }  // namespace ts::app

@@ -22,23 +22,32 @@ struct Loaded {
     sim::Preset preset = sim::Preset{};
     std::shared_ptr<const sim::Simulation> sim;   ///< null until the first simulation ends
     uint64_t generation = 0;                      ///< bumped by every new simulation
+    /// With a dropped barrier: per event of sim->trace, 1 for a shared read that got a
+    /// different value than with every barrier in place (sim::wrongReads); else empty.
+    std::vector<uint8_t> wrongReads;
     std::optional<gpu::DeviceInfo> device;        ///< empty until the query has finished
     std::vector<gpu::BenchResult> timings;        ///< the last timing run, in request order
     std::string timingError;                      ///< why the last timing run stopped, if it did
     std::vector<sim::Preset> presets;             ///< the lecture presets (sim::listPresets)
     std::string presetsError;                     ///< why they could not be listed, if so
+    std::optional<sim::DeviceLimits> deviceLimits;   ///< the GPU's occupancy limits, if any
+    std::string deviceLimitsError;                ///< why there are none ("" while querying)
 };
 
 /// "matmul-tiled, M 4x4 times N 4x4, TILE_WIDTH 2": a scenario in words, for titles.
 std::string describe(const sim::Scenario& s);
 
-/// The preset to load for scenario `s`: the loaded preset when `s` is its scenario,
-/// otherwise a custom one titled by describe(s), without narration (narration belongs to
-/// the preset's own scenario and block).
+/// The preset to load for scenario `s` run with `schedule` (and `scheduleSeed`): the loaded
+/// preset when that is its scenario and schedule, otherwise a custom one titled by
+/// describe(s), without narration (narration belongs to the preset's own scenario, block,
+/// barriers and schedule).
+sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedule schedule,
+                      uint64_t scheduleSeed);
+/// presetFor with the loaded preset's schedule.
 sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s);
 
 /// The panels of the main window, in View-menu order.
-enum class Panel { Scenario, Stats, Gpu, Matrices, Timeline, Code, SharedMemory, Threads, Count };
+enum class Panel { Scenario, Stats, Gpu, Matrices, Timeline, Code, SharedMemory, Threads, Hazards, Occupancy, Count };
 inline constexpr int kPanelCount = static_cast<int>(Panel::Count);
 
 /// The Scenario panel's form: the scenario being edited before Apply.
@@ -46,8 +55,25 @@ struct ScenarioForm {
     sim::Scenario draft;
     bool square = true;          ///< edit Width (j = k = l) instead of j, k, l
     std::string file;            ///< path typed into "Open file"
+    sim::Schedule schedule = sim::Schedule::InOrder;   ///< which warp runs ahead
+    uint64_t scheduleSeed = 1;                         ///< for the random schedule
     std::string error;           ///< the last refusal, one sentence (shown in red)
     uint64_t syncedGeneration = ~0ull;   ///< draft was last copied from this simulation
+};
+
+/// The Occupancy panel's inputs (seed 004): a block size, registers per thread and shared
+/// memory per block on a profile's SM, or those of the loaded kernel as compiled.
+struct OccupancyForm {
+    std::string profile = "textbook";   ///< sim::occupancyProfiles() name, or "current"
+    sim::OccupancyInput input{256, 10, 0, std::nullopt};
+    bool thisKernel = false;     ///< take the loaded kernel's block, registers and shared memory
+};
+
+/// The hazard shown (chosen in the Hazards panel, or the cursor step's first): index into
+/// Simulation::hazards.traced of the simulation with that generation, -1 for none.
+struct HazardFocus {
+    int index = -1;
+    uint64_t generation = ~0ull;
 };
 
 /// The GPU panel's form: the size to time.
@@ -67,7 +93,7 @@ struct View {
     double playClock = 0;        ///< seconds gathered toward the next step
     bool heatmap = false;        ///< Matrices: colour M and N by global loads (whole grid)
     float zoom = 1.0f;           ///< Matrices: cell size factor
-    std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true};
+    std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true, true, false};
     bool caption = true;         ///< the caption bar under the menu
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false;
@@ -76,7 +102,13 @@ struct View {
     bool noticeIsError = false;
     ScenarioForm form;
     GpuForm gpuForm;
+    OccupancyForm occupancy;
+    bool focusOccupancy = false; ///< bring the Occupancy panel to the front next frame
+    HazardFocus hazard;
 };
+
+/// The hazard chosen in the Hazards panel, if it belongs to the loaded simulation.
+const sim::Hazard* focusedHazard(const Loaded& loaded, const View& view);
 
 /// What the panels ask the app to do; the app carries the requests out after the frame.
 struct Requests {

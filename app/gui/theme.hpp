@@ -34,6 +34,11 @@ struct Palette {
     ImU32 error = IM_COL32(255, 110, 90, 255);       ///< refusals and disagreements
     ImU32 codeLine = IM_COL32(240, 228, 66, 70);     ///< current step's source line
     ImU32 codeLineAlt = IM_COL32(204, 121, 167, 80); ///< another line the selected thread ran
+    ImU32 wrongRead = IM_COL32(213, 94, 0, 255);     ///< a shared read that got a different value
+                                                     ///< than with every barrier (vermilion)
+    ImU32 hazard = IM_COL32(86, 180, 233, 255);      ///< the two accesses of the chosen hazard
+                                                     ///< (sky blue)
+    ImU32 hazardLine = IM_COL32(86, 180, 233, 70);   ///< their source lines in Code
 };
 
 /// Fonts, palette and scale for one run.

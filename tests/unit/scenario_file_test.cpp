@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "kernels/context.cuh"
 #include "sim/scenario_file.hpp"
 #include "trace_query.hpp"
 
@@ -60,9 +61,10 @@ TEST(Presets, EveryPresetLoadsValidatesAndFitsItsTrace)
         EXPECT_EQ(sim::validate(p.scenario), "");
         EXPECT_FALSE(p.title.empty());
         EXPECT_EQ(fs::path(p.file).stem().string(), p.name);
-        const sim::Simulation r = sim::simulate(p.scenario);
+        const sim::Simulation r = sim::simulate(p.scenario, {true, p.schedule, p.scheduleSeed});
         EXPECT_EQ(r.error, "");
-        EXPECT_TRUE(r.matchesReference);
+        // A preset that drops a barrier is there to show a wrong result.
+        EXPECT_EQ(r.matchesReference, p.scenario.dropBarriers == 0);
         const int steps = static_cast<int>(r.trace.steps.size());
         EXPECT_LT(p.step, steps) << "the starting step exists";
         EXPECT_LE(static_cast<int>(p.narration.size()), steps) << "no narration past the last step";
@@ -258,6 +260,81 @@ TEST_F(ScenarioFiles, SaveToAnUnwritablePlaceLeavesNothing)
     const std::string path = (dir / "no-such-folder" / "x.toml").string();
     EXPECT_THROW(sim::saveScenarioFile(sim::defaultPreset(), path), sim::ScenarioFileError);
     EXPECT_FALSE(fs::exists(dir / "no-such-folder"));
+}
+
+// drop_barrier, schedule, schedule_seed and [occupancy] (issues 4 and 5): read, refused at
+// their line, and written back.
+TEST_F(ScenarioFiles, BarriersScheduleAndOccupancy)
+{
+    const sim::Preset p = sim::loadScenarioFile(write("race.toml", kGood + R"(drop_barrier = "after-compute"
+schedule = "random"
+schedule_seed = 7
+
+[occupancy]
+profile = "textbook"
+block_threads = 256
+regs_per_thread = 12
+smem_per_block = 2048
+)"));
+    EXPECT_EQ(p.scenario.dropBarriers, static_cast<unsigned>(kernels::AFTER_COMPUTE));
+    EXPECT_EQ(p.schedule, sim::Schedule::Random);
+    EXPECT_EQ(p.scheduleSeed, 7u);
+    ASSERT_TRUE(p.occupancy.has_value());
+    EXPECT_EQ(p.occupancy->profile, "textbook");
+    EXPECT_EQ(p.occupancy->input.blockThreads, 256);
+    EXPECT_EQ(p.occupancy->input.regsPerThread, 12);
+    EXPECT_EQ(p.occupancy->input.smemPerBlock, 2048);
+    // Seed 004: 12 registers per thread leave 5 blocks of 256 threads on the textbook SM.
+    EXPECT_EQ(sim::computeOccupancy(*sim::findOccupancyProfile(p.occupancy->profile), p.occupancy->input).blocksPerSm, 5);
+
+    const sim::Preset both = sim::loadScenarioFile(write("both.toml", kGood + "drop_barrier = [\"after-load\", \"after-compute\"]\n"));
+    EXPECT_EQ(both.scenario.dropBarriers, static_cast<unsigned>(kernels::AFTER_LOAD | kernels::AFTER_COMPUTE));
+    EXPECT_EQ(both.schedule, sim::Schedule::InOrder);
+    EXPECT_FALSE(both.occupancy.has_value());
+
+    // Written back and read again, keys and all.
+    for (const sim::Preset* q : {&p, &both}) {
+        const std::string again = (dir / "again.toml").string();
+        sim::saveScenarioFile(*q, again);
+        const sim::Preset r = sim::loadScenarioFile(again);
+        EXPECT_EQ(r.scenario.dropBarriers, q->scenario.dropBarriers);
+        EXPECT_EQ(r.schedule, q->schedule);
+        EXPECT_EQ(r.scheduleSeed, q->scheduleSeed);
+        ASSERT_EQ(r.occupancy.has_value(), q->occupancy.has_value());
+        if (r.occupancy) {
+            EXPECT_EQ(r.occupancy->profile, q->occupancy->profile);
+            EXPECT_EQ(std::tie(r.occupancy->input.blockThreads, r.occupancy->input.regsPerThread, r.occupancy->input.smemPerBlock),
+                      std::tie(q->occupancy->input.blockThreads, q->occupancy->input.regsPerThread, q->occupancy->input.smemPerBlock));
+        }
+    }
+
+    EXPECT_EQ(errorOf(kGood + "drop_barrier = \"after-use\"\n"),
+              ", line 4: drop_barrier must be \"after-load\" or \"after-compute\" (or a list of both); got \"after-use\".");
+    EXPECT_EQ(errorOf(kGood + "drop_barrier = []\n"), ", line 4: drop_barrier must name at least one barrier; got an empty list.");
+    EXPECT_EQ(errorOf("kernel = \"matmul-naive\"\nwidth = 4\ntile = 2\ndrop_barrier = \"after-load\"\n"),
+              ", line 4: matmul-naive has no barriers to drop; only the tiled kernels' after-load and after-compute "
+              "barriers can be dropped.");
+    EXPECT_EQ(errorOf(kGood + "schedule = \"backwards\"\n"),
+              ", line 4: schedule must be \"in-order\", \"reverse\" or \"random\"; got \"backwards\".");
+    EXPECT_EQ(errorOf(kGood + "schedule = \"reverse\"\nschedule_seed = 3\n"),
+              ", line 5: schedule_seed applies only to schedule = \"random\"; set that too, or remove schedule_seed.");
+    EXPECT_EQ(errorOf(kGood + "occupancy = 5\n"),
+              ", line 4: occupancy must be a table: an [occupancy] section with block_threads and optionally "
+              "regs_per_thread, smem_per_block and profile.");
+    EXPECT_EQ(errorOf(kGood + "[occupancy]\nregs_per_thread = 10\n"),
+              ", line 4: [occupancy] needs block_threads, the threads per block (1 to 1024).");
+    EXPECT_EQ(errorOf(kGood + "[occupancy]\nblock_threads = 256\nregisters = 10\n"),
+              ", line 6: unknown key 'registers' in [occupancy]; the known keys are profile, block_threads, "
+              "regs_per_thread, smem_per_block.");
+    EXPECT_EQ(errorOf(kGood + "[occupancy]\nblock_threads = 2048\n"),
+              ", line 5: Threads per block must be between 1 and 1024 on profile textbook; got 2048.");
+    EXPECT_EQ(errorOf(kGood + "[occupancy]\nprofile = \"sm_90\"\nblock_threads = 256\nsmem_per_block = 300000\n"),
+              ", line 7: Shared memory per block must be between 0 and 232448 bytes on profile sm_90 (its per-block "
+              "limit); got 300000.");
+    const std::string unknown = errorOf(kGood + "[occupancy]\nprofile = \"sm_70\"\nblock_threads = 256\n");
+    EXPECT_EQ(unknown.rfind(", line 5: Unknown occupancy profile 'sm_70'; known profiles are textbook,", 0), 0u) << unknown;
+    // The GPU of the machine is only known where the panel runs: accepted here.
+    EXPECT_EQ(errorOf(kGood + "[occupancy]\nprofile = \"current\"\nblock_threads = 256\n"), "");
 }
 
 }  // namespace

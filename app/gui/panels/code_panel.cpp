@@ -1,12 +1,15 @@
 // Code: the kernel's own source file (embedded at build time, the very text the simulator
 // and nvcc compiled) with the current step's line highlighted, and for the selected thread
 // every access of the step as its index expression with the thread's numbers put in,
-// evaluated, next to the index the simulator recorded.
+// evaluated, next to the index the simulator recorded. Beside each droppable barrier
+// (x.syncthreads(AFTER_LOAD), x.syncthreads(AFTER_COMPUTE)) a toggle re-simulates with that
+// barrier dropped; the two lines of the hazard chosen in Hazards are marked.
 #include <imgui.h>
 
 #include <set>
 #include <string>
 
+#include "kernels/context.cuh"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
 #include "widgets.hpp"
@@ -25,9 +28,61 @@ const char* verb(sim::Op op)
     }
 }
 
+/// The ts::kernels::Barrier bit a source line's barrier call names, or 0.
+unsigned barrierOnLine(const char* b, const char* e)
+{
+    const std::string line(b, e);
+    if (line.find("syncthreads(AFTER_LOAD)") != std::string::npos) return kernels::AFTER_LOAD;
+    if (line.find("syncthreads(AFTER_COMPUTE)") != std::string::npos) return kernels::AFTER_COMPUTE;
+    return 0;
+}
+
+/// The "drop this barrier" toggle after a barrier line: re-simulates the loaded scenario
+/// with the barrier's bit flipped.
+void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
+{
+    bool dropped = (s.scenario.dropBarriers & bit) != 0;
+    ImGui::SameLine(0, 24);
+    ImGui::PushID(static_cast<int>(line));
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2, 0));
+    ImGui::BeginDisabled(f.busy.simulating);
+    if (ImGui::Checkbox("drop this barrier", &dropped)) {
+        sim::Scenario d = s.scenario;
+        d.dropBarriers ^= bit;
+        f.requests.load = presetFor(f.loaded, d);
+    }
+    ImGui::EndDisabled();
+    ImGui::PopStyleVar();
+    ImGui::PopID();
+    tooltip(bit == kernels::AFTER_LOAD
+                ? "Re-simulate with every thread skipping this __syncthreads() (the same flag for the whole "
+                  "block, as on the GPU). Without it a thread can read a tile slot before its owner has "
+                  "written it: a read-after-write (RAW) hazard, a true dependence (seed 001's barrier table)."
+                : "Re-simulate with every thread skipping this __syncthreads() (the same flag for the whole "
+                  "block, as on the GPU). Without it a thread can overwrite a slot with the next phase's tile "
+                  "while others still read the old one: a write-after-read (WAR) hazard, a false dependence "
+                  "(seed 001's barrier table).");
+}
+
+/// "<- RAW: write by (ty, tx)" after a line that holds an access of the chosen hazard.
+std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
+{
+    std::string tag;
+    const int bx = static_cast<int>(t.blockDim.x);
+    for (const sim::HazardAccess* a : {&h.first, &h.second}) {
+        if (a->line != line) continue;
+        tag += std::string(tag.empty() ? "<- " : "; ") + (a == &h.first ? "1st: " : "2nd: ") +
+               (a->write ? "write" : "read") + " by (" + std::to_string(a->thread / bx) + "," +
+               std::to_string(a->thread % bx) + ")";
+    }
+    return tag.empty() ? tag : tag + " [" + sim::hazardName(h.kind) + "]";
+}
+
 void source(Frame& f, const sim::Simulation& s, const std::string& text, float height)
 {
     const Palette& pal = f.theme.palette;
+    const sim::KernelInfo* info = sim::findKernel(s.scenario.kernel);
+    const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
     const sim::Step* st = f.view.cursor >= 0 ? &s.trace.steps[f.view.cursor] : nullptr;
     std::set<unsigned> threadLines;
     if (st)
@@ -55,9 +110,25 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
         const float w = ImGui::GetWindowWidth() + ImGui::GetScrollX();
         if (st && n == st->line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.codeLine);
         else if (threadLines.count(n)) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.codeLineAlt);
+        const std::string tag = hz ? hazardTag(s.trace, *hz, n) : std::string();
+        if (!tag.empty()) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.hazardLine);
+        const unsigned bit = info ? barrierOnLine(text.data() + b, text.data() + e) & info->barriers : 0;
+        const bool dropped = (bit & s.scenario.dropBarriers) != 0;
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", n);
         ImGui::SameLine();
+        if (dropped) ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
         ImGui::TextUnformatted(text.data() + b, text.data() + e);
+        if (dropped) {
+            ImGui::PopStyleColor();
+            const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+            const float x0 = a.x + ImGui::CalcTextSize(" ").x * static_cast<float>(text.find_first_not_of(' ', b) - b);
+            dl->AddLine(ImVec2(x0, (a.y + z.y) * 0.5f), ImVec2(z.x, (a.y + z.y) * 0.5f), pal.error, 2.0f);
+        }
+        if (bit) dropToggle(f, s, bit, n);
+        if (!tag.empty()) {
+            ImGui::SameLine(0, 16);
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.hazard), "%s", tag.c_str());
+        }
         if (e == text.size()) break;
         b = e + 1;
     }

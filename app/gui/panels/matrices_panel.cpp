@@ -2,12 +2,14 @@
 // M to its left, so a row of M and a column of N meet at their P element). At the cursor,
 // colours show what the traced block loads in this phase, what sits in Mds/Nds, which tile
 // slots were zero-filled past the edge, and which P elements are finished. Large matrices
-// are drawn in bins of several elements; the heatmap colours M and N by global loads.
+// are drawn in bins of several elements; the heatmap colours M and N by global loads. P
+// elements that differ from the CPU reference (a dropped barrier) are marked once shown.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,15 @@ struct Bins {
     std::vector<ImU32> colour;
 };
 
+/// Whether P element `idx` as shown at the cursor (stored by the traced block, or the final
+/// value of another block) differs from the CPU reference, bit for bit.
+bool wrongP(const Ctx& c, int32_t idx, bool stored, float storedValue, bool inBlock)
+{
+    if (!stored && inBlock) return false;
+    const float v = stored ? storedValue : c.s.P[idx];
+    return static_cast<size_t>(idx) < c.s.reference.size() && std::memcmp(&v, &c.s.reference[idx], sizeof v) != 0;
+}
+
 bool listed(const std::vector<std::pair<int, int32_t>>& list, int array, int32_t idx)
 {
     for (auto [a, i] : list)
@@ -93,6 +104,10 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
     if (g.name == "P") {
         const int bx = col / c.T, by = r / c.T;
         ImGui::Text("final value %.6g", c.s.P[idx]);
+        if (static_cast<size_t>(idx) < c.s.reference.size() && !c.s.matchesReference &&
+            std::memcmp(&c.s.P[idx], &c.s.reference[idx], sizeof(float)) != 0)
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.f.theme.palette.error),
+                               "differs from the CPU reference %.6g: a race gave it a stale operand", c.s.reference[idx]);
         ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, r % c.T, col % c.T);
         if (e.stored) ImGui::Text("stored by the traced block at this step or before: finished");
         else if (bx == static_cast<int>(t.block.x) && by == static_cast<int>(t.block.y))
@@ -144,6 +159,14 @@ void drawCells(const Ctx& c, const Grid& g)
                 const float d = std::min(10.0f, g.cell / 4);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
+            if (isP && !c.s.matchesReference) {
+                const bool inBlock = col / c.T == static_cast<int>(t.block.x) && r / c.T == static_cast<int>(t.block.y);
+                if (wrongP(c, idx, e.stored, e.storedValue, inBlock)) {
+                    const float th = std::min(3.0f, g.cell / 8);
+                    c.dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, 0, 0, th);
+                    c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
+                }
+            }
             if (g.cell < 24) continue;
             if (isP) {
                 const bool inBlock = col / c.T == static_cast<int>(t.block.x) && r / c.T == static_cast<int>(t.block.y);
@@ -184,7 +207,8 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
         for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
             int p = 0;
             ImU32 col = pal.cell;
-            if (e.stored) { p = 3; col = pal.finished; }
+            if (g.name == "P" && wrongP(c, idx, e.stored, e.storedValue, true)) { p = 5; col = pal.error; }
+            else if (e.stored) { p = 3; col = pal.finished; }
             else if (e.readNow) { p = 4; col = pal.readNow; }
             else if (e.inShared()) { p = 3; col = pal.inShared; }
             else if (e.loadedThisPhase) { p = 2; col = pal.loadedThisPhase; }
@@ -311,6 +335,9 @@ void legend(const Ctx& c)
     legendItem(pal.readNow, "this step", "Read by the current step: from global memory (yellow frame), or through its copy in Mds/Nds (inner yellow frame).", true);
     legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (seed 003 'Boundary checks').");
     legendItem(pal.finished, "P finished", "P element stored by the traced block.");
+    if (!c.s.matchesReference)
+        legendItem(pal.error, "wrong P", "P element that differs from the CPU reference (fmaf in k order), "
+                                         "marked once it is stored: a race gave it a stale operand.", true);
     legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", true);
 }
 

@@ -21,5 +21,10 @@ void drawTimelinePanel(Frame& f, float top);
 void drawCodePanel(Frame& f, float top);
 void drawSharedMemoryPanel(Frame& f, float top);
 void drawThreadsPanel(Frame& f, float top);
+void drawHazardsPanel(Frame& f, float top);
+/// Keeps View::hazard on a hazard whose second access lies in the cursor step: the chosen
+/// one while the cursor stays at its step, else the step's first (none if it has none).
+void updateHazardFocus(Frame& f);
+void drawOccupancyPanel(Frame& f, float top);
 
 }  // namespace ts::app

@@ -1,6 +1,6 @@
 // Scenario: kernel, sizes (Width, or j, k, l), TILE_WIDTH, the traced block, the input
-// seed; Apply re-simulates. Invalid values are refused with sim::validate's sentence.
-// Lecture presets and scenario files open from here too.
+// seed, the warp schedule; Apply re-simulates. Invalid values are refused with
+// sim::validate's sentence. Lecture presets and scenario files open from here too.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -54,6 +54,30 @@ void sizeInputs(ScenarioForm& form, bool tiled)
     }
 }
 
+/// The schedule combo and, for the random schedule, its seed.
+void scheduleInputs(ScenarioForm& form, float w)
+{
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("schedule", sim::scheduleName(form.schedule))) {
+        for (sim::Schedule s : {sim::Schedule::InOrder, sim::Schedule::Reverse, sim::Schedule::Random})
+            if (ImGui::Selectable(sim::scheduleName(s), s == form.schedule)) form.schedule = s;
+        ImGui::EndCombo();
+    }
+    tooltip("Which warp runs ahead between barriers. The simulator groups the block's threads into warps of "
+            "32 (thread index / 32) and runs one thread at a time until it reaches a barrier or ends: the "
+            "lanes of a warp in lane order, the warps in this order. in-order: warp 0 first; reverse: the "
+            "last warp first; random: a fresh shuffle of the warps from the seed at every barrier. With every "
+            "barrier in place all three give the same P; with one dropped, the schedule decides which stale "
+            "values are read. A block of at most 32 threads is a single warp, so there the schedule changes "
+            "nothing.");
+    if (form.schedule == sim::Schedule::Random) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w * 0.8f);
+        ImGui::InputScalar("schedule seed", ImGuiDataType_U64, &form.scheduleSeed);
+        tooltip("Seed of the random warp order");
+    }
+}
+
 void presetList(Frame& f)
 {
     if (!f.loaded.presetsError.empty()) {
@@ -64,7 +88,10 @@ void presetList(Frame& f)
         ImGui::TextDisabled("No lecture presets found in %s", sim::presetDirectory().c_str());
         return;
     }
-    const float h = std::min<float>(f.loaded.presets.size(), 4.4f) * ImGui::GetTextLineHeightWithSpacing();
+    // As many rows as fit above the file row (at least 2.5, at most every preset).
+    const float row = ImGui::GetTextLineHeightWithSpacing();
+    const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
+    const float h = std::clamp(room, 2.5f * row, static_cast<float>(f.loaded.presets.size()) * row + 4);
     if (ImGui::BeginListBox("##presets", ImVec2(-1, h))) {
         for (const sim::Preset& p : f.loaded.presets) {
             const bool current = p.name == f.loaded.preset.name;
@@ -84,6 +111,8 @@ void drawScenarioPanel(Frame& f, float top)
     if (f.loaded.sim && form.syncedGeneration != f.loaded.generation) {
         form.draft = f.loaded.sim->scenario;
         form.square = form.draft.j == form.draft.k && form.draft.k == form.draft.l;
+        form.schedule = f.loaded.preset.schedule;
+        form.scheduleSeed = f.loaded.preset.scheduleSeed;
         form.syncedGeneration = f.loaded.generation;
     }
     if (beginPanel(f, Panel::Scenario, top)) {
@@ -116,12 +145,13 @@ void drawScenarioPanel(Frame& f, float top)
         ImGui::SetNextItemWidth(w * 1.4f);
         ImGui::InputScalar("input seed", ImGuiDataType_U64, &d.seed);
         tooltip("M and N are pseudo-random in [-1, 1), drawn from this seed (never zero)");
+        scheduleInputs(form, w * 1.4f);
 
         const bool busy = f.busy.simulating;
         ImGui::BeginDisabled(busy);
         if (ImGui::Button("Apply", ImVec2(ImGui::GetFontSize() * 6, 0))) {
             std::string e = form.error.empty() ? sim::validate(d) : form.error;
-            if (e.empty()) f.requests.load = presetFor(f.loaded, d);
+            if (e.empty()) f.requests.load = presetFor(f.loaded, d, form.schedule, form.scheduleSeed);
             form.error = e;
         }
         ImGui::EndDisabled();

@@ -1,10 +1,14 @@
 // Shared memory: every shared array of the traced block (Mds, Nds) at the cursor, each slot
 // with its value, the thread (ty, tx) that wrote it and the element it was loaded from;
-// slots read or written by the current step and zero-filled slots are marked.
+// slots read or written by the current step and zero-filled slots are marked, so are slots
+// from which a read of this step got a wrong value (with a barrier dropped: an old, a
+// never-written or the next phase's value) and the slot of the hazard shown in Hazards.
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "panels.hpp"
 #include "widgets.hpp"
@@ -24,7 +28,18 @@ std::string threadText(const sim::Trace& t, uint16_t thread)
     return "(" + std::to_string(thread / bx) + "," + std::to_string(thread % bx) + ")";
 }
 
-void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i)
+/// The reads of array `array` in the cursor step that got a wrong value (Loaded::wrongReads).
+std::vector<const sim::Event*> wrongReads(const Frame& f, const sim::Trace& t, int array)
+{
+    std::vector<const sim::Event*> out;
+    if (f.view.cursor < 0 || f.loaded.wrongReads.size() != t.events.size()) return out;
+    const sim::Step& st = t.steps[f.view.cursor];
+    for (int i = st.begin; i < st.end; ++i)
+        if (f.loaded.wrongReads[i] && t.events[i].array == array) out.push_back(&t.events[i]);
+    return out;
+}
+
+void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i, const std::vector<const sim::Event*>& wrong)
 {
     const sim::SlotView& sl = f.replay.slots[array][i];
     const sim::ArrayInfo& a = t.arrays[array];
@@ -43,6 +58,24 @@ void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i)
             ImGui::Text("loaded from %s (flat %d)", elementText(t, sl.sourceArray, sl.sourceIndex).c_str(), sl.sourceIndex);
     }
     if (sl.readNow) ImGui::TextUnformatted("read by the current step");
+    for (const sim::Event* r : wrong) {
+        if (r->index != i) continue;
+        ImGui::PushStyleColor(ImGuiCol_Text, f.theme.palette.wrongRead);
+        const std::string who = threadText(t, r->thread);
+        if (std::isnan(r->value))
+            ImGui::Text("wrong read by thread %s: the slot had never been written (NaN)", who.c_str());
+        else if (r->flags & sim::kStale)
+            ImGui::Text("wrong read by thread %s: got %.6g, a stale value (its owner writes the new one later)",
+                        who.c_str(), r->value);
+        else
+            ImGui::Text("wrong read by thread %s: got %.6g, already overwritten with the next phase's tile",
+                        who.c_str(), r->value);
+        ImGui::PopStyleColor();
+    }
+    if (const sim::Hazard* h = focusedHazard(f.loaded, f.view); h && h->array == array && h->slot == i)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.theme.palette.hazard), "%s hazard: %s by %s, then %s by %s",
+                           sim::hazardName(h->kind), h->first.write ? "write" : "read", threadText(t, h->first.thread).c_str(),
+                           h->second.write ? "write" : "read", threadText(t, h->second.thread).c_str());
     if (sl.writtenNow) ImGui::TextUnformatted("written by the current step");
     ImGui::TextDisabled("click: select the thread that wrote it");
     ImGui::EndTooltip();
@@ -65,6 +98,8 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
     const bool clicked = ImGui::IsItemClicked();
     ImFont* mono = f.theme.fonts.cell;
     const float lh = mono->FontSize;
+    const std::vector<const sim::Event*> wrong = wrongReads(f, t, array);
+    const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
     for (int i = 0; i < a.size(); ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
         const ImVec2 p0(o.x + (i % a.cols) * cell, o.y + (i / a.cols) * cell);
@@ -77,6 +112,13 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
             const float d = std::min(12.0f, cell / 4);
             dl->AddTriangleFilled(p0, ImVec2(p0.x + d, p0.y), ImVec2(p0.x, p0.y + d), pal.selected);
         }
+        if (std::any_of(wrong.begin(), wrong.end(), [&](const sim::Event* r) { return r->index == i; })) {
+            const float d = std::min(18.0f, cell / 3);
+            dl->AddTriangleFilled(p1, ImVec2(p1.x - d, p1.y), ImVec2(p1.x, p1.y - d), pal.wrongRead);
+            dl->AddRect(ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, 2, 0, std::min(2.5f, cell / 10));
+        }
+        if (hz && hz->array == array && hz->slot == i)
+            dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, 4, 0, std::min(5.0f, cell / 5));
         if (cell < 3 * lh + 6 || !sl.written) continue;
         const ImU32 tc = textOn(fill);
         const float cx = (p0.x + p1.x) * 0.5f;
@@ -94,7 +136,7 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         const int c = std::clamp(static_cast<int>((m.x - o.x) / cell), 0, a.cols - 1);
         const int r = std::clamp(static_cast<int>((m.y - o.y) / cell), 0, a.rows - 1);
         const int i = r * a.cols + c;
-        slotTooltip(f, t, array, i);
+        slotTooltip(f, t, array, i, wrong);
         if (clicked && f.replay.slots[array][i].written) f.view.thread = f.replay.slots[array][i].writer;
     }
 }
@@ -121,6 +163,13 @@ void drawSharedMemoryPanel(Frame& f, float top)
             legendItem(pal.loadedThisPhase, "written now", "Written by the current step.", true);
             legendItem(pal.readNow, "read now", "Read by the current step.", true);
             legendItem(pal.selected, "by selected thread", "Written by the selected thread (white corner).");
+            if (!f.loaded.wrongReads.empty())
+                legendItem(pal.wrongRead, "wrong read",
+                           "A thread read this slot in the current step and got a different value than it gets with "
+                           "every barrier in place: a stale one (old, or never written) without the barrier after "
+                           "the load, the next phase's without the barrier after the use (vermilion corner).");
+            if (focusedHazard(f.loaded, f.view))
+                legendItem(pal.hazard, "hazard", "The slot of the hazard shown in the Hazards panel.", true);
             const ImVec2 avail = ImGui::GetContentRegionAvail();
             const sim::ArrayInfo& first = s->trace.arrays[shared.front()];
             const float n = static_cast<float>(shared.size());

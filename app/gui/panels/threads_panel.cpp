@@ -1,6 +1,8 @@
 // Threads: every thread of the traced block with (ty, tx), Row, Col, Pvalue so far and what
 // it does in the current step. Threads that compute no P element (Row or Col past the
-// matrix) but still load their tile elements are greyed and say why.
+// matrix) but still load their tile elements are greyed and say why. A thread whose shared
+// read in this step got a wrong value (a dropped barrier) is marked, and the two threads of
+// the hazard shown in Hazards are highlighted.
 #include <imgui.h>
 
 #include <string>
@@ -51,6 +53,17 @@ std::string doing(const sim::Trace& t, const std::vector<const sim::Event*>& ev)
     return out;
 }
 
+/// The shared slots a thread read wrong in the step (Loaded::wrongReads), "Mds[0][1],
+/// Nds[1][0]"; empty if none.
+std::string wrongText(const Frame& f, const sim::Trace& t, const std::vector<const sim::Event*>& ev)
+{
+    std::string out;
+    if (f.loaded.wrongReads.size() != t.events.size()) return out;
+    for (const sim::Event* e : ev)
+        if (f.loaded.wrongReads[e - t.events.data()]) out += (out.empty() ? "" : ", ") + indexText(t, *e);
+    return out;
+}
+
 }  // namespace
 
 void drawThreadsPanel(Frame& f, float top)
@@ -71,6 +84,7 @@ void drawThreadsPanel(Frame& f, float top)
                 for (int i = st.begin; i < st.end; ++i)
                     if (t.events[i].thread < n) byThread[t.events[i].thread].push_back(&t.events[i]);
             }
+            const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
             const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg |
                                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
             if (ImGui::BeginTable("threads", 6, tf)) {
@@ -89,9 +103,16 @@ void drawThreadsPanel(Frame& f, float top)
                         const sim::ThreadView& tv = f.replay.threads[th];
                         const sim::Variables v = sim::threadVariables(s->scenario, t, th, f.view.cursor);
                         ImGui::TableNextRow();
+                        const char* role = !hz ? nullptr
+                                           : hz->first.thread == th && hz->second.thread == th ? " 1st+2nd"
+                                           : hz->first.thread == th                           ? " 1st"
+                                           : hz->second.thread == th                          ? " 2nd"
+                                                                                              : nullptr;
+                        if (role) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, pal.hazardLine);
                         ImGui::TableNextColumn();
                         if (!tv.hasOutput) ImGui::PushStyleColor(ImGuiCol_Text, pal.noOutput);
-                        const std::string id = "(" + std::to_string(v.at("ty")) + ", " + std::to_string(v.at("tx")) + ")";
+                        std::string id = "(" + std::to_string(v.at("ty")) + ", " + std::to_string(v.at("tx")) + ")";
+                        if (role) id += role;
                         if (ImGui::Selectable(id.c_str(), f.view.thread == th, ImGuiSelectableFlags_SpanAllColumns))
                             f.view.thread = th;
                         tooltip("Click to select this thread: the Code panel shows its index expressions.");
@@ -115,9 +136,17 @@ void drawThreadsPanel(Frame& f, float top)
                                     "N tiles (or zero-fills them) for the other threads of its block.");
                         }
                         ImGui::TableNextColumn();
+                        const std::string wrong = wrongText(f, t, byThread[th]);
                         if (barrier) ImGui::TextUnformatted("waits at __syncthreads()");
                         else if (byThread[th].empty()) ImGui::TextDisabled("-");
-                        else ImGui::TextUnformatted(doing(t, byThread[th]).c_str());
+                        else if (wrong.empty()) ImGui::TextUnformatted(doing(t, byThread[th]).c_str());
+                        else {
+                            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrongRead), "%s  [wrong: %s]",
+                                               doing(t, byThread[th]).c_str(), wrong.c_str());
+                            tooltip("This thread read a shared slot and got a different value than it gets with every "
+                                    "barrier in place: a stale one (old, or never written: NaN) when the barrier "
+                                    "after the load is missing, the next phase's when the one after the use is.");
+                        }
                         if (!tv.hasOutput) ImGui::PopStyleColor();
                     }
                 ImGui::EndTable();

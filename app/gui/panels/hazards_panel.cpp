@@ -1,0 +1,362 @@
+// Hazards: what the hazard detector found (seed 001's barrier table: without the barrier
+// after the load a read-after-write, without the one after the use a write-after-read).
+// The racecheck-like list of sites (kind, array, both source lines, count over the grid),
+// then the traced block's hazards one by one; choosing one moves the timeline to the step
+// of its second access and marks both accesses in Threads, Code and Shared memory. A short
+// text says why a hazard matters even when a run happens to give the right P. The focus
+// always belongs to the cursor step: stepping the timeline shows that step's first hazard.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/context.cuh"
+#include "panels.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+/// For one simulation: the step and the trace position of every event by its
+/// execution-order number (Event::seq), and the hazard to show first at each step.
+struct StepIndex {
+    uint64_t generation = ~0ull;
+    std::vector<int> stepOfSeq;
+    std::vector<int> eventOfSeq;
+    std::vector<int> shownAt;   ///< by step: a traced hazard with an access in it, -1 if none
+};
+
+int stepOf(const std::vector<int>& bySeq, uint32_t seq)
+{
+    return seq < bySeq.size() ? bySeq[seq] : -1;
+}
+
+const StepIndex& stepIndex(const Frame& f, const sim::Simulation& s)
+{
+    static StepIndex cache;
+    if (cache.generation != f.loaded.generation) {
+        const sim::Trace& t = s.trace;
+        cache.generation = f.loaded.generation;
+        cache.stepOfSeq.assign(t.events.size(), -1);
+        cache.eventOfSeq.assign(t.events.size(), -1);
+        for (size_t st = 0; st < t.steps.size(); ++st)
+            for (int i = t.steps[st].begin; i < t.steps[st].end; ++i)
+                if (t.events[i].seq < cache.stepOfSeq.size()) {
+                    cache.stepOfSeq[t.events[i].seq] = static_cast<int>(st);
+                    cache.eventOfSeq[t.events[i].seq] = i;
+                }
+        // At each step, the first hazard whose read there got a wrong value (the race the
+        // step shows), else the first with its second access there, else with its first.
+        std::vector<int> rank(t.steps.size(), 4);
+        cache.shownAt.assign(t.steps.size(), -1);
+        const std::vector<uint8_t>& wrong = f.loaded.wrongReads;
+        for (size_t k = 0; k < s.hazards.traced.size(); ++k) {
+            const sim::Hazard& h = s.hazards.traced[k];
+            for (const sim::HazardAccess* a : {&h.first, &h.second}) {
+                const int st = stepOf(cache.stepOfSeq, a->seq);
+                if (st < 0) continue;
+                const int ev = cache.eventOfSeq[a->seq];
+                const bool wrongRead = !a->write && ev >= 0 && static_cast<size_t>(ev) < wrong.size() && wrong[ev];
+                const int r = wrongRead ? 0 : a == &h.second ? 1 : 2;
+                if (r < rank[st]) {
+                    rank[st] = r;
+                    cache.shownAt[st] = static_cast<int>(k);
+                }
+            }
+        }
+    }
+    return cache;
+}
+
+std::string threadText(const sim::Trace& t, uint16_t thread)
+{
+    const int bx = static_cast<int>(t.blockDim.x);
+    return "(" + std::to_string(thread / bx) + "," + std::to_string(thread % bx) + ")";
+}
+
+std::string slotText(const sim::Trace& t, uint8_t array, int32_t slot)
+{
+    const sim::ArrayInfo& a = t.arrays.at(array);
+    if (a.rows > 1) return a.name + "[" + std::to_string(slot / a.cols) + "][" + std::to_string(slot % a.cols) + "]";
+    return a.name + "[" + std::to_string(slot) + "]";
+}
+
+const char* accessWord(bool write) { return write ? "write" : "read"; }
+
+bool sameSite(const sim::HazardSite& site, const sim::Hazard& h)
+{
+    return site.kind == h.kind && site.array == h.array && site.firstLine == h.first.line &&
+           site.secondLine == h.second.line;
+}
+
+/// Which site the traced list is filtered to (-1: all), for one simulation, and whether a
+/// click on a site asks for the list's tab.
+struct SiteFilter {
+    uint64_t generation = ~0ull;
+    int site = -1;
+    bool showList = false;
+};
+
+/// Chooses traced hazard `i`: the cursor goes to the step of its second access, the
+/// second thread is selected.
+void choose(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, int i)
+{
+    const sim::Hazard& h = s.hazards.traced[i];
+    f.view.hazard = HazardFocus{i, f.loaded.generation};
+    const int step = stepOf(bySeq, h.second.seq);
+    if (step >= 0) f.view.cursor = step;
+    f.view.thread = h.second.thread;
+    f.view.playing = false;
+}
+
+void summary(Frame& f, const sim::Simulation& s)
+{
+    const Palette& pal = f.theme.palette;
+    const sim::HazardLog& log = s.hazards;
+    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::Text("RAW %llu   WAR %llu   WAW %llu", static_cast<unsigned long long>(log.raw),
+                static_cast<unsigned long long>(log.war), static_cast<unsigned long long>(log.waw));
+    ImGui::PopFont();
+    tooltip("Hazardous pairs of shared-memory accesses in the whole grid (simulated): two threads of one "
+            "block touch the same slot, at least one writes, and no barrier lies between. Named by the order "
+            "they happened in, as racecheck does: RAW, the write came first; WAR, the read came first; WAW, "
+            "both write.");
+    if (log.raw + log.war + log.waw > 0)
+        helpMarker("A hazard is a fact about the program, not about one run: two threads touch one slot with "
+                   "nothing that orders them. Whether the reader gets the old or the new value depends on which "
+                   "thread or warp runs first: the schedule here, the hardware on a GPU, where it can change from "
+                   "run to run. So the same kernel can give the right P today and a wrong one tomorrow; a right "
+                   "P proves nothing. In this run the pairs whose read got a wrong value are the ones that show "
+                   "in P.");
+    std::string setup;
+    if (s.scenario.dropBarriers & kernels::AFTER_LOAD) setup += "after-load dropped, ";
+    if (s.scenario.dropBarriers & kernels::AFTER_COMPUTE) setup += "after-compute dropped, ";
+    if (setup.empty()) setup = "all barriers in place, ";
+    setup += std::string("schedule ") + sim::scheduleName(f.loaded.preset.schedule);
+    colouredText(pal.dimText, setup);
+    if (!s.error.empty()) return;
+    size_t wrong = 0;
+    for (size_t i = 0; i < s.P.size() && i < s.reference.size(); ++i)
+        if (std::memcmp(&s.P[i], &s.reference[i], sizeof(float)) != 0) ++wrong;
+    if (wrong)
+        colouredText(pal.error, "This run: " + std::to_string(wrong) + " of " + std::to_string(s.P.size()) +
+                                    " P elements wrong (red in Matrices).");
+    else
+        colouredText(pal.finished, "This run: P equals the CPU reference.");
+    tooltip("P compared bit for bit with the CPU reference (fmaf in k order)");
+}
+
+void explanation(const Frame& f, const sim::Simulation& s)
+{
+    const bool any = s.hazards.raw + s.hazards.war + s.hazards.waw > 0;
+    colouredText(f.theme.palette.dimText,
+                 any ? "A hazard is there whether or not P comes out wrong: the order the threads happen to "
+                       "run in decides who wins. Only a barrier makes it safe."
+                     : "No hazards: a barrier separates every pair of accesses to a shared slot by different "
+                       "threads, so every schedule gives the same P. Drop a barrier in Code to see why.");
+
+}
+
+/// The hazard the other panels show, in one line.
+void shown(const Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq)
+{
+    const sim::Hazard* h = focusedHazard(f.loaded, f.view);
+    const Palette& pal = f.theme.palette;
+    if (!h) {
+        colouredText(pal.dimText, "No hazard has an access in this step.");
+        return;
+    }
+    const sim::Trace& t = s.trace;
+    auto access = [&](const sim::HazardAccess& a) {
+        return std::string(accessWord(a.write)) + " by " + threadText(t, a.thread) + " at line " +
+               std::to_string(a.line) + " (step " + std::to_string(stepOf(bySeq, a.seq)) + ")";
+    };
+    colouredText(pal.hazard, std::string("Shown: ") + sim::hazardName(h->kind) + " on " + slotText(t, h->array, h->slot) +
+                                 ", " + access(h->first) + ", then " + access(h->second) + ".");
+    tooltip("Marked in Threads (1st, 2nd), Code (both lines) and Shared memory (the slot). Steps gather the "
+            "same statement of every thread, so the step of an access can come before the step of an access "
+            "that ran earlier.");
+}
+
+/// The racecheck-like table of sites; a click filters the traced list to one site.
+void sites(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, SiteFilter& filter)
+{
+    const sim::HazardLog& log = s.hazards;
+    const sim::Trace& t = s.trace;
+    const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("sites", 5, tf)) return;
+    ImGui::TableSetupColumn("kind");
+    ImGui::TableSetupColumn("array");
+    ImGui::TableSetupColumn("1st access");
+    ImGui::TableSetupColumn("2nd access");
+    ImGui::TableSetupColumn("pairs", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < log.sites.size(); ++i) {
+        const sim::HazardSite& h = log.sites[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        const std::string id = std::string(sim::hazardName(h.kind)) + "##site" + std::to_string(i);
+        if (ImGui::Selectable(id.c_str(), filter.site == static_cast<int>(i), ImGuiSelectableFlags_SpanAllColumns)) {
+            filter.site = static_cast<int>(i);
+            filter.showList = true;
+            if (filter.site >= 0)
+                for (size_t k = 0; k < log.traced.size(); ++k)
+                    if (sameSite(h, log.traced[k])) {
+                        choose(f, s, bySeq, static_cast<int>(k));
+                        break;
+                    }
+        }
+        tooltip("Like compute-sanitizer's racecheck: " + std::string(accessWord(h.kind != sim::HazardKind::WAR)) +
+                " at line " + std::to_string(h.firstLine) + ", then " +
+                accessWord(h.kind != sim::HazardKind::RAW) + " at line " + std::to_string(h.secondLine) +
+                " by another thread with no barrier between; first seen in block (" +
+                std::to_string(h.exampleBlock.x) + ", " + std::to_string(h.exampleBlock.y) + "), threads " +
+                threadText(t, h.exampleFirst) + " and " + threadText(t, h.exampleSecond) +
+                ". Click to list only these in the traced block's tab and show the first of them.");
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(t.arrays.at(h.array).name.c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%s, line %u", accessWord(h.kind != sim::HazardKind::WAR), h.firstLine);
+        ImGui::TableNextColumn();
+        ImGui::Text("%s, line %u", accessWord(h.kind != sim::HazardKind::RAW), h.secondLine);
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", static_cast<unsigned long long>(h.count));
+    }
+    ImGui::EndTable();
+}
+
+/// The traced block's hazards (of the filtered site, or all), one row each.
+void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, SiteFilter& filter)
+{
+    const sim::HazardLog& log = s.hazards;
+    const sim::Trace& t = s.trace;
+    std::vector<int> rows;
+    for (size_t k = 0; k < log.traced.size(); ++k)
+        if (filter.site < 0 || sameSite(log.sites[filter.site], log.traced[k])) rows.push_back(static_cast<int>(k));
+    const int chosen = focusedHazard(f.loaded, f.view) ? f.view.hazard.index : -1;
+    const auto at = std::find(rows.begin(), rows.end(), chosen);
+    const int pos = at == rows.end() ? -1 : static_cast<int>(at - rows.begin());
+
+    if (filter.site >= 0) {
+        const sim::HazardSite& site = log.sites[filter.site];
+        ImGui::Text("only %s on %s, lines %u then %u", sim::hazardName(site.kind), t.arrays.at(site.array).name.c_str(),
+                    site.firstLine, site.secondLine);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("all")) filter.site = -1;
+        tooltip("List every hazard of the traced block");
+    } else {
+        ImGui::Text("%zu hazards", rows.size());
+    }
+    tooltip("The hazards of the traced block, in the order their second access happened. Choose one: the "
+            "timeline moves to the step of its second access, Threads and Shared memory mark both threads "
+            "and the slot, Code both lines. Stepping the timeline shows each step's own.");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(rows.empty() || pos == 0);
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) choose(f, s, bySeq, rows[pos < 0 ? 0 : pos - 1]);
+    ImGui::EndDisabled();
+    tooltip("Previous hazard");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(rows.empty() || pos + 1 >= static_cast<int>(rows.size()));
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) choose(f, s, bySeq, rows[pos + 1]);
+    ImGui::EndDisabled();
+    tooltip("Next hazard");
+    if (log.traced.size() >= sim::HazardLog::kMaxTraced) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(the first %zu)", sim::HazardLog::kMaxTraced);
+    }
+    if (rows.empty()) {
+        if (!log.sites.empty())
+            ImGui::TextDisabled("None in this block; the Grid tab names a block that has some.");
+        return;
+    }
+    const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                               ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("traced", 4, tf, ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, 80.0f)))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("kind");
+    ImGui::TableSetupColumn("slot");
+    ImGui::TableSetupColumn("1st: thread, line, step");
+    ImGui::TableSetupColumn("2nd: thread, line, step", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    // Keep the chosen row in view when it was chosen elsewhere (a site, the arrows).
+    static int scrolledTo = -1;
+    if (pos >= 0 && scrolledTo != chosen) {
+        const float rowH = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+        const float y = pos * rowH, view = ImGui::GetWindowHeight() - 2 * rowH;
+        if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + view) ImGui::SetScrollY(std::max(0.0f, y - view * 0.5f));
+        scrolledTo = chosen;
+    }
+    ImGuiListClipper clip;
+    clip.Begin(static_cast<int>(rows.size()));
+    while (clip.Step())
+        for (int r = clip.DisplayStart; r < clip.DisplayEnd; ++r) {
+            const sim::Hazard& h = log.traced[rows[r]];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            const std::string id = std::string(sim::hazardName(h.kind)) + "##h" + std::to_string(rows[r]);
+            if (ImGui::Selectable(id.c_str(), rows[r] == chosen, ImGuiSelectableFlags_SpanAllColumns))
+                choose(f, s, bySeq, rows[r]);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(slotText(t, h.array, h.slot).c_str());
+            for (const sim::HazardAccess* a : {&h.first, &h.second}) {
+                ImGui::TableNextColumn();
+                ImGui::Text("%s %s, line %u, step %d", threadText(t, a->thread).c_str(), accessWord(a->write), a->line,
+                            stepOf(bySeq, a->seq));
+            }
+        }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void updateHazardFocus(Frame& f)
+{
+    const sim::Simulation* s = f.loaded.sim.get();
+    if (!s || f.view.cursor < 0 || f.view.cursor >= static_cast<int>(s->trace.steps.size())) return;
+    const StepIndex& ix = stepIndex(f, *s);
+    const sim::Hazard* h = focusedHazard(f.loaded, f.view);
+    if (h && (stepOf(ix.stepOfSeq, h->first.seq) == f.view.cursor || stepOf(ix.stepOfSeq, h->second.seq) == f.view.cursor))
+        return;
+    f.view.hazard = HazardFocus{ix.shownAt[f.view.cursor], f.loaded.generation};
+}
+
+void drawHazardsPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Hazards)]) return;
+    if (beginPanel(f, Panel::Hazards, top)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        if (!s || s->trace.steps.empty()) {
+            ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
+        } else {
+            static SiteFilter filter;
+            if (filter.generation != f.loaded.generation) filter = SiteFilter{f.loaded.generation, -1};
+            const std::vector<int>& bySeq = stepIndex(f, *s).stepOfSeq;
+            summary(f, *s);
+            explanation(f, *s);
+            if (!s->hazards.sites.empty()) shown(f, *s, bySeq);
+            if (!s->hazards.sites.empty() && ImGui::BeginTabBar("hazard tabs")) {
+                const std::string grid = "Grid: " + std::to_string(s->hazards.sites.size()) + " sites";
+                if (ImGui::BeginTabItem(grid.c_str())) {
+                    sites(f, *s, bySeq, filter);
+                    ImGui::EndTabItem();
+                }
+                tooltip("Every hazard of the launch grouped by kind, array and the two source lines, like the "
+                        "summary of compute-sanitizer --tool racecheck");
+                const std::string block = "Block (" + std::to_string(s->trace.block.x) + ", " +
+                                          std::to_string(s->trace.block.y) + ")###block";
+                if (ImGui::BeginTabItem(block.c_str(), nullptr, filter.showList ? ImGuiTabItemFlags_SetSelected : 0)) {
+                    traced(f, *s, bySeq, filter);
+                    ImGui::EndTabItem();
+                }
+                filter.showList = false;
+                tooltip("The traced block's hazards one by one, with both threads and lines");
+                ImGui::EndTabBar();
+            }
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app

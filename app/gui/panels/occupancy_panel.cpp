@@ -1,0 +1,4 @@
+#include "panels.hpp"
+namespace ts::app {
+void drawOccupancyPanel(Frame&, float) {}
+}  // namespace ts::app
