@@ -1,18 +1,77 @@
 #include "kernel_view.hpp"
 
+#include "kernels/context.cuh"
+
 namespace ts::sim {
+
+namespace {
+
+/// The convolution kernels' variables (kernels/conv*.cuh), as threadVariables documents.
+Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty)
+{
+    const long long bx = t.block.x, by = t.block.y, T = s.tile, mw = s.maskWidth;
+    const long long bdx = t.blockDim.x, bdy = t.blockDim.y;
+    Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"Mask_Width", mw},
+                {"MAX_MASK_WIDTH", kernels::MAX_MASK_WIDTH}};
+    const KernelInfo* info = findKernel(s.kernel);
+    if (info->tiled) v["TILE_SIZE"] = T;
+    const bool use = st && st->kind == StepKind::Use;
+    if (info->family == Family::Conv1D) {
+        const long long i = bx * bdx + tx;
+        v["Width"] = s.width;
+        v["i"] = i;
+        v["n"] = mw / 2;
+        v["halo_index_left"] = (bx - 1) * T + tx;
+        v["halo_index_right"] = (bx + 1) * T + tx;
+        v["N_start_point"] = i - mw / 2;
+        v["This_tile_start_point"] = bx * T;
+        v["Next_tile_start_point"] = (bx + 1) * T;
+        v["Row"] = 0;
+        v["Col"] = i;
+        if (use) {
+            v["j"] = st->iteration;
+            v["N_index"] = i - mw / 2 + st->iteration;
+        }
+        return v;
+    }
+    v["width"] = s.width;
+    v["height"] = s.height;
+    if (info->tiled) {
+        v["row_o"] = v["Row"] = by * T + ty;
+        v["col_o"] = v["Col"] = bx * T + tx;
+        v["row_i"] = by * T + ty - mw / 2;
+        v["col_i"] = bx * T + tx - mw / 2;
+    } else {
+        v["Row"] = by * bdy + ty;
+        v["Col"] = bx * bdx + tx;
+        v["N_start_row"] = v["Row"] - mw / 2;
+        v["N_start_col"] = v["Col"] - mw / 2;
+    }
+    if (use) {
+        v["i"] = st->iteration / mw;
+        v["j"] = st->iteration % mw;
+        if (!info->tiled) {
+            v["row_i"] = v["N_start_row"] + v["i"];
+            v["col_i"] = v["N_start_col"] + v["j"];
+        }
+    }
+    return v;
+}
+
+}  // namespace
 
 Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step)
 {
     const long long tx = thread % static_cast<int>(t.blockDim.x);
     const long long ty = thread / static_cast<int>(t.blockDim.x);
+    const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
+    if (familyOf(s) != Family::Matmul && findKernel(s.kernel)) return convVariables(s, t, st, tx, ty);
     const long long bx = t.block.x, by = t.block.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
     v["Row"] = by * t.blockDim.y + ty;
     v["Col"] = bx * t.blockDim.x + tx;
     const KernelInfo* info = findKernel(s.kernel);
     const bool tiled = info && info->tiled;
-    const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
     if (tiled) {
         v["TILE_WIDTH"] = s.tile;
         if (st) v["ph"] = st->phase;
@@ -60,8 +119,12 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
     std::vector<AccessExplanation> out;
     if (step < 0 || step >= static_cast<int>(t.steps.size())) return out;
     const Variables vars = threadVariables(s, t, thread, step);
+    // The names the source writes: conv2d's mask in constant memory is Mc, the trace's M.
+    auto written = [&](const ArrayInfo& a) {
+        return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? std::string("Mc") : a.name;
+    };
     std::vector<std::string> names;
-    for (const ArrayInfo& a : t.arrays) names.push_back(a.name);
+    for (const ArrayInfo& a : t.arrays) names.push_back(written(a));
 
     // The textual accesses of each line, and how many of each array were matched so far.
     struct LineAccesses {
@@ -90,19 +153,19 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
         LineAccesses& la = it->second;
         const AccessText* acc = nullptr;
         for (size_t a = 0; a < la.accesses.size() && !acc; ++a)
-            if (!la.used[a] && la.accesses[a].array == info.name) {
+            if (!la.used[a] && la.accesses[a].array == written(info)) {
                 la.used[a] = true;
                 acc = &la.accesses[a];
             }
         if (!acc) {
             x.error = "Line " + std::to_string(e.line) + " of the source shows no access to " +
-                      info.name + ".";
+                      written(info) + ".";
             out.push_back(x);
             continue;
         }
         x.written = acc->text();
-        x.substituted = info.name;
-        x.evaluated = info.name;
+        x.substituted = written(info);
+        x.evaluated = written(info);
         std::vector<long long> subs;
         for (const std::string& sub : acc->subscripts) {
             x.substituted.append("[").append(substitute(sub, vars)).append("]");

@@ -16,6 +16,11 @@ namespace ts::sim {
 /// The kernel's named integer variables for linear thread `thread` of the traced block at
 /// step `step`, as kernels/matmul_tiled.cuh and matmul_naive.cuh define them: tx, ty, bx,
 /// by, Row, Col, j, k, l; TILE_WIDTH and ph for the tiled kernel; i for a multiply-add step.
+/// Convolution (kernels/conv*.cuh): tx, ty, bx, by, Mask_Width, MAX_MASK_WIDTH, TILE_SIZE
+/// (tiled); 1D i, n, Width, halo_index_left/right, N_start_point, This/Next_tile_start_point,
+/// and j, N_index in a multiply-add step; 2D width, height, row_o, col_o, row_i, col_i
+/// (tiled) or N_start_row/col (basic), and the mask element i, j in a multiply-add step.
+/// Row and Col are then the P element the thread computes (Row 0 in 1D).
 Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step);
 
 /// The block's tile of M or N in a phase of the tiled kernel, in matrix coordinates
