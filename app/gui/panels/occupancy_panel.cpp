@@ -1,4 +1,371 @@
+// Occupancy (seed 004): how many blocks one SM runs at once for a block size, registers per
+// thread and shared memory per block on a profile's SM (sim/occupancy.hpp), or for the loaded
+// kernel as compiled ("this kernel": registers and static shared memory from the build's
+// ptxas report). One bar per resource shows how many blocks it allows and which one limits;
+// three charts show the active warps per SM against registers per thread, block size and
+// shared memory per block, with the cliffs marked and the current point drawn.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernel_resources.hpp"
 #include "panels.hpp"
+#include "widgets.hpp"
+
 namespace ts::app {
-void drawOccupancyPanel(Frame&, float) {}
+namespace {
+
+/// The profile the form names: a built-in one, or `current` from the device's limits.
+/// Empty with `why` set when there is no such profile here.
+std::optional<sim::OccupancyProfile> profileOf(const Frame& f, std::string& why)
+{
+    const std::string& name = f.view.occupancy.profile;
+    if (const sim::OccupancyProfile* p = sim::findOccupancyProfile(name)) return *p;
+    if (name != "current") {
+        why = sim::unknownProfileMessage(name);
+        return std::nullopt;
+    }
+    if (!f.loaded.deviceLimits) {
+        why = f.loaded.deviceLimitsError.empty() ? "Looking for a CUDA device..."
+                                                 : "No current profile: " + f.loaded.deviceLimitsError;
+        return std::nullopt;
+    }
+    try {
+        return sim::currentProfile(*f.loaded.deviceLimits);
+    } catch (const std::exception& e) {
+        why = e.what();
+        return std::nullopt;
+    }
+}
+
+/// Active warps per SM for each x of a sweep, and where they drop (the cliffs).
+struct Series {
+    std::vector<int> x;
+    std::vector<int> warps;
+    std::vector<int> blocks;
+};
+
+/// Sweeps one input over `xs`, the others as in `in`.
+Series sweep(const sim::OccupancyProfile& p, const sim::OccupancyInput& in, const std::vector<int>& xs,
+             const std::function<void(sim::OccupancyInput&, int)>& set)
+{
+    Series s;
+    for (int x : xs) {
+        sim::OccupancyInput q = in;
+        set(q, x);
+        if (!sim::checkOccupancyInput(p, q).empty()) continue;
+        const sim::Occupancy o = sim::computeOccupancy(p, q);
+        s.x.push_back(x);
+        s.warps.push_back(o.warpsPerSm);
+        s.blocks.push_back(o.blocksPerSm);
+    }
+    return s;
+}
+
+/// The three sweeps of a profile and input, rebuilt when either changes.
+struct Charts {
+    std::string profile;
+    int threads = -1, regs = -1, smem = -1;
+    Series regsSeries, threadsSeries, smemSeries;
+};
+
+const Charts& charts(const sim::OccupancyProfile& p, const sim::OccupancyInput& in)
+{
+    static Charts c;
+    if (c.profile == p.name && c.threads == in.blockThreads && c.regs == in.regsPerThread && c.smem == in.smemPerBlock)
+        return c;
+    c = Charts{p.name, in.blockThreads, in.regsPerThread, in.smemPerBlock, {}, {}, {}};
+    // Registers: from 1 to the first count that leaves no block (and past the current one).
+    std::vector<int> xs;
+    int last = p.maxRegsPerThread;
+    for (int r = 1; r <= p.maxRegsPerThread; ++r) {
+        sim::OccupancyInput q = in;
+        q.regsPerThread = r;
+        if (sim::checkOccupancyInput(p, q).empty() && sim::computeOccupancy(p, q).blocksPerSm == 0) {
+            last = r;
+            break;
+        }
+    }
+    last = std::min(p.maxRegsPerThread, std::max(last, in.regsPerThread + 8));
+    for (int r = 1; r <= last; ++r) xs.push_back(r);
+    c.regsSeries = sweep(p, in, xs, [](sim::OccupancyInput& q, int x) { q.regsPerThread = x; });
+    xs.clear();
+    for (int t = p.warpSize; t <= p.maxThreadsPerBlock; t += p.warpSize) xs.push_back(t);
+    c.threadsSeries = sweep(p, in, xs, [](sim::OccupancyInput& q, int x) { q.blockThreads = x; });
+    xs.clear();
+    const int step = std::max(p.smemAllocUnit, (p.smemPerBlockOptin / 512 + p.smemAllocUnit - 1) / p.smemAllocUnit * p.smemAllocUnit);
+    for (int b = 0; b <= p.smemPerBlockOptin; b += step) xs.push_back(b);
+    c.smemSeries = sweep(p, in, xs, [](sim::OccupancyInput& q, int x) { q.smemPerBlock = x; });
+    return c;
+}
+
+/// A step chart of active warps per SM over `s`, the cliffs (drops) marked, the last one at
+/// or before `current` and the next one after it labelled, and the current point drawn.
+void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, int current, int currentWarps,
+           int maxWarps, float height)
+{
+    const Palette& pal = f.theme.palette;
+    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::TextUnformatted(id);
+    ImGui::PopFont();
+    if (s.x.size() < 2) {
+        ImGui::TextDisabled("(no valid values to plot)");
+        return;
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lh = ImGui::GetTextLineHeight();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float left = ImGui::CalcTextSize("0000").x + 6, bottom = lh + 4;
+    const ImVec2 a(o.x + left, o.y + 4), b(o.x + w - 8, o.y + height - bottom);
+    ImGui::InvisibleButton(id, ImVec2(w, height));
+    const bool hovered = ImGui::IsItemHovered();
+    const float x0 = static_cast<float>(s.x.front()), x1 = static_cast<float>(s.x.back());
+    auto X = [&](float x) { return a.x + (x - x0) / (x1 - x0) * (b.x - a.x); };
+    auto Y = [&](float y) { return b.y - y / static_cast<float>(maxWarps) * (b.y - a.y); };
+    dl->AddRectFilled(a, b, IM_COL32(32, 35, 43, 255), 3);
+    for (int q = 0; q <= 4; ++q) {
+        const float y = static_cast<float>(maxWarps) * q / 4;
+        dl->AddLine(ImVec2(a.x, Y(y)), ImVec2(b.x, Y(y)), IM_COL32(70, 75, 88, 120));
+        const std::string t = std::to_string(static_cast<int>(y));
+        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - lh * 0.5f), pal.dimText, t.c_str());
+    }
+    // Cliffs: every drop as a faint line; the one the current point last fell from and the
+    // next one after it in full.
+    int prev = -1, next = -1;
+    for (size_t i = 1; i < s.x.size(); ++i) {
+        if (s.warps[i] >= s.warps[i - 1]) continue;
+        const float xc = X(static_cast<float>(s.x[i]));
+        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), (pal.error & 0x00FFFFFF) | 0x50000000u, 1.0f);
+        if (s.x[i] <= current) prev = static_cast<int>(i);
+        else if (next < 0) next = static_cast<int>(i);
+    }
+    if (prev >= 0) {
+        const float xc = X(static_cast<float>(s.x[prev]));
+        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), (pal.error & 0x00FFFFFF) | 0xA0000000u, 1.5f);
+        char t[96];
+        std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[prev], s.warps[prev - 1], s.warps[prev]);
+        const float tw = ImGui::CalcTextSize(t).x;
+        const float tx = xc - 4 - tw >= a.x ? xc - 4 - tw : xc + 4;
+        dl->AddRectFilled(ImVec2(tx - 2, b.y - 2 * lh - 6), ImVec2(tx + tw + 2, b.y - lh - 4), IM_COL32(32, 35, 43, 230));
+        dl->AddText(ImVec2(tx, b.y - 2 * lh - 5), (pal.error & 0x00FFFFFF) | 0xC0000000u, t);
+    }
+    for (size_t i = 1; i < s.x.size(); ++i) {
+        const float xa = X(static_cast<float>(s.x[i - 1])), xb = X(static_cast<float>(s.x[i]));
+        dl->AddLine(ImVec2(xa, Y(static_cast<float>(s.warps[i - 1]))), ImVec2(xb, Y(static_cast<float>(s.warps[i - 1]))),
+                    pal.inShared, 2.5f);
+        dl->AddLine(ImVec2(xb, Y(static_cast<float>(s.warps[i - 1]))), ImVec2(xb, Y(static_cast<float>(s.warps[i]))),
+                    pal.inShared, 2.5f);
+    }
+    if (next >= 0) {
+        const float xc = X(static_cast<float>(s.x[next]));
+        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), pal.error, 2.0f);
+        char t[96];
+        std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[next], s.warps[next - 1], s.warps[next]);
+        const float tw = ImGui::CalcTextSize(t).x;
+        const float tx = xc + 4 + tw <= b.x ? xc + 4 : xc - 4 - tw;
+        dl->AddRectFilled(ImVec2(tx - 2, b.y - lh - 4), ImVec2(tx + tw + 2, b.y - 2), IM_COL32(32, 35, 43, 230));
+        dl->AddText(ImVec2(tx, b.y - lh - 3), pal.error, t);
+    }
+    if (current >= s.x.front() && current <= s.x.back()) {
+        const ImVec2 pt(X(static_cast<float>(current)), Y(static_cast<float>(currentWarps)));
+        dl->AddCircleFilled(pt, 6, pal.readNow);
+        dl->AddCircle(pt, 6, IM_COL32(0, 0, 0, 255), 0, 1.5f);
+        char t[64];
+        std::snprintf(t, sizeof t, "%d warps", currentWarps);
+        const float tw = ImGui::CalcTextSize(t).x;
+        const float tx = pt.x + 9 + tw <= b.x ? pt.x + 9 : pt.x - 9 - tw;
+        const float ty = pt.y - lh - 4 >= a.y ? pt.y - lh - 4 : pt.y + 6;
+        dl->AddRectFilled(ImVec2(tx - 2, ty), ImVec2(tx + tw + 2, ty + lh), IM_COL32(32, 35, 43, 230));
+        dl->AddText(ImVec2(tx, ty), pal.readNow, t);
+    }
+    char range[96];
+    std::snprintf(range, sizeof range, "%d", s.x.front());
+    dl->AddText(ImVec2(a.x, b.y + 2), pal.dimText, range);
+    std::snprintf(range, sizeof range, "%s  %d", xLabel, s.x.back());
+    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(range).x, b.y + 2), pal.dimText, range);
+    if (hovered) {
+        const float mx = ImGui::GetIO().MousePos.x;
+        size_t i = 0;
+        while (i + 1 < s.x.size() && X(static_cast<float>(s.x[i + 1])) <= mx) ++i;
+        ImGui::SetTooltip("%s %d: %d blocks, %d warps per SM", xLabel, s.x[i], s.blocks[i], s.warps[i]);
+    }
+}
+
+/// One resource's bar: a segment per block it allows (up to `scale`), the limiter in full
+/// colour, `tie` when another resource allows as few; `detail` says what the block takes
+/// and the SM has.
+void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale, bool limiter, bool tie,
+         const std::string& detail)
+{
+    const Palette& pal = f.theme.palette;
+    const float lh = ImGui::GetTextLineHeight();
+    const float nameW = ImGui::CalcTextSize("shared memory").x + 12;
+    ImGui::TextUnformatted(name);
+    ImGui::SameLine(nameW);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x * 0.45f), h = lh + 4;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(32, 35, 43, 255), 3);
+    std::string label;
+    if (!blocks) {
+        label = "no limit";
+    } else {
+        const ImU32 c = limiter ? pal.loadedThisPhase : pal.inShared;
+        const int n = std::min(*blocks, scale);
+        const float seg = w / static_cast<float>(scale);
+        for (int i = 0; i < n; ++i)
+            dl->AddRectFilled(ImVec2(p.x + i * seg + 1, p.y + 2), ImVec2(p.x + (i + 1) * seg - 1, p.y + h - 2), c, 2);
+        label = std::to_string(*blocks) + (*blocks == 1 ? " block" : " blocks") + (*blocks > scale ? " (off the bar)" : "");
+        if (limiter) label += "  <- limits";
+        else if (tie) label += "  (also at the limit)";
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::SameLine();
+    if (limiter) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.loadedThisPhase), "%s", label.c_str());
+    else ImGui::TextUnformatted(label.c_str());
+    tooltip(detail);
+}
+
+/// Profile, "this kernel" and the three inputs.
+void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
+{
+    OccupancyForm& form = f.view.occupancy;
+    const float w = ImGui::GetFontSize() * 9;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("profile", form.profile.c_str())) {
+        for (const sim::OccupancyProfile& q : sim::occupancyProfiles()) {
+            if (ImGui::Selectable(q.name.c_str(), q.name == form.profile)) form.profile = q.name;
+            tooltip(q.summary);
+        }
+        if (ImGui::Selectable("current", form.profile == "current")) form.profile = "current";
+        tooltip(f.loaded.deviceLimits ? "The GPU in this machine: " + f.loaded.deviceLimits->name
+                                      : "The GPU in this machine (none found: " + f.loaded.deviceLimitsError + ")");
+        ImGui::EndCombo();
+    }
+    if (p) tooltip(p->summary);
+    ImGui::SameLine(0, 20);
+    ImGui::Checkbox("this kernel", &form.thisKernel);
+    tooltip("Take the block size of the loaded scenario's kernel and the registers per thread and static shared "
+            "memory per block that ptxas gave it when this app was built (nvcc -Xptxas -v).");
+
+    const sim::Simulation* s = f.loaded.sim.get();
+    if (form.thisKernel && s && p) {
+        form.input.blockThreads = static_cast<int>(sim::launchShape(s->scenario).block.count());
+        const KernelResourceTable& table = kernelResourceTable();
+        // Textbook: the figures of the newest architecture compiled (the textbook SM has none).
+        std::string arch = p->ccMajor ? archName(p->ccMajor, p->ccMinor) : std::string();
+        if (arch.empty())
+            for (const char* a : {"sm_90", "sm_89", "sm_86", "sm_80", "sm_75"})
+                if (findKernelResources(s->scenario, a)) {
+                    arch = a;
+                    break;
+                }
+        const KernelResources* k = arch.empty() ? nullptr : findKernelResources(s->scenario, arch);
+        if (!table.available) {
+            kernelNote = std::string("Registers and shared memory of ") + s->scenario.kernel + ": " + table.why + ".";
+        } else if (!k) {
+            kernelNote = s->scenario.kernel + " (tile " + std::to_string(s->scenario.tile) + ") was not compiled for " +
+                         (arch.empty() ? p->name : arch) + " in this build, so its registers are unknown here.";
+        } else {
+            form.input.regsPerThread = k->registers;
+            form.input.smemPerBlock = k->staticSmem;
+            kernelNote = kernelDisplayName(k->mangled) + " for " + k->arch + ": " + std::to_string(k->registers) +
+                         " registers, " + std::to_string(k->staticSmem) + " B static shared memory (ptxas -v).";
+        }
+    }
+    ImGui::BeginDisabled(form.thisKernel);
+    const int maxThreads = p ? p->maxThreadsPerBlock : 1024, maxRegs = p ? p->maxRegsPerThread : 255;
+    const int maxSmem = p ? p->smemPerBlockOptin : 48 * 1024;
+    ImGui::SetNextItemWidth(w * 2);
+    ImGui::SliderInt("threads per block", &form.input.blockThreads, 1, maxThreads);
+    tooltip("Threads per block (blockDim.x * blockDim.y * blockDim.z); an SM takes them a warp at a time. "
+            "Ctrl+click to type a value.");
+    ImGui::SetNextItemWidth(w * 2);
+    ImGui::SliderInt("registers per thread", &form.input.regsPerThread, 0, maxRegs);
+    tooltip("Registers each thread uses (ptxas -v reports them); 0: not counted");
+    ImGui::SetNextItemWidth(w * 2);
+    ImGui::SliderInt("shared memory per block", &form.input.smemPerBlock, 0, maxSmem, "%d B");
+    tooltip("Bytes of shared memory per block, static and dynamic together (Mds and Nds of TILE_WIDTH 16: "
+            "2 x 16 x 16 x 4 B = 2048 B)");
+    ImGui::EndDisabled();
+}
+
+void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy& o, const sim::OccupancyInput& in)
+{
+    const Palette& pal = f.theme.palette;
+    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::Text("%d blocks per SM = %d threads = %d warps: occupancy %.0f%%", o.blocksPerSm, o.threadsPerSm,
+                o.warpsPerSm, o.occupancy * 100);
+    ImGui::PopFont();
+    tooltip("Occupancy: active warps over the " + std::to_string(p.maxWarpsPerSm()) + " warp slots of the SM");
+    if (o.blocksPerSm == 0) colouredText(pal.error, o.why);
+    const sim::OccupancyLimits& l = o.limits;
+    int scale = p.maxBlocksPerSm;
+    for (std::optional<int> v : {l.registers, l.sharedMemory, std::optional<int>(l.threads)})
+        if (v) scale = std::max(scale, std::min(*v, 2 * p.maxBlocksPerSm));
+    const std::string perBlock = p.regAllocation == sim::RegisterAllocation::PerThread
+                                     ? std::to_string(in.blockThreads) + " threads x " + std::to_string(in.regsPerThread) +
+                                           " = " + std::to_string(o.regsAllocatedPerBlock)
+                                     : std::to_string(o.warpsPerBlock) + " warps x 32 x " + std::to_string(in.regsPerThread) +
+                                           ", rounded up per warp to units of " + std::to_string(p.regAllocUnit) +
+                                           ": " + std::to_string(o.regsAllocatedPerBlock);
+    auto at = [&](std::optional<int> v) { return v && *v == o.blocksPerSm; };
+    bar(f, "registers", l.registers, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::Registers, at(l.registers),
+        "A block takes " + perBlock + " registers; the SM has " + std::to_string(p.regsPerSm) + ".");
+    bar(f, "shared memory", l.sharedMemory, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::SharedMemory,
+        at(l.sharedMemory),
+        "A block takes " + std::to_string(o.smemAllocatedPerBlock) + " B (with the per-block reserve and rounding); the SM has " +
+            std::to_string(o.smemPerSmConfigured) + " B in the carve-out used.");
+    bar(f, "threads", l.threads, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::Threads, at(l.threads),
+        "A block takes " + std::to_string(o.warpsPerBlock) + " warps of thread slots; the SM has " +
+            std::to_string(p.maxThreadsPerSm) + " threads (" + std::to_string(p.maxWarpsPerSm()) + " warps).");
+    bar(f, "blocks", l.blocks, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::Blocks, at(l.blocks),
+        "The SM has " + std::to_string(p.maxBlocksPerSm) + " block slots.");
+}
+
+}  // namespace
+
+void drawOccupancyPanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::Occupancy)]) return;
+    if (f.view.focusOccupancy) {
+        ImGui::SetNextWindowFocus();
+        f.view.focusOccupancy = false;
+    }
+    if (beginPanel(f, Panel::Occupancy, top)) {
+        colouredText(f.theme.palette.dimText,
+                     "An SM divides its registers, shared memory, thread slots and block slots among the blocks "
+                     "it runs; the scarcest decides how many fit (seed 004). Textbook bound, not measured.");
+        std::string why, kernelNote;
+        const std::optional<sim::OccupancyProfile> p = profileOf(f, why);
+        inputs(f, p ? &*p : nullptr, kernelNote);
+        if (!kernelNote.empty()) colouredText(f.theme.palette.dimText, kernelNote);
+        const sim::OccupancyInput& in = f.view.occupancy.input;
+        const std::string bad = p ? sim::checkOccupancyInput(*p, in) : why;
+        ImGui::Separator();
+        if (!bad.empty()) {
+            colouredText(f.theme.palette.error, bad);
+        } else {
+            const sim::Occupancy o = sim::computeOccupancy(*p, in);
+            result(f, *p, o, in);
+            ImGui::Separator();
+            const Charts& c = charts(*p, in);
+            const float h = std::max(110.0f, (ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing() - 16) / 3);
+            chart(f, "Active warps per SM against registers per thread", "registers", c.regsSeries, in.regsPerThread,
+                  o.warpsPerSm, p->maxWarpsPerSm(), h);
+            chart(f, "... against threads per block", "threads", c.threadsSeries, in.blockThreads, o.warpsPerSm,
+                  p->maxWarpsPerSm(), h);
+            chart(f, "... against shared memory per block", "bytes", c.smemSeries, in.smemPerBlock, o.warpsPerSm,
+                  p->maxWarpsPerSm(), h);
+        }
+    }
+    ImGui::End();
+}
+
 }  // namespace ts::app
