@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -335,6 +336,38 @@ smem_per_block = 2048
     EXPECT_EQ(unknown.rfind(", line 5: Unknown occupancy profile 'sm_70'; known profiles are textbook,", 0), 0u) << unknown;
     // The GPU of the machine is only known where the panel runs: accepted here.
     EXPECT_EQ(errorOf(kGood + "[occupancy]\nprofile = \"current\"\nblock_threads = 256\n"), "");
+}
+
+// The lecture presets of issues 4 and 5 hold what their narration says.
+TEST(Presets, BarrierAndOccupancyLessons)
+{
+    for (const char* name : {"missing-barrier-after-load", "missing-barrier-after-compute"}) {
+        SCOPED_TRACE(name);
+        const sim::Preset p = sim::findPreset(name);
+        const bool load = std::string(name).ends_with("load");
+        EXPECT_EQ(p.scenario.dropBarriers, static_cast<unsigned>(load ? kernels::AFTER_LOAD : kernels::AFTER_COMPUTE));
+        const sim::Simulation r = sim::simulate(p.scenario, {true, p.schedule, p.scheduleSeed});
+        EXPECT_GT(load ? r.hazards.raw : r.hazards.war, 0u);
+        int wrong = 0;
+        for (size_t i = 0; i < r.P.size(); ++i) wrong += std::memcmp(&r.P[i], &r.reference[i], sizeof(float)) != 0;
+        EXPECT_EQ(wrong, 60) << "the narration's 60 of 64";
+        EXPECT_EQ(p.narration.size(), r.trace.steps.size()) << "a line for every step";
+    }
+    // Seed 004: 256-thread blocks at 10 registers: 6 blocks, 1536 threads; at 12: 5, 1280.
+    const sim::Preset o = sim::findPreset("occupancy-seed004");
+    ASSERT_TRUE(o.occupancy.has_value());
+    const sim::OccupancyProfile& textbook = *sim::findOccupancyProfile(o.occupancy->profile);
+    sim::OccupancyInput in = o.occupancy->input;
+    EXPECT_EQ(o.occupancy->profile, "textbook");
+    EXPECT_EQ(std::tie(in.blockThreads, in.regsPerThread, in.smemPerBlock), std::make_tuple(256, 10, 2048));
+    const sim::Occupancy ten = sim::computeOccupancy(textbook, in);
+    EXPECT_EQ(std::tie(ten.blocksPerSm, ten.threadsPerSm), std::make_tuple(6, 1536));
+    in.regsPerThread = 12;
+    const sim::Occupancy twelve = sim::computeOccupancy(textbook, in);
+    EXPECT_EQ(std::tie(twelve.blocksPerSm, twelve.threadsPerSm), std::make_tuple(5, 1280));
+    EXPECT_EQ(twelve.limiter, sim::Limiter::Registers);
+    // Its scenario is the kernel of those blocks: TILE_WIDTH 16, Mds and Nds in 2048 B.
+    EXPECT_EQ(sim::launchShape(o.scenario).block.count(), 256u);
 }
 
 }  // namespace
