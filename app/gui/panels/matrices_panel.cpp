@@ -204,6 +204,18 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
                 bins.colour[i] = heatColour(static_cast<float>(mx[i]) / static_cast<float>(c.heatMax));
         }
         std::vector<int> prio(bins.colour.size(), 0);
+        // Other blocks' P is shown final: mark its wrong elements (the traced block's below,
+        // once stored).
+        if (g.name == "P" && !c.s.matchesReference) {
+            const sim::Trace& t = c.s.trace;
+            for (int32_t idx = 0; idx < g.rows * g.cols; ++idx) {
+                const bool inBlock = idx % g.cols / c.T == static_cast<int>(t.block.x) &&
+                                     idx / g.cols / c.T == static_cast<int>(t.block.y);
+                if (inBlock || !wrongP(c, idx, false, 0, false)) continue;
+                prio[binOf(idx)] = 5;
+                bins.colour[binOf(idx)] = pal.error;
+            }
+        }
         for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
             int p = 0;
             ImU32 col = pal.cell;
