@@ -67,14 +67,15 @@ public:
     // Hazard detection (shared memory): epochs number barrier intervals across the launch.
     uint32_t epoch = 1;                 ///< current barrier interval
     uint16_t tid = kNoThread;           ///< linear index of the running thread
+    uint32_t ordinal = 0;               ///< shared accesses of the running thread since its last barrier
     unsigned dropMask = 0;              ///< barriers skipped (bit per BarrierId)
     HazardLog hazards;
     Uint3 blockIdx;                     ///< the block being run
     ConstantMemory constant;            ///< the mask M of a convolution, if any
 
-    /// Called (rarely) when a shared access completes a hazard pair.
-    void hazard(HazardKind kind, uint8_t array, long long slot, const HazardAccess& first,
-                const HazardAccess& second);
+    /// Called (rarely) when a shared access completes a hazard pair: classifies it by
+    /// program order (HazardKind) and records it.
+    void hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b);
     /// The sequence number the next recorded event will get.
     uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
@@ -196,19 +197,22 @@ public:
         SlotState& st = state_[slot_];
         const uint32_t ep = m_->epoch;
         const uint16_t tid = m_->tid;
+        const uint32_t ord = m_->ordinal++;
         if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
-            m_->hazard(HazardKind::RAW, array_, slot_, {st.writer, st.writeLine, true, st.writeSeq},
-                       {tid, line_, false, m_->nextSeq()});
+            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd},
+                       {tid, line_, false, m_->nextSeq(), ord});
         if (st.readEpoch != ep) {
             st.readEpoch = ep;
             st.reader = tid;
             st.readLine = static_cast<uint16_t>(line_);
             st.readSeq = m_->tracing ? m_->nextSeq() : 0;
+            st.readOrd = ord;
             st.otherReader = kNoThread;
         } else if (st.reader != tid && st.otherReader == kNoThread) [[unlikely]] {
             st.otherReader = tid;
             st.otherReadLine = static_cast<uint16_t>(line_);
             st.otherReadSeq = m_->tracing ? m_->nextSeq() : 0;
+            st.otherReadOrd = ord;
         }
         float v = data_[slot_];
         if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
@@ -235,20 +239,22 @@ private:
         const uint32_t ep = m_->epoch;
         const uint16_t tid = m_->tid;
         const uint32_t seq = m_->nextSeq();
-        const HazardAccess me{tid, line_, true, seq};
+        const uint32_t ord = m_->ordinal++;
+        const HazardAccess me{tid, line_, true, seq, ord};
         if (st.writeEpoch == ep && st.writer != tid)
-            m_->hazard(HazardKind::WAW, array_, slot_, {st.writer, st.writeLine, true, st.writeSeq}, me);
+            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
         if (st.readEpoch == ep) {
             if (st.reader != tid)
-                m_->hazard(HazardKind::WAR, array_, slot_, {st.reader, st.readLine, false, st.readSeq}, me);
+                m_->hazard(array_, slot_, {st.reader, st.readLine, false, st.readSeq, st.readOrd}, me);
             else if (st.otherReader != kNoThread)
-                m_->hazard(HazardKind::WAR, array_, slot_,
-                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq}, me);
+                m_->hazard(array_, slot_,
+                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq, st.otherReadOrd}, me);
         }
         st.writeEpoch = ep;
         st.writer = tid;
         st.writeLine = static_cast<uint16_t>(line_);
         st.writeSeq = seq;
+        st.writeOrd = ord;
         data_[slot_] = v;
         if (m_->tracing) m_->record(op, array_, slot_, v, line_);
     }

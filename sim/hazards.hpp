@@ -12,11 +12,14 @@
 
 namespace ts::sim {
 
-/// The kind of a hazard, named by the order in which the two accesses happened.
+/// The kind of a hazard between two accesses to one slot by different threads with no
+/// barrier between them, named by their order in the PROGRAM (each access's position among
+/// its own thread's shared accesses since the last barrier), not by which thread the
+/// schedule happened to run first: like racecheck on a GPU, whose warps run in lockstep.
 enum class HazardKind : uint8_t {
-    RAW,  ///< a thread read a slot another thread had written since the last barrier
-    WAR,  ///< a thread wrote a slot another thread had read since the last barrier
-    WAW,  ///< a thread wrote a slot another thread had written since the last barrier
+    RAW,  ///< the write comes before the read in program order (a true dependence)
+    WAR,  ///< the read comes before the write in program order (a false dependence)
+    WAW,  ///< two writes
 };
 
 const char* hazardName(HazardKind k);
@@ -27,9 +30,10 @@ struct HazardAccess {
     unsigned line = 0;             ///< source line in the kernel file
     bool write = false;
     uint32_t seq = 0;              ///< Event::seq of the access (traced block only)
+    uint32_t ordinal = 0;          ///< its thread's shared accesses before it since the barrier
 };
 
-/// One hazard of the traced block: both accesses, in execution order.
+/// One hazard of the traced block: both accesses, in program order.
 struct Hazard {
     HazardKind kind;
     uint8_t array;
@@ -69,6 +73,7 @@ struct SlotState {
     uint16_t otherReader = kNoThread;   ///< a second, different reader, if any
     uint16_t writeLine = 0, readLine = 0, otherReadLine = 0;
     uint32_t writeSeq = 0, readSeq = 0, otherReadSeq = 0;
+    uint32_t writeOrd = 0, readOrd = 0, otherReadOrd = 0;
 };
 
 /// Sets kStale on the shared reads of `events` (one block, in execution order) that got an

@@ -58,9 +58,16 @@ std::string Machine::whoAmI() const
     return s.str();
 }
 
-void Machine::hazard(HazardKind kind, uint8_t array, long long slot, const HazardAccess& first,
-                     const HazardAccess& second)
+void Machine::hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b)
 {
+    // Program order: the access with the smaller ordinal comes first (ties: the one that
+    // executed first, a).
+    const bool bFirst = b.ordinal < a.ordinal;
+    const HazardAccess& first = bFirst ? b : a;
+    const HazardAccess& second = bFirst ? a : b;
+    const HazardKind kind = first.write && second.write ? HazardKind::WAW
+                            : first.write               ? HazardKind::RAW
+                                                        : HazardKind::WAR;
     (kind == HazardKind::RAW ? hazards.raw : kind == HazardKind::WAR ? hazards.war : hazards.waw)++;
     auto it = std::find_if(hazards.sites.begin(), hazards.sites.end(), [&](const HazardSite& h) {
         return h.kind == kind && h.array == array && h.firstLine == first.line &&
@@ -156,6 +163,7 @@ struct FiberState {
     BlockRun* run = nullptr;
     bool done = false;
     bool waiting = false;
+    uint32_t ordinal = 0;   ///< Machine::ordinal while parked
     std::exception_ptr error;
 };
 
@@ -178,9 +186,11 @@ struct BlockRun {
     /// The continuation to run after the current thread parks or ends.
     ctx::fiber& next(bool errorStop)
     {
+        if (m->tid != kNoThread) (*fibers)[m->tid].ordinal = m->ordinal;
         if (!errorStop && ++pos < round.size()) {
             m->current = &(*threads)[round[pos]];
             m->tid = round[pos];
+            m->ordinal = (*fibers)[round[pos]].ordinal;
             return (*fibers)[round[pos]].cont;
         }
         m->current = nullptr;
@@ -294,6 +304,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             tc.tid_ = static_cast<uint16_t>(t);
             FiberState& fs = fibers[t];
             fs.done = fs.waiting = false;
+            fs.ordinal = 0;
             fs.error = nullptr;
             fs.run = &run;
             tc.fiber_ = &fs;
@@ -319,6 +330,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             if (!run.round.empty()) {
                 m.current = &threads[run.round[0]];
                 m.tid = run.round[0];
+                m.ordinal = fibers[run.round[0]].ordinal;
                 switchTo(run, run.scheduler, fibers[run.round[0]].cont);
             }
             for (const FiberState& fs : fibers)
@@ -341,7 +353,10 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             ++m.blockTotals->barriers;
             ++m.epoch;
             if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, run.barrierLine);
-            for (FiberState& fs : fibers) fs.waiting = false;
+            for (FiberState& fs : fibers) {
+                fs.waiting = false;
+                fs.ordinal = 0;   // program order restarts after a barrier
+            }
             run.arrived = 0;
             run.sameBarrier = true;
         }
