@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "kernels/context.cuh"
 #include "sim/scenario_file.hpp"
