@@ -265,6 +265,8 @@ void App::drawUi()
     drawThreadsPanel(f, top);
     drawHazardsPanel(f, top);
     drawOccupancyPanel(f, top);
+    drawConvPanel(f, top);
+    drawReductionTablePanel(f, top);
     view_.resetLayout = false;
 }
 

@@ -18,6 +18,8 @@ Rect defaultRect(Panel p, ImVec2 display, float top)
     case Panel::Hazards: return at(xL, left, 0.54f, 0.88f);
     case Panel::Gpu: return at(xL, left, 0.88f, 1.00f);
     case Panel::Occupancy: return at(xC, centre, 0.00f, 1.00f);
+    case Panel::Convolution: return at(xC, centre, 0.00f, 0.80f);   // Matrices' place
+    case Panel::ReductionTable: return at(xC, centre, 0.00f, 0.60f);
     case Panel::Matrices: return at(xC, centre, 0.00f, 0.80f);
     case Panel::Timeline: return at(xC, centre, 0.80f, 1.00f);
     case Panel::Code: return at(xR, right, 0.00f, 0.53f);
@@ -41,6 +43,8 @@ const char* panelTitle(Panel p)
     case Panel::Threads: return "Threads";
     case Panel::Hazards: return "Hazards";
     case Panel::Occupancy: return "Occupancy";
+    case Panel::Convolution: return "Convolution";
+    case Panel::ReductionTable: return "Reduction tables";
     case Panel::Count: break;
     }
     return "?";

@@ -47,7 +47,7 @@ sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedul
 sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s);
 
 /// The panels of the main window, in View-menu order.
-enum class Panel { Scenario, Stats, Gpu, Matrices, Timeline, Code, SharedMemory, Threads, Hazards, Occupancy, Count };
+enum class Panel { Scenario, Stats, Gpu, Matrices, Timeline, Code, SharedMemory, Threads, Hazards, Occupancy, Convolution, ReductionTable, Count };
 inline constexpr int kPanelCount = static_cast<int>(Panel::Count);
 
 /// The Scenario panel's form: the scenario being edited before Apply.
@@ -93,7 +93,7 @@ struct View {
     double playClock = 0;        ///< seconds gathered toward the next step
     bool heatmap = false;        ///< Matrices: colour M and N by global loads (whole grid)
     float zoom = 1.0f;           ///< Matrices: cell size factor
-    std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true, true, false};
+    std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true, true, false, true, false};
     bool caption = true;         ///< the caption bar under the menu
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false;

@@ -358,6 +358,8 @@ void legend(const Ctx& c)
 void drawMatricesPanel(Frame& f, float top)
 {
     if (!f.view.open[static_cast<int>(Panel::Matrices)]) return;
+    // A convolution has its own panel (conv_panel.cpp).
+    if (f.loaded.sim && sim::familyOf(f.loaded.sim->scenario) != sim::Family::Matmul) return;
     static Bins bins[3];
     if (beginPanel(f, Panel::Matrices, top)) {
         const sim::Simulation* s = f.loaded.sim.get();

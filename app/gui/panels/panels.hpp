@@ -26,5 +26,7 @@ void drawHazardsPanel(Frame& f, float top);
 /// one while the cursor stays at its step, else the step's first (none if it has none).
 void updateHazardFocus(Frame& f);
 void drawOccupancyPanel(Frame& f, float top);
+void drawConvPanel(Frame& f, float top);            ///< only while a convolution is loaded
+void drawReductionTablePanel(Frame& f, float top);  ///< seed 002's reduction tables
 
 }  // namespace ts::app

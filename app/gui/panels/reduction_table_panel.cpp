@@ -1,0 +1,115 @@
+// Reduction tables: seed 002's "Bandwidth Reduction in 1D" and "in 2D", each cell the
+// seed's formula beside the simulated reduction of an internal block of the tiled kernel,
+// or marked formula-only where that block cannot launch (over 1024 threads), with the
+// reason on hover. The tables are simulated once, off the frame loop, when first opened.
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <optional>
+#include <string>
+
+#include "panels.hpp"
+#include "sim/reduction_table.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+/// Both tables, or why they could not be made.
+struct Tables {
+    sim::ReductionTable oneD, twoD;
+    std::string error;
+};
+
+Tables makeTables()
+{
+    Tables t;
+    try {
+        t.oneD = sim::reductionTable(1);
+        t.twoD = sim::reductionTable(2);
+    } catch (const std::exception& e) {
+        t.error = e.what();
+    }
+    return t;
+}
+
+std::string fixed(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4f", v);
+    return b;
+}
+
+void table(const Frame& f, const sim::ReductionTable& t)
+{
+    const Palette& pal = f.theme.palette;
+    const size_t cols = t.rows.empty() ? 0 : t.rows.front().cells.size();
+    const ImGuiTableFlags tf = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
+    if (!ImGui::BeginTable(t.dims == 1 ? "red1d" : "red2d", static_cast<int>(cols) + 1, tf)) return;
+    ImGui::TableSetupColumn("TILE_SIZE");
+    for (size_t i = 0; i < cols; ++i) {
+        const std::string h = std::to_string(t.rows.front().cells[i].tile);
+        ImGui::TableSetupColumn(h.c_str());
+    }
+    ImGui::TableHeadersRow();
+    for (const sim::ReductionRow& row : t.rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("Mask_Width %d", row.maskWidth);
+        for (const sim::ReductionCell& c : row.cells) {
+            ImGui::TableNextColumn();
+            ImGui::Text("%.2f", c.simulated ? *c.simulated : c.formula);
+            if (c.simulated) {
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.finished), "simulated");
+                tooltip("Simulated: block " + std::string(t.dims == 1 ? "1" : "(1, 1)") + " of " +
+                        (t.dims == 1 ? "conv1d-tiled on N of 3 x TILE_SIZE elements"
+                                     : "conv2d-tiled on N of 3 x TILE_SIZE squared") +
+                        " (an internal block) made " + fixed(c.simulated.value()) +
+                        " times fewer global loads than conv" + std::to_string(t.dims) +
+                        "d-basic. The seed's formula gives " + fixed(c.formula) + ".");
+            } else {
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.error), "formula only");
+                tooltip("Formula only, not simulated: " + c.why);
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void drawReductionTablePanel(Frame& f, float top)
+{
+    if (!f.view.open[static_cast<int>(Panel::ReductionTable)]) return;
+    static std::future<Tables> job;
+    static std::optional<Tables> tables;
+    if (!tables && !job.valid()) job = std::async(std::launch::async, makeTables);
+    if (!tables && job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) tables = job.get();
+    if (beginPanel(f, Panel::ReductionTable, top)) {
+        colouredText(f.theme.palette.dimText,
+                     "Seed 002: how many times fewer global loads the tiled kernel makes than the basic one for an "
+                     "internal block. 1D: (TILE_SIZE*Mask_Width)/(TILE_SIZE+Mask_Width-1); 2D: "
+                     "(TILE_SIZE^2*Mask_Width^2)/(TILE_SIZE+Mask_Width-1)^2. A cell is simulated where the tiled "
+                     "kernel can launch, else computed from the formula (hover for why).");
+        if (!tables) {
+            ImGui::TextUnformatted("Simulating the tables...");
+        } else if (!tables->error.empty()) {
+            colouredText(f.theme.palette.error, tables->error);
+        } else {
+            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::TextUnformatted("Bandwidth reduction in 1D (conv1d-tiled)");
+            ImGui::PopFont();
+            table(f, tables->oneD);
+            ImGui::Spacing();
+            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::TextUnformatted("Bandwidth reduction in 2D (conv2d-tiled)");
+            ImGui::PopFont();
+            table(f, tables->twoD);
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace ts::app
