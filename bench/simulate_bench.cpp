@@ -12,7 +12,7 @@ namespace {
 
 using namespace ts::sim;
 
-/// Args: kernel (0 naive, 1 tiled), width, tile, trace (0/1).
+/// Args: kernel (0 naive, 1 tiled), width, tile, trace (0/1), hazard detector (0/1).
 void Simulate(benchmark::State& state)
 {
     Scenario s;
@@ -21,6 +21,7 @@ void Simulate(benchmark::State& state)
     s.tile = static_cast<int>(state.range(2));
     SimOptions o;
     o.trace = state.range(3) != 0;
+    o.detectHazards = state.range(4) != 0;
     if (std::string e = validate(s); !e.empty()) {
         state.SkipWithError(e.c_str());
         return;
@@ -35,7 +36,8 @@ void Simulate(benchmark::State& state)
         fmas = r.counters.totals.flops / 2;
         benchmark::DoNotOptimize(r.P.data());
     }
-    state.SetLabel(s.kernel + (o.trace ? ", trace of block (0,0)" : ", no trace"));
+    state.SetLabel(s.kernel + (o.trace ? ", trace of block (0,0)" : ", no trace") +
+                   (o.detectHazards ? ", hazard detector" : ""));
     state.counters["fma_per_s"] =
         benchmark::Counter(static_cast<double>(fmas), benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -49,23 +51,25 @@ void ReferenceFma(benchmark::State& state)
     for (auto _ : state) benchmark::DoNotOptimize(matmulReferenceFma(M, N, w, w, w).data());
 }
 
-// The figure: 512^3, TILE_WIDTH 16, with and without the trace of one block.
+// The figure: 512^3, TILE_WIDTH 16, all counters, with and without the trace of
+// one block and the hazard detector.
 BENCHMARK(Simulate)
-    ->ArgNames({"tiled", "width", "tile", "trace"})
-    ->Args({1, 512, 16, 1})
-    ->Args({1, 512, 16, 0})
+    ->ArgNames({"tiled", "width", "tile", "trace", "hazards"})
+    ->Args({1, 512, 16, 1, 1})
+    ->Args({1, 512, 16, 1, 0})
+    ->Args({1, 512, 16, 0, 0})
     ->Unit(benchmark::kSecond)
     ->UseRealTime()
     ->Iterations(3);
 // Smaller sizes, other tile widths, and the naive kernel.
 BENCHMARK(Simulate)
-    ->ArgNames({"tiled", "width", "tile", "trace"})
-    ->Args({1, 4, 2, 1})
-    ->Args({1, 64, 16, 1})
-    ->Args({1, 256, 16, 1})
-    ->Args({1, 256, 32, 1})
-    ->Args({1, 256, 8, 1})
-    ->Args({0, 256, 16, 1})
+    ->ArgNames({"tiled", "width", "tile", "trace", "hazards"})
+    ->Args({1, 4, 2, 1, 1})
+    ->Args({1, 64, 16, 1, 1})
+    ->Args({1, 256, 16, 1, 1})
+    ->Args({1, 256, 32, 1, 1})
+    ->Args({1, 256, 8, 1, 1})
+    ->Args({0, 256, 16, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(ReferenceFma)->ArgName("width")->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond);

@@ -68,6 +68,7 @@ public:
     uint32_t epoch = 1;                 ///< current barrier interval
     uint16_t tid = kNoThread;           ///< linear index of the running thread
     uint32_t ordinal = 0;               ///< shared accesses of the running thread since its last barrier
+    bool detectHazards = true;          ///< keep the per-slot bookkeeping of the hazard detector
     unsigned dropMask = 0;              ///< barriers skipped (bit per BarrierId)
     HazardLog hazards;
     Uint3 blockIdx;                     ///< the block being run
@@ -194,6 +195,26 @@ public:
     float load() const
     {
         ++loads_[slot_];
+        if (m_->detectHazards) track();
+        float v = data_[slot_];
+        if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
+        return v;
+    }
+    operator float() const { return load(); }
+    unsigned line() const { return line_; }
+    Machine* machine() const { return m_; }
+
+    /// A tile load: global element into this slot.
+    SharedRef& operator=(const GlobalRef& g) { store(g.load(), Op::SharedStore); return *this; }
+    /// A copy from another shared slot.
+    SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
+    /// A register value; 0 is the zero fill of the boundary checks.
+    SharedRef& operator=(float v) { store(v, v == 0.0f ? Op::ZeroFill : Op::SharedStore); return *this; }
+
+private:
+    /// Hazard bookkeeping of a read.
+    void track() const
+    {
         SlotState& st = state_[slot_];
         const uint32_t ep = m_->epoch;
         const uint16_t tid = m_->tid;
@@ -214,27 +235,21 @@ public:
             st.otherReadSeq = m_->tracing ? m_->nextSeq() : 0;
             st.otherReadOrd = ord;
         }
-        float v = data_[slot_];
-        if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
-        return v;
     }
-    operator float() const { return load(); }
-    unsigned line() const { return line_; }
-    Machine* machine() const { return m_; }
 
-    /// A tile load: global element into this slot.
-    SharedRef& operator=(const GlobalRef& g) { store(g.load(), Op::SharedStore); return *this; }
-    /// A copy from another shared slot.
-    SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
-    /// A register value; 0 is the zero fill of the boundary checks.
-    SharedRef& operator=(float v) { store(v, v == 0.0f ? Op::ZeroFill : Op::SharedStore); return *this; }
-
-private:
     void store(float v, Op op)
     {
         ++m_->blockTotals->shared_stores;
         if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
         ++stores_[slot_];
+        if (m_->detectHazards) trackWrite();
+        data_[slot_] = v;
+        if (m_->tracing) m_->record(op, array_, slot_, v, line_);
+    }
+
+    /// Hazard bookkeeping of a write.
+    void trackWrite()
+    {
         SlotState& st = state_[slot_];
         const uint32_t ep = m_->epoch;
         const uint16_t tid = m_->tid;
@@ -255,8 +270,6 @@ private:
         st.writeLine = static_cast<uint16_t>(line_);
         st.writeSeq = seq;
         st.writeOrd = ord;
-        data_[slot_] = v;
-        if (m_->tracing) m_->record(op, array_, slot_, v, line_);
     }
     float* data_;
     SlotState* state_;

@@ -59,6 +59,7 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     cfg.schedule = opt.schedule;
     cfg.scheduleSeed = opt.scheduleSeed;
     m.dropMask = s.dropBarriers;
+    m.detectHazards = opt.detectHazards;
     try {
         runGrid(m, cfg, pb.bind(m, M, N, P, sim.M));
     } catch (const KernelFault& f) {

@@ -18,6 +18,8 @@ struct SimOptions {
     bool trace = true;                  ///< record the selected block's events
     Schedule schedule = Schedule::InOrder;
     uint64_t scheduleSeed = 1;
+    /// Run the shared-memory hazard detector (Simulation::hazards); off, it reports none.
+    bool detectHazards = true;
 };
 
 /// Everything one simulation produced.
