@@ -136,7 +136,7 @@ void App::openOccupancy(const sim::Preset& p)
     view_.occupancy.input = p.occupancy->input;
     view_.occupancy.thisKernel = false;
     view_.open[static_cast<int>(Panel::Occupancy)] = true;
-    view_.focusOccupancy = true;
+    view_.focusOccupancy = 2;
 }
 
 void App::collectJobs()

@@ -103,7 +103,8 @@ struct View {
     ScenarioForm form;
     GpuForm gpuForm;
     OccupancyForm occupancy;
-    bool focusOccupancy = false; ///< bring the Occupancy panel to the front next frame
+    int focusOccupancy = 0;      ///< frames left in which to bring the Occupancy panel to the
+                                 ///< front (2: a window first drawn after it would cover it)
     HazardFocus hazard;
 };
 

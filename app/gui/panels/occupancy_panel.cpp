@@ -334,9 +334,9 @@ void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy
 void drawOccupancyPanel(Frame& f, float top)
 {
     if (!f.view.open[static_cast<int>(Panel::Occupancy)]) return;
-    if (f.view.focusOccupancy) {
+    if (f.view.focusOccupancy > 0) {
         ImGui::SetNextWindowFocus();
-        f.view.focusOccupancy = false;
+        --f.view.focusOccupancy;
     }
     if (beginPanel(f, Panel::Occupancy, top)) {
         colouredText(f.theme.palette.dimText,
