@@ -145,7 +145,8 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         if (s.x[i] <= current) prev = static_cast<int>(i);
         else if (next < 0) next = static_cast<int>(i);
     }
-    if (prev >= 0) {
+    // Only a cliff the current point still sits below (no rise since) is the one it fell from.
+    if (prev >= 0 && s.warps[prev] == currentWarps) {
         const float xc = X(static_cast<float>(s.x[prev]));
         dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), (pal.error & 0x00FFFFFF) | 0xA0000000u, 1.5f);
         char t[96];
