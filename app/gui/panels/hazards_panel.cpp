@@ -120,9 +120,10 @@ void summary(Frame& f, const sim::Simulation& s)
                 static_cast<unsigned long long>(log.war), static_cast<unsigned long long>(log.waw));
     ImGui::PopFont();
     tooltip("Hazardous pairs of shared-memory accesses in the whole grid (simulated): two threads of one "
-            "block touch the same slot, at least one writes, and no barrier lies between. Named by the order "
-            "they happened in, as racecheck does: RAW, the write came first; WAR, the read came first; WAW, "
-            "both write.");
+            "block touch the same slot, at least one writes, and no barrier lies between. Named by their "
+            "order in the program (each thread's accesses since the last barrier), as racecheck names them: "
+            "RAW, the write comes first; WAR, the read comes first; WAW, both write. Which thread actually "
+            "ran first is the schedule's doing.");
     if (log.raw + log.war + log.waw > 0)
         helpMarker("A hazard is a fact about the program, not about one run: two threads touch one slot with "
                    "nothing that orders them. Whether the reader gets the old or the new value depends on which "
@@ -249,7 +250,7 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
     } else {
         ImGui::Text("%zu hazards", rows.size());
     }
-    tooltip("The hazards of the traced block, in the order their second access happened. Choose one: the "
+    tooltip("The hazards of the traced block, in the order the detector found them. Choose one: the "
             "timeline moves to the step of its second access, Threads and Shared memory mark both threads "
             "and the slot, Code both lines. Stepping the timeline shows each step's own.");
     ImGui::SameLine();
