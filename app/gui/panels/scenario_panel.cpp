@@ -1,4 +1,5 @@
-// Scenario: kernel, sizes (Width, or j, k, l), TILE_WIDTH, the traced block, the input
+// Scenario: kernel, sizes (Width, or j, k, l; for convolution width, height, Mask_Width,
+// TILE_SIZE), TILE_WIDTH, the traced block, the input
 // seed, the warp schedule; Apply re-simulates. Invalid values are refused with
 // sim::validate's sentence. Lecture presets and scenario files open from here too.
 #include <imgui.h>
@@ -52,6 +53,31 @@ void sizeInputs(ScenarioForm& form, bool tiled)
         ImGui::InputInt("block edge", &d.tile);
         tooltip("The block is block edge x block edge threads (1 to 32)");
     }
+}
+
+/// Convolution sizes (seed 002): N's width (and height for 2D), Mask_Width, and TILE_SIZE
+/// (tiled kernels) or the block edge (basic kernels).
+void convInputs(ScenarioForm& form, const sim::KernelInfo& k)
+{
+    sim::Scenario& d = form.draft;
+    const float w = ImGui::GetFontSize() * 7;
+    const bool twoD = k.family == sim::Family::Conv2D;
+    if (twoD) {
+        ImGui::SetNextItemWidth(w);
+        ImGui::InputInt("height", &d.height);
+        tooltip("Rows of the input N and of the output P");
+        ImGui::SameLine();
+    }
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("width", &d.width);
+    tooltip(twoD ? "Columns of the input N and of the output P" : "Elements of the input N and of the output P");
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("Mask_Width", &d.maskWidth);
+    tooltip("Elements per side of the mask M (odd, at most MAX_MASK_WIDTH = 9); M lives in constant memory");
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt(k.tiled ? "TILE_SIZE" : "block size", &d.tile);
+    tooltip(k.tiled ? "Output elements per block and side; the input tile adds Mask_Width - 1 halo cells"
+                    : "Threads per block (per side in 2D), one per output element");
 }
 
 /// The schedule combo and, for the random schedule, its seed.
@@ -128,7 +154,10 @@ void drawScenarioPanel(Frame& f, float top)
         }
         if (const sim::KernelInfo* k = sim::findKernel(d.kernel)) tooltip(k->summary);
         const sim::KernelInfo* info = sim::findKernel(d.kernel);
-        sizeInputs(form, info && info->tiled);
+        if (info && info->family != sim::Family::Matmul)
+            convInputs(form, *info);
+        else
+            sizeInputs(form, info && info->tiled);
 
         int b[2] = {static_cast<int>(d.block.x), static_cast<int>(d.block.y)};
         ImGui::SetNextItemWidth(w * 1.4f);
