@@ -104,18 +104,20 @@ inline float& operator+=(float& acc, const Product& p)
     return acc;
 }
 
-/// Read access to one element of global memory.
-class GlobalRef {
+/// Read access to one element of global or constant memory: counts the load in the
+/// block's totals (field COUNT), per element, and records it as OP for the traced block.
+template <Op OP, uint64_t Totals::*COUNT>
+class ReadRef {
 public:
-    GlobalRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
-              unsigned line)
+    ReadRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
+            unsigned line)
         : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
     float load() const
     {
-        ++m_->blockTotals->global_loads;
+        ++(m_->blockTotals->*COUNT);
         ++loads_[i_];
         float v = data_[i_];
-        if (m_->tracing) m_->record(Op::GlobalLoad, array_, i_, v, line_);
+        if (m_->tracing) m_->record(OP, array_, i_, v, line_);
         return v;
     }
     operator float() const { return load(); }
@@ -130,6 +132,11 @@ protected:
     long long i_;
     unsigned line_;
 };
+
+/// Read access to one element of global memory.
+using GlobalRef = ReadRef<Op::GlobalLoad, &Totals::global_loads>;
+/// Read access to one element of constant memory (`M[j]` of a convolution kernel).
+using ConstantRef = ReadRef<Op::ConstantLoad, &Totals::constant_loads>;
 
 /// Write (and read) access to one element of a writable global array.
 class GlobalWriteRef : public GlobalRef {
@@ -337,32 +344,6 @@ private:
     uint32_t* stores_;
 };
 
-/// Read access to one element of constant memory (`M[j]` of a convolution kernel).
-class ConstantRef {
-public:
-    ConstantRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
-                unsigned line)
-        : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
-    float load() const
-    {
-        ++m_->blockTotals->constant_loads;
-        ++loads_[i_];
-        float v = data_[i_];
-        if (m_->tracing) m_->record(Op::ConstantLoad, array_, i_, v, line_);
-        return v;
-    }
-    operator float() const { return load(); }
-    unsigned line() const { return line_; }
-    Machine* machine() const { return m_; }
-
-private:
-    const float* data_;
-    uint32_t* loads_;
-    Machine* m_;
-    uint8_t array_;
-    long long i_;
-    unsigned line_;
-};
 
 /// The per-element load counters of the launch's constant memory; a kernel that reads
 /// the mask in a launch without one faults.
