@@ -44,6 +44,9 @@ std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::
     if (o.width && (o.j || o.k || o.l))
         return "Give either --width or --j/--k/--l, not both.";
     if (o.width) {
+        if (*o.width < 1 || *o.width > sim::kMaxEdge)
+            return "--width must be between 1 and " + std::to_string(sim::kMaxEdge) + "; got " +
+                   std::to_string(*o.width) + ".";
         s.j = s.k = s.l = *o.width;
     } else if (o.j && o.k && o.l) {
         s.j = *o.j;
@@ -52,7 +55,7 @@ std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::
     } else {
         return "Give the problem size: --width W, or all three of --j, --k and --l.";
     }
-    s.tile = o.tile ? o.tile : 16;
+    s.tile = o.tile;
     s.seed = o.seed;
     return {};
 }

@@ -18,7 +18,7 @@ struct ProblemOptions {
     std::string kernel;
     std::optional<int> width, j, k, l;
     std::optional<int> height, maskWidth;   ///< convolution only (app/cli/conv_options.hpp)
-    int tile = 0;              ///< 0: the kernel's default
+    int tile = 16;             ///< elements per side; validate() refuses what cannot launch
     unsigned long long seed = 1;
 };
 
