@@ -14,8 +14,8 @@ Rect defaultRect(Panel p, ImVec2 display, float top)
     };
     switch (p) {
     case Panel::Scenario: return at(xL, left, 0.00f, 0.36f);
-    case Panel::Stats: return at(xL, left, 0.36f, 0.54f);
-    case Panel::Hazards: return at(xL, left, 0.54f, 0.88f);
+    case Panel::Stats: return at(xL, left, 0.36f, 0.66f);
+    case Panel::Hazards: return at(xL, left, 0.66f, 0.88f);
     case Panel::Gpu: return at(xL, left, 0.88f, 1.00f);
     case Panel::Occupancy: return at(xC, centre, 0.00f, 1.00f);
     case Panel::Convolution: return at(xC, centre, 0.00f, 0.80f);   // Matrices' place
