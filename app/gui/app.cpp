@@ -16,6 +16,7 @@
 #include "kernels/gpu_occupancy.hpp"
 #include "panels/panels.hpp"
 #include "screenshot.hpp"
+#include "settings.hpp"
 #include "sim/wrong_reads.hpp"
 
 namespace ts::app {
@@ -57,17 +58,36 @@ App::~App()
     glfwTerminate();
 }
 
-std::string App::iniPath() const
+float App::wantedScale() const
 {
-    namespace fs = std::filesystem;
-    fs::path dir;
-    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) dir = x;
-    else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".config";
-    else return {};
-    dir /= "tilescope";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    return ec ? std::string() : (dir / "imgui.ini").string();
+    const float ui = view_.presentation ? view_.presentationScale : view_.uiScale;
+    return ui * (offscreen() ? opt_.scale : 1.0f);
+}
+
+void App::setFullScreen(bool on)
+{
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (on && mode) {
+        glfwGetWindowPos(window_, &windowedX_, &windowedY_);
+        glfwGetWindowSize(window_, &windowedW_, &windowedH_);
+        glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else if (!on && fullScreen_) {
+        glfwSetWindowMonitor(window_, nullptr, windowedX_, windowedY_, windowedW_, windowedH_, GLFW_DONT_CARE);
+    }
+    fullScreen_ = on && mode;
+}
+
+void App::applyLook()
+{
+    // Full screen follows presentation mode (command-line modes keep their window size).
+    if (!offscreen() && opt_.frames == 0 && fullScreen_ != view_.presentation) setFullScreen(view_.presentation);
+    // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
+    if (ImGui::IsAnyItemActive()) return;
+    if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind) return;
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    theme_ = makeTheme(wantedScale(), view_.themeKind);
+    ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
 bool App::openWindow(std::string& error)
@@ -81,14 +101,14 @@ bool App::openWindow(std::string& error)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    if (!opt_.screenshot.empty()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    if (offscreen()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
     window_ = glfwCreateWindow(opt_.width, opt_.height, "TileScope", nullptr, nullptr);
     if (!window_) {
         error = "Cannot open a window with an OpenGL 3.3 core context (the driver refused it).";
         return false;
     }
     glfwMakeContextCurrent(window_);
-    glfwSwapInterval(opt_.frames > 0 || !opt_.screenshot.empty() ? 0 : 1);
+    glfwSwapInterval(opt_.frames > 0 || offscreen() ? 0 : 1);
     if (!gladLoadGL(glfwGetProcAddress)) {
         error = "Cannot load the OpenGL 3.3 functions (glad found no usable driver).";
         return false;
@@ -96,11 +116,24 @@ bool App::openWindow(std::string& error)
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    // Command-line modes draw the default layout, whatever a user's imgui.ini says.
-    const bool interactive = opt_.screenshot.empty() && opt_.frames == 0;
-    ini_ = interactive ? iniPath() : std::string();
+    // Command-line modes draw the default layout and look, whatever the user's imgui.ini
+    // and settings.toml say.
+    const bool interactive = !offscreen() && opt_.frames == 0;
+    const std::string dir = interactive ? configDir() : std::string();
+    ini_ = dir.empty() ? std::string() : dir + "/imgui.ini";
+    settingsPath_ = dir.empty() ? std::string() : dir + "/settings.toml";
     io.IniFilename = ini_.empty() ? nullptr : ini_.c_str();
-    theme_ = makeTheme(opt_.screenshot.empty() ? 1.0f : opt_.scale);
+    std::string settingsError;
+    const Settings saved = loadSettings(settingsPath_, settingsError);
+    if (!settingsError.empty()) std::cerr << "tilescope: " << settingsError << "\n";
+    view_.themeKind = opt_.theme.value_or(saved.theme);
+    view_.uiScale = saved.uiScale;
+    view_.presentationScale = saved.presentationScale;
+    view_.open = saved.open;
+    view_.caption = saved.caption;
+    view_.presentation = opt_.presentation;
+    if (opt_.uiScale) (opt_.presentation ? view_.presentationScale : view_.uiScale) = *opt_.uiScale;
+    theme_ = makeTheme(wantedScale(), view_.themeKind);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     return true;
@@ -206,7 +239,10 @@ void App::collectJobs()
 void App::handleKeys()
 {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || !loaded_.sim) return;
+    if (io.WantTextInput) return;
+    // ImGui 1.86 names no F keys; its GLFW backend indexes KeysDown by GLFW key code.
+    if (ImGui::IsKeyPressed(GLFW_KEY_F5)) view_.presentation = !view_.presentation;
+    if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
     if (last < 0) return;
     if (keyPressed(ImGuiKey_Space)) view_.playing = !view_.playing && view_.cursor < last;
@@ -348,7 +384,8 @@ int App::run()
         return out;
     });
 
-    const bool offscreen = !opt_.screenshot.empty();
+    const bool offscreen = this->offscreen();
+    exportNext_ = opt_.exportFrom;
     const ImVec2 target(opt_.width * opt_.scale, opt_.height * opt_.scale);
     int settled = 0;
     std::vector<double> frameMs;
@@ -363,6 +400,7 @@ int App::run()
             std::cerr << "tilescope: " << fatal_ << "\n";
             return 2;
         }
+        applyLook();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (offscreen) {
@@ -382,7 +420,8 @@ int App::run()
         int fbw = 0, fbh = 0;
         glfwGetFramebufferSize(window_, &fbw, &fbh);
         glViewport(0, 0, fbw, fbh);
-        glClearColor(0.07f, 0.075f, 0.09f, 1.0f);
+        const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(theme_.palette.clear);
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         // A screenshot from the menu waits two frames, until its dialog has gone.
@@ -391,16 +430,37 @@ int App::run()
             screenshotDelay_ = 2;
             requests_.screenshot.reset();
         } else if (!pendingScreenshot_.empty() && --screenshotDelay_ <= 0) {
-            const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, pendingScreenshot_);
+            const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, theme_.palette.clear, pendingScreenshot_);
             view_.notice = e.empty() ? "Saved " + pendingScreenshot_ : e;
             view_.noticeIsError = !e.empty();
             pendingScreenshot_.clear();
         }
 
         const bool ready = loaded_.sim && !busy_.simulating && !gpuJob_.running();
-        if (offscreen && ready && ++settled > kSettleFrames) {
+        const bool steady = ready && ++settled > kSettleFrames;
+        if (offscreen && steady && exportNext_ >= 0) {
+            // --export-steps: one numbered PNG per step, each drawn after the layout settles.
+            const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
+            if (opt_.exportTo > last) {
+                std::cerr << "tilescope: --export-steps ends at step " << opt_.exportTo << ", past the last step of '"
+                          << loaded_.preset.title << "' (its steps are 0 to " << last << ").\n";
+                return 2;
+            }
+            char name[32];
+            std::snprintf(name, sizeof name, "/step-%04d.png", exportNext_);
             const std::string e = saveScreenshot(ImGui::GetDrawData(), static_cast<int>(target.x),
-                                                 static_cast<int>(target.y), opt_.screenshot);
+                                                 static_cast<int>(target.y), theme_.palette.clear,
+                                                 opt_.exportDir + name);
+            if (!e.empty()) {
+                std::cerr << "tilescope: " << e << "\n";
+                return 1;
+            }
+            if (++exportNext_ > opt_.exportTo) return 0;
+            view_.cursor = exportNext_;
+            settled = 0;
+        } else if (offscreen && steady) {
+            const std::string e = saveScreenshot(ImGui::GetDrawData(), static_cast<int>(target.x),
+                                                 static_cast<int>(target.y), theme_.palette.clear, opt_.screenshot);
             if (!e.empty()) {
                 std::cerr << "tilescope: " << e << "\n";
                 return 1;
@@ -408,7 +468,7 @@ int App::run()
             return 0;
         }
         // --frames counts frames once the scenario is loaded and the layout has settled.
-        if (opt_.frames > 0 && ready && ++settled > kSettleFrames) {
+        if (opt_.frames > 0 && steady) {
             frameMs.push_back(cpuMs);
             if (static_cast<int>(frameMs.size()) == opt_.frames) {
                 std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f\n", opt_.frames,
@@ -417,6 +477,10 @@ int App::run()
             }
         }
         glfwSwapBuffers(window_);
+    }
+    if (!settingsPath_.empty()) {
+        const Settings s{view_.themeKind, view_.uiScale, view_.presentationScale, view_.open, view_.caption};
+        if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
     }
     return 0;
 }

@@ -21,6 +21,11 @@ struct Options {
     std::string screenshot;             ///< save this PNG and exit
     float scale = 1.0f;                 ///< screenshot pixel scale (UI rendered at that size)
     int frames = 0;                     ///< run this many frames, print timings, exit
+    bool presentation = false;          ///< start in presentation mode
+    std::optional<float> uiScale;       ///< UI scale to start with (presentation's if given)
+    std::optional<ThemeKind> theme;     ///< theme to start with
+    int exportFrom = -1, exportTo = -1; ///< --export-steps A..B (-1: not exporting)
+    std::string exportDir;              ///< --out: folder of the numbered PNGs
 };
 
 /// A simulation handed back by the worker.
@@ -61,7 +66,10 @@ private:
     void updateReplay();
     void drawUi();
     void carryOut();
-    std::string iniPath() const;
+    void applyLook();
+    void setFullScreen(bool on);
+    bool offscreen() const { return !opt_.screenshot.empty() || opt_.exportFrom >= 0; }
+    float wantedScale() const;
 
     Options opt_;
     GLFWwindow* window_ = nullptr;
@@ -73,6 +81,10 @@ private:
     sim::ReplayState replay_;
     uint64_t replayGeneration_ = ~0ull;
     std::string ini_;
+    std::string settingsPath_;          ///< settings.toml beside imgui.ini ("" in CLI modes)
+    bool fullScreen_ = false;
+    int windowedX_ = 0, windowedY_ = 0, windowedW_ = 0, windowedH_ = 0;
+    int exportNext_ = -1;               ///< next step --export-steps writes
 
     Job<SimOutcome> simJob_;
     std::optional<int> pendingStep_;    ///< step to go to when the running simulation ends

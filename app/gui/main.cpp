@@ -1,9 +1,12 @@
 // tilescope: the desktop app. Arguments as in shared/spec/cli.md ("tilescope (the app)"):
 //   tilescope [--scenario NAME|FILE] [--step N|last] [--window WxH]
 //             [--screenshot FILE.png [--scale S]] [--frames N] [--list-scenarios]
+//             [--presentation] [--ui-scale S] [--theme dark|light]
+//             [--export-steps A..B --out DIR [--format png] [--scale S]]
 // Exit status: 0 success, 1 no window could be opened, 2 bad arguments or scenario file.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <regex>
@@ -25,8 +28,9 @@ int bad(const std::string& sentence)
 int main(int argc, char** argv)
 {
     CLI::App cli{"TileScope: step through tiled CUDA kernels (PMPP ch. 4-7)", "tilescope"};
-    std::string scenario, step, window, screenshot;
-    double scale = 1.0;
+    std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel;
+    double scale = 1.0, uiScale = 0;
+    bool presentation = false;
     int frames = 0;
     bool list = false;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
@@ -36,6 +40,13 @@ int main(int argc, char** argv)
     cli.add_option("--scale", scale, "Screenshot pixel scale, 1 to 4: the UI is rendered at that size");
     cli.add_option("--frames", frames, "Run N frames once the scenario is loaded, print CPU times, exit");
     cli.add_flag("--list-scenarios", list, "Print the lecture presets and exit");
+    cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
+    cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size");
+    cli.add_option("--theme", theme, "dark, or light (high contrast, for projectors)");
+    cli.add_option("--export-steps", exportSteps, "Render the steps A..B and write numbered PNGs into --out, then exit");
+    cli.add_option("--out", outDir, "Folder for --export-steps");
+    cli.add_option("--format", format, "--export-steps format: png");
+    cli.add_option("--panel", panel, "--export-steps of one panel (not available yet)");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -78,8 +89,36 @@ int main(int argc, char** argv)
     }
     if (scale < 1.0 || scale > 4.0)
         return bad("--scale must be between 1 and 4; got " + std::to_string(scale) + ".");
-    if (scale != 1.0 && screenshot.empty())
-        return bad("--scale applies to --screenshot only; give --screenshot FILE.png too.");
+    if (scale != 1.0 && screenshot.empty() && exportSteps.empty())
+        return bad("--scale applies to --screenshot and --export-steps only; give one of them too.");
+    if (cli.count("--ui-scale") && (uiScale < (presentation ? 1.5 : 1.0) || uiScale > 3.0))
+        return bad(std::string("--ui-scale must be between ") + (presentation ? "1.5" : "1") +
+                   " and 3" + (presentation ? " in presentation mode" : "") + "; got " + std::to_string(uiScale) + ".");
+    if (cli.count("--ui-scale")) o.uiScale = static_cast<float>(uiScale);
+    if (theme == "dark") o.theme = ts::app::ThemeKind::Dark;
+    else if (theme == "light") o.theme = ts::app::ThemeKind::Light;
+    else if (!theme.empty()) return bad("--theme must be 'dark' or 'light'; got '" + theme + "'.");
+    o.presentation = presentation;
+    if (!exportSteps.empty()) {
+        std::smatch m;
+        if (!std::regex_match(exportSteps, m, std::regex("([0-9]{1,9})\\.\\.([0-9]{1,9})")))
+            return bad("--export-steps must be A..B with step numbers A <= B, e.g. 0..5; got '" + exportSteps + "'.");
+        o.exportFrom = std::stoi(m[1]);
+        o.exportTo = std::stoi(m[2]);
+        if (o.exportFrom > o.exportTo)
+            return bad("--export-steps must be A..B with A <= B; got '" + exportSteps + "'.");
+        if (outDir.empty() || !std::filesystem::is_directory(outDir))
+            return bad("--export-steps needs --out DIR, an existing folder; got '" + outDir + "'.");
+        if (format != "png")
+            return bad("--format must be png (gif and svg are not available yet); got '" + format + "'.");
+        if (!panel.empty()) return bad("--panel is not available yet; --export-steps writes the whole window.");
+        if (!screenshot.empty() || frames > 0 || !step.empty())
+            return bad("--export-steps goes alone: not with --screenshot, --frames or --step.");
+        o.step = o.exportFrom;
+        o.exportDir = outDir;
+    } else if (!outDir.empty() || cli.count("--format") || !panel.empty()) {
+        return bad("--out, --format and --panel apply to --export-steps only; give --export-steps A..B too.");
+    }
     if (cli.count("--frames") && (frames < 1 || frames > 1000000))
         return bad("--frames must be between 1 and 1000000; got " + std::to_string(frames) + ".");
     if (!screenshot.empty() && frames > 0)

@@ -10,7 +10,7 @@
 
 namespace ts::app {
 
-std::string saveScreenshot(ImDrawData* data, int w, int h, const std::string& path)
+std::string saveScreenshot(ImDrawData* data, int w, int h, unsigned int background, const std::string& path)
 {
     GLuint fbo = 0, colour = 0;
     glGenFramebuffers(1, &fbo);
@@ -25,7 +25,7 @@ std::string saveScreenshot(ImDrawData* data, int w, int h, const std::string& pa
                 std::to_string(w) + " x " + std::to_string(h) + " pixels.";
     } else {
         glViewport(0, 0, w, h);
-        const ImVec4 bg(0.07f, 0.075f, 0.09f, 1.0f);
+        const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(background);
         glClearColor(bg.x, bg.y, bg.z, bg.w);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(data);

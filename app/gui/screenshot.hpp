@@ -9,7 +9,8 @@ struct ImDrawData;
 namespace ts::app {
 
 /// Renders `data` into an offscreen RGBA framebuffer of w x h pixels and writes it to
-/// `path` as PNG. Returns "" on success, else one sentence saying what failed.
-std::string saveScreenshot(ImDrawData* data, int w, int h, const std::string& path);
+/// `path` as PNG, over a background of colour `background` (RGBA, ImU32). Returns "" on
+/// success, else one sentence saying what failed.
+std::string saveScreenshot(ImDrawData* data, int w, int h, unsigned int background, const std::string& path);
 
 }  // namespace ts::app

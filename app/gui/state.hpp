@@ -95,6 +95,10 @@ struct View {
     float zoom = 1.0f;           ///< Matrices: cell size factor
     std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true, true, false, true, false};
     bool caption = true;         ///< the caption bar under the menu
+    bool presentation = false;   ///< presentation mode: full screen at presentationScale
+    ThemeKind themeKind = ThemeKind::Dark;
+    float uiScale = 1.0f;        ///< UI scale outside presentation mode, 1..3
+    float presentationScale = 2.0f;   ///< UI scale in presentation mode, 1.5..3
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false;
     std::string screenshotPath = "tilescope.png";

@@ -25,10 +25,10 @@ ImFont* addFont(const std::string& file, float px, bool& missing)
     return ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), px, &cfg, ranges);
 }
 
-void setStyle(float scale)
+void setStyle(float scale, ThemeKind kind)
 {
-    ImGui::StyleColorsDark();
     ImGuiStyle& s = ImGui::GetStyle();
+    s = ImGuiStyle();
     s.WindowRounding = 4;
     s.FrameRounding = 3;
     s.GrabRounding = 3;
@@ -37,6 +37,20 @@ void setStyle(float scale)
     s.ItemSpacing = ImVec2(8, 6);
     s.WindowTitleAlign = ImVec2(0.0f, 0.5f);
     ImVec4* c = s.Colors;
+    if (kind == ThemeKind::Light) {
+        ImGui::StyleColorsLight(&s);
+        c[ImGuiCol_Text] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
+        c[ImGuiCol_WindowBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+        c[ImGuiCol_ChildBg] = ImVec4(0.97f, 0.97f, 0.97f, 1.0f);
+        c[ImGuiCol_Border] = ImVec4(0.0f, 0.0f, 0.0f, 0.55f);
+        c[ImGuiCol_TitleBg] = ImVec4(0.85f, 0.87f, 0.90f, 1.0f);
+        c[ImGuiCol_TitleBgActive] = ImVec4(0.72f, 0.80f, 0.92f, 1.0f);
+        s.WindowBorderSize = 1.5f;
+        s.FrameBorderSize = 1.0f;
+        s.ScaleAllSizes(scale);
+        return;
+    }
+    ImGui::StyleColorsDark(&s);
     c[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.115f, 0.135f, 1.0f);
     c[ImGuiCol_ChildBg] = ImVec4(0.085f, 0.095f, 0.11f, 1.0f);
     c[ImGuiCol_TitleBg] = ImVec4(0.14f, 0.16f, 0.20f, 1.0f);
@@ -49,10 +63,34 @@ void setStyle(float scale)
 
 }  // namespace
 
-Theme makeTheme(float scale)
+Palette lightPalette()
+{
+    Palette p;
+    p.cell = IM_COL32(226, 228, 232, 255);
+    p.cellText = IM_COL32(0, 0, 0, 255);
+    p.dimText = IM_COL32(70, 74, 84, 255);
+    p.grid = IM_COL32(255, 255, 255, 255);
+    p.loadedEarlier = IM_COL32(160, 182, 210, 255);
+    p.readNow = IM_COL32(196, 170, 0, 255);         // Okabe-Ito yellow, darkened to read on white
+    p.selected = IM_COL32(0, 0, 0, 255);
+    p.noOutput = IM_COL32(175, 175, 182, 255);
+    p.error = IM_COL32(200, 40, 20, 255);
+    p.codeLine = IM_COL32(240, 228, 66, 150);
+    p.codeLineAlt = IM_COL32(204, 121, 167, 110);
+    p.hazardLine = IM_COL32(86, 180, 233, 110);
+    p.chartBg = IM_COL32(240, 241, 244, 255);
+    p.chartLine = IM_COL32(120, 124, 136, 140);
+    p.captionBg = IM_COL32(232, 238, 248, 255);
+    p.clear = IM_COL32(250, 250, 250, 255);
+    return p;
+}
+
+Theme makeTheme(float scale, ThemeKind kind)
 {
     Theme t;
     t.scale = scale;
+    t.kind = kind;
+    if (kind == ThemeKind::Light) t.palette = lightPalette();
     bool missing = false;
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
@@ -64,7 +102,7 @@ Theme makeTheme(float scale)
     if (missing)
         t.fonts.note = std::string("DejaVu fonts not found in ") + TILESCOPE_FONT_DIR +
                        " (Debian package fonts-dejavu-core); using ImGui's built-in font.";
-    setStyle(scale);
+    setStyle(scale, kind);
     return t;
 }
 

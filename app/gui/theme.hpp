@@ -39,18 +39,31 @@ struct Palette {
     ImU32 hazard = IM_COL32(86, 180, 233, 255);      ///< the two accesses of the chosen hazard
                                                      ///< (sky blue)
     ImU32 hazardLine = IM_COL32(86, 180, 233, 70);   ///< their source lines in Code
+    ImU32 chartBg = IM_COL32(32, 35, 43, 255);       ///< background of bars and charts
+    ImU32 chartLine = IM_COL32(70, 75, 88, 120);     ///< grid lines of charts
+    ImU32 captionBg = IM_COL32(30, 38, 52, 255);     ///< the caption bar
+    ImU32 clear = IM_COL32(18, 19, 23, 255);         ///< behind every window
 };
+
+/// The palette for a projector: the same Okabe-Ito hues, darker where they sit on light
+/// cells, with near-black text on near-white cells (high contrast).
+Palette lightPalette();
+
+/// The two looks: dark (the default) and a high-contrast light one for projectors.
+enum class ThemeKind { Dark, Light };
 
 /// Fonts, palette and scale for one run.
 struct Theme {
     Fonts fonts;
     Palette palette;
     float scale = 1.0f;
+    ThemeKind kind = ThemeKind::Dark;
 };
 
-/// Loads the fonts at `scale` into the current ImGui context's atlas and sets the dark
-/// style scaled by `scale`. Call before the renderer builds the font texture.
-Theme makeTheme(float scale);
+/// Re-rasterises the fonts at `scale` (pixel sizes, not a scaled bitmap) into the current
+/// ImGui context's atlas and sets the style of `kind` scaled by `scale`. Call before the
+/// renderer (re)builds the font texture.
+Theme makeTheme(float scale, ThemeKind kind = ThemeKind::Dark);
 
 /// A colour of the heat ramp (dark blue to yellow, perceptually ordered) for t in [0, 1].
 ImU32 heatColour(float t);

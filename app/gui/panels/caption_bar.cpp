@@ -15,7 +15,7 @@ void drawCaptionBar(Frame& f, float y, float height)
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                    ImGuiWindowFlags_NoBringToFrontOnFocus;
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(30, 38, 52, 255));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, f.theme.palette.captionBg);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
     ImGui::Begin("##caption", nullptr, flags);
     const Palette& pal = f.theme.palette;

@@ -80,6 +80,15 @@ void drawMainMenu(Frame& f)
                 ImGui::MenuItem(panelTitle(static_cast<Panel>(i)), nullptr, &v.open[i]);
             ImGui::MenuItem("Caption bar", nullptr, &v.caption);
             ImGui::Separator();
+            ImGui::MenuItem("Presentation mode", "F5", &v.presentation);
+            bool light = v.themeKind == ThemeKind::Light;
+            if (ImGui::MenuItem("Light theme (projectors)", nullptr, &light))
+                v.themeKind = light ? ThemeKind::Light : ThemeKind::Dark;
+            // The app re-rasterises the fonts once the slider is let go.
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+            ImGui::SliderFloat("UI scale", v.presentation ? &v.presentationScale : &v.uiScale,
+                               v.presentation ? 1.5f : 1.0f, 3.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
+            ImGui::Separator();
             if (ImGui::MenuItem("Reset layout")) v.resetLayout = true;
             ImGui::EndMenu();
         }
@@ -97,7 +106,8 @@ void drawMainMenu(Frame& f)
                "Right, Page Down  next step\n"
                "Left, Page Up     previous step\n"
                "Home              first step\n"
-               "End               last step\n\n"
+               "End               last step\n"
+               "F5                presentation mode (full screen, large text)\n\n"
                "Click a tile of P to trace that block; click a thread to select it.");
     textDialog(v.showAbout, "About TileScope",
                "TileScope " TILESCOPE_VERSION "\n\n"

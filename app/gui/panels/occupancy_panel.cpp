@@ -128,10 +128,10 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
     const float x0 = static_cast<float>(s.x.front()), x1 = static_cast<float>(s.x.back());
     auto X = [&](float x) { return a.x + (x - x0) / (x1 - x0) * (b.x - a.x); };
     auto Y = [&](float y) { return b.y - y / static_cast<float>(maxWarps) * (b.y - a.y); };
-    dl->AddRectFilled(a, b, IM_COL32(32, 35, 43, 255), 3);
+    dl->AddRectFilled(a, b, f.theme.palette.chartBg, 3);
     for (int q = 0; q <= 4; ++q) {
         const float y = static_cast<float>(maxWarps) * q / 4;
-        dl->AddLine(ImVec2(a.x, Y(y)), ImVec2(b.x, Y(y)), IM_COL32(70, 75, 88, 120));
+        dl->AddLine(ImVec2(a.x, Y(y)), ImVec2(b.x, Y(y)), f.theme.palette.chartLine);
         const std::string t = std::to_string(static_cast<int>(y));
         dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - lh * 0.5f), pal.dimText, t.c_str());
     }
@@ -153,7 +153,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[prev], s.warps[prev - 1], s.warps[prev]);
         const float tw = ImGui::CalcTextSize(t).x;
         const float tx = xc - 4 - tw >= a.x ? xc - 4 - tw : xc + 4;
-        dl->AddRectFilled(ImVec2(tx - 2, b.y - 2 * lh - 6), ImVec2(tx + tw + 2, b.y - lh - 4), IM_COL32(32, 35, 43, 230));
+        dl->AddRectFilled(ImVec2(tx - 2, b.y - 2 * lh - 6), ImVec2(tx + tw + 2, b.y - lh - 4), f.theme.palette.chartBg);
         dl->AddText(ImVec2(tx, b.y - 2 * lh - 5), (pal.error & 0x00FFFFFF) | 0xC0000000u, t);
     }
     for (size_t i = 1; i < s.x.size(); ++i) {
@@ -170,7 +170,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[next], s.warps[next - 1], s.warps[next]);
         const float tw = ImGui::CalcTextSize(t).x;
         const float tx = xc + 4 + tw <= b.x ? xc + 4 : xc - 4 - tw;
-        dl->AddRectFilled(ImVec2(tx - 2, b.y - lh - 4), ImVec2(tx + tw + 2, b.y - 2), IM_COL32(32, 35, 43, 230));
+        dl->AddRectFilled(ImVec2(tx - 2, b.y - lh - 4), ImVec2(tx + tw + 2, b.y - 2), f.theme.palette.chartBg);
         dl->AddText(ImVec2(tx, b.y - lh - 3), pal.error, t);
     }
     if (current >= s.x.front() && current <= s.x.back()) {
@@ -182,7 +182,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         const float tw = ImGui::CalcTextSize(t).x;
         const float tx = pt.x + 9 + tw <= b.x ? pt.x + 9 : pt.x - 9 - tw;
         const float ty = pt.y - lh - 4 >= a.y ? pt.y - lh - 4 : pt.y + 6;
-        dl->AddRectFilled(ImVec2(tx - 2, ty), ImVec2(tx + tw + 2, ty + lh), IM_COL32(32, 35, 43, 230));
+        dl->AddRectFilled(ImVec2(tx - 2, ty), ImVec2(tx + tw + 2, ty + lh), f.theme.palette.chartBg);
         dl->AddText(ImVec2(tx, ty), pal.readNow, t);
     }
     char range[96];
@@ -212,7 +212,7 @@ void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale,
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x * 0.45f), h = lh + 4;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(32, 35, 43, 255), 3);
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), f.theme.palette.chartBg, 3);
     std::string label;
     if (!blocks) {
         label = "no limit";

@@ -41,7 +41,7 @@ void scrubber(Frame& f, const sim::Trace& t)
     auto stepAt = [&](float x) { return std::clamp(static_cast<int>((x - p.x) / seg), 0, n - 1); };
     if (active) f.view.cursor = stepAt(ImGui::GetIO().MousePos.x);
 
-    dl->AddRectFilled(ImVec2(p.x, barTop), ImVec2(p.x + w, barBottom), IM_COL32(35, 38, 46, 255), 3);
+    dl->AddRectFilled(ImVec2(p.x, barTop), ImVec2(p.x + w, barBottom), f.theme.palette.chartBg, 3);
     for (int i = 0; i < n; ++i) {
         const float x0 = p.x + i * seg, x1 = p.x + (i + 1) * seg;
         const ImU32 c = kindColour(pal, t.steps[i].kind);

@@ -1,0 +1,36 @@
+// Settings that persist between runs: the theme, the UI scale, the panels shown and the
+// caption bar. Stored as TOML (settings.toml) in the XDG config folder, next to imgui.ini
+// which keeps the window layout.
+#pragma once
+#include <array>
+#include <string>
+
+#include "state.hpp"
+#include "theme.hpp"
+
+namespace ts::app {
+
+/// Smallest and largest UI scale (1x is the normal desktop size; presentation 1.5x to 3x).
+inline constexpr float kMinUiScale = 1.0f, kMaxUiScale = 3.0f;
+
+/// What the user chose, as saved.
+struct Settings {
+    ThemeKind theme = ThemeKind::Dark;
+    float uiScale = 1.0f;                 ///< kMinUiScale..kMaxUiScale
+    float presentationScale = 2.0f;       ///< UI scale in presentation mode, 1.5..3
+    std::array<bool, kPanelCount> open = View{}.open;
+    bool caption = true;
+};
+
+/// $XDG_CONFIG_HOME/tilescope (or ~/.config/tilescope), created if missing; "" when there
+/// is no such folder and it cannot be made.
+std::string configDir();
+
+/// Reads `path`; a missing file gives the defaults. A malformed file or value gives the
+/// defaults for what was wrong and one sentence naming the file and the problem in `error`.
+Settings loadSettings(const std::string& path, std::string& error);
+
+/// Writes `s` to `path`. Returns "" or one sentence saying why it could not.
+std::string saveSettings(const Settings& s, const std::string& path);
+
+}  // namespace ts::app
