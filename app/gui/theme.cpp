@@ -71,7 +71,6 @@ Palette lightPalette()
     p.dimText = IM_COL32(70, 74, 84, 255);
     p.grid = IM_COL32(255, 255, 255, 255);
     p.loadedEarlier = IM_COL32(160, 182, 210, 255);
-    p.readNow = IM_COL32(196, 170, 0, 255);         // Okabe-Ito yellow, darkened to read on white
     p.selected = IM_COL32(0, 0, 0, 255);
     p.noOutput = IM_COL32(175, 175, 182, 255);
     p.error = IM_COL32(200, 40, 20, 255);
