@@ -368,16 +368,7 @@ void legend(const Ctx& c)
 {
     const Palette& pal = c.f.theme.palette;
     if (c.f.view.heatmap) {
-        const float w = ImGui::GetFontSize() * 6, h = ImGui::GetTextLineHeight();
-        ImGui::TextUnformatted("uses by the block's threads: 0");
-        ImGui::SameLine();
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        for (int i = 0; i < 24; ++i)
-            c.dl->AddRectFilled(ImVec2(p.x + i * w / 24, p.y + 2), ImVec2(p.x + (i + 1) * w / 24 + 1, p.y + h - 2),
-                                heatColour(i / 23.0f));
-        ImGui::Dummy(ImVec2(w, h));
-        ImGui::SameLine();
-        ImGui::Text("%u", c.heatMax);
+        heatLegend("uses by the block's threads:", c.heatMax);
     } else {
         legendItem(kInternal, "internal", "In the traced block's output tile: the elements it owns (seed 002 'Tiled 1D Convolution').", false, true);
         legendItem(kHalo, "halo", "Outside the output tile but reached by the mask: the block loads them too (seed 002 'Loading Left Halo').");

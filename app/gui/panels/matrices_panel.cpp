@@ -329,16 +329,7 @@ void legend(const Ctx& c)
 {
     const Palette& pal = c.f.theme.palette;
     if (c.f.view.heatmap) {
-        const float w = ImGui::GetFontSize() * 6, h = ImGui::GetTextLineHeight();
-        ImGui::Text("global loads, whole grid: 0");
-        ImGui::SameLine();
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        for (int i = 0; i < 24; ++i)
-            c.dl->AddRectFilled(ImVec2(p.x + i * w / 24, p.y + 2), ImVec2(p.x + (i + 1) * w / 24 + 1, p.y + h - 2),
-                                heatColour(i / 23.0f));
-        ImGui::Dummy(ImVec2(w, h));
-        ImGui::SameLine();
-        ImGui::Text("%u", c.heatMax);
+        heatLegend("global loads, whole grid:", c.heatMax);
     } else {
         legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.", false, true);
         legendItem(pal.loadedEarlier, "loaded earlier", "Loaded by the traced block in an earlier phase; its slot has been overwritten since.");

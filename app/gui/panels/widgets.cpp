@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "theme.hpp"
+
 namespace ts::app {
 
 void tooltip(const char* text)
@@ -19,6 +21,21 @@ void helpMarker(const char* text)
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     tooltip(text);
+}
+
+void heatLegend(const char* label, unsigned max)
+{
+    const float w = ImGui::GetFontSize() * 6, h = ImGui::GetTextLineHeight();
+    ImGui::Text("%s 0", label);
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int i = 0; i < 24; ++i)
+        dl->AddRectFilled(ImVec2(p.x + i * w / 24, p.y + 2), ImVec2(p.x + (i + 1) * w / 24 + 1, p.y + h - 2),
+                          heatColour(i / 23.0f));
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::SameLine();
+    ImGui::Text("%u", max);
 }
 
 void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame, bool first)

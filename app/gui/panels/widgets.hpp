@@ -18,6 +18,9 @@ void helpMarker(const char* text);
 /// fit, then wrap.
 void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame = false, bool first = false);
 
+/// The heatmap's legend: "`label` 0", a strip of heatColour from 0 to 1, then `max`.
+void heatLegend(const char* label, unsigned max);
+
 /// Text in `colour`, wrapped at the window edge.
 void colouredText(ImU32 colour, const std::string& text);
 
