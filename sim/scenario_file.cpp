@@ -10,6 +10,8 @@
 //   seed = 1                               # optional; input seed, default 1
 //   block = [0, 0]                         # optional; [bx, by] of the traced block
 //   step = 0                               # optional; starting step, or "last"
+//   thread = [1, 0]                        # optional; [tx, ty] of the selected thread
+//   panels = ["matrices", "code"]          # optional; the panels shown (kPanelNames)
 //   drop_barrier = "after-load"            # optional; or "after-compute", or a list of both:
 //                                          # the tiled kernel skips that __syncthreads()
 //   schedule = "reverse"                   # optional; "in-order" (default), "reverse" or
@@ -47,7 +49,7 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "k",            "l",        "tile",          "seed",
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
-                                 "mask_width"};
+                                 "mask_width",   "thread",   "panels"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
 
@@ -203,6 +205,20 @@ Preset parse(const std::string& file, const toml::table& t)
             integer(file, "schedule_seed", *n, 0, std::numeric_limits<long long>::max()));
     }
     if (const toml::node* n = t.get("occupancy")) p.occupancy = occupancyTable(file, *n);
+    if (const toml::node* n = t.get("panels")) {
+        const toml::array* a = n->as_array();
+        if (!a) fail(file, *n, "panels must be an array of panel names; got a " + typeName(*n) + ".");
+        for (const toml::node& e : *a) {
+            const std::string name = text(file, "each panel name", e);
+            if (std::find_if(std::begin(kPanelNames), std::end(kPanelNames),
+                             [&](const char* k) { return name == k; }) == std::end(kPanelNames)) {
+                std::string list;
+                for (const char* k : kPanelNames) list += std::string(list.empty() ? "" : ", ") + k;
+                fail(file, e, "'" + name + "' is not a panel; the panels are " + list + ".");
+            }
+            p.panels.push_back(name);
+        }
+    }
     if (const toml::node* n = t.get("narration")) {
         const toml::array* a = n->as_array();
         if (!a) fail(file, *n, "narration must be an array of strings, one per step; got a " +
@@ -268,6 +284,16 @@ Preset parse(const std::string& file, const toml::table& t)
     for (auto& [node, apply] : keys) {
         apply();
         if (std::string e = validate(s); !e.empty()) fail(file, *node, e);
+    }
+    if (const toml::node* n = t.get("thread")) {
+        const toml::array* a = n->as_array();
+        if (!a || a->size() != 2) fail(file, *n, "thread must be [tx, ty], a thread index in the block.");
+        const Dim3 bd = launchShape(s).block;
+        const auto tx = integer(file, "tx", *a->get(0), 0, kIntMax), ty = integer(file, "ty", *a->get(1), 0, kIntMax);
+        if (tx >= static_cast<long long>(bd.x) || ty >= static_cast<long long>(bd.y))
+            fail(file, *n, "thread [" + std::to_string(tx) + ", " + std::to_string(ty) + "] is outside the block of " +
+                               std::to_string(bd.x) + " x " + std::to_string(bd.y) + " threads.");
+        p.thread = Uint3{static_cast<unsigned>(tx), static_cast<unsigned>(ty), 0};
     }
     return p;
 }
@@ -353,6 +379,12 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     if (p.schedule != Schedule::InOrder) o << "schedule = \"" << scheduleName(p.schedule) << "\"\n";
     if (p.schedule == Schedule::Random) o << "schedule_seed = " << p.scheduleSeed << "\n";
     o << "step = " << (p.step < 0 ? std::string("\"last\"") : std::to_string(p.step)) << "\n";
+    if (p.thread) o << "thread = [" << p.thread->x << ", " << p.thread->y << "]\n";
+    if (!p.panels.empty()) {
+        o << "panels = [";
+        for (size_t i = 0; i < p.panels.size(); ++i) o << (i ? ", " : "") << quoted(p.panels[i]);
+        o << "]\n";
+    }
     if (!p.narration.empty()) {
         o << "narration = [\n";
         for (const std::string& line : p.narration) o << "  " << quoted(line) << ",\n";

@@ -35,9 +35,17 @@ struct Preset {
     Schedule schedule = Schedule::InOrder;   ///< which warp runs ahead between barriers
     uint64_t scheduleSeed = 1;               ///< for Schedule::Random
     int step = 0;              ///< starting step; -1 means the last step
+    std::optional<Uint3> thread;         ///< selected thread (tx, ty) in the traced block
+    std::vector<std::string> panels;     ///< panels shown (kPanelNames); empty: keep the user's
     std::vector<std::string> narration;  ///< per step (may be shorter than the trace)
     std::optional<OccupancyQuestion> occupancy;   ///< open the Occupancy panel with these
 };
+
+/// The panel names a scenario file's `panels` list and the app's `--panel` use, in the
+/// app's panel order: a file format's vocabulary, so that the model library can check it.
+inline constexpr const char* kPanelNames[] = {
+    "scenario", "stats",   "gpu",       "matrices",    "timeline",        "code",
+    "shared-memory", "threads", "hazards", "occupancy", "convolution", "reduction-tables"};
 
 /// "in-order", "reverse", "random": a schedule as scenario files and the CLI name it.
 const char* scheduleName(Schedule s);

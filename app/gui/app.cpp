@@ -20,6 +20,7 @@
 #include "sim/wrong_reads.hpp"
 
 namespace ts::app {
+static_assert(std::size(sim::kPanelNames) == kPanelCount, "one scenario-file name per panel");
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -162,6 +163,54 @@ void App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     });
 }
 
+void App::openPreset(const sim::Preset& p, std::optional<int> step)
+{
+    if (simJob_.running()) {
+        startSimulation(p, step, false);   // says why it cannot start
+        return;
+    }
+    startSimulation(p, step, false);
+    openOccupancy(p);
+    if (!p.panels.empty()) {
+        // The preset shows only what its slide needs.
+        for (int i = 0; i < kPanelCount; ++i)
+            view_.open[i] = std::find(p.panels.begin(), p.panels.end(), sim::kPanelNames[i]) != p.panels.end();
+    }
+    pendingThread_.reset();
+    if (p.thread) pendingThread_ = p.thread->y * sim::launchShape(p.scenario).block.x + p.thread->x;
+}
+
+void App::saveScenario(const std::string& path)
+{
+    if (!loaded_.sim) {
+        view_.notice = "Nothing to save yet: the scenario is still being simulated.";
+        view_.noticeIsError = true;
+        return;
+    }
+    sim::Preset p = loaded_.preset;
+    p.scenario = loaded_.sim->scenario;
+    p.step = view_.cursor;
+    const unsigned bx = loaded_.sim->trace.blockDim.x;
+    p.thread = sim::Uint3{view_.thread % bx, view_.thread / bx, 0};
+    p.panels.clear();
+    for (int i = 0; i < kPanelCount; ++i)
+        if (view_.open[i]) p.panels.push_back(sim::kPanelNames[i]);
+    if (view_.open[static_cast<int>(Panel::Occupancy)]) {
+        sim::OccupancyQuestion q;
+        q.profile = view_.occupancy.profile;
+        q.input = view_.occupancy.input;
+        p.occupancy = q;
+    }
+    try {
+        sim::saveScenarioFile(p, path);
+        view_.notice = "Saved the scenario as " + path + " (open it with tilescope --scenario " + path + ").";
+        view_.noticeIsError = false;
+    } catch (const std::exception& e) {
+        view_.notice = e.what();
+        view_.noticeIsError = true;
+    }
+}
+
 void App::openOccupancy(const sim::Preset& p)
 {
     if (!p.occupancy) return;
@@ -182,6 +231,8 @@ void App::collectJobs()
             loaded_.wrongReads = std::move(r->wrongReads);
             ++loaded_.generation;
             const int threads = static_cast<int>(loaded_.sim->trace.blockDim.count());
+            if (pendingThread_ && *pendingThread_ < threads) view_.thread = *pendingThread_;
+            pendingThread_.reset();
             if (view_.thread >= threads) view_.thread = 0;
             if (!loaded_.sim->error.empty()) {
                 view_.notice = "The simulated kernel faulted: " + loaded_.sim->error;
@@ -242,6 +293,8 @@ void App::handleKeys()
     if (io.WantTextInput) return;
     // ImGui 1.86 names no F keys; its GLFW backend indexes KeysDown by GLFW key code.
     if (ImGui::IsKeyPressed(GLFW_KEY_F5)) view_.presentation = !view_.presentation;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) view_.showOpen = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
     if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
     if (last < 0) return;
@@ -313,8 +366,7 @@ void App::carryOut()
             sim::Preset p = sim::findPreset(*requests_.open);
             if (std::string e = sim::validate(p.scenario); !e.empty())
                 throw sim::ScenarioFileError(p.file + ": " + e);
-            startSimulation(p, p.step, false);
-            openOccupancy(p);
+            openPreset(p, p.step);
             view_.form.error.clear();
         } catch (const std::exception& e) {
             view_.form.error = e.what();
@@ -352,6 +404,10 @@ void App::carryOut()
         });
     }
     requests_.bench.reset();
+    if (requests_.saveScenario) {
+        saveScenario(*requests_.saveScenario);
+        requests_.saveScenario.reset();
+    }
     if (requests_.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
 }
 
@@ -371,8 +427,7 @@ int App::run()
     } catch (const std::exception& e) {
         loaded_.presetsError = e.what();
     }
-    startSimulation(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step), false);
-    openOccupancy(opt_.preset);
+    openPreset(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step));
     gpuJob_.start([](std::atomic<float>&) {
         GpuOutcome out;
         out.device = gpu::queryDevice();

@@ -59,6 +59,12 @@ public:
 private:
     bool openWindow(std::string& error);
     void startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor);
+    /// Simulates `p` and applies what it says about the view: the Occupancy question, the
+    /// panels shown, the selected thread.
+    void openPreset(const sim::Preset& p, std::optional<int> step);
+    /// Writes the state on screen (problem, traced block, step, thread, panels) as a
+    /// scenario file; the result goes to the caption bar's notice.
+    void saveScenario(const std::string& path);
     void openOccupancy(const sim::Preset& p);
     void collectJobs();
     void handleKeys();
@@ -89,6 +95,7 @@ private:
     Job<SimOutcome> simJob_;
     std::optional<int> pendingStep_;    ///< step to go to when the running simulation ends
     bool pendingKeepCursor_ = false;
+    std::optional<int> pendingThread_;  ///< thread to select when the running simulation ends
     bool firstLoad_ = true;             ///< the scenario of the command line is loading
     Job<GpuOutcome> gpuJob_;
 

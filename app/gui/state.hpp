@@ -100,8 +100,9 @@ struct View {
     float uiScale = 1.0f;        ///< UI scale outside presentation mode, 1..3
     float presentationScale = 2.0f;   ///< UI scale in presentation mode, 1.5..3
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
-    bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false;
+    bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;
     std::string screenshotPath = "tilescope.png";
+    std::string scenarioPath = "my-scenario.toml";
     std::string notice;          ///< last message for the caption bar (saved screenshot, ...)
     bool noticeIsError = false;
     ScenarioForm form;
@@ -121,6 +122,7 @@ struct Requests {
     std::optional<std::string> open;            ///< a preset name or scenario file path
     std::optional<std::vector<gpu::BenchRequest>> bench;   ///< time these on the GPU
     std::optional<std::string> screenshot;      ///< save the window as this PNG
+    std::optional<std::string> saveScenario;    ///< save the state on screen as this scenario file
     bool quit = false;
 };
 

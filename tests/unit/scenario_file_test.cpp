@@ -172,6 +172,12 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
     EXPECT_EQ(errorOf(kGood + "block = [2, 0]\n"),
               ", line 4: Block (2, 0) is outside the grid of 2 x 2 blocks.");
     EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by], two block indices.");
+    EXPECT_EQ(errorOf(kGood + "thread = [2, 0]\n"), ", line 4: thread [2, 0] is outside the block of 2 x 2 threads.");
+    EXPECT_EQ(errorOf(kGood + "thread = 1\n"), ", line 4: thread must be [tx, ty], a thread index in the block.");
+    EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\",\n  \"memory\"]\n"),
+              ", line 5: 'memory' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
+              "shared-memory, threads, hazards, occupancy, convolution, reduction-tables.");
+    EXPECT_EQ(errorOf(kGood + "panels = \"code\"\n"), ", line 4: panels must be an array of panel names; got a string.");
     const std::string typo = errorOf(kGood + "tiel = 2\n");
     EXPECT_EQ(typo.rfind(", line 4: unknown key 'tiel'; the known keys are title, kernel, width, j, k, l, tile,", 0),
               0u) << typo;
@@ -227,6 +233,8 @@ TEST_F(ScenarioFiles, SaveAndLoadRoundTrip)
     p.scenario.seed = 99;
     p.step = -1;
     p.narration = {"first line", "second, with \"quotes\"", "third\nspans two lines"};
+    p.thread = sim::Uint3{2, 1, 0};
+    p.panels = {"matrices", "shared-memory", "threads"};
     const std::string path = (dir / "saved.toml").string();
     sim::saveScenarioFile(p, path);
     const sim::Preset q = sim::loadScenarioFile(path);
@@ -242,6 +250,10 @@ TEST_F(ScenarioFiles, SaveAndLoadRoundTrip)
     EXPECT_EQ(q.scenario.block.y, 2u);
     EXPECT_EQ(q.step, -1);
     EXPECT_EQ(q.narration, p.narration);
+    ASSERT_TRUE(q.thread.has_value());
+    EXPECT_EQ(q.thread->x, 2u);
+    EXPECT_EQ(q.thread->y, 1u);
+    EXPECT_EQ(q.panels, p.panels);
 
     // Every preset survives a round trip too.
     for (const sim::Preset& pre : sim::listPresets()) {
@@ -251,6 +263,8 @@ TEST_F(ScenarioFiles, SaveAndLoadRoundTrip)
         EXPECT_EQ(r.title, pre.title);
         EXPECT_EQ(r.narration, pre.narration);
         EXPECT_EQ(r.step, pre.step);
+        EXPECT_EQ(r.panels, pre.panels);
+        EXPECT_EQ(r.thread.has_value(), pre.thread.has_value());
         EXPECT_EQ(sim::validate(r.scenario), "");
         EXPECT_EQ(std::tie(r.scenario.j, r.scenario.k, r.scenario.l, r.scenario.tile),
                   std::tie(pre.scenario.j, pre.scenario.k, pre.scenario.l, pre.scenario.tile));

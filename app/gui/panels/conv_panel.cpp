@@ -370,15 +370,15 @@ void legend(const Ctx& c)
     if (c.f.view.heatmap) {
         heatLegend("uses by the block's threads:", c.heatMax);
     } else {
-        legendItem(kInternal, "internal", "In the traced block's output tile: the elements it owns (seed 002 'Tiled 1D Convolution').", false, true);
+        legendItem(kInternal, "internal", "In the traced block's output tile: the elements it owns (seed 002 'Tiled 1D Convolution').", Swatch::Fill, true);
         legendItem(kHalo, "halo", "Outside the output tile but reached by the mask: the block loads them too (seed 002 'Loading Left Halo').");
     }
     legendItem(pal.zeroFill, "ghost cell", "Outside N (index < 0 or >= width): no element; the tiled kernel stores 0 in N_ds, "
-                                           "the basic kernel skips it. Drawn outside N's white edge.", false, c.f.view.heatmap);
+                                           "the basic kernel skips it. Drawn outside N's white edge.", Swatch::Fill, c.f.view.heatmap);
     legendItem(pal.readNow, "loaded this step", "Read from global memory (or a ghost slot zero-filled) by the cursor step: yellow frame. "
-                                                "An inner frame: read through N_ds, or M read from constant memory.", true);
+                                                "An inner frame: read through N_ds, or M read from constant memory.", Swatch::Frame);
     legendItem(pal.finished, "P finished", "P element stored by the traced block.");
-    legendItem(pal.selected, "thread's window", "White: the block's output tile in P and the selected thread's mask window in N.", true);
+    legendItem(pal.selected, "thread's window", "White: the block's output tile in P and the selected thread's mask window in N.", Swatch::Frame);
 }
 
 /// The first and last index (exclusive) of N to draw along one dimension: all of N with the

@@ -50,6 +50,28 @@ void screenshotDialog(Frame& f)
     ImGui::EndPopup();
 }
 
+void saveDialog(Frame& f)
+{
+    View& v = f.view;
+    if (v.showSave) {
+        ImGui::OpenPopup("Save scenario");
+        v.showSave = false;
+    }
+    if (!ImGui::BeginPopupModal("Save scenario", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("Save the problem, the traced block, the step, the selected thread and the\n"
+                           "panels shown as a scenario file (TOML) that File > Open reads back:");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##toml", &v.scenarioPath, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::Button("Save") || enter) {
+        f.requests.saveScenario = v.scenarioPath;
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
 void textDialog(bool& show, const char* title, const char* text)
 {
     if (show) {
@@ -69,7 +91,8 @@ void drawMainMenu(Frame& f)
     View& v = f.view;
     if (ImGui::BeginMainMenuBar()) {
         if (ImGui::BeginMenu("File")) {
-            if (ImGui::MenuItem("Open scenario...")) v.showOpen = true;
+            if (ImGui::MenuItem("Open scenario...", "Ctrl+O")) v.showOpen = true;
+            if (ImGui::MenuItem("Save scenario...", "Ctrl+S")) v.showSave = true;
             if (ImGui::MenuItem("Screenshot...")) v.showScreenshot = true;
             ImGui::Separator();
             if (ImGui::MenuItem("Quit")) f.requests.quit = true;
@@ -101,13 +124,16 @@ void drawMainMenu(Frame& f)
     }
     openDialog(f);
     screenshotDialog(f);
+    saveDialog(f);
     textDialog(v.showKeys, "Keys",
                "Space             play / pause\n"
                "Right, Page Down  next step\n"
                "Left, Page Up     previous step\n"
                "Home              first step\n"
                "End               last step\n"
-               "F5                presentation mode (full screen, large text)\n\n"
+               "F5                presentation mode (full screen, large text)\n"
+               "Ctrl+O            open a scenario\n"
+               "Ctrl+S            save the state on screen as a scenario\n\n"
                "Click a tile of P to trace that block; click a thread to select it.");
     textDialog(v.showAbout, "About TileScope",
                "TileScope " TILESCOPE_VERSION "\n\n"

@@ -149,7 +149,7 @@ void drawCells(const Ctx& c, const Grid& g)
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
-            if (e.loadedThisPhase && !e.readNow) c.dl->AddRect(a, b, pal.loadedThisPhase, 0, 0, std::min(3.0f, g.cell / 8));
+            if (e.loadedThisPhase && !e.readNow) dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8));
             if (e.readNow) c.dl->AddRect(a, b, pal.readNow, 0, 0, std::min(4.0f, g.cell / 6));
             if (listed(c.sharedReads, g.array, idx)) {
                 const float in = std::min(5.0f, g.cell / 8);
@@ -331,17 +331,17 @@ void legend(const Ctx& c)
     if (c.f.view.heatmap) {
         heatLegend("global loads, whole grid:", c.heatMax);
     } else {
-        legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.", false, true);
+        legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.", Swatch::Fill, true);
         legendItem(pal.loadedEarlier, "loaded earlier", "Loaded by the traced block in an earlier phase; its slot has been overwritten since.");
     }
-    legendItem(pal.loadedThisPhase, "loaded this phase", "Read from global memory by the traced block in the current phase (orange frame). The orange outline is the phase's tile.", true);
-    legendItem(pal.readNow, "this step", "Read by the current step: from global memory (yellow frame), or through its copy in Mds/Nds (inner yellow frame).", true);
+    legendItem(pal.loadedThisPhase, "loaded this phase", "Read from global memory by the traced block in the current phase (dashed orange frame). The orange outline is the phase's tile.", Swatch::Dashed);
+    legendItem(pal.readNow, "this step", "Read by the current step: from global memory (solid yellow frame), or through its copy in Mds/Nds (inner yellow frame).", Swatch::Frame);
     legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (seed 003 'Boundary checks').");
     legendItem(pal.finished, "P finished", "P element stored by the traced block.");
     if (!c.s.matchesReference)
         legendItem(pal.error, "wrong P", "P element that differs from the CPU reference (fmaf in k order), "
-                                         "marked once it is stored: a race gave it a stale operand.", true);
-    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", true);
+                                         "marked once it is stored: a race gave it a stale operand.", Swatch::Frame);
+    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", Swatch::Frame);
 }
 
 }  // namespace

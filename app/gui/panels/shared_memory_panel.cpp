@@ -106,7 +106,7 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         const ImVec2 p1(p0.x + cell - 2, p0.y + cell - 2);
         const ImU32 fill = !sl.written ? pal.cell : sl.zeroFilled ? pal.zeroFill : pal.inShared;
         dl->AddRectFilled(p0, p1, fill, 3);
-        if (sl.writtenNow) dl->AddRect(p0, p1, pal.loadedThisPhase, 3, 0, std::min(3.0f, cell / 8));
+        if (sl.writtenNow) dashedRect(dl, p0, p1, pal.loadedThisPhase, std::min(3.0f, cell / 8));
         if (sl.readNow) dl->AddRect(p0, p1, pal.readNow, 3, 0, std::min(4.0f, cell / 6));
         if (sl.written && sl.writer == f.view.thread) {
             const float d = std::min(12.0f, cell / 4);
@@ -158,10 +158,10 @@ void drawSharedMemoryPanel(Frame& f, float top)
             ImGui::TextUnformatted("This kernel uses no shared memory: every operand comes from global memory.");
         } else {
             const Palette& pal = f.theme.palette;
-            legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.", false, true);
+            legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.", Swatch::Fill, true);
             legendItem(pal.zeroFill, "zero fill", "The thread stored 0: its tile element lies outside the matrix.");
-            legendItem(pal.loadedThisPhase, "written now", "Written by the current step.", true);
-            legendItem(pal.readNow, "read now", "Read by the current step.", true);
+            legendItem(pal.loadedThisPhase, "written now", "Written by the current step (dashed orange frame).", Swatch::Dashed);
+            legendItem(pal.readNow, "read now", "Read by the current step (solid yellow frame).", Swatch::Frame);
             legendItem(pal.selected, "by selected thread", "Written by the selected thread (white corner).");
             if (!f.loaded.wrongReads.empty())
                 legendItem(pal.wrongRead, "wrong read",
@@ -169,7 +169,7 @@ void drawSharedMemoryPanel(Frame& f, float top)
                            "every barrier in place: a stale one (old, or never written) without the barrier after "
                            "the load, the next phase's without the barrier after the use (vermilion corner).");
             if (focusedHazard(f.loaded, f.view))
-                legendItem(pal.hazard, "hazard", "The slot of the hazard shown in the Hazards panel.", true);
+                legendItem(pal.hazard, "hazard", "The slot of the hazard shown in the Hazards panel.", Swatch::Frame);
             const ImVec2 avail = ImGui::GetContentRegionAvail();
             const sim::ArrayInfo& first = s->trace.arrays[shared.front()];
             const float n = static_cast<float>(shared.size());

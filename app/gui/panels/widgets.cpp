@@ -1,5 +1,6 @@
 #include "widgets.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "theme.hpp"
@@ -38,7 +39,31 @@ void heatLegend(const char* label, unsigned max)
     ImGui::Text("%u", max);
 }
 
-void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame, bool first)
+void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
+{
+    const float t = std::max(1.0f, thickness);
+    const float want = std::max(4.0f, 2.5f * t);
+    // One side from p to q (axis-aligned): an odd number of dash/gap pieces, dashes first
+    // and last, drawn as filled rectangles t wide on the inner side.
+    auto side = [&](ImVec2 p, ImVec2 q, bool horizontal) {
+        const float len = horizontal ? q.x - p.x : q.y - p.y;
+        if (len <= 0) return;
+        int pieces = std::max(1, static_cast<int>(len / want));
+        if (pieces % 2 == 0) ++pieces;
+        const float piece = len / pieces;
+        for (int i = 0; i < pieces; i += 2) {
+            const float s = i * piece, e = s + piece;
+            if (horizontal) dl->AddRectFilled(ImVec2(p.x + s, p.y), ImVec2(p.x + e, p.y + t), colour);
+            else dl->AddRectFilled(ImVec2(p.x, p.y + s), ImVec2(p.x + t, p.y + e), colour);
+        }
+    };
+    side(a, ImVec2(b.x, a.y), true);
+    side(ImVec2(a.x, b.y - t), ImVec2(b.x, b.y - t), true);
+    side(ImVec2(a.x, a.y + t), ImVec2(a.x, b.y - t), false);
+    side(ImVec2(b.x - t, a.y + t), ImVec2(b.x - t, b.y - t), false);
+}
+
+void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch style, bool first)
 {
     const float h = ImGui::GetTextLineHeight();
     if (!first) {
@@ -49,8 +74,11 @@ void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 a(p.x, p.y + 1), b(p.x + h * 1.3f, p.y + h - 1);
-    if (frame) dl->AddRect(a, b, colour, 0, 0, 3.0f);
-    else dl->AddRectFilled(a, b, colour, 2.0f);
+    switch (style) {
+    case Swatch::Fill: dl->AddRectFilled(a, b, colour, 2.0f); break;
+    case Swatch::Frame: dl->AddRect(a, b, colour, 0, 0, 3.0f); break;
+    case Swatch::Dashed: dashedRect(dl, a, b, colour, 3.0f); break;
+    }
     ImGui::Dummy(ImVec2(h * 1.3f, h));
     ImGui::SameLine(0, 5);
     ImGui::TextUnformatted(label);

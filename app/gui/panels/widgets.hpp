@@ -13,10 +13,19 @@ inline void tooltip(const std::string& text) { tooltip(text.c_str()); }
 /// A "(?)" marker that shows `text` when hovered.
 void helpMarker(const char* text);
 
-/// One legend entry: a swatch (filled, or framed when `frame`) and a label, with a tooltip
-/// saying what the colour means. Entries after the `first` go on the same line while they
-/// fit, then wrap.
-void legendItem(ImU32 colour, const char* label, const char* meaning, bool frame = false, bool first = false);
+/// How a state is drawn on a cell: filled, a solid frame, or a dashed frame. Two states
+/// whose colours are close for colour-blind eyes (orange and yellow under deuteranopia) use
+/// different frame styles, so the shape tells them apart where the hue does not.
+enum class Swatch { Fill, Frame, Dashed };
+
+/// One legend entry: a swatch drawn in `style` and a label, with a tooltip saying what the
+/// colour means. Entries after the `first` go on the same line while they fit, then wrap.
+void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch style = Swatch::Fill, bool first = false);
+
+/// A dashed frame just inside the rectangle [a, b], `thickness` pixels wide: dashes of
+/// about 2.5 thicknesses (at least 4 px) with equal gaps, each side starting and ending on
+/// a dash so the corners read as corners.
+void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness);
 
 /// The heatmap's legend: "`label` 0", a strip of heatColour from 0 to 1, then `max`.
 void heatLegend(const char* label, unsigned max);
