@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
@@ -11,11 +12,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "kernels/gpu_occupancy.hpp"
 #include "panels/panels.hpp"
 #include "screenshot.hpp"
+#include "svg_export.hpp"
+#include "layout.hpp"
 #include "settings.hpp"
 #include "sim/wrong_reads.hpp"
 
@@ -209,6 +213,60 @@ void App::saveScenario(const std::string& path)
         view_.notice = e.what();
         view_.noticeIsError = true;
     }
+}
+
+std::string App::exportStep(ImDrawData* data, int step, int w, int h)
+{
+    // The rectangle written: the whole window, or one panel's window.
+    float x0 = 0, y0 = 0, x1 = static_cast<float>(w), y1 = static_cast<float>(h);
+    std::vector<const ImDrawList*> lists;
+    if (opt_.exportPanel >= 0) {
+        const char* title = panelTitle(static_cast<Panel>(opt_.exportPanel));
+        const ImGuiWindow* panel = ImGui::FindWindowByName(title);
+        if (!panel || !panel->WasActive)
+            return std::string("The panel '") + sim::kPanelNames[opt_.exportPanel] +
+                   "' is not shown with this scenario (the Matrices panel shows matrix multiplication, the "
+                   "Convolution panel convolution); --panel cannot export it.";
+        x0 = std::max(0.0f, std::floor(panel->Pos.x));
+        y0 = std::max(0.0f, std::floor(panel->Pos.y));
+        x1 = std::min(x1, std::ceil(panel->Pos.x + panel->Size.x));
+        y1 = std::min(y1, std::ceil(panel->Pos.y + panel->Size.y));
+        // The panel's own draw list and those of its child windows (scrolling canvases).
+        for (const ImGuiWindow* win : GImGui->Windows)
+            if (win->WasActive && win->RootWindow == panel)
+                lists.push_back(win->DrawList);
+        std::vector<const ImDrawList*> ordered;
+        for (int i = 0; i < data->CmdListsCount; ++i)
+            if (std::find(lists.begin(), lists.end(), data->CmdLists[i]) != lists.end()) ordered.push_back(data->CmdLists[i]);
+        lists = std::move(ordered);
+    } else {
+        for (int i = 0; i < data->CmdListsCount; ++i) lists.push_back(data->CmdLists[i]);
+    }
+    const int cx = static_cast<int>(x0), cy = static_cast<int>(y0);
+    const int cw = static_cast<int>(x1 - x0), ch = static_cast<int>(y1 - y0);
+    char name[32];
+    if (opt_.exportFormat == ExportFormat::Svg) {
+        std::snprintf(name, sizeof name, "/step-%04d.svg", step);
+        const std::string path = opt_.exportDir + name;
+        const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), theme_.palette.clear);
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        if (!(out << svg) || !out.flush()) return "Cannot write the SVG '" + path + "' (is the folder there and writable?).";
+        return "";
+    }
+    Image img;
+    if (std::string e = renderImage(data, w, h, theme_.palette.clear, img); !e.empty()) return e;
+    if (opt_.exportPanel >= 0) img = cropImage(img, cx, cy, cw, ch);
+    if (opt_.exportFormat == ExportFormat::Gif) {
+        if (!gif_) {
+            gif_ = std::make_unique<GifWriter>();
+            const std::string path = opt_.exportDir + "/steps-" + std::to_string(opt_.exportFrom) + "-" +
+                                     std::to_string(opt_.exportTo) + ".gif";
+            if (std::string e = gif_->open(path, img.width, img.height, opt_.gifDelayMs); !e.empty()) return e;
+        }
+        return gif_->addFrame(img);
+    }
+    std::snprintf(name, sizeof name, "/step-%04d.png", step);
+    return savePng(img, opt_.exportDir + name);
 }
 
 void App::openOccupancy(const sim::Preset& p)
@@ -456,6 +514,12 @@ int App::run()
             return 2;
         }
         applyLook();
+        if (opt_.exportFormat == ExportFormat::Svg && exportNext_ >= 0) {
+            // Triangles of one colour each: SVG fills them and anti-aliases the edges itself.
+            ImGuiStyle& st = ImGui::GetStyle();
+            st.AntiAliasedLines = st.AntiAliasedLinesUseTex = st.AntiAliasedFill = false;
+        }
+        if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (offscreen) {
@@ -494,21 +558,19 @@ int App::run()
         const bool ready = loaded_.sim && !busy_.simulating && !gpuJob_.running();
         const bool steady = ready && ++settled > kSettleFrames;
         if (offscreen && steady && exportNext_ >= 0) {
-            // --export-steps: one numbered PNG per step, each drawn after the layout settles.
+            // --export-steps: one picture per step, each drawn after the layout settles.
             const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
             if (opt_.exportTo > last) {
                 std::cerr << "tilescope: --export-steps ends at step " << opt_.exportTo << ", past the last step of '"
                           << loaded_.preset.title << "' (its steps are 0 to " << last << ").\n";
                 return 2;
             }
-            char name[32];
-            std::snprintf(name, sizeof name, "/step-%04d.png", exportNext_);
-            const std::string e = saveScreenshot(ImGui::GetDrawData(), static_cast<int>(target.x),
-                                                 static_cast<int>(target.y), theme_.palette.clear,
-                                                 opt_.exportDir + name);
+            std::string e = exportStep(ImGui::GetDrawData(), exportNext_, static_cast<int>(target.x),
+                                       static_cast<int>(target.y));
+            if (e.empty() && exportNext_ == opt_.exportTo && gif_) e = gif_->close();
             if (!e.empty()) {
                 std::cerr << "tilescope: " << e << "\n";
-                return 1;
+                return e.find("is not shown") != std::string::npos ? 2 : 1;
             }
             if (++exportNext_ > opt_.exportTo) return 0;
             view_.cursor = exportNext_;

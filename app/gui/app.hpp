@@ -6,12 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "gif_writer.hpp"
 #include "job.hpp"
 #include "state.hpp"
 
 struct GLFWwindow;
+struct ImDrawData;
 
 namespace ts::app {
+
+/// --export-steps' picture formats.
+enum class ExportFormat { Png, Gif, Svg };
 
 /// What the command line asked for (spec/cli.md, `tilescope`).
 struct Options {
@@ -25,7 +30,10 @@ struct Options {
     std::optional<float> uiScale;       ///< UI scale to start with (presentation's if given)
     std::optional<ThemeKind> theme;     ///< theme to start with
     int exportFrom = -1, exportTo = -1; ///< --export-steps A..B (-1: not exporting)
-    std::string exportDir;              ///< --out: folder of the numbered PNGs
+    std::string exportDir;              ///< --out: folder of the numbered files or the GIF
+    ExportFormat exportFormat = ExportFormat::Png;   ///< --format
+    int exportPanel = -1;               ///< --panel: a Panel, or -1 for the whole window
+    int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
 };
 
 /// A simulation handed back by the worker.
@@ -76,6 +84,9 @@ private:
     void setFullScreen(bool on);
     bool offscreen() const { return !opt_.screenshot.empty() || opt_.exportFrom >= 0; }
     float wantedScale() const;
+    /// Writes the frame just drawn as step `step` of --export-steps (a numbered PNG or SVG,
+    /// or the next GIF frame) at `w` x `h` pixels. Returns "" or one sentence.
+    std::string exportStep(ImDrawData* data, int step, int w, int h);
 
     Options opt_;
     GLFWwindow* window_ = nullptr;
@@ -91,6 +102,7 @@ private:
     bool fullScreen_ = false;
     int windowedX_ = 0, windowedY_ = 0, windowedW_ = 0, windowedH_ = 0;
     int exportNext_ = -1;               ///< next step --export-steps writes
+    std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written
 
     Job<SimOutcome> simJob_;
     std::optional<int> pendingStep_;    ///< step to go to when the running simulation ends

@@ -2,10 +2,12 @@
 //   tilescope [--scenario NAME|FILE] [--step N|last] [--window WxH]
 //             [--screenshot FILE.png [--scale S]] [--frames N] [--list-scenarios]
 //             [--presentation] [--ui-scale S] [--theme dark|light]
-//             [--export-steps A..B --out DIR [--format png] [--scale S]]
+//             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
+//              [--scale S] [--delay-ms MS]]
 // Exit status: 0 success, 1 no window could be opened, 2 bad arguments or scenario file.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -31,7 +33,7 @@ int main(int argc, char** argv)
     std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel;
     double scale = 1.0, uiScale = 0;
     bool presentation = false;
-    int frames = 0;
+    int frames = 0, delayMs = 1500;
     bool list = false;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
     cli.add_option("--step", step, "Starting step: a number from 0, or 'last'");
@@ -43,10 +45,15 @@ int main(int argc, char** argv)
     cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
     cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size");
     cli.add_option("--theme", theme, "dark, or light (high contrast, for projectors)");
-    cli.add_option("--export-steps", exportSteps, "Render the steps A..B and write numbered PNGs into --out, then exit");
-    cli.add_option("--out", outDir, "Folder for --export-steps");
-    cli.add_option("--format", format, "--export-steps format: png");
-    cli.add_option("--panel", panel, "--export-steps of one panel (not available yet)");
+    cli.add_option("--export-steps", exportSteps,
+                   "Render the steps A..B and write them into --out (step-NNNN.png or .svg, or "
+                   "steps-A-B.gif), then exit");
+    cli.add_option("--out", outDir, "Folder for --export-steps (must exist)");
+    cli.add_option("--format", format, "--export-steps format: png (default), gif (one animated file) or svg (vector)");
+    std::string panelHelp = "--export-steps of one panel instead of the window:";
+    for (const char* n : ts::sim::kPanelNames) panelHelp += std::string(" ") + n;
+    cli.add_option("--panel", panel, panelHelp);
+    cli.add_option("--delay-ms", delayMs, "--format gif: milliseconds each step is shown (default 1500)");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -109,15 +116,31 @@ int main(int argc, char** argv)
             return bad("--export-steps must be A..B with A <= B; got '" + exportSteps + "'.");
         if (outDir.empty() || !std::filesystem::is_directory(outDir))
             return bad("--export-steps needs --out DIR, an existing folder; got '" + outDir + "'.");
-        if (format != "png")
-            return bad("--format must be png (gif and svg are not available yet); got '" + format + "'.");
-        if (!panel.empty()) return bad("--panel is not available yet; --export-steps writes the whole window.");
+        if (format == "png") o.exportFormat = ts::app::ExportFormat::Png;
+        else if (format == "gif") o.exportFormat = ts::app::ExportFormat::Gif;
+        else if (format == "svg") o.exportFormat = ts::app::ExportFormat::Svg;
+        else return bad("--format must be png, gif or svg; got '" + format + "'.");
+        if (!panel.empty()) {
+            const auto* names = std::begin(ts::sim::kPanelNames);
+            const auto* it = std::find(names, std::end(ts::sim::kPanelNames), panel);
+            if (it == std::end(ts::sim::kPanelNames)) {
+                std::string list;
+                for (const char* n : ts::sim::kPanelNames) list += std::string(list.empty() ? "" : ", ") + n;
+                return bad("--panel must be one of " + list + "; got '" + panel + "'.");
+            }
+            o.exportPanel = static_cast<int>(it - names);
+        }
+        if (cli.count("--delay-ms") && (delayMs < 20 || delayMs > 60000))
+            return bad("--delay-ms must be between 20 and 60000; got " + std::to_string(delayMs) + ".");
+        if (cli.count("--delay-ms") && o.exportFormat != ts::app::ExportFormat::Gif)
+            return bad("--delay-ms applies to --format gif only.");
+        o.gifDelayMs = delayMs;
         if (!screenshot.empty() || frames > 0 || !step.empty())
             return bad("--export-steps goes alone: not with --screenshot, --frames or --step.");
         o.step = o.exportFrom;
         o.exportDir = outDir;
-    } else if (!outDir.empty() || cli.count("--format") || !panel.empty()) {
-        return bad("--out, --format and --panel apply to --export-steps only; give --export-steps A..B too.");
+    } else if (!outDir.empty() || cli.count("--format") || !panel.empty() || cli.count("--delay-ms")) {
+        return bad("--out, --format, --panel and --delay-ms apply to --export-steps only; give --export-steps A..B too.");
     }
     if (cli.count("--frames") && (frames < 1 || frames > 1000000))
         return bad("--frames must be between 1 and 1000000; got " + std::to_string(frames) + ".");

@@ -6,11 +6,10 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
-#include <vector>
 
 namespace ts::app {
 
-std::string saveScreenshot(ImDrawData* data, int w, int h, unsigned int background, const std::string& path)
+std::string renderImage(ImDrawData* data, int w, int h, unsigned int background, Image& out)
 {
     GLuint fbo = 0, colour = 0;
     glGenFramebuffers(1, &fbo);
@@ -32,19 +31,48 @@ std::string saveScreenshot(ImDrawData* data, int w, int h, unsigned int backgrou
         std::vector<unsigned char> px(static_cast<size_t>(w) * h * 4);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-        // OpenGL's rows run bottom-up; PNG's top-down. Opaque alpha for viewers.
-        std::vector<unsigned char> flipped(px.size());
+        // OpenGL's rows run bottom-up; pictures' top-down. Opaque alpha for viewers.
+        out.width = w;
+        out.height = h;
+        out.rgba.resize(px.size());
         const size_t row = static_cast<size_t>(w) * 4;
         for (int y = 0; y < h; ++y)
-            std::copy_n(px.data() + (h - 1 - y) * row, row, flipped.data() + y * row);
-        for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
-        if (!stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row)))
-            error = "Cannot write the screenshot to '" + path + "' (is the folder there and writable?).";
+            std::copy_n(px.data() + (h - 1 - y) * row, row, out.rgba.data() + y * row);
+        for (size_t i = 3; i < out.rgba.size(); i += 4) out.rgba[i] = 255;
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glDeleteRenderbuffers(1, &colour);
     glDeleteFramebuffers(1, &fbo);
     return error;
+}
+
+Image cropImage(const Image& img, int x, int y, int w, int h)
+{
+    const int x0 = std::clamp(x, 0, img.width), y0 = std::clamp(y, 0, img.height);
+    const int x1 = std::clamp(x + w, x0, img.width), y1 = std::clamp(y + h, y0, img.height);
+    Image out;
+    out.width = x1 - x0;
+    out.height = y1 - y0;
+    out.rgba.resize(static_cast<size_t>(out.width) * out.height * 4);
+    for (int r = 0; r < out.height; ++r)
+        std::copy_n(img.rgba.data() + (static_cast<size_t>(y0 + r) * img.width + x0) * 4,
+                    static_cast<size_t>(out.width) * 4, out.rgba.data() + static_cast<size_t>(r) * out.width * 4);
+    return out;
+}
+
+std::string savePng(const Image& img, const std::string& path)
+{
+    if (img.width <= 0 || img.height <= 0) return "Cannot write '" + path + "': the picture is empty.";
+    if (!stbi_write_png(path.c_str(), img.width, img.height, 4, img.rgba.data(), img.width * 4))
+        return "Cannot write the picture to '" + path + "' (is the folder there and writable?).";
+    return "";
+}
+
+std::string saveScreenshot(ImDrawData* data, int w, int h, unsigned int background, const std::string& path)
+{
+    Image img;
+    if (std::string e = renderImage(data, w, h, background, img); !e.empty()) return e;
+    return savePng(img, path);
 }
 
 }  // namespace ts::app
