@@ -398,8 +398,7 @@ void App::drawUi()
     updateHazardFocus(f);
     drawMainMenu(f);
     const float menu = ImGui::GetFrameHeight();
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const float caption = view_.caption ? 2 * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y : 0;
+    const float caption = view_.caption ? captionHeight(f) : 0;
     if (view_.caption) drawCaptionBar(f, menu, caption);
     const float top = menu + caption;
     drawScenarioPanel(f, top);
@@ -581,6 +580,15 @@ int App::run()
             if (!e.empty()) {
                 std::cerr << "tilescope: " << e << "\n";
                 return 1;
+            }
+            if (opt_.printCaption) {
+                // What the caption bar shows: "TITLE | step N of LAST | LABEL | NARRATION".
+                const sim::Trace& t = loaded_.sim->trace;
+                const int c = view_.cursor;
+                const std::vector<std::string>& n = loaded_.preset.narration;
+                std::cout << loaded_.preset.title << " | step " << c << " of " << t.steps.size() - 1 << " | "
+                          << (c >= 0 ? t.steps[c].label : std::string()) << " | "
+                          << (c >= 0 && c < static_cast<int>(n.size()) ? n[c] : std::string("(no narration)")) << "\n";
             }
             return 0;
         }

@@ -34,6 +34,7 @@ struct Options {
     ExportFormat exportFormat = ExportFormat::Png;   ///< --format
     int exportPanel = -1;               ///< --panel: a Panel, or -1 for the whole window
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
+    bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
 };
 
 /// A simulation handed back by the worker.

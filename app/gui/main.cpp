@@ -32,7 +32,7 @@ int main(int argc, char** argv)
     CLI::App cli{"TileScope: step through tiled CUDA kernels (PMPP ch. 4-7)", "tilescope"};
     std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel;
     double scale = 1.0, uiScale = 0;
-    bool presentation = false;
+    bool presentation = false, printCaption = false;
     int frames = 0, delayMs = 1500;
     bool list = false;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
@@ -42,6 +42,8 @@ int main(int argc, char** argv)
     cli.add_option("--scale", scale, "Screenshot pixel scale, 1 to 4: the UI is rendered at that size");
     cli.add_option("--frames", frames, "Run N frames once the scenario is loaded, print CPU times, exit");
     cli.add_flag("--list-scenarios", list, "Print the lecture presets and exit");
+    cli.add_flag("--print-caption", printCaption,
+                 "With --screenshot: also print the caption shown (title, step, narration) on stdout");
     cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
     cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size");
     cli.add_option("--theme", theme, "dark, or light (high contrast, for projectors)");
@@ -146,6 +148,8 @@ int main(int argc, char** argv)
         return bad("--frames must be between 1 and 1000000; got " + std::to_string(frames) + ".");
     if (!screenshot.empty() && frames > 0)
         return bad("Give either --screenshot or --frames, not both.");
+    if (printCaption && screenshot.empty()) return bad("--print-caption applies to --screenshot only; give --screenshot FILE.png too.");
+    o.printCaption = printCaption;
     o.screenshot = screenshot;
     o.scale = static_cast<float>(scale);
     o.frames = frames;

@@ -7,6 +7,8 @@
 namespace ts::app {
 namespace {
 
+float gScale = 1.0f;   ///< the scale of the last makeTheme()
+
 ImFont* addFont(const std::string& file, float px, bool& missing)
 {
     const std::string path = std::string(TILESCOPE_FONT_DIR) + "/" + file;
@@ -88,6 +90,7 @@ Theme makeTheme(float scale, ThemeKind kind)
 {
     Theme t;
     t.scale = scale;
+    gScale = scale;
     t.kind = kind;
     if (kind == ThemeKind::Light) t.palette = lightPalette();
     bool missing = false;
@@ -103,6 +106,11 @@ Theme makeTheme(float scale, ThemeKind kind)
                        " (Debian package fonts-dejavu-core); using ImGui's built-in font.";
     setStyle(scale, kind);
     return t;
+}
+
+float scaled(float px)
+{
+    return px * gScale;
 }
 
 ImU32 heatColour(float t)

@@ -65,6 +65,11 @@ struct Theme {
 /// renderer (re)builds the font texture.
 Theme makeTheme(float scale, ThemeKind kind = ThemeKind::Dark);
 
+/// `px` pixels of the 1x layout at the scale of the last makeTheme(): gaps and minimum
+/// sizes written as constants grow with the fonts, so a 4x export is the 1x picture, only
+/// sharper.
+float scaled(float px);
+
 /// A colour of the heat ramp (dark blue to yellow, perceptually ordered) for t in [0, 1].
 ImU32 heatColour(float t);
 

@@ -2,10 +2,42 @@
 // narration for that step (lecture presets carry one line per step).
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "panels.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
+namespace {
+
+/// The narration of the cursor step, or "" when the preset has none for it.
+const std::string& narrationNow(const Frame& f)
+{
+    static const std::string none;
+    const sim::Preset& p = f.loaded.preset;
+    const int cursor = f.view.cursor;
+    if (!f.loaded.sim || cursor < 0 || cursor >= static_cast<int>(p.narration.size())) return none;
+    return p.narration[cursor];
+}
+
+constexpr const char* kHint = "Space plays, Left/Right step, Home/End jump. Hover any cell for its index, "
+                              "value and loads; click a tile of P to trace that block.";
+
+}  // namespace
+
+float captionHeight(const Frame& f)
+{
+    // The title line plus the narration wrapped to the window's width (a long one takes
+    // several lines; in presentation mode even a short one may). The tallest line of the
+    // preset sets the height, so that the panels below stay put while stepping.
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
+    float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
+    if (f.loaded.sim)
+        for (const std::string& n : f.loaded.preset.narration)
+            text = std::max(text, ImGui::CalcTextSize(n.c_str(), nullptr, false, wrap).y);
+    return ImGui::GetTextLineHeightWithSpacing() + text + st.ItemSpacing.y + 2 * st.WindowPadding.y;
+}
 
 void drawCaptionBar(Frame& f, float y, float height)
 {
@@ -26,30 +58,32 @@ void drawCaptionBar(Frame& f, float y, float height)
     const sim::Simulation* s = f.loaded.sim.get();
     const int cursor = f.view.cursor;
     if (s && cursor >= 0 && cursor < static_cast<int>(s->trace.steps.size())) {
-        ImGui::SameLine(0, 24);
+        ImGui::SameLine(0, scaled(24));
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.readNow), "Step %d of %d", cursor,
                            static_cast<int>(s->trace.steps.size()) - 1);
         ImGui::SameLine();
         ImGui::TextUnformatted(s->trace.steps[cursor].label.c_str());
-        ImGui::SameLine(0, 24);
+        ImGui::SameLine(0, scaled(24));
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "block (bx=%u, by=%u)",
                            s->trace.block.x, s->trace.block.y);
     } else if (f.busy.simulating) {
-        ImGui::SameLine(0, 24);
+        ImGui::SameLine(0, scaled(24));
         ImGui::TextUnformatted("simulating...");
     }
     if (!f.view.notice.empty()) {
         const float w = ImGui::CalcTextSize(f.view.notice.c_str()).x;
-        ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 24, ImGui::GetWindowWidth() - w - 16));
+        ImGui::SameLine(std::max(ImGui::GetCursorPosX() + scaled(24), ImGui::GetWindowWidth() - w - scaled(16)));
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError ? pal.error : pal.finished), "%s",
                            f.view.notice.c_str());
     }
-    if (s && cursor >= 0 && cursor < static_cast<int>(p.narration.size()) && !p.narration[cursor].empty()) {
-        ImGui::TextUnformatted(p.narration[cursor].c_str());
+    if (const std::string& n = narrationNow(f); !n.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(n.c_str());
+        ImGui::PopTextWrapPos();
     } else {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText),
-                           "Space plays, Left/Right step, Home/End jump. Hover any cell for its index, "
-                           "value and loads; click a tile of P to trace that block.");
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.dimText);
+        ImGui::TextWrapped("%s", kHint);
+        ImGui::PopStyleColor();
     }
     ImGui::End();
     ImGui::PopStyleVar();

@@ -42,7 +42,7 @@ unsigned barrierOnLine(const char* b, const char* e)
 void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
 {
     bool dropped = (s.scenario.dropBarriers & bit) != 0;
-    ImGui::SameLine(0, 24);
+    ImGui::SameLine(0, scaled(24));
     ImGui::PushID(static_cast<int>(line));
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2, 0));
     ImGui::BeginDisabled(f.busy.simulating);
@@ -126,7 +126,7 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
         }
         if (bit) dropToggle(f, s, bit, n);
         if (!tag.empty()) {
-            ImGui::SameLine(0, 16);
+            ImGui::SameLine(0, scaled(16));
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.hazard), "%s", tag.c_str());
         }
         if (e == text.size()) break;
@@ -209,7 +209,7 @@ void drawCodePanel(Frame& f, float top)
             const std::string& text = sim::kernelSource(info->sourceFile);
             ImGui::TextDisabled("kernels/%s: the source the simulator and the GPU both compile", info->sourceFile);
             const float explain = 7.5f * ImGui::GetTextLineHeightWithSpacing();
-            source(f, *s, text, std::max(120.0f, ImGui::GetContentRegionAvail().y - explain));
+            source(f, *s, text, std::max(scaled(120), ImGui::GetContentRegionAvail().y - explain));
             explanations(f, *s, text);
         }
     }

@@ -512,7 +512,7 @@ void drawConvPanel(Frame& f, float top)
             ImGui::Checkbox("heatmap", &f.view.heatmap);
             tooltip("Colour N by how many threads of the traced block use each element (seed 002 'Shared Memory "
                     "Data Reuse'); hover an element for the list.");
-            ImGui::SameLine(0, 20);
+            ImGui::SameLine(0, scaled(20));
             legend(c);
             ImGui::BeginChild("convcanvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
             c.dl = ImGui::GetWindowDrawList();

@@ -301,7 +301,7 @@ void label(const Ctx& c, const Grid& g, const char* dims)
 {
     const std::string text = g.name + "  (" + dims + ")";
     c.dl->AddText(c.f.theme.fonts.bold, c.f.theme.fonts.bold->FontSize,
-                  ImVec2(g.origin.x, g.origin.y - ImGui::GetTextLineHeight() - 4), c.f.theme.palette.cellText, text.c_str());
+                  ImVec2(g.origin.x, g.origin.y - ImGui::GetTextLineHeight() - scaled(4)), c.f.theme.palette.cellText, text.c_str());
 }
 
 /// Hover tooltips and the click on P.
@@ -373,7 +373,7 @@ void drawMatricesPanel(Frame& f, float top)
                 for (const sim::SlotView& sl : f.replay.slots[a])
                     if (sl.readNow && sl.sourceIndex >= 0) c.sharedReads.emplace_back(sl.sourceArray, sl.sourceIndex);
             legend(c);
-            ImGui::SameLine(0, 20);
+            ImGui::SameLine(0, scaled(20));
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
             ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, 8.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
             tooltip("Cell size; scroll the canvas when it is larger than the panel");
@@ -386,17 +386,17 @@ void drawMatricesPanel(Frame& f, float top)
             const int ghostK = info && info->tiled ? (sc.k + T - 1) / T * T - sc.k : 0;
             const int ghostJ = info && info->tiled ? (sc.j + T - 1) / T * T - sc.j : 0;
             const int ghostL = info && info->tiled ? (sc.l + T - 1) / T * T - sc.l : 0;
-            const float lbl = ImGui::GetTextLineHeight() + 10;
+            const float lbl = ImGui::GetTextLineHeight() + scaled(10);
             const ImVec2 avail = ImGui::GetContentRegionAvail();
             const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
             const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
-            float cell = std::min((avail.x - 20) / wCells, (avail.y - 2 * lbl - 10) / hCells);
+            float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - 2 * lbl - scaled(10)) / hCells);
             cell = std::min(cell, 72.0f * f.theme.scale) * f.view.zoom;
-            const float total = wCells * cell + 22;
+            const float total = wCells * cell + scaled(22);
             const ImVec2 o(ImGui::GetCursorScreenPos().x + std::max(0.0f, (avail.x - total) * 0.5f),
                            ImGui::GetCursorScreenPos().y);
-            Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + 4, 0), cell};
-            Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + 4 + (sc.k + ghostK) * cell + 14, o.y + lbl), cell};
+            Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + scaled(4), 0), cell};
+            Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + scaled(4) + (sc.k + ghostK) * cell + scaled(14), o.y + lbl), cell};
             Grid P{arrP, "P", sc.j, sc.l, ImVec2(N.origin.x, N.origin.y + (sc.k + ghostK) * cell + lbl), cell};
             M.origin.y = P.origin.y;
             for (Grid* g : {&M, &N, &P}) {

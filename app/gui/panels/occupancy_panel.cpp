@@ -210,7 +210,7 @@ void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale,
     ImGui::TextUnformatted(name);
     ImGui::SameLine(nameW);
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x * 0.45f), h = lh + 4;
+    const float w = std::max(scaled(120), ImGui::GetContentRegionAvail().x * 0.45f), h = lh + scaled(4);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), f.theme.palette.chartBg, 3);
     std::string label;
@@ -250,7 +250,7 @@ void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
         ImGui::EndCombo();
     }
     if (p) tooltip(p->summary);
-    ImGui::SameLine(0, 20);
+    ImGui::SameLine(0, scaled(20));
     ImGui::Checkbox("this kernel", &form.thisKernel);
     tooltip("Take the block size of the loaded scenario's kernel and the registers per thread and static shared "
             "memory per block that ptxas gave it when this app was built (nvcc -Xptxas -v).");
@@ -357,7 +357,7 @@ void drawOccupancyPanel(Frame& f, float top)
             result(f, *p, o, in);
             ImGui::Separator();
             const Charts& c = charts(*p, in);
-            const float h = std::max(110.0f, (ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing() - 16) / 3);
+            const float h = std::max(scaled(110), (ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing() - scaled(16)) / 3);
             chart(f, "Active warps per SM against registers per thread", "registers", c.regsSeries, in.regsPerThread,
                   o.warpsPerSm, p->maxWarpsPerSm(), h);
             chart(f, "... against threads per block", "threads", c.threadsSeries, in.blockThreads, o.warpsPerSm,

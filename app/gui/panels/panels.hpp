@@ -12,6 +12,9 @@ bool beginPanel(Frame& f, Panel p, float top);
 
 void drawMainMenu(Frame& f);          ///< File, View, Help and their dialogs
 void drawCaptionBar(Frame& f, float y, float height);   ///< preset title, step, narration
+/// Height the caption bar needs: the title line and the cursor step's narration wrapped to
+/// the window's width.
+float captionHeight(const Frame& f);
 
 void drawScenarioPanel(Frame& f, float top);
 void drawStatsPanel(Frame& f, float top);

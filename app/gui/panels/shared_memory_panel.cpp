@@ -177,7 +177,7 @@ void drawSharedMemoryPanel(Frame& f, float top)
             float cell = std::min((avail.x - 24 * n) / (n * first.cols), (avail.y - head - 8) / first.rows);
             cell = std::clamp(cell, 4.0f, 150.0f * f.theme.scale);
             for (size_t i = 0; i < shared.size(); ++i) {
-                if (i) ImGui::SameLine(0, 24);
+                if (i) ImGui::SameLine(0, scaled(24));
                 ImGui::BeginGroup();
                 drawArray(f, s->trace, shared[i], cell);
                 ImGui::EndGroup();

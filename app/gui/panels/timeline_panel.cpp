@@ -94,7 +94,7 @@ void drawTimelinePanel(Frame& f, float top)
             ImGui::SameLine();
             if (ImGui::Button(">|")) v.cursor = last;
             tooltip("Last step (End)");
-            ImGui::SameLine(0, 20);
+            ImGui::SameLine(0, scaled(20));
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
             ImGui::SliderFloat("speed", &v.speed, 0.5f, 20.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
             tooltip("Steps per second while playing");

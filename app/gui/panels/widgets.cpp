@@ -67,7 +67,7 @@ void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch sty
 {
     const float h = ImGui::GetTextLineHeight();
     if (!first) {
-        const float gap = 14, width = h * 1.3f + 5 + ImGui::CalcTextSize(label).x;
+        const float gap = scaled(14), width = h * 1.3f + scaled(5) + ImGui::CalcTextSize(label).x;
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
         if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0, gap);
     }
@@ -80,7 +80,7 @@ void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch sty
     case Swatch::Dashed: dashedRect(dl, a, b, colour, 3.0f); break;
     }
     ImGui::Dummy(ImVec2(h * 1.3f, h));
-    ImGui::SameLine(0, 5);
+    ImGui::SameLine(0, scaled(5));
     ImGui::TextUnformatted(label);
     if (ImGui::IsItemHovered() || ImGui::IsMouseHoveringRect(a, b)) {
         ImGui::BeginTooltip();
