@@ -11,6 +11,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libboost-context-dev
   libgtest-dev libbenchmark-dev                       # tests and benchmarks
   xvfb xauth                                          # GUI tests without a display
+  chromium-headless-shell                             # renders the SVG exports in the GUI tests
 )
 missing=()
 for p in "${packages[@]}"; do
