@@ -95,6 +95,25 @@ void App::applyLook()
     ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
+void App::followPresentation()
+{
+    if (view_.presentation != slideLayout_) {
+        slideLayout_ = view_.presentation;
+        if (slideLayout_) {
+            deskPanels_ = view_.open;
+            view_.open = presentationPanels(loaded_.sim ? loaded_.preset : opt_.preset);
+        } else {
+            view_.open = deskPanels_;
+        }
+        // A few frames: the fonts and the full-screen window settle first.
+        relayoutFrames_ = 3;
+    }
+    if (relayoutFrames_ > 0) {
+        --relayoutFrames_;
+        view_.resetLayout = true;
+    }
+}
+
 bool App::openWindow(std::string& error)
 {
     glfwSetErrorCallback(onGlfwError);
@@ -175,7 +194,10 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step)
     }
     startSimulation(p, step, false);
     openOccupancy(p);
-    if (!p.panels.empty()) {
+    if (view_.presentation && slideLayout_) {
+        view_.open = presentationPanels(p);
+        relayoutFrames_ = 2;
+    } else if (!p.panels.empty()) {
         // The preset shows only what its slide needs.
         for (int i = 0; i < kPanelCount; ++i)
             view_.open[i] = std::find(p.panels.begin(), p.panels.end(), sim::kPanelNames[i]) != p.panels.end();
@@ -396,10 +418,17 @@ void App::drawUi()
 {
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
     updateHazardFocus(f);
-    drawMainMenu(f);
-    const float menu = ImGui::GetFrameHeight();
+    // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
+    // caption while the mouse is at the top edge of the screen or a menu is open.
+    const bool slide = view_.presentation;
+    const bool menuWanted = !slide || (!offscreen() && ImGui::IsMousePosValid() &&
+                                       ImGui::GetIO().MousePos.y < ImGui::GetFrameHeight() * 1.5f) ||
+                            ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+    if (!slide) drawMainMenu(f);
+    const float menu = slide ? 0.0f : ImGui::GetFrameHeight();
     const float caption = view_.caption ? captionHeight(f) : 0;
     if (view_.caption) drawCaptionBar(f, menu, caption);
+    if (slide && menuWanted) drawMainMenu(f);
     const float top = menu + caption;
     drawScenarioPanel(f, top);
     drawStatsPanel(f, top);
@@ -513,6 +542,7 @@ int App::run()
             return 2;
         }
         applyLook();
+        followPresentation();
         if (opt_.exportFormat == ExportFormat::Svg && exportNext_ >= 0) {
             // Triangles of one colour each: SVG fills them and anti-aliases the edges itself.
             ImGuiStyle& st = ImGui::GetStyle();
@@ -604,7 +634,9 @@ int App::run()
         glfwSwapBuffers(window_);
     }
     if (!settingsPath_.empty()) {
-        const Settings s{view_.themeKind, view_.uiScale, view_.presentationScale, view_.open, view_.caption};
+        // The desk's panels, not the slide's, are the ones to come back to.
+        const Settings s{view_.themeKind, view_.uiScale, view_.presentationScale,
+                         slideLayout_ ? deskPanels_ : view_.open, view_.caption};
         if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
     }
     return 0;

@@ -1,6 +1,7 @@
 // The app: the GLFW window with its OpenGL 3.3 context, the ImGui frame loop, the worker
 // jobs (simulation, GPU), the keys, and the command-line modes (--screenshot, --frames).
 #pragma once
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,6 +83,9 @@ private:
     void drawUi();
     void carryOut();
     void applyLook();
+    /// Entering presentation mode shows the slide's panels in two columns; leaving it
+    /// brings back the panels and arrangement of the desk.
+    void followPresentation();
     void setFullScreen(bool on);
     bool offscreen() const { return !opt_.screenshot.empty() || opt_.exportFrom >= 0; }
     float wantedScale() const;
@@ -103,6 +107,9 @@ private:
     bool fullScreen_ = false;
     int windowedX_ = 0, windowedY_ = 0, windowedW_ = 0, windowedH_ = 0;
     int exportNext_ = -1;               ///< next step --export-steps writes
+    bool slideLayout_ = false;          ///< the panels are in presentation mode's arrangement
+    std::array<bool, kPanelCount> deskPanels_{};   ///< panels shown before presentation mode
+    int relayoutFrames_ = 0;            ///< frames left that place every panel at its default
     std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written
 
     Job<SimOutcome> simJob_;

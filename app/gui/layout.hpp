@@ -4,6 +4,8 @@
 #pragma once
 #include <imgui.h>
 
+#include <array>
+
 #include "state.hpp"
 
 namespace ts::app {
@@ -14,8 +16,17 @@ struct Rect {
 };
 
 /// Where `p` goes in a display of `display` pixels whose top `top` pixels hold the menu
-/// and caption bars.
-Rect defaultRect(Panel p, ImVec2 display, float top);
+/// and caption bars: three columns, or in presentation mode two (the picture on the left,
+/// the code and shared memory on the right), for the few panels a slide shows.
+/// `slideOpen`: the panels shown in presentation mode (null at the desk); the right column
+/// gives a third row to Threads or Hazards only when one of them is shown.
+Rect defaultRect(Panel p, ImVec2 display, float top, const std::array<bool, kPanelCount>* slideOpen = nullptr);
+
+/// The panels presentation mode shows for preset `p`: the preset's own list if it has one,
+/// else the picture (Matrices or Convolution), Code and Shared memory (and Hazards when the
+/// preset drops a barrier, Occupancy when it asks an occupancy question). The caption bar says the step and PageDown/PageUp move it, so the Timeline,
+/// like Scenario, Stats and GPU, waits in the View menu.
+std::array<bool, kPanelCount> presentationPanels(const sim::Preset& p);
 
 /// The panel's title, also its ImGui window name (imgui.ini keys its place by it).
 const char* panelTitle(Panel p);

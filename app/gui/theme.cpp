@@ -8,6 +8,7 @@ namespace ts::app {
 namespace {
 
 float gScale = 1.0f;   ///< the scale of the last makeTheme()
+Palette gPalette;      ///< the palette of the last makeTheme()
 
 ImFont* addFont(const std::string& file, float px, bool& missing)
 {
@@ -82,6 +83,8 @@ Palette lightPalette()
     p.chartBg = IM_COL32(240, 241, 244, 255);
     p.chartLine = IM_COL32(120, 124, 136, 140);
     p.captionBg = IM_COL32(232, 238, 248, 255);
+    p.stepOutline = IM_COL32(40, 40, 40, 255);
+    p.stepText = IM_COL32(125, 105, 0, 255);
     p.clear = IM_COL32(250, 250, 250, 255);
     return p;
 }
@@ -93,6 +96,7 @@ Theme makeTheme(float scale, ThemeKind kind)
     gScale = scale;
     t.kind = kind;
     if (kind == ThemeKind::Light) t.palette = lightPalette();
+    gPalette = t.palette;
     bool missing = false;
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
@@ -100,6 +104,7 @@ Theme makeTheme(float scale, ThemeKind kind)
     t.fonts.bold = addFont("DejaVuSans-Bold.ttf", std::round(17 * scale), missing);
     t.fonts.mono = addFont("DejaVuSansMono.ttf", std::round(16 * scale), missing);
     t.fonts.cell = addFont("DejaVuSansMono.ttf", std::round(14 * scale), missing);
+    t.fonts.small = addFont("DejaVuSansMono.ttf", std::round(11.5f * scale), missing);
     io.FontDefault = t.fonts.ui;
     if (missing)
         t.fonts.note = std::string("DejaVu fonts not found in ") + TILESCOPE_FONT_DIR +
@@ -111,6 +116,17 @@ Theme makeTheme(float scale, ThemeKind kind)
 float scaled(float px)
 {
     return px * gScale;
+}
+
+const Palette& currentPalette()
+{
+    return gPalette;
+}
+
+void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rounding, float thickness)
+{
+    if ((pal.stepOutline >> IM_COL32_A_SHIFT) & 0xFF) dl->AddRect(a, b, pal.stepOutline, rounding, 0, thickness + 2);
+    dl->AddRect(a, b, pal.readNow, rounding, 0, thickness);
 }
 
 ImU32 heatColour(float t)

@@ -14,6 +14,7 @@ struct Fonts {
     ImFont* bold = nullptr;     ///< DejaVu Sans Bold: headings
     ImFont* mono = nullptr;     ///< DejaVu Sans Mono: code, indices
     ImFont* cell = nullptr;     ///< DejaVu Sans Mono, smaller: values inside cells
+    ImFont* small = nullptr;    ///< DejaVu Sans Mono, smallest: values in narrow cells
     std::string note;           ///< non-empty when the TTFs were missing (default font used)
 };
 
@@ -27,6 +28,8 @@ struct Palette {
     ImU32 loadedEarlier = IM_COL32(70, 84, 104, 255);///< loaded by the block in an earlier phase
     ImU32 loadedThisPhase = IM_COL32(230, 159, 0, 255);  ///< loaded this phase (orange frame)
     ImU32 readNow = IM_COL32(240, 228, 66, 255);     ///< touched by the current step (yellow)
+    ImU32 stepOutline = 0;   ///< edge around readNow frames where yellow alone is too faint (light theme)
+    ImU32 stepText = IM_COL32(240, 228, 66, 255);    ///< "Step N of M" in the caption
     ImU32 finished = IM_COL32(0, 158, 115, 255);     ///< P element stored (bluish green)
     ImU32 zeroFill = IM_COL32(204, 121, 167, 255);   ///< slot zero-filled (reddish purple)
     ImU32 selected = IM_COL32(255, 255, 255, 255);   ///< selected block / thread outline
@@ -69,6 +72,14 @@ Theme makeTheme(float scale, ThemeKind kind = ThemeKind::Dark);
 /// sizes written as constants grow with the fonts, so a 4x export is the 1x picture, only
 /// sharper.
 float scaled(float px);
+
+/// A "this step" frame (Palette::readNow) around [a, b], `thickness` wide, with the
+/// palette's dark edge on both sides where it has one, so that yellow stays visible on a
+/// light background.
+void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rounding, float thickness);
+
+/// The palette of the last makeTheme() (for drawing helpers that get no Frame).
+const Palette& currentPalette();
 
 /// A colour of the heat ramp (dark blue to yellow, perceptually ordered) for t in [0, 1].
 ImU32 heatColour(float t);

@@ -59,7 +59,7 @@ void drawCaptionBar(Frame& f, float y, float height)
     const int cursor = f.view.cursor;
     if (s && cursor >= 0 && cursor < static_cast<int>(s->trace.steps.size())) {
         ImGui::SameLine(0, scaled(24));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.readNow), "Step %d of %d", cursor,
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "Step %d of %d", cursor,
                            static_cast<int>(s->trace.steps.size()) - 1);
         ImGui::SameLine();
         ImGui::TextUnformatted(s->trace.steps[cursor].label.c_str());

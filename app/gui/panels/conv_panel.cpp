@@ -145,11 +145,10 @@ void drawN(const Ctx& c, const Board& b)
                 loadedNow = loadedNow || (sv.writtenNow && !inside);
                 readNow = sv.readNow;
             }
-            if (loadedNow) c.dl->AddRect(a, z, pal.readNow, 0, 0, frameWidth(b, 4));
+            if (loadedNow) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
             if (readNow) {
                 const float in = frameWidth(b, 5);
-                c.dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal.readNow, 2, 0,
-                              frameWidth(b, 2.5f));
+                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal, 2, frameWidth(b, 2.5f));
             }
         }
     // N's edges, so that ghost cells read as lying outside it.
@@ -222,10 +221,10 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
             if (font->CalcTextSizeA(font->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= b.w - 4)
                 centredText(c.dl, font, a, z, textOn(fill), who);
         }
-        if (sv.writtenNow) c.dl->AddRect(a, z, pal.readNow, 0, 0, frameWidth(b, 4));
+        if (sv.writtenNow) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
         if (sv.readNow) {
             const float in = frameWidth(b, 5);
-            c.dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal.readNow, 2, 0, frameWidth(b, 2.5f));
+            stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal, 2, frameWidth(b, 2.5f));
         }
     }
 }
@@ -270,7 +269,7 @@ void drawM(const Ctx& c, const Board& b)
             const ImU32 fill = c.maskSoFar[idx] ? IM_COL32(86, 90, 110, 255) : pal.cell;
             c.dl->AddRectFilled(a, z, fill);
             centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), cellValue(c.s.M[idx], b.w < 52));
-            if (now) c.dl->AddRect(a, z, pal.readNow, 0, 0, frameWidth(b, 4));
+            if (now) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
         }
 }
 

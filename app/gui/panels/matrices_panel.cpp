@@ -132,8 +132,11 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
 void drawCells(const Ctx& c, const Grid& g)
 {
     const Palette& pal = c.f.theme.palette;
-    ImFont* font = g.cell >= 56 * c.f.theme.scale ? c.f.theme.fonts.mono : c.f.theme.fonts.cell;
-    const bool narrow = font->CalcTextSizeA(font->FontSize, 1e9f, 0, "-0.000").x > g.cell - 4;
+    const Fonts& fonts = c.f.theme.fonts;
+    const CellText text = g.cell >= 56 * c.f.theme.scale ? cellText({fonts.mono, fonts.cell}, g.cell)
+                                                         : cellText({fonts.cell, fonts.small}, g.cell);
+    ImFont* font = text.font;
+    const int decimals = text.decimals;
     const ImVec2 clipA = ImGui::GetWindowDrawList()->GetClipRectMin();
     const ImVec2 clipB = ImGui::GetWindowDrawList()->GetClipRectMax();
     const int r0 = std::max(0, static_cast<int>((clipA.y - g.origin.y) / g.cell));
@@ -150,10 +153,10 @@ void drawCells(const Ctx& c, const Grid& g)
             c.dl->AddRectFilled(a, b, fill);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (e.loadedThisPhase && !e.readNow) dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8));
-            if (e.readNow) c.dl->AddRect(a, b, pal.readNow, 0, 0, std::min(4.0f, g.cell / 6));
+            if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(4.0f, g.cell / 6));
             if (listed(c.sharedReads, g.array, idx)) {
                 const float in = std::min(5.0f, g.cell / 8);
-                c.dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal.readNow, 2, 0, std::min(2.5f, g.cell / 10));
+                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal, 2, std::min(2.5f, g.cell / 10));
             }
             if (listed(c.selectedTouches, g.array, idx)) {
                 const float d = std::min(10.0f, g.cell / 4);
@@ -167,14 +170,14 @@ void drawCells(const Ctx& c, const Grid& g)
                     c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
                 }
             }
-            if (g.cell < 24) continue;
+            if (g.cell < 24 || !font) continue;
             if (isP) {
                 const bool inBlock = col / c.T == static_cast<int>(t.block.x) && r / c.T == static_cast<int>(t.block.y);
-                if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, narrow));
-                else if (!inBlock) centredText(c.dl, font, a, b, pal.dimText, cellValue(c.s.P[idx], narrow));
+                if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals));
+                else if (!inBlock) centredText(c.dl, font, a, b, pal.dimText, cellValue(c.s.P[idx], decimals));
             } else {
                 const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
-                centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], narrow));
+                centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], decimals));
             }
         }
 }
@@ -273,7 +276,7 @@ void phaseTile(const Ctx& c, const Grid& g)
             if (g.contains(r, col)) continue;
             const ImVec2 p0 = g.at(r, col), p1(p0.x + g.cell - 1, p0.y + g.cell - 1);
             c.dl->AddRectFilled(p0, p1, (pal.zeroFill & 0x00FFFFFF) | 0x90000000u);
-            if (sl.writtenNow) c.dl->AddRect(p0, p1, pal.readNow, 0, 0, std::min(4.0f, g.cell / 6));
+            if (sl.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.cell / 6));
             if (g.cell >= 24) centredText(c.dl, c.f.theme.fonts.cell, p0, p1, pal.cellText, "0");
         }
     }
@@ -373,7 +376,12 @@ void drawMatricesPanel(Frame& f, float top)
                 for (const sim::SlotView& sl : f.replay.slots[a])
                     if (sl.readNow && sl.sourceIndex >= 0) c.sharedReads.emplace_back(sl.sourceArray, sl.sourceIndex);
             legend(c);
-            ImGui::SameLine(0, scaled(20));
+            // The zoom slider ends the legend's line if it fits there.
+            const float zoomWidth = ImGui::GetFontSize() * 6 + ImGui::GetStyle().ItemInnerSpacing.x +
+                                    ImGui::CalcTextSize("zoom").x;
+            if (ImGui::GetItemRectMax().x + scaled(20) + zoomWidth <=
+                ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+                ImGui::SameLine(0, scaled(20));
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
             ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, 8.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
             tooltip("Cell size; scroll the canvas when it is larger than the panel");

@@ -183,7 +183,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         const float tx = pt.x + 9 + tw <= b.x ? pt.x + 9 : pt.x - 9 - tw;
         const float ty = pt.y - lh - 4 >= a.y ? pt.y - lh - 4 : pt.y + 6;
         dl->AddRectFilled(ImVec2(tx - 2, ty), ImVec2(tx + tw + 2, ty + lh), f.theme.palette.chartBg);
-        dl->AddText(ImVec2(tx, ty), pal.readNow, t);
+        dl->AddText(ImVec2(tx, ty), pal.stepText, t);
     }
     char range[96];
     std::snprintf(range, sizeof range, "%d", s.x.front());

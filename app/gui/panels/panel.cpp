@@ -9,7 +9,7 @@ namespace ts::app {
 
 bool beginPanel(Frame& f, Panel p, float top)
 {
-    const Rect r = defaultRect(p, ImGui::GetIO().DisplaySize, top);
+    const Rect r = defaultRect(p, ImGui::GetIO().DisplaySize, top, f.view.presentation ? &f.view.open : nullptr);
     const ImGuiCond cond = f.view.resetLayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
     ImGui::SetNextWindowPos(r.pos, cond);
     ImGui::SetNextWindowSize(r.size, cond);

@@ -107,7 +107,7 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         const ImU32 fill = !sl.written ? pal.cell : sl.zeroFilled ? pal.zeroFill : pal.inShared;
         dl->AddRectFilled(p0, p1, fill, 3);
         if (sl.writtenNow) dashedRect(dl, p0, p1, pal.loadedThisPhase, std::min(3.0f, cell / 8));
-        if (sl.readNow) dl->AddRect(p0, p1, pal.readNow, 3, 0, std::min(4.0f, cell / 6));
+        if (sl.readNow) stepFrame(dl, p0, p1, pal, 3, std::min(4.0f, cell / 6));
         if (sl.written && sl.writer == f.view.thread) {
             const float d = std::min(12.0f, cell / 4);
             dl->AddTriangleFilled(p0, ImVec2(p0.x + d, p0.y), ImVec2(p0.x, p0.y + d), pal.selected);
@@ -175,7 +175,10 @@ void drawSharedMemoryPanel(Frame& f, float top)
             const float n = static_cast<float>(shared.size());
             const float head = ImGui::GetTextLineHeightWithSpacing() + 4;
             float cell = std::min((avail.x - 24 * n) / (n * first.cols), (avail.y - head - 8) / first.rows);
-            cell = std::clamp(cell, 4.0f, 150.0f * f.theme.scale);
+            // Small tiles keep cells big enough to read (the panel scrolls if it must); large
+            // ones may shrink to a few pixels a slot.
+            const float smallest = first.cols <= 8 ? ImGui::GetFontSize() * 2.0f : 4.0f;
+            cell = std::clamp(cell, smallest, std::max(smallest, 150.0f * f.theme.scale));
             for (size_t i = 0; i < shared.size(); ++i) {
                 if (i) ImGui::SameLine(0, scaled(24));
                 ImGui::BeginGroup();

@@ -58,7 +58,7 @@ void scrubber(Frame& f, const sim::Trace& t)
     }
     if (f.view.cursor >= 0) {
         const float x0 = p.x + f.view.cursor * seg, x1 = x0 + seg;
-        dl->AddRect(ImVec2(x0, barTop), ImVec2(x1, barBottom), pal.readNow, 3, 0, 3.0f);
+        stepFrame(dl, ImVec2(x0, barTop), ImVec2(x1, barBottom), pal, 3, 3.0f);
     }
     if (hovered) {
         const int i = stepAt(ImGui::GetIO().MousePos.x);

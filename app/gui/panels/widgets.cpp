@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "theme.hpp"
 
@@ -76,7 +77,11 @@ void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch sty
     const ImVec2 a(p.x, p.y + 1), b(p.x + h * 1.3f, p.y + h - 1);
     switch (style) {
     case Swatch::Fill: dl->AddRectFilled(a, b, colour, 2.0f); break;
-    case Swatch::Frame: dl->AddRect(a, b, colour, 0, 0, 3.0f); break;
+    case Swatch::Frame:
+        // "This step" gets the same edge as on the cells (light theme).
+        if (colour == currentPalette().readNow) stepFrame(dl, a, b, currentPalette(), 0, 3.0f);
+        else dl->AddRect(a, b, colour, 0, 0, 3.0f);
+        break;
     case Swatch::Dashed: dashedRect(dl, a, b, colour, 3.0f); break;
     }
     ImGui::Dummy(ImVec2(h * 1.3f, h));
@@ -105,6 +110,25 @@ bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour,
     if (ts.x > b.x - a.x - 2 || ts.y > b.y - a.y) return false;
     dl->AddText(font, size, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), colour, text.c_str());
     return true;
+}
+
+std::string cellValue(float v, int decimals)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+CellText cellText(std::initializer_list<ImFont*> fonts, float width)
+{
+    auto fits = [&](ImFont* f, const char* widest) {
+        return f && f->CalcTextSizeA(f->FontSize, 1e9f, 0, widest).x <= width - 4;
+    };
+    for (ImFont* f : fonts) {
+        if (fits(f, "-0.000")) return {f, 3};
+        if (fits(f, "-0.00")) return {f, 2};
+    }
+    return {nullptr, 2};
 }
 
 std::string cellValue(float v, bool narrow)

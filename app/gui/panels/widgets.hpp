@@ -1,5 +1,6 @@
 // Small drawing helpers the panels share: tooltips, legends, cells.
 #pragma once
+#include <initializer_list>
 #include <string>
 
 #include <imgui.h>
@@ -36,7 +37,21 @@ void colouredText(ImU32 colour, const std::string& text);
 /// `text` centred in the rectangle [a, b] with `font`, if it fits; returns whether it did.
 bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text);
 
-/// A float as the cells show it: 3 decimals, or fewer when `narrow`.
+/// A float as the cells show it: 3 decimals, or 2 when `narrow`.
 std::string cellValue(float v, bool narrow);
+
+/// A float with `decimals` decimals (as cellText chose).
+std::string cellValue(float v, int decimals);
+
+/// The font and number of decimals for values in cells `width` pixels wide.
+struct CellText {
+    ImFont* font = nullptr;   ///< null: no value fits, so no cell shows one
+    int decimals = 3;
+};
+
+/// The first of (font, 3 decimals), (font, 2), (smaller, 2) in which every value of
+/// (-10, 10) fits a cell `width` pixels wide; a null font when none does, so that no cell
+/// shows a value rather than only the short ones. Candidate fonts are given largest first.
+CellText cellText(std::initializer_list<ImFont*> fonts, float width);
 
 }  // namespace ts::app

@@ -1,0 +1,87 @@
+// Settings persist between runs: what saveSettings writes, loadSettings reads back; a
+// malformed file keeps the defaults and says which file and what.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "settings.hpp"
+
+namespace fs = std::filesystem;
+using namespace ts::app;
+
+namespace {
+
+class SettingsFile : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir = fs::temp_directory_path() / ("tilescope-settings-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                           "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    std::string write(const std::string& text)
+    {
+        const std::string path = (dir / "settings.toml").string();
+        std::ofstream(path) << text;
+        return path;
+    }
+    fs::path dir;
+};
+
+}  // namespace
+
+TEST_F(SettingsFile, RoundTripKeepsEveryField)
+{
+    Settings s;
+    s.theme = ThemeKind::Light;
+    s.uiScale = 1.75f;
+    s.presentationScale = 2.5f;
+    s.caption = false;
+    for (int i = 0; i < kPanelCount; ++i) s.open[i] = i % 3 == 1;   // not the defaults
+    ASSERT_NE(s.open, View{}.open);
+    const std::string path = (dir / "settings.toml").string();
+    ASSERT_EQ(saveSettings(s, path), "");
+    std::string error;
+    const Settings r = loadSettings(path, error);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(r.theme, ThemeKind::Light);
+    EXPECT_FLOAT_EQ(r.uiScale, 1.75f);
+    EXPECT_FLOAT_EQ(r.presentationScale, 2.5f);
+    EXPECT_FALSE(r.caption);
+    EXPECT_EQ(r.open, s.open);
+}
+
+TEST_F(SettingsFile, MissingFileGivesTheDefaults)
+{
+    std::string error;
+    const Settings r = loadSettings((dir / "none.toml").string(), error);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(r.theme, ThemeKind::Dark);
+    EXPECT_FLOAT_EQ(r.uiScale, 1.0f);
+    EXPECT_EQ(r.open, View{}.open);
+}
+
+TEST_F(SettingsFile, BadValuesAreNamedAndIgnored)
+{
+    std::string error;
+    const std::string path = write("theme = \"sepia\"\nui_scale = 9.0\n");
+    const Settings r = loadSettings(path, error);
+    EXPECT_EQ(r.theme, ThemeKind::Dark);
+    EXPECT_FLOAT_EQ(r.uiScale, 1.0f);
+    EXPECT_NE(error.find(path), std::string::npos) << error;
+    EXPECT_NE(error.find("ui_scale must be between"), std::string::npos) << error;
+
+    error.clear();
+    const Settings broken = loadSettings(write("theme = \n"), error);
+    EXPECT_EQ(broken.theme, ThemeKind::Dark);
+    EXPECT_NE(error.find(":1: "), std::string::npos) << error;
+    EXPECT_NE(error.find("settings ignored"), std::string::npos) << error;
+}
+
+TEST_F(SettingsFile, UnwritablePlaceIsReported)
+{
+    const std::string e = saveSettings(Settings{}, (dir / "no-such-folder" / "settings.toml").string());
+    EXPECT_NE(e.find("Cannot write the settings"), std::string::npos) << e;
+}
