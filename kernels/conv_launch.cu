@@ -161,13 +161,6 @@ void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vec
         }
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /// Up to this many multiply-adds every element of P is checked; above, a random sample.
 constexpr unsigned long long kFullCheckLimit = 1ull << 27;
 constexpr int kSampleSize = 4096;
@@ -279,23 +272,10 @@ BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& 
     dN.upload(N, "copying N to the device");
     uploadMask(s, M);
 
-    // Warm-up: module load and clock ramp stay out of the numbers.
-    for (int w = 0; w < 2; ++w) launch<DeviceContext>(s, dN.get(), dP.get());
-    check(cudaDeviceSynchronize(), ("the warm-up run of " + r.kernel).c_str());
-    dP.fill(0xFF, "poisoning P");   // the timed runs must write every element themselves
-
-    std::vector<double> ms(r.reps);
-    Event start, stop;
-    for (int i = 0; i < r.reps; ++i) {
-        check(cudaEventRecord(start.get()), "recording the start event");
-        launch<DeviceContext>(s, dN.get(), dP.get());
-        check(cudaEventRecord(stop.get()), "recording the stop event");
-        check(cudaEventSynchronize(stop.get()), ("timed run of " + r.kernel).c_str());
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start.get(), stop.get()), "reading the event timer");
-        ms[i] = t;
-        if (progress) progress((i + 1.0) / (r.reps + 1));
-    }
+    // Two untimed runs, then P poisoned: the timed runs must write every element themselves.
+    const std::vector<double> ms = timeRuns(
+        r.kernel, 2, r.reps, [&] { launch<DeviceContext>(s, dN.get(), dP.get()); },
+        [&] { dP.fill(0xFF, "poisoning P"); }, progress);
 
     BenchResult b;
     b.request = r;

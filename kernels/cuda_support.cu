@@ -1,6 +1,8 @@
 // Checked CUDA runtime calls and device memory (see cuda_support.hpp).
 #include "cuda_support.hpp"
 
+#include <algorithm>
+
 #include <sstream>
 #include <string>
 
@@ -49,6 +51,35 @@ void* deviceAllocate(size_t bytes)
     }
     check(e, "allocating device memory");
     return p;
+}
+
+std::vector<double> timeRuns(const std::string& what, int warmups, int reps, const std::function<void()>& launch,
+                             const std::function<void()>& beforeTimed,
+                             const std::function<void(double)>& progress)
+{
+    for (int w = 0; w < warmups; ++w) launch();
+    check(cudaDeviceSynchronize(), ("the warm-up run of " + what).c_str());
+    if (beforeTimed) beforeTimed();
+    std::vector<double> ms(static_cast<size_t>(reps));
+    Event start, stop;
+    for (int i = 0; i < reps; ++i) {
+        check(cudaEventRecord(start.get()), "recording the start event");
+        launch();
+        check(cudaEventRecord(stop.get()), "recording the stop event");
+        check(cudaEventSynchronize(stop.get()), ("timed run of " + what).c_str());
+        float t = 0;
+        check(cudaEventElapsedTime(&t, start.get(), stop.get()), "reading the event timer");
+        ms[static_cast<size_t>(i)] = t;
+        if (progress) progress((i + 1.0) / (reps + 1));
+    }
+    return ms;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace ts::gpu::detail

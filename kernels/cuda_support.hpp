@@ -5,6 +5,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "gpu.hpp"
@@ -76,5 +78,18 @@ public:
 private:
     cudaEvent_t e_ = nullptr;
 };
+
+/// How bench() times a kernel: `warmups` untimed runs of
+/// `launch` (module load, cuBLAS's first-call set-up and the clock ramp stay out of the
+/// numbers), then `beforeTimed` (e.g. poisoning P, so that the timed runs must write every
+/// element), then `reps` runs each between two CUDA events on the default stream.
+/// Returns the milliseconds of each timed run; `progress` gets the fraction done after
+/// each. `what` names the kernel in error messages.
+std::vector<double> timeRuns(const std::string& what, int warmups, int reps, const std::function<void()>& launch,
+                             const std::function<void()>& beforeTimed,
+                             const std::function<void(double)>& progress);
+
+/// The median of `v` (the mean of the middle two for an even count); `v` not empty.
+double median(std::vector<double> v);
 
 }  // namespace ts::gpu::detail

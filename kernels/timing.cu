@@ -94,13 +94,6 @@ double checkResult(const BenchRequest& r, const std::vector<float>& P, const std
     return maxErr;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 }  // namespace
 
 BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
@@ -127,24 +120,9 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
         else launchMatmul(kernel, r.tile, 0, dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
     };
 
-    // Warm-up: module load, cuBLAS's first-call set-up and clock ramp stay out of the numbers.
-    for (int w = 0; w < kWarmups; ++w) launch();
-    check(cudaDeviceSynchronize(), ("the warm-up run of " + r.kernel).c_str());
-    // Poison P again: the timed runs must write every element themselves.
-    dP.fill(0xFF, "poisoning P");
-
-    std::vector<double> ms(r.reps);
-    Event start, stop;
-    for (int i = 0; i < r.reps; ++i) {
-        check(cudaEventRecord(start.get()), "recording the start event");
-        launch();
-        check(cudaEventRecord(stop.get()), "recording the stop event");
-        check(cudaEventSynchronize(stop.get()), ("timed run of " + r.kernel).c_str());
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start.get(), stop.get()), "reading the event timer");
-        ms[i] = t;
-        if (progress) progress((i + 1.0) / (r.reps + 1));
-    }
+    // Poisoning P after the warm-up: the timed runs must write every element themselves.
+    const std::vector<double> ms =
+        timeRuns(r.kernel, kWarmups, r.reps, launch, [&] { dP.fill(0xFF, "poisoning P"); }, progress);
 
     BenchResult b;
     b.request = r;

@@ -1,6 +1,7 @@
 // occupancy_compare: checks the occupancy model (sim/occupancy.hpp) against the CUDA
 // runtime. For every kernel of the project (the single-source matmul kernels with the plain
-// and the counting device context, every compiled TILE_WIDTH), every block size from 32 to
+// and the counting device context, every compiled TILE_WIDTH; the convolution kernels at
+// a few TILE_SIZEs, whose static N_ds differs), every block size from 32 to
 // 1024 in steps of 32, dynamic shared memory of 0, 1, 8, 32 and 48 KiB and the carve-out
 // preferences default, 0 % and 50 %, it asks cudaOccupancyMaxActiveBlocksPerMultiprocessor
 // for the blocks per SM and compares the `current` profile and the sm_XX profile of the
@@ -17,6 +18,11 @@
 #include <vector>
 
 #include "kernels/context.cuh"
+#include "kernels/conv1d_basic.cuh"
+#include "kernels/conv1d_tiled.cuh"
+#include "kernels/conv1d_tiled_cache.cuh"
+#include "kernels/conv2d_basic.cuh"
+#include "kernels/conv2d_tiled.cuh"
 #include "kernels/counting_context.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/gpu_occupancy.hpp"
@@ -46,6 +52,42 @@ __global__ void tiledKernel(typename X::template GlobalPtr<const float> M,
     ts::kernels::matmulTiled<TILE_WIDTH>(x, M, N, P, j, k, l);
 }
 
+// The convolution kernels (seed 002) bound to X, as kernels/conv_launch.cu binds them.
+template <class X>
+__global__ void conv1dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
+{
+    X x = X::here();
+    ts::kernels::conv1dBasic(x, N, P, mw, w);
+}
+
+template <int TILE_SIZE, class X>
+__global__ void conv1dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
+{
+    X x = X::here();
+    ts::kernels::conv1dTiled<TILE_SIZE>(x, N, P, mw, w);
+}
+
+template <int TILE_SIZE, class X>
+__global__ void conv1dTiledCacheKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
+{
+    X x = X::here();
+    ts::kernels::conv1dTiledCache<TILE_SIZE>(x, N, P, mw, w);
+}
+
+template <class X>
+__global__ void conv2dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w)
+{
+    X x = X::here();
+    ts::kernels::conv2dBasic(x, N, P, mw, h, w);
+}
+
+template <int TILE_SIZE, class X>
+__global__ void conv2dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w)
+{
+    X x = X::here();
+    ts::kernels::conv2dTiled<TILE_SIZE>(x, N, P, mw, h, w);
+}
+
 struct Kernel {
     std::string name;
     const void* func;
@@ -61,6 +103,13 @@ void addContext(std::vector<Kernel>& list, const char* context)
     list.push_back({"matmul-tiled<8>" + c, reinterpret_cast<const void*>(&tiledKernel<8, X>)});
     list.push_back({"matmul-tiled<16>" + c, reinterpret_cast<const void*>(&tiledKernel<16, X>)});
     list.push_back({"matmul-tiled<32>" + c, reinterpret_cast<const void*>(&tiledKernel<32, X>)});
+    list.push_back({"conv1d-basic" + c, reinterpret_cast<const void*>(&conv1dBasicKernel<X>)});
+    list.push_back({"conv1d-tiled<8>" + c, reinterpret_cast<const void*>(&conv1dTiledKernel<8, X>)});
+    list.push_back({"conv1d-tiled<256>" + c, reinterpret_cast<const void*>(&conv1dTiledKernel<256, X>)});
+    list.push_back({"conv1d-tiled-cache<256>" + c, reinterpret_cast<const void*>(&conv1dTiledCacheKernel<256, X>)});
+    list.push_back({"conv2d-basic" + c, reinterpret_cast<const void*>(&conv2dBasicKernel<X>)});
+    list.push_back({"conv2d-tiled<8>" + c, reinterpret_cast<const void*>(&conv2dTiledKernel<8, X>)});
+    list.push_back({"conv2d-tiled<16>" + c, reinterpret_cast<const void*>(&conv2dTiledKernel<16, X>)});
 }
 
 /// Exits with status 2 and one sentence if a CUDA call failed.

@@ -163,8 +163,7 @@ private:
         }
         // A glyph: ImGui writes each as the quad (0,1,2), (0,2,3) with UVs at its corners.
         if (i + 5 < count && idx[i + 3] == idx[i] && idx[i + 4] == idx[i + 2]) {
-            const ImDrawVert& d = vtx[idx[i + 5]];
-            if (glyph(a, c, d)) return 6;
+            if (glyph(a, c)) return 6;
         }
         ++stats_.skipped;
         return 3;
@@ -194,10 +193,10 @@ private:
         path_ += 'Z';
     }
 
-    /// Quad from top-left `tl` (vertex 0), bottom-right `br` (vertex 2); `bl` is vertex 3.
-    bool glyph(const ImDrawVert& tl, const ImDrawVert& br, const ImDrawVert& bl)
+    /// A glyph quad from its top-left `tl` (vertex 0) and bottom-right `br` (vertex 2)
+    /// corners; false when its texture coordinates belong to no glyph of the atlas.
+    bool glyph(const ImDrawVert& tl, const ImDrawVert& br)
     {
-        (void)bl;
         auto it = glyphs_.find({tl.uv.x, tl.uv.y});
         GlyphRef ref;
         bool clipped = false;
