@@ -15,6 +15,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "kernels/gpu_occupancy.hpp"
 #include "panels/panels.hpp"
 #include "screenshot.hpp"
@@ -206,13 +208,8 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step)
     if (p.thread) pendingThread_ = p.thread->y * sim::launchShape(p.scenario).block.x + p.thread->x;
 }
 
-void App::saveScenario(const std::string& path)
+sim::Preset App::currentPreset() const
 {
-    if (!loaded_.sim) {
-        view_.notice = "Nothing to save yet: the scenario is still being simulated.";
-        view_.noticeIsError = true;
-        return;
-    }
     sim::Preset p = loaded_.preset;
     p.scenario = loaded_.sim->scenario;
     p.step = view_.cursor;
@@ -227,14 +224,61 @@ void App::saveScenario(const std::string& path)
         q.input = view_.occupancy.input;
         p.occupancy = q;
     }
+    return p;
+}
+
+void App::saveScenario(const std::string& path)
+{
+    if (!loaded_.sim) {
+        view_.notice = "Nothing to save yet: the scenario is still being simulated.";
+        view_.noticeIsError = true;
+        return;
+    }
     try {
-        sim::saveScenarioFile(p, path);
+        sim::saveScenarioFile(currentPreset(), path);
         view_.notice = "Saved the scenario as " + path + " (open it with tilescope --scenario " + path + ").";
         view_.noticeIsError = false;
     } catch (const std::exception& e) {
         view_.notice = e.what();
         view_.noticeIsError = true;
     }
+}
+
+void App::startExport(const ExportForm& e)
+{
+    if (!loaded_.sim || exportJob_.running()) return;
+    ExportRequest r;
+    r.scenarioFile = (std::filesystem::temp_directory_path() /
+                      ("tilescope-export-" + std::to_string(::getpid()) + ".toml")).string();
+    try {
+        sim::saveScenarioFile(currentPreset(), r.scenarioFile);
+    } catch (const std::exception& ex) {
+        view_.notice = std::string("Cannot export: ") + ex.what();
+        view_.noticeIsError = true;
+        return;
+    }
+    static const char* const formats[] = {"png", "gif", "svg"};
+    static const float scales[] = {1, 2, 4};
+    r.format = formats[std::clamp(e.format, 0, 2)];
+    r.scale = scales[std::clamp(e.scale, 0, 2)];
+    r.panel = e.panel >= 0 ? sim::kPanelNames[e.panel] : "";
+    r.from = e.from;
+    r.to = e.to;
+    r.dir = e.dir;
+    glfwGetWindowSize(window_, &r.width, &r.height);
+    r.width = std::clamp(r.width, 640, 7680);
+    r.height = std::clamp(r.height, 400, 4320);
+    r.presentation = view_.presentation;
+    r.uiScale = view_.presentation ? view_.presentationScale : view_.uiScale;
+    r.light = view_.themeKind == ThemeKind::Light;
+    exportJob_.start([r](std::atomic<float>& progress) {
+        ExportOutcome out = runExport(r, progress);
+        std::error_code ec;
+        std::filesystem::remove(r.scenarioFile, ec);
+        return out;
+    });
+    view_.notice = "Exporting steps " + std::to_string(r.from) + " to " + std::to_string(r.to) + " to " + r.dir + "...";
+    view_.noticeIsError = false;
 }
 
 std::string App::exportStep(ImDrawData* data, int step, int w, int h)
@@ -364,6 +408,12 @@ void App::collectJobs()
         loaded_.timingError = e.what();
     }
     busy_.timing = gpuJob_.running() && loaded_.device.has_value();
+    if (std::optional<ExportOutcome> x = exportJob_.poll()) {
+        view_.notice = x->message;
+        view_.noticeIsError = x->failed;
+    }
+    busy_.exporting = exportJob_.running();
+    busy_.exportProgress = exportJob_.progress();
     busy_.timingProgress = gpuJob_.progress();
 }
 
@@ -375,6 +425,7 @@ void App::handleKeys()
     if (ImGui::IsKeyPressed(GLFW_KEY_F5)) view_.presentation = !view_.presentation;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) view_.showOpen = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting) view_.showExport = true;
     if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
     if (last < 0) return;
@@ -490,6 +541,10 @@ void App::carryOut()
         });
     }
     requests_.bench.reset();
+    if (requests_.exportSteps) {
+        startExport(*requests_.exportSteps);
+        requests_.exportSteps.reset();
+    }
     if (requests_.saveScenario) {
         saveScenario(*requests_.saveScenario);
         requests_.saveScenario.reset();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "export_job.hpp"
 #include "gif_writer.hpp"
 #include "job.hpp"
 #include "state.hpp"
@@ -75,6 +76,10 @@ private:
     /// Writes the state on screen (problem, traced block, step, thread, panels) as a
     /// scenario file; the result goes to the caption bar's notice.
     void saveScenario(const std::string& path);
+    /// The state on screen as a preset: problem, traced block, step, thread, panels.
+    sim::Preset currentPreset() const;
+    /// Starts File > Export in a child process (export_job.hpp).
+    void startExport(const ExportForm& e);
     void openOccupancy(const sim::Preset& p);
     void collectJobs();
     void handleKeys();
@@ -118,6 +123,7 @@ private:
     std::optional<int> pendingThread_;  ///< thread to select when the running simulation ends
     bool firstLoad_ = true;             ///< the scenario of the command line is loading
     Job<GpuOutcome> gpuJob_;
+    Job<ExportOutcome> exportJob_;
 
     std::string pendingScreenshot_;     ///< path of a screenshot asked for from the menu
     int screenshotDelay_ = 0;

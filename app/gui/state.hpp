@@ -84,6 +84,15 @@ struct GpuForm {
     std::string error;           ///< the last refusal, one sentence
 };
 
+/// The File > Export dialog: the command line's --export-steps choices.
+struct ExportForm {
+    int format = 0;              ///< 0 png, 1 gif, 2 svg
+    int panel = -1;              ///< a Panel, or -1 for the whole window
+    int scale = 0;               ///< 0: 1x, 1: 2x, 2: 4x
+    int from = 0, to = 0;        ///< steps A..B
+    std::string dir = "tilescope-export";
+};
+
 /// How the loaded state is viewed.
 struct View {
     int cursor = 0;              ///< step of the trace; the views show the state after it
@@ -101,6 +110,8 @@ struct View {
     float presentationScale = 2.0f;   ///< UI scale in presentation mode, 1.5..3
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;
+    bool showExport = false;
+    ExportForm exportForm;
     std::string screenshotPath = "tilescope.png";
     std::string scenarioPath = "my-scenario.toml";
     std::string notice;          ///< last message for the caption bar (saved screenshot, ...)
@@ -123,6 +134,7 @@ struct Requests {
     std::optional<std::vector<gpu::BenchRequest>> bench;   ///< time these on the GPU
     std::optional<std::string> screenshot;      ///< save the window as this PNG
     std::optional<std::string> saveScenario;    ///< save the state on screen as this scenario file
+    std::optional<ExportForm> exportSteps;      ///< export these steps (File > Export)
     bool quit = false;
 };
 
@@ -133,6 +145,8 @@ struct Busy {
     bool timing = false;
     float timingProgress = 0;    ///< 0..1
     std::string timingStage;     ///< "matmul-tiled (2 of 3)"
+    bool exporting = false;
+    float exportProgress = 0;    ///< 0..1
 };
 
 /// Everything a panel gets for one frame.

@@ -76,6 +76,10 @@ void drawCaptionBar(Frame& f, float y, float height)
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError ? pal.error : pal.finished), "%s",
                            f.view.notice.c_str());
     }
+    if (f.busy.exporting) {
+        ImGui::SameLine();
+        ImGui::ProgressBar(f.busy.exportProgress, ImVec2(ImGui::GetFontSize() * 6, 0));
+    }
     if (const std::string& n = narrationNow(f); !n.empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(n.c_str());

@@ -2,6 +2,9 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
+#include <string>
+
 #include "layout.hpp"
 #include "panels.hpp"
 #include "widgets.hpp"
@@ -72,6 +75,54 @@ void saveDialog(Frame& f)
     ImGui::EndPopup();
 }
 
+void exportDialog(Frame& f)
+{
+    View& v = f.view;
+    ExportForm& e = v.exportForm;
+    const int last = f.loaded.sim ? static_cast<int>(f.loaded.sim->trace.steps.size()) - 1 : 0;
+    if (v.showExport) {
+        ImGui::OpenPopup("Export steps");
+        v.showExport = false;
+        e.from = e.to = std::max(0, v.cursor);
+    }
+    if (!ImGui::BeginPopupModal("Export steps", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("Pictures of a range of steps for slides, as tilescope --export-steps makes them:");
+    const float w = ImGui::GetFontSize() * 14;
+    ImGui::SetNextItemWidth(w);
+    ImGui::Combo("format", &e.format, "PNG, one per step\0GIF, one animated file\0SVG, vector, one per step\0");
+    std::string what = e.panel < 0 ? "the whole window" : panelTitle(static_cast<Panel>(e.panel));
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("what", what.c_str())) {
+        if (ImGui::Selectable("the whole window", e.panel < 0)) e.panel = -1;
+        for (int i = 0; i < kPanelCount; ++i)
+            if (v.open[i] && ImGui::Selectable(panelTitle(static_cast<Panel>(i)), e.panel == i)) e.panel = i;
+        ImGui::EndCombo();
+    }
+    ImGui::SetNextItemWidth(w);
+    ImGui::Combo("pixel scale", &e.scale, "1x\0" "2x\0" "4x\0");
+    tooltip("Drawn at that many times the window's pixels (fonts rasterised at that size), not enlarged.");
+    ImGui::SetNextItemWidth(w * 0.45f);
+    ImGui::InputInt("##from", &e.from);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w * 0.45f);
+    ImGui::InputInt("steps (from, to)", &e.to);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("folder", &e.dir, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool bad = e.from < 0 || e.to < e.from || e.to > last;
+    if (bad)
+        colouredText(f.theme.palette.error, "The steps must run from A to B with 0 <= A <= B <= " + std::to_string(last) + ".");
+    ImGui::BeginDisabled(bad || f.busy.exporting || !f.loaded.sim);
+    if (ImGui::Button("Export") || (enter && !bad && !f.busy.exporting && f.loaded.sim)) {
+        f.requests.exportSteps = e;
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
 void textDialog(bool& show, const char* title, const char* text)
 {
     if (show) {
@@ -94,6 +145,7 @@ void drawMainMenu(Frame& f)
             if (ImGui::MenuItem("Open scenario...", "Ctrl+O")) v.showOpen = true;
             if (ImGui::MenuItem("Save scenario...", "Ctrl+S")) v.showSave = true;
             if (ImGui::MenuItem("Screenshot...")) v.showScreenshot = true;
+            if (ImGui::MenuItem("Export steps...", "Ctrl+E", false, !f.busy.exporting)) v.showExport = true;
             ImGui::Separator();
             if (ImGui::MenuItem("Quit")) f.requests.quit = true;
             ImGui::EndMenu();
@@ -125,6 +177,7 @@ void drawMainMenu(Frame& f)
     openDialog(f);
     screenshotDialog(f);
     saveDialog(f);
+    exportDialog(f);
     textDialog(v.showKeys, "Keys",
                "Space             play / pause\n"
                "Right, Page Down  next step\n"
@@ -133,7 +186,8 @@ void drawMainMenu(Frame& f)
                "End               last step\n"
                "F5                presentation mode (full screen, large text)\n"
                "Ctrl+O            open a scenario\n"
-               "Ctrl+S            save the state on screen as a scenario\n\n"
+               "Ctrl+S            save the state on screen as a scenario\n"
+               "Ctrl+E            export steps as PNG, GIF or SVG\n\n"
                "Click a tile of P to trace that block; click a thread to select it.");
     textDialog(v.showAbout, "About TileScope",
                "TileScope " TILESCOPE_VERSION "\n\n"

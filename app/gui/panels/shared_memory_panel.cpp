@@ -177,7 +177,7 @@ void drawSharedMemoryPanel(Frame& f, float top)
             float cell = std::min((avail.x - 24 * n) / (n * first.cols), (avail.y - head - 8) / first.rows);
             // Small tiles keep cells big enough to read (the panel scrolls if it must); large
             // ones may shrink to a few pixels a slot.
-            const float smallest = first.cols <= 8 ? ImGui::GetFontSize() * 2.0f : 4.0f;
+            const float smallest = first.cols <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
             cell = std::clamp(cell, smallest, std::max(smallest, 150.0f * f.theme.scale));
             for (size_t i = 0; i < shared.size(); ++i) {
                 if (i) ImGui::SameLine(0, scaled(24));
