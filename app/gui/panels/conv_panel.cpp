@@ -432,14 +432,17 @@ void canvas(Ctx& c)
         extent(g.width, g.inCol0, g.inCols, g.tile, side, c0, cn);
         const float cell = std::min(48.0f * scale, side / std::max(rn, cn));
         N = Board{ImVec2(o.x + 4, o.y + lbl), cell, cell, r0, c0, rn, cn};
-        const float x1 = o.x + 4 + cn * cell + 20, rightW = o.x + avail.x - 8 - x1;
+        const float x1 = o.x + 4 + cn * cell + scaled(20), rightW = o.x + avail.x - 8 - x1;
         const int ndsN = c.v.ndsArray >= 0 ? g.inCols : 0;
         const float ndsCell = ndsN ? std::min(rightW / ndsN, (avail.y - 2 * lbl - 16) * 0.6f / ndsN) : 0;
         Nds = Board{ImVec2(x1, o.y + lbl), ndsCell, ndsCell, 0, 0, ndsN, ndsN};
         const float y2 = Nds.origin.y + ndsN * ndsCell + lbl + 8, h2 = o.y + avail.y - 8 - y2;
         const float mCell = std::min({58.0f * scale, h2 / g.maskWidth, rightW * 0.4f / g.maskWidth});
         M = Board{ImVec2(x1, y2), mCell, mCell, 0, 0, g.maskWidth, g.maskWidth};
-        const float px = x1 + g.maskWidth * mCell + 20;
+        // P starts after the mask or after the mask's label, whichever is wider.
+        const ImFont* bold = c.f.theme.fonts.bold;
+        const float maskLabel = bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, "Mc: mask").x;
+        const float px = x1 + std::max(g.maskWidth * mCell, maskLabel) + scaled(20);
         const float pCell = std::min((o.x + avail.x - 8 - px) / cn, h2 / rn);
         P = Board{ImVec2(px, y2), pCell, pCell, r0, c0, rn, cn};
         const int fullRows = std::max(g.height, g.inRow0 + g.inRows) - std::min(0, g.inRow0);
