@@ -191,7 +191,7 @@ void App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
 void App::openPreset(const sim::Preset& p, std::optional<int> step)
 {
     if (simJob_.running()) {
-        startSimulation(p, step, false);   // says why it cannot start
+        startSimulation(p, step, false);   // refuses, with a notice saying why
         return;
     }
     startSimulation(p, step, false);
@@ -266,8 +266,14 @@ void App::startExport(const ExportForm& e)
     r.to = e.to;
     r.dir = e.dir;
     glfwGetWindowSize(window_, &r.width, &r.height);
-    r.width = std::clamp(r.width, 640, 7680);
-    r.height = std::clamp(r.height, 400, 4320);
+    if (r.width < 640 || r.height < 400 || r.width > 7680 || r.height > 4320) {
+        view_.notice = "Cannot export a window of " + std::to_string(r.width) + " x " + std::to_string(r.height) +
+                       " pixels: exports are made at 640x400 to 7680x4320; resize the window.";
+        view_.noticeIsError = true;
+        std::error_code ec;
+        std::filesystem::remove(r.scenarioFile, ec);
+        return;
+    }
     r.presentation = view_.presentation;
     r.uiScale = view_.presentation ? view_.presentationScale : view_.uiScale;
     r.light = view_.themeKind == ThemeKind::Light;
