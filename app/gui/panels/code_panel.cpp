@@ -90,12 +90,26 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
             if (s.trace.events[i].thread == f.view.thread) threadLines.insert(s.trace.events[i].line);
 
     ImGui::BeginChild("source", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
-    ImGui::PushFont(f.theme.fonts.mono);
+    // On a slide the listing takes the cell font, a little smaller, so more of each line fits.
+    ImGui::PushFont(f.view.presentation ? f.theme.fonts.cell : f.theme.fonts.mono);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     static int scrolledFor = -1;
     static uint64_t scrolledGen = ~0ull;
     if (st && (scrolledFor != f.view.cursor || scrolledGen != f.loaded.generation)) {
         ImGui::SetScrollY(std::max(0.0f, (static_cast<float>(st->line) - 1) * lh - height * 0.45f));
+        // Across: if the step's line does not fit, start the view at its first character
+        // (past the indentation) so that the statement itself shows.
+        size_t b = 0;
+        for (unsigned n = 1; n < st->line && b != std::string::npos; ++n) b = text.find('\n', b) + 1;
+        if (b != std::string::npos && b <= text.size()) {
+            size_t e = text.find('\n', b);
+            if (e == std::string::npos) e = text.size();
+            const float numbers = ImGui::CalcTextSize("000").x + ImGui::GetStyle().ItemSpacing.x;
+            const float full = numbers + ImGui::CalcTextSize(text.data() + b, text.data() + e).x;
+            const size_t indent = std::min(e, text.find_first_not_of(' ', b)) - b;
+            const float view = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+            ImGui::SetScrollX(full <= view ? 0.0f : ImGui::CalcTextSize(" ").x * static_cast<float>(indent));
+        }
         scrolledFor = f.view.cursor;
         scrolledGen = f.loaded.generation;
     }
