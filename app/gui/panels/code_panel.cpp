@@ -97,8 +97,8 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
     static uint64_t scrolledGen = ~0ull;
     if (st && (scrolledFor != f.view.cursor || scrolledGen != f.loaded.generation)) {
         ImGui::SetScrollY(std::max(0.0f, (static_cast<float>(st->line) - 1) * lh - height * 0.45f));
-        // Across: if the step's line does not fit, start the view at its first character
-        // (past the indentation) so that the statement itself shows.
+        // Across: if the step's line does not fit but its statement would, start the view at
+        // the statement's first character (past the line number and the indentation).
         size_t b = 0;
         for (unsigned n = 1; n < st->line && b != std::string::npos; ++n) b = text.find('\n', b) + 1;
         if (b != std::string::npos && b <= text.size()) {
@@ -108,7 +108,10 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
             const float full = numbers + ImGui::CalcTextSize(text.data() + b, text.data() + e).x;
             const size_t indent = std::min(e, text.find_first_not_of(' ', b)) - b;
             const float view = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
-            ImGui::SetScrollX(full <= view ? 0.0f : ImGui::CalcTextSize(" ").x * static_cast<float>(indent));
+            const float statement = ImGui::CalcTextSize(text.data() + b + indent, text.data() + e).x;
+            // Only when that makes the whole statement fit; otherwise the line numbers stay.
+            const bool shift = full > view && statement <= view;
+            ImGui::SetScrollX(shift ? ImGui::CalcTextSize(" ").x * static_cast<float>(indent) : 0.0f);
         }
         scrolledFor = f.view.cursor;
         scrolledGen = f.loaded.generation;
