@@ -429,6 +429,9 @@ void App::handleKeys()
     if (io.WantTextInput) return;
     // ImGui 1.86 names no F keys; its GLFW backend indexes KeysDown by GLFW key code.
     if (ImGui::IsKeyPressed(GLFW_KEY_F5)) view_.presentation = !view_.presentation;
+    // Esc leaves presentation mode, as in slide software (unless it closes a popup).
+    if (view_.presentation && keyPressed(ImGuiKey_Escape) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
+        view_.presentation = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) view_.showOpen = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting) view_.showExport = true;

@@ -185,6 +185,7 @@ void drawMainMenu(Frame& f)
                "Home              first step\n"
                "End               last step\n"
                "F5                presentation mode (full screen, large text)\n"
+               "Esc               leave presentation mode\n"
                "Ctrl+O            open a scenario\n"
                "Ctrl+S            save the state on screen as a scenario\n"
                "Ctrl+E            export steps as PNG, GIF or SVG\n\n"
