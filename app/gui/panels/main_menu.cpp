@@ -3,6 +3,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "layout.hpp"
@@ -12,62 +13,22 @@
 namespace ts::app {
 namespace {
 
-void openDialog(Frame& f)
+/// A modal dialog asking for one path: opened when `show` is set, it shows `prompt` and
+/// the path field (focused, Enter confirms) and on `button` stores the path in `request`.
+void pathDialog(bool& show, const char* title, const char* prompt, const char* button, std::string& path,
+                std::optional<std::string>& request)
 {
-    View& v = f.view;
-    if (v.showOpen) {
-        ImGui::OpenPopup("Open scenario");
-        v.showOpen = false;
+    if (show) {
+        ImGui::OpenPopup(title);
+        show = false;
     }
-    if (!ImGui::BeginPopupModal("Open scenario", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    ImGui::TextUnformatted("A lecture preset's name or the path of a scenario file (TOML):");
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted(prompt);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("##file", &v.form.file, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (ImGui::Button("Open") || enter) {
-        f.requests.open = v.form.file;
-        ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-}
-
-void screenshotDialog(Frame& f)
-{
-    View& v = f.view;
-    if (v.showScreenshot) {
-        ImGui::OpenPopup("Screenshot");
-        v.showScreenshot = false;
-    }
-    if (!ImGui::BeginPopupModal("Screenshot", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    ImGui::TextUnformatted("Save the window, as it is now, as a PNG file:");
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
-    const bool enter = ImGui::InputText("##png", &v.screenshotPath, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (ImGui::Button("Save") || enter) {
-        f.requests.screenshot = v.screenshotPath;
-        ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-}
-
-void saveDialog(Frame& f)
-{
-    View& v = f.view;
-    if (v.showSave) {
-        ImGui::OpenPopup("Save scenario");
-        v.showSave = false;
-    }
-    if (!ImGui::BeginPopupModal("Save scenario", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    ImGui::TextUnformatted("Save the problem, the traced block, the step, the selected thread and the\n"
-                           "panels shown as a scenario file (TOML) that File > Open reads back:");
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("##toml", &v.scenarioPath, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (ImGui::Button("Save") || enter) {
-        f.requests.saveScenario = v.scenarioPath;
+    const bool enter = ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::Button(button) || enter) {
+        request = path;
         ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
@@ -174,9 +135,14 @@ void drawMainMenu(Frame& f)
         }
         ImGui::EndMainMenuBar();
     }
-    openDialog(f);
-    screenshotDialog(f);
-    saveDialog(f);
+    pathDialog(v.showOpen, "Open scenario", "A lecture preset's name or the path of a scenario file (TOML):", "Open",
+               v.form.file, f.requests.open);
+    pathDialog(v.showScreenshot, "Screenshot", "Save the window, as it is now, as a PNG file:", "Save",
+               v.screenshotPath, f.requests.screenshot);
+    pathDialog(v.showSave, "Save scenario",
+               "Save the problem, the traced block, the step, the selected thread and the\n"
+               "panels shown as a scenario file (TOML) that File > Open reads back:",
+               "Save", v.scenarioPath, f.requests.saveScenario);
     exportDialog(f);
     textDialog(v.showKeys, "Keys",
                "Space             play / pause\n"
