@@ -613,6 +613,14 @@ int App::run()
             st.AntiAliasedLines = st.AntiAliasedLinesUseTex = st.AntiAliasedFill = false;
         }
         if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
+        // --keys: once the scenario has loaded, each key goes down for one frame and up the
+        // next, through the same ImGui key state the GLFW backend fills from real presses.
+        const bool typing = offscreen && keyNext_ < opt_.keys.size();
+        if (typing && loaded_.sim && !busy_.simulating) {
+            ImGui::GetIO().KeysDown[opt_.keys[keyNext_]] = !keyHeld_;
+            if (keyHeld_) ++keyNext_;
+            keyHeld_ = !keyHeld_;
+        }
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (offscreen) {
@@ -649,6 +657,7 @@ int App::run()
         }
 
         const bool ready = loaded_.sim && !busy_.simulating && !gpuJob_.running();
+        if (typing) settled = 0;
         const bool steady = ready && ++settled > kSettleFrames;
         if (offscreen && steady && exportNext_ >= 0) {
             // --export-steps: one picture per step, each drawn after the layout settles.
@@ -676,13 +685,16 @@ int App::run()
                 return 1;
             }
             if (opt_.printCaption) {
-                // What the caption bar shows: "TITLE | step N of LAST | LABEL | NARRATION".
+                // What the caption bar shows: "TITLE | step N of LAST | LABEL | NARRATION", and
+                // " | presentation Sx" in presentation mode.
                 const sim::Trace& t = loaded_.sim->trace;
                 const int c = view_.cursor;
                 const std::vector<std::string>& n = loaded_.preset.narration;
                 std::cout << loaded_.preset.title << " | step " << c << " of " << t.steps.size() - 1 << " | "
                           << (c >= 0 ? t.steps[c].label : std::string()) << " | "
-                          << (c >= 0 && c < static_cast<int>(n.size()) ? n[c] : std::string("(no narration)")) << "\n";
+                          << (c >= 0 && c < static_cast<int>(n.size()) ? n[c] : std::string("(no narration)"));
+                if (view_.presentation) std::cout << " | presentation " << view_.presentationScale << "x";
+                std::cout << "\n";
             }
             return 0;
         }

@@ -37,6 +37,7 @@ struct Options {
     int exportPanel = -1;               ///< --panel: a Panel, or -1 for the whole window
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
     bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
+    std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
 };
 
 /// A simulation handed back by the worker.
@@ -112,6 +113,8 @@ private:
     bool fullScreen_ = false;
     int windowedX_ = 0, windowedY_ = 0, windowedW_ = 0, windowedH_ = 0;
     int exportNext_ = -1;               ///< next step --export-steps writes
+    size_t keyNext_ = 0;                ///< next of opt_.keys to press
+    bool keyHeld_ = false;              ///< opt_.keys[keyNext_] is down this frame
     bool slideLayout_ = false;          ///< the panels are in presentation mode's arrangement
     std::array<bool, kPanelCount> deskPanels_{};   ///< panels shown before presentation mode
     int relayoutFrames_ = 0;            ///< frames left that place every panel at its default

@@ -6,12 +6,15 @@
 //              [--scale S] [--delay-ms MS]]
 // Exit status: 0 success, 1 no window could be opened, 2 bad arguments or scenario file.
 #include <CLI/CLI.hpp>
+#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <regex>
+#include <sstream>
+#include <utility>
 
 #include "app.hpp"
 
@@ -30,7 +33,7 @@ int bad(const std::string& sentence)
 int main(int argc, char** argv)
 {
     CLI::App cli{"TileScope: step through tiled CUDA kernels (PMPP ch. 4-7)", "tilescope"};
-    std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel;
+    std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel, keys;
     double scale = 1.0, uiScale = 0;
     bool presentation = false, printCaption = false;
     int frames = 0, delayMs = 1500;
@@ -44,6 +47,9 @@ int main(int argc, char** argv)
     cli.add_flag("--list-scenarios", list, "Print the lecture presets and exit");
     cli.add_flag("--print-caption", printCaption,
                  "With --screenshot: also print the caption shown (title, step, narration) on stdout");
+    cli.add_option("--keys", keys,
+                   "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
+                   "right, left, home, end, f5, escape");
     cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
     cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size");
     cli.add_option("--theme", theme, "dark, or light (high contrast, for projectors)");
@@ -150,6 +156,21 @@ int main(int argc, char** argv)
         return bad("Give either --screenshot or --frames, not both.");
     if (printCaption && screenshot.empty()) return bad("--print-caption applies to --screenshot only; give --screenshot FILE.png too.");
     o.printCaption = printCaption;
+    if (!keys.empty()) {
+        if (screenshot.empty()) return bad("--keys applies to --screenshot only; give --screenshot FILE.png too.");
+        static const std::pair<const char*, int> names[] = {
+            {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP}, {"right", GLFW_KEY_RIGHT},
+            {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
+            {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE}};
+        std::stringstream list(keys);
+        for (std::string k; std::getline(list, k, ',');) {
+            const auto* it = std::find_if(std::begin(names), std::end(names), [&](const auto& n) { return k == n.first; });
+            if (it == std::end(names))
+                return bad("--keys takes pagedown, pageup, right, left, home, end, f5 and escape, comma-separated; got '" +
+                           k + "'.");
+            o.keys.push_back(it->second);
+        }
+    }
     o.screenshot = screenshot;
     o.scale = static_cast<float>(scale);
     o.frames = frames;

@@ -400,11 +400,22 @@ void drawMatricesPanel(Frame& f, float top)
             const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
             float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - 2 * lbl - scaled(10)) / hCells);
             cell = std::min(cell, 72.0f * f.theme.scale) * f.view.zoom;
-            const float total = wCells * cell + scaled(22);
+            const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
+            const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
+            const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
+            // M's column is as wide as M or its label, whichever is wider, so that the labels
+            // of M and P never run into each other on small matrices at a large UI scale.
+            const ImFont* bold = f.theme.fonts.bold;
+            auto labelWidth = [&](const char* name, const std::string& dims) {
+                return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, (std::string(name) + "  (" + dims + ")").c_str()).x;
+            };
+            const float leftW = std::max((sc.k + ghostK) * cell, labelWidth("M", jk));
+            const float rightW = std::max((sc.l + ghostL) * cell, std::max(labelWidth("N", kl), labelWidth("P", jl)));
+            const float total = leftW + rightW + scaled(22);
             const ImVec2 o(ImGui::GetCursorScreenPos().x + std::max(0.0f, (avail.x - total) * 0.5f),
                            ImGui::GetCursorScreenPos().y);
             Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + scaled(4), 0), cell};
-            Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + scaled(4) + (sc.k + ghostK) * cell + scaled(14), o.y + lbl), cell};
+            Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + scaled(4) + leftW + scaled(14), o.y + lbl), cell};
             Grid P{arrP, "P", sc.j, sc.l, ImVec2(N.origin.x, N.origin.y + (sc.k + ghostK) * cell + lbl), cell};
             M.origin.y = P.origin.y;
             for (Grid* g : {&M, &N, &P}) {
@@ -415,9 +426,6 @@ void drawMatricesPanel(Frame& f, float top)
             phaseTile(c, M);
             phaseTile(c, N);
             blockOutline(c, P);
-            const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
-            const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
-            const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
             label(c, M, jk.c_str());
             label(c, N, kl.c_str());
             label(c, P, jl.c_str());
