@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <sstream>
 #include <tuple>
@@ -254,13 +253,7 @@ CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M, c
 
 BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress)
 {
-    sim::Scenario s;
-    s.kernel = r.kernel;
-    s.width = r.width;
-    s.height = r.height;
-    s.maskWidth = r.maskWidth;
-    s.tile = r.tile;
-    s.seed = r.seed;
+    const sim::Scenario s = sim::convScenario(r.kernel, r.height, r.width, r.tile, r.maskWidth, {}, r.seed);
     if (r.reps < 1)
         throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
     // The same inputs as the simulator draws for this seed (sim::convProblem).
@@ -288,11 +281,7 @@ BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& 
     b.gflops = 2.0 * fmas / seconds / 1e9;
     b.gbytesPerS = 4.0 * 2 * sizeN(s) / seconds / 1e9;
     if (fmas <= kSimulateLimit) {
-        sim::SimOptions o;
-        o.trace = false;
-        const sim::Simulation simulated = sim::simulate(s, o);
-        b.bitExactVsSim = simulated.error.empty() && simulated.P.size() == P.size() &&
-                          std::memcmp(simulated.P.data(), P.data(), P.size() * sizeof(float)) == 0;
+        b.bitExactVsSim = matchesSimulator(s, P);
     }
     if (progress) progress(1.0);
     return b;

@@ -2,9 +2,11 @@
 #include "cuda_support.hpp"
 
 #include <algorithm>
-
+#include <cstring>
 #include <sstream>
 #include <string>
+
+#include "sim/simulate.hpp"
 
 namespace ts::gpu::detail {
 
@@ -73,6 +75,15 @@ std::vector<double> timeRuns(const std::string& what, int warmups, int reps, con
         if (progress) progress((i + 1.0) / (reps + 1));
     }
     return ms;
+}
+
+bool matchesSimulator(const sim::Scenario& s, const std::vector<float>& P)
+{
+    sim::SimOptions o;
+    o.trace = false;
+    const sim::Simulation simulated = sim::simulate(s, o);
+    return simulated.error.empty() && simulated.P.size() == P.size() &&
+           std::memcmp(simulated.P.data(), P.data(), P.size() * sizeof(float)) == 0;
 }
 
 double median(std::vector<double> v)

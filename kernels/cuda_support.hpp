@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu.hpp"
+#include "sim/scenario.hpp"
 
 namespace ts::gpu::detail {
 
@@ -91,5 +92,9 @@ std::vector<double> timeRuns(const std::string& what, int warmups, int reps, con
 
 /// The median of `v` (the mean of the middle two for an even count); `v` not empty.
 double median(std::vector<double> v);
+
+/// Whether `P`, the GPU's output for scenario `s`, equals bit for bit the P the simulator
+/// computes for `s` (simulated without a trace; false if the simulated kernel faults).
+bool matchesSimulator(const sim::Scenario& s, const std::vector<float>& P);
 
 }  // namespace ts::gpu::detail

@@ -4,7 +4,6 @@
 // figure is reported (DESIGN.md, principle 5).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -134,18 +133,7 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     b.gflops = 2.0 * r.j * r.k * r.l / seconds / 1e9;
     b.gbytesPerS = 4.0 * (sizeM + sizeN + sizeP) / seconds / 1e9;
     if (kernel != MatmulKernel::Cublas && 1ull * r.j * r.k * r.l <= kSimulateLimit) {
-        sim::Scenario s;
-        s.kernel = r.kernel;
-        s.j = r.j;
-        s.k = r.k;
-        s.l = r.l;
-        s.tile = r.tile;
-        s.seed = r.seed;
-        sim::SimOptions o;
-        o.trace = false;
-        const sim::Simulation simulated = sim::simulate(s, o);
-        b.bitExactVsSim = simulated.error.empty() && simulated.P.size() == P.size() &&
-                          std::memcmp(simulated.P.data(), P.data(), P.size() * sizeof(float)) == 0;
+        b.bitExactVsSim = matchesSimulator(sim::matmulScenario(r.kernel, r.j, r.k, r.l, r.tile, {}, r.seed), P);
     }
     if (progress) progress(1.0);
     return b;

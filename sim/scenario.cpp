@@ -88,6 +88,33 @@ std::string validate(const Scenario& s)
     return {};
 }
 
+Scenario matmulScenario(const std::string& kernel, int j, int k, int l, int tile, Uint3 block, uint64_t seed)
+{
+    Scenario s;
+    s.kernel = kernel;
+    s.j = j;
+    s.k = k;
+    s.l = l;
+    s.tile = tile;
+    s.block = block;
+    s.seed = seed;
+    return s;
+}
+
+Scenario convScenario(const std::string& kernel, int height, int width, int tile, int maskWidth, Uint3 block,
+                      uint64_t seed)
+{
+    Scenario s;
+    s.kernel = kernel;
+    s.height = height;
+    s.width = width;
+    s.tile = tile;
+    s.maskWidth = maskWidth;
+    s.block = block;
+    s.seed = seed;
+    return s;
+}
+
 Family familyOf(const Scenario& s)
 {
     const KernelInfo* k = findKernel(s.kernel);

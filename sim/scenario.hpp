@@ -52,6 +52,18 @@ struct Scenario {
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
 };
 
+/// A matrix multiplication scenario: M (j x k) times N (k x l) with `kernel` ("matmul-naive",
+/// "matmul-tiled"), TILE_WIDTH or block edge `tile`, traced block `block`, input seed `seed`.
+/// Not validated (see validate()).
+Scenario matmulScenario(const std::string& kernel, int j, int k, int l, int tile, Uint3 block = {},
+                        uint64_t seed = 1);
+
+/// A convolution scenario (seed 002): N of `height` x `width` elements (height 1 in 1D),
+/// Mask_Width `maskWidth`, block size or output TILE_SIZE `tile`, traced block `block`, input
+/// seed `seed`. Not validated (see validate()).
+Scenario convScenario(const std::string& kernel, int height, int width, int tile, int maskWidth,
+                      Uint3 block = {}, uint64_t seed = 1);
+
 /// Largest matrix edge the simulator accepts (the app and CLI stay responsive below it).
 inline constexpr int kMaxEdge = 8192;
 

@@ -363,14 +363,7 @@ int Commands::runVerify()
         if (k.family != sim::Family::Matmul) continue;
         for (int t : sim::kTileWidths) {
             auto add = [&](int j, int kk, int l) {
-                sim::Scenario s;
-                s.kernel = k.name;
-                s.tile = t;
-                s.j = j;
-                s.k = kk;
-                s.l = l;
-                s.seed = rng();
-                cases.push_back(s);
+                cases.push_back(sim::matmulScenario(k.name, j, kk, l, t, {}, rng()));
             };
             add(2 * t, 3 * t, t);                        // multiples of the tile
             add(2 * t + 1, t + 3, 3 * t - 1);            // not multiples

@@ -8,13 +8,7 @@ std::vector<sim::Scenario> convVerifyCases(std::mt19937& rng, bool quick)
 {
     std::vector<sim::Scenario> cases;
     auto add = [&](const char* kernel, int tile, int mask, int height, int width) {
-        sim::Scenario s;
-        s.kernel = kernel;
-        s.tile = tile;
-        s.maskWidth = mask;
-        s.height = height;
-        s.width = width;
-        s.seed = rng();
+        const sim::Scenario s = sim::convScenario(kernel, height, width, tile, mask, {}, rng());
         if (sim::validate(s).empty()) cases.push_back(s);
     };
     const std::vector<int> masks = quick ? std::vector<int>{5, 9} : std::vector<int>{1, 3, 5, 9};

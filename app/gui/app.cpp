@@ -200,9 +200,7 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step)
         view_.open = presentationPanels(p);
         relayoutFrames_ = 2;
     } else if (!p.panels.empty()) {
-        // The preset shows only what its slide needs.
-        for (int i = 0; i < kPanelCount; ++i)
-            view_.open[i] = std::find(p.panels.begin(), p.panels.end(), sim::kPanelNames[i]) != p.panels.end();
+        view_.open = panelsNamed(p.panels);   // the preset shows only what its slide needs
     }
     pendingThread_.reset();
     if (p.thread) pendingThread_ = p.thread->y * sim::launchShape(p.scenario).block.x + p.thread->x;
@@ -215,9 +213,7 @@ sim::Preset App::currentPreset() const
     p.step = view_.cursor;
     const unsigned bx = loaded_.sim->trace.blockDim.x;
     p.thread = sim::Uint3{view_.thread % bx, view_.thread / bx, 0};
-    p.panels.clear();
-    for (int i = 0; i < kPanelCount; ++i)
-        if (view_.open[i]) p.panels.push_back(sim::kPanelNames[i]);
+    p.panels = panelNames(view_.open);
     if (view_.open[static_cast<int>(Panel::Occupancy)]) {
         sim::OccupancyQuestion q;
         q.profile = view_.occupancy.profile;
@@ -291,10 +287,9 @@ std::string App::exportStep(ImDrawData* data, int step, int w, int h)
 {
     // The rectangle written: the whole window, or one panel's window.
     float x0 = 0, y0 = 0, x1 = static_cast<float>(w), y1 = static_cast<float>(h);
-    std::vector<const ImDrawList*> lists;
+    const ImGuiWindow* panel = nullptr;
     if (opt_.exportPanel >= 0) {
-        const char* title = panelTitle(static_cast<Panel>(opt_.exportPanel));
-        const ImGuiWindow* panel = ImGui::FindWindowByName(title);
+        panel = ImGui::FindWindowByName(panelTitle(static_cast<Panel>(opt_.exportPanel)));
         if (!panel || !panel->WasActive)
             return std::string("The panel '") + sim::kPanelNames[opt_.exportPanel] +
                    "' is not shown with this scenario (the Matrices panel shows matrix multiplication, the "
@@ -303,21 +298,19 @@ std::string App::exportStep(ImDrawData* data, int step, int w, int h)
         y0 = std::max(0.0f, std::floor(panel->Pos.y));
         x1 = std::min(x1, std::ceil(panel->Pos.x + panel->Size.x));
         y1 = std::min(y1, std::ceil(panel->Pos.y + panel->Size.y));
-        // The panel's own draw list and those of its child windows (scrolling canvases).
-        for (const ImGuiWindow* win : GImGui->Windows)
-            if (win->WasActive && win->RootWindow == panel)
-                lists.push_back(win->DrawList);
-        std::vector<const ImDrawList*> ordered;
-        for (int i = 0; i < data->CmdListsCount; ++i)
-            if (std::find(lists.begin(), lists.end(), data->CmdLists[i]) != lists.end()) ordered.push_back(data->CmdLists[i]);
-        lists = std::move(ordered);
-    } else {
-        for (int i = 0; i < data->CmdListsCount; ++i) lists.push_back(data->CmdLists[i]);
     }
-    const int cx = static_cast<int>(x0), cy = static_cast<int>(y0);
-    const int cw = static_cast<int>(x1 - x0), ch = static_cast<int>(y1 - y0);
     char name[32];
     if (opt_.exportFormat == ExportFormat::Svg) {
+        // The draw lists in drawing order: all, or the panel's own and its child windows'
+        // (scrolling canvases).
+        std::vector<const ImDrawList*> lists;
+        for (int i = 0; i < data->CmdListsCount; ++i) {
+            const ImDrawList* dl = data->CmdLists[i];
+            const bool mine = !panel || std::any_of(GImGui->Windows.begin(), GImGui->Windows.end(), [&](const ImGuiWindow* win) {
+                return win->WasActive && win->RootWindow == panel && win->DrawList == dl;
+            });
+            if (mine) lists.push_back(dl);
+        }
         std::snprintf(name, sizeof name, "/step-%04d.svg", step);
         const std::string path = opt_.exportDir + name;
         const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), theme_.palette.clear);
@@ -327,7 +320,9 @@ std::string App::exportStep(ImDrawData* data, int step, int w, int h)
     }
     Image img;
     if (std::string e = renderImage(data, w, h, theme_.palette.clear, img); !e.empty()) return e;
-    if (opt_.exportPanel >= 0) img = cropImage(img, cx, cy, cw, ch);
+    if (panel)
+        img = cropImage(img, static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0),
+                        static_cast<int>(y1 - y0));
     if (opt_.exportFormat == ExportFormat::Gif) {
         if (!gif_) {
             gif_ = std::make_unique<GifWriter>();

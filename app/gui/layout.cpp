@@ -1,5 +1,7 @@
 #include "layout.hpp"
 
+#include <algorithm>
+
 namespace ts::app {
 
 namespace {
@@ -36,14 +38,26 @@ Rect slideRect(Panel p, ImVec2 display, float top, const std::array<bool, kPanel
 
 }  // namespace
 
-std::array<bool, kPanelCount> presentationPanels(const sim::Preset& p)
+std::array<bool, kPanelCount> panelsNamed(const std::vector<std::string>& names)
 {
     std::array<bool, kPanelCount> open{};
-    if (!p.panels.empty()) {
-        for (int i = 0; i < kPanelCount; ++i)
-            for (const std::string& n : p.panels) open[i] = open[i] || n == sim::kPanelNames[i];
-        return open;
-    }
+    for (int i = 0; i < kPanelCount; ++i)
+        open[i] = std::find(names.begin(), names.end(), sim::kPanelNames[i]) != names.end();
+    return open;
+}
+
+std::vector<std::string> panelNames(const std::array<bool, kPanelCount>& open)
+{
+    std::vector<std::string> names;
+    for (int i = 0; i < kPanelCount; ++i)
+        if (open[i]) names.push_back(sim::kPanelNames[i]);
+    return names;
+}
+
+std::array<bool, kPanelCount> presentationPanels(const sim::Preset& p)
+{
+    if (!p.panels.empty()) return panelsNamed(p.panels);
+    std::array<bool, kPanelCount> open{};
     auto show = [&](Panel q) { open[static_cast<int>(q)] = true; };
     show(Panel::Matrices);
     show(Panel::Convolution);

@@ -5,6 +5,8 @@
 #include <imgui.h>
 
 #include <array>
+#include <string>
+#include <vector>
 
 #include "state.hpp"
 
@@ -21,6 +23,12 @@ struct Rect {
 /// `slideOpen`: the panels shown in presentation mode (null at the desk); the right column
 /// gives a third row to Threads or Hazards only when one of them is shown.
 Rect defaultRect(Panel p, ImVec2 display, float top, const std::array<bool, kPanelCount>* slideOpen = nullptr);
+
+/// The open/closed state a list of panel names (sim::kPanelNames) describes.
+std::array<bool, kPanelCount> panelsNamed(const std::vector<std::string>& names);
+
+/// The names (sim::kPanelNames) of the panels open in `open`.
+std::vector<std::string> panelNames(const std::array<bool, kPanelCount>& open);
 
 /// The panels presentation mode shows for preset `p`: the preset's own list if it has one,
 /// else the picture (Matrices or Convolution), Code and Shared memory (and Hazards when the

@@ -13,14 +13,7 @@ namespace {
 
 sim::Scenario conv(const std::string& kernel, int height, int width, int tile, int mask)
 {
-    sim::Scenario s;
-    s.kernel = kernel;
-    s.height = height;
-    s.width = width;
-    s.tile = tile;
-    s.maskWidth = mask;
-    s.seed = 77u + static_cast<unsigned>(width + 3 * mask + tile);
-    return s;
+    return sim::convScenario(kernel, height, width, tile, mask, {}, 77u + static_cast<unsigned>(width + 3 * mask + tile));
 }
 
 using Case = std::tuple<std::string, int, int, int, int>;   // kernel, height, width, tile, mask

@@ -16,11 +16,8 @@ TEST(Cublas, WithinFp32BoundOfDoubleReference)
     TS_REQUIRE_GPU();
     for (auto [j, k, l] : {std::tuple{1, 1, 1}, std::tuple{100, 37, 51}, std::tuple{257, 129, 65},
                            std::tuple{256, 512, 128}}) {
-        sim::Scenario s;
-        s.kernel = "cublas";
-        s.j = j;
-        s.k = k;
-        s.l = l;
+        // cuBLAS has no tile: the scenario keeps the default.
+        const sim::Scenario s = sim::matmulScenario("cublas", j, k, l, sim::Scenario{}.tile);
         const std::vector<float> M = sim::randomInput(size_t(j) * k, 7, 1);
         const std::vector<float> N = sim::randomInput(size_t(k) * l, 7, 2);
         const std::vector<float> P = runPlain(s, M, N);

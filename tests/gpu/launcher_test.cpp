@@ -8,13 +8,7 @@ namespace {
 
 sim::Scenario scenario(const char* kernel, int tile, int j = 8, int k = 8, int l = 8)
 {
-    sim::Scenario s;
-    s.kernel = kernel;
-    s.tile = tile;
-    s.j = j;
-    s.k = k;
-    s.l = l;
-    return s;
+    return sim::matmulScenario(kernel, j, k, l, tile);
 }
 
 /// The message of the LaunchError that `f` throws, or "" if it throws none.

@@ -34,13 +34,7 @@ TEST_P(MatmulAgreement, PBitIdenticalAndLoadsEqual)
 {
     TS_REQUIRE_GPU();
     const auto& [kernel, tile, size] = GetParam();
-    sim::Scenario s;
-    s.kernel = kernel;
-    s.tile = tile;
-    s.j = size.j;
-    s.k = size.k;
-    s.l = size.l;
-    s.seed = 1000u + tile * 7u + size.j;
+    const sim::Scenario s = sim::matmulScenario(kernel, size.j, size.k, size.l, tile, {}, 1000u + tile * 7u + size.j);
     ASSERT_EQ(sim::validate(s), "");
     sim::SimOptions o;
     o.trace = false;
@@ -84,12 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(MatmulDroppedBarrier, WarBarrierWithOnePhaseChangesNothing)
 {
     TS_REQUIRE_GPU();
-    sim::Scenario s;
-    s.kernel = "matmul-tiled";
-    s.tile = 16;
-    s.j = 40;
-    s.k = 16;
-    s.l = 40;
+    sim::Scenario s = sim::matmulScenario("matmul-tiled", 40, 16, 40, 16);
     s.dropBarriers = kernels::AFTER_COMPUTE;
     ASSERT_EQ(sim::validate(s), "");
     sim::SimOptions o;

@@ -17,24 +17,14 @@ namespace ts::test {
 inline sim::Scenario conv1d(const std::string& kernel, int width, int tile, int maskWidth,
                             unsigned bx = 0)
 {
-    sim::Scenario s;
-    s.kernel = kernel;
-    s.width = width;
-    s.height = 1;
-    s.tile = tile;
-    s.maskWidth = maskWidth;
-    s.block = sim::Uint3{bx, 0, 0};
-    return s;
+    return sim::convScenario(kernel, 1, width, tile, maskWidth, sim::Uint3{bx, 0, 0});
 }
 
 /// A 2D convolution scenario: N of height x width.
 inline sim::Scenario conv2d(const std::string& kernel, int height, int width, int tile, int maskWidth,
                             sim::Uint3 block = {})
 {
-    sim::Scenario s = conv1d(kernel, width, tile, maskWidth);
-    s.height = height;
-    s.block = block;
-    return s;
+    return sim::convScenario(kernel, height, width, tile, maskWidth, block);
 }
 
 /// Simulates `s` (traced block s.block), expecting no fault and P equal to the reference.

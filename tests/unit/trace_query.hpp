@@ -42,14 +42,7 @@ inline bool has(const sim::Simulation& r, const std::vector<sim::Event>& events,
 inline sim::Scenario matmul(const std::string& kernel, int j, int k, int l, int tile,
                             sim::Uint3 block = {})
 {
-    sim::Scenario s;
-    s.kernel = kernel;
-    s.j = j;
-    s.k = k;
-    s.l = l;
-    s.tile = tile;
-    s.block = block;
-    return s;
+    return sim::matmulScenario(kernel, j, k, l, tile, block);
 }
 
 }  // namespace ts::test

@@ -30,13 +30,21 @@ float captionHeight(const Frame& f)
     // The title line plus the narration wrapped to the window's width (a long one takes
     // several lines; in presentation mode even a short one may). The tallest line of the
     // preset sets the height, so that the panels below stay put while stepping.
+    // Measured again only when the loaded preset, the width or the font size changes.
+    static struct {
+        uint64_t generation = ~0ull;
+        float wrap = -1, fontSize = -1, text = 0;
+    } cache;
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
-    float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
-    if (f.loaded.sim)
-        for (const std::string& n : f.loaded.preset.narration)
-            text = std::max(text, ImGui::CalcTextSize(n.c_str(), nullptr, false, wrap).y);
-    return ImGui::GetTextLineHeightWithSpacing() + text + st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    if (cache.generation != f.loaded.generation || cache.wrap != wrap || cache.fontSize != ImGui::GetFontSize()) {
+        float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
+        if (f.loaded.sim)
+            for (const std::string& n : f.loaded.preset.narration)
+                text = std::max(text, ImGui::CalcTextSize(n.c_str(), nullptr, false, wrap).y);
+        cache = {f.loaded.generation, wrap, ImGui::GetFontSize(), text};
+    }
+    return ImGui::GetTextLineHeightWithSpacing() + cache.text + st.ItemSpacing.y + 2 * st.WindowPadding.y;
 }
 
 void drawCaptionBar(Frame& f, float y, float height)
