@@ -1,6 +1,6 @@
 // Execution-context glue shared by every single-source kernel in kernels/*.cuh.
 //
-// A kernel is a function template over an execution context X (DESIGN.md, principle 1).
+// A kernel is a function template over an execution context X (docs/design.md, principle 1).
 // nvcc instantiates it with ts::gpu::DeviceContext (plain pointers, real __shared__ arrays,
 // __syncthreads()); the host compiler instantiates it with ts::sim::ThreadContext, whose
 // accessors record every load, store and barrier with its source line.
@@ -25,9 +25,9 @@
 
 namespace ts::kernels {
 
-/// Names of a tiled kernel's barriers, so that a lesson can drop one (seed 001's barrier
-/// table). A context skips `x.syncthreads(B)` when bit B is set in its drop mask; the mask
-/// is the same for every thread of the launch, so the skip is block-uniform.
+/// Names of a tiled kernel's barriers, so that a lesson can drop one (PMPP sec. 5.4, the
+/// barriers of Fig. 5.9). A context skips `x.syncthreads(B)` when bit B is set in its
+/// drop mask; the mask is the same for every thread of the launch, so the skip is block-uniform.
 enum Barrier : unsigned {
     ANY_BARRIER = 0,           ///< a barrier that can't be dropped
     AFTER_LOAD = 1u << 0,      ///< the tile is complete before anyone reads it (RAW)
@@ -36,8 +36,8 @@ enum Barrier : unsigned {
 
 /// The widest convolution mask the kernels take (elements per side). Constant memory holds
 /// one MAX_MASK_WIDTH x MAX_MASK_WIDTH mask, and conv1d-tiled's N_ds has TILE_SIZE +
-/// MAX_MASK_WIDTH - 1 slots (PMPP Fig. 7.11; seed 002 "Tiled 1D Convolution"). 9 is the
-/// widest mask of the seed's bandwidth-reduction tables.
+/// MAX_MASK_WIDTH - 1 slots (preset conv1d-tiled-tile8-mask5). 9 is the widest mask of the
+/// bandwidth-reduction tables (docs/references.md).
 inline constexpr int MAX_MASK_WIDTH = 9;
 
 }  // namespace ts::kernels

@@ -1,7 +1,7 @@
 // Basic 1D convolution: one thread per output element, every input element read from global
-// memory; ghost elements (outside N) count as 0 and are skipped. PMPP Fig. 7.4 / seed 002
-// slide "Simple 1D Convolution Kernel", with the mask M in constant memory as the seed's
-// later slides place it ("Access Pattern for M"), so that global loads count N alone.
+// memory; ghost elements (outside N) count as 0 and are skipped. The 1D basic kernel of the
+// 3rd edition's PMPP ch. 7 (the 4th edition's sec. 7.2 shows it in 2D only), with the mask
+// M in constant memory (sec. 7.3), so that global loads count N alone.
 // Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"

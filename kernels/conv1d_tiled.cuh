@@ -1,8 +1,8 @@
 // Tiled 1D convolution with halo: the block loads its input tile, TILE_SIZE internal
 // elements plus Mask_Width/2 halo elements on each side, into N_ds, then computes from
-// shared memory. PMPP Fig. 7.11 / seed 002 slides "Loading Left Halo", "Loading Internal
-// Elements", "Loading Right Halo" and "convolution_1D_tiled_kernel". Ghost elements (halo
-// or internal elements outside N) are 0. Single source: see kernels/context.cuh.
+// shared memory. PMPP 3rd ed. ch. 7 (the 4th edition's sec. 7.4 tiles in 2D only); preset
+// conv1d-tiled-tile8-mask5 (docs/references.md). Ghost elements (halo or internal
+// elements outside N) are 0. Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

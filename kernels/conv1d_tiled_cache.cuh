@@ -1,7 +1,7 @@
 // Tiled 1D convolution that keeps only the internal tile in shared memory and reads the
 // halo elements from global memory, counting on the caches to hold them (they are the
-// neighbouring blocks' internal elements). PMPP Fig. 7.13 / seed 002 slide "Ghost Cells"
-// (convolution_1D_tiled_cache_kernel). Single source: see kernels/context.cuh.
+// neighbouring blocks' internal elements). PMPP sec. 7.5 (in 2D; this 1D kernel follows the
+// 3rd edition); preset conv1d-tiled-cache-tile8-mask5. Single source: kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

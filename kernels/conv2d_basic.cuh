@@ -1,7 +1,7 @@
 // Basic 2D convolution: one thread per output element, every input element read from global
-// memory; ghost cells (outside N) count as 0 and are skipped. The 2D form of seed 002's
-// "Simple 1D Convolution Kernel" (PMPP Fig. 7.7), over the slides "2D Convolution - Inside
-// Cells" and "- Ghost Cells", with the mask in constant memory as in the tiled kernel.
+// memory; ghost cells (outside N) count as 0 and are skipped. PMPP sec. 7.2 (the basic
+// kernel) and sec. 7.1 (ghost cells), with the mask in constant memory (sec. 7.3) as in the
+// tiled kernel; the untiled counterpart of preset conv2d-tiled-tile8-mask5.
 // Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"

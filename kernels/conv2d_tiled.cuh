@@ -1,9 +1,9 @@
 // Tiled 2D convolution: a block as large as the input tile, (TILE_SIZE + Mask_Width - 1)
 // squared threads; every thread loads one input element into N_ds (0 for ghost cells),
-// the TILE_SIZE x TILE_SIZE threads of the output tile compute. PMPP Fig. 7.15 / seed 002
-// slides "Shifting from output coordinates to input coordinates", "Taking Care of
-// Boundaries", "Some threads do not participate in calculating output", "Setting Block
-// Size". Single source: see kernels/context.cuh.
+// the TILE_SIZE x TILE_SIZE threads of the output tile compute. PMPP sec. 7.4 (tiled
+// convolution with halo cells: a block per input tile, the threads outside the output
+// tile idle while computing); preset conv2d-tiled-tile8-mask5, "Example: 8x8 output tile
+// in 2D" in docs/references.md. Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

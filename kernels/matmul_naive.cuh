@@ -1,7 +1,7 @@
 // Naive matrix multiplication: one thread per element of P, every operand read from global
-// memory. PMPP Fig. 4.3 / seed 000 slide "A Basic Matrix Multiplication Kernel",
-// generalised to M (j x k) times N (k x l) as in seed 003 "Handling General Rectangular
-// Matrices". Single source: see kernels/context.cuh.
+// memory. PMPP sec. 3.4 (the basic kernel, revisited in sec. 5.1), generalised to
+// M (j x k) times N (k x l) (presets naive-4x4 and rectangular-3x5x4; docs/references.md).
+// Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

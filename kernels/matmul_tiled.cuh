@@ -1,6 +1,6 @@
-// Tiled matrix multiplication with boundary checks. PMPP Fig. 5.9 with the checks of
-// Fig. 5.13; seed 000 slide "Tiled Matrix Multiplication Kernel", seed 003 "Boundary
-// checks" and "Handling General Rectangular Matrices". Single source: see
+// Tiled matrix multiplication with boundary checks: PMPP sec. 5.4, Fig. 5.9, with the
+// checks of sec. 5.5, Fig. 5.13, for M (j x k) times N (k x l) (presets tiled-4x4,
+// boundary-3x3 and rectangular-3x5x4; docs/references.md). Single source: see
 // kernels/context.cuh.
 #pragma once
 #include "context.cuh"
