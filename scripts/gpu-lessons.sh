@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The lessons' GPU runs (issues 3, 4, 5), after scripts/gpu-check.sh has built $build:
+# The lessons' GPU runs (convolution, dropped barriers, occupancy), after
+# scripts/gpu-check.sh has built $build:
 #  - convolution: bench of the basic, tiled and tiled-cache kernels at 2^24 (1D) and
 #    8192x8192 (2D), masks 5 and 9;
 #  - dropped barriers: compute-sanitizer racecheck on each tiled kernel with each barrier

@@ -52,7 +52,7 @@ __global__ void tiledKernel(typename X::template GlobalPtr<const float> M,
     ts::kernels::matmulTiled<TILE_WIDTH>(x, M, N, P, j, k, l);
 }
 
-// The convolution kernels (seed 002) bound to X, as kernels/conv_launch.cu binds them.
+// The convolution kernels (PMPP ch. 7) bound to X, as kernels/conv_launch.cu binds them.
 template <class X>
 __global__ void conv1dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
 {

@@ -1,4 +1,4 @@
-// Exit statuses of shared/spec/cli.md: 2 for bad arguments, 3 for GPU work without a
+// Exit statuses of docs/cli.md: 2 for bad arguments, 3 for GPU work without a
 // usable CUDA device; in both cases one sentence on stderr and nothing on stdout.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// `tilescope-cli simulate --json` against shared/spec/cli.md (all of its keys) and the
-// figures of issue 2 and the seeds (4x4 with TILE_WIDTH 2: 64 global loads, 128 shared
+// `tilescope-cli simulate --json` against docs/cli.md (all of its implemented keys) and the
+// book's figures (preset tiled-4x4, Width 4 with TILE_WIDTH 2: 64 global loads, 128 shared
 // loads, 2x fewer loads than the naive kernel, 0.5 OP/B).
 #include <gtest/gtest.h>
 
@@ -78,8 +78,9 @@ TEST(CliSimulate, Naive4x4IsItsOwnUntiledCounterpart)
     EXPECT_EQ(j["matches_reference"], true);
 }
 
-// Seed 003's 3x3 example: 36 of the 64 tile slots hold existing elements, 28 are
-// zero-filled; the naive kernel reads 2 x 9 x 3 = 54 elements.
+// Example: 3x3 boundary checks (PMPP sec. 5.5, preset boundary-3x3): 36 of the 64 tile
+// slots hold existing elements, 28 are zero-filled; the naive kernel reads 2 x 9 x 3 = 54
+// elements.
 TEST(CliSimulate, Boundary3x3)
 {
     const json j = simulateJson("--kernel matmul-tiled --width 3 --tile 2");
@@ -104,8 +105,8 @@ TEST(CliSimulate, RectangularSizes)
     EXPECT_EQ(j["matches_reference"], true);
 }
 
-// The seeds' ratios at a size that runs in a fraction of a second (the 1024 case of the
-// issue is in cli_slow_test.cpp): reduction TILE_WIDTH, OP/B TILE_WIDTH x 0.25.
+// The book's ratios (PMPP sec. 5.4) at a size that runs in a fraction of a second (the 1024
+// case is in slow_test.cpp): reduction TILE_WIDTH, OP/B TILE_WIDTH x 0.25.
 TEST(CliSimulate, Width256Tile16)
 {
     const json j = simulateJson("--kernel matmul-tiled --width 256 --tile 16");

@@ -1,7 +1,7 @@
-// The convolution kernels on the GPU against the simulator (DESIGN.md principle 3): P
+// The convolution kernels on the GPU against the simulator (docs/design.md, principle 3): P
 // bit-identical (plain and counting instantiations), per-element global loads of N equal,
-// the seed's figures counted on the device, the mask really in constant memory (a mask
-// upload changes P), and a configuration over 1024 threads refused.
+// the lecture's load counts (docs/references.md) counted on the device, the mask really in
+// constant memory (a mask upload changes P), and a configuration over 1024 threads refused.
 #include <string>
 #include <tuple>
 
@@ -47,8 +47,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"conv2d-tiled", 64, 64, 8, 5}, Case{"conv2d-tiled", 13, 29, 16, 9},
                       Case{"conv2d-tiled", 33, 40, 32, 1}, Case{"conv2d-tiled", 1, 1, 2, 3}));
 
-// Seed 002: with TILE_SIZE 8 and Mask_Width 5 an internal block loads 12 elements and a
-// boundary block 10; counted on the device, the 8 blocks of width 64 load 6 x 12 + 2 x 10.
+// Presets conv1d-tiled-tile8-mask5 and conv1d-tiled-ghost-block0: with TILE_SIZE 8 and
+// Mask_Width 5 an internal block loads 12 elements and a boundary block 10; counted on the
+// device, the 8 blocks of width 64 load 6 x 12 + 2 x 10.
 TEST(ConvOnGpu, SeedLoadCountsOnTheDevice)
 {
     TS_REQUIRE_GPU();

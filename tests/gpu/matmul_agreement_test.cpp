@@ -1,6 +1,6 @@
 // The GPU and the simulator run the same kernel source: their P must be bit-identical, also
 // to the FMA-ordered CPU reference, and the per-element global-load counts of the counting
-// instantiation must equal the simulator's and the closed-form count. DESIGN.md principle 3.
+// instantiation must equal the simulator's and the closed-form count. docs/design.md, principle 3.
 #include <string>
 #include <tuple>
 
@@ -72,9 +72,9 @@ INSTANTIATE_TEST_SUITE_P(
                                          Size{64, 96, 32}, Size{33, 65, 31})),
     caseName);
 
-// The dropping instance of matmul-tiled (issue 4) runs the same source: with a single phase
-// (k <= TILE_WIDTH) the write-after-read barrier guards nothing, so dropping it must leave
-// P and the load counts exactly as the simulator has them.
+// The dropping instance of matmul-tiled (presets missing-barrier-*) runs the same source:
+// with a single phase (k <= TILE_WIDTH) the write-after-read barrier guards nothing, so
+// dropping it must leave P and the load counts exactly as the simulator has them.
 TEST(MatmulDroppedBarrier, WarBarrierWithOnePhaseChangesNothing)
 {
     TS_REQUIRE_GPU();

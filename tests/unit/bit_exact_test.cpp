@@ -1,4 +1,4 @@
-// Bit-exact agreement (DESIGN.md, principle 3): the simulator's P equals a CPU reference
+// Bit-exact agreement (docs/design.md, principle 3): the simulator's P equals a CPU reference
 // that accumulates with fmaf in k order, and it equals it because the simulator fuses the
 // multiply-add itself, not because of the host compiler's contraction settings.
 #include <gtest/gtest.h>
@@ -101,7 +101,7 @@ TEST(BitExact, WarpScheduleDoesNotChangeP)
 
 // The proof that the simulator fuses: on these inputs a separately rounded multiply and
 // add gives a different P, and the simulator's P is the fused one. Were the simulator to
-// compute `Pvalue += a * b` as two roundings (GCC 13 in ISO mode does, DESIGN.md), this
+// compute `Pvalue += a * b` as two roundings (GCC 13 in ISO mode does, docs/design.md), this
 // test would fail (tried: with the std::fma of sim/context.hpp replaced by a rounded
 // product and an add, it and every bit-exact test fail). The simulator is built with
 // -ffp-contract=off, so no fusing seen here comes from the host compiler.

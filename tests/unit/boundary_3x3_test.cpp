@@ -1,5 +1,5 @@
-// The 3x3 example with TILE_WIDTH 2 of seed 003 ("Handling Matrix of Arbitrary Size",
-// "Some Cases"), checked on the simulator's trace.
+// Example: 3x3 boundary checks, blocks (0,0) and (1,1) (PMPP sec. 5.5; presets boundary-3x3
+// and boundary-3x3-block11; docs/references.md), checked on the simulator's trace.
 #include <gtest/gtest.h>
 
 #include "trace_query.hpp"

@@ -1,6 +1,6 @@
-// Convolution results bit for bit (DESIGN.md, principle 3): every kernel's simulated P
+// Convolution results bit for bit (docs/design.md, principle 3): every kernel's simulated P
 // equals the fmaf reference at sizes that are and are not multiples of the tile, the
-// seed's 2D example gives its 321, and the agreement rests on fused multiply-adds.
+// lecture's 2D example gives its 321, and the agreement rests on fused multiply-adds.
 #include <gtest/gtest.h>
 
 #include "conv_test_support.hpp"
@@ -28,8 +28,8 @@ TEST(ConvBitExact, EveryKernelAtManySizes)
                 }
 }
 
-// Seed 002 "2D Convolution - Inside Cells": this N and this 5 x 5 mask give P[2][2] = 321
-// (the sum of the element-wise products the slide lists), through both 2D kernels.
+// Example: 2D inside cell (PMPP sec. 7.1; docs/references.md): this N and this 5 x 5 mask
+// give P[2][2] = 321 (the sum of the element-wise products), through both 2D kernels.
 TEST(ConvBitExact, Seed2DInsideCellsExample)
 {
     const std::vector<float> N = {1, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7,

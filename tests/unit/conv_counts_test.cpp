@@ -1,6 +1,6 @@
-// Global, shared and constant loads of the convolution kernels: the seed's figures (seed
-// 002 "Analysis - Small 1D Example", "Ghost Elements", "8x8 Output Tile") and the untiled
-// count as a formula against the basic kernel's simulation.
+// Global, shared and constant loads of the convolution kernels: the lecture figures
+// (docs/references.md: tiled 1D convolution, internal block; 1D boundary block; 8x8 output
+// tile in 2D) and the untiled count as a formula against the basic kernel's simulation.
 #include <gtest/gtest.h>
 
 #include "conv_test_support.hpp"
@@ -112,8 +112,8 @@ TEST(ConvCounts, TiledCacheReadsHaloFromGlobalMemory)
                 EXPECT_EQ(blockTotals(r, {bx, 0, 0}).global_loads, loads) << "block " << bx;
             }
         }
-    // The seed's example: an internal block of TILE_SIZE 8 and Mask_Width 5 reads 8 internal
-    // elements plus 1 + 2 halo reads on each side.
+    // Preset conv1d-tiled-cache-tile8-mask5: an internal block of TILE_SIZE 8 and
+    // Mask_Width 5 reads 8 internal elements plus 1 + 2 halo reads on each side.
     EXPECT_EQ(blockTotals(runConv(conv1d("conv1d-tiled-cache", 64, 8, 5), false), {1, 0, 0}).global_loads, 14u);
 }
 

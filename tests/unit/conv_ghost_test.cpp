@@ -1,5 +1,5 @@
-// Ghost cells (seed 002 "1D Convolution - Boundary Condition", "2D Convolution - Ghost
-// Cells", "Threads that loads halos outside N should return 0.0"): the tiled kernels fill
+// Ghost cells (PMPP sec. 7.1 and 7.4; "Example: ghost cells" in docs/references.md, preset
+// conv1d-tiled-ghost-block0; in 2D, halo threads outside N store 0.0): the tiled kernels fill
 // them with 0 instead of loading, the basic kernels skip them, and threads outside the
 // output tile load but compute nothing.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The code view's explanations for the convolution kernels (sim/kernel_view.hpp): the
 // kernels' own variables (i, n, halo_index_left, row_o, col_i, ...) put into every index
 // expression give the very element the simulator recorded, for every access of every
-// thread in every step; and two worked examples from seed 002's slides.
+// thread in every step; and two worked examples of preset conv1d-tiled-tile8-mask5.
 #include <gtest/gtest.h>
 
 #include "conv_test_support.hpp"
@@ -45,8 +45,8 @@ TEST(ConvKernelView, EveryAccessAgreesWithTheTrace)
     }
 }
 
-// Seed 002 "Loading Left Halo": block 1 of TILE_SIZE 8, Mask_Width 5; thread 6 loads
-// N[(1 - 1)*8 + 6] = N[6] into N_ds[6 - (8 - 2)] = N_ds[0].
+// The left halo of preset conv1d-tiled-tile8-mask5: block 1 of TILE_SIZE 8, Mask_Width 5;
+// thread 6 loads N[(1 - 1)*8 + 6] = N[6] into N_ds[6 - (8 - 2)] = N_ds[0].
 TEST(ConvKernelView, LeftHaloLoadOfThread6)
 {
     const sim::Simulation r = runConv(conv1d("conv1d-tiled", 24, 8, 5, 1));

@@ -1,6 +1,6 @@
 // The convolution lecture presets (assets/scenarios/conv*.toml): they load, show the
-// seed's figures for their block, narrate every step, and convolution keys survive a
-// save and load.
+// lecture's figures for their block (docs/references.md), narrate every step, and
+// convolution keys survive a save and load.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,6 +1,6 @@
-// The seed's bandwidth-reduction tables (seed 002, "Bandwidth Reduction in 1D" and "in
-// 2D"): the formula against the seed's printed values, and a real simulation against the
-// formula wherever the block can launch.
+// The bandwidth-reduction tables of tiled convolution ("Example: bandwidth-reduction tables"
+// in docs/references.md; PMPP 3rd ed. ch. 7, for 2D 4th ed. sec. 7.4): the formula against
+// the lecture's printed values, and a real simulation against it wherever the block can launch.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +10,7 @@
 namespace ts::test {
 namespace {
 
-/// The seed's tables as printed (one decimal, rounded loosely).
+/// The lecture's tables as printed (one decimal, rounded loosely).
 const double kSeed1D[2][5] = {{4.0, 4.4, 4.7, 4.9, 4.9}, {6.0, 7.2, 8.0, 8.5, 8.7}};
 const double kSeed2D[2][4] = {{11.1, 16, 19.7, 22.1}, {20.3, 36, 51.8, 64}};
 
@@ -22,8 +22,8 @@ TEST(ConvReductionTable, FormulaMatchesTheSeedsPrintedValues)
         for (int t = 0; t < 4; ++t)
             EXPECT_NEAR(sim::reductionFormula(2, sim::kReductionTiles2D[t], sim::kReductionMasks[m]), kSeed2D[m][t], 0.06);
     }
-    // Where the seed rounds loosely: its 4.9 is 4.85 and its 19.7 is 19.75; 40/12 and 37/10
-    // of "Analysis - Small 1D Example" and "Ghost Elements" are exact.
+    // Where the printed tables round loosely: their 4.9 is 4.85 and their 19.7 is 19.75; 40/12
+    // of the internal 1D block and 37/10 of the 1D boundary block (docs/references.md) are exact.
     EXPECT_NEAR(sim::reductionFormula(1, 128, 5), 4.85, 0.005);
     EXPECT_NEAR(sim::reductionFormula(2, 32, 5), 19.75, 0.005);
     EXPECT_DOUBLE_EQ(sim::reductionFormula(1, 8, 5), 40.0 / 12.0);

@@ -1,6 +1,6 @@
-// Per-element use counts as seed 002 lists them ("Shared Memory Data Reuse", "Another Way to
-// Look at Reuse", "Tiling N"), read from the traced block, and the same counts a second way:
-// from the basic kernel's global loads.
+// Per-element use counts as the lecture lists them ("Example: 1D reuse counts" and "Example:
+// 8x8 output tile in 2D" in docs/references.md), read from the traced block, and the same
+// counts a second way: from the basic kernel's global loads.
 #include <gtest/gtest.h>
 
 #include "conv_test_support.hpp"

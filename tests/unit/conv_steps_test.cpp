@@ -1,6 +1,6 @@
 // The trace of a convolution block as a lecture steps through it: the left halo, internal
-// and right halo loads are separate steps in source order (seed 002 "Loading Left Halo",
-// "Loading Internal Elements", "Loading Right Halo"), then the barrier, one step per mask
+// and right halo loads are separate steps in source order (preset conv1d-tiled-tile8-mask5,
+// steps 0 to 2), then the barrier, one step per mask
 // element, and the store.
 #include <gtest/gtest.h>
 

@@ -45,7 +45,7 @@ inline const sim::Totals& blockTotals(const sim::Simulation& r, sim::Uint3 b)
     return r.counters.perBlock.at(sim::linearBlock(r.grid, b));
 }
 
-/// Runs `s`'s kernel on given inputs N and M (instead of the seed's random ones) through the
+/// Runs `s`'s kernel on given inputs N and M (instead of the input seed's random ones) through the
 /// same Problem binding simulate() uses, and returns P.
 inline std::vector<float> runOnInputs(const sim::Scenario& s, const std::vector<float>& N,
                                       const std::vector<float>& M)

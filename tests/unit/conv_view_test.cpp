@@ -1,4 +1,4 @@
-// The convolution view model (sim/conv_view.hpp) against seed 002's figures: internal,
+// The convolution view model (sim/conv_view.hpp) against the lecture's figures: internal,
 // halo and ghost cells, N_ds slots with their loaders, use counts ("Element 5 is used by
 // threads 4, 5, 6, 7 (4X)"), and the block's loads beside the reduction formula; the slot
 // mapping checked against the replayed trace, use counts against a second count.
@@ -15,7 +15,7 @@ namespace {
 
 using sim::ConvRole;
 
-// Seed 002 "Analysis - Small 1D Example": width 64, TILE_SIZE 8, Mask_Width 5, block 1
+// Example: tiled 1D convolution, internal block: width 64, TILE_SIZE 8, Mask_Width 5, block 1
 // loads N[6] to N[17], 12 global loads where the basic kernel makes 40.
 TEST(ConvView, InternalBlock1D)
 {
@@ -62,7 +62,7 @@ TEST(ConvView, InternalBlock1D)
     EXPECT_EQ(total, 40u);
 }
 
-// Seed 002 "Shared Memory Data Reuse": TILE_SIZE 4, Mask_Width 5, block 1.
+// Example: 1D reuse counts, per thread: TILE_SIZE 4, Mask_Width 5, block 1.
 TEST(ConvView, SeedReuseSentences)
 {
     const sim::ConvView v = sim::convView(runConv(conv1d("conv1d-tiled", 12, 4, 5, 1)));
@@ -74,7 +74,7 @@ TEST(ConvView, SeedReuseSentences)
     EXPECT_EQ(sim::useSentence(v, *v.use(0, 5), 2), "N[5] is used by threads 4, 5, ... (4X)");
 }
 
-// Seed 002 "Ghost Elements": block 0 loads 10 elements where the basic kernel makes 37;
+// Example: 1D boundary block: block 0 loads 10 elements where the basic kernel makes 37;
 // its left halo N[-2], N[-1] are ghost cells, zero-filled by threads 6 and 7.
 TEST(ConvView, Block0GhostCells)
 {
@@ -160,7 +160,7 @@ TEST(ConvView, GridUsesEqualBasicKernelLoads)
     }
 }
 
-// Seed 002 "8x8 Output Tile": an internal block of 144 threads loads 144 elements where
+// Example: 8x8 output tile in 2D: an internal block of 144 threads loads 144 elements where
 // the basic kernel makes 1600; block (0, 0) has 12*12 - 10*10 = 44 ghost cells.
 TEST(ConvView, TwoD)
 {

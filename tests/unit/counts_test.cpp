@@ -1,5 +1,5 @@
 // Global-load counts and OP/B: the closed formulas against real simulations, and the
-// seeds' ratios (seed 000 "Tile (Thread Block) Size Considerations", seed 001's table:
+// book's ratios (PMPP sec. 5.1 and 5.4; presets tiled-64-tile16 and tiled-64-tile32:
 // naive 0.25 OP/B, TILE_WIDTH 16 gives 16 x fewer loads and 4 OP/B).
 #include <gtest/gtest.h>
 
@@ -41,7 +41,7 @@ TEST(Counts, UntiledFormulaEqualsNaiveSimulation)
     }
 }
 
-// Width 256 has the same ratios as the seeds' 1024 (which the CLI's slow test checks):
+// Width 256 has the same ratios as width 1024 (which the CLI's slow test checks):
 // the reduction is TILE_WIDTH and OP/B is TILE_WIDTH x 0.25.
 TEST(Counts, ReductionIsTileWidthAndOpsPerByteQuarterOfIt)
 {
@@ -57,9 +57,9 @@ TEST(Counts, ReductionIsTileWidthAndOpsPerByteQuarterOfIt)
     EXPECT_DOUBLE_EQ(sim::opsPerByte(naive.counters.totals), 0.25);
 }
 
-// Seed 000: "For 16, in each phase, each block performs 2 x 256 = 512 float loads from
-// global memory for 256 x (2 x 16) = 8,192 mul/add operations"; for 32, 2048 loads for
-// 65,536 operations.
+// Example: tile size 16 against 32 (docs/references.md): with TILE_WIDTH 16 a block loads
+// 2 x 256 = 512 elements from global memory in each phase for 256 x (2 x 16) = 8192
+// floating-point operations; with 32, 2048 loads for 65,536 operations.
 TEST(Counts, PerPhaseLoadsAndOperationsOfTheTileSizeSlide)
 {
     for (auto [tile, loads, flops] : {std::tuple{16, 512u, 8192u}, std::tuple{32, 2048u, 65536u}}) {

@@ -1,5 +1,5 @@
 // Index expressions of the code view: parsing, substitution, and the explanation of
-// recorded accesses against the kernel source (seed 000's 4x4 example, TILE_WIDTH 2).
+// recorded accesses against the kernel source (preset tiled-4x4: Width 4, TILE_WIDTH 2).
 #include <gtest/gtest.h>
 
 #include "sim/kernel_view.hpp"

@@ -1,6 +1,6 @@
-// The 4x4 example of seed 000 ("2x2 Tiles", "Execution Phases", "Global memory accesses
-// performed by threads in block_{0,0}"): totals, per-element counts and the trace of the
-// simulator checked against the figures of the slides.
+// Example: 4x4 tiled product and Example: 4x4 access table (PMPP secs. 5.3-5.4, Figs. 5.8
+// and 5.9; presets tiled-4x4 and naive-4x4; docs/references.md): totals, per-element counts
+// and the trace of the simulator checked against the book's tables.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -68,7 +68,7 @@ TEST(Golden4x4, EveryInputElementIsLoadedTwiceTiledAndFourTimesNaive)
 // A second way of counting: the traces of all four blocks, event by event. M[r][c] is
 // loaded by thread (ty = r % 2, tx = c % 2) in phase c / 2 of the two blocks of block row
 // r / 2; N[r][c] by thread (r % 2, c % 2) in phase r / 2 of the two blocks of block
-// column c / 2 (seed 000, "Loading Input Tile 0 of M", "... Tile 1 of N").
+// column c / 2 (PMPP sec. 5.4, Fig. 5.10).
 TEST(Golden4x4, TracesOfAllBlocksNameWhoLoadsEachElement)
 {
     using Who = std::tuple<unsigned, unsigned, unsigned, unsigned, int>;  // bx, by, ty, tx, phase
@@ -121,7 +121,7 @@ TEST(Golden4x4, StepsFollowTheSlides)
     EXPECT_EQ(r.trace.phaseStarts(), (std::vector<int>{0, 6}));
 }
 
-// Seed 000, "Execution Phases": in phase p thread (ty, tx) of block (0,0) copies
+// PMPP Fig. 5.8, the execution phases: in phase p thread (ty, tx) of block (0,0) copies
 // M[ty][2p + tx] into Mds[ty][tx] and N[2p + ty][tx] into Nds[ty][tx], then in iteration i
 // multiplies Mds[ty][i] by Nds[i][tx].
 TEST(Golden4x4, ExecutionPhasesTableOfBlock00)
@@ -166,7 +166,7 @@ TEST(Golden4x4, ExecutionPhasesTableOfBlock00)
             }
 }
 
-// Seed 000, "Global memory accesses performed by threads in block_{0,0}": thread (row, col)
+// PMPP sec. 5.3, the global memory accesses of block (0,0): thread (row, col)
 // of the naive kernel reads M[row][k] and N[k][col] for k = 0..3, in that order.
 TEST(Golden4x4, NaiveAccessTableOfBlock00)
 {

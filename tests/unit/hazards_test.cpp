@@ -1,6 +1,6 @@
-// The hazard detector (issue 4; seed 001's barrier table): with both barriers a tiled
-// kernel has no shared-memory hazard; without the first, reads race with the loads (RAW);
-// without the second, next-phase loads race with the reads (WAR).
+// The hazard detector (PMPP sec. 5.4, the two barriers; presets missing-barrier-*): with
+// both barriers a tiled kernel has no shared-memory hazard; without the first, reads race
+// with the loads (RAW); without the second, next-phase loads race with the reads (WAR).
 #include <gtest/gtest.h>
 
 #include <algorithm>

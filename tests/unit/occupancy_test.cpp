@@ -1,5 +1,6 @@
-// The occupancy calculator (sim/occupancy.hpp): the textbook figures of seed 004 and of
-// seeds 000/003 ("Shared Memory and Threading"), the CLI spec's example, hand-derived cases
+// The occupancy calculator (sim/occupancy.hpp): the textbook figures of PMPP sec. 4.7 and
+// sec. 5.6 (docs/references.md: register cliff, block slots, shared memory and threads per
+// SM), the example of docs/cli.md, hand-derived cases
 // of the real profiles, and a second count that fills an SM block by block.
 #include <gtest/gtest.h>
 
@@ -25,10 +26,10 @@ Occupancy run(const char* name, int threads, int regs, int smem, std::optional<i
     return computeOccupancy(profile(name), OccupancyInput{threads, regs, smem, carveout});
 }
 
-// ---- textbook: seed 004 ---------------------------------------------------------------
+// ---- textbook: PMPP sec. 4.7, preset occupancy-seed004 --------------------------------
 
 // 16x16 blocks, 10 registers per thread: 2560 registers per block, 16384 / 2560 = 6 blocks,
-// 6 x 256 = 1536 threads (seed 004). Threads allow 1536 / 256 = 6 as well: a tie, which the
+// 6 x 256 = 1536 threads. Threads allow 1536 / 256 = 6 as well: a tie, which the
 // spec's rule gives to registers.
 TEST(OccupancyTextbook, TenRegistersGiveSixBlocks)
 {
@@ -43,7 +44,7 @@ TEST(OccupancyTextbook, TenRegistersGiveSixBlocks)
 }
 
 // 12 registers: 3072 per block, 16384 / 3072 = 5 blocks, 1280 threads: the performance
-// cliff of seed 004 (warp parallelism down by 1/6).
+// cliff (warp parallelism down by 1/6).
 TEST(OccupancyTextbook, TwelveRegistersGiveFiveBlocks)
 {
     const Occupancy o = run("textbook", 256, 12, 0);
@@ -55,7 +56,7 @@ TEST(OccupancyTextbook, TwelveRegistersGiveFiveBlocks)
 }
 
 // 128-thread blocks: 1536 / 128 = 12 would fit the thread slots, but only 8 block slots
-// exist, so 8 blocks and 1024 threads (seed 004).
+// exist, so 8 blocks and 1024 threads (Example: block slots).
 TEST(OccupancyTextbook, SmallBlocksHitTheBlockSlots)
 {
     const Occupancy o = run("textbook", 128, 4, 0);
@@ -67,7 +68,7 @@ TEST(OccupancyTextbook, SmallBlocksHitTheBlockSlots)
 }
 
 // TILE_WIDTH 16: Mds and Nds take 2 x 256 x 4 B = 2 KiB, so 16 KiB of shared memory allows
-// 8 blocks (seeds 000/003). With no registers counted, the thread slots (6) limit.
+// 8 blocks (PMPP sec. 5.6). With no registers counted, the thread slots (6) limit.
 TEST(OccupancyTextbook, TileWidth16SharedMemoryAllowsEightBlocks)
 {
     const Occupancy o = run("textbook", 16 * 16, 0, 2 * 16 * 16 * 4);
@@ -78,7 +79,7 @@ TEST(OccupancyTextbook, TileWidth16SharedMemoryAllowsEightBlocks)
 }
 
 // TILE_WIDTH 32: 8 KiB per block would allow 2 blocks, but 1024 threads of 1536 leave room
-// for one block only (seeds 000/003). At 8 registers per thread the registers allow
+// for one block only (PMPP sec. 5.6). At 8 registers per thread the registers allow
 // 16384 / 8192 = 2, so threads alone limit.
 TEST(OccupancyTextbook, TileWidth32IsLimitedByThreads)
 {
@@ -161,7 +162,7 @@ TEST(OccupancyJson, UnusedResourcesAreNull)
 //     128 B from 8.0, none and 256 B on 7.5); limit = carve-out / s, the carve-out being
 //     the largest unless a preference is set.
 
-// sm_90, TILE_WIDTH 16 as compiled for sm_90 (DESIGN.md: 32 registers, 2048 B):
+// sm_90, TILE_WIDTH 16 as compiled for sm_90 (docs/design.md: 32 registers, 2048 B):
 //   w = 8, threads 64 / 8 = 8; r = 1024, 16384 / 1024 = 16 per part, 64 / 8 = 8;
 //   s = 2048 + 1024 = 3072, 233472 / 3072 = 76; blocks 32. -> 8, tie registers/threads
 //   -> registers; 64 warps, occupancy 1.

@@ -1,5 +1,5 @@
-// Replaying the traced block at a cursor, checked against seed 000's "Execution Phases"
-// table (4x4, TILE_WIDTH 2, block (0,0)) and seed 003's 3x3 "Boundary checks" example.
+// Replaying the traced block at a cursor, checked against the execution phases of PMPP
+// Fig. 5.8 (preset tiled-4x4) and the 3x3 boundary checks of sec. 5.5 (preset boundary-3x3).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,7 +54,7 @@ protected:
 
 TEST_F(Replay4x4, Phase0LoadsFillMdsAndNdsAsTheSeedTableSays)
 {
-    // Seed 000 "Execution Phases", phase 0: thread (ty,tx) loads M[ty][tx] into Mds[ty][tx]
+    // PMPP Fig. 5.8, phase 0: thread (ty,tx) loads M[ty][tx] into Mds[ty][tx]
     // and N[ty][tx] into Nds[ty][tx].
     ReplayState r = replay(sim.trace, kLoadN0);
     expectSlot(r, Mds, 0, M, 0 * 4 + 0, thread(0, 0));
@@ -186,7 +186,7 @@ TEST_F(Replay4x4, MovingTheCursorAgreesWithReplayingFromTheStart)
 
 TEST(Replay3x3, BoundaryThreadsLoadWithoutAnOutputAndZeroFill)
 {
-    // Seed 003 "Boundary checks": 3x3, TILE_WIDTH 2.
+    // PMPP sec. 5.5, preset boundary-3x3: 3x3, TILE_WIDTH 2.
     Scenario s;
     s.j = s.k = s.l = 3;
     s.block = Uint3{1, 1, 0};

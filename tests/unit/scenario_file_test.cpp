@@ -278,8 +278,8 @@ TEST_F(ScenarioFiles, SaveToAnUnwritablePlaceLeavesNothing)
     EXPECT_FALSE(fs::exists(dir / "no-such-folder"));
 }
 
-// drop_barrier, schedule, schedule_seed and [occupancy] (issues 4 and 5): read, refused at
-// their line, and written back.
+// drop_barrier, schedule, schedule_seed and [occupancy] (the dropped-barrier and occupancy
+// lessons): read, refused at their line, and written back.
 TEST_F(ScenarioFiles, BarriersScheduleAndOccupancy)
 {
     const sim::Preset p = sim::loadScenarioFile(write("race.toml", kGood + R"(drop_barrier = "after-compute"
@@ -300,7 +300,8 @@ smem_per_block = 2048
     EXPECT_EQ(p.occupancy->input.blockThreads, 256);
     EXPECT_EQ(p.occupancy->input.regsPerThread, 12);
     EXPECT_EQ(p.occupancy->input.smemPerBlock, 2048);
-    // Seed 004: 12 registers per thread leave 5 blocks of 256 threads on the textbook SM.
+    // PMPP sec. 4.7, the register cliff: 12 registers per thread leave 5 blocks of 256
+    // threads on the textbook SM.
     EXPECT_EQ(sim::computeOccupancy(*sim::findOccupancyProfile(p.occupancy->profile), p.occupancy->input).blocksPerSm, 5);
 
     const sim::Preset both = sim::loadScenarioFile(write("both.toml", kGood + "drop_barrier = [\"after-load\", \"after-compute\"]\n"));
@@ -353,7 +354,7 @@ smem_per_block = 2048
     EXPECT_EQ(errorOf(kGood + "[occupancy]\nprofile = \"current\"\nblock_threads = 256\n"), "");
 }
 
-// The lecture presets of issues 4 and 5 hold what their narration says.
+// The dropped-barrier and occupancy presets hold what their narration says.
 TEST(Presets, BarrierAndOccupancyLessons)
 {
     for (const char* name : {"missing-barrier-after-load", "missing-barrier-after-compute"}) {
@@ -368,7 +369,8 @@ TEST(Presets, BarrierAndOccupancyLessons)
         EXPECT_EQ(wrong, 60) << "the narration's 60 of 64";
         EXPECT_EQ(p.narration.size(), r.trace.steps.size()) << "a line for every step";
     }
-    // Seed 004: 256-thread blocks at 10 registers: 6 blocks, 1536 threads; at 12: 5, 1280.
+    // Preset occupancy-seed004 (PMPP sec. 4.7): 256-thread blocks at 10 registers: 6
+    // blocks, 1536 threads; at 12: 5, 1280.
     const sim::Preset o = sim::findPreset("occupancy-seed004");
     ASSERT_TRUE(o.occupancy.has_value());
     const sim::OccupancyProfile& textbook = *sim::findOccupancyProfile(o.occupancy->profile);
