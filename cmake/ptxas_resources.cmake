@@ -1,8 +1,10 @@
 # Writes OUT: a C++ table of the registers per thread and static shared memory per block of
-# every __global__ function in the kernels/*.cu files, as ptxas reports them (nvcc -Xptxas -v)
+# every __global__ function in the gpu/*.cu files, as ptxas reports them (nvcc -Xptxas -v)
 # for each architecture of the build, for the app's Occupancy panel ("this kernel").
 #   cmake -DNVCC=... -DSOURCES=a.cu|b.cu -DARCHS=75|90 -DFLAGS=f1|f2 -DOUT=... -P this
 # Without NVCC (a build without CUDA) the table is empty and says why.
+get_filename_component(out_dir "${OUT}" DIRECTORY)
+file(MAKE_DIRECTORY "${out_dir}")   # Unix Makefiles does not create an OUTPUT's folder
 set(rows "")
 set(available false)
 set(why "unknown without a CUDA build: the registers come from the ptxas resource report of the kernels, and this build had no nvcc")

@@ -1,7 +1,7 @@
 // The device instantiations of the single-source convolution kernels and their launchers
 // (see conv_launch.hpp). The kernel bodies live in kernels/conv*.cuh only; the __global__
 // functions here bind the execution context, and this file's copy of the constant-memory
-// mask Mc (kernels/context.cuh) is the one they read.
+// mask Mc (gpu/device_context.cuh) is the one they read.
 #include "conv_launch.hpp"
 
 #include <algorithm>
@@ -12,11 +12,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "conv1d_basic.cuh"
-#include "conv1d_tiled.cuh"
-#include "conv1d_tiled_cache.cuh"
-#include "conv2d_basic.cuh"
-#include "conv2d_tiled.cuh"
+#include "kernels/conv1d_basic.cuh"
+#include "kernels/conv1d_tiled.cuh"
+#include "kernels/conv1d_tiled_cache.cuh"
+#include "kernels/conv2d_basic.cuh"
+#include "kernels/conv2d_tiled.cuh"
 #include "counting_context.cuh"
 #include "cuda_support.hpp"
 #include "sim/scenario.hpp"

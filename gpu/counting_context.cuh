@@ -1,11 +1,11 @@
-// The instrumented device context: DeviceContext (kernels/context.cuh) with one change,
+// The instrumented device context: DeviceContext (gpu/device_context.cuh) with one change,
 // a global pointer for read-only arrays whose every element read adds 1 to that element's
 // counter with atomicAdd. The kernels of kernels/*.cuh are instantiated with it unchanged
 // (they declare M and N as `typename X::template GlobalPtr<const float>`), so the GPU
 // counts the very loads the simulator counts (DESIGN.md, principle 3). Stores are not
 // counted; writable arrays stay plain pointers.
 #pragma once
-#include "context.cuh"
+#include "device_context.cuh"
 
 #if defined(__CUDACC__)
 namespace ts::gpu {

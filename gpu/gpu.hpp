@@ -1,7 +1,7 @@
 // The GPU path, as the CLI and the app see it: device query, timed runs next to cuBLAS,
 // and the instrumented instantiation that counts per-element global loads on the device.
-// Plain C++ (no CUDA headers): built from kernels/*.cu with CUDA, or from
-// kernels/gpu_unavailable.cpp without it, where every call says why there is no GPU.
+// Plain C++ (no CUDA headers): built from gpu/*.cu with CUDA, or from
+// gpu/gpu_unavailable.cpp without it, where every call says why there is no GPU.
 #pragma once
 #include <cstdint>
 #include <functional>

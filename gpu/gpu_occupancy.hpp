@@ -1,6 +1,6 @@
 // The limits of this machine's GPU that occupancy depends on, for the `current` occupancy
 // profile (sim/occupancy.hpp). Plain C++ (no CUDA headers): built from
-// kernels/device_occupancy.cu with CUDA, or from kernels/gpu_occupancy_unavailable.cpp
+// gpu/device_occupancy.cu with CUDA, or from gpu/gpu_occupancy_unavailable.cpp
 // without it.
 #pragma once
 #include "sim/occupancy.hpp"
@@ -9,7 +9,7 @@ namespace ts::gpu {
 
 /// The occupancy limits of CUDA device 0, read with cudaGetDeviceProperties (threads,
 /// blocks, registers and shared memory per SM, per-block limits, reserved shared memory per
-/// block). Throws Unavailable (kernels/gpu.hpp; one sentence: no driver, no device, built
+/// block). Throws Unavailable (gpu/gpu.hpp; one sentence: no driver, no device, built
 /// without CUDA) when there is no usable device.
 sim::DeviceLimits deviceOccupancyLimits();
 

@@ -11,8 +11,8 @@
 
 #include "counting_context.cuh"
 #include "cuda_support.hpp"
-#include "matmul_naive.cuh"
-#include "matmul_tiled.cuh"
+#include "kernels/matmul_naive.cuh"
+#include "kernels/matmul_tiled.cuh"
 #include "sim/scenario.hpp"
 
 namespace ts::gpu::detail {

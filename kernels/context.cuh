@@ -1,9 +1,11 @@
 // Execution-context glue shared by every single-source kernel in kernels/*.cuh.
 //
 // A kernel is a function template over an execution context X (docs/design.md, principle 1).
-// nvcc instantiates it with ts::gpu::DeviceContext (plain pointers, real __shared__ arrays,
-// __syncthreads()); the host compiler instantiates it with ts::sim::ThreadContext, whose
-// accessors record every load, store and barrier with its source line.
+// nvcc instantiates it with ts::gpu::DeviceContext (gpu/device_context.cuh: plain pointers,
+// real __shared__ arrays, __syncthreads()); the host compiler instantiates it with
+// ts::sim::ThreadContext (sim/context.hpp), whose accessors record every load, store and
+// barrier with its source line. This file is the whole interface a kernel is written
+// against; kernels/ includes nothing outside kernels/.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -41,55 +43,3 @@ enum Barrier : unsigned {
 inline constexpr int MAX_MASK_WIDTH = 9;
 
 }  // namespace ts::kernels
-
-#if defined(__CUDACC__)
-namespace ts::gpu {
-
-/// The convolution mask M in constant memory (seed 002 "Host Code": `__constant__ float
-/// Mc[MASK_WIDTH][MASK_WIDTH]`, filled with cudaMemcpyToSymbol). A 2D mask fills the first
-/// Mask_Width columns of the first Mask_Width rows; a 1D mask is row 0. `static`: without
-/// relocatable device code each .cu file has its own copy, filled by its own launcher.
-static __constant__ float Mc[kernels::MAX_MASK_WIDTH][kernels::MAX_MASK_WIDTH];
-
-/// The device execution context: the CUDA built-ins, read once per thread, plus the
-/// shared-memory and barrier primitives. Everything inlines to the plain CUDA kernel.
-struct DeviceContext {
-    uint3 threadIdx;
-    uint3 blockIdx;
-    dim3 blockDim;
-    dim3 gridDim;
-    unsigned dropMask;   ///< ts::kernels::Barrier bits of the barriers to skip
-
-    /// Pointer types the kernel's parameters use.
-    template <class T> using GlobalPtr = T*;
-
-    __device__ __forceinline__ static DeviceContext here(unsigned dropMask = 0) {
-        return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim, dropMask};
-    }
-    __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {
-        if (!(dropMask & barrier)) __syncthreads();
-    }
-
-    /// The mask in constant memory as 1D kernels read it: `M[j]`, a constant load.
-    __device__ __forceinline__ static const float (&mask1d())[kernels::MAX_MASK_WIDTH] {
-        return Mc[0];
-    }
-    /// The mask in constant memory as 2D kernels read it: `Mc[i][j]`.
-    __device__ __forceinline__ static const float (&mask2d())[kernels::MAX_MASK_WIDTH][kernels::MAX_MASK_WIDTH] {
-        return Mc;
-    }
-
-    template <class T, int ROWS, int COLS, int ID>
-    __device__ __forceinline__ static T (&shared2d(const char*))[ROWS][COLS] {
-        __shared__ T storage[ROWS][COLS];
-        return storage;
-    }
-    template <class T, int SIZE, int ID>
-    __device__ __forceinline__ static T (&shared1d(const char*))[SIZE] {
-        __shared__ T storage[SIZE];
-        return storage;
-    }
-};
-
-}  // namespace ts::gpu
-#endif

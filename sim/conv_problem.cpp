@@ -9,34 +9,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "kernels/conv1d_basic.cuh"
-#include "kernels/conv1d_tiled.cuh"
-#include "kernels/conv1d_tiled_cache.cuh"
-#include "kernels/conv2d_basic.cuh"
-#include "kernels/conv2d_tiled.cuh"
 #include "problem.hpp"
 
 namespace ts::sim {
 namespace {
 
-using kernels::MAX_MASK_WIDTH;
 
 bool is2d(const Scenario& s) { return familyOf(s) == Family::Conv2D; }
-
-/// The body `make(std::integral_constant<int, T>{})` for the compiled TILE_SIZE T equal
-/// to `tile` (one of `Tiles`); empty if there is none.
-template <const auto& Tiles, class F, size_t... I>
-Body pickTile(int tile, F make, std::index_sequence<I...>)
-{
-    Body body;
-    ((tile == Tiles[I] && (body = make(std::integral_constant<int, Tiles[I]>{}), true)) || ...);
-    return body;
-}
-template <const auto& Tiles, class F>
-Body forTile(int tile, F make)
-{
-    return pickTile<Tiles>(tile, make, std::make_index_sequence<std::size(Tiles)>{});
-}
 
 /// Outputs of a dimension of `size` elements whose window (Mask_Width wide, centred) lies
 /// inside it, summed over outputs [first, first + count): the basic kernel's loads along
@@ -50,101 +29,59 @@ uint64_t windowLoads(long long first, long long count, int size, int maskWidth)
     return sum;
 }
 
-template <size_t K>
-std::string list(const int (&values)[K])
-{
-    std::ostringstream o;
-    for (size_t i = 0; i < K; ++i) o << (i == 0 ? "" : i + 1 == K ? " or " : ", ") << values[i];
-    return o.str();
-}
-
 }  // namespace
 
-std::string validateConv(const Scenario& s)
+std::string validateConv(const KernelInfo& k, const Scenario& s)
 {
     std::ostringstream e;
-    const KernelInfo* k = findKernel(s.kernel);
-    const bool twoD = is2d(s);
-    const int maxWidth = twoD ? kMaxEdge : kMaxConvWidth1D;
-    if (twoD && (s.height < 1 || s.height > kMaxEdge)) {
-        e << "The height of N must be between 1 and " << kMaxEdge << "; got " << s.height << ".";
-        return e.str();
-    }
-    if (!twoD && s.height != 1) {
-        e << s.kernel << " convolves one row (N has width elements), so its height must be 1; got "
-          << s.height << ".";
-        return e.str();
-    }
-    if (s.width < 1 || s.width > maxWidth) {
-        e << "The width of N must be between 1 and " << maxWidth << "; got " << s.width << ".";
-        return e.str();
-    }
-    if (s.maskWidth < 1 || s.maskWidth > MAX_MASK_WIDTH || s.maskWidth % 2 == 0) {
-        e << "Mask_Width must be odd and between 1 and " << MAX_MASK_WIDTH
-          << " (MAX_MASK_WIDTH), so that the halo is Mask_Width/2 on each side; got " << s.maskWidth << ".";
-        return e.str();
-    }
-    if (!k->tiled) {
-        const int most = twoD ? 32 : kMaxThreadsPerBlock;
-        if (s.tile < 1 || s.tile > most) {
-            e << "The block " << (twoD ? "edge" : "size") << " (--tile) of " << s.kernel
-              << " must be between 1 and " << most << ", so that a block has at most "
-              << kMaxThreadsPerBlock << " threads; got " << s.tile << ".";
-            return e.str();
-        }
-    } else if (twoD) {
-        const long long side = 1ll * s.tile + s.maskWidth - 1;
-        if (s.tile >= 1 && side * side > kMaxThreadsPerBlock) {
-            e << s.kernel << " with TILE_SIZE " << s.tile << " and Mask_Width " << s.maskWidth
-              << " needs a block of (" << s.tile << " + " << s.maskWidth << " - 1)^2 = " << side * side
-              << " threads, more than the " << kMaxThreadsPerBlock << " threads a block may have.";
-            return e.str();
-        }
-        if (std::find(std::begin(kConv2DTileSizes), std::end(kConv2DTileSizes), s.tile) ==
-            std::end(kConv2DTileSizes)) {
-            e << "TILE_SIZE of " << s.kernel << " must be " << list(kConv2DTileSizes)
-              << " (the compiled template instances); got " << s.tile << ".";
+    const bool twoD = k.family == Family::Conv2D;
+    if (!k.tiled) {
+        if (s.tile < 1 || s.tile > k.maxBlockEdge) {
+            e << "The block " << (twoD ? "edge" : "size") << " (--tile) of " << s.kernel << " must be between 1 and "
+              << k.maxBlockEdge << ", so that a block has at most " << kMaxThreadsPerBlock << " threads; got "
+              << s.tile << ".";
             return e.str();
         }
     } else {
-        if (std::find(std::begin(kConv1DTileSizes), std::end(kConv1DTileSizes), s.tile) ==
-            std::end(kConv1DTileSizes)) {
-            e << "TILE_SIZE of " << s.kernel << " must be " << list(kConv1DTileSizes)
+        const long long side = k.blockIsInputTile ? 1ll * s.tile + s.maskWidth - 1 : s.tile;
+        const long long threads = twoD ? side * side : side;
+        if (s.tile >= 1 && k.blockIsInputTile && threads > kMaxThreadsPerBlock) {
+            e << s.kernel << " with TILE_SIZE " << s.tile << " and Mask_Width " << s.maskWidth
+              << " needs a block of (" << s.tile << " + " << s.maskWidth << " - 1)^2 = " << threads
+              << " threads, more than the " << kMaxThreadsPerBlock << " threads a block may have.";
+            return e.str();
+        }
+        if (std::find(k.tiles.begin(), k.tiles.end(), s.tile) == k.tiles.end()) {
+            e << "TILE_SIZE of " << s.kernel << " must be " << tileList(k)
               << " (the compiled template instances); got " << s.tile << ".";
             return e.str();
         }
-        if (s.kernel == "conv1d-tiled" && s.tile < s.maskWidth / 2) {
-            e << "conv1d-tiled loads each halo with Mask_Width/2 threads, so TILE_SIZE must be at least "
+        if (k.haloByEdgeThreads && s.tile < s.maskWidth / 2) {
+            e << s.kernel << " loads each halo with Mask_Width/2 threads, so TILE_SIZE must be at least "
               << s.maskWidth / 2 << " for Mask_Width " << s.maskWidth << "; got " << s.tile << ".";
             return e.str();
         }
     }
-    if (s.dropBarriers & ~k->barriers) {
-        e << s.kernel << (k->barriers ? " has no such barrier to drop; only its after-load barrier can be dropped."
-                                      : " has no barriers to drop.");
+    if (s.dropBarriers & ~k.barriers) {
+        e << s.kernel << (k.barriers ? " has no such barrier to drop; only its after-load barrier can be dropped."
+                                     : " has no barriers to drop.");
         return e.str();
     }
-    const LaunchShape sh = convLaunchShape(s);
-    if (s.block.x >= sh.grid.x || s.block.y >= sh.grid.y || s.block.z >= sh.grid.z) {
-        e << "Block (" << s.block.x << ", " << s.block.y << ") is outside the grid of " << sh.grid.x
-          << " x " << sh.grid.y << " blocks.";
-        return e.str();
-    }
-    return {};
+    return checkBlock(s);
 }
 
-LaunchShape convLaunchShape(const Scenario& s)
+LaunchShape convLaunchShape(const KernelInfo& k, const Scenario& s)
 {
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     const unsigned gx = (static_cast<unsigned>(std::max(1, s.width)) + t - 1) / t;
-    if (!is2d(s)) {
+    if (k.family == Family::Conv1D) {
         sh.block = Dim3{t, 1, 1};
         sh.grid = Dim3{gx, 1, 1};
         return sh;
     }
     const unsigned gy = (static_cast<unsigned>(std::max(1, s.height)) + t - 1) / t;
-    const unsigned edge = s.kernel == "conv2d-tiled" ? t + static_cast<unsigned>(std::max(1, s.maskWidth)) - 1 : t;
+    const unsigned edge = k.blockIsInputTile ? t + static_cast<unsigned>(std::max(1, s.maskWidth)) - 1 : t;
     sh.block = Dim3{edge, edge, 1};
     sh.grid = Dim3{gx, gy, 1};
     return sh;
@@ -213,22 +150,7 @@ Problem convProblem(const Scenario& s)
         // The mask goes to constant memory (cudaMemcpyToSymbol on the GPU).
         m.constant = ConstantMemory{inM.data(), maskRows, s.maskWidth,
                                     m.arrayId("M", Space::Constant, maskRows, s.maskWidth)};
-        const int mw = s.maskWidth, w = s.width, h = s.height;
-        if (s.kernel == "conv1d-basic")
-            return [=](ThreadContext& x) { kernels::conv1dBasic(x, N, P, mw, w); };
-        if (s.kernel == "conv1d-tiled")
-            return forTile<kConv1DTileSizes>(s.tile, [=](auto T) -> Body {
-                return [=](ThreadContext& x) { kernels::conv1dTiled<decltype(T)::value>(x, N, P, mw, w); };
-            });
-        if (s.kernel == "conv1d-tiled-cache")
-            return forTile<kConv1DTileSizes>(s.tile, [=](auto T) -> Body {
-                return [=](ThreadContext& x) { kernels::conv1dTiledCache<decltype(T)::value>(x, N, P, mw, w); };
-            });
-        if (s.kernel == "conv2d-basic")
-            return [=](ThreadContext& x) { kernels::conv2dBasic(x, N, P, mw, h, w); };
-        return forTile<kConv2DTileSizes>(s.tile, [=](auto T) -> Body {
-            return [=](ThreadContext& x) { kernels::conv2dTiled<decltype(T)::value>(x, N, P, mw, h, w); };
-        });
+        return bindKernel(s, ConvArgs<ThreadContext>{N, P, s.maskWidth, s.height, s.width});
     };
     return p;
 }

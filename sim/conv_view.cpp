@@ -51,8 +51,8 @@ ConvLoads blockLoads(const Simulation& sim, const ConvGeometry& g)
     const KernelInfo* k = findKernel(s.kernel);
     if (!k->tiled) {
         l.note = s.kernel + " is the basic kernel itself (reduction 1); the seed's formula is for the tiled kernel.";
-    } else if (s.kernel == "conv1d-tiled-cache") {
-        l.note = "conv1d-tiled-cache keeps only the internal tile in N_ds and reads the halo from global memory "
+    } else if (k->haloFromGlobal) {
+        l.note = s.kernel + " keeps only the internal tile in N_ds and reads the halo from global memory "
                  "(hoping a cache holds it), so the seed's formula, for conv1d-tiled, does not count its loads.";
     } else {
         l.formula = f;
@@ -149,7 +149,7 @@ ConvView convView(const Simulation& sim)
     // Which N position each N_ds slot stands for, by the kernel's index arithmetic.
     if (v.ndsArray >= 0) {
         const int ndsCols = sim.arrays[v.ndsArray].cols;
-        const bool cache = s.kernel == "conv1d-tiled-cache";
+        const bool cache = findKernel(s.kernel)->haloFromGlobal;
         const int rows = g.twoD ? g.inRows : 1;
         const int cols = cache ? s.tile : g.inCols;
         for (int r = 0; r < rows; ++r)

@@ -104,7 +104,7 @@ const OccupancyProfile* findOccupancyProfile(const std::string& name);
 std::string unknownProfileMessage(const std::string& name);
 
 /// The numbers of cudaDeviceProp that occupancy depends on (field for field, bytes for
-/// sizes), filled by the GPU path (kernels/gpu_occupancy.hpp).
+/// sizes), filled by the GPU path (gpu/gpu_occupancy.hpp).
 struct DeviceLimits {
     std::string name;                  ///< cudaDeviceProp::name
     int ccMajor = 0, ccMinor = 0;      ///< major, minor

@@ -27,33 +27,48 @@ struct Problem {
         bind;
 };
 
-/// Matrix multiplication (matmul-naive, matmul-tiled): M j x k, N k x l, P j x l.
+/// Matrix multiplication (the registry's Family::Matmul): M j x k, N k x l, P j x l.
 Problem matmulProblem(const Scenario& s);
 
-/// Convolution (seed 002): conv1d-basic, conv1d-tiled, conv1d-tiled-cache (N and P are
-/// `width` elements, M is Mask_Width elements) and conv2d-basic, conv2d-tiled (N and P are
-/// height x width, row-major; M is Mask_Width x Mask_Width). M lives in constant memory
+/// Convolution (the registry's Family::Conv1D and Conv2D; PMPP ch. 7): in 1D N and P are
+/// `width` elements and M is Mask_Width elements; in 2D N and P are height x width,
+/// row-major, and M is Mask_Width x Mask_Width. M lives in constant memory
 /// (Machine::constant); ghost cells are 0. `s` must pass validate().
 Problem convProblem(const Scenario& s);
 
-/// TILE_SIZE values compiled as template instances of conv1d-tiled and conv1d-tiled-cache.
-inline constexpr int kConv1DTileSizes[] = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-/// TILE_SIZE values compiled as template instances of conv2d-tiled (output tile per side).
-inline constexpr int kConv2DTileSizes[] = {2, 4, 8, 16, 32};
-/// Most elements of a 1D convolution's N (2^24, the size the GPU timings use).
-inline constexpr int kMaxConvWidth1D = 1 << 24;
-/// Most threads in one block (every CUDA GPU since compute capability 2.0).
-inline constexpr int kMaxThreadsPerBlock = 1024;
+/// The first size parameter of `s` outside the limits the registry gives `k` (one
+/// sentence), or "".
+std::string checkParams(const KernelInfo& k, const Scenario& s);
 
-/// validate() for the convolution kernels: sizes, Mask_Width (odd, 1 to MAX_MASK_WIDTH),
-/// tile, threads per block, the traced block. "" if `s` can run, else one sentence.
-std::string validateConv(const Scenario& s);
+/// "" if the traced block of `s` lies inside its grid, else one sentence.
+std::string checkBlock(const Scenario& s);
 
-/// launchShape() for the convolution kernels: 1D blocks of `tile` threads over
-/// ceil(width / tile) blocks; 2D blocks of tile x tile threads (conv2d-basic) or of
-/// (TILE_SIZE + Mask_Width - 1) squared threads (conv2d-tiled) over ceil(width / tile) x
-/// ceil(height / tile) blocks.
-LaunchShape convLaunchShape(const Scenario& s);
+/// validate() for the convolution kernels after their size parameters passed checkParams:
+/// tile or block size, threads per block, the halo loaders, dropped barriers, the traced
+/// block. "" if `s` can run, else one sentence.
+std::string validateConv(const KernelInfo& k, const Scenario& s);
+
+/// launchShape() for the convolution kernel `k`: 1D blocks of `tile` threads over
+/// ceil(width / tile) blocks; 2D blocks of tile x tile threads, or of (TILE_SIZE +
+/// Mask_Width - 1) squared threads when the block is the input tile, over ceil(width / tile)
+/// x ceil(height / tile) blocks.
+LaunchShape convLaunchShape(const KernelInfo& k, const Scenario& s);
+
+/// The simulator's body of one thread for the registry entry named `s.kernel` whose
+/// arguments are `args` (MatmulArgs or ConvArgs of ThreadContext), at the compiled tile
+/// `s.tile`; empty if there is no such entry or instance.
+template <class Args>
+Body bindKernel(const Scenario& s, const Args& args)
+{
+    Body body;
+    withKernel<Args, ThreadContext>(s.kernel, [&](auto k) {
+        using K = decltype(k);
+        withTile<K>(s.tile, [&](auto tile) {
+            body = [args](ThreadContext& x) { K::template run<decltype(tile)::value>(x, args); };
+        });
+    });
+    return body;
+}
 
 /// Global loads of N that the basic kernel (conv1d-basic / conv2d-basic, block edge
 /// `tile`) performs on the problem of `s`: one per in-range element of each output's

@@ -3,41 +3,33 @@
 #include <algorithm>
 #include <sstream>
 
-#include "kernels/context.cuh"
 #include "problem.hpp"
 
 namespace ts::sim {
 
-const std::vector<KernelInfo>& kernelList()
+std::string checkParams(const KernelInfo& k, const Scenario& s)
 {
-    static const std::vector<KernelInfo> list = {
-        {"matmul-naive", Family::Matmul, false, "matmul-naive", "matmul_naive.cuh", 0,
-         "one thread per P element, every operand from global memory (PMPP Fig. 4.3)"},
-        {"matmul-tiled", Family::Matmul, true, "matmul-naive", "matmul_tiled.cuh", 2,
-         "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
-         kernels::AFTER_LOAD | kernels::AFTER_COMPUTE},
-        {"conv1d-basic", Family::Conv1D, false, "conv1d-basic", "conv1d_basic.cuh", 0,
-         "one thread per output, ghost elements skipped, mask in constant memory (PMPP Fig. 7.4, seed 002)"},
-        {"conv1d-tiled", Family::Conv1D, true, "conv1d-basic", "conv1d_tiled.cuh", 0,
-         "N_ds with left and right halo loaded by edge threads, ghost elements 0 (PMPP Fig. 7.11, seed 002)",
-         kernels::AFTER_LOAD},
-        {"conv1d-tiled-cache", Family::Conv1D, true, "conv1d-basic", "conv1d_tiled_cache.cuh", 0,
-         "only the internal tile in N_ds, halo read from global memory (PMPP Fig. 7.13, seed 002)",
-         kernels::AFTER_LOAD},
-        {"conv2d-basic", Family::Conv2D, false, "conv2d-basic", "conv2d_basic.cuh", 0,
-         "one thread per output, ghost cells skipped, mask in constant memory (seed 002)"},
-        {"conv2d-tiled", Family::Conv2D, true, "conv2d-basic", "conv2d_tiled.cuh", 0,
-         "block = input tile (TILE_SIZE + Mask_Width - 1)^2, ghost cells 0, mask in constant memory (PMPP Fig. 7.15, seed 002)",
-         kernels::AFTER_LOAD},
-    };
-    return list;
+    for (const ParamLimit& p : k.params) {
+        const int v = s.value(p.id);
+        if (v >= p.min && v <= p.max && (!p.odd || v % 2 != 0)) continue;
+        std::ostringstream e;
+        e << p.what << " must be ";
+        if (p.min == p.max) e << p.min;
+        else e << (p.odd ? "odd and " : "") << "between " << p.min << " and " << p.max;
+        e << p.why << "; got " << v << ".";
+        return e.str();
+    }
+    return {};
 }
 
-const KernelInfo* findKernel(const std::string& name)
+std::string checkBlock(const Scenario& s)
 {
-    for (const KernelInfo& k : kernelList())
-        if (name == k.name) return &k;
-    return nullptr;
+    const LaunchShape sh = launchShape(s);
+    if (s.block.x < sh.grid.x && s.block.y < sh.grid.y && s.block.z < sh.grid.z) return {};
+    std::ostringstream e;
+    e << "Block (" << s.block.x << ", " << s.block.y << ") is outside the grid of " << sh.grid.x << " x "
+      << sh.grid.y << " blocks.";
+    return e.str();
 }
 
 std::string validate(const Scenario& s)
@@ -50,27 +42,17 @@ std::string validate(const Scenario& s)
         e << ".";
         return e.str();
     }
-    if (k->family != Family::Matmul) return validateConv(s);
-    auto edge = [&](const char* what, int v) -> std::string {
-        if (v < 1 || v > kMaxEdge) {
-            std::ostringstream m;
-            m << what << " must be between 1 and " << kMaxEdge << "; got " << v << ".";
-            return m.str();
-        }
-        return {};
-    };
-    for (auto [what, v] : {std::pair{"j (rows of M and P)", s.j}, std::pair{"k (columns of M, rows of N)", s.k},
-                           std::pair{"l (columns of N and P)", s.l}})
-        if (std::string m = edge(what, v); !m.empty()) return m;
+    if (std::string m = checkParams(*k, s); !m.empty()) return m;
+    if (k->family != Family::Matmul) return validateConv(*k, s);
     if (k->tiled) {
-        if (std::find(std::begin(kTileWidths), std::end(kTileWidths), s.tile) == std::end(kTileWidths)) {
-            e << "TILE_WIDTH must be one of 2, 4, 8, 16, 32 (the compiled template instances); got "
-              << s.tile << ".";
+        if (std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end()) {
+            e << "TILE_WIDTH must be one of " << tileList(*k, false)
+              << " (the compiled template instances); got " << s.tile << ".";
             return e.str();
         }
-    } else if (s.tile < 1 || s.tile > 32) {
-        e << "The block edge (--tile) must be between 1 and 32, so that a block has at most "
-             "1024 threads; got " << s.tile << ".";
+    } else if (s.tile < 1 || s.tile > k->maxBlockEdge) {
+        e << "The block edge (--tile) must be between 1 and " << k->maxBlockEdge << ", so that a block has at most "
+          << k->maxBlockEdge * k->maxBlockEdge << " threads; got " << s.tile << ".";
         return e.str();
     }
     if (s.dropBarriers & ~k->barriers) {
@@ -79,13 +61,7 @@ std::string validate(const Scenario& s)
           << " and after-compute barriers can be dropped.";
         return e.str();
     }
-    LaunchShape sh = launchShape(s);
-    if (s.block.x >= sh.grid.x || s.block.y >= sh.grid.y || s.block.z >= sh.grid.z) {
-        e << "Block (" << s.block.x << ", " << s.block.y << ") is outside the grid of "
-          << sh.grid.x << " x " << sh.grid.y << " blocks.";
-        return e.str();
-    }
-    return {};
+    return checkBlock(s);
 }
 
 Scenario matmulScenario(const std::string& kernel, int j, int k, int l, int tile, Uint3 block, uint64_t seed)
@@ -123,7 +99,8 @@ Family familyOf(const Scenario& s)
 
 LaunchShape launchShape(const Scenario& s)
 {
-    if (familyOf(s) != Family::Matmul) return convLaunchShape(s);
+    if (const KernelInfo* k = findKernel(s.kernel); k && k->family != Family::Matmul)
+        return convLaunchShape(*k, s);
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     sh.block = Dim3{t, t, 1};

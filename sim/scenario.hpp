@@ -6,34 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "kernel_registry.hpp"
 #include "types.hpp"
 
 namespace ts::sim {
-
-/// What family of problem a kernel solves.
-enum class Family { Matmul, Conv1D, Conv2D };
-
-/// A kernel of kernels/*.cuh as the app and CLI know it.
-struct KernelInfo {
-    const char* name;            ///< CLI name, e.g. "matmul-tiled"
-    Family family;
-    bool tiled;                  ///< uses shared-memory tiles (template TILE_WIDTH)
-    const char* untiled;         ///< the untiled counterpart used for reductions
-    const char* sourceFile;      ///< file under kernels/, shown by the code view
-    int barriersPerPhase;        ///< barriers per phase of the tiled loop (0 if none)
-    const char* summary;         ///< one line for --help and tooltips
-    unsigned barriers = 0;       ///< ts::kernels::Barrier bits of its droppable barriers
-};
-
-/// Every kernel the simulator can run.
-const std::vector<KernelInfo>& kernelList();
-/// The kernel called `name`, or nullptr.
-const KernelInfo* findKernel(const std::string& name);
-/// The embedded text of a file under kernels/ (for the code view); empty if unknown.
-const std::string& kernelSource(const std::string& file);
-
-/// TILE_WIDTH values compiled as template instances of the tiled kernels.
-inline constexpr int kTileWidths[] = {2, 4, 8, 16, 32};
 
 /// One problem to simulate. Matrix multiplication: M (j x k) times N (k x l) gives
 /// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive). Convolution (seed
@@ -50,6 +26,20 @@ struct Scenario {
     /// barrier table); 0 runs the kernel as written. Same on the GPU and in the simulator.
     unsigned dropBarriers = 0;
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
+
+    /// The size parameter `p` (j, k, l, height, width or maskWidth).
+    int value(ParamId p) const
+    {
+        switch (p) {
+        case ParamId::J: return j;
+        case ParamId::K: return k;
+        case ParamId::L: return l;
+        case ParamId::Height: return height;
+        case ParamId::Width: return width;
+        case ParamId::MaskWidth: return maskWidth;
+        }
+        return 0;
+    }
 };
 
 /// A matrix multiplication scenario: M (j x k) times N (k x l) with `kernel` ("matmul-naive",
@@ -64,9 +54,6 @@ Scenario matmulScenario(const std::string& kernel, int j, int k, int l, int tile
 Scenario convScenario(const std::string& kernel, int height, int width, int tile, int maskWidth,
                       Uint3 block = {}, uint64_t seed = 1);
 
-/// Largest matrix edge the simulator accepts (the app and CLI stay responsive below it).
-inline constexpr int kMaxEdge = 8192;
-
 /// Checks a scenario: returns an empty string if it can run, otherwise one sentence
 /// saying which value is wrong and what is allowed.
 std::string validate(const Scenario& s);
@@ -78,7 +65,7 @@ struct LaunchShape {
 /// The grid and block a kernel's launcher uses for `s` (which must name a known kernel).
 LaunchShape launchShape(const Scenario& s);
 
-/// The family of `s.kernel`; Matmul for an unknown name.
+/// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.
 Family familyOf(const Scenario& s);
 
 /// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on

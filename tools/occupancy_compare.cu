@@ -17,15 +17,15 @@
 #include <string>
 #include <vector>
 
-#include "kernels/context.cuh"
+#include "gpu/device_context.cuh"
 #include "kernels/conv1d_basic.cuh"
 #include "kernels/conv1d_tiled.cuh"
 #include "kernels/conv1d_tiled_cache.cuh"
 #include "kernels/conv2d_basic.cuh"
 #include "kernels/conv2d_tiled.cuh"
-#include "kernels/counting_context.cuh"
-#include "kernels/gpu.hpp"
-#include "kernels/gpu_occupancy.hpp"
+#include "gpu/counting_context.cuh"
+#include "gpu/gpu.hpp"
+#include "gpu/gpu_occupancy.hpp"
 #include "kernels/matmul_naive.cuh"
 #include "kernels/matmul_tiled.cuh"
 #include "sim/occupancy.hpp"
@@ -52,7 +52,7 @@ __global__ void tiledKernel(typename X::template GlobalPtr<const float> M,
     ts::kernels::matmulTiled<TILE_WIDTH>(x, M, N, P, j, k, l);
 }
 
-// The convolution kernels (PMPP ch. 7) bound to X, as kernels/conv_launch.cu binds them.
+// The convolution kernels (PMPP ch. 7) bound to X, as gpu/conv_launch.cu binds them.
 template <class X>
 __global__ void conv1dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
 {

@@ -11,7 +11,7 @@
 #include "conv_options.hpp"
 #include "conv_verify_cases.hpp"
 #include "kernels/context.cuh"
-#include "kernels/gpu.hpp"
+#include "gpu/gpu.hpp"
 #include "sim/simulate.hpp"
 
 namespace ts::cli {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "commands.hpp"
-#include "kernels/gpu_occupancy.hpp"
+#include "gpu/gpu_occupancy.hpp"
 #include "sim/occupancy.hpp"
 
 namespace ts::cli {

@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-#include "kernels/gpu_occupancy.hpp"
+#include "gpu/gpu_occupancy.hpp"
 #include "panels/panels.hpp"
 #include "screenshot.hpp"
 #include "svg_export.hpp"

@@ -9,7 +9,7 @@
 namespace ts::app {
 namespace {
 
-/// "matmul-tiled" -> "matmulTiled", the naming of the __global__ functions in kernels/*.cu.
+/// "matmul-tiled" -> "matmulTiled", the naming of the __global__ functions in gpu/*.cu.
 std::string camel(const std::string& kernel)
 {
     std::string out;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/gpu.hpp"
+#include "gpu/gpu.hpp"
 #include "sim/replay.hpp"
 #include "sim/scenario_file.hpp"
 #include "sim/simulate.hpp"

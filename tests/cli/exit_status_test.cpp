@@ -2,7 +2,7 @@
 // usable CUDA device; in both cases one sentence on stderr and nothing on stdout.
 #include <gtest/gtest.h>
 
-#include "kernels/gpu.hpp"
+#include "gpu/gpu.hpp"
 #include "run_cli.hpp"
 
 namespace ts::test {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/gpu.hpp"
+#include "gpu/gpu.hpp"
 
 namespace ts::gpu::test {
 

@@ -1,0 +1,58 @@
+// The device execution context: what nvcc instantiates the single-source kernels of
+// kernels/*.cuh with for a real launch. Plain pointers, real __shared__ arrays,
+// __syncthreads(), and the convolution mask in __constant__ memory. The GPU runtime's side of
+// the context interface in kernels/context.cuh.
+#pragma once
+#include "kernels/context.cuh"
+
+#if defined(__CUDACC__)
+namespace ts::gpu {
+
+/// The convolution mask M in constant memory (seed 002 "Host Code": `__constant__ float
+/// Mc[MASK_WIDTH][MASK_WIDTH]`, filled with cudaMemcpyToSymbol). A 2D mask fills the first
+/// Mask_Width columns of the first Mask_Width rows; a 1D mask is row 0. `static`: without
+/// relocatable device code each .cu file has its own copy, filled by its own launcher.
+static __constant__ float Mc[kernels::MAX_MASK_WIDTH][kernels::MAX_MASK_WIDTH];
+
+/// The device execution context: the CUDA built-ins, read once per thread, plus the
+/// shared-memory and barrier primitives. Everything inlines to the plain CUDA kernel.
+struct DeviceContext {
+    uint3 threadIdx;
+    uint3 blockIdx;
+    dim3 blockDim;
+    dim3 gridDim;
+    unsigned dropMask;   ///< ts::kernels::Barrier bits of the barriers to skip
+
+    /// Pointer types the kernel's parameters use.
+    template <class T> using GlobalPtr = T*;
+
+    __device__ __forceinline__ static DeviceContext here(unsigned dropMask = 0) {
+        return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim, dropMask};
+    }
+    __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {
+        if (!(dropMask & barrier)) __syncthreads();
+    }
+
+    /// The mask in constant memory as 1D kernels read it: `M[j]`, a constant load.
+    __device__ __forceinline__ static const float (&mask1d())[kernels::MAX_MASK_WIDTH] {
+        return Mc[0];
+    }
+    /// The mask in constant memory as 2D kernels read it: `Mc[i][j]`.
+    __device__ __forceinline__ static const float (&mask2d())[kernels::MAX_MASK_WIDTH][kernels::MAX_MASK_WIDTH] {
+        return Mc;
+    }
+
+    template <class T, int ROWS, int COLS, int ID>
+    __device__ __forceinline__ static T (&shared2d(const char*))[ROWS][COLS] {
+        __shared__ T storage[ROWS][COLS];
+        return storage;
+    }
+    template <class T, int SIZE, int ID>
+    __device__ __forceinline__ static T (&shared1d(const char*))[SIZE] {
+        __shared__ T storage[SIZE];
+        return storage;
+    }
+};
+
+}  // namespace ts::gpu
+#endif

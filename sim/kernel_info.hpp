@@ -1,0 +1,69 @@
+// What the project knows about each of its kernels, as plain data: the part of the kernel
+// registry (sim/kernel_registry.hpp) that validation, the CLI, the app's kernel list and the
+// code view read. No templates, no kernel bodies: cheap to include anywhere.
+#pragma once
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ts::sim {
+
+/// What family of problem a kernel solves; the family fixes the kernel's arguments
+/// (sim/kernel_registry.hpp, MatmulArgs / ConvArgs) and the scenario's size parameters.
+enum class Family { Matmul, Conv1D, Conv2D };
+
+/// A size parameter of a scenario (a field of sim::Scenario).
+enum class ParamId { J, K, L, Height, Width, MaskWidth };
+
+/// The range a size parameter must lie in. A refusal reads
+/// "`what` must be [odd and ]between `min` and `max``why`; got V." or, when min == max,
+/// "`what` must be `min`; got V.".
+struct ParamLimit {
+    ParamId id;
+    const char* what;        ///< the parameter as a sentence names it, e.g. "j (rows of M and P)"
+    int min, max;
+    bool odd = false;        ///< only odd values (Mask_Width: a centred window)
+    const char* why = "";    ///< reason appended after the range
+};
+
+/// One kernel of kernels/*.cuh: its entry in the kernel registry.
+struct KernelInfo {
+    const char* name;            ///< CLI name, e.g. "matmul-tiled"
+    Family family;
+    bool tiled;                  ///< uses shared-memory tiles (template TILE_WIDTH / TILE_SIZE)
+    const char* untiled;         ///< the untiled counterpart used for reductions
+    const char* sourceFile;      ///< file under kernels/, shown by the code view
+    int barriersPerPhase;        ///< barriers per phase of the tiled loop (0 if none)
+    const char* summary;         ///< one line for --help and tooltips
+    unsigned barriers = 0;       ///< ts::kernels::Barrier bits of its droppable barriers
+    const char* lecture = "";    ///< where it comes from: PMPP section or figure, preset
+    /// Compiled template instances of TILE_WIDTH / TILE_SIZE (tiled kernels); empty when
+    /// the block edge is a run-time value (untiled kernels, see maxBlockEdge).
+    std::span<const int> tiles = {};
+    /// Untiled kernels: the largest block edge (2D) or block size (1D) that `--tile` may give.
+    int maxBlockEdge = 0;
+    /// The size parameters the kernel takes, in the order they are checked.
+    std::span<const ParamLimit> params = {};
+    /// conv2d-tiled: a block is the input tile, (TILE_SIZE + Mask_Width - 1) threads a side.
+    bool blockIsInputTile = false;
+    /// conv1d-tiled: Mask_Width/2 edge threads load each halo, so TILE_SIZE >= Mask_Width/2.
+    bool haloByEdgeThreads = false;
+    /// conv1d-tiled-cache: N_ds holds the internal tile only; the halo is read from global
+    /// memory (where the caches serve it).
+    bool haloFromGlobal = false;
+};
+
+/// Every kernel the simulator and the GPU can run, in the registry's order.
+const std::vector<KernelInfo>& kernelList();
+/// The kernel called `name`, or nullptr.
+const KernelInfo* findKernel(const std::string& name);
+/// Is `name` a registered convolution kernel (family Conv1D or Conv2D)?
+bool isConvolution(const std::string& name);
+/// The embedded text of a file under kernels/ (for the code view); empty if unknown.
+const std::string& kernelSource(const std::string& file);
+
+/// A kernel's compiled tile sizes as a sentence lists them: "2, 4, 8, 16 or 32", or
+/// "2, 4, 8, 16, 32" without `withOr`.
+std::string tileList(const KernelInfo& k, bool withOr = true);
+
+}  // namespace ts::sim

@@ -1,0 +1,276 @@
+// The kernel registry: every kernel of kernels/*.cuh, once. An entry is a small struct with
+// the kernel's description (KernelInfo: name, family, source file, parameters and their
+// limits, compiled tile sizes, untiled counterpart, barriers, lecture source), the argument
+// type of its family, and `run<T>(x, args)`, which calls the kernel body with the execution
+// context X. Scenario validation, the simulator's dispatch (sim/*_problem.cpp), the GPU
+// dispatch (gpu/registry_launch.cuh), list-kernels, the app's kernel list and the code view
+// all take what they need from here. Compiled by the host compiler and by nvcc alike.
+//
+// Adding a kernel: its kernels/NAME.cuh, one entry struct below, its name in Kernels, tests.
+#pragma once
+#include <array>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "kernel_info.hpp"
+#include "kernels/context.cuh"
+#include "kernels/conv1d_basic.cuh"
+#include "kernels/conv1d_tiled.cuh"
+#include "kernels/conv1d_tiled_cache.cuh"
+#include "kernels/conv2d_basic.cuh"
+#include "kernels/conv2d_tiled.cuh"
+#include "kernels/matmul_naive.cuh"
+#include "kernels/matmul_tiled.cuh"
+
+namespace ts::sim {
+
+/// The compiled template instances of a tiled kernel's TILE_WIDTH / TILE_SIZE; Tiles<> for
+/// a kernel whose block edge is a run-time value.
+template <int... T>
+struct Tiles {
+    static constexpr std::array<int, sizeof...(T)> values{T...};
+};
+
+/// TILE_WIDTH values compiled as template instances of matmul-tiled.
+using MatmulTiles = Tiles<2, 4, 8, 16, 32>;
+/// TILE_SIZE values compiled as template instances of conv1d-tiled and conv1d-tiled-cache.
+using Conv1DTiles = Tiles<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
+/// TILE_SIZE values compiled as template instances of conv2d-tiled (output tile per side).
+using Conv2DTiles = Tiles<2, 4, 8, 16, 32>;
+inline constexpr const auto& kTileWidths = MatmulTiles::values;
+inline constexpr const auto& kConv1DTileSizes = Conv1DTiles::values;
+inline constexpr const auto& kConv2DTileSizes = Conv2DTiles::values;
+
+/// Largest matrix edge, and largest 2D convolution edge, the simulator accepts.
+inline constexpr int kMaxEdge = 8192;
+/// Most elements of a 1D convolution's N (2^24, the size the GPU timings of the lessons use).
+inline constexpr int kMaxConvWidth1D = 1 << 24;
+/// Most threads in one block (every CUDA GPU since compute capability 2.0).
+inline constexpr int kMaxThreadsPerBlock = 1024;
+
+/// Arguments of a matrix multiplication kernel with context X: M (j x k) times N (k x l)
+/// gives P (j x l), all row-major in global memory.
+template <class X>
+struct MatmulArgs {
+    typename X::template GlobalPtr<const float> M, N;
+    typename X::template GlobalPtr<float> P;
+    int j, k, l;
+};
+
+/// Arguments of a convolution kernel with context X: N and P of height x width elements
+/// (height 1 in 1D), row-major; the mask of Mask_Width (squared in 2D) is in constant memory.
+template <class X>
+struct ConvArgs {
+    typename X::template GlobalPtr<const float> N;
+    typename X::template GlobalPtr<float> P;
+    int maskWidth, height, width;
+};
+
+namespace registry {
+
+inline constexpr ParamLimit kMatmulParams[] = {
+    {ParamId::J, "j (rows of M and P)", 1, kMaxEdge},
+    {ParamId::K, "k (columns of M, rows of N)", 1, kMaxEdge},
+    {ParamId::L, "l (columns of N and P)", 1, kMaxEdge},
+};
+inline constexpr ParamLimit kMaskWidth = {
+    ParamId::MaskWidth, "Mask_Width", 1, kernels::MAX_MASK_WIDTH, true,
+    " (MAX_MASK_WIDTH), so that the halo is Mask_Width/2 on each side"};
+inline constexpr ParamLimit kConv1DParams[] = {
+    {ParamId::Height, "A 1D convolution convolves one row (N has width elements), so its height", 1, 1},
+    {ParamId::Width, "The width of N", 1, kMaxConvWidth1D},
+    kMaskWidth,
+};
+inline constexpr ParamLimit kConv2DParams[] = {
+    {ParamId::Height, "The height of N", 1, kMaxEdge},
+    {ParamId::Width, "The width of N", 1, kMaxEdge},
+    kMaskWidth,
+};
+
+/// Naive matrix multiplication: one thread per P element (PMPP Fig. 3.11; preset naive-4x4).
+struct MatmulNaive {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-naive", .family = Family::Matmul, .tiled = false, .untiled = "matmul-naive",
+        .sourceFile = "matmul_naive.cuh", .barriersPerPhase = 0,
+        .summary = "one thread per P element, every operand from global memory (PMPP Fig. 3.11)",
+        .lecture = "PMPP sec. 3.4, Fig. 3.11; preset naive-4x4",
+        .maxBlockEdge = 32, .params = kMatmulParams};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::matmulNaive(x, a.M, a.N, a.P, a.j, a.k, a.l); }
+};
+
+/// Tiled matrix multiplication with boundary checks (PMPP Fig. 5.9, 5.13; preset tiled-4x4).
+struct MatmulTiled {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tiled", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_tiled.cuh", .barriersPerPhase = 2,
+        .summary = "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 5.3-5.5, Fig. 5.9 and 5.13; presets tiled-4x4, boundary-3x3",
+        .tiles = TileSizes::values, .params = kMatmulParams};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulTiled<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// Basic 1D convolution, mask in constant memory (preset conv1d-tiled-tile8-mask5's untiled
+/// counterpart).
+struct Conv1dBasic {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv1d-basic", .family = Family::Conv1D, .tiled = false, .untiled = "conv1d-basic",
+        .sourceFile = "conv1d_basic.cuh", .barriersPerPhase = 0,
+        .summary = "one thread per output, ghost elements skipped, mask in constant memory (PMPP ch. 7, 3rd ed. Fig. 7.6)",
+        .lecture = "PMPP ch. 7 (1D convolution: 3rd ed. sec. 7.2-7.3)",
+        .maxBlockEdge = kMaxThreadsPerBlock, .params = kConv1DParams};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::conv1dBasic(x, a.N, a.P, a.maskWidth, a.width); }
+};
+
+/// Tiled 1D convolution, halo loaded by the edge threads (preset conv1d-tiled-tile8-mask5).
+struct Conv1dTiled {
+    using TileSizes = Conv1DTiles;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv1d-tiled", .family = Family::Conv1D, .tiled = true, .untiled = "conv1d-basic",
+        .sourceFile = "conv1d_tiled.cuh", .barriersPerPhase = 0,
+        .summary = "N_ds with left and right halo loaded by edge threads, ghost elements 0 (PMPP ch. 7, 3rd ed. Fig. 7.11)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP ch. 7 (tiled 1D convolution with halo: 3rd ed. sec. 7.4); preset conv1d-tiled-tile8-mask5",
+        .tiles = TileSizes::values, .params = kConv1DParams, .haloByEdgeThreads = true};
+    template <int TILE_SIZE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv1dTiled<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.width);
+    }
+};
+
+/// Tiled 1D convolution that reads the halo from global memory (preset
+/// conv1d-tiled-cache-tile8-mask5).
+struct Conv1dTiledCache {
+    using TileSizes = Conv1DTiles;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv1d-tiled-cache", .family = Family::Conv1D, .tiled = true, .untiled = "conv1d-basic",
+        .sourceFile = "conv1d_tiled_cache.cuh", .barriersPerPhase = 0,
+        .summary = "only the internal tile in N_ds, halo read from global memory (PMPP sec. 7.5, 3rd ed. Fig. 7.13)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 7.5 (caches for halo cells); preset conv1d-tiled-cache-tile8-mask5",
+        .tiles = TileSizes::values, .params = kConv1DParams, .haloFromGlobal = true};
+    template <int TILE_SIZE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv1dTiledCache<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.width);
+    }
+};
+
+/// Basic 2D convolution, mask in constant memory (PMPP Fig. 7.7 with Fig. 7.9's mask).
+struct Conv2dBasic {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv2d-basic", .family = Family::Conv2D, .tiled = false, .untiled = "conv2d-basic",
+        .sourceFile = "conv2d_basic.cuh", .barriersPerPhase = 0,
+        .summary = "one thread per output, ghost cells skipped, mask in constant memory (PMPP Fig. 7.7, 7.9)",
+        .lecture = "PMPP sec. 7.2-7.3, Fig. 7.7 and 7.9",
+        .maxBlockEdge = 32, .params = kConv2DParams};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv2dBasic(x, a.N, a.P, a.maskWidth, a.height, a.width);
+    }
+};
+
+/// Tiled 2D convolution, block = input tile (PMPP Fig. 7.12; preset conv2d-tiled-tile8-mask5).
+struct Conv2dTiled {
+    using TileSizes = Conv2DTiles;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv2d-tiled", .family = Family::Conv2D, .tiled = true, .untiled = "conv2d-basic",
+        .sourceFile = "conv2d_tiled.cuh", .barriersPerPhase = 0,
+        .summary = "block = input tile (TILE_SIZE + Mask_Width - 1)^2, ghost cells 0, mask in constant memory (PMPP Fig. 7.12)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 7.4, Fig. 7.12; preset conv2d-tiled-tile8-mask5",
+        .tiles = TileSizes::values, .params = kConv2DParams, .blockIsInputTile = true};
+    template <int TILE_SIZE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv2dTiled<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.height, a.width);
+    }
+};
+
+}  // namespace registry
+
+/// A list of registry entries.
+template <class... K>
+struct KernelList {};
+
+/// Every kernel, in the order list-kernels and the app show them.
+using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::Conv1dBasic,
+                           registry::Conv1dTiled, registry::Conv1dTiledCache, registry::Conv2dBasic,
+                           registry::Conv2dTiled>;
+
+namespace detail {
+template <class F, class... K>
+void forEach(F& f, KernelList<K...>)
+{
+    (f(K{}), ...);
+}
+}  // namespace detail
+
+/// Calls `f(K{})` for every registry entry K, in order.
+template <class F>
+void forEachKernel(F&& f)
+{
+    detail::forEach(f, Kernels{});
+}
+
+/// Calls `f(K{})` for the registry entry K named `name` whose argument type for context X
+/// is `Args` (so that a caller holding matrix-multiplication arguments only instantiates
+/// the matrix-multiplication kernels). False if there is none.
+template <class Args, class X, class F>
+bool withKernel(std::string_view name, F&& f)
+{
+    bool found = false;
+    forEachKernel([&](auto k) {
+        using K = decltype(k);
+        if constexpr (std::is_same_v<typename K::template Args<X>, Args>)
+            if (!found && name == K::info.name) {
+                found = true;
+                f(k);
+            }
+    });
+    return found;
+}
+
+namespace detail {
+template <int... T, class F>
+bool pickTile(Tiles<T...>, int tile, F& f)
+{
+    if constexpr (sizeof...(T) == 0) {
+        f(std::integral_constant<int, 0>{});
+        return true;
+    } else {
+        return ((tile == T && (f(std::integral_constant<int, T>{}), true)) || ...);
+    }
+}
+}  // namespace detail
+
+/// Calls `f(std::integral_constant<int, T>{})` for the compiled tile T of entry K equal to
+/// `tile`; for an untiled kernel T is 0 (its block edge is a run-time value). False if K has
+/// no instance for `tile`.
+template <class K, class F>
+bool withTile(int tile, F&& f)
+{
+    return detail::pickTile(typename K::TileSizes{}, tile, f);
+}
+
+}  // namespace ts::sim

@@ -1,0 +1,57 @@
+# Fails when a source file includes against the direction of the layers
+# kernels <- sim <- gpu <- app (docs/design.md, "Layers"), or when kernels/ or sim/ include
+# a UI, OpenGL or CUDA header.
+#   cmake -DROOT=<repository or fixture root> -P check_layers.cmake
+# A quoted include names its layer by its first folder ("sim/trace.hpp"); a bare name
+# ("trace.hpp") is looked up beside the including file, then in sim/ and kernels/ (the
+# include folders the targets publish). tests/, bench/ and build trees are not layered.
+if(NOT ROOT)
+  message(FATAL_ERROR "usage: cmake -DROOT=<folder> -P check_layers.cmake")
+endif()
+set(rank_kernels 0)
+set(rank_sim 1)
+set(rank_gpu 2)
+set(rank_app 3)
+set(rank_tools 3)
+# Headers that kernels/ and sim/ must never see: Dear ImGui, OpenGL and its loaders, GLFW,
+# the CUDA runtime and its libraries.
+set(forbidden_low "^(imgui|imgui_[a-z_]+\\.h|GL/|GLFW/|glad/|cuda|cuda_runtime|cublas|cublasLt|curand|device_launch_parameters|nvrtc|nvml)")
+
+set(violations "")
+foreach(layer kernels sim gpu app tools)
+  file(GLOB_RECURSE files "${ROOT}/${layer}/*.cuh" "${ROOT}/${layer}/*.cu" "${ROOT}/${layer}/*.hpp"
+       "${ROOT}/${layer}/*.cpp" "${ROOT}/${layer}/*.h")
+  foreach(f IN LISTS files)
+    file(RELATIVE_PATH rel "${ROOT}" "${f}")
+    get_filename_component(dir "${f}" DIRECTORY)
+    file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+    foreach(line IN LISTS lines)
+      if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
+        set(inc "${CMAKE_MATCH_1}")
+        set(target_layer "")
+        if(inc MATCHES "^(kernels|sim|gpu|app|tools)/")
+          set(target_layer "${CMAKE_MATCH_1}")
+        elseif(EXISTS "${dir}/${inc}")
+          set(target_layer "${layer}")
+        elseif(EXISTS "${ROOT}/sim/${inc}")
+          set(target_layer sim)
+        elseif(EXISTS "${ROOT}/kernels/${inc}")
+          set(target_layer kernels)
+        endif()
+        if(target_layer AND rank_${target_layer} GREATER rank_${layer})
+          string(APPEND violations "  ${rel}: #include \"${inc}\" reaches up from ${layer}/ into ${target_layer}/\n")
+        endif()
+      elseif(line MATCHES "#[ \t]*include[ \t]*<([^>]+)>")
+        set(inc "${CMAKE_MATCH_1}")
+        if(layer MATCHES "^(kernels|sim)$" AND inc MATCHES "${forbidden_low}")
+          string(APPEND violations "  ${rel}: #include <${inc}>: ${layer}/ must not depend on UI, GL or CUDA headers\n")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(violations)
+  message(FATAL_ERROR "Includes against the layers kernels <- sim <- gpu <- app:\n${violations}")
+endif()
+message(STATUS "Layers kernels <- sim <- gpu <- app: every include points down.")
