@@ -12,13 +12,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "kernels/conv1d_basic.cuh"
-#include "kernels/conv1d_tiled.cuh"
-#include "kernels/conv1d_tiled_cache.cuh"
-#include "kernels/conv2d_basic.cuh"
-#include "kernels/conv2d_tiled.cuh"
-#include "counting_context.cuh"
-#include "cuda_support.hpp"
+#include "registry_launch.cuh"
 #include "sim/scenario.hpp"
 #include "sim/simulate.hpp"
 
@@ -27,103 +21,15 @@ namespace {
 
 using kernels::MAX_MASK_WIDTH;
 
-enum class ConvKernel { Basic1D, Tiled1D, TiledCache1D, Basic2D, Tiled2D };
-
-ConvKernel parseConv(const std::string& name)
-{
-    if (name == "conv1d-basic") return ConvKernel::Basic1D;
-    if (name == "conv1d-tiled") return ConvKernel::Tiled1D;
-    if (name == "conv1d-tiled-cache") return ConvKernel::TiledCache1D;
-    if (name == "conv2d-basic") return ConvKernel::Basic2D;
-    if (name == "conv2d-tiled") return ConvKernel::Tiled2D;
-    throw LaunchError("'" + name + "' is not a convolution kernel.");
-}
-
-// One __global__ function per kernel: context X (DeviceContext: plain; CountingContext:
-// counted reads of N). With DROP the barriers in dropMask are skipped; without it the mask
-// is the constant 0, so the kernel that is timed tests nothing at its barrier.
-
 template <class X>
-__global__ void conv1dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
-{
-    X x = X::here();
-    kernels::conv1dBasic(x, N, P, mw, w);
-}
+using Args = sim::ConvArgs<X>;
 
-template <int TILE_SIZE, class X, bool DROP>
-__global__ void conv1dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w,
-                                  unsigned dropMask)
-{
-    X x = X::here(DROP ? dropMask : 0u);
-    kernels::conv1dTiled<TILE_SIZE>(x, N, P, mw, w);
-}
-
-template <int TILE_SIZE, class X, bool DROP>
-__global__ void conv1dTiledCacheKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w,
-                                       unsigned dropMask)
-{
-    X x = X::here(DROP ? dropMask : 0u);
-    kernels::conv1dTiledCache<TILE_SIZE>(x, N, P, mw, w);
-}
-
-template <class X>
-__global__ void conv2dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w)
-{
-    X x = X::here();
-    kernels::conv2dBasic(x, N, P, mw, h, w);
-}
-
-template <int TILE_SIZE, class X, bool DROP>
-__global__ void conv2dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w,
-                                  unsigned dropMask)
-{
-    X x = X::here(DROP ? dropMask : 0u);
-    kernels::conv2dTiled<TILE_SIZE>(x, N, P, mw, h, w);
-}
-
-/// Calls f(std::integral_constant<int, T>{}) for the compiled TILE_SIZE T equal to `tile`
-/// (one of Tiles: the lists of sim/problem.hpp, kConv1DTileSizes and kConv2DTileSizes);
-/// false if there is none.
-template <int... Tiles, class F>
-bool withTile(int tile, F f)
-{
-    return ((tile == Tiles && (f(std::integral_constant<int, Tiles>{}), true)) || ...);
-}
-
-/// Launches the kernel of `s` with context X on the default stream, with sim::launchShape's
-/// grid and block. N is X's read-only pointer; the mask must already be in Mc.
+/// Launches the kernel of `s` with context X (gpu/registry_launch.cuh). N is X's read-only
+/// pointer; the mask must already be in this file's Mc.
 template <class X>
 void launch(const sim::Scenario& s, typename X::template GlobalPtr<const float> N, float* P)
 {
-    const sim::LaunchShape sh = sim::launchShape(s);
-    const dim3 grid(sh.grid.x, sh.grid.y), block(sh.block.x, sh.block.y);
-    const int mw = s.maskWidth, w = s.width, h = s.height;
-    const unsigned drop = s.dropBarriers;
-    bool launched = true;
-    switch (parseConv(s.kernel)) {
-    case ConvKernel::Basic1D: conv1dBasicKernel<X><<<grid, block>>>(N, P, mw, w); break;
-    case ConvKernel::Basic2D: conv2dBasicKernel<X><<<grid, block>>>(N, P, mw, h, w); break;
-    case ConvKernel::Tiled1D:
-        launched = withTile<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>(s.tile, [&](auto T) {
-            if (drop) conv1dTiledKernel<decltype(T)::value, X, true><<<grid, block>>>(N, P, mw, w, drop);
-            else conv1dTiledKernel<decltype(T)::value, X, false><<<grid, block>>>(N, P, mw, w, 0);
-        });
-        break;
-    case ConvKernel::TiledCache1D:
-        launched = withTile<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>(s.tile, [&](auto T) {
-            if (drop) conv1dTiledCacheKernel<decltype(T)::value, X, true><<<grid, block>>>(N, P, mw, w, drop);
-            else conv1dTiledCacheKernel<decltype(T)::value, X, false><<<grid, block>>>(N, P, mw, w, 0);
-        });
-        break;
-    case ConvKernel::Tiled2D:
-        launched = withTile<2, 4, 8, 16, 32>(s.tile, [&](auto T) {
-            if (drop) conv2dTiledKernel<decltype(T)::value, X, true><<<grid, block>>>(N, P, mw, h, w, drop);
-            else conv2dTiledKernel<decltype(T)::value, X, false><<<grid, block>>>(N, P, mw, h, w, 0);
-        });
-        break;
-    }
-    if (!launched) throw LaunchError("TILE_SIZE " + std::to_string(s.tile) + " has no compiled instance of " + s.kernel + ".");
-    check(cudaGetLastError(), ("launching " + s.kernel).c_str());
+    launchRegistered<X>(s, Args<X>{N, P, s.maskWidth, s.height, s.width});
 }
 
 /// Elements of N and P, and of the mask M.
@@ -149,7 +55,7 @@ void uploadMask(const sim::Scenario& s, const std::vector<float>& M)
 void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
 {
     requireDevice();
-    parseConv(s.kernel);
+    if (!sim::isConvolution(s.kernel)) throw LaunchError("'" + s.kernel + "' is not a convolution kernel.");
     if (std::string e = sim::validate(s); !e.empty()) throw LaunchError(e);
     for (auto [what, have, want] : {std::tuple{"M", M.size(), sizeM(s)}, std::tuple{"N", N.size(), sizeN(s)}})
         if (have != want) {
@@ -213,12 +119,6 @@ double checkConv(const sim::Scenario& s, const std::vector<float>& P, const std:
 }
 
 }  // namespace
-
-bool isConvKernel(const std::string& kernel)
-{
-    const sim::KernelInfo* k = sim::findKernel(kernel);
-    return k && k->family != sim::Family::Matmul;
-}
 
 std::vector<float> runConvPlain(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
 {

@@ -10,10 +10,6 @@
 
 namespace ts::gpu::detail {
 
-/// Is `kernel` one of the convolution kernels (conv1d-basic, conv1d-tiled,
-/// conv1d-tiled-cache, conv2d-basic, conv2d-tiled)?
-bool isConvKernel(const std::string& kernel);
-
 /// runPlain() for a convolution scenario: N (width, or height x width) and the mask M
 /// (Mask_Width, or its square) from the host, M into constant memory, one launch of the
 /// plain instantiation (skipping s.dropBarriers), P back. Throws Unavailable or

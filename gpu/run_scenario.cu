@@ -27,14 +27,13 @@ struct Operands {
     }
 };
 
-/// Checks the device, the kernel, the launch and the input sizes of `s`; returns the
-/// kernel. Throws Unavailable or LaunchError.
-MatmulKernel prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N,
+/// Checks the device, the kernel, the launch and the input sizes of `s`. Throws
+/// Unavailable or LaunchError.
+void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N,
                      size_t extraBytes)
 {
     const DeviceInfo& d = requireDevice();
-    const MatmulKernel kernel = parseKernel(s.kernel);
-    checkLaunchable(d, kernel, s.tile, s.j, s.k, s.l);
+    checkLaunchable(d, s);
     for (auto [what, have, want] : {std::tuple{"M", M.size(), 1ull * s.j * s.k},
                                     std::tuple{"N", N.size(), 1ull * s.k * s.l}})
         if (have != want) {
@@ -44,20 +43,19 @@ MatmulKernel prepare(const sim::Scenario& s, const std::vector<float>& M, const 
             throw LaunchError(e.str());
         }
     requireFreeMemory(4 * (M.size() + N.size() + 1ull * s.j * s.l) + extraBytes);
-    return kernel;
 }
 }  // namespace
 
 std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
                             const std::vector<float>& N)
 {
-    if (isConvKernel(s.kernel)) return runConvPlain(s, M, N);
-    const MatmulKernel kernel = prepare(s, M, N, 0);
+    if (sim::isConvolution(s.kernel)) return runConvPlain(s, M, N);
+    prepare(s, M, N, 0);
     Operands d(s, M, N);
-    if (kernel == MatmulKernel::Cublas)
+    if (isCublas(s.kernel))
         CublasSgemm().run(d.M.get(), d.N.get(), d.P.get(), s.j, s.k, s.l);
     else
-        launchMatmul(kernel, s.tile, s.dropBarriers, d.M.get(), d.N.get(), d.P.get(), s.j, s.k, s.l);
+        launchMatmul(s, d.M.get(), d.N.get(), d.P.get());
     check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
     return d.P.download("copying P back from the device");
 }
@@ -65,14 +63,13 @@ std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
 CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
                       const std::vector<float>& N)
 {
-    if (isConvKernel(s.kernel)) return runConvCounted(s, M, N);
-    const MatmulKernel kernel = prepare(s, M, N, 4 * (M.size() + N.size()));
+    if (sim::isConvolution(s.kernel)) return runConvCounted(s, M, N);
+    prepare(s, M, N, 4 * (M.size() + N.size()));
     Operands d(s, M, N);
     DeviceBuffer<unsigned> loadsM(M.size()), loadsN(N.size());
     loadsM.fill(0, "zeroing the load counters of M");
     loadsN.fill(0, "zeroing the load counters of N");
-    launchMatmulCounted(kernel, s.tile, s.dropBarriers, d.M.get(), d.N.get(), d.P.get(), loadsM.get(), loadsN.get(),
-                        s.j, s.k, s.l);
+    launchMatmulCounted(s, d.M.get(), d.N.get(), d.P.get(), loadsM.get(), loadsN.get());
     check(cudaDeviceSynchronize(), ("running the counting instantiation of " + s.kernel).c_str());
     CountedRun r;
     r.P = d.P.download("copying P back from the device");

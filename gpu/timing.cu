@@ -97,10 +97,10 @@ double checkResult(const BenchRequest& r, const std::vector<float>& P, const std
 
 BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
 {
-    if (isConvKernel(r.kernel)) return benchConv(r, progress);
+    if (sim::isConvolution(r.kernel)) return benchConv(r, progress);
     const DeviceInfo& dev = requireDevice();
-    const MatmulKernel kernel = parseKernel(r.kernel);
-    checkLaunchable(dev, kernel, r.tile, r.j, r.k, r.l);
+    const sim::Scenario s = sim::matmulScenario(r.kernel, r.j, r.k, r.l, r.tile, {}, r.seed);
+    checkLaunchable(dev, s);
     if (r.reps < 1)
         throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
     const size_t sizeM = size_t(r.j) * r.k, sizeN = size_t(r.k) * r.l, sizeP = size_t(r.j) * r.l;
@@ -113,10 +113,10 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     dN.upload(N, "copying N to the device");
 
     std::optional<CublasSgemm> blas;
-    if (kernel == MatmulKernel::Cublas) blas.emplace();
+    if (isCublas(r.kernel)) blas.emplace();
     auto launch = [&] {
         if (blas) blas->run(dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
-        else launchMatmul(kernel, r.tile, 0, dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
+        else launchMatmul(s, dM.get(), dN.get(), dP.get());
     };
 
     // Poisoning P after the warm-up: the timed runs must write every element themselves.
@@ -132,8 +132,8 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     const double seconds = b.msMedian * 1e-3;
     b.gflops = 2.0 * r.j * r.k * r.l / seconds / 1e9;
     b.gbytesPerS = 4.0 * (sizeM + sizeN + sizeP) / seconds / 1e9;
-    if (kernel != MatmulKernel::Cublas && 1ull * r.j * r.k * r.l <= kSimulateLimit) {
-        b.bitExactVsSim = matchesSimulator(sim::matmulScenario(r.kernel, r.j, r.k, r.l, r.tile, {}, r.seed), P);
+    if (!blas && 1ull * r.j * r.k * r.l <= kSimulateLimit) {
+        b.bitExactVsSim = matchesSimulator(s, P);
     }
     if (progress) progress(1.0);
     return b;

@@ -1,7 +1,6 @@
 // occupancy_compare: checks the occupancy model (sim/occupancy.hpp) against the CUDA
-// runtime. For every kernel of the project (the single-source matmul kernels with the plain
-// and the counting device context, every compiled TILE_WIDTH; the convolution kernels at
-// a few TILE_SIZEs, whose static N_ds differs), every block size from 32 to
+// runtime. For every kernel of the kernel registry at every compiled TILE_WIDTH / TILE_SIZE,
+// with the plain and the counting device context, every block size from 32 to
 // 1024 in steps of 32, dynamic shared memory of 0, 1, 8, 32 and 48 KiB and the carve-out
 // preferences default, 0 % and 50 %, it asks cudaOccupancyMaxActiveBlocksPerMultiprocessor
 // for the blocks per SM and compares the `current` profile and the sm_XX profile of the
@@ -17,99 +16,37 @@
 #include <string>
 #include <vector>
 
-#include "gpu/device_context.cuh"
-#include "kernels/conv1d_basic.cuh"
-#include "kernels/conv1d_tiled.cuh"
-#include "kernels/conv1d_tiled_cache.cuh"
-#include "kernels/conv2d_basic.cuh"
-#include "kernels/conv2d_tiled.cuh"
-#include "gpu/counting_context.cuh"
+#include "gpu/registry_launch.cuh"
 #include "gpu/gpu.hpp"
 #include "gpu/gpu_occupancy.hpp"
-#include "kernels/matmul_naive.cuh"
-#include "kernels/matmul_tiled.cuh"
 #include "sim/occupancy.hpp"
 
 namespace {
-
-/// matmul-naive bound to execution context X (as the GPU path binds it).
-template <class X>
-__global__ void naiveKernel(typename X::template GlobalPtr<const float> M,
-                            typename X::template GlobalPtr<const float> N,
-                            typename X::template GlobalPtr<float> P, int j, int k, int l)
-{
-    X x = X::here();
-    ts::kernels::matmulNaive(x, M, N, P, j, k, l);
-}
-
-/// matmul-tiled with TILE_WIDTH bound to execution context X.
-template <int TILE_WIDTH, class X>
-__global__ void tiledKernel(typename X::template GlobalPtr<const float> M,
-                            typename X::template GlobalPtr<const float> N,
-                            typename X::template GlobalPtr<float> P, int j, int k, int l)
-{
-    X x = X::here();
-    ts::kernels::matmulTiled<TILE_WIDTH>(x, M, N, P, j, k, l);
-}
-
-// The convolution kernels (PMPP ch. 7) bound to X, as gpu/conv_launch.cu binds them.
-template <class X>
-__global__ void conv1dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
-{
-    X x = X::here();
-    ts::kernels::conv1dBasic(x, N, P, mw, w);
-}
-
-template <int TILE_SIZE, class X>
-__global__ void conv1dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
-{
-    X x = X::here();
-    ts::kernels::conv1dTiled<TILE_SIZE>(x, N, P, mw, w);
-}
-
-template <int TILE_SIZE, class X>
-__global__ void conv1dTiledCacheKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int w)
-{
-    X x = X::here();
-    ts::kernels::conv1dTiledCache<TILE_SIZE>(x, N, P, mw, w);
-}
-
-template <class X>
-__global__ void conv2dBasicKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w)
-{
-    X x = X::here();
-    ts::kernels::conv2dBasic(x, N, P, mw, h, w);
-}
-
-template <int TILE_SIZE, class X>
-__global__ void conv2dTiledKernel(typename X::template GlobalPtr<const float> N, float* P, int mw, int h, int w)
-{
-    X x = X::here();
-    ts::kernels::conv2dTiled<TILE_SIZE>(x, N, P, mw, h, w);
-}
 
 struct Kernel {
     std::string name;
     const void* func;
 };
 
+/// Every compiled instance of every registry kernel with context X, as the GPU path
+/// launches them (gpu/registry_launch.cuh; untiled kernels have the one instance T = 0).
 template <class X>
 void addContext(std::vector<Kernel>& list, const char* context)
 {
-    const std::string c = context;
-    list.push_back({"matmul-naive" + c, reinterpret_cast<const void*>(&naiveKernel<X>)});
-    list.push_back({"matmul-tiled<2>" + c, reinterpret_cast<const void*>(&tiledKernel<2, X>)});
-    list.push_back({"matmul-tiled<4>" + c, reinterpret_cast<const void*>(&tiledKernel<4, X>)});
-    list.push_back({"matmul-tiled<8>" + c, reinterpret_cast<const void*>(&tiledKernel<8, X>)});
-    list.push_back({"matmul-tiled<16>" + c, reinterpret_cast<const void*>(&tiledKernel<16, X>)});
-    list.push_back({"matmul-tiled<32>" + c, reinterpret_cast<const void*>(&tiledKernel<32, X>)});
-    list.push_back({"conv1d-basic" + c, reinterpret_cast<const void*>(&conv1dBasicKernel<X>)});
-    list.push_back({"conv1d-tiled<8>" + c, reinterpret_cast<const void*>(&conv1dTiledKernel<8, X>)});
-    list.push_back({"conv1d-tiled<256>" + c, reinterpret_cast<const void*>(&conv1dTiledKernel<256, X>)});
-    list.push_back({"conv1d-tiled-cache<256>" + c, reinterpret_cast<const void*>(&conv1dTiledCacheKernel<256, X>)});
-    list.push_back({"conv2d-basic" + c, reinterpret_cast<const void*>(&conv2dBasicKernel<X>)});
-    list.push_back({"conv2d-tiled<8>" + c, reinterpret_cast<const void*>(&conv2dTiledKernel<8, X>)});
-    list.push_back({"conv2d-tiled<16>" + c, reinterpret_cast<const void*>(&conv2dTiledKernel<16, X>)});
+    ts::sim::forEachKernel([&](auto k) {
+        using K = decltype(k);
+        auto add = [&]<int T>() {
+            const std::string name = std::string(K::info.name) + (T ? "<" + std::to_string(T) + ">" : "") + context;
+            list.push_back({name, reinterpret_cast<const void*>(&ts::gpu::detail::deviceKernel<K, T, X, false>)});
+        };
+        if constexpr (K::TileSizes::values.empty()) {
+            add.template operator()<0>();
+        } else {
+            [&]<size_t... I>(std::index_sequence<I...>) {
+                (add.template operator()<K::TileSizes::values[I]>(), ...);
+            }(std::make_index_sequence<K::TileSizes::values.size()>{});
+        }
+    });
 }
 
 /// Exits with status 2 and one sentence if a CUDA call failed.

@@ -38,7 +38,7 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
 /// Builds a scenario from the size options; returns an error sentence or "".
 std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::Scenario& s)
 {
-    if (isConvKernel(kernel)) return toConvScenario(o, kernel, s);
+    if (sim::isConvolution(kernel)) return toConvScenario(o, kernel, s);
     s.kernel = kernel;
     if (o.height || o.maskWidth) return "--height and --mask-width apply to the convolution kernels only.";
     if (o.width && (o.j || o.k || o.l))
@@ -81,7 +81,7 @@ double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 ordered_json paramsJson(const sim::Scenario& s)
 {
-    if (isConvKernel(s.kernel)) return convParamsJson(s);
+    if (sim::isConvolution(s.kernel)) return convParamsJson(s);
     return ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
 }
 
@@ -213,7 +213,7 @@ int Commands::runSimulate()
                                         {"shared_loads", b.shared_loads},
                                         {"untiled_global_loads", ub},
                                         {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
-        if (isConvKernel(s.kernel)) j["block_stats"]["constant_loads"] = b.constant_loads;
+        if (sim::isConvolution(s.kernel)) j["block_stats"]["constant_loads"] = b.constant_loads;
     }
     j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
@@ -222,7 +222,7 @@ int Commands::runSimulate()
         std::cout << j.dump() << "\n";
         return kOk;
     }
-    if (isConvKernel(s.kernel)) std::cout << convProblemLine(s);
+    if (sim::isConvolution(s.kernel)) std::cout << convProblemLine(s);
     else std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l << ", tile " << s.tile;
     std::cout << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
               << r.block.x << "x" << r.block.y << " threads\n"
@@ -231,7 +231,7 @@ int Commands::runSimulate()
               << "  global stores   " << t.global_stores << "\n"
               << "  shared loads    " << t.shared_loads << ", stores " << t.shared_stores
               << " (zero fills " << t.zero_fills << ")\n"
-              << (isConvKernel(s.kernel) ? "  constant loads  " + std::to_string(t.constant_loads) + "\n" : "")
+              << (sim::isConvolution(s.kernel) ? "  constant loads  " + std::to_string(t.constant_loads) + "\n" : "")
               << "  barriers        " << t.barriers << "\n"
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
@@ -322,8 +322,8 @@ int Commands::runBench()
         ordered_json r;
         r["kernel"] = rq.kernel;
         sim::Scenario conv;
-        if (isConvKernel(rq.kernel)) toScenario(benchOpt_, rq.kernel, conv);
-        r["params"] = isConvKernel(rq.kernel) ? convParamsJson(conv)
+        if (sim::isConvolution(rq.kernel)) toScenario(benchOpt_, rq.kernel, conv);
+        r["params"] = sim::isConvolution(rq.kernel) ? convParamsJson(conv)
                                               : ordered_json{{"j", rq.j}, {"k", rq.k}, {"l", rq.l}, {"tile", rq.tile}};
         r["ms_median"] = b.msMedian;
         r["ms_min"] = b.msMin;
@@ -335,10 +335,10 @@ int Commands::runBench()
         out["results"].push_back(r);
         if (!benchJson_)
             std::cout << std::left << std::setw(14)
-                      << (isConvKernel(rq.kernel) ? convProblemLine(conv) + " "
+                      << (sim::isConvolution(rq.kernel) ? convProblemLine(conv) + " "
                                                   : rq.kernel + " " + std::to_string(rq.j) + "x" + std::to_string(rq.k) +
                                                         "x" + std::to_string(rq.l) + " tile ")
-                      << std::setw(3) << (isConvKernel(rq.kernel) ? std::string() : std::to_string(rq.tile))
+                      << std::setw(3) << (sim::isConvolution(rq.kernel) ? std::string() : std::to_string(rq.tile))
                       << std::fixed << std::setprecision(3)
                       << " median " << b.msMedian << " ms  min " << b.msMin << " ms  "
                       << std::setprecision(1) << b.gflops << " GFLOPS  " << b.gbytesPerS
@@ -382,7 +382,7 @@ int Commands::runVerify()
         o.trace = false;
         const sim::Simulation r = sim::simulate(s, o);
         std::ostringstream line;
-        if (isConvKernel(s.kernel))
+        if (sim::isConvolution(s.kernel))
             line << convProblemLine(s) << ": ";
         else
             line << std::left << std::setw(14) << s.kernel << " tile " << std::setw(2) << s.tile << "  " << s.j
@@ -400,7 +400,7 @@ int Commands::runVerify()
             if (ok && !same(plain, r.P)) { ok = false; why = "GPU P differs from the simulator's"; }
             const int iM = r.arrayIndex("M"), iN = r.arrayIndex("N");
             // A convolution's mask M is in constant memory, which the counting context does not count.
-            if (ok && !isConvKernel(s.kernel) && c.loadsM != r.counters.elementLoads[iM]) { ok = false; why = "per-element loads of M differ"; }
+            if (ok && !sim::isConvolution(s.kernel) && c.loadsM != r.counters.elementLoads[iM]) { ok = false; why = "per-element loads of M differ"; }
             if (ok && c.loadsN != r.counters.elementLoads[iN]) { ok = false; why = "per-element loads of N differ"; }
         } catch (const gpu::LaunchError& e) {
             ok = false;

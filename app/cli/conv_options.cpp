@@ -4,12 +4,6 @@
 
 namespace ts::cli {
 
-bool isConvKernel(const std::string& kernel)
-{
-    const sim::KernelInfo* k = sim::findKernel(kernel);
-    return k && k->family != sim::Family::Matmul;
-}
-
 void addConvOptions(CLI::App* c, ProblemOptions& o)
 {
     c->add_option("--height", o.height, "Convolution 2D: rows of N and P");

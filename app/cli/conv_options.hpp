@@ -11,9 +11,6 @@
 
 namespace ts::cli {
 
-/// Is `kernel` one of the convolution kernels (conv1d-*, conv2d-*)?
-bool isConvKernel(const std::string& kernel);
-
 /// Adds --height and --mask-width to a subcommand (--width and --tile are shared with the
 /// matrix multiplication).
 void addConvOptions(CLI::App* c, ProblemOptions& o);

@@ -9,11 +9,12 @@
 namespace ts::app {
 namespace {
 
-/// "matmul-tiled" -> "matmulTiled", the naming of the __global__ functions in gpu/*.cu.
-std::string camel(const std::string& kernel)
+/// "matmul-tiled" -> "MatmulTiled", the name of the kernel's entry struct in the kernel
+/// registry (sim/kernel_registry.hpp), which names its __global__ instances in gpu/.
+std::string entryName(const std::string& kernel)
 {
     std::string out;
-    bool up = false;
+    bool up = true;
     for (char c : kernel) {
         if (c == '-') {
             up = true;
@@ -57,16 +58,16 @@ const KernelResources* findKernelResources(const sim::Scenario& s, const std::st
 {
     const sim::KernelInfo* info = sim::findKernel(s.kernel);
     if (!info) return nullptr;
-    std::string prefix = camel(s.kernel) + "Kernel<";
-    if (info->tiled) prefix += std::to_string(s.tile) + ", ";
-    prefix += "DeviceContext";
+    // gpu/registry_launch.cuh: deviceKernel<Entry, TILE (0 if untiled), DeviceContext, DROP>.
+    const std::string prefix = "deviceKernel<" + entryName(s.kernel) + ", " +
+                               std::to_string(info->tiled ? s.tile : 0) + ", DeviceContext, ";
     for (const KernelResources& k : kernelResourceTable().kernels) {
         if (arch != k.arch) continue;
         const std::string name = kernelDisplayName(k.mangled);
         if (name.rfind(prefix, 0) != 0) continue;
         const std::string rest = name.substr(prefix.size());
         // Kernels compiled with and without the dropped-barrier flag: take the one the run uses.
-        if (rest == ">" || rest == (s.dropBarriers ? ", true>" : ", false>")) return &k;
+        if (rest == (s.dropBarriers ? "true>" : "false>")) return &k;
     }
     return nullptr;
 }
