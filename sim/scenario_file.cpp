@@ -11,7 +11,7 @@
 //   block = [0, 0]                         # optional; [bx, by] of the traced block
 //   step = 0                               # optional; starting step, or "last"
 //   thread = [1, 0]                        # optional; [tx, ty] of the selected thread
-//   panels = ["matrices", "code"]          # optional; the panels shown (kPanelNames)
+//   panels = ["matrices", "code"]          # optional; the panels shown (the app's names)
 //   drop_barrier = "after-load"            # optional; or "after-compute", or a list of both:
 //                                          # the tiled kernel skips that __syncthreads()
 //   schedule = "reverse"                   # optional; "in-order" (default), "reverse" or
@@ -173,7 +173,7 @@ std::string quoted(const std::string& s)
     return o.str();
 }
 
-Preset parse(const std::string& file, const toml::table& t)
+Preset parse(const std::string& file, const toml::table& t, const PanelNames& panels)
 {
     Preset p;
     p.file = file;
@@ -210,10 +210,9 @@ Preset parse(const std::string& file, const toml::table& t)
         if (!a) fail(file, *n, "panels must be an array of panel names; got a " + typeName(*n) + ".");
         for (const toml::node& e : *a) {
             const std::string name = text(file, "each panel name", e);
-            if (std::find_if(std::begin(kPanelNames), std::end(kPanelNames),
-                             [&](const char* k) { return name == k; }) == std::end(kPanelNames)) {
+            if (!panels.empty() && std::find(panels.begin(), panels.end(), name) == panels.end()) {
                 std::string list;
-                for (const char* k : kPanelNames) list += std::string(list.empty() ? "" : ", ") + k;
+                for (const std::string& k : panels) list += (list.empty() ? "" : ", ") + k;
                 fail(file, e, "'" + name + "' is not a panel; the panels are " + list + ".");
             }
             p.panels.push_back(name);
@@ -325,9 +324,9 @@ const char* scheduleName(Schedule s)
     return "?";
 }
 
-Preset defaultPreset()
+Preset defaultPreset(const PanelNames& panels)
 {
-    if (fs::exists(presetPath(kDefaultName))) return loadScenarioFile(presetPath(kDefaultName));
+    if (fs::exists(presetPath(kDefaultName))) return loadScenarioFile(presetPath(kDefaultName), panels);
     // Without the assets folder (a binary copied elsewhere): the same problem, unnarrated.
     Preset p;
     p.name = kDefaultName;
@@ -335,7 +334,7 @@ Preset defaultPreset()
     return p;
 }
 
-Preset loadScenarioFile(const std::string& path)
+Preset loadScenarioFile(const std::string& path, const PanelNames& panels)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) failFile(path, std::string("cannot be opened (") + std::strerror(errno) + ").");
@@ -349,7 +348,7 @@ Preset loadScenarioFile(const std::string& path)
         if (!d.empty() && d.back() != '.') d += '.';
         throw ScenarioFileError(path + ", line " + std::to_string(e.source().begin.line) + ": " + d);
     }
-    return parse(path, t);
+    return parse(path, t, panels);
 }
 
 void saveScenarioFile(const Preset& p, const std::string& path)
@@ -420,23 +419,23 @@ std::string presetDirectory()
     return (fs::path(assets) / "scenarios").string();
 }
 
-std::vector<Preset> listPresets()
+std::vector<Preset> listPresets(const PanelNames& panels)
 {
     const std::string dir = presetDirectory();
     if (!fs::is_directory(dir))
         throw ScenarioFileError("The preset folder " + dir + " does not exist; set TILESCOPE_ASSETS "
                                 "to the folder that holds scenarios/.");
     std::vector<Preset> presets;
-    for (const std::string& name : presetNames()) presets.push_back(loadScenarioFile(presetPath(name)));
+    for (const std::string& name : presetNames()) presets.push_back(loadScenarioFile(presetPath(name), panels));
     return presets;
 }
 
-Preset findPreset(const std::string& nameOrPath)
+Preset findPreset(const std::string& nameOrPath, const PanelNames& panels)
 {
     const bool isPath = nameOrPath.find('/') != std::string::npos ||
                         fs::path(nameOrPath).extension() == ".toml";
-    if (isPath) return loadScenarioFile(nameOrPath);
-    if (fs::exists(presetPath(nameOrPath))) return loadScenarioFile(presetPath(nameOrPath));
+    if (isPath) return loadScenarioFile(nameOrPath, panels);
+    if (fs::exists(presetPath(nameOrPath))) return loadScenarioFile(presetPath(nameOrPath), panels);
     std::string known;
     for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
     throw ScenarioFileError("No preset named '" + nameOrPath + "'; the presets are " +

@@ -36,25 +36,26 @@ struct Preset {
     uint64_t scheduleSeed = 1;               ///< for Schedule::Random
     int step = 0;              ///< starting step; -1 means the last step
     std::optional<Uint3> thread;         ///< selected thread (tx, ty) in the traced block
-    std::vector<std::string> panels;     ///< panels shown (kPanelNames); empty: keep the user's
+    std::vector<std::string> panels;     ///< panels shown (the app's names); empty: keep the user's
     std::vector<std::string> narration;  ///< per step (may be shorter than the trace)
     std::optional<OccupancyQuestion> occupancy;   ///< open the Occupancy panel with these
 };
 
-/// The panel names a scenario file's `panels` list and the app's `--panel` use, in the
-/// app's panel order: a file format's vocabulary, so that the model library can check it.
-inline constexpr const char* kPanelNames[] = {
-    "scenario", "stats",   "gpu",       "matrices",    "timeline",        "code",
-    "shared-memory", "threads", "hazards", "occupancy", "convolution", "reduction-tables"};
+/// The names a scenario file's `panels` list may use ("matrices", "shared-memory", ...):
+/// the app's panel table supplies them. Empty: any name is kept unchecked (a caller that
+/// shows no panels, such as the CLI).
+using PanelNames = std::vector<std::string>;
 
 /// "in-order", "reverse", "random": a schedule as scenario files and the CLI name it.
 const char* scheduleName(Schedule s);
 
-/// The built-in default: 4x4 tiled matrix multiplication with TILE_WIDTH 2 (seed 000).
-Preset defaultPreset();
+/// The built-in default: 4x4 tiled matrix multiplication with TILE_WIDTH 2 (preset tiled-4x4).
+/// `panels`: as for loadScenarioFile.
+Preset defaultPreset(const PanelNames& panels = {});
 
-/// Reads a scenario file. Throws ScenarioFileError.
-Preset loadScenarioFile(const std::string& path);
+/// Reads a scenario file. Throws ScenarioFileError, also for a name in its `panels` list
+/// that is not one of `panels` (unless `panels` is empty).
+Preset loadScenarioFile(const std::string& path, const PanelNames& panels = {});
 
 /// Writes `p` as a scenario file that loadScenarioFile reads back. Throws
 /// ScenarioFileError if the file cannot be written.
@@ -65,10 +66,11 @@ void saveScenarioFile(const Preset& p, const std::string& path);
 std::string presetDirectory();
 
 /// Every preset in presetDirectory(), sorted by name. A malformed preset throws.
-std::vector<Preset> listPresets();
+/// `panels`: as for loadScenarioFile.
+std::vector<Preset> listPresets(const PanelNames& panels = {});
 
 /// A preset by name, or a file path; throws ScenarioFileError if neither exists or it
-/// does not parse.
-Preset findPreset(const std::string& nameOrPath);
+/// does not parse. `panels`: as for loadScenarioFile.
+Preset findPreset(const std::string& nameOrPath, const PanelNames& panels = {});
 
 }  // namespace ts::sim

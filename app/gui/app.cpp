@@ -18,22 +18,15 @@
 #include <unistd.h>
 
 #include "gpu/gpu_occupancy.hpp"
-#include "panels/panels.hpp"
-#include "screenshot.hpp"
-#include "svg_export.hpp"
 #include "layout.hpp"
+#include "screenshot.hpp"
 #include "settings.hpp"
 #include "sim/wrong_reads.hpp"
 
 namespace ts::app {
-static_assert(std::size(sim::kPanelNames) == kPanelCount, "one scenario-file name per panel");
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Frames drawn after the scenario is ready before --screenshot captures one: ImGui sizes
-/// auto-fitted content over the first frames.
-constexpr int kSettleFrames = 3;
 
 bool keyPressed(ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); }
 
@@ -42,15 +35,13 @@ void onGlfwError(int code, const char* what)
     std::fprintf(stderr, "tilescope: GLFW error %d: %s\n", code, what);
 }
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
-    return v[i];
-}
-
 }  // namespace
+
+int exitStatus(const std::exception& e)
+{
+    if (dynamic_cast<const UsageError*>(&e) || dynamic_cast<const sim::ScenarioFileError*>(&e)) return 2;
+    return 1;
+}
 
 App::App(Options o) : opt_(std::move(o)) {}
 
@@ -68,7 +59,7 @@ App::~App()
 float App::wantedScale() const
 {
     const float ui = view_.presentation ? view_.presentationScale : view_.uiScale;
-    return ui * (offscreen() ? opt_.scale : 1.0f);
+    return ui * (opt_.offscreen() ? opt_.scale : 1.0f);
 }
 
 void App::setFullScreen(bool on)
@@ -88,7 +79,7 @@ void App::setFullScreen(bool on)
 void App::applyLook()
 {
     // Full screen follows presentation mode (command-line modes keep their window size).
-    if (!offscreen() && opt_.frames == 0 && fullScreen_ != view_.presentation) setFullScreen(view_.presentation);
+    if (!opt_.headless() && fullScreen_ != view_.presentation) setFullScreen(view_.presentation);
     // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
     if (ImGui::IsAnyItemActive()) return;
     if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind) return;
@@ -116,36 +107,28 @@ void App::followPresentation()
     }
 }
 
-bool App::openWindow(std::string& error)
+void App::openWindow()
 {
     glfwSetErrorCallback(onGlfwError);
-    if (!glfwInit()) {
-        error = "Cannot open a window: GLFW could not start (is there a display? Use xvfb-run on a machine without one).";
-        return false;
-    }
+    if (!glfwInit())
+        throw RunError("Cannot open a window: GLFW could not start (is there a display? Use xvfb-run on a machine "
+                       "without one).");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    if (offscreen()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    if (opt_.offscreen()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
     window_ = glfwCreateWindow(opt_.width, opt_.height, "TileScope", nullptr, nullptr);
-    if (!window_) {
-        error = "Cannot open a window with an OpenGL 3.3 core context (the driver refused it).";
-        return false;
-    }
+    if (!window_) throw RunError("Cannot open a window with an OpenGL 3.3 core context (the driver refused it).");
     glfwMakeContextCurrent(window_);
-    glfwSwapInterval(opt_.frames > 0 || offscreen() ? 0 : 1);
-    if (!gladLoadGL(glfwGetProcAddress)) {
-        error = "Cannot load the OpenGL 3.3 functions (glad found no usable driver).";
-        return false;
-    }
+    glfwSwapInterval(opt_.headless() ? 0 : 1);
+    if (!gladLoadGL(glfwGetProcAddress)) throw RunError("Cannot load the OpenGL 3.3 functions (glad found no usable driver).");
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     // Command-line modes draw the default layout and look, whatever the user's imgui.ini
     // and settings.toml say.
-    const bool interactive = !offscreen() && opt_.frames == 0;
-    const std::string dir = interactive ? configDir() : std::string();
+    const std::string dir = opt_.headless() ? std::string() : configDir();
     ini_ = dir.empty() ? std::string() : dir + "/imgui.ini";
     settingsPath_ = dir.empty() ? std::string() : dir + "/settings.toml";
     io.IniFilename = ini_.empty() ? nullptr : ini_.c_str();
@@ -162,7 +145,6 @@ bool App::openWindow(std::string& error)
     theme_ = makeTheme(wantedScale(), view_.themeKind);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
-    return true;
 }
 
 void App::startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor)
@@ -214,7 +196,7 @@ sim::Preset App::currentPreset() const
     const unsigned bx = loaded_.sim->trace.blockDim.x;
     p.thread = sim::Uint3{view_.thread % bx, view_.thread / bx, 0};
     p.panels = panelNames(view_.open);
-    if (view_.open[static_cast<int>(Panel::Occupancy)]) {
+    if (view_.open[panelId("occupancy")]) {
         sim::OccupancyQuestion q;
         q.profile = view_.occupancy.profile;
         q.input = view_.occupancy.input;
@@ -257,14 +239,18 @@ void App::startExport(const ExportForm& e)
     static const float scales[] = {1, 2, 4};
     r.format = formats[std::clamp(e.format, 0, 2)];
     r.scale = scales[std::clamp(e.scale, 0, 2)];
-    r.panel = e.panel >= 0 ? sim::kPanelNames[e.panel] : "";
+    r.panel = e.panel >= 0 ? panelTable()[e.panel].name : "";
     r.from = e.from;
     r.to = e.to;
     r.dir = e.dir;
     glfwGetWindowSize(window_, &r.width, &r.height);
-    if (r.width < 640 || r.height < 400 || r.width > 7680 || r.height > 4320) {
+    using namespace limits;
+    if (r.width < kMinWindowWidth || r.height < kMinWindowHeight || r.width > kMaxWindowWidth ||
+        r.height > kMaxWindowHeight) {
         view_.notice = "Cannot export a window of " + std::to_string(r.width) + " x " + std::to_string(r.height) +
-                       " pixels: exports are made at 640x400 to 7680x4320; resize the window.";
+                       " pixels: exports are made at " + std::to_string(kMinWindowWidth) + "x" +
+                       std::to_string(kMinWindowHeight) + " to " + std::to_string(kMaxWindowWidth) + "x" +
+                       std::to_string(kMaxWindowHeight) + "; resize the window.";
         view_.noticeIsError = true;
         std::error_code ec;
         std::filesystem::remove(r.scenarioFile, ec);
@@ -283,66 +269,13 @@ void App::startExport(const ExportForm& e)
     view_.noticeIsError = false;
 }
 
-std::string App::exportStep(ImDrawData* data, int step, int w, int h)
-{
-    // The rectangle written: the whole window, or one panel's window.
-    float x0 = 0, y0 = 0, x1 = static_cast<float>(w), y1 = static_cast<float>(h);
-    const ImGuiWindow* panel = nullptr;
-    if (opt_.exportPanel >= 0) {
-        panel = ImGui::FindWindowByName(panelTitle(static_cast<Panel>(opt_.exportPanel)));
-        if (!panel || !panel->WasActive)
-            return std::string("The panel '") + sim::kPanelNames[opt_.exportPanel] +
-                   "' is not shown with this scenario (the Matrices panel shows matrix multiplication, the "
-                   "Convolution panel convolution); --panel cannot export it.";
-        x0 = std::max(0.0f, std::floor(panel->Pos.x));
-        y0 = std::max(0.0f, std::floor(panel->Pos.y));
-        x1 = std::min(x1, std::ceil(panel->Pos.x + panel->Size.x));
-        y1 = std::min(y1, std::ceil(panel->Pos.y + panel->Size.y));
-    }
-    char name[32];
-    if (opt_.exportFormat == ExportFormat::Svg) {
-        // The draw lists in drawing order: all, or the panel's own and its child windows'
-        // (scrolling canvases).
-        std::vector<const ImDrawList*> lists;
-        for (int i = 0; i < data->CmdListsCount; ++i) {
-            const ImDrawList* dl = data->CmdLists[i];
-            const bool mine = !panel || std::any_of(GImGui->Windows.begin(), GImGui->Windows.end(), [&](const ImGuiWindow* win) {
-                return win->WasActive && win->RootWindow == panel && win->DrawList == dl;
-            });
-            if (mine) lists.push_back(dl);
-        }
-        std::snprintf(name, sizeof name, "/step-%04d.svg", step);
-        const std::string path = opt_.exportDir + name;
-        const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), theme_.palette.clear);
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        if (!(out << svg) || !out.flush()) return "Cannot write the SVG '" + path + "' (is the folder there and writable?).";
-        return "";
-    }
-    Image img;
-    if (std::string e = renderImage(data, w, h, theme_.palette.clear, img); !e.empty()) return e;
-    if (panel)
-        img = cropImage(img, static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0),
-                        static_cast<int>(y1 - y0));
-    if (opt_.exportFormat == ExportFormat::Gif) {
-        if (!gif_) {
-            gif_ = std::make_unique<GifWriter>();
-            const std::string path = opt_.exportDir + "/steps-" + std::to_string(opt_.exportFrom) + "-" +
-                                     std::to_string(opt_.exportTo) + ".gif";
-            if (std::string e = gif_->open(path, img.width, img.height, opt_.gifDelayMs); !e.empty()) return e;
-        }
-        return gif_->addFrame(img);
-    }
-    std::snprintf(name, sizeof name, "/step-%04d.png", step);
-    return savePng(img, opt_.exportDir + name);
-}
-
 void App::openOccupancy(const sim::Preset& p)
 {
     if (!p.occupancy) return;
     view_.occupancy.profile = p.occupancy->profile;
     view_.occupancy.input = p.occupancy->input;
     view_.occupancy.thisKernel = false;
-    view_.open[static_cast<int>(Panel::Occupancy)] = true;
+    view_.open[panelId("occupancy")] = true;
     view_.focusOccupancy = 2;
 }
 
@@ -472,31 +405,21 @@ void App::updateReplay()
 void App::drawUi()
 {
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
-    updateHazardFocus(f);
+    for (const std::unique_ptr<Panel>& p : panels_) p->update(f);
     // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
     // caption while the mouse is at the top edge of the screen or a menu is open.
     const bool slide = view_.presentation;
-    const bool menuWanted = !slide || (!offscreen() && ImGui::IsMousePosValid() &&
+    const bool menuWanted = !slide || (!opt_.offscreen() && ImGui::IsMousePosValid() &&
                                        ImGui::GetIO().MousePos.y < ImGui::GetFrameHeight() * 1.5f) ||
                             ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
     if (!slide) drawMainMenu(f);
     const float menu = slide ? 0.0f : ImGui::GetFrameHeight();
-    const float caption = view_.caption ? captionHeight(f) : 0;
-    if (view_.caption) drawCaptionBar(f, menu, caption);
+    const float caption = view_.caption ? captionBar_.height(f) : 0;
+    if (view_.caption) captionBar_.draw(f, menu, caption);
     if (slide && menuWanted) drawMainMenu(f);
-    const float top = menu + caption;
-    drawScenarioPanel(f, top);
-    drawStatsPanel(f, top);
-    drawGpuPanel(f, top);
-    drawMatricesPanel(f, top);
-    drawTimelinePanel(f, top);
-    drawCodePanel(f, top);
-    drawSharedMemoryPanel(f, top);
-    drawThreadsPanel(f, top);
-    drawHazardsPanel(f, top);
-    drawOccupancyPanel(f, top);
-    drawConvPanel(f, top);
-    drawReductionTablePanel(f, top);
+    f.top = menu + caption;
+    for (const std::unique_ptr<Panel>& p : panels_)
+        if (view_.open[p->id]) p->draw(f);
     view_.resetLayout = false;
 }
 
@@ -504,7 +427,7 @@ void App::carryOut()
 {
     if (requests_.open) {
         try {
-            sim::Preset p = sim::findPreset(*requests_.open);
+            sim::Preset p = sim::findPreset(*requests_.open, panelNameList());
             if (std::string e = sim::validate(p.scenario); !e.empty())
                 throw sim::ScenarioFileError(p.file + ": " + e);
             openPreset(p, p.step);
@@ -517,12 +440,9 @@ void App::carryOut()
         requests_.open.reset();
     }
     if (requests_.load) {
-        const bool sameProblem = loaded_.sim && requests_.load->scenario.kernel == loaded_.sim->scenario.kernel &&
-                                 requests_.load->scenario.j == loaded_.sim->scenario.j &&
-                                 requests_.load->scenario.k == loaded_.sim->scenario.k &&
-                                 requests_.load->scenario.l == loaded_.sim->scenario.l &&
-                                 requests_.load->scenario.tile == loaded_.sim->scenario.tile;
-        startSimulation(*requests_.load, sameProblem ? std::nullopt : std::optional<int>(0), sameProblem);
+        // Another block of the same problem keeps the step; another problem starts at step 0.
+        const bool same = loaded_.sim && sameProblem(requests_.load->scenario, loaded_.sim->scenario);
+        startSimulation(*requests_.load, same ? std::nullopt : std::optional<int>(0), same);
         requests_.load.reset();
     }
     if (requests_.bench && !gpuJob_.running()) {
@@ -556,19 +476,15 @@ void App::carryOut()
     if (requests_.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
 }
 
-int App::run()
+void App::open()
 {
-    std::string error;
-    if (!openWindow(error)) {
-        std::cerr << "tilescope: " << error << "\n";
-        return 1;
-    }
+    openWindow();
     if (!theme_.fonts.note.empty()) {
         view_.notice = theme_.fonts.note;
         std::cerr << "tilescope: " << theme_.fonts.note << "\n";
     }
     try {
-        loaded_.presets = sim::listPresets();
+        loaded_.presets = sim::listPresets(panelNameList());
     } catch (const std::exception& e) {
         loaded_.presetsError = e.what();
     }
@@ -583,126 +499,76 @@ int App::run()
         }
         return out;
     });
+    lastFrame_ = Clock::now();
+}
 
-    const bool offscreen = this->offscreen();
-    exportNext_ = opt_.exportFrom;
-    const ImVec2 target(opt_.width * opt_.scale, opt_.height * opt_.scale);
-    int settled = 0;
-    std::vector<double> frameMs;
-    Clock::time_point prev = Clock::now();
-    while (!glfwWindowShouldClose(window_)) {
-        const Clock::time_point t0 = Clock::now();
-        const double dt = std::chrono::duration<double>(t0 - prev).count();
-        prev = t0;
-        glfwPollEvents();
-        collectJobs();
-        if (!fatal_.empty()) {
-            std::cerr << "tilescope: " << fatal_ << "\n";
-            return 2;
-        }
-        applyLook();
-        followPresentation();
-        if (opt_.exportFormat == ExportFormat::Svg && exportNext_ >= 0) {
-            // Triangles of one colour each: SVG fills them and anti-aliases the edges itself.
-            ImGuiStyle& st = ImGui::GetStyle();
-            st.AntiAliasedLines = st.AntiAliasedLinesUseTex = st.AntiAliasedFill = false;
-        }
-        if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
-        // --keys: once the scenario has loaded, each key goes down for one frame and up the
-        // next, through the same ImGui key state the GLFW backend fills from real presses.
-        const bool typing = offscreen && keyNext_ < opt_.keys.size();
-        if (typing && loaded_.sim && !busy_.simulating) {
-            ImGui::GetIO().KeysDown[opt_.keys[keyNext_]] = !keyHeld_;
-            if (keyHeld_) ++keyNext_;
-            keyHeld_ = !keyHeld_;
-        }
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        if (offscreen) {
-            ImGuiIO& io = ImGui::GetIO();
-            io.DisplaySize = target;
-            io.DisplayFramebufferScale = ImVec2(1, 1);
-        }
-        ImGui::NewFrame();
-        handleKeys();
-        play(dt);
-        updateReplay();
-        drawUi();
-        ImGui::Render();
-        const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        carryOut();
+void App::prepareFrame()
+{
+    frameStart_ = Clock::now();
+    dt_ = std::chrono::duration<double>(frameStart_ - lastFrame_).count();
+    lastFrame_ = frameStart_;
+    glfwPollEvents();
+    collectJobs();
+    if (!fatal_.empty()) throw UsageError(fatal_);
+    applyLook();
+    followPresentation();
+}
 
-        int fbw = 0, fbh = 0;
-        glfwGetFramebufferSize(window_, &fbw, &fbh);
-        glViewport(0, 0, fbw, fbh);
-        const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(theme_.palette.clear);
-        glClearColor(bg.x, bg.y, bg.z, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        // A screenshot from the menu waits two frames, until its dialog has gone.
-        if (requests_.screenshot) {
-            pendingScreenshot_ = std::move(*requests_.screenshot);
-            screenshotDelay_ = 2;
-            requests_.screenshot.reset();
-        } else if (!pendingScreenshot_.empty() && --screenshotDelay_ <= 0) {
-            const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, theme_.palette.clear, pendingScreenshot_);
-            view_.notice = e.empty() ? "Saved " + pendingScreenshot_ : e;
-            view_.noticeIsError = !e.empty();
-            pendingScreenshot_.clear();
-        }
+double App::renderFrame(std::optional<ImVec2> display)
+{
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    if (display) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = *display;
+        io.DisplayFramebufferScale = ImVec2(1, 1);
+    }
+    ImGui::NewFrame();
+    handleKeys();
+    play(dt_);
+    updateReplay();
+    drawUi();
+    ImGui::Render();
+    const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - frameStart_).count();
+    carryOut();
 
-        const bool ready = loaded_.sim && !busy_.simulating && !gpuJob_.running();
-        if (typing) settled = 0;
-        const bool steady = ready && ++settled > kSettleFrames;
-        if (offscreen && steady && exportNext_ >= 0) {
-            // --export-steps: one picture per step, each drawn after the layout settles.
-            const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
-            if (opt_.exportTo > last) {
-                std::cerr << "tilescope: --export-steps ends at step " << opt_.exportTo << ", past the last step of '"
-                          << loaded_.preset.title << "' (its steps are 0 to " << last << ").\n";
-                return 2;
-            }
-            std::string e = exportStep(ImGui::GetDrawData(), exportNext_, static_cast<int>(target.x),
-                                       static_cast<int>(target.y));
-            if (e.empty() && exportNext_ == opt_.exportTo && gif_) e = gif_->close();
-            if (!e.empty()) {
-                std::cerr << "tilescope: " << e << "\n";
-                return e.find("is not shown") != std::string::npos ? 2 : 1;
-            }
-            if (++exportNext_ > opt_.exportTo) return 0;
-            view_.cursor = exportNext_;
-            settled = 0;
-        } else if (offscreen && steady) {
-            const std::string e = saveScreenshot(ImGui::GetDrawData(), static_cast<int>(target.x),
-                                                 static_cast<int>(target.y), theme_.palette.clear, opt_.screenshot);
-            if (!e.empty()) {
-                std::cerr << "tilescope: " << e << "\n";
-                return 1;
-            }
-            if (opt_.printCaption) {
-                // What the caption bar shows: "TITLE | step N of LAST | LABEL | NARRATION", and
-                // " | presentation Sx" in presentation mode.
-                const sim::Trace& t = loaded_.sim->trace;
-                const int c = view_.cursor;
-                const std::vector<std::string>& n = loaded_.preset.narration;
-                std::cout << loaded_.preset.title << " | step " << c << " of " << t.steps.size() - 1 << " | "
-                          << (c >= 0 ? t.steps[c].label : std::string()) << " | "
-                          << (c >= 0 && c < static_cast<int>(n.size()) ? n[c] : std::string("(no narration)"));
-                if (view_.presentation) std::cout << " | presentation " << view_.presentationScale << "x";
-                std::cout << "\n";
-            }
-            return 0;
-        }
-        // --frames counts frames once the scenario is loaded and the layout has settled.
-        if (opt_.frames > 0 && steady) {
-            frameMs.push_back(cpuMs);
-            if (static_cast<int>(frameMs.size()) == opt_.frames) {
-                std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f\n", opt_.frames,
-                            percentile(frameMs, 0.5), percentile(frameMs, 0.99));
-                return 0;
-            }
-        }
-        glfwSwapBuffers(window_);
+    int fbw = 0, fbh = 0;
+    glfwGetFramebufferSize(window_, &fbw, &fbh);
+    glViewport(0, 0, fbw, fbh);
+    const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(theme_.palette.clear);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    menuScreenshot(fbw, fbh);
+    return cpuMs;
+}
+
+void App::menuScreenshot(int fbw, int fbh)
+{
+    if (requests_.screenshot) {
+        pendingScreenshot_ = std::move(*requests_.screenshot);
+        screenshotDelay_ = 2;
+        requests_.screenshot.reset();
+    } else if (!pendingScreenshot_.empty() && --screenshotDelay_ <= 0) {
+        const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, theme_.palette.clear, pendingScreenshot_);
+        view_.notice = e.empty() ? "Saved " + pendingScreenshot_ : e;
+        view_.noticeIsError = !e.empty();
+        pendingScreenshot_.clear();
+    }
+}
+
+void App::swapBuffers() { glfwSwapBuffers(window_); }
+
+bool App::closeRequested() const { return glfwWindowShouldClose(window_); }
+
+bool App::ready() const { return loaded_.sim && !busy_.simulating && !gpuJob_.running(); }
+
+void App::run()
+{
+    while (!closeRequested()) {
+        prepareFrame();
+        renderFrame(std::nullopt);
+        swapBuffers();
     }
     if (!settingsPath_.empty()) {
         // The desk's panels, not the slide's, are the ones to come back to.
@@ -710,7 +576,6 @@ int App::run()
                          slideLayout_ ? deskPanels_ : view_.open, view_.caption};
         if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
     }
-    return 0;
 }
 
 }  // namespace ts::app

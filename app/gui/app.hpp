@@ -1,44 +1,25 @@
-// The app: the GLFW window with its OpenGL 3.3 context, the ImGui frame loop, the worker
-// jobs (simulation, GPU), the keys, and the command-line modes (--screenshot, --frames).
+// The app: the GLFW window with its OpenGL 3.3 context, the ImGui frame, the worker jobs
+// (simulation, GPU, export), the keys, the panels, and the interactive loop. The
+// command-line modes (--screenshot, --export-steps, --frames, --keys) drive the same frame
+// from headless.hpp.
 #pragma once
-#include <array>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "export_job.hpp"
-#include "gif_writer.hpp"
 #include "job.hpp"
+#include "options.hpp"
+#include "panels/panels.hpp"
 #include "state.hpp"
 
 struct GLFWwindow;
-struct ImDrawData;
 
 namespace ts::app {
-
-/// --export-steps' picture formats.
-enum class ExportFormat { Png, Gif, Svg };
-
-/// What the command line asked for (spec/cli.md, `tilescope`).
-struct Options {
-    sim::Preset preset;                 ///< the scenario to open
-    std::optional<int> step;            ///< starting step (-1: last); default the preset's
-    int width = 1600, height = 900;     ///< window size in pixels
-    std::string screenshot;             ///< save this PNG and exit
-    float scale = 1.0f;                 ///< screenshot pixel scale (UI rendered at that size)
-    int frames = 0;                     ///< run this many frames, print timings, exit
-    bool presentation = false;          ///< start in presentation mode
-    std::optional<float> uiScale;       ///< UI scale to start with (presentation's if given)
-    std::optional<ThemeKind> theme;     ///< theme to start with
-    int exportFrom = -1, exportTo = -1; ///< --export-steps A..B (-1: not exporting)
-    std::string exportDir;              ///< --out: folder of the numbered files or the GIF
-    ExportFormat exportFormat = ExportFormat::Png;   ///< --format
-    int exportPanel = -1;               ///< --panel: a Panel, or -1 for the whole window
-    int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
-    bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
-    std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
-};
 
 /// A simulation handed back by the worker.
 struct SimOutcome {
@@ -64,12 +45,35 @@ public:
     App(const App&) = delete;
     App& operator=(const App&) = delete;
 
-    /// Opens the window and runs until it is closed (or the command-line mode is done).
-    /// Returns the process exit status (spec/cli.md: 0 ok, 2 bad arguments).
-    int run();
+    /// Opens the window (hidden for --screenshot and --export-steps), starts simulating the
+    /// command line's scenario and querying the GPU. Throws RunError when no window with
+    /// an OpenGL 3.3 context opens.
+    void open();
+    /// The interactive loop: frames until the window is closed, then saves the settings.
+    /// Throws UsageError when the command line's --step is past the scenario's last step.
+    void run();
+
+    // One frame, in two halves, for the interactive loop and the headless driver.
+    /// Events, finished jobs, the look (fonts, full screen) and the slide layout. Throws
+    /// UsageError when the command line's --step is past the scenario's last step.
+    void prepareFrame();
+    /// Builds the UI at `display` pixels (the window's own size when empty), renders it into
+    /// the window's framebuffer and carries out the panels' requests. Returns the frame's CPU
+    /// time in milliseconds, from prepareFrame() to the end of ImGui::Render().
+    double renderFrame(std::optional<ImVec2> display);
+    void swapBuffers();
+    bool closeRequested() const;
+
+    const Options& options() const { return opt_; }
+    const Loaded& loaded() const { return loaded_; }
+    View& view() { return view_; }
+    const Theme& theme() const { return theme_; }
+    /// The scenario has been simulated and no simulation or GPU job is running.
+    bool ready() const;
+    bool simulating() const { return busy_.simulating; }
 
 private:
-    bool openWindow(std::string& error);
+    void openWindow();
     void startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor);
     /// Simulates `p` and applies what it says about the view: the Occupancy question, the
     /// panels shown, the selected thread.
@@ -88,16 +92,15 @@ private:
     void updateReplay();
     void drawUi();
     void carryOut();
+    /// Saves the window as the PNG asked for from the menu, two frames later (once the
+    /// dialog has gone); `fbw` x `fbh`: the framebuffer's pixels.
+    void menuScreenshot(int fbw, int fbh);
     void applyLook();
     /// Entering presentation mode shows the slide's panels in two columns; leaving it
     /// brings back the panels and arrangement of the desk.
     void followPresentation();
     void setFullScreen(bool on);
-    bool offscreen() const { return !opt_.screenshot.empty() || opt_.exportFrom >= 0; }
     float wantedScale() const;
-    /// Writes the frame just drawn as step `step` of --export-steps (a numbered PNG or SVG,
-    /// or the next GIF frame) at `w` x `h` pixels. Returns "" or one sentence.
-    std::string exportStep(ImDrawData* data, int step, int w, int h);
 
     Options opt_;
     GLFWwindow* window_ = nullptr;
@@ -108,17 +111,17 @@ private:
     Busy busy_;
     sim::ReplayState replay_;
     uint64_t replayGeneration_ = ~0ull;
+    std::vector<std::unique_ptr<Panel>> panels_ = makePanels();   ///< one per panelTable() row
+    CaptionBar captionBar_;
     std::string ini_;
     std::string settingsPath_;          ///< settings.toml beside imgui.ini ("" in CLI modes)
     bool fullScreen_ = false;
     int windowedX_ = 0, windowedY_ = 0, windowedW_ = 0, windowedH_ = 0;
-    int exportNext_ = -1;               ///< next step --export-steps writes
-    size_t keyNext_ = 0;                ///< next of opt_.keys to press
-    bool keyHeld_ = false;              ///< opt_.keys[keyNext_] is down this frame
     bool slideLayout_ = false;          ///< the panels are in presentation mode's arrangement
-    std::array<bool, kPanelCount> deskPanels_{};   ///< panels shown before presentation mode
+    PanelFlags deskPanels_;             ///< panels shown before presentation mode
     int relayoutFrames_ = 0;            ///< frames left that place every panel at its default
-    std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written
+    std::chrono::steady_clock::time_point frameStart_, lastFrame_;   ///< of prepareFrame()
+    double dt_ = 0;                     ///< seconds since the previous frame
 
     Job<SimOutcome> simJob_;
     std::optional<int> pendingStep_;    ///< step to go to when the running simulation ends

@@ -14,7 +14,7 @@ struct ExportRequest {
     int from = 0, to = 0;       ///< steps A..B
     std::string dir;            ///< --out (created if missing)
     std::string format = "png"; ///< png, gif or svg
-    std::string panel;          ///< a sim::kPanelNames entry, or "" for the window
+    std::string panel;          ///< a PanelInfo::name, or "" for the window
     float scale = 1;            ///< --scale
     int width = 1600, height = 900;   ///< --window: the app's window size
     bool presentation = false;  ///< export as presentation mode shows it

@@ -1,10 +1,9 @@
-// The default arrangement of the panels: three columns that tile the window below the
-// menu and caption bars (Debian's ImGui 1.86 has no docking); only the Occupancy panel,
-// closed by default, opens over the centre column.
+// The default arrangement of the panels (Debian's ImGui 1.86 has no docking): three columns
+// that tile the window below the menu and caption bars, or in presentation mode two; each
+// panel's place is its row of the panel table (panels/panel_table.hpp).
 #pragma once
 #include <imgui.h>
 
-#include <array>
 #include <string>
 #include <vector>
 
@@ -17,26 +16,23 @@ struct Rect {
     ImVec2 pos, size;
 };
 
-/// Where `p` goes in a display of `display` pixels whose top `top` pixels hold the menu
-/// and caption bars: three columns, or in presentation mode two (the picture on the left,
-/// the code and shared memory on the right), for the few panels a slide shows.
-/// `slideOpen`: the panels shown in presentation mode (null at the desk); the right column
-/// gives a third row to Threads or Hazards only when one of them is shown.
-Rect defaultRect(Panel p, ImVec2 display, float top, const std::array<bool, kPanelCount>* slideOpen = nullptr);
+/// Where panel `p` goes in a display of `display` pixels whose top `top` pixels hold the
+/// menu and caption bars: its desk place, or with `slideOpen` (the panels shown in
+/// presentation mode; null at the desk) its slide place, squeezed when a third-row panel
+/// (Threads, Hazards) is shown.
+Rect defaultRect(PanelId p, ImVec2 display, float top, const PanelFlags* slideOpen = nullptr);
 
-/// The open/closed state a list of panel names (sim::kPanelNames) describes.
-std::array<bool, kPanelCount> panelsNamed(const std::vector<std::string>& names);
+/// The open/closed state a list of panel names (PanelInfo::name) describes.
+PanelFlags panelsNamed(const std::vector<std::string>& names);
 
-/// The names (sim::kPanelNames) of the panels open in `open`.
-std::vector<std::string> panelNames(const std::array<bool, kPanelCount>& open);
+/// The names (PanelInfo::name) of the panels open in `open`.
+std::vector<std::string> panelNames(const PanelFlags& open);
 
 /// The panels presentation mode shows for preset `p`: the preset's own list if it has one,
-/// else the picture (Matrices or Convolution), Code and Shared memory (and Hazards when the
-/// preset drops a barrier, Occupancy when it asks an occupancy question). The caption bar says the step and PageDown/PageUp move it, so the Timeline,
-/// like Scenario, Stats and GPU, waits in the View menu.
-std::array<bool, kPanelCount> presentationPanels(const sim::Preset& p);
-
-/// The panel's title, also its ImGui window name (imgui.ini keys its place by it).
-const char* panelTitle(Panel p);
+/// else those whose PanelInfo::onSlide asks for it (the picture, Code and Shared memory;
+/// Hazards when the preset drops a barrier, Occupancy when it asks an occupancy question).
+/// The caption bar says the step and PageDown/PageUp move it, so the Timeline, like
+/// Scenario, Stats and GPU, waits in the View menu.
+PanelFlags presentationPanels(const sim::Preset& p);
 
 }  // namespace ts::app

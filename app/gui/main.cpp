@@ -1,15 +1,15 @@
-// tilescope: the desktop app. Arguments as in shared/spec/cli.md ("tilescope (the app)"):
+// tilescope: the desktop app.
 //   tilescope [--scenario NAME|FILE] [--step N|last] [--window WxH]
-//             [--screenshot FILE.png [--scale S]] [--frames N] [--list-scenarios]
-//             [--presentation] [--ui-scale S] [--theme dark|light]
+//             [--screenshot FILE.png [--scale S] [--print-caption] [--keys K,K,...]]
+//             [--frames N] [--list-scenarios] [--presentation] [--ui-scale S]
+//             [--theme dark|light]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
 //              [--scale S] [--delay-ms MS]]
-// Exit status: 0 success, 1 no window could be opened, 2 bad arguments or scenario file.
+// Exit status: 0 success, 1 no window could be opened or a picture not written, 2 bad
+// arguments or scenario file; every error is one sentence on stderr.
 #include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 
-#include <algorithm>
-#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <regex>
@@ -17,15 +17,213 @@
 #include <utility>
 
 #include "app.hpp"
+#include "headless.hpp"
 
 namespace {
 
-constexpr int kBadInput = 2;
+using namespace ts::app;
 
-int bad(const std::string& sentence)
+/// "4", "1.5", "1000000": a limit as a sentence writes it.
+std::string number(double v)
 {
-    std::cerr << "tilescope: " << sentence << "\n";
-    return kBadInput;
+    std::ostringstream o;
+    o << std::setprecision(10) << v;
+    return o.str();
+}
+
+/// CLI::Range(lo, hi) that says "must be between LO and HI; got X".
+CLI::Validator between(double lo, double hi)
+{
+    return CLI::Validator(
+        [range = CLI::Range(lo, hi), lo, hi](std::string& in) {
+            return range(in).empty() ? std::string() : "must be between " + number(lo) + " and " + number(hi) + "; got " + in;
+        },
+        "[" + number(lo) + " - " + number(hi) + "]");
+}
+
+/// CLI::IsMember(names) that says "must be one of A, B; got 'X'".
+CLI::Validator oneOf(const std::vector<std::string>& names)
+{
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    return CLI::Validator(
+        [member = CLI::IsMember(names), list](std::string& in) {
+            std::string v = in;
+            return member(v).empty() ? std::string() : "must be one of " + list + "; got '" + in + "'";
+        },
+        "{" + list + "}");
+}
+
+/// "1920x1080" as (width, height), if it is WIDTHxHEIGHT.
+std::optional<std::pair<int, int>> windowSize(const std::string& s)
+{
+    std::smatch m;
+    if (!std::regex_match(s, m, std::regex("([0-9]{1,5})x([0-9]{1,5})"))) return std::nullopt;
+    return std::pair(std::stoi(m[1]), std::stoi(m[2]));
+}
+
+/// --window: WIDTHxHEIGHT within the window limits.
+CLI::Validator windowValidator()
+{
+    using namespace limits;
+    const std::string range = std::to_string(kMinWindowWidth) + "x" + std::to_string(kMinWindowHeight) + " and " +
+                              std::to_string(kMaxWindowWidth) + "x" + std::to_string(kMaxWindowHeight);
+    return CLI::Validator(
+        [range](std::string& in) {
+            const auto size = windowSize(in);
+            if (!size) return "must be WIDTHxHEIGHT in pixels, e.g. 1920x1080; got '" + in + "'";
+            const auto [w, h] = *size;
+            if (w < kMinWindowWidth || h < kMinWindowHeight || w > kMaxWindowWidth || h > kMaxWindowHeight)
+                return "must be between " + range + " pixels; got " + in;
+            return std::string();
+        },
+        "WxH");
+}
+
+/// "3..7" as (3, 7), if it is A..B.
+std::optional<std::pair<int, int>> stepRange(const std::string& s)
+{
+    std::smatch m;
+    if (!std::regex_match(s, m, std::regex("([0-9]{1,9})\\.\\.([0-9]{1,9})"))) return std::nullopt;
+    return std::pair(std::stoi(m[1]), std::stoi(m[2]));
+}
+
+/// --export-steps: A..B with step numbers A <= B.
+CLI::Validator stepRangeValidator()
+{
+    return CLI::Validator(
+        [](std::string& in) {
+            const auto r = stepRange(in);
+            if (!r) return "must be A..B with step numbers A <= B, e.g. 0..5; got '" + in + "'";
+            if (r->first > r->second) return "must be A..B with A <= B; got '" + in + "'";
+            return std::string();
+        },
+        "A..B");
+}
+
+/// --step: a step number or "last".
+CLI::Validator stepValidator()
+{
+    return CLI::Validator(
+        [](std::string& in) {
+            return in == "last" || std::regex_match(in, std::regex("[0-9]{1,9}"))
+                       ? std::string()
+                       : "must be a step number (0, 1, ...) or 'last'; got '" + in + "'";
+        },
+        "N|last");
+}
+
+/// The keys --keys may press, by name, as GLFW key codes.
+const std::vector<std::pair<std::string, int>> kKeyCodes = {
+    {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP}, {"right", GLFW_KEY_RIGHT},
+    {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
+    {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE}};
+
+/// A CLI11 parse error as one sentence: "--scale must be between 1 and 4; got 5.", or
+/// CLI11's own words with a pointer to --help.
+std::string sentence(const CLI::ParseError& e)
+{
+    std::string m = e.what();
+    if (const size_t p = m.find(": must "); p != std::string::npos) return m.erase(p, 1) + ".";
+    return m + " (tilescope --help lists the options).";
+}
+
+/// What main() asked for besides running the app.
+struct Parsed {
+    Options options;
+    bool list = false;     ///< --list-scenarios
+};
+
+/// Parses the command line into `cli`'s options. Throws CLI::ParseError (CLI::CallForHelp
+/// for --help), UsageError for a bad combination, sim::ScenarioFileError for a bad scenario.
+Parsed parse(CLI::App& cli, int argc, char** argv)
+{
+    using namespace limits;
+    std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel;
+    std::vector<std::string> keys;
+    double scale = 1.0, uiScale = 0;
+    bool presentation = false, printCaption = false;
+    int frames = 0, delayMs = 1500;
+    Parsed r;
+    cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
+    cli.add_option("--step", step, "Starting step: a number from 0, or 'last'")->check(stepValidator());
+    cli.add_option("--window", window, "Window size in pixels, WxH (default 1600x900)")->check(windowValidator());
+    CLI::Option* shot = cli.add_option("--screenshot", screenshot, "Render the scenario at --step, save this PNG and exit");
+    cli.add_option("--scale", scale, "Screenshot pixel scale, 1 to 4: the UI is rendered at that size")
+        ->check(between(kMinPixelScale, kMaxPixelScale));
+    CLI::Option* framesOpt = cli.add_option("--frames", frames, "Run N frames once the scenario is loaded, print CPU times, exit")
+                                 ->check(between(kMinFrames, kMaxFrames));
+    cli.add_flag("--list-scenarios", r.list, "Print the lecture presets and exit");
+    cli.add_flag("--print-caption", printCaption,
+                 "With --screenshot: also print the caption shown (title, step, narration) on stdout")
+        ->needs(shot);
+    std::vector<std::string> keyNames;
+    for (const auto& [name, code] : kKeyCodes) keyNames.push_back(name);
+    cli.add_option("--keys", keys,
+                   "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
+                   "right, left, home, end, f5, escape")
+        ->delimiter(',')
+        ->check(oneOf(keyNames))
+        ->needs(shot);
+    cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
+    cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size")
+        ->check(between(kMinUiScale, kMaxUiScale));
+    cli.add_option("--theme", theme, "dark, or light (high contrast, for projectors)")->check(oneOf({"dark", "light"}));
+    CLI::Option* exportOpt = cli.add_option("--export-steps", exportSteps,
+                                            "Render the steps A..B and write them into --out (step-NNNN.png or .svg, or "
+                                            "steps-A-B.gif), then exit")
+                                 ->check(stepRangeValidator());
+    CLI::Option* out = cli.add_option("--out", outDir, "Folder for --export-steps (must exist)")
+                           ->check(CLI::ExistingDirectory)
+                           ->needs(exportOpt);
+    cli.add_option("--format", format, "--export-steps format: png (default), gif (one animated file) or svg (vector)")
+                                 ->check(oneOf({"png", "gif", "svg"}))
+                                 ->needs(exportOpt);
+    cli.add_option("--panel", panel, "--export-steps of one panel instead of the window: " + panelNameSentence())
+        ->check(oneOf(panelNameList()))
+        ->needs(exportOpt);
+    CLI::Option* delayOpt = cli.add_option("--delay-ms", delayMs, "--format gif: milliseconds each step is shown (default 1500)")
+                                ->check(between(kMinGifDelayMs, kMaxGifDelayMs))
+                                ->needs(exportOpt);
+    exportOpt->needs(out);
+    exportOpt->excludes(shot)->excludes(framesOpt)->excludes("--step");
+    shot->excludes(framesOpt);
+    cli.parse(argc, argv);   // throws CLI::ParseError
+
+    if (r.list) return r;
+    Options& o = r.options;
+    // A malformed scenario file throws sim::ScenarioFileError, exit status 2 (exitStatus).
+    o.preset = scenario.empty() ? ts::sim::defaultPreset(panelNameList()) : ts::sim::findPreset(scenario, panelNameList());
+    if (std::string e = ts::sim::validate(o.preset.scenario); !e.empty())
+        throw UsageError((o.preset.file.empty() ? o.preset.name : o.preset.file) + ": " + e);
+    if (!step.empty()) o.step = step == "last" ? -1 : std::stoi(step);
+    if (const auto size = windowSize(window)) std::tie(o.width, o.height) = *size;
+    if (scale != 1.0 && screenshot.empty() && exportSteps.empty())
+        throw UsageError("--scale applies to --screenshot and --export-steps only; give one of them too.");
+    if (cli.count("--ui-scale") && presentation && uiScale < kMinPresentationScale)
+        throw UsageError("--ui-scale must be between " + number(kMinPresentationScale) + " and " + number(kMaxUiScale) +
+                         " in presentation mode; got " + number(uiScale) + ".");
+    if (cli.count("--ui-scale")) o.uiScale = static_cast<float>(uiScale);
+    if (!theme.empty()) o.theme = theme == "light" ? ThemeKind::Light : ThemeKind::Dark;
+    o.presentation = presentation;
+    if (const auto steps = stepRange(exportSteps)) {
+        std::tie(o.exportFrom, o.exportTo) = *steps;
+        o.exportFormat = format == "gif" ? ExportFormat::Gif : format == "svg" ? ExportFormat::Svg : ExportFormat::Png;
+        if (!panel.empty()) o.exportPanel = findPanel(panel);
+        if (delayOpt->count() && o.exportFormat != ExportFormat::Gif)
+            throw UsageError("--delay-ms applies to --format gif only.");
+        o.gifDelayMs = delayMs;
+        o.step = o.exportFrom;
+        o.exportDir = outDir;
+    }
+    o.printCaption = printCaption;
+    for (const std::string& k : keys)
+        for (const auto& [name, code] : kKeyCodes)
+            if (k == name) o.keys.push_back(code);
+    o.screenshot = screenshot;
+    o.scale = static_cast<float>(scale);
+    o.frames = frames;
+    return r;
 }
 
 }  // namespace
@@ -33,147 +231,25 @@ int bad(const std::string& sentence)
 int main(int argc, char** argv)
 {
     CLI::App cli{"TileScope: step through tiled CUDA kernels (PMPP ch. 4-7)", "tilescope"};
-    std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel, keys;
-    double scale = 1.0, uiScale = 0;
-    bool presentation = false, printCaption = false;
-    int frames = 0, delayMs = 1500;
-    bool list = false;
-    cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
-    cli.add_option("--step", step, "Starting step: a number from 0, or 'last'");
-    cli.add_option("--window", window, "Window size in pixels, WxH (default 1600x900)");
-    cli.add_option("--screenshot", screenshot, "Render the scenario at --step, save this PNG and exit");
-    cli.add_option("--scale", scale, "Screenshot pixel scale, 1 to 4: the UI is rendered at that size");
-    cli.add_option("--frames", frames, "Run N frames once the scenario is loaded, print CPU times, exit");
-    cli.add_flag("--list-scenarios", list, "Print the lecture presets and exit");
-    cli.add_flag("--print-caption", printCaption,
-                 "With --screenshot: also print the caption shown (title, step, narration) on stdout");
-    cli.add_option("--keys", keys,
-                   "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
-                   "right, left, home, end, f5, escape");
-    cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
-    cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size");
-    cli.add_option("--theme", theme, "dark, or light (high contrast, for projectors)");
-    cli.add_option("--export-steps", exportSteps,
-                   "Render the steps A..B and write them into --out (step-NNNN.png or .svg, or "
-                   "steps-A-B.gif), then exit");
-    cli.add_option("--out", outDir, "Folder for --export-steps (must exist)");
-    cli.add_option("--format", format, "--export-steps format: png (default), gif (one animated file) or svg (vector)");
-    std::string panelHelp = "--export-steps of one panel instead of the window:";
-    for (const char* n : ts::sim::kPanelNames) panelHelp += std::string(" ") + n;
-    cli.add_option("--panel", panel, panelHelp);
-    cli.add_option("--delay-ms", delayMs, "--format gif: milliseconds each step is shown (default 1500)");
     try {
-        cli.parse(argc, argv);
+        Parsed p = parse(cli, argc, argv);
+        if (p.list) {
+            for (const ts::sim::Preset& pre : ts::sim::listPresets(panelNameList()))
+                std::cout << std::left << std::setw(28) << pre.name << pre.title << "\n";
+            return 0;
+        }
+        App app(std::move(p.options));
+        app.open();
+        if (app.options().headless()) runHeadless(app);
+        else app.run();
+        return 0;
     } catch (const CLI::CallForHelp& e) {
         return cli.exit(e);
     } catch (const CLI::ParseError& e) {
-        return bad(std::string(e.what()) + " (tilescope --help lists the options)");
-    }
-
-    if (list) {
-        try {
-            for (const ts::sim::Preset& p : ts::sim::listPresets())
-                std::cout << std::left << std::setw(28) << p.name << p.title << "\n";
-            return 0;
-        } catch (const std::exception& e) {
-            return bad(e.what());
-        }
-    }
-
-    ts::app::Options o;
-    try {
-        o.preset = scenario.empty() ? ts::sim::defaultPreset() : ts::sim::findPreset(scenario);
+        std::cerr << "tilescope: " << sentence(e) << "\n";
+        return 2;
     } catch (const std::exception& e) {
-        return bad(e.what());
+        std::cerr << "tilescope: " << e.what() << "\n";
+        return exitStatus(e);
     }
-    if (std::string e = ts::sim::validate(o.preset.scenario); !e.empty())
-        return bad((o.preset.file.empty() ? o.preset.name : o.preset.file) + ": " + e);
-    if (!step.empty()) {
-        if (step == "last") o.step = -1;
-        else if (std::regex_match(step, std::regex("[0-9]{1,9}"))) o.step = std::stoi(step);
-        else return bad("--step must be a step number (0, 1, ...) or 'last'; got '" + step + "'.");
-    }
-    if (!window.empty()) {
-        std::smatch m;
-        if (!std::regex_match(window, m, std::regex("([0-9]{1,5})x([0-9]{1,5})")))
-            return bad("--window must be WIDTHxHEIGHT in pixels, e.g. 1920x1080; got '" + window + "'.");
-        o.width = std::stoi(m[1]);
-        o.height = std::stoi(m[2]);
-        if (o.width < 640 || o.height < 400 || o.width > 7680 || o.height > 4320)
-            return bad("--window must be between 640x400 and 7680x4320 pixels; got " + window + ".");
-    }
-    if (scale < 1.0 || scale > 4.0)
-        return bad("--scale must be between 1 and 4; got " + std::to_string(scale) + ".");
-    if (scale != 1.0 && screenshot.empty() && exportSteps.empty())
-        return bad("--scale applies to --screenshot and --export-steps only; give one of them too.");
-    if (cli.count("--ui-scale") && (uiScale < (presentation ? 1.5 : 1.0) || uiScale > 3.0))
-        return bad(std::string("--ui-scale must be between ") + (presentation ? "1.5" : "1") +
-                   " and 3" + (presentation ? " in presentation mode" : "") + "; got " + std::to_string(uiScale) + ".");
-    if (cli.count("--ui-scale")) o.uiScale = static_cast<float>(uiScale);
-    if (theme == "dark") o.theme = ts::app::ThemeKind::Dark;
-    else if (theme == "light") o.theme = ts::app::ThemeKind::Light;
-    else if (!theme.empty()) return bad("--theme must be 'dark' or 'light'; got '" + theme + "'.");
-    o.presentation = presentation;
-    if (!exportSteps.empty()) {
-        std::smatch m;
-        if (!std::regex_match(exportSteps, m, std::regex("([0-9]{1,9})\\.\\.([0-9]{1,9})")))
-            return bad("--export-steps must be A..B with step numbers A <= B, e.g. 0..5; got '" + exportSteps + "'.");
-        o.exportFrom = std::stoi(m[1]);
-        o.exportTo = std::stoi(m[2]);
-        if (o.exportFrom > o.exportTo)
-            return bad("--export-steps must be A..B with A <= B; got '" + exportSteps + "'.");
-        if (outDir.empty() || !std::filesystem::is_directory(outDir))
-            return bad("--export-steps needs --out DIR, an existing folder; got '" + outDir + "'.");
-        if (format == "png") o.exportFormat = ts::app::ExportFormat::Png;
-        else if (format == "gif") o.exportFormat = ts::app::ExportFormat::Gif;
-        else if (format == "svg") o.exportFormat = ts::app::ExportFormat::Svg;
-        else return bad("--format must be png, gif or svg; got '" + format + "'.");
-        if (!panel.empty()) {
-            const auto* names = std::begin(ts::sim::kPanelNames);
-            const auto* it = std::find(names, std::end(ts::sim::kPanelNames), panel);
-            if (it == std::end(ts::sim::kPanelNames)) {
-                std::string list;
-                for (const char* n : ts::sim::kPanelNames) list += std::string(list.empty() ? "" : ", ") + n;
-                return bad("--panel must be one of " + list + "; got '" + panel + "'.");
-            }
-            o.exportPanel = static_cast<int>(it - names);
-        }
-        if (cli.count("--delay-ms") && (delayMs < 20 || delayMs > 60000))
-            return bad("--delay-ms must be between 20 and 60000; got " + std::to_string(delayMs) + ".");
-        if (cli.count("--delay-ms") && o.exportFormat != ts::app::ExportFormat::Gif)
-            return bad("--delay-ms applies to --format gif only.");
-        o.gifDelayMs = delayMs;
-        if (!screenshot.empty() || frames > 0 || !step.empty())
-            return bad("--export-steps goes alone: not with --screenshot, --frames or --step.");
-        o.step = o.exportFrom;
-        o.exportDir = outDir;
-    } else if (!outDir.empty() || cli.count("--format") || !panel.empty() || cli.count("--delay-ms")) {
-        return bad("--out, --format, --panel and --delay-ms apply to --export-steps only; give --export-steps A..B too.");
-    }
-    if (cli.count("--frames") && (frames < 1 || frames > 1000000))
-        return bad("--frames must be between 1 and 1000000; got " + std::to_string(frames) + ".");
-    if (!screenshot.empty() && frames > 0)
-        return bad("Give either --screenshot or --frames, not both.");
-    if (printCaption && screenshot.empty()) return bad("--print-caption applies to --screenshot only; give --screenshot FILE.png too.");
-    o.printCaption = printCaption;
-    if (!keys.empty()) {
-        if (screenshot.empty()) return bad("--keys applies to --screenshot only; give --screenshot FILE.png too.");
-        static const std::pair<const char*, int> names[] = {
-            {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP}, {"right", GLFW_KEY_RIGHT},
-            {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
-            {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE}};
-        std::stringstream list(keys);
-        for (std::string k; std::getline(list, k, ',');) {
-            const auto* it = std::find_if(std::begin(names), std::end(names), [&](const auto& n) { return k == n.first; });
-            if (it == std::end(names))
-                return bad("--keys takes pagedown, pageup, right, left, home, end, f5 and escape, comma-separated; got '" +
-                           k + "'.");
-            o.keys.push_back(it->second);
-        }
-    }
-    o.screenshot = screenshot;
-    o.scale = static_cast<float>(scale);
-    o.frames = frames;
-    ts::app::App app(std::move(o));
-    return app.run();
 }

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "layout.hpp"
+#include "panels/panel_table.hpp"
 
 namespace ts::app {
 
@@ -41,24 +41,24 @@ Settings loadSettings(const std::string& path, std::string& error)
     }
     auto scale = [&](const char* key, float lo, float& out) {
         if (auto v = t[key].value<double>()) {
-            if (*v >= lo && *v <= kMaxUiScale) out = static_cast<float>(*v);
+            if (*v >= lo && *v <= limits::kMaxUiScale) out = static_cast<float>(*v);
             else error = path + ": " + key + " must be between " + std::to_string(lo) + " and " +
-                         std::to_string(kMaxUiScale) + "; got " + std::to_string(*v) + ".";
+                         std::to_string(limits::kMaxUiScale) + "; got " + std::to_string(*v) + ".";
         }
     };
-    scale("ui_scale", kMinUiScale, s.uiScale);
-    scale("presentation_scale", 1.5f, s.presentationScale);
+    scale("ui_scale", limits::kMinUiScale, s.uiScale);
+    scale("presentation_scale", limits::kMinPresentationScale, s.presentationScale);
     if (auto c = t["caption"].value<bool>()) s.caption = *c;
     if (const toml::table* panels = t["panels"].as_table())
-        for (int i = 0; i < kPanelCount; ++i)
-            if (auto v = (*panels)[panelTitle(static_cast<Panel>(i))].value<bool>()) s.open[i] = *v;
+        for (int i = 0; i < panelCount(); ++i)
+            if (auto v = (*panels)[panelTable()[i].title].value<bool>()) s.open[i] = *v;
     return s;
 }
 
 std::string saveSettings(const Settings& s, const std::string& path)
 {
     toml::table panels;
-    for (int i = 0; i < kPanelCount; ++i) panels.insert(panelTitle(static_cast<Panel>(i)), s.open[i]);
+    for (int i = 0; i < panelCount(); ++i) panels.insert(panelTable()[i].title, static_cast<bool>(s.open[i]));
     toml::table t{{"theme", s.theme == ThemeKind::Light ? "light" : "dark"},
                   {"ui_scale", static_cast<double>(s.uiScale)},
                   {"presentation_scale", static_cast<double>(s.presentationScale)},

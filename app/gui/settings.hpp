@@ -2,23 +2,20 @@
 // caption bar. Stored as TOML (settings.toml) in the XDG config folder, next to imgui.ini
 // which keeps the window layout.
 #pragma once
-#include <array>
 #include <string>
 
+#include "options.hpp"
 #include "state.hpp"
 #include "theme.hpp"
 
 namespace ts::app {
 
-/// Smallest and largest UI scale (1x is the normal desktop size; presentation 1.5x to 3x).
-inline constexpr float kMinUiScale = 1.0f, kMaxUiScale = 3.0f;
-
 /// What the user chose, as saved.
 struct Settings {
     ThemeKind theme = ThemeKind::Dark;
-    float uiScale = 1.0f;                 ///< kMinUiScale..kMaxUiScale
-    float presentationScale = 2.0f;       ///< UI scale in presentation mode, 1.5..3
-    std::array<bool, kPanelCount> open = View{}.open;
+    float uiScale = 1.0f;                 ///< limits::kMinUiScale..kMaxUiScale
+    float presentationScale = 2.0f;       ///< UI scale in presentation mode, limits::kMinPresentationScale..kMaxUiScale
+    PanelFlags open = defaultPanels();    ///< keyed by PanelInfo::title in the file
     bool caption = true;
 };
 

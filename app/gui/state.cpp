@@ -15,14 +15,19 @@ std::string describe(const sim::Scenario& s)
     return t;
 }
 
+bool sameProblem(const sim::Scenario& a, const sim::Scenario& b)
+{
+    return a.kernel == b.kernel && a.j == b.j && a.k == b.k && a.l == b.l && a.height == b.height &&
+           a.width == b.width && a.maskWidth == b.maskWidth && a.tile == b.tile && a.seed == b.seed &&
+           a.dropBarriers == b.dropBarriers;
+}
+
 sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedule schedule, uint64_t scheduleSeed)
 {
     const sim::Preset& lp = loaded.preset;
     const sim::Scenario& cur = lp.scenario;
     const bool sameRun = lp.schedule == schedule && (schedule != sim::Schedule::Random || lp.scheduleSeed == scheduleSeed);
-    if (cur.kernel == s.kernel && cur.j == s.j && cur.k == s.k && cur.l == s.l && cur.tile == s.tile &&
-        cur.seed == s.seed && cur.block.x == s.block.x && cur.block.y == s.block.y &&
-        cur.dropBarriers == s.dropBarriers && sameRun)
+    if (sameProblem(cur, s) && cur.block.x == s.block.x && cur.block.y == s.block.y && sameRun)
         return lp;
     sim::Preset p;
     p.name = "custom";

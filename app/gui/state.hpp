@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu/gpu.hpp"
+#include "panels/panel_table.hpp"
 #include "sim/replay.hpp"
 #include "sim/scenario_file.hpp"
 #include "sim/simulate.hpp"
@@ -46,9 +47,10 @@ sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedul
 /// presetFor with the loaded preset's schedule.
 sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s);
 
-/// The panels of the main window, in View-menu order.
-enum class Panel { Scenario, Stats, Gpu, Matrices, Timeline, Code, SharedMemory, Threads, Hazards, Occupancy, Convolution, ReductionTable, Count };
-inline constexpr int kPanelCount = static_cast<int>(Panel::Count);
+/// Whether scenarios `a` and `b` are the same problem: every field that changes the
+/// simulation (kernel, j, k, l, height, width, maskWidth, tile, seed, dropBarriers) is
+/// equal. The traced block may differ: another block of the same problem keeps the step.
+bool sameProblem(const sim::Scenario& a, const sim::Scenario& b);
 
 /// The Scenario panel's form: the scenario being edited before Apply.
 struct ScenarioForm {
@@ -61,7 +63,7 @@ struct ScenarioForm {
     uint64_t syncedGeneration = ~0ull;   ///< draft was last copied from this simulation
 };
 
-/// The Occupancy panel's inputs (seed 004): a block size, registers per thread and shared
+/// The Occupancy panel's inputs (PMPP sec. 4.7): a block size, registers per thread and shared
 /// memory per block on a profile's SM, or those of the loaded kernel as compiled.
 struct OccupancyForm {
     std::string profile = "textbook";   ///< sim::occupancyProfiles() name, or "current"
@@ -87,7 +89,7 @@ struct GpuForm {
 /// The File > Export dialog: the command line's --export-steps choices.
 struct ExportForm {
     int format = 0;              ///< 0 png, 1 gif, 2 svg
-    int panel = -1;              ///< a Panel, or -1 for the whole window
+    int panel = -1;              ///< a PanelId, or -1 for the whole window
     int scale = 0;               ///< 0: 1x, 1: 2x, 2: 4x
     int from = 0, to = 0;        ///< steps A..B
     std::string dir = "tilescope-export";
@@ -102,7 +104,7 @@ struct View {
     double playClock = 0;        ///< seconds gathered toward the next step
     bool heatmap = false;        ///< Matrices: colour M and N by global loads (whole grid)
     float zoom = 1.0f;           ///< Matrices: cell size factor
-    std::array<bool, kPanelCount> open{true, true, true, true, true, true, true, true, true, false, true, false};
+    PanelFlags open = defaultPanels();   ///< which panels are shown (panelTable() order)
     bool caption = true;         ///< the caption bar under the menu
     bool presentation = false;   ///< presentation mode: full screen at presentationScale
     ThemeKind themeKind = ThemeKind::Dark;
@@ -157,6 +159,7 @@ struct Frame {
     const Theme& theme;
     View& view;
     Requests& requests;
+    float top = 0;                    ///< pixels the menu and caption bars take at the top
 };
 
 }  // namespace ts::app

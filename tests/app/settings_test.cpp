@@ -39,7 +39,7 @@ TEST_F(SettingsFile, RoundTripKeepsEveryField)
     s.uiScale = 1.75f;
     s.presentationScale = 2.5f;
     s.caption = false;
-    for (int i = 0; i < kPanelCount; ++i) s.open[i] = i % 3 == 1;   // not the defaults
+    for (int i = 0; i < panelCount(); ++i) s.open[i] = i % 3 == 1;   // not the defaults
     ASSERT_NE(s.open, View{}.open);
     const std::string path = (dir / "settings.toml").string();
     ASSERT_EQ(saveSettings(s, path), "");

@@ -16,6 +16,10 @@ namespace ts::test {
 namespace {
 namespace fs = std::filesystem;
 
+/// The panel names the app passes (its panel table, in View-menu order).
+const sim::PanelNames kAppPanels = {"scenario", "stats",   "gpu",     "matrices",  "timeline",    "code",
+                                    "shared-memory", "threads", "hazards", "occupancy", "convolution", "reduction-tables"};
+
 /// A scratch folder for one test, removed afterwards.
 class ScenarioFiles : public ::testing::Test {
 protected:
@@ -35,12 +39,12 @@ protected:
         std::ofstream(path) << text;
         return path;
     }
-    /// The message loading `text` throws ("" if it loads).
+    /// The message loading `text` throws ("" if it loads), with the app's panel names.
     std::string errorOf(const std::string& text)
     {
         const std::string path = write("bad.toml", text);
         try {
-            sim::loadScenarioFile(path);
+            sim::loadScenarioFile(path, kAppPanels);
         } catch (const sim::ScenarioFileError& e) {
             const std::string m = e.what();
             EXPECT_EQ(m.rfind(path, 0), 0u) << "starts with the file name: " << m;
@@ -178,6 +182,9 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
               ", line 5: 'memory' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
               "shared-memory, threads, hazards, occupancy, convolution, reduction-tables.");
     EXPECT_EQ(errorOf(kGood + "panels = \"code\"\n"), ", line 4: panels must be an array of panel names; got a string.");
+    // Without a list of panel names (a caller that shows no panels) any name is kept.
+    EXPECT_EQ(sim::loadScenarioFile(write("any.toml", kGood + "panels = [\"memory\"]\n")).panels,
+              std::vector<std::string>{"memory"});
     const std::string typo = errorOf(kGood + "tiel = 2\n");
     EXPECT_EQ(typo.rfind(", line 4: unknown key 'tiel'; the known keys are title, kernel, width, j, k, l, tile,", 0),
               0u) << typo;

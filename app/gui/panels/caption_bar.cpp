@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "panels.hpp"
 #include "widgets.hpp"
@@ -10,44 +11,62 @@
 namespace ts::app {
 namespace {
 
-/// The narration of the cursor step, or "" when the preset has none for it.
-const std::string& narrationNow(const Frame& f)
-{
-    static const std::string none;
-    const sim::Preset& p = f.loaded.preset;
-    const int cursor = f.view.cursor;
-    if (!f.loaded.sim || cursor < 0 || cursor >= static_cast<int>(p.narration.size())) return none;
-    return p.narration[cursor];
-}
-
 constexpr const char* kHint = "Space plays, Left/Right step, Home/End jump. Hover any cell for its index, "
                               "value and loads; click a tile of P to trace that block.";
 
 }  // namespace
 
-float captionHeight(const Frame& f)
+CaptionText captionText(const Loaded& loaded, const View& view)
+{
+    CaptionText c;
+    const sim::Preset& p = loaded.preset;
+    c.title = p.title.empty() ? "TileScope" : p.title;
+    if (view.presentation) c.presentation = view.presentationScale;
+    const sim::Simulation* s = loaded.sim.get();
+    if (!s) return c;
+    const int cursor = view.cursor;
+    const int steps = static_cast<int>(s->trace.steps.size());
+    c.lastStep = steps - 1;
+    c.blockX = s->trace.block.x;
+    c.blockY = s->trace.block.y;
+    if (cursor >= 0 && cursor < steps) {
+        c.step = cursor;
+        c.label = s->trace.steps[cursor].label;
+    }
+    if (cursor >= 0 && cursor < static_cast<int>(p.narration.size())) c.narration = p.narration[cursor];
+    return c;
+}
+
+std::string captionLine(const CaptionText& c)
+{
+    std::ostringstream o;
+    o << c.title << " | step " << c.step.value_or(-1) << " of " << c.lastStep << " | " << c.label << " | "
+      << c.narration.value_or("(no narration)");
+    if (c.presentation) o << " | presentation " << *c.presentation << "x";
+    return o.str();
+}
+
+float CaptionBar::height(const Frame& f)
 {
     // The title line plus the narration wrapped to the window's width (a long one takes
     // several lines; in presentation mode even a short one may). The tallest line of the
     // preset sets the height, so that the panels below stay put while stepping.
-    // Measured again only when the loaded preset, the width or the font size changes.
-    static struct {
-        uint64_t generation = ~0ull;
-        float wrap = -1, fontSize = -1, text = 0;
-    } cache;
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
-    if (cache.generation != f.loaded.generation || cache.wrap != wrap || cache.fontSize != ImGui::GetFontSize()) {
+    if (generation_ != f.loaded.generation || wrap_ != wrap || fontSize_ != ImGui::GetFontSize()) {
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         if (f.loaded.sim)
             for (const std::string& n : f.loaded.preset.narration)
                 text = std::max(text, ImGui::CalcTextSize(n.c_str(), nullptr, false, wrap).y);
-        cache = {f.loaded.generation, wrap, ImGui::GetFontSize(), text};
+        generation_ = f.loaded.generation;
+        wrap_ = wrap;
+        fontSize_ = ImGui::GetFontSize();
+        text_ = text;
     }
-    return ImGui::GetTextLineHeightWithSpacing() + cache.text + st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    return ImGui::GetTextLineHeightWithSpacing() + text_ + st.ItemSpacing.y + 2 * st.WindowPadding.y;
 }
 
-void drawCaptionBar(Frame& f, float y, float height)
+void CaptionBar::draw(Frame& f, float y, float height)
 {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(0, y));
@@ -59,21 +78,17 @@ void drawCaptionBar(Frame& f, float y, float height)
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
     ImGui::Begin("##caption", nullptr, flags);
     const Palette& pal = f.theme.palette;
-    const sim::Preset& p = f.loaded.preset;
+    const CaptionText c = captionText(f.loaded, f.view);
     ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::TextUnformatted(p.title.empty() ? "TileScope" : p.title.c_str());
+    ImGui::TextUnformatted(c.title.c_str());
     ImGui::PopFont();
-    const sim::Simulation* s = f.loaded.sim.get();
-    const int cursor = f.view.cursor;
-    if (s && cursor >= 0 && cursor < static_cast<int>(s->trace.steps.size())) {
+    if (c.step) {
         ImGui::SameLine(0, scaled(24));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "Step %d of %d", cursor,
-                           static_cast<int>(s->trace.steps.size()) - 1);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "Step %d of %d", *c.step, c.lastStep);
         ImGui::SameLine();
-        ImGui::TextUnformatted(s->trace.steps[cursor].label.c_str());
+        ImGui::TextUnformatted(c.label.c_str());
         ImGui::SameLine(0, scaled(24));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "block (bx=%u, by=%u)",
-                           s->trace.block.x, s->trace.block.y);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "block (bx=%u, by=%u)", c.blockX, c.blockY);
     } else if (f.busy.simulating) {
         ImGui::SameLine(0, scaled(24));
         ImGui::TextUnformatted("simulating...");
@@ -88,9 +103,9 @@ void drawCaptionBar(Frame& f, float y, float height)
         ImGui::SameLine();
         ImGui::ProgressBar(f.busy.exportProgress, ImVec2(ImGui::GetFontSize() * 6, 0));
     }
-    if (const std::string& n = narrationNow(f); !n.empty()) {
+    if (c.narration && !c.narration->empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(n.c_str());
+        ImGui::TextUnformatted(c.narration->c_str());
         ImGui::PopTextWrapPos();
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.dimText);

@@ -78,7 +78,14 @@ std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
     return tag.empty() ? tag : tag + " [" + sim::hazardName(h.kind) + "]";
 }
 
-void source(Frame& f, const sim::Simulation& s, const std::string& text, float height)
+/// The step and simulation the listing was last scrolled to (it scrolls once per step, so
+/// that the user may scroll away).
+struct Scrolled {
+    int cursor = -1;
+    uint64_t generation = ~0ull;
+};
+
+void source(Frame& f, const sim::Simulation& s, const std::string& text, float height, Scrolled& scrolled)
 {
     const Palette& pal = f.theme.palette;
     const sim::KernelInfo* info = sim::findKernel(s.scenario.kernel);
@@ -93,9 +100,7 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
     // On a slide the listing takes the cell font, a little smaller, so more of each line fits.
     ImGui::PushFont(f.view.presentation ? f.theme.fonts.cell : f.theme.fonts.mono);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
-    static int scrolledFor = -1;
-    static uint64_t scrolledGen = ~0ull;
-    if (st && (scrolledFor != f.view.cursor || scrolledGen != f.loaded.generation)) {
+    if (st && (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation)) {
         ImGui::SetScrollY(std::max(0.0f, (static_cast<float>(st->line) - 1) * lh - height * 0.45f));
         // Across: if the step's line does not fit but its statement would, start the view at
         // the statement's first character (past the line number and the indentation).
@@ -113,8 +118,7 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
             const bool shift = full > view && statement <= view;
             ImGui::SetScrollX(shift ? ImGui::CalcTextSize(" ").x * static_cast<float>(indent) : 0.0f);
         }
-        scrolledFor = f.view.cursor;
-        scrolledGen = f.loaded.generation;
+        scrolled = Scrolled{f.view.cursor, f.loaded.generation};
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     unsigned n = 0;
@@ -212,12 +216,19 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     ImGui::PopFont();
 }
 
+/// The panel: the kernel's source with the step's line, then the selected thread's accesses.
+struct CodePanel final : Panel {
+    void draw(Frame& f) override;
+
+private:
+    Scrolled scrolled_;
+};
+
 }  // namespace
 
-void drawCodePanel(Frame& f, float top)
+void CodePanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Code)]) return;
-    if (beginPanel(f, Panel::Code, top)) {
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         const sim::KernelInfo* info = s ? sim::findKernel(s->scenario.kernel) : nullptr;
         if (!s || !info) {
@@ -226,11 +237,13 @@ void drawCodePanel(Frame& f, float top)
             const std::string& text = sim::kernelSource(info->sourceFile);
             ImGui::TextDisabled("kernels/%s: the source the simulator and the GPU both compile", info->sourceFile);
             const float explain = 7.5f * ImGui::GetTextLineHeightWithSpacing();
-            source(f, *s, text, std::max(scaled(120), ImGui::GetContentRegionAvail().y - explain));
+            source(f, *s, text, std::max(scaled(120), ImGui::GetContentRegionAvail().y - explain), scrolled_);
             explanations(f, *s, text);
         }
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeCodePanel() { return std::make_unique<CodePanel>(); }
 
 }  // namespace ts::app

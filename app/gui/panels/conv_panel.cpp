@@ -353,7 +353,8 @@ void stats(const Ctx& c)
     }
     tooltip("Element reads by the traced block (simulated): N from global memory, N_ds from shared memory, "
             "the mask M from constant memory.");
-    const std::string basic = c.s.scenario.kernel.substr(0, 6) + "-basic";
+    const sim::KernelInfo* info = sim::findKernel(c.s.scenario.kernel);
+    const std::string basic = info && info->untiled ? info->untiled : c.s.scenario.kernel;
     ImGui::Text("%s: %llu global loads for the same outputs; reduction %llu / %llu = %.2f (simulated)", basic.c_str(),
                 static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
                 static_cast<unsigned long long>(l.block.global_loads), l.reduction);
@@ -481,20 +482,28 @@ void canvas(Ctx& c)
     if (P.hit(mouse, hr, hc)) interactP(c, hr, hc);
 }
 
+/// The panel, shown only while a convolution is loaded; it keeps the loaded simulation's
+/// ConvView (roles, N_ds slots, uses), made once per simulation.
+struct ConvPanel final : Panel {
+    void draw(Frame& f) override;
+
+private:
+    uint64_t generation_ = ~0ull;          ///< Loaded::generation that view_ belongs to
+    std::optional<sim::ConvView> view_;
+};
+
 }  // namespace
 
-void drawConvPanel(Frame& f, float top)
+void ConvPanel::draw(Frame& f)
 {
     const sim::Simulation* s = f.loaded.sim.get();
     if (!s || sim::familyOf(s->scenario) == sim::Family::Matmul) return;
-    if (!f.view.open[static_cast<int>(Panel::Convolution)]) return;
-    static uint64_t generation = ~0ull;
-    static std::optional<sim::ConvView> view;
-    if (generation != f.loaded.generation) {
-        generation = f.loaded.generation;
-        view = s->trace.steps.empty() ? std::nullopt : std::optional<sim::ConvView>(sim::convView(*s));
+    if (generation_ != f.loaded.generation) {
+        generation_ = f.loaded.generation;
+        view_ = s->trace.steps.empty() ? std::nullopt : std::optional<sim::ConvView>(sim::convView(*s));
     }
-    if (beginPanel(f, Panel::Convolution, top)) {
+    std::optional<sim::ConvView>& view = view_;
+    if (beginPanel(f, id)) {
         if (!view) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
@@ -524,5 +533,7 @@ void drawConvPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeConvPanel() { return std::make_unique<ConvPanel>(); }
 
 }  // namespace ts::app

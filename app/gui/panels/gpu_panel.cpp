@@ -41,12 +41,16 @@ void results(Frame& f)
     ImGui::TextDisabled("measured on %s, %dx%dx%d", l.device ? l.device->name.c_str() : "the GPU", q.j, q.k, q.l);
 }
 
+/// The panel; it keeps no state of its own.
+struct GpuPanel final : Panel {
+    void draw(Frame& f) override;
+};
+
 }  // namespace
 
-void drawGpuPanel(Frame& f, float top)
+void GpuPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Gpu)]) return;
-    if (beginPanel(f, Panel::Gpu, top)) {
+    if (beginPanel(f, id)) {
         const Palette& pal = f.theme.palette;
         const std::optional<gpu::DeviceInfo>& d = f.loaded.device;
         if (!d) {
@@ -106,5 +110,7 @@ void drawGpuPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeGpuPanel() { return std::make_unique<GpuPanel>(); }
 
 }  // namespace ts::app

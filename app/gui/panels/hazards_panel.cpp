@@ -33,9 +33,9 @@ int stepOf(const std::vector<int>& bySeq, uint32_t seq)
     return seq < bySeq.size() ? bySeq[seq] : -1;
 }
 
-const StepIndex& stepIndex(const Frame& f, const sim::Simulation& s)
+/// `cache`, made again when the loaded simulation has changed.
+const StepIndex& stepIndex(const Frame& f, const sim::Simulation& s, StepIndex& cache)
 {
-    static StepIndex cache;
     if (cache.generation != f.loaded.generation) {
         const sim::Trace& t = s.trace;
         cache.generation = f.loaded.generation;
@@ -91,12 +91,13 @@ bool sameSite(const sim::HazardSite& site, const sim::Hazard& h)
            site.secondLine == h.second.line;
 }
 
-/// Which site the traced list is filtered to (-1: all), for one simulation, and whether a
-/// click on a site asks for the list's tab.
+/// Which site the traced list is filtered to (-1: all), for one simulation, whether a
+/// click on a site asks for the list's tab, and the row the list last scrolled to.
 struct SiteFilter {
     uint64_t generation = ~0ull;
     int site = -1;
     bool showList = false;
+    int scrolledTo = -1;
 };
 
 /// Chooses traced hazard `i`: the cursor goes to the step of its second access, the
@@ -282,12 +283,11 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
     ImGui::TableSetupColumn("2nd: thread, line, step", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     // Keep the chosen row in view when it was chosen elsewhere (a site, the arrows).
-    static int scrolledTo = -1;
-    if (pos >= 0 && scrolledTo != chosen) {
+    if (pos >= 0 && filter.scrolledTo != chosen) {
         const float rowH = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
         const float y = pos * rowH, view = ImGui::GetWindowHeight() - 2 * rowH;
         if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + view) ImGui::SetScrollY(std::max(0.0f, y - view * 0.5f));
-        scrolledTo = chosen;
+        filter.scrolledTo = chosen;
     }
     ImGuiListClipper clip;
     clip.Begin(static_cast<int>(rows.size()));
@@ -310,30 +310,42 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
     ImGui::EndTable();
 }
 
+/// The panel. Its update keeps View::hazard on a hazard whose second access lies in the
+/// cursor step: the chosen one while the cursor stays at its step, else the step's first
+/// (none if it has none), so Threads, Code and Shared memory mark it even while the
+/// Hazards panel is closed.
+struct HazardsPanel final : Panel {
+    void update(Frame& f) override;
+    void draw(Frame& f) override;
+
+private:
+    StepIndex index_;     ///< of the loaded simulation
+    SiteFilter filter_;   ///< of the loaded simulation
+};
+
 }  // namespace
 
-void updateHazardFocus(Frame& f)
+void HazardsPanel::update(Frame& f)
 {
     const sim::Simulation* s = f.loaded.sim.get();
     if (!s || f.view.cursor < 0 || f.view.cursor >= static_cast<int>(s->trace.steps.size())) return;
-    const StepIndex& ix = stepIndex(f, *s);
+    const StepIndex& ix = stepIndex(f, *s, index_);
     const sim::Hazard* h = focusedHazard(f.loaded, f.view);
     if (h && (stepOf(ix.stepOfSeq, h->first.seq) == f.view.cursor || stepOf(ix.stepOfSeq, h->second.seq) == f.view.cursor))
         return;
     f.view.hazard = HazardFocus{ix.shownAt[f.view.cursor], f.loaded.generation};
 }
 
-void drawHazardsPanel(Frame& f, float top)
+void HazardsPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Hazards)]) return;
-    if (beginPanel(f, Panel::Hazards, top)) {
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            static SiteFilter filter;
+            SiteFilter& filter = filter_;
             if (filter.generation != f.loaded.generation) filter = SiteFilter{f.loaded.generation, -1};
-            const std::vector<int>& bySeq = stepIndex(f, *s).stepOfSeq;
+            const std::vector<int>& bySeq = stepIndex(f, *s, index_).stepOfSeq;
             summary(f, *s);
             explanation(f, *s);
             if (!s->hazards.sites.empty()) shown(f, *s, bySeq);
@@ -359,5 +371,7 @@ void drawHazardsPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeHazardsPanel() { return std::make_unique<HazardsPanel>(); }
 
 }  // namespace ts::app

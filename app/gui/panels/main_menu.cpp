@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "layout.hpp"
+#include "options.hpp"
 #include "panels.hpp"
 #include "widgets.hpp"
 
@@ -51,12 +51,12 @@ void exportDialog(Frame& f)
     const float w = ImGui::GetFontSize() * 14;
     ImGui::SetNextItemWidth(w);
     ImGui::Combo("format", &e.format, "PNG, one per step\0GIF, one animated file\0SVG, vector, one per step\0");
-    std::string what = e.panel < 0 ? "the whole window" : panelTitle(static_cast<Panel>(e.panel));
+    std::string what = e.panel < 0 ? "the whole window" : panelTable()[e.panel].title;
     ImGui::SetNextItemWidth(w);
     if (ImGui::BeginCombo("what", what.c_str())) {
         if (ImGui::Selectable("the whole window", e.panel < 0)) e.panel = -1;
-        for (int i = 0; i < kPanelCount; ++i)
-            if (v.open[i] && ImGui::Selectable(panelTitle(static_cast<Panel>(i)), e.panel == i)) e.panel = i;
+        for (int i = 0; i < panelCount(); ++i)
+            if (v.open[i] && ImGui::Selectable(panelTable()[i].title, e.panel == i)) e.panel = i;
         ImGui::EndCombo();
     }
     ImGui::SetNextItemWidth(w);
@@ -112,8 +112,10 @@ void drawMainMenu(Frame& f)
             ImGui::EndMenu();
         }
         if (ImGui::BeginMenu("View")) {
-            for (int i = 0; i < kPanelCount; ++i)
-                ImGui::MenuItem(panelTitle(static_cast<Panel>(i)), nullptr, &v.open[i]);
+            for (int i = 0; i < panelCount(); ++i) {
+                bool shown = v.open[i];
+                if (ImGui::MenuItem(panelTable()[i].title, nullptr, &shown)) v.open[i] = shown;
+            }
             ImGui::MenuItem("Caption bar", nullptr, &v.caption);
             ImGui::Separator();
             ImGui::MenuItem("Presentation mode", "F5", &v.presentation);
@@ -123,7 +125,8 @@ void drawMainMenu(Frame& f)
             // The app re-rasterises the fonts once the slider is let go.
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
             ImGui::SliderFloat("UI scale", v.presentation ? &v.presentationScale : &v.uiScale,
-                               v.presentation ? 1.5f : 1.0f, 3.0f, "%.2fx", ImGuiSliderFlags_AlwaysClamp);
+                               v.presentation ? limits::kMinPresentationScale : limits::kMinUiScale, limits::kMaxUiScale,
+                               "%.2fx", ImGuiSliderFlags_AlwaysClamp);
             ImGui::Separator();
             if (ImGui::MenuItem("Reset layout")) v.resetLayout = true;
             ImGui::EndMenu();

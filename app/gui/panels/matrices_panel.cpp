@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -347,15 +348,23 @@ void legend(const Ctx& c)
     legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", Swatch::Frame);
 }
 
+/// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours of
+/// M, N and P for matrices too large for one cell per element.
+struct MatricesPanel final : Panel {
+    void draw(Frame& f) override;
+
+private:
+    std::array<Bins, 3> bins_;   ///< M, N, P
+};
+
 }  // namespace
 
-void drawMatricesPanel(Frame& f, float top)
+void MatricesPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Matrices)]) return;
     // A convolution has its own panel (conv_panel.cpp).
     if (f.loaded.sim && sim::familyOf(f.loaded.sim->scenario) != sim::Family::Matmul) return;
-    static Bins bins[3];
-    if (beginPanel(f, Panel::Matrices, top)) {
+    std::array<Bins, 3>& bins = bins_;
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
@@ -437,5 +446,7 @@ void drawMatricesPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeMatricesPanel() { return std::make_unique<MatricesPanel>(); }
 
 }  // namespace ts::app

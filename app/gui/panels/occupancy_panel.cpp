@@ -74,9 +74,9 @@ struct Charts {
     Series regsSeries, threadsSeries, smemSeries;
 };
 
-const Charts& charts(const sim::OccupancyProfile& p, const sim::OccupancyInput& in)
+/// `c`, made again when the profile or the input has changed.
+const Charts& charts(const sim::OccupancyProfile& p, const sim::OccupancyInput& in, Charts& c)
 {
-    static Charts c;
     if (c.profile == p.name && c.threads == in.blockThreads && c.regs == in.regsPerThread && c.smem == in.smemPerBlock)
         return c;
     c = Charts{p.name, in.blockThreads, in.regsPerThread, in.smemPerBlock, {}, {}, {}};
@@ -330,16 +330,23 @@ void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy
         "The SM has " + std::to_string(p.maxBlocksPerSm) + " block slots.");
 }
 
+/// The panel; it keeps the three sweeps of the profile and input shown.
+struct OccupancyPanel final : Panel {
+    void draw(Frame& f) override;
+
+private:
+    Charts charts_;
+};
+
 }  // namespace
 
-void drawOccupancyPanel(Frame& f, float top)
+void OccupancyPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Occupancy)]) return;
     if (f.view.focusOccupancy > 0) {
         ImGui::SetNextWindowFocus();
         --f.view.focusOccupancy;
     }
-    if (beginPanel(f, Panel::Occupancy, top)) {
+    if (beginPanel(f, id)) {
         colouredText(f.theme.palette.dimText,
                      "An SM divides its registers, shared memory, thread slots and block slots among the blocks "
                      "it runs; the scarcest decides how many fit (seed 004). Textbook bound, not measured.");
@@ -356,7 +363,7 @@ void drawOccupancyPanel(Frame& f, float top)
             const sim::Occupancy o = sim::computeOccupancy(*p, in);
             result(f, *p, o, in);
             ImGui::Separator();
-            const Charts& c = charts(*p, in);
+            const Charts& c = charts(*p, in, charts_);
             const float h = std::max(scaled(110), (ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing() - scaled(16)) / 3);
             chart(f, "Active warps per SM against registers per thread", "registers", c.regsSeries, in.regsPerThread,
                   o.warpsPerSm, p->maxWarpsPerSm(), h);
@@ -368,5 +375,7 @@ void drawOccupancyPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeOccupancyPanel() { return std::make_unique<OccupancyPanel>(); }
 
 }  // namespace ts::app

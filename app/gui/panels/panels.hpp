@@ -1,35 +1,55 @@
-// The panels of the main window, one file each. A panel reads Frame::loaded and
-// Frame::replay and changes only Frame::view and Frame::requests.
+// What the panels share: beginPanel for their windows, the main menu and the caption bar.
+// A panel reads Frame::loaded and Frame::replay and changes only Frame::view and
+// Frame::requests; the panels themselves are listed in panel_table.hpp.
 #pragma once
+#include <optional>
+#include <string>
+
+#include "panel_table.hpp"
 #include "state.hpp"
 
 namespace ts::app {
 
 /// Begins panel `p` as an ImGui window at its default place (or the one remembered in
-/// imgui.ini); `top` is the height of the menu and caption bars. Returns false when it is
-/// collapsed (call ImGui::End() either way, as with ImGui::Begin).
-bool beginPanel(Frame& f, Panel p, float top);
+/// imgui.ini), below Frame::top. Returns false when it is collapsed (call ImGui::End()
+/// either way, as with ImGui::Begin).
+bool beginPanel(Frame& f, PanelId p);
 
 void drawMainMenu(Frame& f);          ///< File, View, Help and their dialogs
-void drawCaptionBar(Frame& f, float y, float height);   ///< preset title, step, narration
-/// Height the caption bar needs: the title line and the cursor step's narration wrapped to
-/// the window's width.
-float captionHeight(const Frame& f);
 
-void drawScenarioPanel(Frame& f, float top);
-void drawStatsPanel(Frame& f, float top);
-void drawGpuPanel(Frame& f, float top);
-void drawMatricesPanel(Frame& f, float top);
-void drawTimelinePanel(Frame& f, float top);
-void drawCodePanel(Frame& f, float top);
-void drawSharedMemoryPanel(Frame& f, float top);
-void drawThreadsPanel(Frame& f, float top);
-void drawHazardsPanel(Frame& f, float top);
-/// Keeps View::hazard on a hazard whose second access lies in the cursor step: the chosen
-/// one while the cursor stays at its step, else the step's first (none if it has none).
-void updateHazardFocus(Frame& f);
-void drawOccupancyPanel(Frame& f, float top);
-void drawConvPanel(Frame& f, float top);            ///< only while a convolution is loaded
-void drawReductionTablePanel(Frame& f, float top);  ///< seed 002's reduction tables
+/// What the caption bar says: the preset's title, the cursor step and its narration. One
+/// source for the bar and for `tilescope --print-caption`.
+struct CaptionText {
+    std::string title;                    ///< the preset's title ("TileScope" if it has none)
+    std::optional<int> step;              ///< the cursor step, if a trace is loaded and has it
+    int lastStep = -1;                    ///< the trace's last step
+    std::string label;                    ///< the step's label ("phase 0: load Mds, Nds")
+    unsigned blockX = 0, blockY = 0;      ///< the traced block (bx, by)
+    std::optional<std::string> narration; ///< the preset's line for the step, if it has one
+    std::optional<float> presentation;    ///< the UI scale, in presentation mode
+};
+
+/// The caption for the loaded preset at the view's cursor.
+CaptionText captionText(const Loaded& loaded, const View& view);
+
+/// The caption as one line: "TITLE | step N of LAST | LABEL | NARRATION", "(no narration)"
+/// for a step without one, and " | presentation Sx" in presentation mode.
+std::string captionLine(const CaptionText& c);
+
+/// The caption bar under the menu: the caption, the notice and export progress. It keeps
+/// its measured height, measured again only when the loaded preset, the width or the font
+/// size changes.
+class CaptionBar {
+public:
+    /// Height the bar needs: the title line and the tallest narration of the preset (or the
+    /// hint) wrapped to the window's width, so that the panels below stay put while stepping.
+    float height(const Frame& f);
+    /// Draws the bar at `y`, `height` pixels high, across the window.
+    void draw(Frame& f, float y, float height);
+
+private:
+    uint64_t generation_ = ~0ull;
+    float wrap_ = -1, fontSize_ = -1, text_ = 0;
+};
 
 }  // namespace ts::app

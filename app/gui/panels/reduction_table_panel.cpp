@@ -4,12 +4,11 @@
 // reason on hover. The tables are simulated once, off the frame loop, when first opened.
 #include <imgui.h>
 
-#include <chrono>
 #include <cstdio>
-#include <future>
 #include <optional>
 #include <string>
 
+#include "job.hpp"
 #include "panels.hpp"
 #include "sim/reduction_table.hpp"
 #include "widgets.hpp"
@@ -78,16 +77,23 @@ void table(const Frame& f, const sim::ReductionTable& t)
     ImGui::EndTable();
 }
 
+/// The panel; it simulates the tables on a worker the first time it is shown and keeps them.
+struct ReductionTablePanel final : Panel {
+    void draw(Frame& f) override;
+
+private:
+    Job<Tables> job_;
+    std::optional<Tables> tables_;
+};
+
 }  // namespace
 
-void drawReductionTablePanel(Frame& f, float top)
+void ReductionTablePanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::ReductionTable)]) return;
-    static std::future<Tables> job;
-    static std::optional<Tables> tables;
-    if (!tables && !job.valid()) job = std::async(std::launch::async, makeTables);
-    if (!tables && job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) tables = job.get();
-    if (beginPanel(f, Panel::ReductionTable, top)) {
+    if (!tables_ && !job_.running()) job_.start([](std::atomic<float>&) { return makeTables(); });
+    if (!tables_) tables_ = job_.poll();
+    const std::optional<Tables>& tables = tables_;
+    if (beginPanel(f, id)) {
         colouredText(f.theme.palette.dimText,
                      "Seed 002: how many times fewer global loads the tiled kernel makes than the basic one for an "
                      "internal block. 1D: (TILE_SIZE*Mask_Width)/(TILE_SIZE+Mask_Width-1); 2D: "
@@ -111,5 +117,7 @@ void drawReductionTablePanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeReductionTablePanel() { return std::make_unique<ReductionTablePanel>(); }
 
 }  // namespace ts::app

@@ -128,11 +128,15 @@ void presetList(Frame& f)
     }
 }
 
+/// The panel; it keeps no state of its own.
+struct ScenarioPanel final : Panel {
+    void draw(Frame& f) override;
+};
+
 }  // namespace
 
-void drawScenarioPanel(Frame& f, float top)
+void ScenarioPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Scenario)]) return;
     ScenarioForm& form = f.view.form;
     if (f.loaded.sim && form.syncedGeneration != f.loaded.generation) {
         form.draft = f.loaded.sim->scenario;
@@ -141,7 +145,7 @@ void drawScenarioPanel(Frame& f, float top)
         form.scheduleSeed = f.loaded.preset.scheduleSeed;
         form.syncedGeneration = f.loaded.generation;
     }
-    if (beginPanel(f, Panel::Scenario, top)) {
+    if (beginPanel(f, id)) {
         sim::Scenario& d = form.draft;
         const float w = ImGui::GetFontSize() * 7;
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
@@ -206,5 +210,7 @@ void drawScenarioPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeScenarioPanel() { return std::make_unique<ScenarioPanel>(); }
 
 }  // namespace ts::app

@@ -141,12 +141,16 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
     }
 }
 
+/// The panel; it keeps no state of its own.
+struct SharedMemoryPanel final : Panel {
+    void draw(Frame& f) override;
+};
+
 }  // namespace
 
-void drawSharedMemoryPanel(Frame& f, float top)
+void SharedMemoryPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::SharedMemory)]) return;
-    if (beginPanel(f, Panel::SharedMemory, top)) {
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         std::vector<int> shared;
         if (s)
@@ -189,5 +193,7 @@ void drawSharedMemoryPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeSharedMemoryPanel() { return std::make_unique<SharedMemoryPanel>(); }
 
 }  // namespace ts::app

@@ -31,12 +31,16 @@ std::string fixed(double v, int decimals)
     return b;
 }
 
+/// The panel; it keeps no state of its own.
+struct StatsPanel final : Panel {
+    void draw(Frame& f) override;
+};
+
 }  // namespace
 
-void drawStatsPanel(Frame& f, float top)
+void StatsPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Stats)]) return;
-    if (beginPanel(f, Panel::Stats, top)) {
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s) {
             ImGui::TextUnformatted("Simulating...");
@@ -97,5 +101,7 @@ void drawStatsPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeStatsPanel() { return std::make_unique<StatsPanel>(); }
 
 }  // namespace ts::app

@@ -64,12 +64,16 @@ std::string wrongText(const Frame& f, const sim::Trace& t, const std::vector<con
     return out;
 }
 
+/// The panel; it keeps no state of its own.
+struct ThreadsPanel final : Panel {
+    void draw(Frame& f) override;
+};
+
 }  // namespace
 
-void drawThreadsPanel(Frame& f, float top)
+void ThreadsPanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Threads)]) return;
-    if (beginPanel(f, Panel::Threads, top)) {
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s || f.replay.threads.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No threads to show.");
@@ -155,5 +159,7 @@ void drawThreadsPanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeThreadsPanel() { return std::make_unique<ThreadsPanel>(); }
 
 }  // namespace ts::app

@@ -67,12 +67,16 @@ void scrubber(Frame& f, const sim::Trace& t)
     }
 }
 
+/// The panel; it keeps no state of its own.
+struct TimelinePanel final : Panel {
+    void draw(Frame& f) override;
+};
+
 }  // namespace
 
-void drawTimelinePanel(Frame& f, float top)
+void TimelinePanel::draw(Frame& f)
 {
-    if (!f.view.open[static_cast<int>(Panel::Timeline)]) return;
-    if (beginPanel(f, Panel::Timeline, top)) {
+    if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No trace to show.");
@@ -111,5 +115,7 @@ void drawTimelinePanel(Frame& f, float top)
     }
     ImGui::End();
 }
+
+std::unique_ptr<Panel> makeTimelinePanel() { return std::make_unique<TimelinePanel>(); }
 
 }  // namespace ts::app

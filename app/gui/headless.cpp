@@ -1,0 +1,189 @@
+#include "headless.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "gif_writer.hpp"
+#include "screenshot.hpp"
+#include "svg_export.hpp"
+
+namespace ts::app {
+namespace {
+
+/// Frames drawn after the scenario is ready before a picture is taken: ImGui sizes
+/// auto-fitted content over the first frames.
+constexpr int kSettleFrames = 3;
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
+    return v[i];
+}
+
+/// Throws RunError with `e` unless it is "".
+void check(const std::string& e)
+{
+    if (!e.empty()) throw RunError(e);
+}
+
+/// One run of a command-line mode over the app's frames.
+class Headless {
+public:
+    explicit Headless(App& app) : app_(app), opt_(app.options()) {}
+
+    void run()
+    {
+        exportNext_ = opt_.exportFrom;
+        const std::optional<ImVec2> display =
+            opt_.offscreen() ? std::optional<ImVec2>(ImVec2(opt_.width * opt_.scale, opt_.height * opt_.scale))
+                             : std::nullopt;
+        int settled = 0;
+        while (!app_.closeRequested()) {
+            app_.prepareFrame();
+            if (opt_.exportFormat == ExportFormat::Svg && exportNext_ >= 0) {
+                // Triangles of one colour each: SVG fills them and anti-aliases the edges itself.
+                ImGuiStyle& st = ImGui::GetStyle();
+                st.AntiAliasedLines = st.AntiAliasedLinesUseTex = st.AntiAliasedFill = false;
+            }
+            if (opt_.exportPanel >= 0) app_.view().open[opt_.exportPanel] = true;
+            const bool typing = pressKeys();
+            const double cpuMs = app_.renderFrame(display);
+            if (typing) settled = 0;
+            const bool steady = app_.ready() && ++settled > kSettleFrames;
+            if (steady && opt_.offscreen() && exportNext_ >= 0) {
+                if (exportFrame()) return;
+                settled = 0;
+            } else if (steady && opt_.offscreen()) {
+                screenshot(*display);
+                return;
+            } else if (steady && opt_.frames > 0) {
+                // --frames counts frames once the scenario is loaded and the layout has settled.
+                frameMs_.push_back(cpuMs);
+                if (static_cast<int>(frameMs_.size()) == opt_.frames) {
+                    std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f\n", opt_.frames,
+                                percentile(frameMs_, 0.5), percentile(frameMs_, 0.99));
+                    return;
+                }
+            }
+            app_.swapBuffers();
+        }
+    }
+
+private:
+    /// --keys: once the scenario has loaded, each key goes down for one frame and up the
+    /// next, through the same ImGui key state the GLFW backend fills from real presses.
+    /// Returns whether keys are still being pressed.
+    bool pressKeys()
+    {
+        const bool typing = opt_.offscreen() && keyNext_ < opt_.keys.size();
+        if (typing && app_.loaded().sim && !app_.simulating()) {
+            ImGui::GetIO().KeysDown[opt_.keys[keyNext_]] = !keyHeld_;
+            if (keyHeld_) ++keyNext_;
+            keyHeld_ = !keyHeld_;
+        }
+        return typing;
+    }
+
+    /// --screenshot: the frame just drawn as a PNG, and with --print-caption the caption.
+    void screenshot(ImVec2 size)
+    {
+        check(saveScreenshot(ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y),
+                             app_.theme().palette.clear, opt_.screenshot));
+        if (opt_.printCaption) std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
+    }
+
+    /// --export-steps: writes the frame just drawn as step exportNext_ and moves the cursor to
+    /// the next step. Returns true when the last step has been written.
+    bool exportFrame()
+    {
+        const sim::Preset& p = app_.loaded().preset;
+        const int last = static_cast<int>(app_.loaded().sim->trace.steps.size()) - 1;
+        if (opt_.exportTo > last)
+            throw UsageError("--export-steps ends at step " + std::to_string(opt_.exportTo) + ", past the last step of '" +
+                             p.title + "' (its steps are 0 to " + std::to_string(last) + ").");
+        const int w = static_cast<int>(opt_.width * opt_.scale), h = static_cast<int>(opt_.height * opt_.scale);
+        exportStep(ImGui::GetDrawData(), exportNext_, w, h);
+        if (exportNext_ == opt_.exportTo && gif_) check(gif_->close());
+        if (++exportNext_ > opt_.exportTo) return true;
+        app_.view().cursor = exportNext_;
+        return false;
+    }
+
+    /// Writes the frame `data` as step `step` (a numbered PNG or SVG, or the next GIF frame)
+    /// at `w` x `h` pixels: the whole window, or the --panel's window.
+    void exportStep(ImDrawData* data, int step, int w, int h)
+    {
+        float x0 = 0, y0 = 0, x1 = static_cast<float>(w), y1 = static_cast<float>(h);
+        const ImGuiWindow* panel = nullptr;
+        if (opt_.exportPanel >= 0) {
+            panel = ImGui::FindWindowByName(panelTable()[opt_.exportPanel].title);
+            if (!panel || !panel->WasActive)
+                throw UsageError(std::string("The panel '") + panelTable()[opt_.exportPanel].name +
+                                 "' is not shown with this scenario (the Matrices panel shows matrix multiplication, "
+                                 "the Convolution panel convolution); --panel cannot export it.");
+            x0 = std::max(0.0f, std::floor(panel->Pos.x));
+            y0 = std::max(0.0f, std::floor(panel->Pos.y));
+            x1 = std::min(x1, std::ceil(panel->Pos.x + panel->Size.x));
+            y1 = std::min(y1, std::ceil(panel->Pos.y + panel->Size.y));
+        }
+        const ImU32 clear = app_.theme().palette.clear;
+        char name[32];
+        if (opt_.exportFormat == ExportFormat::Svg) {
+            // The draw lists in drawing order: all, or the panel's own and its child windows'
+            // (scrolling canvases).
+            std::vector<const ImDrawList*> lists;
+            for (int i = 0; i < data->CmdListsCount; ++i) {
+                const ImDrawList* dl = data->CmdLists[i];
+                const bool mine = !panel || std::any_of(GImGui->Windows.begin(), GImGui->Windows.end(), [&](const ImGuiWindow* win) {
+                    return win->WasActive && win->RootWindow == panel && win->DrawList == dl;
+                });
+                if (mine) lists.push_back(dl);
+            }
+            std::snprintf(name, sizeof name, "/step-%04d.svg", step);
+            const std::string path = opt_.exportDir + name;
+            const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), clear);
+            std::ofstream out(path, std::ios::binary | std::ios::trunc);
+            if (!(out << svg) || !out.flush()) throw RunError("Cannot write the SVG '" + path + "' (is the folder there and writable?).");
+            return;
+        }
+        Image img;
+        check(renderImage(data, w, h, clear, img));
+        if (panel)
+            img = cropImage(img, static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0),
+                            static_cast<int>(y1 - y0));
+        if (opt_.exportFormat == ExportFormat::Gif) {
+            if (!gif_) {
+                gif_ = std::make_unique<GifWriter>();
+                const std::string path = opt_.exportDir + "/steps-" + std::to_string(opt_.exportFrom) + "-" +
+                                         std::to_string(opt_.exportTo) + ".gif";
+                check(gif_->open(path, img.width, img.height, opt_.gifDelayMs));
+            }
+            check(gif_->addFrame(img));
+            return;
+        }
+        std::snprintf(name, sizeof name, "/step-%04d.png", step);
+        check(savePng(img, opt_.exportDir + name));
+    }
+
+    App& app_;
+    const Options& opt_;
+    int exportNext_ = -1;               ///< next step --export-steps writes
+    size_t keyNext_ = 0;                ///< next of opt_.keys to press
+    bool keyHeld_ = false;              ///< opt_.keys[keyNext_] is down this frame
+    std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written
+    std::vector<double> frameMs_;       ///< --frames: CPU milliseconds of the frames counted
+};
+
+}  // namespace
+
+void runHeadless(App& app) { Headless(app).run(); }
+
+}  // namespace ts::app

@@ -1,0 +1,71 @@
+// What the command line asks the app for (`tilescope --help`), the limits of its values,
+// and the errors that end the app with an exit status.
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/scenario_file.hpp"
+#include "theme.hpp"
+
+namespace ts::app {
+
+/// The limits of the command line's values, in one place: main()'s validators, the app's
+/// File > Export and the settings use them.
+namespace limits {
+inline constexpr int kMinWindowWidth = 640, kMinWindowHeight = 400;     ///< pixels
+inline constexpr int kMaxWindowWidth = 7680, kMaxWindowHeight = 4320;   ///< pixels
+inline constexpr float kMinPixelScale = 1.0f, kMaxPixelScale = 4.0f;    ///< --scale
+inline constexpr float kMinUiScale = 1.0f, kMaxUiScale = 3.0f;          ///< --ui-scale at the desk
+inline constexpr float kMinPresentationScale = 1.5f;                    ///< --ui-scale in presentation mode
+inline constexpr int kMinFrames = 1, kMaxFrames = 1000000;              ///< --frames
+inline constexpr int kMinGifDelayMs = 20, kMaxGifDelayMs = 60000;       ///< --delay-ms
+}  // namespace limits
+
+/// A bad command-line argument or scenario (also found after start, such as a --step past
+/// the last step or a --panel the scenario does not show). Exit status 2; what() is one
+/// sentence.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Something the app could not do: open a window, write a picture. Exit status 1; what()
+/// is one sentence.
+struct RunError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The exit status for an error that ended the app: 2 for a UsageError (and a
+/// sim::ScenarioFileError), 1 for anything else.
+int exitStatus(const std::exception& e);
+
+/// --export-steps' picture formats.
+enum class ExportFormat { Png, Gif, Svg };
+
+/// What the command line asked for.
+struct Options {
+    sim::Preset preset;                 ///< the scenario to open
+    std::optional<int> step;            ///< starting step (-1: last); default the preset's
+    int width = 1600, height = 900;     ///< window size in pixels
+    std::string screenshot;             ///< save this PNG and exit
+    float scale = 1.0f;                 ///< screenshot pixel scale (UI rendered at that size)
+    int frames = 0;                     ///< run this many frames, print timings, exit
+    bool presentation = false;          ///< start in presentation mode
+    std::optional<float> uiScale;       ///< UI scale to start with (presentation's if given)
+    std::optional<ThemeKind> theme;     ///< theme to start with
+    int exportFrom = -1, exportTo = -1; ///< --export-steps A..B (-1: not exporting)
+    std::string exportDir;              ///< --out: folder of the numbered files or the GIF
+    ExportFormat exportFormat = ExportFormat::Png;   ///< --format
+    int exportPanel = -1;               ///< --panel: a PanelId, or -1 for the whole window
+    int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
+    bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
+    std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
+
+    /// Drawn into an offscreen picture (--screenshot, --export-steps), not shown.
+    bool offscreen() const { return !screenshot.empty() || exportFrom >= 0; }
+    /// Run by the headless driver (headless.hpp) rather than the interactive loop.
+    bool headless() const { return offscreen() || frames > 0; }
+};
+
+}  // namespace ts::app
