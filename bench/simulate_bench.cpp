@@ -1,5 +1,6 @@
 // How fast the simulator replays the single-source kernels with every counter on
-// (issue 2: the 512x512x512 tiled product with TILE_WIDTH 16 in at most 2 s on one core).
+// (target: the 512x512x512 tiled product with TILE_WIDTH 16 in at most 2 s on one core; the
+// prototype of docs/design.md, principle 1, took 1.6 s).
 // Each run is one sim::simulate() as the app and CLI call it: random inputs, the grid of
 // fibers with per-element counters, the trace of block (0,0) when asked for, and the CPU
 // reference check. The reference alone is timed too, to show its share.

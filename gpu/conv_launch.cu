@@ -40,7 +40,7 @@ size_t sizeM(const sim::Scenario& s)
                                                    : static_cast<size_t>(s.maskWidth);
 }
 
-/// Copies the mask into constant memory Mc (seed 002 "How to Use Constant Memory"). Row i
+/// Copies the mask into constant memory Mc (PMPP sec. 7.3). Row i
 /// of a 2D mask goes to Mc[i]; a 1D mask is row 0.
 void uploadMask(const sim::Scenario& s, const std::vector<float>& M)
 {

@@ -1,4 +1,4 @@
-// Launching the convolution kernels on the device (seed 002): the mask copied into constant
+// Launching the convolution kernels on the device (PMPP ch. 7): the mask copied into constant
 // memory with cudaMemcpyToSymbol, the plain and counting instantiations of the
 // single-source kernels (kernels/conv*.cuh), one scenario run on given inputs, and timing.
 #pragma once

@@ -2,7 +2,7 @@
 // a global pointer for read-only arrays whose every element read adds 1 to that element's
 // counter with atomicAdd. The kernels of kernels/*.cuh are instantiated with it unchanged
 // (they declare M and N as `typename X::template GlobalPtr<const float>`), so the GPU
-// counts the very loads the simulator counts (DESIGN.md, principle 3). Stores are not
+// counts the very loads the simulator counts (docs/design.md, principle 3). Stores are not
 // counted; writable arrays stay plain pointers.
 #pragma once
 #include "device_context.cuh"

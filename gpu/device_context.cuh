@@ -8,7 +8,7 @@
 #if defined(__CUDACC__)
 namespace ts::gpu {
 
-/// The convolution mask M in constant memory (seed 002 "Host Code": `__constant__ float
+/// The convolution mask M in constant memory (host code of PMPP sec. 7.3: `__constant__ float
 /// Mc[MASK_WIDTH][MASK_WIDTH]`, filled with cudaMemcpyToSymbol). A 2D mask fills the first
 /// Mask_Width columns of the first Mask_Width rows; a 1D mask is row 0. `static`: without
 /// relocatable device code each .cu file has its own copy, filled by its own launcher.

@@ -1,7 +1,7 @@
 // Timing one kernel on the GPU (gpu::bench): CUDA events around each launch after a
 // warm-up, median and minimum of the repeats, on random inputs (never zeros) into a
 // poisoned P, whose result is checked against a double-precision reference before any
-// figure is reported (DESIGN.md, principle 5).
+// figure is reported (docs/design.md, principle 5).
 #include <algorithm>
 #include <cmath>
 #include <optional>

@@ -3,7 +3,7 @@
 // through a small proxy that counts it (per element, per block) and, for the traced block,
 // records it with its source line. `a * b` of two proxies yields a Product, and
 // `float += Product` performs std::fma, so the simulator fuses exactly where nvcc does,
-// whatever the host compiler's contraction settings (DESIGN.md, principle 3).
+// whatever the host compiler's contraction settings (docs/design.md, principle 3).
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -36,7 +36,7 @@ struct Index {
 };
 
 /// The launch's constant memory: the one read-only array that kernels read through
-/// x.mask1d() / x.mask2d(), the convolution mask M (seed 002 "How to Use Constant Memory").
+/// x.mask1d() / x.mask2d(), the convolution mask M (PMPP sec. 7.3).
 /// The kernel family's binder sets it before the launch; it stays empty otherwise.
 struct ConstantMemory {
     const float* data = nullptr;
@@ -373,7 +373,7 @@ private:
 };
 
 /// The mask in constant memory as a 2D kernel declares it (`__constant__ float
-/// Mc[MASK_WIDTH][MASK_WIDTH]`, seed 002 "Host Code"): Mc[i][j] for i and j below
+/// Mc[MASK_WIDTH][MASK_WIDTH]`, PMPP sec. 7.3): Mc[i][j] for i and j below
 /// Mask_Width. Reading past Mask_Width is reported as a fault, not read as padding.
 class ConstantArray2D {
 public:

@@ -1,7 +1,7 @@
-// The convolution family's part of a simulation (seed 002, "Convolution" to "Bandwidth
-// Reduction in 2D"): inputs, shapes, launch shape and limits, the kernels bound to the
-// simulator with the mask in constant memory, the basic kernel's load count, and the CPU
-// references.
+// The convolution family's part of a simulation (PMPP ch. 7, from the basic kernels to the
+// bandwidth-reduction tables): inputs, shapes, launch shape and limits, the kernels bound
+// to the simulator with the mask in constant memory, the basic kernel's load count, and the
+// CPU references.
 #include <algorithm>
 #include <cmath>
 #include <iterator>

@@ -50,10 +50,11 @@ ConvLoads blockLoads(const Simulation& sim, const ConvGeometry& g)
                         "/" + std::to_string(in) + " = " + fixed(f, 2);
     const KernelInfo* k = findKernel(s.kernel);
     if (!k->tiled) {
-        l.note = s.kernel + " is the basic kernel itself (reduction 1); the seed's formula is for the tiled kernel.";
+        l.note = s.kernel + " is the basic kernel itself (reduction 1); the textbook's reduction "
+                 "formula is for the tiled kernel.";
     } else if (k->haloFromGlobal) {
         l.note = s.kernel + " keeps only the internal tile in N_ds and reads the halo from global memory "
-                 "(hoping a cache holds it), so the seed's formula, for conv1d-tiled, does not count its loads.";
+                 "(hoping a cache holds it), so the textbook's formula, for conv1d-tiled, does not count its loads.";
     } else {
         l.formula = f;
         if (!g.internalBlock())
@@ -221,8 +222,8 @@ std::string useSentence(const ConvView& v, const ConvUse& u, int maxListed)
     if (u.threads.empty()) return out + (u.role == ConvRole::Ghost ? " is a ghost cell used by no thread (0X)"
                                                                    : " is used by no thread of this block (0X)");
     out += u.threads.size() == 1 ? " is used by thread " : " is used by threads ";
-    // 1D: the seed numbers threads by i = bx*TILE_SIZE + tx; 2D: (ty, tx) in the block, whose
-    // x extent is the input tile for conv2d-tiled and TILE_SIZE for conv2d-basic.
+    // 1D: threads by i = bx*TILE_SIZE + tx, as the textbook numbers them; 2D: (ty, tx) in
+    // the block, whose x extent is the input tile for conv2d-tiled and TILE_SIZE for conv2d-basic.
     const int blockX = v.ndsArray >= 0 ? g.inCols : g.tile;
     for (size_t i = 0; i < u.threads.size(); ++i) {
         if (static_cast<int>(i) == maxListed) {

@@ -1,8 +1,9 @@
-// What the convolution views show about the traced block (seed 002, "Tiled 1D Convolution"
-// to "Bandwidth Reduction in 2D"): which input positions are its internal, halo and ghost
-// cells, which N element each N_ds slot holds and which thread loaded it, how many threads
-// use each element, and the block's loads beside the seed's reduction formula. Plain data
-// from a Simulation and its trace, for app/gui/panels/conv_panel.cpp. No UI.
+// What the convolution views show about the traced block (PMPP secs. 7.4-7.5 and the
+// convolution examples of docs/references.md): which input positions are its internal, halo
+// and ghost cells, which N element each N_ds slot holds and which thread loaded it, how
+// many threads use each element, and the block's loads beside the textbook's reduction
+// formula. Plain data from a Simulation and its trace, for app/gui/panels/conv_panel.cpp.
+// No UI.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -38,8 +39,8 @@ struct ConvGeometry {
     ConvRole role(int row, int col) const;
     /// Whether (row, col) lies inside N.
     bool insideN(int row, int col) const { return row >= 0 && col >= 0 && row < height && col < width; }
-    /// An internal block in the seed's sense: its whole input tile lies inside N (no ghost
-    /// cells), so the seed's reduction formula applies to it.
+    /// An internal block in the textbook's sense: its whole input tile lies inside N (no ghost
+    /// cells), so the textbook's reduction formula applies to it.
     bool internalBlock() const;
     /// Ghost cells of the block's input tile.
     int ghostCount() const;
@@ -72,7 +73,7 @@ struct ConvUse {
     uint32_t uses() const { return sharedReads + globalReads; }
 };
 
-/// The block's loads and its reduction versus the basic kernel, beside the seed's formula.
+/// The block's loads and its reduction versus the basic kernel, beside the textbook's formula.
 struct ConvLoads {
     Totals block;                     ///< the traced block's counters (whole kernel)
     uint64_t untiled = 0;             ///< the basic kernel's global loads for the same outputs
@@ -107,9 +108,10 @@ ConvView convView(const Simulation& sim);
 /// The position's name, "N[5]" or "N[3][-1]".
 std::string convElementName(const ConvGeometry& g, int row, int col);
 
-/// Seed 002's sentence for a position: "N[5] is used by threads 4, 5, 6, 7 (4X)" (1D
-/// threads by global index i = bx*blockDim.x + tx, as the seed numbers them; 2D by (ty, tx)
-/// in the block). At most `maxListed` threads are listed, then "...".
+/// The reuse sentence for a position (docs/references.md, "Example: 1D reuse counts"):
+/// "N[5] is used by threads 4, 5, 6, 7 (4X)" (1D threads by global index
+/// i = bx*blockDim.x + tx, as the textbook numbers them; 2D by (ty, tx) in the block). At
+/// most `maxListed` threads are listed, then "...".
 std::string useSentence(const ConvView& v, const ConvUse& u, int maxListed = 16);
 
 }  // namespace ts::sim

@@ -1,6 +1,7 @@
 // Shared-memory hazards: two accesses to one slot by different threads of a block with no
-// barrier between them, at least one a write (seed 001, the barrier table: a missing first
-// __syncthreads() gives read-after-write, a missing second one write-after-read).
+// barrier between them, at least one a write (the barriers of PMPP Fig. 5.9, sec. 5.4: a
+// missing first __syncthreads() gives read-after-write, a missing second one
+// write-after-read).
 #pragma once
 #include <cstdint>
 #include <map>

@@ -25,7 +25,7 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
 
 /// The block's tile of M or N in a phase of the tiled kernel, in matrix coordinates
 /// (rows, cols); it may reach past the matrix edge, where the tile's slots are zero-filled
-/// (seed 003 "Boundary checks"). Empty for untiled kernels and other arrays.
+/// (PMPP sec. 5.5, Fig. 5.13). Empty for untiled kernels and other arrays.
 struct TileRect {
     int row0 = 0, col0 = 0, rows = 0, cols = 0;
 };

@@ -93,7 +93,7 @@ const std::vector<OccupancyProfile>& occupancyProfiles()
     static const std::vector<OccupancyProfile> list = [] {
         OccupancyProfile t;
         t.name = "textbook";
-        t.summary = "The seed's SM (seed 004; seeds 000 and 003, 'Shared Memory and Threading'): "
+        t.summary = "The textbook SM (PMPP secs. 4.7 and 5.6, as the lecture examples size it): "
                     "1536 threads, 8 blocks, 16384 registers counted per thread, 16 KiB of shared memory.";
         t.maxThreadsPerSm = 1536;
         t.maxBlocksPerSm = 8;
@@ -197,7 +197,7 @@ Occupancy computeOccupancy(const OccupancyProfile& p, const OccupancyInput& in)
     o.limits.threads = p.maxWarpsPerSm() / warps;
     o.limits.blocks = p.maxBlocksPerSm;
 
-    // Registers. Textbook: threads x registers per thread out of the SM's file (seed 004).
+    // Registers. Textbook: threads x registers per thread out of the SM's file (PMPP sec. 4.7).
     // Real SMs: each warp's registers are rounded up to the allocation unit and come from
     // one of the sub-partitions, so an SM holds (registers per sub-partition / registers per
     // warp) warps in each. The hardware refuses a block whose warps, rounded up to a multiple

@@ -1,13 +1,12 @@
 // Occupancy: how many blocks of a kernel one SM runs at once, given what each block takes
-// from the SM's registers, shared memory, thread (warp) slots and block slots. Seed 004
-// (SM resources are partitioned among blocks at run time; 10 -> 12 registers per thread
-// take 16x16 blocks from 6 to 5 per SM); seeds 000 and 003, slide "Shared Memory and
-// Threading" (TILE_WIDTH 16 against 32 on an SM with 16 KiB of shared memory and 1536
-// threads). The real profiles follow the CUDA C++ Programming Guide, "Compute
-// Capabilities" (technical specifications per compute capability, shared-memory carve-outs
-// of 7.x, 8.x and 9.0) and the occupancy rules of the CUDA occupancy calculator
-// (cuda_occupancy.h of CUDA 13.0), which cudaOccupancyMaxActiveBlocksPerMultiprocessor
-// follows. No UI, no CUDA.
+// from the SM's registers, shared memory, thread (warp) slots and block slots.
+// PMPP sec. 4.7 (SM resources are partitioned among blocks at run time; 10 -> 12 registers
+// per thread take 16x16 blocks from 6 to 5 per SM) and sec. 5.6 (TILE_WIDTH 16 against 32
+// on an SM with 16 KiB of shared memory and 1536 threads). The real profiles follow the
+// CUDA C++ Programming Guide, "Compute Capabilities" (technical specifications per compute
+// capability, shared-memory carve-outs of 7.x, 8.x and 9.0) and the occupancy rules of the
+// CUDA occupancy calculator (cuda_occupancy.h of CUDA 13.0), which
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor follows. No UI, no CUDA.
 #pragma once
 #include <optional>
 #include <string>
@@ -17,7 +16,7 @@ namespace ts::sim {
 
 /// How an SM hands its registers to blocks.
 enum class RegisterAllocation {
-    PerThread,  ///< textbook (seed 004): a block takes exactly threads x registers per thread
+    PerThread,  ///< textbook (PMPP sec. 4.7): a block takes exactly threads x registers per thread
     PerWarp,    ///< real GPUs: each warp takes 32 x registers per thread rounded up to the
                 ///< allocation unit, from one of the SM's register-file sub-partitions
 };
@@ -137,7 +136,7 @@ std::string checkOccupancyInput(const OccupancyProfile& p, const OccupancyInput&
 /// these profiles). Throws std::invalid_argument with checkOccupancyInput()'s sentence.
 Occupancy computeOccupancy(const OccupancyProfile& p, const OccupancyInput& in);
 
-/// The CLI's JSON object for a result (spec: shared/spec/cli.md, "tilescope-cli
+/// The CLI's JSON object for a result (spec: docs/cli.md, "tilescope-cli
 /// occupancy"), compact, occupancy rounded to 3 decimals, plus an "allocated" object with
 /// the per-block registers and shared memory and the carve-out used.
 std::string occupancyJson(const OccupancyProfile& p, const Occupancy& o);

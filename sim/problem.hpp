@@ -72,8 +72,8 @@ Body bindKernel(const Scenario& s, const Args& args)
 
 /// Global loads of N that the basic kernel (conv1d-basic / conv2d-basic, block edge
 /// `tile`) performs on the problem of `s`: one per in-range element of each output's
-/// window, ghost elements skipped. Whole grid, or the output tile of block `b` only (the
-/// seed's 40 for an internal block of TILE_SIZE 8 and Mask_Width 5, 37 for block 0).
+/// window, ghost elements skipped. Whole grid, or the output tile of block `b` only (as in
+/// docs/references.md: 40 for an internal block of TILE_SIZE 8 and Mask_Width 5, 37 for block 0).
 uint64_t convUntiledGlobalLoads(const Scenario& s);
 uint64_t convUntiledGlobalLoads(const Scenario& s, const Uint3& b);
 

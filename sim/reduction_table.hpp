@@ -1,5 +1,5 @@
-// The seed's bandwidth-reduction tables for tiled convolution (seed 002, "Bandwidth
-// Reduction in 1D" and "in 2D"), each cell computed from the seed's formula and, where the
+// The textbook's bandwidth-reduction tables for tiled convolution in 1D and 2D (PMPP ch. 7;
+// docs/references.md), each cell computed from the reduction formula and, where the
 // configuration can launch, measured on a real simulation of the tiled kernel.
 #pragma once
 #include <optional>
@@ -8,9 +8,9 @@
 
 namespace ts::sim {
 
-/// TILE_SIZE columns of the seed's 1D table.
+/// TILE_SIZE columns of the textbook's 1D table.
 inline constexpr int kReductionTiles1D[] = {16, 32, 64, 128, 256};
-/// TILE_SIZE columns of the seed's 2D table.
+/// TILE_SIZE columns of the textbook's 2D table.
 inline constexpr int kReductionTiles2D[] = {8, 16, 32, 64};
 /// Mask_Width rows of both tables.
 inline constexpr int kReductionMasks[] = {5, 9};
@@ -37,9 +37,9 @@ struct ReductionTable {
     std::vector<ReductionRow> rows;
 };
 
-/// The seed's reduction of global-memory accesses by tiling an internal block: 1D
+/// The textbook's reduction of global-memory accesses by tiling an internal block: 1D
 /// TILE_SIZE * Mask_Width / (TILE_SIZE + Mask_Width - 1), 2D TILE_SIZE^2 * Mask_Width^2 /
-/// (TILE_SIZE + Mask_Width - 1)^2 (seed 002 "In General, in 1D", "In General in 2D").
+/// (TILE_SIZE + Mask_Width - 1)^2 (PMPP ch. 7; docs/references.md).
 /// `dims` is 1 or 2; sizes at least 1.
 double reductionFormula(int dims, int tile, int maskWidth);
 
@@ -51,7 +51,7 @@ double reductionFormula(int dims, int tile, int maskWidth);
 /// std::invalid_argument for dims other than 1 and 2.
 ReductionCell reductionCell(int dims, int tile, int maskWidth);
 
-/// The seed's table for `dims` (1 or 2; else std::invalid_argument): one row per
+/// The textbook's table for `dims` (1 or 2; else std::invalid_argument): one row per
 /// kReductionMasks entry, one cell per kReductionTiles1D / 2D entry.
 ReductionTable reductionTable(int dims);
 

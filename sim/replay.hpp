@@ -1,6 +1,6 @@
 // The state of the traced block at a cursor: what sits in every shared slot, what each
 // thread has accumulated, which global elements the block has loaded and stored. Replayed
-// from a Trace, plain data for the views (DESIGN.md "Data flow": Timeline cursor -> view
+// from a Trace, plain data for the views (docs/design.md, "Data flow": Timeline cursor -> view
 // state at the cursor). No UI.
 #pragma once
 #include <cstdint>
@@ -16,7 +16,7 @@ struct SlotView {
     float value = 0;                 ///< what the slot holds (0 before any write)
     bool written = false;            ///< written at least once up to the cursor
     uint16_t writer = kNoThread;     ///< linear thread index of the last writer
-    bool zeroFilled = false;         ///< the last write was a zero fill (seed 003 "Boundary checks")
+    bool zeroFilled = false;         ///< the last write was a zero fill (PMPP sec. 5.5)
     uint8_t sourceArray = kNoArray;  ///< global array the value was loaded from, if any
     int32_t sourceIndex = -1;        ///< flat index of that global element, -1 if none
     int writeStep = -1;              ///< step of the last write

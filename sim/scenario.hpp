@@ -12,8 +12,8 @@
 namespace ts::sim {
 
 /// One problem to simulate. Matrix multiplication: M (j x k) times N (k x l) gives
-/// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive). Convolution (seed
-/// 002): N is the input (width, or height x width), M the mask (maskWidth, or maskWidth
+/// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive). Convolution (PMPP
+/// ch. 7): N is the input (width, or height x width), M the mask (maskWidth, or maskWidth
 /// squared), P the output, the same size as N; `tile` is the block size (basic kernels) or
 /// the output TILE_SIZE (tiled kernels).
 struct Scenario {
@@ -22,8 +22,9 @@ struct Scenario {
     int height = 1, width = 64, maskWidth = 5;   ///< convolution only
     int tile = 2;
     uint64_t seed = 1;          ///< input seed: M and N are drawn from it
-    /// ts::kernels::Barrier bits of the barriers the tiled kernel skips (seed 001's
-    /// barrier table); 0 runs the kernel as written. Same on the GPU and in the simulator.
+    /// ts::kernels::Barrier bits of the barriers the tiled kernel skips (the two of PMPP
+    /// Fig. 5.9, sec. 5.4); 0 runs the kernel as written. Same on the GPU and in the
+    /// simulator.
     unsigned dropBarriers = 0;
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
 
@@ -48,7 +49,7 @@ struct Scenario {
 Scenario matmulScenario(const std::string& kernel, int j, int k, int l, int tile, Uint3 block = {},
                         uint64_t seed = 1);
 
-/// A convolution scenario (seed 002): N of `height` x `width` elements (height 1 in 1D),
+/// A convolution scenario (PMPP ch. 7): N of `height` x `width` elements (height 1 in 1D),
 /// Mask_Width `maskWidth`, block size or output TILE_SIZE `tile`, traced block `block`, input
 /// seed `seed`. Not validated (see validate()).
 Scenario convScenario(const std::string& kernel, int height, int width, int tile, int maskWidth,

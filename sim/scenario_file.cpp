@@ -251,7 +251,7 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     keys.emplace_back(kernel, [&] { s.kernel = text(file, "kernel", *kernel); });
     const toml::node* height = t.get("height");
     const toml::node* maskWidth = t.get("mask_width");
-    // Convolution (seed 002): width (and height) of N, mask_width; checked by validate().
+    // Convolution (PMPP ch. 7): width (and height) of N, mask_width; checked by validate().
     auto conv = [&] { return familyOf(s) != Family::Matmul; };
     if (width) {
         keys.emplace_back(width, [&] {

@@ -20,7 +20,7 @@ struct ScenarioFileError : std::runtime_error {
 /// The Occupancy panel's inputs a preset opens it with (the scenario file's [occupancy]
 /// table): a block of `input.blockThreads` threads with `input.regsPerThread` registers per
 /// thread and `input.smemPerBlock` bytes of shared memory, on the SM of `profile`
-/// ("textbook", "sm_75" ... "sm_90", or "current", the GPU of the machine). Seed 004.
+/// ("textbook", "sm_75" ... "sm_90", or "current", the GPU of the machine). PMPP sec. 4.7.
 struct OccupancyQuestion {
     std::string profile = "textbook";
     OccupancyInput input;

@@ -1,5 +1,5 @@
 // The trace of one block: its events grouped into the steps a lecture walks through
-// (seed 000 "Phase 0 Load for Block (0,0)", "Phase 0 Use ... (iteration 0)", ...).
+// (e.g. the load and use of each phase in PMPP Fig. 5.8).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 // Which shared reads of a run with a dropped barrier got a wrong value: one that differs
 // from what the same read gets with every barrier in place. Without the barrier after the
-// load that is an old or never-written value (seed 001: RAW, "reads before the tile is
-// loaded"); without the barrier after the use it is the next phase's value, written over
-// the slot before this thread read it (WAR). No UI.
+// load that is an old or never-written value (PMPP sec. 5.4: RAW, reads before the tile is
+// loaded); without the barrier after the use it is the next phase's value, written over the
+// slot before this thread read it (WAR). No UI.
 #pragma once
 #include <cstdint>
 #include <vector>

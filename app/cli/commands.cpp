@@ -102,7 +102,7 @@ Commands::Commands(CLI::App& app)
         ->check(CLI::IsMember({"after-load", "after-compute"}));
     simulate_->add_flag("--hazard-report", hazardReport_,
                         "Print the hazards like compute-sanitizer's racecheck (stderr with --json)");
-    simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: shared/spec/cli.md)");
+    simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: docs/cli.md)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
     addProblemOptions(bench_, benchOpt_, true);

@@ -1,4 +1,4 @@
-// The convolution kernels' problem options on the command line (spec: shared/spec/cli.md,
+// The convolution kernels' problem options on the command line (spec: docs/cli.md,
 // "Kernels"): --width W [--height H] --mask-width MW --tile T, the scenario they make and
 // how simulate and bench print them.
 #pragma once
@@ -16,7 +16,7 @@ namespace ts::cli {
 void addConvOptions(CLI::App* c, ProblemOptions& o);
 
 /// Builds a convolution scenario from the options: width (and height for 2D kernels),
-/// Mask_Width (default 5, the seed's), tile (default 16) and seed. Returns "" or one
+/// Mask_Width (default 5, as in the examples), tile (default 16) and seed. Returns "" or one
 /// sentence naming the option that does not apply or is missing. Values are checked later
 /// by sim::validate().
 std::string toConvScenario(const ProblemOptions& o, const std::string& kernel, sim::Scenario& s);

@@ -1,4 +1,4 @@
-// tilescope-cli: the headless front end (spec: shared/spec/cli.md). Exit status 0 success,
+// tilescope-cli: the headless front end (spec: docs/cli.md). Exit status 0 success,
 // 1 a requested check failed, 2 bad arguments, 3 no usable CUDA device.
 #include <CLI/CLI.hpp>
 #include <iostream>

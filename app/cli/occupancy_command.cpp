@@ -51,9 +51,10 @@ CLI::App* addOccupancyCommand(CLI::App& app, OccupancyOptions& o)
 {
     CLI::App* c = app.add_subcommand(
         "occupancy", "Blocks, threads and warps one SM runs for a block size, registers per thread and "
-                     "shared memory per block, and which resource limits them (seed 004)");
+                     "shared memory per block, and which resource limits them (PMPP sec. 4.7)");
     c->add_option("--device", o.device,
-                  "Profile: textbook (the seed's SM), sm_75, sm_80, sm_86, sm_89, sm_90, or current (this GPU)")
+                  "Profile: textbook (the textbook SM, PMPP sec. 4.7), sm_75, sm_80, sm_86, sm_89, sm_90, "
+                  "or current (this GPU)")
         ->required();
     c->add_option("--block-threads", o.blockThreads, "Threads per block")->required();
     c->add_option("--regs-per-thread", o.regsPerThread, "Registers per thread (0: not counted)")->required();
@@ -62,7 +63,7 @@ CLI::App* addOccupancyCommand(CLI::App& app, OccupancyOptions& o)
     c->add_option("--carveout", o.carveout,
                   "Preferred shared-memory carve-out in percent (cudaFuncAttributePreferredSharedMemoryCarveout); "
                   "default: the driver's, the largest");
-    c->add_flag("--json", o.json, "Print one JSON object (spec: shared/spec/cli.md)");
+    c->add_flag("--json", o.json, "Print one JSON object (spec: docs/cli.md)");
     return c;
 }
 

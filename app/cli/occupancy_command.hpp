@@ -1,4 +1,4 @@
-// `tilescope-cli occupancy` (spec: shared/spec/cli.md): blocks, threads and warps per SM for
+// `tilescope-cli occupancy` (spec: docs/cli.md): blocks, threads and warps per SM for
 // a block size, registers per thread and shared memory per block on an occupancy profile.
 #pragma once
 #include <CLI/CLI.hpp>

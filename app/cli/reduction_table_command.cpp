@@ -11,7 +11,7 @@
 namespace ts::cli {
 namespace {
 
-/// Three decimals, as simulate prints reduction_vs_untiled (the seed rounds to one).
+/// Three decimals, as simulate prints reduction_vs_untiled (the printed tables round to one).
 double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 nlohmann::ordered_json toJson(const sim::ReductionTable& t)
@@ -40,7 +40,7 @@ nlohmann::ordered_json toJson(const sim::ReductionTable& t)
 void printTable(const sim::ReductionTable& t)
 {
     const bool twoD = t.dims == 2;
-    std::cout << "Bandwidth reduction in " << t.dims << "D (seed 002): "
+    std::cout << "Bandwidth reduction in " << t.dims << "D (PMPP ch. 7): "
               << (twoD ? "TILE_SIZE^2 * Mask_Width^2 / (TILE_SIZE + Mask_Width - 1)^2"
                        : "TILE_SIZE * Mask_Width / (TILE_SIZE + Mask_Width - 1)")
               << "\nsimulated: global loads of " << (twoD ? "conv2d-basic / conv2d-tiled" : "conv1d-basic / conv1d-tiled")
@@ -73,18 +73,18 @@ void printTable(const sim::ReductionTable& t)
 CLI::App* addReductionTableCommand(CLI::App& app, ReductionTableOptions& o)
 {
     CLI::App* c = app.add_subcommand(
-        "reduction-table", "The seed's bandwidth-reduction tables for tiled convolution (seed 002), the "
+        "reduction-table", "The bandwidth-reduction tables for tiled convolution (PMPP ch. 7), the "
                            "formula beside a simulation of an internal block");
     c->add_option("--dims", o.dims, "1 (TILE_SIZE 16 to 256) or 2 (TILE_SIZE 8 to 64); Mask_Width 5 and 9")
         ->required();
-    c->add_flag("--json", o.json, "Print one JSON object (spec: shared/spec/cli.md)");
+    c->add_flag("--json", o.json, "Print one JSON object (spec: docs/cli.md)");
     return c;
 }
 
 int runReductionTable(const ReductionTableOptions& o)
 {
     if (o.dims != 1 && o.dims != 2) {
-        std::cerr << "tilescope-cli: --dims must be 1 or 2 (the seed's 1D and 2D tables); got " << o.dims << ".\n";
+        std::cerr << "tilescope-cli: --dims must be 1 or 2 (the 1D and 2D tables); got " << o.dims << ".\n";
         return kBadInput;
     }
     const sim::ReductionTable t = sim::reductionTable(o.dims);

@@ -1,4 +1,4 @@
-// `tilescope-cli reduction-table` (spec: shared/spec/cli.md): the seed's bandwidth-reduction
+// `tilescope-cli reduction-table` (spec: docs/cli.md): the textbook's bandwidth-reduction
 // tables for tiled 1D and 2D convolution, formula beside simulation.
 #pragma once
 #include <CLI/CLI.hpp>
