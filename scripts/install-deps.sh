@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config        # compilers and the build
   libimgui-dev libglfw3-dev python3-glad libstb-dev   # the app: Dear ImGui 1.86, GLFW, glad 2, stb
   libgif-dev                                          # the app: animated GIF export
-  libgl-dev libgl1-mesa-dri fonts-dejavu-core
+  libgl-dev libgl1-mesa-dri fonts-dejavu-core libfontconfig-dev   # fonts found through fontconfig
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libboost-context-dev
   libgtest-dev libbenchmark-dev                       # tests and benchmarks
   xvfb xauth                                          # GUI tests without a display

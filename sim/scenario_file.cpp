@@ -415,8 +415,15 @@ void saveScenarioFile(const Preset& p, const std::string& path)
 std::string presetDirectory()
 {
     const char* env = std::getenv("TILESCOPE_ASSETS");
-    const std::string assets = env && *env ? env : TILESCOPE_ASSETS_DIR;
-    return (fs::path(assets) / "scenarios").string();
+    if (env && *env) return (fs::path(env) / "scenarios").string();
+    // An installed binary: PREFIX/bin/tilescope finds PREFIX/share/tilescope/assets.
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / TILESCOPE_INSTALLED_ASSETS / "scenarios";
+        if (fs::is_directory(installed, ec)) return installed.string();
+    }
+    return (fs::path(TILESCOPE_ASSETS_DIR) / "scenarios").string();
 }
 
 std::vector<Preset> listPresets(const PanelNames& panels)

@@ -61,8 +61,9 @@ Preset loadScenarioFile(const std::string& path, const PanelNames& panels = {});
 /// ScenarioFileError if the file cannot be written.
 void saveScenarioFile(const Preset& p, const std::string& path);
 
-/// The folder with the lecture presets: $TILESCOPE_ASSETS/scenarios if set, else the
-/// build's assets folder.
+/// The folder with the lecture presets: $TILESCOPE_ASSETS/scenarios if set, else
+/// share/tilescope/assets/scenarios beside an installed binary (PREFIX/bin/..), else the
+/// source tree's assets/scenarios.
 std::string presetDirectory();
 
 /// Every preset in presetDirectory(), sorted by name. A malformed preset throws.

@@ -1,8 +1,11 @@
 #include "theme.hpp"
 
+#include <fontconfig/fontconfig.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 namespace ts::app {
 namespace {
@@ -10,10 +13,39 @@ namespace {
 float gScale = 1.0f;   ///< the scale of the last makeTheme()
 Palette gPalette;      ///< the palette of the last makeTheme()
 
-ImFont* addFont(const std::string& file, float px, bool& missing)
+/// The installed font file of `family` in `style` ("DejaVu Sans", "Bold"), looked up through
+/// fontconfig as any desktop program does; "" when fontconfig knows no font of that family
+/// (it would otherwise substitute another one silently). Looked up once per process.
+std::string fontFile(const std::string& family, const std::string& style)
 {
-    const std::string path = std::string(TILESCOPE_FONT_DIR) + "/" + file;
-    if (!std::filesystem::exists(path)) {
+    static std::map<std::string, std::string> found;
+    const std::string key = family + ":style=" + style;
+    if (auto it = found.find(key); it != found.end()) return it->second;
+    std::string file;
+    if (FcConfig* config = FcInitLoadConfigAndFonts()) {
+        FcPattern* pattern = FcNameParse(reinterpret_cast<const FcChar8*>(key.c_str()));
+        FcConfigSubstitute(config, pattern, FcMatchPattern);
+        FcDefaultSubstitute(pattern);
+        FcResult result = FcResultNoMatch;
+        if (FcPattern* match = FcFontMatch(config, pattern, &result)) {
+            FcChar8* matchedFamily = nullptr;
+            FcChar8* path = nullptr;
+            if (FcPatternGetString(match, FC_FAMILY, 0, &matchedFamily) == FcResultMatch &&
+                family == reinterpret_cast<const char*>(matchedFamily) &&
+                FcPatternGetString(match, FC_FILE, 0, &path) == FcResultMatch)
+                file = reinterpret_cast<const char*>(path);
+            FcPatternDestroy(match);
+        }
+        FcPatternDestroy(pattern);
+        FcConfigDestroy(config);
+    }
+    return found[key] = file;
+}
+
+ImFont* addFont(const std::string& family, const std::string& style, float px, bool& missing)
+{
+    const std::string path = fontFile(family, style);
+    if (path.empty() || !std::filesystem::exists(path)) {
         missing = true;
         ImFontConfig cfg;
         cfg.SizePixels = px;
@@ -100,15 +132,15 @@ Theme makeTheme(float scale, ThemeKind kind)
     bool missing = false;
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
-    t.fonts.ui = addFont("DejaVuSans.ttf", std::round(17 * scale), missing);
-    t.fonts.bold = addFont("DejaVuSans-Bold.ttf", std::round(17 * scale), missing);
-    t.fonts.mono = addFont("DejaVuSansMono.ttf", std::round(16 * scale), missing);
-    t.fonts.cell = addFont("DejaVuSansMono.ttf", std::round(14 * scale), missing);
-    t.fonts.small = addFont("DejaVuSansMono.ttf", std::round(11.5f * scale), missing);
+    t.fonts.ui = addFont("DejaVu Sans", "Book", std::round(17 * scale), missing);
+    t.fonts.bold = addFont("DejaVu Sans", "Bold", std::round(17 * scale), missing);
+    t.fonts.mono = addFont("DejaVu Sans Mono", "Book", std::round(16 * scale), missing);
+    t.fonts.cell = addFont("DejaVu Sans Mono", "Book", std::round(14 * scale), missing);
+    t.fonts.small = addFont("DejaVu Sans Mono", "Book", std::round(11.5f * scale), missing);
     io.FontDefault = t.fonts.ui;
     if (missing)
-        t.fonts.note = std::string("DejaVu fonts not found in ") + TILESCOPE_FONT_DIR +
-                       " (Debian package fonts-dejavu-core); using ImGui's built-in font.";
+        t.fonts.note = "fontconfig finds no DejaVu Sans or DejaVu Sans Mono on this machine (Debian package "
+                       "fonts-dejavu-core); using ImGui's built-in font.";
     setStyle(scale, kind);
     return t;
 }
