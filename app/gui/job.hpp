@@ -1,6 +1,6 @@
-// Slow work off the UI thread (DESIGN.md: simulating a big problem, GPU timing): a worker
-// thread runs a function, reports progress through an atomic, and hands its result back
-// to the UI thread, which polls once per frame.
+// Slow work off the UI thread (docs/design.md, "Data flow": simulating a big problem, GPU
+// timing): a worker thread runs a function, reports progress through an atomic, and hands
+// its result back to the UI thread, which polls once per frame.
 #pragma once
 #include <atomic>
 #include <chrono>

@@ -1,4 +1,4 @@
-// The app's state, explicit (DESIGN.md "Data flow"): what is loaded, how it is viewed, and
+// The app's state, explicit (docs/design.md, "Data flow"): what is loaded, how it is viewed, and
 // what the panels ask the app to do. Panels read Loaded and change only View and Requests.
 #pragma once
 #include <array>

@@ -57,11 +57,11 @@ void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
     tooltip(bit == kernels::AFTER_LOAD
                 ? "Re-simulate with every thread skipping this __syncthreads() (the same flag for the whole "
                   "block, as on the GPU). Without it a thread can read a tile slot before its owner has "
-                  "written it: a read-after-write (RAW) hazard, a true dependence (seed 001's barrier table)."
+                  "written it: a read-after-write (RAW) hazard, a true dependence (PMPP sec. 5.4, Fig. 5.9)."
                 : "Re-simulate with every thread skipping this __syncthreads() (the same flag for the whole "
                   "block, as on the GPU). Without it a thread can overwrite a slot with the next phase's tile "
                   "while others still read the old one: a write-after-read (WAR) hazard, a false dependence "
-                  "(seed 001's barrier table).");
+                  "(PMPP sec. 5.4, Fig. 5.9).");
 }
 
 /// "<- RAW: write by (ty, tx)" after a line that holds an access of the chosen hazard.

@@ -1,7 +1,7 @@
-// Convolution (seed 002): the input N with the traced block's internal, halo and ghost
+// Convolution (PMPP ch. 7): the input N with the traced block's internal, halo and ghost
 // cells, N_ds with the thread that loaded each slot, the mask M in constant memory and the
 // output P, at the cursor; per-element use counts on hover ("N[5] is used by threads 4, 5,
-// 6, 7 (4X)") and as a heatmap; the block's loads beside the seed's reduction formula.
+// 6, 7 (4X)") and as a heatmap; the block's loads beside the textbook's reduction formula.
 // Shown in place of the Matrices panel when a convolution kernel is loaded. Large inputs
 // are shown as the block's neighbourhood.
 #include <imgui.h>
@@ -359,8 +359,8 @@ void stats(const Ctx& c)
                 static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
                 static_cast<unsigned long long>(l.block.global_loads), l.reduction);
     tooltip("The basic kernel reads every in-range element of each output's window from global memory; "
-            "ghost elements it skips (seed 002 'Ghost Elements').");
-    ImGui::TextWrapped("seed 002: %s%s", l.formulaText.c_str(), l.formula ? "" : " (not this kernel's)");
+            "ghost elements it skips (ghost cells, PMPP sec. 7.1).");
+    ImGui::TextWrapped("Formula (PMPP ch. 7): %s%s", l.formulaText.c_str(), l.formula ? "" : " (not this kernel's)");
     if (!l.note.empty()) colouredText(c.f.theme.palette.dimText, l.note);
 }
 
@@ -370,8 +370,8 @@ void legend(const Ctx& c)
     if (c.f.view.heatmap) {
         heatLegend("uses by the block's threads:", c.heatMax);
     } else {
-        legendItem(kInternal, "internal", "In the traced block's output tile: the elements it owns (seed 002 'Tiled 1D Convolution').", Swatch::Fill, true);
-        legendItem(kHalo, "halo", "Outside the output tile but reached by the mask: the block loads them too (seed 002 'Loading Left Halo').");
+        legendItem(kInternal, "internal", "In the traced block's output tile: the elements it owns (tiled convolution, PMPP sec. 7.4).", Swatch::Fill, true);
+        legendItem(kHalo, "halo", "Outside the output tile but reached by the mask: the block loads them too (halo cells, PMPP sec. 7.4).");
     }
     legendItem(pal.zeroFill, "ghost cell", "Outside N (index < 0 or >= width): no element; the tiled kernel stores 0 in N_ds, "
                                            "the basic kernel skips it. Drawn outside N's white edge.", Swatch::Fill, c.f.view.heatmap);
@@ -521,8 +521,8 @@ void ConvPanel::draw(Frame& f)
             stats(c);
             ImGui::Separator();
             ImGui::Checkbox("heatmap", &f.view.heatmap);
-            tooltip("Colour N by how many threads of the traced block use each element (seed 002 'Shared Memory "
-                    "Data Reuse'); hover an element for the list.");
+            tooltip("Colour N by how many threads of the traced block use each element (data reuse in N_ds, "
+                    "PMPP sec. 7.4); hover an element for the list.");
             ImGui::SameLine(0, scaled(20));
             legend(c);
             ImGui::BeginChild("convcanvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

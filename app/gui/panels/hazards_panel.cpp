@@ -1,4 +1,4 @@
-// Hazards: what the hazard detector found (seed 001's barrier table: without the barrier
+// Hazards: what the hazard detector found (the two barriers of PMPP Fig. 5.9: without the barrier
 // after the load a read-after-write, without the one after the use a write-after-read).
 // The racecheck-like list of sites (kind, array, both source lines, count over the grid),
 // then the traced block's hazards one by one; choosing one moves the timeline to the step

@@ -340,7 +340,7 @@ void legend(const Ctx& c)
     }
     legendItem(pal.loadedThisPhase, "loaded this phase", "Read from global memory by the traced block in the current phase (dashed orange frame). The orange outline is the phase's tile.", Swatch::Dashed);
     legendItem(pal.readNow, "this step", "Read by the current step: from global memory (solid yellow frame), or through its copy in Mds/Nds (inner yellow frame).", Swatch::Frame);
-    legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (seed 003 'Boundary checks').");
+    legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (boundary checks, PMPP sec. 5.5).");
     legendItem(pal.finished, "P finished", "P element stored by the traced block.");
     if (!c.s.matchesReference)
         legendItem(pal.error, "wrong P", "P element that differs from the CPU reference (fmaf in k order), "

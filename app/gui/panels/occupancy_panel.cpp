@@ -1,4 +1,4 @@
-// Occupancy (seed 004): how many blocks one SM runs at once for a block size, registers per
+// Occupancy (PMPP sec. 4.7): how many blocks one SM runs at once for a block size, registers per
 // thread and shared memory per block on a profile's SM (sim/occupancy.hpp), or for the loaded
 // kernel as compiled ("this kernel": registers and static shared memory from the build's
 // ptxas report). One bar per resource shows how many blocks it allows and which one limits;
@@ -349,7 +349,7 @@ void OccupancyPanel::draw(Frame& f)
     if (beginPanel(f, id)) {
         colouredText(f.theme.palette.dimText,
                      "An SM divides its registers, shared memory, thread slots and block slots among the blocks "
-                     "it runs; the scarcest decides how many fit (seed 004). Textbook bound, not measured.");
+                     "it runs; the scarcest decides how many fit (PMPP sec. 4.7). Textbook bound, not measured.");
         std::string why, kernelNote;
         const std::optional<sim::OccupancyProfile> p = profileOf(f, why);
         inputs(f, p ? &*p : nullptr, kernelNote);

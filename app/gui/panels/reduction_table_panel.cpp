@@ -1,7 +1,8 @@
-// Reduction tables: seed 002's "Bandwidth Reduction in 1D" and "in 2D", each cell the
-// seed's formula beside the simulated reduction of an internal block of the tiled kernel,
-// or marked formula-only where that block cannot launch (over 1024 threads), with the
-// reason on hover. The tables are simulated once, off the frame loop, when first opened.
+// Reduction tables: the bandwidth reduction of tiled convolution in 1D and 2D (PMPP ch. 7),
+// each cell the textbook's formula beside the simulated reduction of an internal block of
+// the tiled kernel, or marked formula-only where that block cannot launch (over 1024
+// threads), with the reason on hover. The tables are simulated once, off the frame loop,
+// when first opened.
 #include <imgui.h>
 
 #include <cstdio>
@@ -67,7 +68,7 @@ void table(const Frame& f, const sim::ReductionTable& t)
                                      : "conv2d-tiled on N of 3 x TILE_SIZE squared") +
                         " (an internal block) made " + fixed(c.simulated.value()) +
                         " times fewer global loads than conv" + std::to_string(t.dims) +
-                        "d-basic. The seed's formula gives " + fixed(c.formula) + ".");
+                        "d-basic. The textbook's formula gives " + fixed(c.formula) + ".");
             } else {
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.error), "formula only");
                 tooltip("Formula only, not simulated: " + c.why);
@@ -95,7 +96,7 @@ void ReductionTablePanel::draw(Frame& f)
     const std::optional<Tables>& tables = tables_;
     if (beginPanel(f, id)) {
         colouredText(f.theme.palette.dimText,
-                     "Seed 002: how many times fewer global loads the tiled kernel makes than the basic one for an "
+                     "PMPP ch. 7: how many times fewer global loads the tiled kernel makes than the basic one for an "
                      "internal block. 1D: (TILE_SIZE*Mask_Width)/(TILE_SIZE+Mask_Width-1); 2D: "
                      "(TILE_SIZE^2*Mask_Width^2)/(TILE_SIZE+Mask_Width-1)^2. A cell is simulated where the tiled "
                      "kernel can launch, else computed from the formula (hover for why).");

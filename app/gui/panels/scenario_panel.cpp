@@ -19,7 +19,7 @@ void sizeInputs(ScenarioForm& form, bool tiled)
     const float w = ImGui::GetFontSize() * 7;
     ImGui::Checkbox("square", &form.square);
     tooltip("Square matrices: M, N and P are Width x Width. Untick for M (j x k) times N (k x l), "
-            "seed 003 'Handling General Rectangular Matrices'.");
+            "the general case that PMPP sec. 5.5 leaves open.");
     if (form.square) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(w);
@@ -55,7 +55,7 @@ void sizeInputs(ScenarioForm& form, bool tiled)
     }
 }
 
-/// Convolution sizes (seed 002): N's width (and height for 2D), Mask_Width, and TILE_SIZE
+/// Convolution sizes (PMPP ch. 7): N's width (and height for 2D), Mask_Width, and TILE_SIZE
 /// (tiled kernels) or the block edge (basic kernels).
 void convInputs(ScenarioForm& form, const sim::KernelInfo& k)
 {
