@@ -39,8 +39,6 @@ using Conv1DTiles = Tiles<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
 /// TILE_SIZE values compiled as template instances of conv2d-tiled (output tile per side).
 using Conv2DTiles = Tiles<2, 4, 8, 16, 32>;
 inline constexpr const auto& kTileWidths = MatmulTiles::values;
-inline constexpr const auto& kConv1DTileSizes = Conv1DTiles::values;
-inline constexpr const auto& kConv2DTileSizes = Conv2DTiles::values;
 
 /// Largest matrix edge, and largest 2D convolution edge, the simulator accepts.
 inline constexpr int kMaxEdge = 8192;
