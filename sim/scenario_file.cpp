@@ -340,9 +340,14 @@ Preset loadScenarioFile(const std::string& path, const PanelNames& panels)
     if (!in) failFile(path, std::string("cannot be opened (") + std::strerror(errno) + ").");
     std::stringstream content;
     content << in.rdbuf();
+    return parseScenarioText(content.str(), path, panels);
+}
+
+Preset parseScenarioText(std::string_view content, const std::string& path, const PanelNames& panels)
+{
     toml::table t;
     try {
-        t = toml::parse(content.str(), std::string_view(path));
+        t = toml::parse(content, std::string_view(path));
     } catch (const toml::parse_error& e) {
         std::string d(e.description());
         if (!d.empty() && d.back() != '.') d += '.';

@@ -3,6 +3,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "machine.hpp"
@@ -56,6 +57,11 @@ Preset defaultPreset(const PanelNames& panels = {});
 /// Reads a scenario file. Throws ScenarioFileError, also for a name in its `panels` list
 /// that is not one of `panels` (unless `panels` is empty).
 Preset loadScenarioFile(const std::string& path, const PanelNames& panels = {});
+
+/// Reads a scenario file's text: `content` is the TOML, `path` the file it stands for (it
+/// names the file in messages and gives the preset's name). Throws ScenarioFileError, one
+/// sentence, for anything malformed, exactly as loadScenarioFile; reads nothing from disk.
+Preset parseScenarioText(std::string_view content, const std::string& path, const PanelNames& panels = {});
 
 /// Writes `p` as a scenario file that loadScenarioFile reads back. Throws
 /// ScenarioFileError if the file cannot be written.
