@@ -52,6 +52,7 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "mask_width",   "thread",   "panels"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
+constexpr size_t kMaxScenarioBytes = size_t{1} << 20;   ///< 1 MiB: larger is not a scenario file
 
 [[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
 {
@@ -64,10 +65,33 @@ constexpr const char* kDefaultName = "tiled-4x4";
     throw ScenarioFileError(file + ": " + problem);
 }
 
-std::string typeName(const toml::node& n)
+/// What a value is, for messages: `the string "four"`, `the integer 5`, `the
+/// floating-point number 4.5`, `the boolean true`, `an array`, `a table`, `a date`, ...
+std::string describe(const toml::node& n)
 {
     std::ostringstream s;
-    s << n.type();
+    if (const auto* v = n.as_string()) {
+        // In double quotes on one line, control characters escaped, at most 40 characters.
+        const std::string& text = v->get();
+        s << "the string \"";
+        size_t i = 0;
+        // (Past 40 bytes only to finish a UTF-8 character.)
+        for (; i < text.size() && (i < 40 || (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80); ++i) {
+            const unsigned char c = static_cast<unsigned char>(text[i]);
+            if (c == '"' || c == '\\') s << '\\' << text[i];
+            else if (c == '\n') s << "\\n";
+            else if (c < 0x20 || c == 0x7f) s << "\\x" << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
+            else s << text[i];
+        }
+        s << (i < text.size() ? "...\"" : "\"");
+    } else if (const auto* v = n.as_integer()) s << "the integer " << v->get();
+    else if (const auto* v = n.as_floating_point()) s << "the floating-point number " << *v;
+    else if (const auto* v = n.as_boolean()) s << "the boolean " << (v->get() ? "true" : "false");
+    else if (n.is_array()) s << "an array";
+    else if (n.is_table()) s << "a table";
+    else if (n.is_date()) s << "a date";
+    else if (n.is_time()) s << "a time";
+    else s << "a date-time";
     return s.str();
 }
 
@@ -76,7 +100,7 @@ long long integer(const std::string& file, const char* key, const toml::node& n,
                   long long hi)
 {
     const auto* v = n.as_integer();
-    if (!v) fail(file, n, std::string(key) + " must be an integer; got a " + typeName(n) + ".");
+    if (!v) fail(file, n, std::string(key) + " must be an integer; got " + describe(n) + ".");
     const long long x = v->get();
     if (x < lo || x > hi)
         fail(file, n, std::string(key) + " must be between " + std::to_string(lo) + " and " +
@@ -87,7 +111,7 @@ long long integer(const std::string& file, const char* key, const toml::node& n,
 std::string text(const std::string& file, const char* key, const toml::node& n)
 {
     const auto* v = n.as_string();
-    if (!v) fail(file, n, std::string(key) + " must be a string in quotes; got a " + typeName(n) + ".");
+    if (!v) fail(file, n, std::string(key) + " must be a string in quotes; got " + describe(n) + ".");
     return v->get();
 }
 
@@ -104,6 +128,85 @@ void onlyKnownKeys(const std::string& file, const toml::table& t, const char* co
             fail(file, node, "unknown key '" + std::string(key.str()) + "'" + where + "; the known keys are " +
                                  list + ".");
         }
+}
+
+/// Checks the TOML type of every value in the file before anything else, so that a value of
+/// the wrong type is named (key, the type it must have, what it is, its line) rather than
+/// hidden behind a missing key or another check. Of several such values, the first in the
+/// file is reported.
+void checkTypes(const std::string& file, const toml::table& t)
+{
+    const toml::node* first = nullptr;
+    std::string problem;
+    auto bad = [&](const toml::node& n, std::string why) {
+        const toml::source_position at = n.source().begin, best = first ? first->source().begin : at;
+        if (!first || at.line < best.line || (at.line == best.line && at.column < best.column)) {
+            first = &n;
+            problem = std::move(why);
+        }
+    };
+    auto integerKey = [&](const toml::table& tab, const char* key) {
+        if (const toml::node* n = tab.get(key); n && !n->is_integer())
+            bad(*n, std::string(key) + " must be an integer; got " + describe(*n) + ".");
+    };
+    auto stringKey = [&](const toml::table& tab, const char* key) {
+        if (const toml::node* n = tab.get(key); n && !n->is_string())
+            bad(*n, std::string(key) + " must be a string in quotes; got " + describe(*n) + ".");
+    };
+    for (const char* key : {"width", "j", "k", "l", "height", "mask_width", "tile", "seed", "schedule_seed"})
+        integerKey(t, key);
+    for (const char* key : {"title", "kernel", "schedule"}) stringKey(t, key);
+    if (const toml::node* n = t.get("step"); n && !n->is_integer() && !n->is_string())
+        bad(*n, "step must be a step number or \"last\"; got " + describe(*n) + ".");
+    // block = [bx, by], thread = [tx, ty]: two integers.
+    for (auto [key, shape, x, y] : {std::tuple{"block", "[bx, by], two block indices", "bx", "by"},
+                                    std::tuple{"thread", "[tx, ty], a thread index in the block", "tx", "ty"}}) {
+        const toml::node* n = t.get(key);
+        if (!n) continue;
+        const toml::array* a = n->as_array();
+        if (!a) bad(*n, std::string(key) + " must be " + shape + "; got " + describe(*n) + ".");
+        else if (a->size() != 2)
+            bad(*n, std::string(key) + " must be " + shape + "; got an array of " + std::to_string(a->size()) +
+                        (a->size() == 1 ? " value." : " values."));
+        else
+            for (size_t i = 0; i < 2; ++i)
+                if (!a->get(i)->is_integer())
+                    bad(*a->get(i), std::string(key) + "'s " + (i ? y : x) + " must be an integer; got " +
+                                        describe(*a->get(i)) + ".");
+    }
+    // panels, narration: arrays of strings.
+    for (auto [key, whole, each] : {std::tuple{"panels", "an array of panel names", "each panel name"},
+                                    std::tuple{"narration", "an array of strings, one per step", "each narration line"}}) {
+        const toml::node* n = t.get(key);
+        if (!n) continue;
+        if (const toml::array* a = n->as_array()) {
+            for (const toml::node& e : *a)
+                if (!e.is_string()) bad(e, std::string(each) + " must be a string in quotes; got " + describe(e) + ".");
+        } else {
+            bad(*n, std::string(key) + " must be " + whole + "; got " + describe(*n) + ".");
+        }
+    }
+    if (const toml::node* n = t.get("drop_barrier")) {
+        auto one = [&](const toml::node& v) {
+            if (!v.is_string())
+                bad(v, "drop_barrier must be a string in quotes (\"after-load\" or \"after-compute\") or a list of "
+                       "them; got " + describe(v) + ".");
+        };
+        if (const toml::array* a = n->as_array())
+            for (const toml::node& v : *a) one(v);
+        else
+            one(*n);
+    }
+    if (const toml::node* n = t.get("occupancy")) {
+        if (const toml::table* o = n->as_table()) {
+            stringKey(*o, "profile");
+            for (const char* key : {"block_threads", "regs_per_thread", "smem_per_block"}) integerKey(*o, key);
+        } else {
+            bad(*n, "occupancy must be a table: an [occupancy] section with block_threads and optionally "
+                    "regs_per_thread, smem_per_block and profile; got " + describe(*n) + ".");
+        }
+    }
+    if (first) fail(file, *first, problem);
 }
 
 /// The ts::kernels::Barrier bits of a drop_barrier value: "after-load", "after-compute", or
@@ -180,7 +283,11 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     p.name = fs::path(file).stem().string();
     p.title = p.name;
 
+    if (t.empty())
+        failFile(file, "the file has no keys; a scenario needs at least kernel, width (or j, k and l) and tile, "
+                       "for example kernel = \"matmul-tiled\", width = 4, tile = 2.");
     onlyKnownKeys(file, t, kKeys, "");
+    checkTypes(file, t);
 
     if (const toml::node* n = t.get("title")) p.title = text(file, "title", *n);
     if (const toml::node* n = t.get("seed"))
@@ -207,7 +314,7 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     if (const toml::node* n = t.get("occupancy")) p.occupancy = occupancyTable(file, *n);
     if (const toml::node* n = t.get("panels")) {
         const toml::array* a = n->as_array();
-        if (!a) fail(file, *n, "panels must be an array of panel names; got a " + typeName(*n) + ".");
+        if (!a) fail(file, *n, "panels must be an array of panel names; got " + describe(*n) + ".");
         for (const toml::node& e : *a) {
             const std::string name = text(file, "each panel name", e);
             if (!panels.empty() && std::find(panels.begin(), panels.end(), name) == panels.end()) {
@@ -220,8 +327,7 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     }
     if (const toml::node* n = t.get("narration")) {
         const toml::array* a = n->as_array();
-        if (!a) fail(file, *n, "narration must be an array of strings, one per step; got a " +
-                                   typeName(*n) + ".");
+        if (!a) fail(file, *n, "narration must be an array of strings, one per step; got " + describe(*n) + ".");
         for (const toml::node& line : *a) p.narration.push_back(text(file, "each narration line", line));
     }
 
@@ -275,8 +381,8 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
             const toml::array* a = b->as_array();
             if (!a || a->size() != 2)
                 fail(file, *b, "block must be [bx, by], two block indices.");
-            s.block.x = static_cast<unsigned>(integer(file, "bx", *a->get(0), 0, kIntMax));
-            s.block.y = static_cast<unsigned>(integer(file, "by", *a->get(1), 0, kIntMax));
+            s.block.x = static_cast<unsigned>(integer(file, "block's bx", *a->get(0), 0, kIntMax));
+            s.block.y = static_cast<unsigned>(integer(file, "block's by", *a->get(1), 0, kIntMax));
         });
     if (const toml::node* d = t.get("drop_barrier"))
         keys.emplace_back(d, [&, d] { s.dropBarriers = barrierBits(file, *d); });
@@ -288,7 +394,7 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
         const toml::array* a = n->as_array();
         if (!a || a->size() != 2) fail(file, *n, "thread must be [tx, ty], a thread index in the block.");
         const Dim3 bd = launchShape(s).block;
-        const auto tx = integer(file, "tx", *a->get(0), 0, kIntMax), ty = integer(file, "ty", *a->get(1), 0, kIntMax);
+        const auto tx = integer(file, "thread's tx", *a->get(0), 0, kIntMax), ty = integer(file, "thread's ty", *a->get(1), 0, kIntMax);
         if (tx >= static_cast<long long>(bd.x) || ty >= static_cast<long long>(bd.y))
             fail(file, *n, "thread [" + std::to_string(tx) + ", " + std::to_string(ty) + "] is outside the block of " +
                                std::to_string(bd.x) + " x " + std::to_string(bd.y) + " threads.");
@@ -336,11 +442,26 @@ Preset defaultPreset(const PanelNames& panels)
 
 Preset loadScenarioFile(const std::string& path, const PanelNames& panels)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) failFile(path, std::string("cannot be opened (") + std::strerror(errno) + ").");
-    std::stringstream content;
-    content << in.rdbuf();
-    return parseScenarioText(content.str(), path, panels);
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        failFile(path, "is a folder, not a scenario file; give the path of a .toml file (the presets are in " +
+                           presetDirectory() + ").");
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) failFile(path, std::string("cannot be opened (") + std::strerror(errno) + ").");
+    // Read with stdio, not a stream: a read that fails (EIO, EISDIR) must be an error, not an
+    // empty file. A scenario file is a few lines; past kMaxScenarioBytes it is something else.
+    std::string content;
+    char buf[1 << 16];
+    size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && content.size() <= kMaxScenarioBytes) content.append(buf, n);
+    const int err = errno;
+    const bool failed = std::ferror(f) != 0;
+    std::fclose(f);
+    if (failed) failFile(path, std::string("cannot be read (") + std::strerror(err) + ").");
+    if (content.size() > kMaxScenarioBytes)
+        failFile(path, "is larger than " + std::to_string(kMaxScenarioBytes >> 20) +
+                           " MiB; a scenario file is a few lines of TOML.");
+    return parseScenarioText(content, path, panels);
 }
 
 Preset parseScenarioText(std::string_view content, const std::string& path, const PanelNames& panels)
@@ -351,7 +472,8 @@ Preset parseScenarioText(std::string_view content, const std::string& path, cons
     } catch (const toml::parse_error& e) {
         std::string d(e.description());
         if (!d.empty() && d.back() != '.') d += '.';
-        throw ScenarioFileError(path + ", line " + std::to_string(e.source().begin.line) + ": " + d);
+        throw ScenarioFileError(path + ", line " + std::to_string(e.source().begin.line) + ", column " +
+                                std::to_string(e.source().begin.column) + ": " + d);
     }
     return parse(path, t, panels);
 }
@@ -448,6 +570,7 @@ Preset findPreset(const std::string& nameOrPath, const PanelNames& panels)
                         fs::path(nameOrPath).extension() == ".toml";
     if (isPath) return loadScenarioFile(nameOrPath, panels);
     if (fs::exists(presetPath(nameOrPath))) return loadScenarioFile(presetPath(nameOrPath), panels);
+    if (std::error_code ec; fs::is_directory(nameOrPath, ec)) return loadScenarioFile(nameOrPath, panels);   // says it is a folder
     std::string known;
     for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
     throw ScenarioFileError("No preset named '" + nameOrPath + "'; the presets are " +

@@ -175,13 +175,13 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
               ", line 3: width must be between 1 and 8192; got 0.");
     EXPECT_EQ(errorOf(kGood + "block = [2, 0]\n"),
               ", line 4: Block (2, 0) is outside the grid of 2 x 2 blocks.");
-    EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by], two block indices.");
+    EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by], two block indices; got an array of 1 value.");
     EXPECT_EQ(errorOf(kGood + "thread = [2, 0]\n"), ", line 4: thread [2, 0] is outside the block of 2 x 2 threads.");
-    EXPECT_EQ(errorOf(kGood + "thread = 1\n"), ", line 4: thread must be [tx, ty], a thread index in the block.");
+    EXPECT_EQ(errorOf(kGood + "thread = 1\n"), ", line 4: thread must be [tx, ty], a thread index in the block; got the integer 1.");
     EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\",\n  \"memory\"]\n"),
               ", line 5: 'memory' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
               "shared-memory, threads, hazards, occupancy, convolution, reduction-tables.");
-    EXPECT_EQ(errorOf(kGood + "panels = \"code\"\n"), ", line 4: panels must be an array of panel names; got a string.");
+    EXPECT_EQ(errorOf(kGood + "panels = \"code\"\n"), ", line 4: panels must be an array of panel names; got the string \"code\".");
     // Without a list of panel names (a caller that shows no panels) any name is kept.
     EXPECT_EQ(sim::loadScenarioFile(write("any.toml", kGood + "panels = [\"memory\"]\n")).panels,
               std::vector<std::string>{"memory"});
@@ -193,9 +193,9 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
               ", line 4: step must be a step number or \"last\"; got \"first\".");
     EXPECT_EQ(errorOf(kGood + "step = -1\n"), ", line 4: step must be between 0 and 2147483647; got -1.");
     EXPECT_EQ(errorOf(kGood + "narration = [\"a\",\n  7]\n"),
-              ", line 5: each narration line must be a string in quotes; got a integer.");
-    EXPECT_EQ(errorOf("title = 5\n" + kGood), ", line 1: title must be a string in quotes; got a integer.");
-    EXPECT_EQ(errorOf(kGood + "seed = 1.5\n"), ", line 4: seed must be an integer; got a floating-point.");
+              ", line 5: each narration line must be a string in quotes; got the integer 7.");
+    EXPECT_EQ(errorOf("title = 5\n" + kGood), ", line 1: title must be a string in quotes; got the integer 5.");
+    EXPECT_EQ(errorOf(kGood + "seed = 1.5\n"), ", line 4: seed must be an integer; got the floating-point number 1.5.");
     const std::string unknown = errorOf("kernel = \"matmul-shared\"\nwidth = 4\ntile = 2\n");
     EXPECT_EQ(unknown.rfind(", line 1: Unknown kernel 'matmul-shared'", 0), 0u) << unknown;
     EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\nj = 4\ntile = 2\n"),
@@ -208,9 +208,9 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
 TEST_F(ScenarioFiles, SyntaxErrorsNameTheLine)
 {
     const std::string e = errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = \n");
-    EXPECT_EQ(e.rfind(", line 3: ", 0), 0u) << e;
+    EXPECT_EQ(e.rfind(", line 3, column ", 0), 0u) << e;
     const std::string e2 = errorOf("kernel = \"matmul-tiled\nwidth = 4\n");
-    EXPECT_EQ(e2.rfind(", line 1: ", 0), 0u) << e2;
+    EXPECT_EQ(e2.rfind(", line 1, column ", 0), 0u) << e2;
 }
 
 TEST_F(ScenarioFiles, MissingKeysAreNamed)
@@ -344,7 +344,7 @@ smem_per_block = 2048
               ", line 5: schedule_seed applies only to schedule = \"random\"; set that too, or remove schedule_seed.");
     EXPECT_EQ(errorOf(kGood + "occupancy = 5\n"),
               ", line 4: occupancy must be a table: an [occupancy] section with block_threads and optionally "
-              "regs_per_thread, smem_per_block and profile.");
+              "regs_per_thread, smem_per_block and profile; got the integer 5.");
     EXPECT_EQ(errorOf(kGood + "[occupancy]\nregs_per_thread = 10\n"),
               ", line 4: [occupancy] needs block_threads, the threads per block (1 to 1024).");
     EXPECT_EQ(errorOf(kGood + "[occupancy]\nblock_threads = 256\nregisters = 10\n"),
