@@ -35,4 +35,24 @@ std::vector<std::string> panelNames(const PanelFlags& open);
 /// Scenario, Stats and GPU, waits in the View menu.
 PanelFlags presentationPanels(const sim::Preset& p);
 
+/// Marks the window being drawn (a child window, a list box, a table with a scrolling body)
+/// as a list: a region whose length grows with the problem (presets, source lines, threads,
+/// hazard pairs) and that may therefore scroll vertically at the desk. Call it right after
+/// the Begin of that region, every frame. Presentation mode allows no scrolling at all.
+void markScrollingList();
+
+/// What clippedContent() found: one panel region whose content does not fit where it is shown.
+struct Clipped {
+    std::string panel;   ///< the panel's title ("Code"), or "caption bar"
+    std::string what;    ///< what does not fit, and by how many pixels
+};
+
+/// Every shown panel (and the caption bar) whose content is cut off in the frame just
+/// built (call after ImGui::Render()): a window or child window whose content is wider or
+/// taller than its visible area (ImGui's ScrollMax), except a list (markScrollingList())
+/// that scrolls vertically at the desk; a table column whose content or header is wider
+/// than the column; a panel reaching past the display or under the menu and caption bars;
+/// two panels on top of each other. `presentation`: lists may not scroll either.
+std::vector<Clipped> clippedContent(ImVec2 display, bool presentation);
+
 }  // namespace ts::app

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/context.cuh"
+#include "layout.hpp"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
 #include "widgets.hpp"
@@ -97,6 +98,7 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float h
             if (s.trace.events[i].thread == f.view.thread) threadLines.insert(s.trace.events[i].line);
 
     ImGui::BeginChild("source", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    markScrollingList();
     // On a slide the listing takes the cell font, a little smaller, so more of each line fits.
     ImGui::PushFont(f.view.presentation ? f.theme.fonts.cell : f.theme.fonts.mono);
     const float lh = ImGui::GetTextLineHeightWithSpacing();

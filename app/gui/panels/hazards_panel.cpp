@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/context.cuh"
+#include "layout.hpp"
 #include "panels.hpp"
 #include "widgets.hpp"
 
@@ -276,6 +277,7 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("traced", 4, tf, ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, 80.0f)))) return;
+    markScrollingList();
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("kind");
     ImGui::TableSetupColumn("slot");

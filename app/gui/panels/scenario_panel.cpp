@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "layout.hpp"
 #include "panels.hpp"
 #include "widgets.hpp"
 
@@ -119,6 +120,7 @@ void presetList(Frame& f)
     const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
     const float h = std::clamp(room, 2.5f * row, static_cast<float>(f.loaded.presets.size()) * row + 4);
     if (ImGui::BeginListBox("##presets", ImVec2(-1, h))) {
+        markScrollingList();
         for (const sim::Preset& p : f.loaded.presets) {
             const bool current = p.name == f.loaded.preset.name;
             if (ImGui::Selectable(p.title.c_str(), current)) f.requests.open = p.name;

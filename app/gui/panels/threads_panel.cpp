@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "layout.hpp"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
 #include "widgets.hpp"
@@ -92,6 +93,7 @@ void ThreadsPanel::draw(Frame& f)
             const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg |
                                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
             if (ImGui::BeginTable("threads", 6, tf)) {
+                markScrollingList();
                 ImGui::TableSetupScrollFreeze(0, 1);
                 ImGui::TableSetupColumn("(ty, tx)");
                 ImGui::TableSetupColumn("Row");
