@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -19,6 +20,19 @@ namespace {
 
 using nlohmann::ordered_json;
 
+/// --seed, --schedule-seed: a whole number from 0 to 2^64 - 1. A negative seed is refused
+/// (the conversion to unsigned would otherwise wrap it round without a word).
+CLI::Validator seedValidator()
+{
+    return CLI::Validator(
+        [](std::string& in) {
+            if (!in.empty() && in.find_first_not_of("0123456789") == std::string::npos) return std::string();
+            return "must be a whole number from 0 to " + std::to_string(std::numeric_limits<unsigned long long>::max()) +
+                   " (a seed cannot be negative); got '" + in + "'";
+        },
+        "0..2^64-1");
+}
+
 void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
 {
     c->add_option("--kernel", o.kernel,
@@ -31,7 +45,8 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
     c->add_option("--l", o.l, "Columns of N and P");
     c->add_option("--tile", o.tile, "TILE_WIDTH (tiled) or block edge (naive), elements per side; default 16");
     c->add_option("--seed", o.seed, "Input seed: M and N are pseudo-random in [-1, 1) drawn from it")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(seedValidator());
     addConvOptions(c, o);
 }
 
@@ -89,13 +104,17 @@ ordered_json paramsJson(const sim::Scenario& s)
 
 Commands::Commands(CLI::App& app)
 {
+    // TILESCOPE_VERSION: project(VERSION) of CMakeLists.txt, the one place it is set.
+    app.set_version_flag("--version", "tilescope-cli " TILESCOPE_VERSION, "Print \"tilescope-cli X.Y.Z\" and exit");
     simulate_ = app.add_subcommand("simulate", "Run a kernel in the instrumented simulator and report its counters");
     addProblemOptions(simulate_, simOpt_, false);
     simulate_->add_option("--block", block_, "Report the counters of block BX[,BY] (block_stats)");
     simulate_->add_option("--schedule", schedule_, "Which warp runs ahead between barriers")
         ->check(CLI::IsMember({"in-order", "reverse", "random"}))
         ->capture_default_str();
-    simulate_->add_option("--schedule-seed", scheduleSeed_, "Seed of the random schedule")->capture_default_str();
+    simulate_->add_option("--schedule-seed", scheduleSeed_, "Seed of the random schedule")
+        ->capture_default_str()
+        ->check(seedValidator());
     simulate_->add_option("--drop-barrier", dropBarrier_,
                           "Skip one barrier of the tiled kernel to watch the race: after-load "
                           "(read-after-write) or after-compute (write-after-read)")
@@ -113,7 +132,9 @@ Commands::Commands(CLI::App& app)
         "verify", "Run every kernel on the GPU and in the simulator on random shapes and compare "
                   "P bit for bit and the per-element global-load counts");
     verify_->add_flag("--quick", verifyQuick_, "Fewer cases");
-    verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")->capture_default_str();
+    verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")
+        ->capture_default_str()
+        ->check(seedValidator());
 
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
 
