@@ -1,5 +1,7 @@
 #include "export_job.hpp"
 
+#include "export_files.hpp"
+
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +45,12 @@ std::string number(float v)
 
 ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress)
 {
+    // Said here in the app's words; the child (tilescope --export-steps) refuses it too.
+    const ExportFormat format = r.format == "gif" ? ExportFormat::Gif : r.format == "svg" ? ExportFormat::Svg : ExportFormat::Png;
+    if (!r.force)
+        if (const std::string f = firstExisting(exportFiles(r.dir, format, r.from, r.to)); !f.empty())
+            return {"Cannot export: " + f + " exists already (an earlier export?); remove it or choose another folder.",
+                    true};
     std::error_code ec;
     fs::create_directories(r.dir, ec);
     if (ec || !fs::is_directory(r.dir))
@@ -60,6 +68,7 @@ ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress)
     if (r.scale != 1) args.insert(args.end(), {"--scale", number(r.scale)});
     if (!r.panel.empty()) args.insert(args.end(), {"--panel", r.panel});
     if (r.presentation) args.push_back("--presentation");
+    if (r.force) args.push_back("--force");
     args.insert(args.end(), {"--ui-scale", number(r.uiScale)});
 
     // The child's messages go to a log beside the scenario file; its last line is the

@@ -20,6 +20,7 @@ struct ExportRequest {
     bool presentation = false;  ///< export as presentation mode shows it
     float uiScale = 1;          ///< --ui-scale
     bool light = false;         ///< --theme light
+    bool force = false;         ///< --force: overwrite the files of an earlier export
 };
 
 /// What the export gave: a sentence for the caption bar, and whether it is an error.
@@ -29,8 +30,8 @@ struct ExportOutcome {
 };
 
 /// Runs the export of `r` and waits for it, storing the fraction of steps written in
-/// `progress`. Never throws: every failure (no folder, the child's one-sentence error,
-/// a crash) comes back as the message.
+/// `progress`. Never throws: every failure (no folder, a file of an earlier export in the
+/// way without `force`, the child's one-sentence error, a crash) comes back as the message.
 ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress);
 
 }  // namespace ts::app

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "export_files.hpp"
 #include "gif_writer.hpp"
 #include "screenshot.hpp"
 #include "svg_export.hpp"
@@ -42,6 +43,7 @@ public:
     void run()
     {
         exportNext_ = opt_.exportFrom;
+        if (exportNext_ >= 0) exportFiles_ = exportFiles(opt_.exportDir, opt_.exportFormat, opt_.exportFrom, opt_.exportTo);
         const std::optional<ImVec2> display =
             opt_.offscreen() ? std::optional<ImVec2>(ImVec2(opt_.width * opt_.scale, opt_.height * opt_.scale))
                              : std::nullopt;
@@ -112,7 +114,10 @@ private:
         const int w = static_cast<int>(opt_.width * opt_.scale), h = static_cast<int>(opt_.height * opt_.scale);
         exportStep(ImGui::GetDrawData(), exportNext_, w, h);
         if (exportNext_ == opt_.exportTo && gif_) check(gif_->close());
-        if (++exportNext_ > opt_.exportTo) return true;
+        if (++exportNext_ > opt_.exportTo) {
+            std::cout << exportReport(exportFiles_, opt_.exportDirCreated, opt_.exportDir) << std::flush;
+            return true;
+        }
         app_.view().cursor = exportNext_;
         return false;
     }
@@ -135,7 +140,8 @@ private:
             y1 = std::min(y1, std::ceil(panel->Pos.y + panel->Size.y));
         }
         const ImU32 clear = app_.theme().palette.clear;
-        char name[32];
+        // The file names of exportFiles(), which main() checked against overwriting.
+        const std::string& path = exportFiles_[opt_.exportFormat == ExportFormat::Gif ? 0 : step - opt_.exportFrom];
         if (opt_.exportFormat == ExportFormat::Svg) {
             // The draw lists in drawing order: all, or the panel's own and its child windows'
             // (scrolling canvases).
@@ -147,8 +153,6 @@ private:
                 });
                 if (mine) lists.push_back(dl);
             }
-            std::snprintf(name, sizeof name, "/step-%04d.svg", step);
-            const std::string path = opt_.exportDir + name;
             const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), clear);
             std::ofstream out(path, std::ios::binary | std::ios::trunc);
             if (!(out << svg) || !out.flush()) throw RunError("Cannot write the SVG '" + path + "' (is the folder there and writable?).");
@@ -162,20 +166,18 @@ private:
         if (opt_.exportFormat == ExportFormat::Gif) {
             if (!gif_) {
                 gif_ = std::make_unique<GifWriter>();
-                const std::string path = opt_.exportDir + "/steps-" + std::to_string(opt_.exportFrom) + "-" +
-                                         std::to_string(opt_.exportTo) + ".gif";
                 check(gif_->open(path, img.width, img.height, opt_.gifDelayMs));
             }
             check(gif_->addFrame(img));
             return;
         }
-        std::snprintf(name, sizeof name, "/step-%04d.png", step);
-        check(savePng(img, opt_.exportDir + name));
+        check(savePng(img, path));
     }
 
     App& app_;
     const Options& opt_;
     int exportNext_ = -1;               ///< next step --export-steps writes
+    std::vector<std::string> exportFiles_;   ///< --export-steps: the files, in the order written
     size_t keyNext_ = 0;                ///< next of opt_.keys to press
     bool keyHeld_ = false;              ///< opt_.keys[keyNext_] is down this frame
     std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written

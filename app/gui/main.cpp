@@ -4,12 +4,14 @@
 //             [--frames N] [--list-scenarios] [--presentation] [--ui-scale S]
 //             [--theme dark|light]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
-//              [--scale S] [--delay-ms MS]]
+//              [--scale S] [--delay-ms MS] [--force]]
+//             [--version]
 // Exit status: 0 success, 1 no window could be opened or a picture not written, 2 bad
 // arguments or scenario file; every error is one sentence on stderr.
 #include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <regex>
@@ -17,6 +19,7 @@
 #include <utility>
 
 #include "app.hpp"
+#include "export_files.hpp"
 #include "headless.hpp"
 
 namespace {
@@ -142,7 +145,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     std::string scenario, step, window, screenshot, theme, exportSteps, outDir, format = "png", panel;
     std::vector<std::string> keys;
     double scale = 1.0, uiScale = 0;
-    bool presentation = false, printCaption = false;
+    bool presentation = false, printCaption = false, force = false;
     int frames = 0, delayMs = 1500;
     Parsed r;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
@@ -173,9 +176,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
                                             "Render the steps A..B and write them into --out (step-NNNN.png or .svg, or "
                                             "steps-A-B.gif), then exit")
                                  ->check(stepRangeValidator());
-    CLI::Option* out = cli.add_option("--out", outDir, "Folder for --export-steps (must exist)")
-                           ->check(CLI::ExistingDirectory)
+    CLI::Option* out = cli.add_option("--out", outDir, "Folder for --export-steps, made with its parents if missing")
                            ->needs(exportOpt);
+    cli.add_flag("--force", force, "With --export-steps: overwrite the files of an earlier export (refused without it)")
+        ->needs(exportOpt);
     cli.add_option("--format", format, "--export-steps format: png (default), gif (one animated file) or svg (vector)")
                                  ->check(oneOf({"png", "gif", "svg"}))
                                  ->needs(exportOpt);
@@ -223,6 +227,11 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     o.screenshot = screenshot;
     o.scale = static_cast<float>(scale);
     o.frames = frames;
+    // Last, once every argument has been checked: the export's folder, made if missing, and
+    // no file of an earlier export overwritten without --force.
+    if (o.exportFrom >= 0)
+        o.exportDirCreated = prepareExportFolder(o.exportDir, exportFiles(o.exportDir, o.exportFormat, o.exportFrom, o.exportTo),
+                                                 force);
     return r;
 }
 
@@ -231,11 +240,17 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
 int main(int argc, char** argv)
 {
     CLI::App cli{"TileScope: step through tiled CUDA kernels (PMPP ch. 4-7)", "tilescope"};
+    // TILESCOPE_VERSION: project(VERSION) of CMakeLists.txt, the one place it is set.
+    cli.set_version_flag("--version", "tilescope " TILESCOPE_VERSION, "Print \"tilescope X.Y.Z\" and exit");
     try {
         Parsed p = parse(cli, argc, argv);
         if (p.list) {
-            for (const ts::sim::Preset& pre : ts::sim::listPresets(panelNameList()))
-                std::cout << std::left << std::setw(28) << pre.name << pre.title << "\n";
+            // Names in a column as wide as the longest, two spaces before the titles.
+            const std::vector<ts::sim::Preset> presets = ts::sim::listPresets(panelNameList());
+            size_t width = 0;
+            for (const ts::sim::Preset& pre : presets) width = std::max(width, pre.name.size());
+            for (const ts::sim::Preset& pre : presets)
+                std::cout << std::left << std::setw(static_cast<int>(width + 2)) << pre.name << pre.title << "\n";
             return 0;
         }
         App app(std::move(p.options));
@@ -244,6 +259,8 @@ int main(int argc, char** argv)
         else app.run();
         return 0;
     } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return cli.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "tilescope: " << sentence(e) << "\n";

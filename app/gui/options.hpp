@@ -56,6 +56,7 @@ struct Options {
     std::optional<ThemeKind> theme;     ///< theme to start with
     int exportFrom = -1, exportTo = -1; ///< --export-steps A..B (-1: not exporting)
     std::string exportDir;              ///< --out: folder of the numbered files or the GIF
+    bool exportDirCreated = false;      ///< --out did not exist and was made (said when done)
     ExportFormat exportFormat = ExportFormat::Png;   ///< --format
     int exportPanel = -1;               ///< --panel: a PanelId, or -1 for the whole window
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
