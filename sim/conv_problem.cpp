@@ -100,11 +100,12 @@ uint64_t convUntiledGlobalLoads(const Scenario& s, const Uint3& b)
 }
 
 std::vector<float> conv1dReferenceFma(const std::vector<float>& N, const std::vector<float>& M,
-                                      int width, int maskWidth)
+                                      int width, int maskWidth, const Progress& progress)
 {
     std::vector<float> P(static_cast<size_t>(width));
     const int n = maskWidth / 2;
     for (int i = 0; i < width; ++i) {
+        if ((i & 0xFFFF) == 0) progress.at(static_cast<double>(i) / width);
         float acc = 0.0f;
         for (int j = 0; j < maskWidth; ++j)
             if (i - n + j >= 0 && i - n + j < width) acc = std::fmaf(N[i - n + j], M[j], acc);
@@ -114,11 +115,12 @@ std::vector<float> conv1dReferenceFma(const std::vector<float>& N, const std::ve
 }
 
 std::vector<float> conv2dReferenceFma(const std::vector<float>& N, const std::vector<float>& M,
-                                      int height, int width, int maskWidth)
+                                      int height, int width, int maskWidth, const Progress& progress)
 {
     std::vector<float> P(static_cast<size_t>(height) * width);
     const int n = maskWidth / 2;
-    for (int r = 0; r < height; ++r)
+    for (int r = 0; r < height; ++r) {
+        progress.at(static_cast<double>(r) / height);
         for (int c = 0; c < width; ++c) {
             float acc = 0.0f;
             for (int i = 0; i < maskWidth; ++i)
@@ -130,10 +132,11 @@ std::vector<float> conv2dReferenceFma(const std::vector<float>& N, const std::ve
                 }
             P[static_cast<size_t>(r) * width + c] = acc;
         }
+    }
     return P;
 }
 
-Problem convProblem(const Scenario& s)
+Problem convProblem(const Scenario& s, const Progress& progress)
 {
     Problem p;
     const int rows = is2d(s) ? s.height : 1;
@@ -143,8 +146,8 @@ Problem convProblem(const Scenario& s)
     p.P = ArrayInfo{"P", Space::Global, rows, s.width};
     p.inM = randomInput(static_cast<size_t>(maskRows) * s.maskWidth, s.seed, 1);
     p.inN = randomInput(static_cast<size_t>(rows) * s.width, s.seed, 2);
-    p.reference = is2d(s) ? conv2dReferenceFma(p.inN, p.inM, s.height, s.width, s.maskWidth)
-                          : conv1dReferenceFma(p.inN, p.inM, s.width, s.maskWidth);
+    p.reference = is2d(s) ? conv2dReferenceFma(p.inN, p.inM, s.height, s.width, s.maskWidth, progress)
+                          : conv1dReferenceFma(p.inN, p.inM, s.width, s.maskWidth, progress);
     p.bind = [s, maskRows](Machine& m, GlobalPtr<const float>, GlobalPtr<const float> N,
                            GlobalPtr<float> P, const std::vector<float>& inM) -> Body {
         // The mask goes to constant memory (cudaMemcpyToSymbol on the GPU).

@@ -3,7 +3,7 @@
 
 namespace ts::sim {
 
-Problem matmulProblem(const Scenario& s)
+Problem matmulProblem(const Scenario& s, const Progress& progress)
 {
     Problem p;
     p.M = ArrayInfo{"M", Space::Global, s.j, s.k};
@@ -11,7 +11,7 @@ Problem matmulProblem(const Scenario& s)
     p.P = ArrayInfo{"P", Space::Global, s.j, s.l};
     p.inM = randomInput(static_cast<size_t>(s.j) * s.k, s.seed, 1);
     p.inN = randomInput(static_cast<size_t>(s.k) * s.l, s.seed, 2);
-    p.reference = matmulReferenceFma(p.inM, p.inN, s.j, s.k, s.l);
+    p.reference = matmulReferenceFma(p.inM, p.inN, s.j, s.k, s.l, progress);
     p.bind = [s](Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
                  const std::vector<float>&) -> Body {
         return bindKernel(s, MatmulArgs<ThreadContext>{M, N, P, s.j, s.k, s.l});

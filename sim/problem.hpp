@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "progress.hpp"
 #include "scenario.hpp"
 
 namespace ts::sim {
@@ -28,13 +29,16 @@ struct Problem {
 };
 
 /// Matrix multiplication (the registry's Family::Matmul): M j x k, N k x l, P j x l.
-Problem matmulProblem(const Scenario& s);
+/// The reference is the longest part; it reports to `progress` and throws Cancelled when
+/// that is asked to stop.
+Problem matmulProblem(const Scenario& s, const Progress& progress = {});
 
 /// Convolution (the registry's Family::Conv1D and Conv2D; PMPP ch. 7): in 1D N and P are
 /// `width` elements and M is Mask_Width elements; in 2D N and P are height x width,
 /// row-major, and M is Mask_Width x Mask_Width. M lives in constant memory
-/// (Machine::constant); ghost cells are 0. `s` must pass validate().
-Problem convProblem(const Scenario& s);
+/// (Machine::constant); ghost cells are 0. `s` must pass validate(). `progress` as for
+/// matmulProblem.
+Problem convProblem(const Scenario& s, const Progress& progress = {});
 
 /// The first size parameter of `s` outside the limits the registry gives `k` (one
 /// sentence), or "".
@@ -80,12 +84,13 @@ uint64_t convUntiledGlobalLoads(const Scenario& s, const Uint3& b);
 /// 1D convolution reference: P[i] = sum over j of N[i - maskWidth/2 + j] * M[j] over the
 /// in-range elements, accumulated from 0 with std::fmaf in increasing j, the order and
 /// rounding of the conv1d kernels (a ghost element multiplied as 0 changes nothing).
+/// Reports to `progress` as it goes (and throws Cancelled when that is asked to stop).
 std::vector<float> conv1dReferenceFma(const std::vector<float>& N, const std::vector<float>& M,
-                                      int width, int maskWidth);
+                                      int width, int maskWidth, const Progress& progress = {});
 
 /// 2D convolution reference (N, P height x width, M maskWidth squared, row-major), fmaf
 /// over the mask's rows i, then columns j, as the conv2d kernels accumulate.
 std::vector<float> conv2dReferenceFma(const std::vector<float>& N, const std::vector<float>& M,
-                                      int height, int width, int maskWidth);
+                                      int height, int width, int maskWidth, const Progress& progress = {});
 
 }  // namespace ts::sim

@@ -2,13 +2,16 @@
 #pragma once
 #include <vector>
 
+#include "progress.hpp"
+
 namespace ts::sim {
 
 /// P (j x l) = M (j x k) * N (k x l), row-major, each P element accumulated from 0 with
 /// std::fmaf in increasing k order: the order and rounding of both project kernels and of
-/// nvcc's fused multiply-add, so a correct kernel matches it bit for bit.
+/// nvcc's fused multiply-add, so a correct kernel matches it bit for bit. Reports to
+/// `progress` as it goes and throws Cancelled when that is asked to stop.
 std::vector<float> matmulReferenceFma(const std::vector<float>& M, const std::vector<float>& N,
-                                      int j, int k, int l);
+                                      int j, int k, int l, const Progress& progress = {});
 
 /// The same product accumulated in double precision, for error figures (max |GPU - ref|).
 std::vector<double> matmulReferenceDouble(const std::vector<float>& M,

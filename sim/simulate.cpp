@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "problem.hpp"
+#include "progress.hpp"
+#include "work_estimate.hpp"
 
 namespace ts::sim {
 
@@ -16,28 +18,34 @@ int Simulation::arrayIndex(const std::string& name) const
 
 namespace {
 
-Problem problemFor(const Scenario& s)
+Problem problemFor(const Scenario& s, const Progress& progress)
 {
     switch (familyOf(s)) {
-    case Family::Matmul: return matmulProblem(s);
+    case Family::Matmul: return matmulProblem(s, progress);
     case Family::Conv1D:
-    case Family::Conv2D: return convProblem(s);
+    case Family::Conv2D: return convProblem(s, progress);
     }
-    return matmulProblem(s);
+    return matmulProblem(s, progress);
 }
 
-}  // namespace
-
-Simulation simulate(const Scenario& s, const SimOptions& opt)
+/// simulate()'s work; throws Cancelled when SimOptions::cancel stops it.
+void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
 {
-    Simulation sim;
     sim.scenario = s;
     const LaunchShape shape = launchShape(s);
     sim.grid = shape.grid;
     sim.block = shape.block;
     const KernelInfo* info = findKernel(s.kernel);
 
-    Problem pb = problemFor(s);
+    // Progress: each part's share of the estimated time.
+    const Progress progress{opt.cancel, opt.progress, opt.progressFrom, opt.progressTo};
+    const WorkEstimate work = estimateWork(s, opt);
+    const double total = std::max(work.seconds(), 1e-9);
+    const double setupEnd = work.setupSeconds / total;
+    const double runEnd = (work.setupSeconds + work.runSeconds) / total;
+    progress.at(0);
+
+    Problem pb = problemFor(s, progress.part(0, setupEnd));
     sim.M = std::move(pb.inM);
     sim.N = std::move(pb.inN);
     // Poison P so an element the kernel never writes cannot match the reference.
@@ -60,8 +68,18 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
     cfg.scheduleSeed = opt.scheduleSeed;
     m.dropMask = s.dropBarriers;
     m.detectHazards = opt.detectHazards;
+    // Before each simulated thread starts: report the share of threads started, and stop
+    // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
+    const Progress running = progress.part(setupEnd, runEnd);
+    const double threads = static_cast<double>(std::max<uint64_t>(1, work.threads));
+    uint64_t started = 0;
+    const Body kernel = pb.bind(m, M, N, P, sim.M);
+    const Body body = [&](ThreadContext& x) {
+        if ((started++ & 31) == 0) running.at(static_cast<double>(started) / threads);
+        kernel(x);
+    };
     try {
-        runGrid(m, cfg, pb.bind(m, M, N, P, sim.M));
+        runGrid(m, cfg, body);
     } catch (const KernelFault& f) {
         sim.error = f.what();
     }
@@ -73,12 +91,29 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
         m.events.at(h.first.seq).flags |= kHazard;
         if (h.second.seq < m.events.size()) m.events[h.second.seq].flags |= kHazard;
     }
+    progress.at(runEnd);
     if (opt.trace)
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
-                               info ? info->barriersPerPhase : 0);
+                               info ? info->barriersPerPhase : 0, progress.part(runEnd, 1));
     sim.matchesReference =
         sim.error.empty() && sim.P.size() == sim.reference.size() &&
         std::memcmp(sim.P.data(), sim.reference.data(), sim.P.size() * sizeof(float)) == 0;
+    progress.at(1);
+}
+
+}  // namespace
+
+Simulation simulate(const Scenario& s, const SimOptions& opt)
+{
+    Simulation sim;
+    try {
+        simulateInto(sim, s, opt);
+    } catch (const Cancelled& c) {
+        sim.cancelled = true;
+        sim.error = std::string(c.what()) + " before it finished";
+        sim.matchesReference = false;
+        sim.trace = Trace{};
+    }
     return sim;
 }
 

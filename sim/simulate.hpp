@@ -20,6 +20,17 @@ struct SimOptions {
     uint64_t scheduleSeed = 1;
     /// Run the shared-memory hazard detector (Simulation::hazards); off, it reports none.
     bool detectHazards = true;
+    /// Set by another thread to stop the simulation early: it is polled while the inputs
+    /// and the reference are made, before each simulated thread starts (so at most the
+    /// rest of one block runs on) and while the trace is grouped. simulate() then returns
+    /// a Simulation with `cancelled` set. Null: the run cannot be cancelled.
+    const std::atomic<bool>* cancel = nullptr;
+    /// Where simulate() reports how far it is, 0..1, weighted by the estimated time of
+    /// its parts (sim/work_estimate.hpp). Null: no reports.
+    std::atomic<float>* progress = nullptr;
+    /// The part of *progress this run covers (the app runs a scenario with a dropped
+    /// barrier twice and reports both runs on one bar).
+    double progressFrom = 0, progressTo = 1;
 };
 
 /// Everything one simulation produced.
@@ -35,13 +46,18 @@ struct Simulation {
     HazardLog hazards;                  ///< shared-memory hazards, whole grid; traced block's in detail
     bool matchesReference = false;      ///< P equals the reference bit for bit
     std::string error;                  ///< non-empty if the kernel faulted (then P is partial)
+    /// SimOptions::cancel stopped the run: counters, P and trace are incomplete (`error`
+    /// says so and matchesReference is false); show or use none of it.
+    bool cancelled = false;
 
     /// Array id by name, or -1.
     int arrayIndex(const std::string& name) const;
 };
 
 /// Simulates `s` (which must pass validate()). A fault in the kernel (out-of-bounds access,
-/// barrier divergence) is reported in Simulation::error, never thrown.
+/// barrier divergence) is reported in Simulation::error, never thrown; so is a run stopped
+/// through SimOptions::cancel (with Simulation::cancelled set). estimateWork() says how
+/// long it will take and how much memory it needs before it starts.
 Simulation simulate(const Scenario& s, const SimOptions& opt = {});
 
 /// Global loads the untiled counterpart (matmul-naive with the same block edge) performs

@@ -83,7 +83,7 @@ std::vector<size_t> programOrder(size_t count, const std::vector<std::set<size_t
 }  // namespace
 
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
-                 const std::vector<Event>& raw, int barriersPerPhase)
+                 const std::vector<Event>& raw, int barriersPerPhase, const Progress& progress)
 {
     Trace tr;
     tr.block = block;
@@ -106,6 +106,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
     while (i <= raw.size()) {
         // Collect one barrier interval: raw events up to the next Barrier event, cut into
         // each thread's statements.
+        const size_t intervalStart = i;
         std::vector<std::vector<Event>> pendingByThread(nThreads);
         std::vector<Statement> statements;
         // Shared arrays that some thread fills more than once in this interval (the left
@@ -115,6 +116,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         std::map<std::pair<uint16_t, uint8_t>, int> fillsByThread;
         std::set<uint8_t> splitArrays;
         for (; i < raw.size() && raw[i].op != Op::Barrier; ++i) {
+            if ((i & 0xFFFF) == 0 && progress.stopRequested()) throw Cancelled();
             const Event& e = raw[i];
             auto& pending = pendingByThread.at(e.thread);
             pending.push_back(e);
@@ -131,7 +133,15 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         // Per thread, per (key kind, a, line): how many statements it has completed.
         std::vector<std::map<std::tuple<int, int, int>, int>> occurrences(nThreads);
         int seen = 0;
+        // Progress: the raw events of the intervals before this one, and this interval's
+        // share of its statements grouped.
+        size_t done = 0;
         for (Statement& st : statements) {
+            if ((++done & 0x3FFF) == 0)
+                progress.at((static_cast<double>(intervalStart) +
+                             static_cast<double>(i - intervalStart) * static_cast<double>(done) /
+                                 static_cast<double>(statements.size())) /
+                            static_cast<double>(raw.size()));
             const Event& e = st.events.back();
             StepKey key;
             if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {

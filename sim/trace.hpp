@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "progress.hpp"
 #include "types.hpp"
 
 namespace ts::sim {
@@ -42,8 +43,10 @@ struct Trace {
 /// "load" step (split by source line where a thread fills the array more than once, as
 /// the halo and internal loads of a convolution tile), the n-th multiply-add of every
 /// thread in an interval forms "use, iteration n", and so on. `barriersPerPhase` turns barrier counts into phase numbers
-/// (2 for the tiled matrix multiplication, 0 for kernels without phases).
+/// (2 for the tiled matrix multiplication, 0 for kernels without phases). Reports to
+/// `progress` (share of the raw events grouped) and throws Cancelled when it is asked to
+/// stop: a block of 1024 threads can record tens of millions of events.
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
-                 const std::vector<Event>& rawEvents, int barriersPerPhase);
+                 const std::vector<Event>& rawEvents, int barriersPerPhase, const Progress& progress = {});
 
 }  // namespace ts::sim
