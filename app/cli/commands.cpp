@@ -14,6 +14,7 @@
 #include "kernels/context.cuh"
 #include "gpu/gpu.hpp"
 #include "sim/simulate.hpp"
+#include "work_check.hpp"
 
 namespace ts::cli {
 namespace {
@@ -122,6 +123,7 @@ Commands::Commands(CLI::App& app)
     simulate_->add_flag("--hazard-report", hazardReport_,
                         "Print the hazards like compute-sanitizer's racecheck (stderr with --json)");
     simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: docs/cli.md)");
+    simulate_->add_flag("--yes", simYes_, "Run a simulation estimated to take more than 10 s (otherwise refused)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
     addProblemOptions(bench_, benchOpt_, true);
@@ -144,6 +146,7 @@ Commands::Commands(CLI::App& app)
     addProblemOptions(gpuRun_, gpuRunOpt_, false);
     gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load or after-compute")
         ->check(CLI::IsMember({"after-load", "after-compute"}));
+    gpuRun_->add_flag("--yes", gpuRunYes_, "Run the reference simulation even if it is estimated to take more than 10 s");
     gpuRun_->add_option("--runs", gpuRuns_, "How many launches")->capture_default_str()->check(CLI::Range(1, 100000));
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
@@ -210,7 +213,9 @@ int Commands::runSimulate()
                    : schedule_ == "random" ? sim::Schedule::Random
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
-    const sim::Simulation r = sim::simulate(s, opt);
+    std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_);
+    if (const int* status = std::get_if<int>(&run)) return *status;
+    const sim::Simulation& r = std::get<sim::Simulation>(run);
     if (!r.error.empty()) {
         std::cerr << "tilescope-cli: the simulated kernel faulted: " << r.error << "\n";
         return kCheckFailed;
@@ -278,7 +283,9 @@ int Commands::runGpuRun()
     // the barrier-correct result: it does not depend on s.dropBarriers).
     sim::SimOptions o;
     o.trace = false;
-    const sim::Simulation ref = sim::simulate(s, o);
+    std::variant<sim::Simulation, int> run = guardedSimulate(s, o, gpuRunYes_);
+    if (const int* status = std::get_if<int>(&run)) return *status;
+    const sim::Simulation& ref = std::get<sim::Simulation>(run);
     int wrong = 0;
     size_t worst = 0;
     for (int run = 0; run < gpuRuns_; ++run) {

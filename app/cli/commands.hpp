@@ -46,12 +46,14 @@ private:
     std::string dropBarrier_;
     bool hazardReport_ = false;
     bool simJson_ = false;
+    bool simYes_ = false;       ///< --yes: run a simulation estimated to take long
     int reps_ = 20;
     bool benchJson_ = false;
     bool verifyQuick_ = false;
     ProblemOptions gpuRunOpt_;
     std::string gpuRunDrop_;
     int gpuRuns_ = 100;
+    bool gpuRunYes_ = false;
     unsigned long long verifySeed_ = 2026;
 
     int runSimulate();

@@ -1,0 +1,19 @@
+// Long and large simulations on the command line (docs/cli.md, "Long and large
+// simulations"): before tilescope-cli runs the simulator on a problem the user sized, it
+// estimates the work (sim/work_estimate.hpp). Longer than sim::kAskAboveSeconds: refused
+// with status 2 unless --yes was given; more memory than the machine has free: refused
+// with status 2 whatever was given.
+#pragma once
+#include <variant>
+
+#include "sim/simulate.hpp"
+
+namespace ts::cli {
+
+/// Runs sim::simulate(s, opt) once the work is judged acceptable (`yes`: the user gave
+/// --yes). Returns the Simulation, or the exit status (2) after one sentence on stderr when
+/// it is refused. With --yes and a run longer than sim::kAskAboveSeconds it says the
+/// estimate on stderr first and reports progress there about every 30 s.
+std::variant<sim::Simulation, int> guardedSimulate(const sim::Scenario& s, sim::SimOptions opt, bool yes);
+
+}  // namespace ts::cli
