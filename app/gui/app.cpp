@@ -21,6 +21,7 @@
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
+#include "sim/work_estimate.hpp"
 #include "sim/wrong_reads.hpp"
 
 namespace ts::app {
@@ -147,36 +148,80 @@ void App::openWindow()
     ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
-void App::startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor)
+bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor, bool confirmed,
+                          bool opening)
 {
     if (simJob_.running()) {
-        view_.notice = "A simulation is still running; wait until it has finished.";
+        view_.notice = "A simulation is still running; wait until it has finished or cancel it.";
         view_.noticeIsError = true;
-        return;
+        return false;
+    }
+    // The work first: with a dropped barrier the same problem is simulated twice, the
+    // intact twin while the first result is held (sim::wrongReads).
+    const sim::SimOptions opt{true, p.schedule, p.scheduleSeed};
+    sim::Scenario intact = p.scenario;
+    intact.dropBarriers = 0;
+    const sim::WorkEstimate first = sim::estimateWork(p.scenario, opt);
+    sim::WorkEstimate work = first;
+    if (p.scenario.dropBarriers) work += sim::estimateWork(intact, opt);
+    const std::optional<uint64_t> available = sim::availableMemory();
+    switch (sim::judgeWork(work, available)) {
+    case sim::WorkVerdict::TooBig:
+        refuseSimulation(sim::memorySentence(p.scenario, work, *available) + "; choose a smaller problem.", firstLoad_);
+        return false;
+    case sim::WorkVerdict::Ask:
+        if (confirmed || opt_.yes) break;
+        if (opt_.headless()) {
+            refuseSimulation(sim::durationSentence(p.scenario, work) + "; add --yes to run it anyway.", true);
+            return false;
+        }
+        pendingRun_ = PendingRun{p, step, keepCursor, opening, sim::durationSentence(p.scenario, work)};
+        return false;
+    case sim::WorkVerdict::Run:
+        break;
     }
     pendingStep_ = step;
     pendingKeepCursor_ = keepCursor;
-    simJob_.start([p](std::atomic<float>&) {
-        const sim::SimOptions opt{true, p.schedule, p.scheduleSeed};
-        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, opt));
+    simEstimate_ = work.seconds();
+    simWhat_ = sim::problemWords(p.scenario);
+    const double share = work.seconds() > 0 ? first.seconds() / work.seconds() : 1.0;
+    const std::atomic<bool>* cancel = simJob_.cancelFlag();
+    simJob_.start([p, intact, cancel, share](std::atomic<float>& progress) {
+        sim::SimOptions o{true, p.schedule, p.scheduleSeed};
+        o.cancel = cancel;
+        o.progress = &progress;
+        o.progressTo = p.scenario.dropBarriers ? share : 1.0;
+        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, o));
         std::vector<uint8_t> wrong;
         if (p.scenario.dropBarriers && s->error.empty()) {
             // The same run with every barrier in place says which reads went wrong.
-            sim::Scenario intact = p.scenario;
-            intact.dropBarriers = 0;
-            wrong = sim::wrongReads(s->trace, sim::simulate(intact, opt).trace);
+            o.progressFrom = share;
+            o.progressTo = 1.0;
+            const sim::Simulation twin = sim::simulate(intact, o);
+            if (twin.cancelled) {
+                s->cancelled = true;
+                s->error = twin.error;
+            } else {
+                wrong = sim::wrongReads(s->trace, twin.trace);
+            }
         }
         return SimOutcome{p, std::move(s), std::move(wrong)};
     });
+    return true;
 }
 
-void App::openPreset(const sim::Preset& p, std::optional<int> step)
+void App::refuseSimulation(const std::string& sentence, bool fatal)
 {
-    if (simJob_.running()) {
-        startSimulation(p, step, false);   // refuses, with a notice saying why
-        return;
-    }
-    startSimulation(p, step, false);
+    view_.notice = sentence;
+    view_.noticeIsError = true;
+    view_.form.error = sentence;
+    if (fatal) fatal_ = sentence;
+}
+
+void App::openPreset(const sim::Preset& p, std::optional<int> step, bool confirmed)
+{
+    // Busy, refused or asking first: the view changes wait for the simulation to start.
+    if (!startSimulation(p, step, false, confirmed, true)) return;
     openOccupancy(p);
     if (view_.presentation && slideLayout_) {
         view_.open = presentationPanels(p);
@@ -282,7 +327,15 @@ void App::openOccupancy(const sim::Preset& p)
 void App::collectJobs()
 {
     try {
-        if (std::optional<SimOutcome> r = simJob_.poll()) {
+        std::optional<SimOutcome> r = simJob_.poll();
+        if (r && r->sim->cancelled) {
+            // Nothing of a cancelled run is shown: the previous simulation stays.
+            view_.notice = "Cancelled the simulation of " + simWhat_ +
+                           (loaded_.sim ? "; still showing the previous one." : ".");
+            view_.noticeIsError = false;
+            pendingThread_.reset();
+            firstLoad_ = false;
+        } else if (r) {
             const int steps = static_cast<int>(r->sim->trace.steps.size());
             loaded_.preset = std::move(r->preset);
             loaded_.sim = std::move(r->sim);
@@ -357,9 +410,11 @@ void App::handleKeys()
     if (io.WantTextInput) return;
     // ImGui 1.86 names no F keys; its GLFW backend indexes KeysDown by GLFW key code.
     if (ImGui::IsKeyPressed(GLFW_KEY_F5)) view_.presentation = !view_.presentation;
-    // Esc leaves presentation mode, as in slide software (unless it closes a popup).
-    if (view_.presentation && keyPressed(ImGuiKey_Escape) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
-        view_.presentation = false;
+    // Esc stops a running simulation; otherwise it leaves presentation mode, as in slide
+    // software (unless it closes a popup).
+    const bool escape = keyPressed(ImGuiKey_Escape) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+    if (escape && simJob_.running() && !simJob_.cancelRequested()) simJob_.cancel();
+    else if (escape && view_.presentation) view_.presentation = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) view_.showOpen = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting) view_.showExport = true;
@@ -421,17 +476,88 @@ void App::drawUi()
     for (const std::unique_ptr<Panel>& p : panels_)
         if (view_.open[p->id]) p->draw(f);
     view_.resetLayout = false;
+    drawSimulationControls();
+}
+
+void App::drawSimulationControls()
+{
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float em = ImGui::GetFontSize();
+    if (pendingRun_ && pendingRun_->answer == PendingRun::Answer::None) {
+        const char* title = "Long simulation";
+        if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
+        ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Always,
+                                ImVec2(0.5f, 0.5f));
+        if (ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+            ImGui::PushTextWrapPos(em * 32);
+            ImGui::TextUnformatted((pendingRun_->sentence + ".").c_str());
+            ImGui::Spacing();
+            ImGui::TextUnformatted("Run it? While it runs, Cancel (or Esc) stops it and keeps what is shown now.");
+            ImGui::PopTextWrapPos();
+            ImGui::Spacing();
+            if (ImGui::Button("Run", ImVec2(em * 6, 0))) {
+                pendingRun_->answer = PendingRun::Answer::Run;
+                ImGui::CloseCurrentPopup();
+            }
+            ImGui::SameLine();
+            if (ImGui::Button("Cancel", ImVec2(em * 6, 0)) || keyPressed(ImGuiKey_Escape)) {
+                pendingRun_->answer = PendingRun::Answer::Cancel;
+                ImGui::CloseCurrentPopup();
+            }
+            ImGui::EndPopup();
+        }
+    }
+    // Progress and Cancel, in a corner, once a simulation has run for a moment.
+    if (!simJob_.running() || simJob_.seconds() < 0.3) return;
+    const float pad = em * 0.75f;
+    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - pad, vp->Pos.y + vp->Size.y - pad), ImGuiCond_Always,
+                            ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.95f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+    if (ImGui::Begin("##simulation-progress", nullptr, flags)) {
+        const float done = std::clamp(simJob_.progress(), 0.0f, 1.0f);
+        const double elapsed = simJob_.seconds();
+        // What is left: from the pace so far once there is one, else from the estimate.
+        const double left = done > 0.02f ? elapsed * (1 - done) / done : std::max(0.0, simEstimate_ - elapsed);
+        ImGui::Text("Simulating %s", simWhat_.c_str());
+        const std::string overlay = std::to_string(static_cast<int>(done * 100)) + "%, " +
+                                    (left < 1 ? std::string("almost done") : "about " + sim::durationWords(left) + " left");
+        ImGui::ProgressBar(done, ImVec2(em * 16, 0), overlay.c_str());
+        ImGui::SameLine();
+        const bool cancelling = simJob_.cancelRequested();
+        ImGui::BeginDisabled(cancelling);
+        if (ImGui::Button(cancelling ? "Cancelling..." : "Cancel")) simJob_.cancel();
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Stop the simulation (Esc); the scenario shown now stays");
+    }
+    ImGui::End();
 }
 
 void App::carryOut()
 {
+    if (pendingRun_ && pendingRun_->answer != PendingRun::Answer::None) {
+        const PendingRun run = std::move(*pendingRun_);
+        pendingRun_.reset();
+        if (run.answer == PendingRun::Answer::Cancel) {
+            view_.notice = "Not simulated: " + sim::problemWords(run.preset.scenario) + ".";
+            view_.noticeIsError = false;
+            firstLoad_ = false;
+        } else if (run.opening) {
+            openPreset(run.preset, run.step, true);
+        } else {
+            startSimulation(run.preset, run.step, run.keepCursor, true);
+        }
+    }
     if (requests_.open) {
         try {
             sim::Preset p = sim::findPreset(*requests_.open, panelNameList());
             if (std::string e = sim::validate(p.scenario); !e.empty())
                 throw sim::ScenarioFileError(p.file + ": " + e);
-            openPreset(p, p.step);
             view_.form.error.clear();
+            openPreset(p, p.step);
         } catch (const std::exception& e) {
             view_.form.error = e.what();
             view_.notice = e.what();

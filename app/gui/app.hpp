@@ -74,10 +74,21 @@ public:
 
 private:
     void openWindow();
-    void startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor);
+    /// Starts simulating `p` on the worker. First its work is estimated (sim/work_estimate.hpp):
+    /// more memory than the machine has free is refused with a notice (on the command line's
+    /// scenario: exit status 2); longer than sim::kAskAboveSeconds asks first (a modal),
+    /// unless `confirmed` or --yes (headless without --yes: exit status 2). Returns whether
+    /// the simulation started now.
+    bool startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor, bool confirmed = false,
+                         bool opening = false);
     /// Simulates `p` and applies what it says about the view: the Occupancy question, the
-    /// panels shown, the selected thread.
-    void openPreset(const sim::Preset& p, std::optional<int> step);
+    /// panels shown, the selected thread (once the simulation has started).
+    void openPreset(const sim::Preset& p, std::optional<int> step, bool confirmed = false);
+    /// A refusal of the simulation to start: fatal on the command line's scenario in the
+    /// headless modes (and for memory in any mode), a notice otherwise.
+    void refuseSimulation(const std::string& sentence, bool fatal);
+    /// The modal that asks before a long simulation, and the progress window with Cancel.
+    void drawSimulationControls();
     /// Writes the state on screen (problem, traced block, step, thread, panels) as a
     /// scenario file; the result goes to the caption bar's notice.
     void saveScenario(const std::string& path);
@@ -124,6 +135,18 @@ private:
     double dt_ = 0;                     ///< seconds since the previous frame
 
     Job<SimOutcome> simJob_;
+    double simEstimate_ = 0;            ///< estimated seconds of the running simulation
+    std::string simWhat_;               ///< the running simulation in words (sim::problemWords)
+    /// A long simulation waiting for the user's answer in the modal.
+    struct PendingRun {
+        sim::Preset preset;
+        std::optional<int> step;
+        bool keepCursor = false;
+        bool opening = false;           ///< asked by openPreset (apply its view changes too)
+        std::string sentence;           ///< sim::durationSentence
+        enum class Answer { None, Run, Cancel } answer = Answer::None;
+    };
+    std::optional<PendingRun> pendingRun_;
     std::optional<int> pendingStep_;    ///< step to go to when the running simulation ends
     bool pendingKeepCursor_ = false;
     std::optional<int> pendingThread_;  ///< thread to select when the running simulation ends

@@ -10,7 +10,8 @@
 
 namespace ts::app {
 
-/// One piece of work of result type T, at most one at a time.
+/// One piece of work of result type T, at most one at a time. The work may also watch
+/// cancelFlag() and stop early when cancel() sets it.
 template <class T>
 class Job {
 public:
@@ -19,6 +20,7 @@ public:
     void start(std::function<T(std::atomic<float>&)> work)
     {
         progress_ = 0;
+        cancel_ = false;
         started_ = std::chrono::steady_clock::now();
         future_ = std::async(std::launch::async,
                              [this, w = std::move(work)] { return w(progress_); });
@@ -34,14 +36,21 @@ public:
         return future_.get();
     }
     float progress() const { return progress_; }
+    /// Asks the running work to stop (it decides how and what it hands back).
+    void cancel() { cancel_ = true; }
+    bool cancelRequested() const { return cancel_; }
+    /// The flag cancel() sets, for the work to poll; reset by start().
+    const std::atomic<bool>* cancelFlag() const { return &cancel_; }
     double seconds() const
     {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     }
 
 private:
-    // future_ last: destroying it waits for the worker, which still uses progress_.
+    // future_ last: destroying it waits for the worker, which still uses progress_ and
+    // cancel_.
     std::atomic<float> progress_{0};
+    std::atomic<bool> cancel_{false};
     std::chrono::steady_clock::time_point started_;
     std::future<T> future_;
 };

@@ -192,6 +192,9 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     exportOpt->needs(out);
     exportOpt->excludes(shot)->excludes(framesOpt)->excludes("--step");
     shot->excludes(framesOpt);
+    cli.add_flag("--yes", r.options.yes,
+                 "Simulate a scenario estimated to take more than 10 s without asking (refused without it in the "
+                 "headless modes)");
     cli.parse(argc, argv);   // throws CLI::ParseError
 
     if (r.list) return r;

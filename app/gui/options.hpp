@@ -62,6 +62,7 @@ struct Options {
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
     bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
     std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
+    bool yes = false;                   ///< --yes: simulate a long scenario without asking
 
     /// Drawn into an offscreen picture (--screenshot, --export-steps), not shown.
     bool offscreen() const { return !screenshot.empty() || exportFrom >= 0; }
