@@ -5,16 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <numeric>
 
 namespace ts::app {
 
 namespace {
-
-Rect at(float x, float w, ImVec2 display, float top, Span rows)
-{
-    const float H = display.y - top;
-    return Rect{ImVec2(x, top + rows.top * H), ImVec2(w, (rows.bottom - rows.top) * H)};
-}
 
 /// The windows marked by markScrollingList() and the frame they were marked in.
 std::vector<std::pair<ImGuiID, int>> gLists;
@@ -73,7 +69,7 @@ std::vector<Clipped> clippedContent(ImVec2 display, bool presentation)
             top = std::max(top, w->Pos.y + w->Size.y);
     std::vector<const ImGuiWindow*> panels;
     for (const ImGuiWindow* w : g.Windows) {
-        if (!w->Active || w->Hidden) continue;
+        if (!w->Active || w->Hidden || (w->RootWindow && w->RootWindow->Collapsed)) continue;
         const std::string panel = panelOf(w);
         if (panel.empty()) continue;
         const bool child = (w->Flags & ImGuiWindowFlags_ChildWindow) != 0;
@@ -148,25 +144,384 @@ PanelFlags presentationPanels(const sim::Preset& p)
     return open;
 }
 
-Rect defaultRect(PanelId p, ImVec2 display, float top, const PanelFlags* slideOpen)
+
+// ---- the arrangement ----------------------------------------------------------------------
+
+namespace {
+
+/// One column of an arrangement: its share of the width, and its panels top to bottom.
+struct Column {
+    float share = 0;
+    std::vector<const PanelNeed*> panels;
+    float x = 0, width = 0;
+};
+
+float least(const PanelNeed& n, const std::vector<bool>& folded, float titleBar)
 {
-    const PanelInfo& info = panelTable()[p];
-    const float W = display.x;
-    if (slideOpen) {
-        bool third = false;
-        for (int i = 0; i < panelCount(); ++i) third = third || ((*slideOpen)[i] && panelTable()[i].slide.thirdRow);
-        const SlidePlace& s = info.slide;
-        const float left = 0.55f * W;
-        const Span rows = third && s.squeezed ? *s.squeezed : s.rows;
-        return s.column == SlideColumn::Left ? at(0, left, display, top, rows) : at(left, W - left, display, top, rows);
+    return folded[n.id] ? titleBar : n.min;
+}
+
+float columnLeast(const Column& c, const std::vector<bool>& folded, float titleBar)
+{
+    float h = 0;
+    for (const PanelNeed* n : c.panels) h += least(*n, folded, titleBar);
+    return h;
+}
+
+/// The column a panel starts in: its desk column, or on a slide the picture column (0) or
+/// the first text column (1).
+size_t home(const PanelNeed& n, bool slides)
+{
+    const PanelInfo& info = panelTable()[n.id];
+    if (!slides) return static_cast<size_t>(info.desk.column);
+    return info.slide.column == SlideColumn::Picture ? 0 : 1;
+}
+
+/// The sort key of a panel in its column.
+int rankOf(PanelId id, bool slides)
+{
+    const PanelInfo& info = panelTable()[id];
+    return slides ? info.slide.rank : info.desk.rank;
+}
+
+}  // namespace
+
+Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float top, bool slides, float titleBar)
+{
+    Arrangement out;
+    out.rects.assign(panelTable().size(), Rect{});
+    out.folded.assign(panelTable().size(), false);
+    const float H = std::max(1.0f, display.y - top), W = display.x;
+    for (const PanelNeed& n : needs) out.folded[n.id] = n.folded && !n.pinned;
+
+    // Columns: the desk's three, or the slide's picture column and one text column, two
+    // when the text panels are together taller than the window. A column too short for its
+    // panels gives its last ones, one by one, to the column with the most room left, if they
+    // fit there. When that is not enough, the panel with the highest PanelInfo::fold folds
+    // and the panels are placed again, until every column fits or nothing is left to fold.
+    std::vector<Column> cols;
+    for (;;) {
+        if (!slides) {
+            cols = {Column{0.215f, {}}, Column{0.43f, {}}, Column{0.355f, {}}};
+            for (const PanelNeed& n : needs) cols[home(n, false)].panels.push_back(&n);
+        } else {
+            float text = 0;
+            for (const PanelNeed& n : needs)
+                if (panelTable()[n.id].slide.column == SlideColumn::Text) text += least(n, out.folded, titleBar);
+            cols = {Column{0.55f, {}}, Column{0.45f, {}}};
+            if (text > H) cols = {Column{0.38f, {}}, Column{0.34f, {}}, Column{0.28f, {}}};
+            for (const PanelNeed& n : needs) cols[home(n, true)].panels.push_back(&n);
+        }
+        for (Column& c : cols)
+            std::stable_sort(c.panels.begin(), c.panels.end(), [&](const PanelNeed* a, const PanelNeed* b) {
+                return rankOf(a->id, slides) < rankOf(b->id, slides);
+            });
+        for (size_t i = 0; i < cols.size(); ++i) {
+            while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
+                const PanelNeed* last = cols[i].panels.back();
+                const float h = least(*last, out.folded, titleBar);
+                size_t best = i;
+                float room = 0;
+                for (size_t j = 0; j < cols.size(); ++j) {
+                    const float r = H - columnLeast(cols[j], out.folded, titleBar);
+                    if (j != i && r >= h && r > room) {
+                        best = j;
+                        room = r;
+                    }
+                }
+                if (best == i) break;
+                cols[i].panels.pop_back();
+                cols[best].panels.push_back(last);
+            }
+        }
+        // Candidates for folding: the panels of a column that does not fit, and those that
+        // left it for another column (folding one of them lets a panel come back).
+        std::vector<bool> candidate(panelTable().size(), false);
+        bool fits = true;
+        for (size_t i = 0; i < cols.size(); ++i) {
+            if (columnLeast(cols[i], out.folded, titleBar) <= H) continue;
+            fits = false;
+            for (const PanelNeed* n : cols[i].panels) candidate[n->id] = true;
+            for (const Column& c : cols)
+                for (const PanelNeed* n : c.panels)
+                    if (home(*n, slides) == i) candidate[n->id] = true;
+        }
+        if (fits) break;
+        const PanelNeed* fold = nullptr;
+        for (const PanelNeed& n : needs) {
+            const int rank = panelTable()[n.id].fold;
+            if (!candidate[n.id] || rank == 0 || n.pinned || out.folded[n.id]) continue;
+            if (!fold || rank > panelTable()[fold->id].fold) fold = &n;
+        }
+        if (!fold) break;
+        out.folded[fold->id] = true;
     }
-    const float left = 0.215f * W, centre = 0.43f * W, right = W - left - centre;
-    switch (info.desk.column) {
-    case DeskColumn::Left: return at(0, left, display, top, info.desk.rows);
-    case DeskColumn::Centre: return at(left, centre, display, top, info.desk.rows);
-    case DeskColumn::Right: return at(left + centre, right, display, top, info.desk.rows);
+
+    // Widths: the shares of the columns that hold panels, each column at least as wide as
+    // its widest panel's minimum (taken from the columns with width to spare).
+    std::vector<Column*> used;
+    for (Column& c : cols)
+        if (!c.panels.empty()) used.push_back(&c);
+    if (used.empty()) return out;
+    float shares = 0;
+    for (Column* c : used) shares += c->share;
+    std::vector<float> minW;
+    for (Column* c : used) {
+        c->width = W * c->share / shares;
+        float m = 0;
+        for (const PanelNeed* n : c->panels) m = std::max(m, n->minWidth);
+        minW.push_back(std::min(m, W / static_cast<float>(used.size())));
     }
-    return Rect{ImVec2(0, top), ImVec2(400, 300)};
+    for (size_t i = 0; i < used.size(); ++i) {
+        float need = minW[i] - used[i]->width;
+        if (need <= 0) continue;
+        float spare = 0;
+        for (size_t j = 0; j < used.size(); ++j) spare += std::max(0.0f, used[j]->width - minW[j]);
+        const float take = std::min(need, spare);
+        for (size_t j = 0; j < used.size() && spare > 0; ++j) {
+            const float s = std::max(0.0f, used[j]->width - minW[j]);
+            used[j]->width -= take * s / spare;
+        }
+        used[i]->width += take;
+    }
+    float x = 0;
+    for (Column* c : used) {
+        c->x = std::round(x);
+        x += c->width;
+        c->width = std::round(x) - c->x;
+    }
+
+    // Heights: every panel its least height; what is left goes to panels with more to show
+    // (in proportion to how much more, up to all of it), then to those that grow with any
+    // room (pictures), else to the column's last panel, so that no hole is left.
+    for (Column* c : used) {
+        std::vector<float> h;
+        for (const PanelNeed* n : c->panels) h.push_back(least(*n, out.folded, titleBar));
+        float sum = std::accumulate(h.begin(), h.end(), 0.0f);
+        if (sum > H) {
+            // Nothing left to fold: every unfolded panel gives up a share (it will scroll).
+            float shrinkable = 0;
+            for (size_t k = 0; k < h.size(); ++k)
+                if (!out.folded[c->panels[k]->id]) shrinkable += h[k];
+            const float f = std::max(0.0f, (H - (sum - shrinkable)) / std::max(1.0f, shrinkable));
+            for (size_t k = 0; k < h.size(); ++k)
+                if (!out.folded[c->panels[k]->id]) {
+                    h[k] *= f;
+                    out.squeezed.push_back(c->panels[k]->id);
+                }
+        } else {
+            float spare = H - sum, more = 0;
+            for (size_t k = 0; k < h.size(); ++k) {
+                const PanelNeed& n = *c->panels[k];
+                if (!out.folded[n.id] && n.want < FLT_MAX) more += n.want - h[k];
+            }
+            if (more > 0) {
+                const float give = std::min(spare, more);
+                for (size_t k = 0; k < h.size(); ++k) {
+                    const PanelNeed& n = *c->panels[k];
+                    if (!out.folded[n.id] && n.want < FLT_MAX) h[k] += give * (n.want - h[k]) / more;
+                }
+                spare -= give;
+            }
+            int growing = 0;
+            for (const PanelNeed* n : c->panels) growing += !out.folded[n->id] && n->want == FLT_MAX;
+            for (size_t k = 0; k < h.size() && spare > 0; ++k) {
+                const PanelNeed& n = *c->panels[k];
+                if (growing ? !out.folded[n.id] && n.want == FLT_MAX : k + 1 == h.size())
+                    h[k] += growing ? spare / static_cast<float>(growing) : spare;
+            }
+            // A folded last panel keeps its title bar's height: the panel above it grows.
+            if (!growing && out.folded[c->panels.back()->id] && h.size() > 1) {
+                h.back() = titleBar;
+                h[h.size() - 2] += spare;
+            }
+        }
+        float y = top;
+        for (size_t k = 0; k < h.size(); ++k) {
+            const float y0 = std::round(y);
+            y += h[k];
+            const float y1 = k + 1 == h.size() ? top + H : std::round(y);
+            out.rects[c->panels[k]->id] = Rect{ImVec2(c->x, y0), ImVec2(c->width, std::max(1.0f, y1 - y0))};
+        }
+    }
+    return out;
+}
+
+// ---- the layout of the running app ----------------------------------------------------
+
+namespace {
+
+/// What the layout has measured of one panel, and what the user did to it.
+struct PanelState {
+    bool measured = false;
+    float width = 0;               ///< the window width it was measured at
+    float fixed = 0;               ///< window height without its elastic regions
+    float elasticMin = 0, elasticWant = 0;
+    bool grows = false;            ///< an elastic region takes any room (a picture)
+    // The elastic regions of the frame being drawn (elasticHeight()).
+    int regionFrame = -1;
+    float regionMin = 0, regionWant = 0, regionUsed = 0;
+    bool regionGrows = false;
+    bool pinned = false, folded = false;   ///< opened again / folded by hand
+};
+
+/// The layout's state: one ImGui context at a time (a new context starts afresh).
+struct LayoutState {
+    ImGuiContext* context = nullptr;
+    int frame = -1;
+    std::string key;                ///< what the measurements belong to (see computeFrame)
+    std::vector<PanelState> panels;
+    PanelFlags shownBefore;         ///< open panels that began their window last frame
+    PanelFlags openBefore;
+    Arrangement arrangement;
+    bool manual = false;            ///< the desk has been arranged by hand
+    bool presentation = false;
+    PanelId current = -1;           ///< the panel being drawn
+};
+
+LayoutState gLayout;
+
+/// Measures every panel's content in the frame before, and arranges the panels for this one.
+void computeFrame(const Frame& f)
+{
+    ImGuiContext& g = *GImGui;
+    LayoutState& L = gLayout;
+    if (L.context != &g) {
+        L = LayoutState{};
+        L.context = &g;
+    }
+    const int n = panelCount();
+    L.panels.resize(n);
+    L.frame = g.FrameCount;
+    if (f.view.resetLayout || f.view.presentation != L.presentation) {
+        L.manual = false;
+        for (PanelState& p : L.panels) p.pinned = p.folded = false;
+    }
+    L.presentation = f.view.presentation;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float font = ImGui::GetFontSize();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float titleBar = font + 2 * st.FramePadding.y;
+    // Measurements hold while the display, the bars, the font, the mode, the panels shown and
+    // the simulation stay the same; within that, a panel keeps the largest it has needed, so
+    // that stepping does not move the panels every time a step says a little more.
+    char key[160];
+    std::snprintf(key, sizeof key, "%.0fx%.0f top %.0f font %.1f %d gen %llu ", display.x, display.y, f.top, font,
+                  f.view.presentation ? 1 : 0, static_cast<unsigned long long>(f.loaded.generation));
+    std::string k = key;
+    for (int i = 0; i < n; ++i) k += f.view.open[i] ? '1' : '0';
+    const bool sameKey = k == L.key;
+    L.key = k;
+    PanelFlags shown(n, false);
+    for (int i = 0; i < n; ++i) {
+        PanelState& p = L.panels[i];
+        ImGuiWindow* w = ImGui::FindWindowByName(panelTable()[i].title);
+        const bool began = w && w->LastFrameActive == g.FrameCount - 1;
+        // A panel that was open last frame but began no window has nothing to show for the
+        // loaded kernel (Matrices while a convolution is loaded): it takes no place.
+        const bool wasOpen = static_cast<int>(L.openBefore.size()) == n && L.openBefore[i];
+        shown[i] = f.view.open[i] && (began || !wasOpen);
+        if (!began || w->Collapsed) continue;
+        const bool regions = p.regionFrame == g.FrameCount - 1;
+        const float content = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y;
+        const float fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + 1;
+        const float rmin = regions ? p.regionMin : 0, rwant = regions ? p.regionWant : 0;
+        const bool grows = regions && p.regionGrows;
+        if (sameKey && p.measured && std::abs(p.width - w->SizeFull.x) < 1) {
+            p.fixed = std::max(p.fixed, fixed);
+            p.elasticMin = std::max(p.elasticMin, rmin);
+            p.elasticWant = std::max(p.elasticWant, rwant);
+            p.grows = p.grows || grows;
+        } else {
+            p.fixed = fixed;
+            p.elasticMin = rmin;
+            p.elasticWant = rwant;
+            p.grows = grows;
+        }
+        p.measured = true;
+        p.width = w->SizeFull.x;
+    }
+    L.openBefore = f.view.open;
+    std::vector<PanelNeed> needs;
+    for (int i = 0; i < n; ++i) {
+        if (!shown[i]) continue;
+        const PanelState& p = L.panels[i];
+        PanelNeed need;
+        need.id = i;
+        // Not measured yet: a guess (a few lines), corrected in the next frame.
+        need.min = p.measured ? p.fixed + p.elasticMin : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
+        need.want = !p.measured || p.grows ? FLT_MAX : std::max(need.min, p.fixed + p.elasticWant);
+        need.minWidth = panelTable()[i].minWidth * font;
+        need.pinned = p.pinned;
+        need.folded = p.folded;
+        needs.push_back(need);
+    }
+    L.arrangement = arrange(needs, display, f.top, f.view.presentation, titleBar);
+    if (std::getenv("TS_LAYOUT_DEBUG")) {
+        std::fprintf(stderr, "frame %d H %.0f\n", g.FrameCount, display.y - f.top);
+        for (const PanelNeed& n : needs)
+            std::fprintf(stderr, "  %-14s min %6.0f want %8.0f fixed %6.0f emin %6.0f folded %d  at %5.0f %5.0f %5.0f %5.0f\n",
+                         panelTable()[n.id].name, n.min, n.want == FLT_MAX ? -1.f : n.want, L.panels[n.id].fixed,
+                         L.panels[n.id].elasticMin, (int)L.arrangement.folded[n.id], L.arrangement.rects[n.id].pos.x,
+                         L.arrangement.rects[n.id].pos.y, L.arrangement.rects[n.id].size.x, L.arrangement.rects[n.id].size.y);
+    }
+}
+
+}  // namespace
+
+Placement placePanel(PanelId p, const Frame& f)
+{
+    if (gLayout.context != GImGui || gLayout.frame != GImGui->FrameCount) computeFrame(f);
+    Placement out;
+    out.rect = gLayout.arrangement.rects[p];
+    out.folded = gLayout.arrangement.folded[p];
+    out.managed = f.view.presentation || !gLayout.manual;
+    return out;
+}
+
+void panelBegun(PanelId p, const Frame& f, const Placement& placed)
+{
+    ImGuiContext& g = *GImGui;
+    ImGuiWindow* w = ImGui::GetCurrentWindow();
+    LayoutState& L = gLayout;
+    L.current = p;
+    PanelState& s = L.panels[p];
+    s.regionFrame = -1;
+    s.regionMin = s.regionWant = s.regionUsed = 0;
+    s.regionGrows = false;
+    if (!placed.managed) return;
+    // Folded or opened by a click on the title bar's arrow: the layout keeps that choice.
+    if (w->Collapsed != placed.folded) {
+        s.folded = w->Collapsed;
+        s.pinned = !w->Collapsed;
+    }
+    if (f.view.presentation) return;
+    // Moved or resized by hand: the desk is the user's from now on.
+    bool resizing = false;
+    for (int c = 0; c < 4; ++c) resizing = resizing || g.ActiveId == ImGui::GetWindowResizeCornerID(w, c);
+    for (ImGuiDir d : {ImGuiDir_Left, ImGuiDir_Right, ImGuiDir_Up, ImGuiDir_Down})
+        resizing = resizing || g.ActiveId == ImGui::GetWindowResizeBorderID(w, d);
+    if (resizing || (g.MovingWindow && g.MovingWindow->RootWindow == w)) L.manual = true;
+}
+
+float elasticHeight(float min, float want, float below)
+{
+    LayoutState& L = gLayout;
+    const float avail = ImGui::GetContentRegionAvail().y - below;
+    const float h = std::max(min, std::min(want, avail));
+    if (L.current >= 0 && L.current < static_cast<int>(L.panels.size())) {
+        PanelState& s = L.panels[L.current];
+        if (s.regionFrame != GImGui->FrameCount) {
+            s.regionFrame = GImGui->FrameCount;
+            s.regionMin = s.regionWant = s.regionUsed = 0;
+            s.regionGrows = false;
+        }
+        s.regionMin += min;
+        s.regionWant += want == FLT_MAX ? min : want;
+        s.regionGrows = s.regionGrows || want == FLT_MAX;
+        s.regionUsed += h;
+    }
+    return h;
 }
 
 }  // namespace ts::app

@@ -1,9 +1,20 @@
-// The default arrangement of the panels (Debian's ImGui 1.86 has no docking): three columns
-// that tile the window below the menu and caption bars, or in presentation mode two; each
-// panel's place is its row of the panel table (panels/panel_table.hpp).
+// How the panels are arranged (Debian's ImGui 1.86 has no docking): a layout computed every
+// frame from what the panels hold. Each panel reports its content: the height of its fixed
+// part (text, forms, tables, measured from the frame before) and of its elastic regions
+// (a picture that grows with its room, a list that scrolls), each with a least and a wanted
+// height (elasticHeight()). The layout puts the panels into columns (the desk's three, or a
+// slide's picture and text columns; panels/panel_table.hpp says which and in what order),
+// stacks each column top to bottom, every panel at least as tall as its content, moves a
+// panel that does not fit to the column with the most room, and, when the window is too
+// small for all of them, folds the panels of lowest importance to their title bar. Widths
+// start from shares of the window and grow to the panels' minimum widths.
+//
+// At the desk a panel moved or resized by hand leaves the layout to the user until
+// View > Reset layout; presentation mode is always arranged by the layout.
 #pragma once
 #include <imgui.h>
 
+#include <cfloat>
 #include <string>
 #include <vector>
 
@@ -16,11 +27,52 @@ struct Rect {
     ImVec2 pos, size;
 };
 
-/// Where panel `p` goes in a display of `display` pixels whose top `top` pixels hold the
-/// menu and caption bars: its desk place, or with `slideOpen` (the panels shown in
-/// presentation mode; null at the desk) its slide place, squeezed when a third-row panel
-/// (Threads, Hazards) is shown.
-Rect defaultRect(PanelId p, ImVec2 display, float top, const PanelFlags* slideOpen = nullptr);
+/// What the layout knows of one shown panel: window heights in pixels (title bar and
+/// padding included) and its narrowest width.
+struct PanelNeed {
+    PanelId id = -1;
+    float min = 0;          ///< fixed content plus the least of its elastic regions
+    float want = FLT_MAX;   ///< fixed content plus all of its elastic regions (FLT_MAX: grows with any room)
+    float minWidth = 0;
+    bool pinned = false;    ///< opened again by hand after the layout folded it: never folds
+    bool folded = false;    ///< folded by hand: stays folded
+};
+
+/// The arrangement of the shown panels: a place for each panel id (unused ids keep an empty
+/// Rect) and which ones are folded to their title bar.
+struct Arrangement {
+    std::vector<Rect> rects;
+    std::vector<bool> folded;
+    /// Panels whose least height did not fit even after folding (they will have to scroll).
+    std::vector<PanelId> squeezed;
+};
+
+/// Arranges `needs` (each a shown panel, PanelNeed::id a row of the panel table) in a
+/// display of `display` pixels whose top `top` pixels hold the menu and caption bars, as
+/// the desk or, with `slides`, as presentation mode's slide; a folded panel is `titleBar`
+/// pixels high. Columns, ranks, minimum widths and the order of folding come from the
+/// panel table.
+Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float top, bool slides, float titleBar);
+
+/// Where the layout puts panel `p` this frame (computed at the first call of a frame from
+/// the panels' content measured in the frame before) and whether it is folded.
+struct Placement {
+    Rect rect;
+    bool folded = false;
+    bool managed = true;    ///< false: the user arranged the desk by hand; leave the window be
+};
+Placement placePanel(PanelId p, const Frame& f);
+
+/// Tells the layout that panel `p` has just begun its window (ImGui::Begin) with the
+/// placement `placed`: it notices a panel moved, resized, folded or opened by hand, and
+/// starts collecting the panel's elastic regions.
+void panelBegun(PanelId p, const Frame& f, const Placement& placed);
+
+/// The height of an elastic region of the panel being drawn, at the cursor: what is left of
+/// the panel below the cursor less `below` pixels (for what follows the region), at least
+/// `min` and at most `want` (FLT_MAX: all there is). The layout learns `min` and `want`
+/// for the next frame. A picture asks for what its width allows; a list for all its rows.
+float elasticHeight(float min, float want, float below = 0);
 
 /// The open/closed state a list of panel names (PanelInfo::name) describes.
 PanelFlags panelsNamed(const std::vector<std::string>& names);

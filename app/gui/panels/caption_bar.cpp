@@ -3,7 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "panels.hpp"
 #include "widgets.hpp"
@@ -46,24 +49,85 @@ std::string captionLine(const CaptionText& c)
     return o.str();
 }
 
+namespace {
+
+/// How many rows a line of items of `widths` pixels takes at `wrap` pixels, each item after
+/// the first `gaps[i]` pixels after the one before it on the same row, or starting the next
+/// row when it does not fit there; an item wider than the row takes more rows of its own.
+/// `sameRow`, if given, gets for each item whether it goes on the row of the item before it.
+int flowRows(const std::vector<float>& widths, const std::vector<float>& gaps, float wrap,
+             std::vector<bool>* sameRow = nullptr)
+{
+    int rows = 0;
+    float x = 0;
+    if (sameRow) sameRow->assign(widths.size(), false);
+    for (size_t i = 0; i < widths.size(); ++i) {
+        const float w = widths[i];
+        if (i > 0 && x + gaps[i] + w <= wrap) {
+            x += gaps[i] + w;
+            if (sameRow) (*sameRow)[i] = true;
+            continue;
+        }
+        rows += std::max(1, static_cast<int>(std::ceil(w / std::max(1.0f, wrap))));
+        x = w > wrap ? wrap : w;
+    }
+    return rows;
+}
+
+float textWidth(ImFont* font, const std::string& s)
+{
+    return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s.c_str()).x;
+}
+
+std::string stepText(int step, int last)
+{
+    return "Step " + std::to_string(step) + " of " + std::to_string(last);
+}
+
+std::string blockText(const CaptionText& c)
+{
+    return "block (bx=" + std::to_string(c.blockX) + ", by=" + std::to_string(c.blockY) + ")";
+}
+
+}  // namespace
+
 float CaptionBar::height(const Frame& f)
 {
-    // The title line plus the narration wrapped to the window's width (a long one takes
-    // several lines; in presentation mode even a short one may). The tallest line of the
-    // preset sets the height, so that the panels below stay put while stepping.
+    // The title line (the title, the step, its label and the block, flowing onto more rows
+    // when the window is narrow) plus the narration wrapped to the window's width (a long one
+    // takes several lines; in presentation mode even a short one may). The widest label and
+    // the tallest narration of the preset set the height, so that the panels below stay put
+    // while stepping.
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
-    if (generation_ != f.loaded.generation || wrap_ != wrap || fontSize_ != ImGui::GetFontSize()) {
+    if (generation_ != f.loaded.generation || wrap_ != wrap || fontSize_ != ImGui::GetFontSize() ||
+        notice_ != f.view.notice) {
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
-        if (f.loaded.sim)
+        const CaptionText c = captionText(f.loaded, f.view);
+        ImFont* ui = ImGui::GetFont();
+        std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
+        if (f.loaded.sim) {
             for (const std::string& n : f.loaded.preset.narration)
                 text = std::max(text, ImGui::CalcTextSize(n.c_str(), nullptr, false, wrap).y);
+            float label = 0;
+            for (const sim::Step& s : f.loaded.sim->trace.steps) label = std::max(label, textWidth(ui, s.label));
+            widths.push_back(textWidth(ui, stepText(c.lastStep, c.lastStep)));
+            widths.push_back(label);
+            widths.push_back(textWidth(ui, blockText(c)));
+        } else {
+            widths.push_back(textWidth(ui, "simulating..."));
+        }
+        if (!f.view.notice.empty()) widths.push_back(textWidth(ui, f.view.notice));
+        std::vector<float> gaps(widths.size(), scaled(24));
+        if (f.loaded.sim) gaps[2] = st.ItemSpacing.x;
         generation_ = f.loaded.generation;
         wrap_ = wrap;
         fontSize_ = ImGui::GetFontSize();
+        notice_ = f.view.notice;
+        rows_ = flowRows(widths, gaps, wrap);
         text_ = text;
     }
-    return ImGui::GetTextLineHeightWithSpacing() + text_ + st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    return static_cast<float>(rows_) * ImGui::GetTextLineHeightWithSpacing() + text_ + st.ItemSpacing.y + 2 * st.WindowPadding.y;
 }
 
 void CaptionBar::draw(Frame& f, float y, float height)
@@ -79,25 +143,36 @@ void CaptionBar::draw(Frame& f, float y, float height)
     ImGui::Begin("##caption", nullptr, flags);
     const Palette& pal = f.theme.palette;
     const CaptionText c = captionText(f.loaded, f.view);
-    ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::TextUnformatted(c.title.c_str());
-    ImGui::PopFont();
-    if (c.step) {
-        ImGui::SameLine(0, scaled(24));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "Step %d of %d", *c.step, c.lastStep);
-        ImGui::SameLine();
-        ImGui::TextUnformatted(c.label.c_str());
-        ImGui::SameLine(0, scaled(24));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "block (bx=%u, by=%u)", c.blockX, c.blockY);
-    } else if (f.busy.simulating) {
-        ImGui::SameLine(0, scaled(24));
-        ImGui::TextUnformatted("simulating...");
-    }
-    if (!f.view.notice.empty()) {
-        const float w = ImGui::CalcTextSize(f.view.notice.c_str()).x;
-        ImGui::SameLine(std::max(ImGui::GetCursorPosX() + scaled(24), ImGui::GetWindowWidth() - w - scaled(16)));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError ? pal.error : pal.finished), "%s",
-                           f.view.notice.c_str());
+    // The title line's items, each on the row of the one before when it fits there.
+    ImFont* ui = ImGui::GetFont();
+    std::vector<std::string> items = {c.title};
+    if (c.step) items = {c.title, stepText(*c.step, c.lastStep), c.label, blockText(c)};
+    else if (f.busy.simulating) items.push_back("simulating...");
+    const size_t notice = f.view.notice.empty() ? 0 : items.size();
+    if (notice) items.push_back(f.view.notice);
+    std::vector<float> widths, gaps(items.size(), scaled(24));
+    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : ui, items[i]));
+    if (c.step) gaps[2] = ImGui::GetStyle().ItemSpacing.x;
+    std::vector<bool> sameRow;
+    flowRows(widths, gaps, ImGui::GetContentRegionAvail().x, &sameRow);
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (sameRow[i]) ImGui::SameLine(0, gaps[i]);
+        ImGui::PushTextWrapPos(0.0f);
+        if (i == 0) {
+            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::TextUnformatted(items[i].c_str());
+            ImGui::PopFont();
+        } else if (i == notice) {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError ? pal.error : pal.finished), "%s",
+                               items[i].c_str());
+        } else if (c.step && i == 1) {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "%s", items[i].c_str());
+        } else if (c.step && i == 3) {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", items[i].c_str());
+        } else {
+            ImGui::TextUnformatted(items[i].c_str());
+        }
+        ImGui::PopTextWrapPos();
     }
     if (f.busy.exporting) {
         ImGui::SameLine();

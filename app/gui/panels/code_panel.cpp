@@ -6,8 +6,11 @@
 // barrier dropped; the two lines of the hazard chosen in Hazards are marked.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "kernels/context.cuh"
 #include "layout.hpp"
@@ -43,7 +46,6 @@ unsigned barrierOnLine(const char* b, const char* e)
 void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
 {
     bool dropped = (s.scenario.dropBarriers & bit) != 0;
-    ImGui::SameLine(0, scaled(24));
     ImGui::PushID(static_cast<int>(line));
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2, 0));
     ImGui::BeginDisabled(f.busy.simulating);
@@ -79,82 +81,231 @@ std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
     return tag.empty() ? tag : tag + " [" + sim::hazardName(h.kind) + "]";
 }
 
-/// The step and simulation the listing was last scrolled to (it scrolls once per step, so
-/// that the user may scroll away).
+/// The step and simulation the listing was last scrolled to (it scrolls when the step
+/// changes, so that the user may scroll away), and for how many more frames it asks again
+/// (a new listing learns its height in its first frames, and clamps the scroll to it).
 struct Scrolled {
     int cursor = -1;
     uint64_t generation = ~0ull;
+    int again = 0;
 };
 
-void source(Frame& f, const sim::Simulation& s, const std::string& text, float height, Scrolled& scrolled)
+/// One row of the listing as drawn: a piece of a source line (the whole line when it fits),
+/// broken at a space when the line is wider than the listing, after `indent` spaces; only a
+/// line's first piece carries its number. Continuation pieces are indented four spaces more
+/// than their line.
+struct Piece {
+    size_t b = 0, e = 0;   ///< the piece, as offsets into its text (the source, or the tag)
+    int indent = 0;        ///< spaces drawn before it
+    bool numbered = false;
+};
+
+/// Breaks text[b, e) into pieces of at most `cols` characters after `indent` spaces (the
+/// first) and `more` spaces (the rest), at spaces where it can.
+std::vector<Piece> wrapText(const std::string& text, size_t b, size_t e, int cols, int indent, int more)
 {
-    const Palette& pal = f.theme.palette;
+    std::vector<Piece> out;
+    size_t at = b;
+    int ind = indent;
+    do {
+        const size_t room = static_cast<size_t>(std::max(4, cols - ind));
+        size_t end = e;
+        if (end - at > room) {
+            end = at + room;
+            const size_t space = text.rfind(' ', end);
+            if (space != std::string::npos && space > at) end = space;
+        }
+        out.push_back(Piece{at, end, ind, at == b});
+        at = end;
+        while (at < e && text[at] == ' ') ++at;
+        ind = std::min(more, cols / 2);
+    } while (at < e);
+    return out;
+}
+
+/// One source line of the listing: its pieces, the barrier toggle after it and the chosen
+/// hazard's tag (each beside the line when they fit, else on rows of their own).
+struct Line {
+    unsigned number = 0;
+    size_t b = 0, e = 0;
+    std::vector<Piece> pieces;
+    unsigned bit = 0;          ///< the droppable barrier on the line, if any
+    bool toggleRow = false;    ///< the toggle goes on a row of its own
+    std::string tag;           ///< the chosen hazard's accesses on the line, if any
+    std::vector<Piece> tagPieces;
+    bool tagBeside = false;    ///< the tag fits after the line (and its toggle)
+    int rows() const
+    {
+        return static_cast<int>(pieces.size()) + toggleRow + (tagBeside ? 0 : static_cast<int>(tagPieces.size()));
+    }
+};
+
+/// `text` as lines broken into pieces of at most `cols` characters of the (monospaced)
+/// font; `toggleCols`: the width of a barrier's toggle in characters. On a slide
+/// (`compact`) each level of indentation takes two spaces instead of four.
+std::vector<Line> listing(const std::string& text, int cols, const Frame& f, const sim::Simulation& s, int toggleCols,
+                          bool compact)
+{
     const sim::KernelInfo* info = sim::findKernel(s.scenario.kernel);
     const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
+    cols = std::max(cols, 12);
+    std::vector<Line> lines;
+    size_t b = 0;
+    for (unsigned n = 1; b <= text.size(); ++n) {
+        size_t e = text.find('\n', b);
+        if (e == std::string::npos) e = text.size();
+        Line l;
+        l.number = n;
+        l.b = b;
+        l.e = e;
+        const size_t first = std::min(e, text.find_first_not_of(' ', b));
+        const int indent = static_cast<int>(first - b) / (compact ? 2 : 1);
+        l.pieces = wrapText(text, first, e, cols, std::min(indent, cols / 2), indent + (compact ? 2 : 4));
+        if (first == e) l.pieces = {Piece{e, e, 0, true}};
+        const Piece& last = l.pieces.back();
+        const int lastCols = static_cast<int>(last.e - last.b) + last.indent;
+        l.bit = info ? barrierOnLine(text.data() + b, text.data() + e) & info->barriers : 0;
+        if (l.bit) l.toggleRow = lastCols + 3 + toggleCols > cols;
+        if (hz) l.tag = hazardTag(s.trace, *hz, n);
+        if (!l.tag.empty()) {
+            const int after = l.bit ? (l.toggleRow ? indent + 4 : lastCols + 3) + toggleCols : lastCols;
+            l.tagBeside = after + 2 + static_cast<int>(l.tag.size()) <= cols;
+            l.tagPieces = wrapText(l.tag, 0, l.tag.size(), cols, compact ? 2 : 4, compact ? 4 : 6);
+        }
+        lines.push_back(std::move(l));
+        if (e == text.size()) break;
+        b = e + 1;
+    }
+    return lines;
+}
+
+/// The first line of the kernel itself (its `template`), where slides start rather than at
+/// the file's header comment; 1 if there is none.
+unsigned kernelStart(const std::vector<Line>& lines, const std::string& text)
+{
+    for (const Line& l : lines)
+        if (text.compare(l.b, 9, "template ") == 0) return l.number;
+    return 1;
+}
+
+/// Draws source line `l`, `lh` pixels a row: the step's line, another line the selected
+/// thread ran in the step and the lines of the chosen hazard marked; a dropped barrier
+/// struck through; the barrier's toggle and the hazard tag.
+void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const Line& l, const sim::Step* st,
+              const std::set<unsigned>& threadLines, float lh)
+{
+    const Palette& pal = f.theme.palette;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float space = ImGui::CalcTextSize(" ").x;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float h = lh * static_cast<float>(l.rows());
+    if (st && l.number == st->line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.codeLine);
+    else if (threadLines.count(l.number)) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.codeLineAlt);
+    if (!l.tag.empty()) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.hazardLine);
+    const bool dropped = (l.bit & s.scenario.dropBarriers) != 0;
+    // The line number or blank columns, then `indent` spaces.
+    auto start = [&](bool numbered, int indent) {
+        if (numbered) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", l.number);
+        else ImGui::TextUnformatted("   ");
+        ImGui::SameLine();
+        if (indent > 0) {
+            ImGui::Dummy(ImVec2(space * static_cast<float>(indent), 1));
+            ImGui::SameLine(0, 0);
+        }
+    };
+    for (const Piece& piece : l.pieces) {
+        start(piece.numbered, piece.indent);
+        if (dropped) ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
+        ImGui::TextUnformatted(text.data() + piece.b, text.data() + piece.e);
+        if (dropped) {
+            ImGui::PopStyleColor();
+            const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+            dl->AddLine(ImVec2(a.x, (a.y + z.y) * 0.5f), ImVec2(z.x, (a.y + z.y) * 0.5f), pal.error, 2.0f);
+        }
+    }
+    if (l.bit) {
+        if (l.toggleRow) start(false, l.pieces.front().indent + 4);
+        else ImGui::SameLine(0, space * 3);
+        dropToggle(f, s, l.bit, l.number);
+    }
+    if (l.tag.empty()) return;
+    const ImVec4 colour = ImGui::ColorConvertU32ToFloat4(pal.hazard);
+    if (l.tagBeside) {
+        ImGui::SameLine(0, space * 2);
+        ImGui::TextColored(colour, "%s", l.tag.c_str());
+        return;
+    }
+    for (const Piece& piece : l.tagPieces) {
+        start(false, piece.indent);
+        ImGui::PushStyleColor(ImGuiCol_Text, colour);
+        ImGui::TextUnformatted(l.tag.data() + piece.b, l.tag.data() + piece.e);
+        ImGui::PopStyleColor();
+    }
+}
+
+/// The source listing above `explain` pixels of explanations. At the desk the whole file, a
+/// list that scrolls to the step's line once per step; on a slide as many lines of the
+/// kernel around the step's line as fit, without scrolling.
+void source(Frame& f, const sim::Simulation& s, const std::string& text, float explain, Scrolled& scrolled)
+{
     const sim::Step* st = f.view.cursor >= 0 ? &s.trace.steps[f.view.cursor] : nullptr;
     std::set<unsigned> threadLines;
     if (st)
         for (int i = st->begin; i < st->end; ++i)
             if (s.trace.events[i].thread == f.view.thread) threadLines.insert(s.trace.events[i].line);
-
-    ImGui::BeginChild("source", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
-    markScrollingList();
+    const bool slide = f.view.presentation;
     // On a slide the listing takes the cell font, a little smaller, so more of each line fits.
-    ImGui::PushFont(f.view.presentation ? f.theme.fonts.cell : f.theme.fonts.mono);
-    const float lh = ImGui::GetTextLineHeightWithSpacing();
-    if (st && (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation)) {
-        ImGui::SetScrollY(std::max(0.0f, (static_cast<float>(st->line) - 1) * lh - height * 0.45f));
-        // Across: if the step's line does not fit but its statement would, start the view at
-        // the statement's first character (past the line number and the indentation).
-        size_t b = 0;
-        for (unsigned n = 1; n < st->line && b != std::string::npos; ++n) b = text.find('\n', b) + 1;
-        if (b != std::string::npos && b <= text.size()) {
-            size_t e = text.find('\n', b);
-            if (e == std::string::npos) e = text.size();
-            const float numbers = ImGui::CalcTextSize("000").x + ImGui::GetStyle().ItemSpacing.x;
-            const float full = numbers + ImGui::CalcTextSize(text.data() + b, text.data() + e).x;
-            const size_t indent = std::min(e, text.find_first_not_of(' ', b)) - b;
-            const float view = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
-            const float statement = ImGui::CalcTextSize(text.data() + b + indent, text.data() + e).x;
-            // Only when that makes the whole statement fit; otherwise the line numbers stay.
-            const bool shift = full > view && statement <= view;
-            ImGui::SetScrollX(shift ? ImGui::CalcTextSize(" ").x * static_cast<float>(indent) : 0.0f);
-        }
-        scrolled = Scrolled{f.view.cursor, f.loaded.generation};
+    ImFont* font = slide ? f.theme.fonts.cell : f.theme.fonts.mono;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float lh = font->FontSize + style.ItemSpacing.y;
+    const float ch = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "0").x;
+    const float pad = 2 * style.WindowPadding.y;
+    // Columns of text: the child's width less its padding, the line numbers and a scrollbar.
+    const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
+    const int cols = static_cast<int>((inner - 3 * ch - style.ItemSpacing.x) / ch) - 1;
+    const float check = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+    const int toggleCols =
+        static_cast<int>((check + font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "drop this barrier").x) / ch) + 1;
+    const std::vector<Line> lines = listing(text, cols, f, s, toggleCols, slide);
+    size_t first = 0, last = lines.size();   // the lines shown: [first, last)
+    int rows = 0;
+    for (const Line& l : lines) rows += l.rows();
+    float height;
+    if (!slide) {
+        height = elasticHeight(std::min(6.0f, static_cast<float>(rows)) * lh + pad, static_cast<float>(rows) * lh + pad,
+                               explain);
+    } else {
+        first = kernelStart(lines, text) - 1;
+        int kernelRows = 0;
+        for (size_t i = first; i < lines.size(); ++i) kernelRows += lines[i].rows();
+        height = elasticHeight(std::min(8.0f, static_cast<float>(kernelRows)) * lh + pad,
+                               static_cast<float>(kernelRows) * lh + pad, explain);
+        // As many lines as fit: up to half the rows before the step's line, the rest after it.
+        const int room = std::max(1, static_cast<int>((height - pad) / lh));
+        const size_t at = st ? std::min<size_t>(lines.size() - 1, std::max(1u, st->line) - 1) : first;
+        if (at < first) first = 0;
+        int used = lines[at].rows();
+        const int half = (room + used) / 2;
+        size_t a = at, z = at + 1;
+        while (a > first && used + lines[a - 1].rows() <= half) used += lines[--a].rows();
+        while (z < lines.size() && used + lines[z].rows() <= room) used += lines[z++].rows();
+        while (a > first && used + lines[a - 1].rows() <= room) used += lines[--a].rows();
+        first = a;
+        last = z;
     }
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    unsigned n = 0;
-    size_t b = 0;
-    while (b <= text.size()) {
-        size_t e = text.find('\n', b);
-        if (e == std::string::npos) e = text.size();
-        ++n;
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float w = ImGui::GetWindowWidth() + ImGui::GetScrollX();
-        if (st && n == st->line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.codeLine);
-        else if (threadLines.count(n)) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.codeLineAlt);
-        const std::string tag = hz ? hazardTag(s.trace, *hz, n) : std::string();
-        if (!tag.empty()) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), pal.hazardLine);
-        const unsigned bit = info ? barrierOnLine(text.data() + b, text.data() + e) & info->barriers : 0;
-        const bool dropped = (bit & s.scenario.dropBarriers) != 0;
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", n);
-        ImGui::SameLine();
-        if (dropped) ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
-        ImGui::TextUnformatted(text.data() + b, text.data() + e);
-        if (dropped) {
-            ImGui::PopStyleColor();
-            const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
-            const float x0 = a.x + ImGui::CalcTextSize(" ").x * static_cast<float>(text.find_first_not_of(' ', b) - b);
-            dl->AddLine(ImVec2(x0, (a.y + z.y) * 0.5f), ImVec2(z.x, (a.y + z.y) * 0.5f), pal.error, 2.0f);
-        }
-        if (bit) dropToggle(f, s, bit, n);
-        if (!tag.empty()) {
-            ImGui::SameLine(0, scaled(16));
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.hazard), "%s", tag.c_str());
-        }
-        if (e == text.size()) break;
-        b = e + 1;
+    const ImGuiWindowFlags flags = slide ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0;
+    ImGui::BeginChild("source", ImVec2(0, height), true, flags);
+    if (!slide) markScrollingList();
+    ImGui::PushFont(font);
+    if (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation)
+        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4};
+    const bool scroll = !slide && st && scrolled.again > 0;
+    for (size_t i = first; i < last; ++i) {
+        drawLine(f, s, text, lines[i], st, threadLines, lh);
+        if (scroll && lines[i].number == st->line) ImGui::SetScrollHereY(0.4f);
     }
+    if (scrolled.again > 0) --scrolled.again;
     ImGui::PopFont();
     ImGui::EndChild();
 }
@@ -167,7 +318,7 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     const sim::Step& st = t.steps[f.view.cursor];
     const sim::Variables v = sim::threadVariables(s.scenario, t, f.view.thread, f.view.cursor);
     ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::Text("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
+    ImGui::TextWrapped("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
     ImGui::PopFont();
     tooltip("The selected thread (click one in Threads, Shared memory or P). Its variables are put into "
             "the index expressions of the source lines it ran in this step.");
@@ -177,7 +328,7 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     }
     const auto xs = sim::explainAccesses(s.scenario, t, f.view.thread, f.view.cursor, text);
     if (xs.empty()) {
-        ImGui::TextDisabled("does nothing in this step (its bounds check is false, or it has no access here).");
+        colouredText(pal.dimText, "does nothing in this step (its bounds check is false, or it has no access here).");
         return;
     }
     ImGui::PushFont(f.theme.fonts.mono);
@@ -194,17 +345,20 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         }
         std::string chain = x.written + " = " + x.substituted;
         if (!x.evaluated.empty() && x.evaluated != x.substituted) chain += " = " + x.evaluated;
-        ImGui::TextUnformatted(chain.c_str());
+        ImGui::TextWrapped("%s", chain.c_str());
         const sim::ArrayInfo* a = nullptr;
         for (const sim::ArrayInfo& ai : t.arrays)
             if (ai.name == x.array) a = &ai;
         std::string detail = "value " + cellValue(x.value, false);
-        if (a && a->space == sim::Space::Global && a->rows > 1)
+        // A slide gives the value; the desk also the element and that the simulator agrees.
+        if (a && a->space == sim::Space::Global && a->rows > 1 && !f.view.presentation)
             detail += ", i.e. " + x.array + "[" + std::to_string(x.recorded / a->cols) + "][" +
                       std::to_string(x.recorded % a->cols) + "]";
         if (x.agrees()) {
-            detail += ", the index the simulator recorded";
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "    %s", detail.c_str());
+            if (!f.view.presentation) detail += ", the index the simulator recorded";
+            ImGui::PushStyleColor(ImGuiCol_Text, pal.dimText);
+            ImGui::TextWrapped("    %s", detail.c_str());
+            ImGui::PopStyleColor();
         } else {
             ImGui::PopFont();
             colouredText(pal.error, x.error.empty()
@@ -224,6 +378,11 @@ struct CodePanel final : Panel {
 
 private:
     Scrolled scrolled_;
+    /// The tallest the explanations have been for the loaded simulation at this width: the
+    /// listing leaves that much room under it, so that it does not move while stepping.
+    float explain_ = 0, explainWidth_ = 0;
+    bool explainMeasured_ = false;
+    uint64_t explainGeneration_ = ~0ull;
 };
 
 }  // namespace
@@ -237,10 +396,24 @@ void CodePanel::draw(Frame& f)
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
         } else {
             const std::string& text = sim::kernelSource(info->sourceFile);
-            ImGui::TextDisabled("kernels/%s: the source the simulator and the GPU both compile", info->sourceFile);
-            const float explain = 7.5f * ImGui::GetTextLineHeightWithSpacing();
-            source(f, *s, text, std::max(scaled(120), ImGui::GetContentRegionAvail().y - explain), scrolled_);
+            const std::string file = std::string("kernels/") + info->sourceFile;
+            // A slide names the file; the desk says what it is.
+            colouredText(f.theme.palette.dimText,
+                         f.view.presentation ? file : file + ": the source the simulator and the GPU both compile");
+            const float width = ImGui::GetContentRegionAvail().x;
+            if (explainGeneration_ != f.loaded.generation || explainWidth_ != width) {
+                explainMeasured_ = false;
+                explainGeneration_ = f.loaded.generation;
+                explainWidth_ = width;
+            }
+            const float spacing = ImGui::GetStyle().ItemSpacing.y;
+            const float below = explainMeasured_ ? explain_ : 6.5f * ImGui::GetTextLineHeightWithSpacing();
+            source(f, *s, text, below + spacing, scrolled_);
+            const float y0 = ImGui::GetCursorPosY();
             explanations(f, *s, text);
+            const float h = ImGui::GetCursorPosY() - y0 - spacing;
+            explain_ = explainMeasured_ ? std::max(explain_, h) : h;
+            explainMeasured_ = true;
         }
     }
     ImGui::End();

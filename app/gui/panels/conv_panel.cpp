@@ -7,11 +7,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "layout.hpp"
 #include "panels.hpp"
 #include "sim/conv_view.hpp"
 #include "widgets.hpp"
@@ -101,11 +103,14 @@ bool isSelected(const Ctx& c, int row, int col)
     return outputOf(c, c.f.view.thread, r, cl) && r == row && cl == col;
 }
 
-void boardLabel(const Ctx& c, const Board& b, const std::string& text)
+/// The label above board `b`: `text`, or `shorter` when `text` does not fit the canvas.
+void boardLabel(const Ctx& c, const Board& b, const std::string& text, const std::string& shorter = "")
 {
-    c.dl->AddText(c.f.theme.fonts.bold, c.f.theme.fonts.bold->FontSize,
-                  ImVec2(b.origin.x, b.origin.y - ImGui::GetTextLineHeight() - 4), c.f.theme.palette.cellText,
-                  text.c_str());
+    ImFont* bold = c.f.theme.fonts.bold;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const bool fits = b.origin.x + bold->CalcTextSizeA(bold->FontSize, FLT_MAX, 0, text.c_str()).x <= right;
+    c.dl->AddText(bold, bold->FontSize, ImVec2(b.origin.x, b.origin.y - ImGui::GetTextLineHeight() - 4),
+                  c.f.theme.palette.cellText, (fits || shorter.empty() ? text : shorter).c_str());
 }
 
 float frameWidth(const Board& b, float most) { return std::min(most, std::min(b.w, b.h) / 6); }
@@ -331,6 +336,18 @@ void stats(const Ctx& c)
     const sim::Uint3 b = c.s.trace.block;
     const std::string blockName = c.v.geo.twoD ? "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ")"
                                                : "block " + std::to_string(b.x);
+    const sim::KernelInfo* info = sim::findKernel(c.s.scenario.kernel);
+    const std::string basic = info && info->untiled ? info->untiled : c.s.scenario.kernel;
+    if (c.f.view.presentation) {
+        // A slide: the block's loads so far and in all, and the reduction with its formula.
+        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s makes %llu for the same outputs: "
+                           "%.2f\u00d7 as many (simulated). Formula: %s%s",
+                           blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
+                           static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
+                           static_cast<unsigned long long>(l.untiled), l.reduction, l.formulaText.c_str(),
+                           l.formula ? "" : " (not this kernel's)");
+        return;
+    }
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("convloads", 4, tf)) {
         ImGui::TableSetupColumn(blockName.c_str());
@@ -353,9 +370,7 @@ void stats(const Ctx& c)
     }
     tooltip("Element reads by the traced block (simulated): N from global memory, N_ds from shared memory, "
             "the mask M from constant memory.");
-    const sim::KernelInfo* info = sim::findKernel(c.s.scenario.kernel);
-    const std::string basic = info && info->untiled ? info->untiled : c.s.scenario.kernel;
-    ImGui::Text("%s: %llu global loads for the same outputs; reduction %llu / %llu = %.2f (simulated)", basic.c_str(),
+    ImGui::TextWrapped("%s: %llu global loads for the same outputs; reduction %llu / %llu = %.2f (simulated)", basic.c_str(),
                 static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
                 static_cast<unsigned long long>(l.block.global_loads), l.reduction);
     tooltip("The basic kernel reads every in-range element of each output's window from global memory; "
@@ -392,6 +407,28 @@ void extent(int size, int in0, int inLen, int tile, float pixels, int& first, in
     count = std::min(std::max(size, in0 + inLen), in0 + inLen + tile) - first;
 }
 
+/// The canvas's height for the panel's width (elasticHeight()): in 1D the rows of N, N_ds, M
+/// and P, whose cells the width sizes; in 2D N takes up to half the width and as much
+/// height, and shrinks with less.
+float canvasHeight(const Ctx& c)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const float lbl = ImGui::GetTextLineHeight() + 8;
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float scale = c.f.theme.scale;
+    if (!g.twoD) {
+        int first, count;
+        extent(g.width, g.inCol0, g.inCols, g.tile, width - 8, first, count);
+        const float w = std::min(64.0f * scale, (width - 8) / count);
+        const float h = std::clamp(w * 1.4f, 30.0f * scale, 52.0f * scale);
+        const float mw = std::min(72.0f * scale, (width - 8) / g.maskWidth);
+        const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2;
+        return elasticHeight(rest + 3 * 30.0f * scale, rest + 3 * h);
+    }
+    const float want = width * 0.5f + lbl + 16;
+    return elasticHeight(std::min(want, scaled(240)), want);
+}
+
 void canvas(Ctx& c)
 {
     const sim::ConvGeometry& g = c.v.geo;
@@ -409,11 +446,13 @@ void canvas(Ctx& c)
         int first, count;
         extent(g.width, g.inCol0, g.inCols, g.tile, avail.x - 8, first, count);
         const float w = std::min(64.0f * scale, (avail.x - 8) / count);
-        const float h = std::clamp(w * 1.4f, 30.0f * scale, 52.0f * scale);
+        const float mw = std::min(72.0f * scale, (avail.x - 8) / g.maskWidth);
+        const float mh = std::clamp(mw, 30.0f * scale, 40.0f * scale);
+        // Rows as tall as the canvas allows, between 30 and 52 px (at 1x).
+        const float h = std::clamp(std::min(w * 1.4f, (avail.y - 5 * lbl - mh - 24) / 3), 30.0f * scale, 52.0f * scale);
         N = Board{ImVec2(o.x + 4, o.y + lbl), w, h, 0, first, 1, count};
         Nds = Board{ImVec2(N.origin.x, N.origin.y + h + 2 * lbl + 6), w, h, 0, first, 1, count};
-        const float mw = std::min(72.0f * scale, (avail.x - 8) / g.maskWidth);
-        M = Board{ImVec2(o.x + 4, Nds.origin.y + h + lbl + 6), mw, std::clamp(mw, 30.0f * scale, 40.0f * scale), 0, 0, 1, g.maskWidth};
+        M = Board{ImVec2(o.x + 4, Nds.origin.y + h + lbl + 6), mw, mh, 0, 0, 1, g.maskWidth};
         P = Board{ImVec2(N.origin.x, M.origin.y + M.h + lbl + 6), w, h, 0, first, 1, count};
         if (first > std::min(0, g.inCol0) || first + count < std::max(g.width, g.inCol0 + g.inCols))
             nText += " (showing N[" + std::to_string(first) + "..." + std::to_string(first + count - 1) + "])";
@@ -453,16 +492,17 @@ void canvas(Ctx& c)
                      std::to_string(c0) + "..." + std::to_string(c0 + cn - 1) + ")";
     }
     drawN(c, N);
-    boardLabel(c, N, nText);
+    boardLabel(c, N, nText, "N: input");
     if (c.v.ndsArray >= 0) {
         drawNds(c, Nds, !g.twoD);
         boardLabel(c, Nds, g.twoD ? "N_ds: " + std::to_string(g.inRows) + " x " + std::to_string(g.inCols) +
                                         " slots (hover: loader)"
                                   : "N_ds: " + std::to_string(c.v.slots.size()) +
-                                        " slots, under the element each holds (tN: tx of the thread that loaded it)");
+                                        " slots, under the element each holds (tN: tx of the thread that loaded it)",
+                   g.twoD ? "N_ds (hover: loader)" : "N_ds (tN: tx of its loader)");
     }
     drawM(c, M);
-    boardLabel(c, M, g.twoD ? "Mc: mask" : "M: mask in constant memory");
+    boardLabel(c, M, g.twoD ? "Mc: mask" : "M: mask in constant memory", g.twoD ? "" : "M: mask");
     drawP(c, P);
     boardLabel(c, P, "P: output");
     ImGui::Dummy(ImVec2(avail.x - 8, std::max(N.end().y, P.end().y) - o.y + 4));
@@ -525,7 +565,7 @@ void ConvPanel::draw(Frame& f)
                     "PMPP sec. 7.4); hover an element for the list.");
             ImGui::SameLine(0, scaled(20));
             legend(c);
-            ImGui::BeginChild("convcanvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::BeginChild("convcanvas", ImVec2(0, canvasHeight(c)), false, ImGuiWindowFlags_HorizontalScrollbar);
             c.dl = ImGui::GetWindowDrawList();
             canvas(c);
             ImGui::EndChild();

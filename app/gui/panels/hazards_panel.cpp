@@ -2,9 +2,11 @@
 // after the load a read-after-write, without the one after the use a write-after-read).
 // The racecheck-like list of sites (kind, array, both source lines, count over the grid),
 // then the traced block's hazards one by one; choosing one moves the timeline to the step
-// of its second access and marks both accesses in Threads, Code and Shared memory. A short
-// text says why a hazard matters even when a run happens to give the right P. The focus
+// of its second access and marks both accesses in Threads, Code and Shared memory. The
+// "(?)" says why a hazard matters even when a run happens to give the right P. The focus
 // always belongs to the cursor step: stepping the timeline shows that step's first hazard.
+// On a slide the panel shows the counts, this run's result and the step's hazard; the lists
+// stay at the desk.
 #include <imgui.h>
 
 #include <algorithm>
@@ -113,7 +115,7 @@ void choose(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, i
     f.view.playing = false;
 }
 
-void summary(Frame& f, const sim::Simulation& s)
+void summary(Frame& f, const sim::Simulation& s, bool setupLine)
 {
     const Palette& pal = f.theme.palette;
     const sim::HazardLog& log = s.hazards;
@@ -138,7 +140,7 @@ void summary(Frame& f, const sim::Simulation& s)
     if (s.scenario.dropBarriers & kernels::AFTER_COMPUTE) setup += "after-compute dropped, ";
     if (setup.empty()) setup = "all barriers in place, ";
     setup += std::string("schedule ") + sim::scheduleName(f.loaded.preset.schedule);
-    colouredText(pal.dimText, setup);
+    if (setupLine) colouredText(pal.dimText, setup);
     if (!s.error.empty()) return;
     size_t wrong = 0;
     for (size_t i = 0; i < s.P.size() && i < s.reference.size(); ++i)
@@ -151,15 +153,12 @@ void summary(Frame& f, const sim::Simulation& s)
     tooltip("P compared bit for bit with the CPU reference (fmaf in k order)");
 }
 
-void explanation(const Frame& f, const sim::Simulation& s)
+/// Why there are none, when there are none (why hazards matter is under the summary's "(?)").
+void explanation(const Frame& f)
 {
-    const bool any = s.hazards.raw + s.hazards.war + s.hazards.waw > 0;
     colouredText(f.theme.palette.dimText,
-                 any ? "A hazard is there whether or not P comes out wrong: the order the threads happen to "
-                       "run in decides who wins. Only a barrier makes it safe."
-                     : "No hazards: a barrier separates every pair of accesses to a shared slot by different "
-                       "threads, so every schedule gives the same P. Drop a barrier in Code to see why.");
-
+                 "No hazards: a barrier separates every pair of accesses to a shared slot by different "
+                 "threads, so every schedule gives the same P. Drop a barrier in Code to see why.");
 }
 
 /// The hazard the other panels show, in one line.
@@ -188,14 +187,28 @@ void sites(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, Si
 {
     const sim::HazardLog& log = s.hazards;
     const sim::Trace& t = s.trace;
-    const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("sites", 5, tf)) return;
+    // A list: as tall as its rows where there is room, else it scrolls.
+    const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+    const float rows = static_cast<float>(log.sites.size() + 1);
+    const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                               ImGuiTableFlags_ScrollY;
+    if (!ImGui::BeginTable("sites", 4, tf, ImVec2(0, elasticHeight(std::min(rows, 3.0f) * row + 1, rows * row + 1))))
+        return;
+    markScrollingList();
+    ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("kind");
     ImGui::TableSetupColumn("array");
-    ImGui::TableSetupColumn("1st access");
-    ImGui::TableSetupColumn("2nd access");
+    ImGui::TableSetupColumn("lines");
     ImGui::TableSetupColumn("pairs", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    const char* const heads[] = {"RAW: a write, then a read by another thread; WAR: a read, then a write; WAW: two writes",
+                                 "The shared array", "The source lines of the first and the second access",
+                                 "Pairs of accesses of the whole grid at these lines"};
+    for (int c = 0; c < 4; ++c) {
+        ImGui::TableSetColumnIndex(c);
+        ImGui::TableHeader(ImGui::TableGetColumnName(c));
+        tooltip(heads[c]);
+    }
     for (size_t i = 0; i < log.sites.size(); ++i) {
         const sim::HazardSite& h = log.sites[i];
         ImGui::TableNextRow();
@@ -221,9 +234,7 @@ void sites(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, Si
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(t.arrays.at(h.array).name.c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s, line %u", accessWord(h.kind != sim::HazardKind::WAR), h.firstLine);
-        ImGui::TableNextColumn();
-        ImGui::Text("%s, line %u", accessWord(h.kind != sim::HazardKind::RAW), h.secondLine);
+        ImGui::Text("%u \u2192 %u", h.firstLine, h.secondLine);
         ImGui::TableNextColumn();
         ImGui::Text("%llu", static_cast<unsigned long long>(h.count));
     }
@@ -276,17 +287,27 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
     }
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("traced", 4, tf, ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, 80.0f)))) return;
+    const float rowH = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+    const float count = static_cast<float>(rows.size() + 1);
+    if (!ImGui::BeginTable("traced", 4, tf, ImVec2(0, elasticHeight(std::min(count, 4.0f) * rowH + 1, count * rowH + 1))))
+        return;
     markScrollingList();
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("kind");
     ImGui::TableSetupColumn("slot");
-    ImGui::TableSetupColumn("1st: thread, line, step");
-    ImGui::TableSetupColumn("2nd: thread, line, step", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
+    ImGui::TableSetupColumn("1st");
+    ImGui::TableSetupColumn("2nd", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    const char* const heads[] = {"RAW, WAR or WAW", "The shared slot both access",
+                                 "The first access: thread (ty,tx), read or write, source line",
+                                 "The second access: thread (ty,tx), read or write, source line"};
+    for (int c = 0; c < 4; ++c) {
+        ImGui::TableSetColumnIndex(c);
+        ImGui::TableHeader(ImGui::TableGetColumnName(c));
+        tooltip(heads[c]);
+    }
     // Keep the chosen row in view when it was chosen elsewhere (a site, the arrows).
     if (pos >= 0 && filter.scrolledTo != chosen) {
-        const float rowH = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
         const float y = pos * rowH, view = ImGui::GetWindowHeight() - 2 * rowH;
         if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + view) ImGui::SetScrollY(std::max(0.0f, y - view * 0.5f));
         filter.scrolledTo = chosen;
@@ -305,8 +326,9 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
             ImGui::TextUnformatted(slotText(t, h.array, h.slot).c_str());
             for (const sim::HazardAccess* a : {&h.first, &h.second}) {
                 ImGui::TableNextColumn();
-                ImGui::Text("%s %s, line %u, step %d", threadText(t, a->thread).c_str(), accessWord(a->write), a->line,
-                            stepOf(bySeq, a->seq));
+                ImGui::Text("%s %s %u", threadText(t, a->thread).c_str(), a->write ? "w" : "r", a->line);
+                tooltip(threadText(t, a->thread) + " " + accessWord(a->write) + "s " + slotText(t, h.array, h.slot) +
+                        " at line " + std::to_string(a->line) + ", in step " + std::to_string(stepOf(bySeq, a->seq)));
             }
         }
     ImGui::EndTable();
@@ -348,10 +370,12 @@ void HazardsPanel::draw(Frame& f)
             SiteFilter& filter = filter_;
             if (filter.generation != f.loaded.generation) filter = SiteFilter{f.loaded.generation, -1};
             const std::vector<int>& bySeq = stepIndex(f, *s, index_).stepOfSeq;
-            summary(f, *s);
-            explanation(f, *s);
+            summary(f, *s, !f.view.presentation);
+            // With hazards, why they matter is under "(?)"; a slide shows what matters and the
+            // hazard of the step, and leaves the lists to the desk.
+            if (s->hazards.sites.empty()) explanation(f);
             if (!s->hazards.sites.empty()) shown(f, *s, bySeq);
-            if (!s->hazards.sites.empty() && ImGui::BeginTabBar("hazard tabs")) {
+            if (!f.view.presentation && !s->hazards.sites.empty() && ImGui::BeginTabBar("hazard tabs")) {
                 const std::string grid = "Grid: " + std::to_string(s->hazards.sites.size()) + " sites";
                 if (ImGui::BeginTabItem(grid.c_str())) {
                     sites(f, *s, bySeq, filter);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "layout.hpp"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
 #include "widgets.hpp"
@@ -395,8 +396,6 @@ void MatricesPanel::draw(Frame& f)
             ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, 8.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
             tooltip("Cell size; scroll the canvas when it is larger than the panel");
 
-            ImGui::BeginChild("canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-            c.dl = ImGui::GetWindowDrawList();
             const sim::Scenario& sc = s->scenario;
             const sim::KernelInfo* info = sim::findKernel(sc.kernel);
             const int T = c.T;
@@ -404,10 +403,18 @@ void MatricesPanel::draw(Frame& f)
             const int ghostJ = info && info->tiled ? (sc.j + T - 1) / T * T - sc.j : 0;
             const int ghostL = info && info->tiled ? (sc.l + T - 1) / T * T - sc.l : 0;
             const float lbl = ImGui::GetTextLineHeight() + scaled(10);
-            const ImVec2 avail = ImGui::GetContentRegionAvail();
             const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
             const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
-            float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - 2 * lbl - scaled(10)) / hCells);
+            // The canvas is as tall as the width allows cells to be (up to 72 px at 1x), and
+            // at least tall enough for cells of 12 px (or 160 px of bins for large matrices).
+            const float frame = 2 * lbl + scaled(10);
+            const float widest = std::min((ImGui::GetContentRegionAvail().x - scaled(20)) / wCells, 72.0f * f.theme.scale);
+            const float want = frame + hCells * widest + 1;
+            const float least = std::min(want, frame + std::max(scaled(160), std::min(hCells * scaled(12), scaled(260))));
+            ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false, ImGuiWindowFlags_HorizontalScrollbar);
+            c.dl = ImGui::GetWindowDrawList();
+            const ImVec2 avail = ImGui::GetContentRegionAvail();
+            float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - frame) / hCells);
             cell = std::min(cell, 72.0f * f.theme.scale) * f.view.zoom;
             const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
             const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
@@ -418,9 +425,15 @@ void MatricesPanel::draw(Frame& f)
             auto labelWidth = [&](const char* name, const std::string& dims) {
                 return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, (std::string(name) + "  (" + dims + ")").c_str()).x;
             };
-            const float leftW = std::max((sc.k + ghostK) * cell, labelWidth("M", jk));
-            const float rightW = std::max((sc.l + ghostL) * cell, std::max(labelWidth("N", kl), labelWidth("P", jl)));
-            const float total = leftW + rightW + scaled(22);
+            float leftW = 0, rightW = 0, total = 0;
+            for (int fit = 0; fit < 4; ++fit) {
+                leftW = std::max((sc.k + ghostK) * cell, labelWidth("M", jk));
+                rightW = std::max((sc.l + ghostL) * cell, std::max(labelWidth("N", kl), labelWidth("P", jl)));
+                total = leftW + rightW + scaled(22);
+                // Labels wider than their matrices take width from the cells (unless zoomed in).
+                if (total <= avail.x || f.view.zoom > 1.0f) break;
+                cell *= std::max(0.1f, (avail.x - scaled(22)) / (leftW + rightW));
+            }
             const ImVec2 o(ImGui::GetCursorScreenPos().x + std::max(0.0f, (avail.x - total) * 0.5f),
                            ImGui::GetCursorScreenPos().y);
             Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + scaled(4), 0), cell};
@@ -439,7 +452,7 @@ void MatricesPanel::draw(Frame& f)
             label(c, N, kl.c_str());
             label(c, P, jl.c_str());
             const ImVec2 start = ImGui::GetCursorScreenPos();
-            ImGui::Dummy(ImVec2(P.end().x + ghostL * cell - start.x + 4, P.end().y + ghostJ * cell - start.y + 4));
+            ImGui::Dummy(ImVec2(P.end().x + ghostL * cell - start.x + 2, P.end().y + ghostJ * cell - start.y + 2));
             for (Grid* g : {&M, &N, &P}) interact(c, *g);
             ImGui::EndChild();
         }

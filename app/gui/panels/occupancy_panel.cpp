@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernel_resources.hpp"
+#include "layout.hpp"
 #include "panels.hpp"
 #include "widgets.hpp"
 
@@ -107,12 +108,14 @@ const Charts& charts(const sim::OccupancyProfile& p, const sim::OccupancyInput& 
 /// A step chart of active warps per SM over `s`, the cliffs (drops) marked, the last one at
 /// or before `current` and the next one after it labelled, and the current point drawn.
 void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, int current, int currentWarps,
-           int maxWarps, float height)
+           int maxWarps, float height, bool heading = true)
 {
     const Palette& pal = f.theme.palette;
-    ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::TextUnformatted(id);
-    ImGui::PopFont();
+    if (heading) {
+        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::TextWrapped("%s", id);
+        ImGui::PopFont();
+    }
     if (s.x.size() < 2) {
         ImGui::TextDisabled("(no valid values to plot)");
         return;
@@ -198,33 +201,39 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
     }
 }
 
-/// One resource's bar: a segment per block it allows (up to `scale`), the limiter in full
-/// colour, `tie` when another resource allows as few; `detail` says what the block takes
-/// and the SM has.
+/// The words after a resource's bar: how many blocks it allows, and whether it limits.
+std::string barLabel(std::optional<int> blocks, int scale, bool limiter, bool tie)
+{
+    if (!blocks) return "no limit";
+    std::string label =
+        std::to_string(*blocks) + (*blocks == 1 ? " block" : " blocks") + (*blocks > scale ? " (off the bar)" : "");
+    if (limiter) label += "  <- limits";
+    else if (tie) label += "  (also at the limit)";
+    return label;
+}
+
+/// One resource's bar, `w` pixels long: a segment per block it allows (up to `scale`), the
+/// limiter in full colour, `tie` when another resource allows as few; `detail` says what the
+/// block takes and the SM has.
 void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale, bool limiter, bool tie,
-         const std::string& detail)
+         const std::string& detail, float w)
 {
     const Palette& pal = f.theme.palette;
     const float lh = ImGui::GetTextLineHeight();
-    const float nameW = ImGui::CalcTextSize("shared memory").x + 12;
+    const float nameW = ImGui::CalcTextSize("shared memory").x + scaled(12);
     ImGui::TextUnformatted(name);
     ImGui::SameLine(nameW);
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = std::max(scaled(120), ImGui::GetContentRegionAvail().x * 0.45f), h = lh + scaled(4);
+    const float h = lh + scaled(4);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), f.theme.palette.chartBg, 3);
-    std::string label;
-    if (!blocks) {
-        label = "no limit";
-    } else {
+    const std::string label = barLabel(blocks, scale, limiter, tie);
+    if (blocks) {
         const ImU32 c = limiter ? pal.loadedThisPhase : pal.inShared;
         const int n = std::min(*blocks, scale);
         const float seg = w / static_cast<float>(scale);
         for (int i = 0; i < n; ++i)
             dl->AddRectFilled(ImVec2(p.x + i * seg + 1, p.y + 2), ImVec2(p.x + (i + 1) * seg - 1, p.y + h - 2), c, 2);
-        label = std::to_string(*blocks) + (*blocks == 1 ? " block" : " blocks") + (*blocks > scale ? " (off the bar)" : "");
-        if (limiter) label += "  <- limits";
-        else if (tie) label += "  (also at the limit)";
     }
     ImGui::Dummy(ImVec2(w, h));
     ImGui::SameLine();
@@ -283,14 +292,14 @@ void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
     ImGui::BeginDisabled(form.thisKernel);
     const int maxThreads = p ? p->maxThreadsPerBlock : 1024, maxRegs = p ? p->maxRegsPerThread : 255;
     const int maxSmem = p ? p->smemPerBlockOptin : 48 * 1024;
-    ImGui::SetNextItemWidth(w * 2);
+    ImGui::SetNextItemWidth(w * 1.6f);
     ImGui::SliderInt("threads per block", &form.input.blockThreads, 1, maxThreads);
     tooltip("Threads per block (blockDim.x * blockDim.y * blockDim.z); an SM takes them a warp at a time. "
             "Ctrl+click to type a value.");
-    ImGui::SetNextItemWidth(w * 2);
+    ImGui::SetNextItemWidth(w * 1.6f);
     ImGui::SliderInt("registers per thread", &form.input.regsPerThread, 0, maxRegs);
     tooltip("Registers each thread uses (ptxas -v reports them); 0: not counted");
-    ImGui::SetNextItemWidth(w * 2);
+    ImGui::SetNextItemWidth(w * 1.6f);
     ImGui::SliderInt("shared memory per block", &form.input.smemPerBlock, 0, maxSmem, "%d B");
     tooltip("Bytes of shared memory per block, static and dynamic together (Mds and Nds of TILE_WIDTH 16: "
             "2 x 16 x 16 x 4 B = 2048 B)");
@@ -301,8 +310,8 @@ void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy
 {
     const Palette& pal = f.theme.palette;
     ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::Text("%d blocks per SM = %d threads = %d warps: occupancy %.0f%%", o.blocksPerSm, o.threadsPerSm,
-                o.warpsPerSm, o.occupancy * 100);
+    ImGui::TextWrapped("%d blocks per SM = %d threads = %d warps: occupancy %.0f%%", o.blocksPerSm, o.threadsPerSm,
+                       o.warpsPerSm, o.occupancy * 100);
     ImGui::PopFont();
     tooltip("Occupancy: active warps over the " + std::to_string(p.maxWarpsPerSm()) + " warp slots of the SM");
     if (o.blocksPerSm == 0) colouredText(pal.error, o.why);
@@ -317,17 +326,28 @@ void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy
                                            ", rounded up per warp to units of " + std::to_string(p.regAllocUnit) +
                                            ": " + std::to_string(o.regsAllocatedPerBlock);
     auto at = [&](std::optional<int> v) { return v && *v == o.blocksPerSm; };
-    bar(f, "registers", l.registers, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::Registers, at(l.registers),
-        "A block takes " + perBlock + " registers; the SM has " + std::to_string(p.regsPerSm) + ".");
-    bar(f, "shared memory", l.sharedMemory, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::SharedMemory,
-        at(l.sharedMemory),
+    const bool limits[] = {o.blocksPerSm > 0 && o.limiter == sim::Limiter::Registers,
+                           o.blocksPerSm > 0 && o.limiter == sim::Limiter::SharedMemory,
+                           o.blocksPerSm > 0 && o.limiter == sim::Limiter::Threads,
+                           o.blocksPerSm > 0 && o.limiter == sim::Limiter::Blocks};
+    const std::optional<int> allows[] = {l.registers, l.sharedMemory, std::optional<int>(l.threads), l.blocks};
+    // The bars are as long as the names and the longest label leave room for (at most 45%).
+    float label = 0;
+    for (int i = 0; i < 4; ++i)
+        label = std::max(label, ImGui::CalcTextSize(barLabel(allows[i], scale, limits[i], at(allows[i])).c_str()).x);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float nameW = ImGui::CalcTextSize("shared memory").x + scaled(12);
+    const float w = std::max(scaled(40), std::min(avail * 0.45f, avail - nameW - label - ImGui::GetStyle().ItemSpacing.x - 2));
+    bar(f, "registers", l.registers, scale, limits[0], at(l.registers),
+        "A block takes " + perBlock + " registers; the SM has " + std::to_string(p.regsPerSm) + ".", w);
+    bar(f, "shared memory", l.sharedMemory, scale, limits[1], at(l.sharedMemory),
         "A block takes " + std::to_string(o.smemAllocatedPerBlock) + " B (with the per-block reserve and rounding); the SM has " +
-            std::to_string(o.smemPerSmConfigured) + " B in the carve-out used.");
-    bar(f, "threads", l.threads, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::Threads, at(l.threads),
+            std::to_string(o.smemPerSmConfigured) + " B in the carve-out used.", w);
+    bar(f, "threads", l.threads, scale, limits[2], at(l.threads),
         "A block takes " + std::to_string(o.warpsPerBlock) + " warps of thread slots; the SM has " +
-            std::to_string(p.maxThreadsPerSm) + " threads (" + std::to_string(p.maxWarpsPerSm()) + " warps).");
-    bar(f, "blocks", l.blocks, scale, o.blocksPerSm > 0 && o.limiter == sim::Limiter::Blocks, at(l.blocks),
-        "The SM has " + std::to_string(p.maxBlocksPerSm) + " block slots.");
+            std::to_string(p.maxThreadsPerSm) + " threads (" + std::to_string(p.maxWarpsPerSm()) + " warps).", w);
+    bar(f, "blocks", l.blocks, scale, limits[3], at(l.blocks),
+        "The SM has " + std::to_string(p.maxBlocksPerSm) + " block slots.", w);
 }
 
 /// The panel; it keeps the three sweeps of the profile and input shown.
@@ -347,9 +367,10 @@ void OccupancyPanel::draw(Frame& f)
         --f.view.focusOccupancy;
     }
     if (beginPanel(f, id)) {
-        colouredText(f.theme.palette.dimText,
-                     "An SM divides its registers, shared memory, thread slots and block slots among the blocks "
-                     "it runs; the scarcest decides how many fit (PMPP sec. 4.7). Textbook bound, not measured.");
+        // A slide leaves the general sentence to the lecturer (and to this tooltip).
+        const char* intro = "An SM divides its registers, shared memory, thread slots and block slots among the blocks "
+                            "it runs; the scarcest decides how many fit (PMPP sec. 4.7). Textbook bound, not measured.";
+        if (!f.view.presentation) colouredText(f.theme.palette.dimText, intro);
         std::string why, kernelNote;
         const std::optional<sim::OccupancyProfile> p = profileOf(f, why);
         inputs(f, p ? &*p : nullptr, kernelNote);
@@ -364,13 +385,42 @@ void OccupancyPanel::draw(Frame& f)
             result(f, *p, o, in);
             ImGui::Separator();
             const Charts& c = charts(*p, in, charts_);
-            const float h = std::max(scaled(110), (ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing() - scaled(16)) / 3);
-            chart(f, "Active warps per SM against registers per thread", "registers", c.regsSeries, in.regsPerThread,
-                  o.warpsPerSm, p->maxWarpsPerSm(), h);
-            chart(f, "... against threads per block", "threads", c.threadsSeries, in.blockThreads, o.warpsPerSm,
-                  p->maxWarpsPerSm(), h);
-            chart(f, "... against shared memory per block", "bytes", c.smemSeries, in.smemPerBlock, o.warpsPerSm,
-                  p->maxWarpsPerSm(), h);
+            // The three charts share what the panel has left, each at least 110 px (at 1x) and
+            // at most 220 px high; where they do not fit, tabs show one at a time.
+            const float spacing = ImGui::GetStyle().ItemSpacing.y;
+            const float heads = 3 * (ImGui::GetTextLineHeightWithSpacing() + spacing);
+            const float tabs = ImGui::GetFrameHeightWithSpacing() + spacing;
+            const float all = heads + 3 * scaled(110);
+            const float room = elasticHeight(std::min(all, tabs + scaled(130)), heads + 3 * scaled(220));
+            const int maxWarps = p->maxWarpsPerSm();
+            if (room >= all) {
+                const float h = (room - heads) / 3;
+                chart(f, "Active warps per SM against registers per thread", "registers", c.regsSeries, in.regsPerThread,
+                      o.warpsPerSm, maxWarps, h);
+                chart(f, "... against threads per block", "threads", c.threadsSeries, in.blockThreads, o.warpsPerSm,
+                      maxWarps, h);
+                chart(f, "... against shared memory per block", "bytes", c.smemSeries, in.smemPerBlock, o.warpsPerSm,
+                      maxWarps, h);
+            } else if (ImGui::BeginTabBar("charts")) {
+                const float h = room - tabs;
+                if (ImGui::BeginTabItem("warps against registers")) {
+                    chart(f, "regs", "registers per thread", c.regsSeries, in.regsPerThread, o.warpsPerSm, maxWarps, h, false);
+                    ImGui::EndTabItem();
+                }
+                tooltip("Active warps per SM against registers per thread");
+                if (ImGui::BeginTabItem("threads")) {
+                    chart(f, "threads", "threads per block", c.threadsSeries, in.blockThreads, o.warpsPerSm, maxWarps, h,
+                          false);
+                    ImGui::EndTabItem();
+                }
+                tooltip("Active warps per SM against threads per block");
+                if (ImGui::BeginTabItem("shared memory")) {
+                    chart(f, "smem", "bytes per block", c.smemSeries, in.smemPerBlock, o.warpsPerSm, maxWarps, h, false);
+                    ImGui::EndTabItem();
+                }
+                tooltip("Active warps per SM against shared memory per block");
+                ImGui::EndTabBar();
+            }
         }
     }
     ImGui::End();

@@ -21,33 +21,33 @@ std::unique_ptr<Panel> makeReductionTablePanel();
 
 namespace {
 
-using enum DeskColumn;
-using SC = SlideColumn;
+using D = DeskColumn;
+using S = SlideColumn;
 
-// The desk: controls and hazards on the left; the matrices and the timeline in the centre
-// (Convolution takes Matrices' place; Occupancy, a topic of its own, opens over both); the
-// code, shared memory and threads on the right. A slide: the picture on the left at full
-// height, the code over shared memory on the right (and Threads or Hazards as a third row);
-// the panels a slide rarely needs open over them from the View menu.
+// The desk: the controls, the counts, the hazards and the GPU on the left; the picture
+// (Matrices, or Convolution; Occupancy above it when open) and the timeline in the centre;
+// the code, shared memory and threads on the right. A slide: the picture on the left, the
+// code, shared memory and, when the preset asks, hazards or occupancy beside it; the rest
+// waits in the View menu. Each column stacks its panels by rank, every panel as tall as its
+// content (lists and pictures share what is left), so that no panel is cut off and no hole
+// is left (layout.hpp).
 const PanelInfo kPanels[] = {
-    // name, title, shown by default, desk place, slide place, shown on a slide, maker
-    {"scenario", "Scenario", true, {Left, {0.00f, 0.36f}}, {SC::Right, {0.00f, 0.50f}}, OnSlide::No, makeScenarioPanel},
-    {"stats", "Stats", true, {Left, {0.36f, 0.66f}}, {SC::Right, {0.50f, 1.00f}}, OnSlide::No, makeStatsPanel},
-    {"gpu", "GPU", true, {Left, {0.88f, 1.00f}}, {SC::Right, {0.78f, 1.00f}}, OnSlide::No, makeGpuPanel},
-    {"matrices", "Matrices", true, {Centre, {0.00f, 0.80f}}, {SC::Left, {0.00f, 1.00f}}, OnSlide::Yes, makeMatricesPanel},
-    {"timeline", "Timeline", true, {Centre, {0.80f, 1.00f}}, {SC::Left, {0.78f, 1.00f}}, OnSlide::No, makeTimelinePanel},
-    {"code", "Code", true, {Right, {0.00f, 0.53f}}, {SC::Right, {0.00f, 0.52f}, Span{0.00f, 0.44f}}, OnSlide::Yes,
-     makeCodePanel},
-    {"shared-memory", "Shared memory", true, {Right, {0.53f, 0.78f}}, {SC::Right, {0.52f, 1.00f}, Span{0.44f, 0.76f}},
-     OnSlide::Yes, makeSharedMemoryPanel},
-    {"threads", "Threads", true, {Right, {0.78f, 1.00f}}, {SC::Right, {0.76f, 1.00f}, std::nullopt, true}, OnSlide::No,
-     makeThreadsPanel},
-    {"hazards", "Hazards", true, {Left, {0.66f, 0.88f}}, {SC::Right, {0.76f, 1.00f}, std::nullopt, true},
-     OnSlide::IfBarrierDropped, makeHazardsPanel},
-    {"occupancy", "Occupancy", false, {Centre, {0.00f, 1.00f}}, {SC::Left, {0.00f, 1.00f}}, OnSlide::IfOccupancyQuestion,
+    // name, title, shown by default, desk place, slide place, min width (font heights),
+    // fold order, shown on a slide, maker
+    {"scenario", "Scenario", true, {D::Left, 0}, {S::Text, 5}, 17.5f, 5, OnSlide::No, makeScenarioPanel},
+    {"stats", "Stats", true, {D::Left, 1}, {S::Text, 4}, 17.5f, 4, OnSlide::No, makeStatsPanel},
+    {"gpu", "GPU", true, {D::Left, 3}, {S::Text, 6}, 14.0f, 9, OnSlide::No, makeGpuPanel},
+    {"matrices", "Matrices", true, {D::Centre, 1}, {S::Picture, 1}, 16.0f, 0, OnSlide::Yes, makeMatricesPanel},
+    {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 24.0f, 7, OnSlide::No, makeTimelinePanel},
+    {"code", "Code", true, {D::Right, 0}, {S::Text, 0}, 16.0f, 1, OnSlide::Yes, makeCodePanel},
+    {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 2, OnSlide::Yes,
+     makeSharedMemoryPanel},
+    {"threads", "Threads", true, {D::Right, 2}, {S::Text, 3}, 20.0f, 8, OnSlide::No, makeThreadsPanel},
+    {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 3, OnSlide::IfBarrierDropped, makeHazardsPanel},
+    {"occupancy", "Occupancy", false, {D::Centre, 0}, {S::Picture, 0}, 28.0f, 0, OnSlide::IfOccupancyQuestion,
      makeOccupancyPanel},
-    {"convolution", "Convolution", true, {Centre, {0.00f, 0.80f}}, {SC::Left, {0.00f, 1.00f}}, OnSlide::Yes, makeConvPanel},
-    {"reduction-tables", "Reduction tables", false, {Centre, {0.00f, 0.60f}}, {SC::Left, {0.00f, 1.00f}}, OnSlide::No,
+    {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 20.0f, 0, OnSlide::Yes, makeConvPanel},
+    {"reduction-tables", "Reduction tables", false, {D::Centre, 2}, {S::Picture, 2}, 30.0f, 6, OnSlide::No,
      makeReductionTablePanel},
 };
 

@@ -5,7 +5,6 @@
 // (panel_table.cpp); the View menu lists the panels in table order.
 #pragma once
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,29 +35,19 @@ public:
     PanelId id = -1;   ///< its row in panelTable(), set by makePanels()
 };
 
-/// Columns of the desk layout: left 21.5% of the width, centre 43%, right the rest.
+/// Columns of the desk layout, left to right. A column holds its panels top to bottom; its
+/// width starts from a share of the window (left 21.5%, centre 43%, right the rest) and
+/// grows to the widest minimum width of its panels; an empty column gives its width away.
 enum class DeskColumn { Left, Centre, Right };
-/// Columns of the slide layout: left (the picture) 55% of the width, right the rest.
-enum class SlideColumn { Left, Right };
+/// Columns of a slide: the picture (Matrices, Convolution, Occupancy) on the left, and one
+/// or two columns of text panels (Code, Shared memory, Hazards, ...) beside it.
+enum class SlideColumn { Picture, Text };
 
-/// Rows as fractions of the height below the menu and caption bars (0 top, 1 bottom).
-struct Span {
-    float top, bottom;
-};
-
-/// A panel's place at the desk.
-struct DeskPlace {
-    DeskColumn column;
-    Span rows;
-};
-
-/// A panel's place on a slide. The right column gives a third row to the panels marked
-/// `thirdRow` while one of them is shown; the panels above it then take `squeezed`.
-struct SlidePlace {
-    SlideColumn column;
-    Span rows;
-    std::optional<Span> squeezed = std::nullopt;   ///< rows while a third-row panel is shown
-    bool thirdRow = false;
+/// A panel's place in a layout: its column and its rank in that column (top to bottom).
+template <class Column>
+struct Place {
+    Column column;
+    int rank;
 };
 
 /// When presentation mode shows a panel for a preset that names no panels of its own.
@@ -69,8 +58,15 @@ struct PanelInfo {
     const char* name;      ///< --panel NAME and a scenario file's `panels`, e.g. "shared-memory"
     const char* title;     ///< window title and imgui.ini key, e.g. "Shared memory"
     bool open;             ///< shown by default
-    DeskPlace desk;
-    SlidePlace slide;
+    Place<DeskColumn> desk;
+    Place<SlideColumn> slide;
+    /// The narrowest the panel may be, in font heights (ImGui::GetFontSize()): its widest
+    /// row that cannot wrap (a form, a table, a row of buttons). 0: anything.
+    float minWidth;
+    /// When the window is too small for every shown panel, the layout folds panels to their
+    /// title bar, highest `fold` first (0: never folds). Clicking a folded panel's arrow
+    /// opens it again and folds another.
+    int fold;
     OnSlide onSlide;
     std::unique_ptr<Panel> (*make)();   ///< a new panel with empty caches
 };

@@ -10,8 +10,9 @@
 
 namespace ts::app {
 
-/// Begins panel `p` as an ImGui window at its default place (or the one remembered in
-/// imgui.ini), below Frame::top. Returns false when it is collapsed (call ImGui::End()
+/// Begins panel `p` as an ImGui window at the place the layout gives it (layout.hpp), below
+/// Frame::top, folded when the layout folds it; at the desk after the user has arranged the
+/// panels by hand, where they are. Returns false when it is folded (call ImGui::End()
 /// either way, as with ImGui::Begin).
 bool beginPanel(Frame& f, PanelId p);
 
@@ -41,8 +42,10 @@ std::string captionLine(const CaptionText& c);
 /// size changes.
 class CaptionBar {
 public:
-    /// Height the bar needs: the title line and the tallest narration of the preset (or the
-    /// hint) wrapped to the window's width, so that the panels below stay put while stepping.
+    /// Height the bar needs: the title line (title, step, label, block and notice, on more
+    /// rows when they do not fit one) with the preset's widest step label, and its tallest
+    /// narration (or the hint) wrapped to the window's width, so that the panels below stay
+    /// put while stepping.
     float height(const Frame& f);
     /// Draws the bar at `y`, `height` pixels high, across the window.
     void draw(Frame& f, float y, float height);
@@ -50,6 +53,8 @@ public:
 private:
     uint64_t generation_ = ~0ull;
     float wrap_ = -1, fontSize_ = -1, text_ = 0;
+    int rows_ = 1;            ///< rows of the title line
+    std::string notice_;      ///< the notice the height was measured with
 };
 
 }  // namespace ts::app

@@ -6,6 +6,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "layout.hpp"
 #include "panels.hpp"
@@ -98,8 +99,7 @@ void scheduleInputs(ScenarioForm& form, float w)
             "values are read. A block of at most 32 threads is a single warp, so there the schedule changes "
             "nothing.");
     if (form.schedule == sim::Schedule::Random) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(w * 0.8f);
+        ImGui::SetNextItemWidth(w);
         ImGui::InputScalar("schedule seed", ImGuiDataType_U64, &form.scheduleSeed);
         tooltip("Seed of the random warp order");
     }
@@ -115,16 +115,31 @@ void presetList(Frame& f)
         ImGui::TextDisabled("No lecture presets found in %s", sim::presetDirectory().c_str());
         return;
     }
-    // As many rows as fit above the file row (at least 2.5, at most every preset).
+    // Each preset's title wrapped to the list's width; as many as fit above the file row (at
+    // least two and a half rows, at most all of them): a list, which scrolls when the panel
+    // is short.
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float wrap = ImGui::GetContentRegionAvail().x - 2 * st.FramePadding.x - st.ScrollbarSize;
+    std::vector<float> heights;
+    float all = 0;
+    for (const sim::Preset& p : f.loaded.presets) {
+        heights.push_back(ImGui::CalcTextSize(p.title.c_str(), nullptr, false, wrap).y);
+        all += heights.back() + st.ItemSpacing.y;
+    }
     const float row = ImGui::GetTextLineHeightWithSpacing();
-    const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
-    const float h = std::clamp(room, 2.5f * row, static_cast<float>(f.loaded.presets.size()) * row + 4);
+    const float pad = 2 * st.FramePadding.y;
+    const float h = elasticHeight(std::min(all, 2.5f * row) + pad, all + pad,
+                                  ImGui::GetFrameHeightWithSpacing() + st.ItemSpacing.y);
     if (ImGui::BeginListBox("##presets", ImVec2(-1, h))) {
         markScrollingList();
-        for (const sim::Preset& p : f.loaded.presets) {
+        for (size_t i = 0; i < f.loaded.presets.size(); ++i) {
+            const sim::Preset& p = f.loaded.presets[i];
             const bool current = p.name == f.loaded.preset.name;
-            if (ImGui::Selectable(p.title.c_str(), current)) f.requests.open = p.name;
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            if (ImGui::Selectable(("##" + p.name).c_str(), current, 0, ImVec2(0, heights[i]))) f.requests.open = p.name;
             tooltip(p.name + ": " + describe(p.scenario));
+            ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at,
+                                                ImGui::GetColorU32(ImGuiCol_Text), p.title.c_str(), nullptr, wrap);
         }
         ImGui::EndListBox();
     }

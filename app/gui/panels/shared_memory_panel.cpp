@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "layout.hpp"
 #include "panels.hpp"
 #include "widgets.hpp"
 
@@ -174,21 +175,26 @@ void SharedMemoryPanel::draw(Frame& f)
                            "the load, the next phase's without the barrier after the use (vermilion corner).");
             if (focusedHazard(f.loaded, f.view))
                 legendItem(pal.hazard, "hazard", "The slot of the hazard shown in the Hazards panel.", Swatch::Frame);
-            const ImVec2 avail = ImGui::GetContentRegionAvail();
+            const float width = ImGui::GetContentRegionAvail().x;
             const sim::ArrayInfo& first = s->trace.arrays[shared.front()];
             const float n = static_cast<float>(shared.size());
-            const float head = ImGui::GetTextLineHeightWithSpacing() + 4;
-            float cell = std::min((avail.x - 24 * n) / (n * first.cols), (avail.y - head - 8) / first.rows);
-            // Small tiles keep cells big enough to read (the panel scrolls if it must); large
-            // ones may shrink to a few pixels a slot.
+            const float head = ImGui::GetTextLineHeightWithSpacing();
+            // Small tiles keep cells big enough to read; large ones may shrink to a few pixels
+            // a slot. The arrays are as tall as the width lets their cells be (at most 150 px
+            // at 1x), and at least as tall as the smallest cells.
             const float smallest = first.cols <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
-            cell = std::clamp(cell, smallest, std::max(smallest, 150.0f * f.theme.scale));
+            const float gaps = scaled(24) * (n - 1) + 2;
+            const float widest = std::clamp((width - gaps) / (n * first.cols), smallest, std::max(smallest, 150.0f * f.theme.scale));
+            const float tall = elasticHeight(head + first.rows * smallest, head + first.rows * widest);
+            const float cell = std::clamp((tall - head) / first.rows, smallest, widest);
+            ImGui::BeginChild("arrays", ImVec2(0, tall), false, ImGuiWindowFlags_NoScrollbar);
             for (size_t i = 0; i < shared.size(); ++i) {
                 if (i) ImGui::SameLine(0, scaled(24));
                 ImGui::BeginGroup();
                 drawArray(f, s->trace, shared[i], cell);
                 ImGui::EndGroup();
             }
+            ImGui::EndChild();
         }
     }
     ImGui::End();

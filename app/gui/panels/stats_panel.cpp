@@ -48,16 +48,25 @@ void StatsPanel::draw(Frame& f)
             const sim::Totals& now = f.replay.soFar;
             const sim::Totals& blk = s->counters.perBlock.at(sim::linearBlock(s->grid, s->trace.block));
             const sim::Totals& all = s->counters.totals;
-            colouredText(f.theme.palette.dimText, "Simulated counts of element reads and writes (traced block: "
-                                                  "block (" + std::to_string(s->trace.block.x) + ", " +
-                                                  std::to_string(s->trace.block.y) + ")).");
-            const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+            // Short headers, each saying more on hover, so that the table fits a narrow column.
+            const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
             if (ImGui::BeginTable("counts", 4, tf)) {
-                ImGui::TableSetupColumn("");
-                ImGui::TableSetupColumn("block, so far");
-                ImGui::TableSetupColumn("block, total");
-                ImGui::TableSetupColumn("grid, total");
-                ImGui::TableHeadersRow();
+                ImGui::TableSetupColumn("counts");
+                ImGui::TableSetupColumn("so far");
+                ImGui::TableSetupColumn("block");
+                ImGui::TableSetupColumn("grid");
+                ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+                const std::string block = "block (" + std::to_string(s->trace.block.x) + ", " +
+                                          std::to_string(s->trace.block.y) + ")";
+                const std::string heads[] = {
+                    "Simulated counts of element reads and writes",
+                    "The traced block, " + block + ", up to and with the step shown",
+                    "The traced block, " + block + ", all its steps", "Every block of the grid, all their steps"};
+                for (int c = 0; c < 4; ++c) {
+                    ImGui::TableSetColumnIndex(c);
+                    ImGui::TableHeader(c ? ImGui::TableGetColumnName(c) : "counts");
+                    tooltip(heads[c]);
+                }
                 row("global loads", "Elements of M and N read from global memory", std::to_string(now.global_loads),
                     std::to_string(blk.global_loads), std::to_string(all.global_loads));
                 row("shared loads", "Slots of Mds and Nds read from shared memory", std::to_string(now.shared_loads),
@@ -70,26 +79,26 @@ void StatsPanel::draw(Frame& f)
             }
             ImGui::Spacing();
             const double opb = sim::opsPerByte(all);
-            ImGui::TextUnformatted("OP/B = flops / (4 B \u00d7 global loads)");
-            ImGui::Text("     = %llu / (4 \u00d7 %llu) = %.3f", static_cast<unsigned long long>(all.flops),
-                        static_cast<unsigned long long>(all.global_loads), opb);
+            ImGui::TextWrapped("OP/B = flops / (4 B \u00d7 global loads)");
+            ImGui::TextWrapped("     = %llu / (4 \u00d7 %llu) = %.3f", static_cast<unsigned long long>(all.flops),
+                               static_cast<unsigned long long>(all.global_loads), opb);
             tooltip("Compute-to-global-memory-access ratio of the whole grid: floating-point operations "
                     "per byte read from global memory (4 bytes per float).");
             const uint64_t naive = sim::untiledGlobalLoads(s->scenario);
             const uint64_t naiveBlock = sim::untiledGlobalLoads(s->scenario, s->trace.block);
             if (all.global_loads) {
-                ImGui::Text("naive kernel: %llu global loads, %s\u00d7 as many",
+                ImGui::TextWrapped("naive kernel: %llu global loads, %s\u00d7 as many",
                             static_cast<unsigned long long>(naive),
                             fixed(static_cast<double>(naive) / static_cast<double>(all.global_loads), 2).c_str());
                 tooltip("The untiled kernel (matmul-naive) reads 2k elements for every P element: 2 x j x l x k "
                         "global loads. The reduction is naive loads / these loads.");
             }
             if (blk.global_loads)
-                ImGui::Text("this block: naive %llu, here %llu: %s\u00d7 fewer", static_cast<unsigned long long>(naiveBlock),
+                ImGui::TextWrapped("this block: naive %llu, here %llu: %s\u00d7 fewer", static_cast<unsigned long long>(naiveBlock),
                             static_cast<unsigned long long>(blk.global_loads),
                             fixed(static_cast<double>(naiveBlock) / static_cast<double>(blk.global_loads), 2).c_str());
             ImGui::Spacing();
-            ImGui::Checkbox("heatmap of global loads on M and N", &f.view.heatmap);
+            ImGui::Checkbox("heatmap of global loads", &f.view.heatmap);
             tooltip("Colour every element of M and N by how often the whole grid read it from global "
                     "memory (Counters, simulated). In the tiled kernel each element is read once per "
                     "block that needs it: fewer reads the larger TILE_WIDTH is.");

@@ -1,10 +1,13 @@
-// Threads: every thread of the traced block with (ty, tx), Row, Col, Pvalue so far and what
-// it does in the current step. Threads that compute no P element (Row or Col past the
-// matrix) but still load their tile elements are greyed and say why. A thread whose shared
+// Threads: every thread of the traced block with (ty, tx), Pvalue so far, its P element
+// P[Row][Col] (green once stored) and what it does in the current step. Threads that
+// compute no P element (Row or Col past the matrix) but still load their tile elements are
+// greyed and say why. A thread whose shared
 // read in this step got a wrong value (a dropped barrier) is marked, and the two threads of
 // the hazard shown in Hazards are highlighted.
 #include <imgui.h>
+#include <imgui_internal.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -65,9 +68,12 @@ std::string wrongText(const Frame& f, const sim::Trace& t, const std::vector<con
     return out;
 }
 
-/// The panel; it keeps no state of its own.
+/// The panel; it keeps the height of its rows.
 struct ThreadsPanel final : Panel {
     void draw(Frame& f) override;
+
+private:
+    float contentHeight_ = 0;   ///< the rows' height in the frame before
 };
 
 }  // namespace
@@ -90,71 +96,77 @@ void ThreadsPanel::draw(Frame& f)
                     if (t.events[i].thread < n) byThread[t.events[i].thread].push_back(&t.events[i]);
             }
             const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
+            // A list of every thread: as tall as its rows where there is room, else it scrolls.
+            // Rows wrap what does not fit their column, so they are drawn without a clipper
+            // (a block has at most 1024 threads).
             const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg |
                                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-            if (ImGui::BeginTable("threads", 6, tf)) {
+            const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+            const float least = std::min(5.0f, static_cast<float>(n + 1)) * row + 1;
+            const float want = std::max(least, contentHeight_ + row + 1);
+            if (ImGui::BeginTable("threads", 4, tf, ImVec2(0, elasticHeight(least, want)))) {
                 markScrollingList();
+                contentHeight_ = ImGui::GetCurrentWindow()->ContentSize.y;
                 ImGui::TableSetupScrollFreeze(0, 1);
                 ImGui::TableSetupColumn("(ty, tx)");
-                ImGui::TableSetupColumn("Row");
-                ImGui::TableSetupColumn("Col");
                 ImGui::TableSetupColumn("Pvalue");
-                ImGui::TableSetupColumn("P element");
+                ImGui::TableSetupColumn("P element", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("P[000][000]").x);
                 ImGui::TableSetupColumn("this step", ImGuiTableColumnFlags_WidthStretch);
                 ImGui::TableHeadersRow();
-                ImGuiListClipper clip;
-                clip.Begin(n);
-                while (clip.Step())
-                    for (int th = clip.DisplayStart; th < clip.DisplayEnd; ++th) {
-                        const sim::ThreadView& tv = f.replay.threads[th];
-                        const sim::Variables v = sim::threadVariables(s->scenario, t, th, f.view.cursor);
-                        ImGui::TableNextRow();
-                        const char* role = !hz ? nullptr
-                                           : hz->first.thread == th && hz->second.thread == th ? " 1st+2nd"
-                                           : hz->first.thread == th                           ? " 1st"
-                                           : hz->second.thread == th                          ? " 2nd"
-                                                                                              : nullptr;
-                        if (role) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, pal.hazardLine);
-                        ImGui::TableNextColumn();
-                        if (!tv.hasOutput) ImGui::PushStyleColor(ImGuiCol_Text, pal.noOutput);
-                        std::string id = "(" + std::to_string(v.at("ty")) + ", " + std::to_string(v.at("tx")) + ")";
-                        if (role) id += role;
-                        if (ImGui::Selectable(id.c_str(), f.view.thread == th, ImGuiSelectableFlags_SpanAllColumns))
-                            f.view.thread = th;
-                        tooltip("Click to select this thread: the Code panel shows its index expressions.");
-                        ImGui::TableNextColumn();
-                        ImGui::Text("%lld", v.at("Row"));
-                        ImGui::TableNextColumn();
-                        ImGui::Text("%lld", v.at("Col"));
-                        ImGui::TableNextColumn();
-                        ImGui::Text("%.6g", tv.pvalue);
-                        tooltip("Pvalue after " + std::to_string(tv.fmas) + " fused multiply-adds (a register of the thread)");
-                        ImGui::TableNextColumn();
-                        if (tv.hasOutput) {
-                            const int cols = t.arrays[tv.outputArray].cols;
-                            ImGui::Text("P[%d][%d]%s", tv.outputIndex / cols, tv.outputIndex % cols, tv.stored ? " stored" : "");
-                        } else {
-                            std::string why = "no P element";
-                            if (v.at("Row") >= s->scenario.j) why += " (Row " + std::to_string(v.at("Row")) + " >= j=" + std::to_string(s->scenario.j) + ")";
-                            else if (v.at("Col") >= s->scenario.l) why += " (Col " + std::to_string(v.at("Col")) + " >= l=" + std::to_string(s->scenario.l) + ")";
-                            ImGui::TextUnformatted(why.c_str());
-                            tooltip("This thread computes no P element, yet it still loads its elements of the M and "
-                                    "N tiles (or zero-fills them) for the other threads of its block.");
-                        }
-                        ImGui::TableNextColumn();
-                        const std::string wrong = wrongText(f, t, byThread[th]);
-                        if (barrier) ImGui::TextUnformatted("waits at __syncthreads()");
-                        else if (byThread[th].empty()) ImGui::TextDisabled("-");
-                        else if (wrong.empty()) ImGui::TextUnformatted(doing(t, byThread[th]).c_str());
-                        else {
-                            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrongRead), "%s  [wrong: %s]",
-                                               doing(t, byThread[th]).c_str(), wrong.c_str());
-                            tooltip("This thread read a shared slot and got a different value than it gets with every "
-                                    "barrier in place: a stale one (old, or never written: NaN) when the barrier "
-                                    "after the load is missing, the next phase's when the one after the use is.");
-                        }
-                        if (!tv.hasOutput) ImGui::PopStyleColor();
+                for (int th = 0; th < n; ++th) {
+                    const sim::ThreadView& tv = f.replay.threads[th];
+                    const sim::Variables v = sim::threadVariables(s->scenario, t, th, f.view.cursor);
+                    ImGui::TableNextRow();
+                    const char* role = !hz ? nullptr
+                                       : hz->first.thread == th && hz->second.thread == th ? " 1st+2nd"
+                                       : hz->first.thread == th                           ? " 1st"
+                                       : hz->second.thread == th                          ? " 2nd"
+                                                                                          : nullptr;
+                    if (role) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, pal.hazardLine);
+                    ImGui::TableNextColumn();
+                    if (!tv.hasOutput) ImGui::PushStyleColor(ImGuiCol_Text, pal.noOutput);
+                    std::string id = "(" + std::to_string(v.at("ty")) + ", " + std::to_string(v.at("tx")) + ")";
+                    if (role) id += role;
+                    if (ImGui::Selectable(id.c_str(), f.view.thread == th, ImGuiSelectableFlags_SpanAllColumns))
+                        f.view.thread = th;
+                    tooltip("Click to select this thread: the Code panel shows its index expressions.");
+                    ImGui::TableNextColumn();
+                    ImGui::Text("%.4g", tv.pvalue);
+                    tooltip("Pvalue = " + cellValue(tv.pvalue, 6) + " after " + std::to_string(tv.fmas) +
+                            " fused multiply-adds (a register of the thread)");
+                    ImGui::TableNextColumn();
+                    const std::string rowCol = "Row " + std::to_string(v.at("Row")) + ", Col " + std::to_string(v.at("Col"));
+                    if (tv.hasOutput) {
+                        const int cols = t.arrays[tv.outputArray].cols;
+                        const std::string e = "P[" + std::to_string(tv.outputIndex / cols) + "][" +
+                                              std::to_string(tv.outputIndex % cols) + "]";
+                        if (tv.stored) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.finished), "%s", e.c_str());
+                        else ImGui::TextUnformatted(e.c_str());
+                        tooltip("The thread's P element (" + rowCol + ")" +
+                                (tv.stored ? ", stored: finished (green, as in Matrices)" : ", not stored yet"));
+                    } else {
+                        std::string why = "none";
+                        if (v.at("Row") >= s->scenario.j) why += ": Row " + std::to_string(v.at("Row")) + " >= j";
+                        else if (v.at("Col") >= s->scenario.l) why += ": Col " + std::to_string(v.at("Col")) + " >= l";
+                        ImGui::TextWrapped("%s", why.c_str());
+                        tooltip("This thread (" + rowCol + ") computes no P element, yet it still loads its elements "
+                                "of the M and N tiles (or zero-fills them) for the other threads of its block.");
                     }
+                    ImGui::TableNextColumn();
+                    const std::string wrong = wrongText(f, t, byThread[th]);
+                    if (barrier) ImGui::TextWrapped("waits at __syncthreads()");
+                    else if (byThread[th].empty()) ImGui::TextDisabled("-");
+                    else if (wrong.empty()) ImGui::TextWrapped("%s", doing(t, byThread[th]).c_str());
+                    else {
+                        ImGui::PushStyleColor(ImGuiCol_Text, pal.wrongRead);
+                        ImGui::TextWrapped("%s  [wrong: %s]", doing(t, byThread[th]).c_str(), wrong.c_str());
+                        ImGui::PopStyleColor();
+                        tooltip("This thread read a shared slot and got a different value than it gets with every "
+                                "barrier in place: a stale one (old, or never written: NaN) when the barrier "
+                                "after the load is missing, the next phase's when the one after the use is.");
+                    }
+                    if (!tv.hasOutput) ImGui::PopStyleColor();
+                }
                 ImGui::EndTable();
             }
         }
