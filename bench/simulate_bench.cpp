@@ -6,8 +6,11 @@
 // reference check. The reference alone is timed too, to show its share.
 #include <benchmark/benchmark.h>
 
+#include <ctime>
+
 #include "sim/reference.hpp"
 #include "sim/simulate.hpp"
+#include "sim/work_estimate.hpp"
 
 namespace {
 
@@ -51,6 +54,67 @@ void ReferenceFma(benchmark::State& state)
     const std::vector<float> N = randomInput(static_cast<size_t>(w) * w, 1, 2);
     for (auto _ : state) benchmark::DoNotOptimize(matmulReferenceFma(M, N, w, w, w).data());
 }
+
+/// The scenarios EstimateVsSimulation compares: every kernel, tiles from 2 to 1024, the
+/// traced block, and k = l of 1448 to 3000 where matmul-naive's column walk leaves the caches.
+struct EstimateCase {
+    const char* label;
+    Scenario s;
+    bool trace;
+};
+const std::vector<EstimateCase>& estimateCases()
+{
+    static const std::vector<EstimateCase> cases = {
+        {"matmul-naive 512, tile 16", matmulScenario("matmul-naive", 512, 512, 512, 16), false},
+        {"matmul-naive 512, tile 16, trace", matmulScenario("matmul-naive", 512, 512, 512, 16), true},
+        {"matmul-naive 64 x 1448 x 1448", matmulScenario("matmul-naive", 64, 1448, 1448, 16), false},
+        {"matmul-naive 64 x 2048 x 2048", matmulScenario("matmul-naive", 64, 2048, 2048, 16), false},
+        {"matmul-naive 64 x 3000 x 3000", matmulScenario("matmul-naive", 64, 3000, 3000, 16), false},
+        {"matmul-tiled 512, tile 16", matmulScenario("matmul-tiled", 512, 512, 512, 16), false},
+        {"matmul-tiled 512, tile 2", matmulScenario("matmul-tiled", 512, 512, 512, 2), false},
+        {"matmul-tiled 700, tile 32, trace", matmulScenario("matmul-tiled", 700, 700, 700, 32), true},
+        {"matmul-tiled 64 x 3000 x 3000", matmulScenario("matmul-tiled", 64, 3000, 3000, 16), false},
+        {"conv1d-basic 4194304, mask 5, tile 256", convScenario("conv1d-basic", 1, 4194304, 256, 5), false},
+        {"conv1d-tiled 4194304, mask 9, tile 32", convScenario("conv1d-tiled", 1, 4194304, 32, 9), true},
+        {"conv1d-tiled-cache 2000000, mask 5, tile 4", convScenario("conv1d-tiled-cache", 1, 2000000, 4, 5), false},
+        {"conv2d-basic 1024^2, mask 9, tile 16", convScenario("conv2d-basic", 1024, 1024, 16, 9), false},
+        {"conv2d-tiled 1024^2, mask 9, tile 8", convScenario("conv2d-tiled", 1024, 1024, 8, 9), true},
+        {"matmul-naive 32 x 2048 x 32, tile 32, trace", matmulScenario("matmul-naive", 32, 2048, 32, 32), true},
+        {"matmul-tiled 32 x 2048 x 32, tile 32, trace", matmulScenario("matmul-tiled", 32, 2048, 32, 32), true},
+    };
+    return cases;
+}
+
+/// Arg: index into estimateCases(). sim::estimateWork's seconds against the CPU time the
+/// simulation really takes (counter `estimate_over_cpu`; sim/work_estimate.cpp's figures
+/// come from runs like these): build/bin/tilescope-bench --benchmark_filter=EstimateVs
+void EstimateVsSimulation(benchmark::State& state)
+{
+    const EstimateCase& c = estimateCases().at(static_cast<size_t>(state.range(0)));
+    SimOptions o;
+    o.trace = c.trace;
+    const WorkEstimate e = estimateWork(c.s, o);
+    double cpu = 0;
+    for (auto _ : state) {
+        timespec a{}, b{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        const Simulation r = simulate(c.s, o);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        cpu = static_cast<double>(b.tv_sec - a.tv_sec) + 1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec);
+        if (!r.matchesReference) {
+            state.SkipWithError(("P differs from the CPU reference: " + r.error).c_str());
+            return;
+        }
+    }
+    state.SetLabel(c.label);
+    state.counters["estimate_s"] = e.seconds();
+    state.counters["cpu_s"] = cpu;
+    state.counters["estimate_over_cpu"] = e.seconds() / cpu;
+}
+BENCHMARK(EstimateVsSimulation)
+    ->DenseRange(0, 15)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 // The figure: 512^3, TILE_WIDTH 16, all counters, with and without the trace of
 // one block and the hazard detector.

@@ -75,7 +75,7 @@ std::string durationWords(double seconds);
 /// "512 MiB", "2.4 GiB": a size in binary units.
 std::string byteWords(uint64_t bytes);
 
-/// "Simulating matmul-naive at width 5000, tile 16 takes about 13 min on this machine
+/// "Simulating matmul-naive at width 5000, tile 16 takes about 1 h on this machine
 /// (1.25e11 multiply-adds)": no final stop, so that the CLI and the app can add their own
 /// ending ("; add --yes to run it anyway.").
 std::string durationSentence(const Scenario& s, const WorkEstimate& e);
