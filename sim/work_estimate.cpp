@@ -48,7 +48,8 @@ constexpr Speed kSpeed;
 /// builds and a test run), the same simulations took 1.1 to 1.5 times as long in CPU time
 /// (shared caches), so the estimate adds a quarter: it errs on the long side, and stays
 /// within about 1.7x of an idle run. tilescope-bench --benchmark_filter=EstimateVs compares
-/// the estimate with real runs (with a load average of 4 on the two cores: 0.67x to 1.43x).
+/// the estimate with real runs (two runs with a load average of 4 on the two cores: 0.67x to
+/// 1.55x; the same run can differ by 1.6x from one time to the next on a busy machine).
 constexpr double kBusyMargin = 1.25;
 
 /// Bytes a recorded event costs while the trace is built: the raw event list and the
