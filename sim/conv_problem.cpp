@@ -145,7 +145,7 @@ Problem convProblem(const Scenario& s, const Progress& progress)
     p.N = ArrayInfo{"N", Space::Global, rows, s.width};
     p.P = ArrayInfo{"P", Space::Global, rows, s.width};
     p.inM = randomInput(static_cast<size_t>(maskRows) * s.maskWidth, s.seed, 1);
-    p.inN = randomInput(static_cast<size_t>(rows) * s.width, s.seed, 2);
+    p.inN = randomInput(static_cast<size_t>(rows) * s.width, s.seed, 2, progress);
     p.reference = is2d(s) ? conv2dReferenceFma(p.inN, p.inM, s.height, s.width, s.maskWidth, progress)
                           : conv1dReferenceFma(p.inN, p.inM, s.width, s.maskWidth, progress);
     p.bind = [s, maskRows](Machine& m, GlobalPtr<const float>, GlobalPtr<const float> N,

@@ -108,19 +108,23 @@ LaunchShape launchShape(const Scenario& s)
     return sh;
 }
 
-std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream)
+std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream, const Progress& progress)
 {
-    std::vector<float> v(count);
+    // Reserved, not zeroed: the pages are first touched in the loop, which looks at the
+    // cancel flag (zeroing 256 MiB first would take a good part of a second).
+    std::vector<float> v;
+    v.reserve(count);
     uint64_t state = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull;
     for (size_t i = 0; i < count; ++i) {
+        if ((i & 0xFFFFF) == 0 && progress.stopRequested()) throw Cancelled();
         // splitmix64
         uint64_t z = (state += 0x9E3779B97F4A7C15ull);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         z ^= z >> 31;
         float u = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 bits
-        v[i] = 2.0f * u - 1.0f;
-        if (v[i] == 0.0f) v[i] = 0.5f;  // never an exact zero: zeros hide wrong indexing
+        const float x = 2.0f * u - 1.0f;
+        v.push_back(x == 0.0f ? 0.5f : x);   // never an exact zero: zeros hide wrong indexing
     }
     return v;
 }

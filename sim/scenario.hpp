@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel_registry.hpp"
+#include "progress.hpp"
 #include "types.hpp"
 
 namespace ts::sim {
@@ -70,7 +71,9 @@ LaunchShape launchShape(const Scenario& s);
 Family familyOf(const Scenario& s);
 
 /// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on
-/// every compiler (the GPU path uses them too). `stream` separates M from N.
-std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream);
+/// every compiler (the GPU path uses them too). `stream` separates M from N. Throws
+/// Cancelled when `progress` is asked to stop (looked at every 2^20 elements: an 8192 x 8192
+/// input takes a second).
+std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream, const Progress& progress = {});
 
 }  // namespace ts::sim

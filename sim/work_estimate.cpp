@@ -33,7 +33,7 @@ struct Speed {
     double sharedAccess = 3.18e-9;  ///< s per shared access (counted, hazard bookkeeping)
     double barrierWait = 21.0e-9;   ///< s per thread parked at a barrier (two switches)
     double referenceFma = 1.8e-9;   ///< s per multiply-add of the CPU reference (std::fmaf)
-    double inputElement = 6.0e-9;   ///< s per input element drawn, with its two counters
+    double inputElement = 12.0e-9;  ///< s per input element drawn, with its two counters
     /// s per recorded event of the traced block, recording and grouping into steps
     /// (buildTrace), which allocates much and so suffers most from a busy machine: one
     /// 1024-thread block of matmul-naive (no barriers: one interval holds every statement)

@@ -15,7 +15,7 @@ namespace {
 TEST(JobCancel, LongSimulationStopsWithinASecond)
 {
     Job<sim::Simulation> job;
-    const sim::Scenario s = sim::matmulScenario("matmul-naive", 4096, 4096, 4096, 16);
+    const sim::Scenario s = sim::matmulScenario("matmul-naive", 2048, 2048, 2048, 16);
     const std::atomic<bool>* cancel = job.cancelFlag();
     job.start([s, cancel](std::atomic<float>& progress) {
         sim::SimOptions o;
