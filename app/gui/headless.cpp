@@ -11,6 +11,7 @@
 
 #include "export_files.hpp"
 #include "gif_writer.hpp"
+#include "layout.hpp"
 #include "screenshot.hpp"
 #include "svg_export.hpp"
 
@@ -18,7 +19,9 @@ namespace ts::app {
 namespace {
 
 /// Frames drawn after the scenario is ready before a picture is taken: ImGui sizes
-/// auto-fitted content over the first frames.
+/// auto-fitted content over the first frames; then the picture waits until the layout
+/// has placed every panel as in the frame before twice in a row (layout.hpp), at most 30
+/// frames more.
 constexpr int kSettleFrames = 3;
 
 double percentile(std::vector<double> v, double p)
@@ -59,7 +62,8 @@ public:
             const bool typing = pressKeys();
             const double cpuMs = app_.renderFrame(display);
             if (typing) settled = 0;
-            const bool steady = app_.ready() && ++settled > kSettleFrames;
+            const bool steady = app_.ready() && ++settled > kSettleFrames &&
+                                (layoutSteadyFrames() >= 2 || settled > kSettleFrames + 30);
             if (steady && opt_.offscreen() && exportNext_ >= 0) {
                 if (exportFrame()) return;
                 settled = 0;

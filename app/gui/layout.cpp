@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <numeric>
 
 namespace ts::app {
@@ -208,8 +207,20 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             float text = 0;
             for (const PanelNeed& n : needs)
                 if (panelTable()[n.id].slide.column == SlideColumn::Text) text += least(n, out.folded, titleBar);
+            // Two text columns only where three columns are not too narrow for their panels.
+            float picture = 0, first = 0, second = 0;
+            for (const PanelNeed& n : needs) {
+                if (panelTable()[n.id].slide.column == SlideColumn::Picture) {
+                    picture = std::max(picture, n.minWidth);
+                } else if (n.minWidth > first) {
+                    second = first;
+                    first = n.minWidth;
+                } else {
+                    second = std::max(second, n.minWidth);
+                }
+            }
             cols = {Column{0.55f, {}}, Column{0.45f, {}}};
-            if (text > H) cols = {Column{0.38f, {}}, Column{0.34f, {}}, Column{0.28f, {}}};
+            if (text > H && picture + first + second <= W) cols = {Column{0.38f, {}}, Column{0.34f, {}}, Column{0.28f, {}}};
             for (const PanelNeed& n : needs) cols[home(n, true)].panels.push_back(&n);
         }
         for (Column& c : cols)
@@ -270,7 +281,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         c->width = W * c->share / shares;
         float m = 0;
         for (const PanelNeed* n : c->panels) m = std::max(m, n->minWidth);
-        minW.push_back(std::min(m, W / static_cast<float>(used.size())));
+        minW.push_back(std::min(m, 0.7f * W));
     }
     for (size_t i = 0; i < used.size(); ++i) {
         float need = minW[i] - used[i]->width;
@@ -377,7 +388,18 @@ struct LayoutState {
     bool manual = false;            ///< the desk has been arranged by hand
     bool presentation = false;
     PanelId current = -1;           ///< the panel being drawn
+    int steady = 0;                 ///< frames in a row with the same arrangement
 };
+
+bool sameArrangement(const Arrangement& a, const Arrangement& b)
+{
+    if (a.rects.size() != b.rects.size() || a.folded != b.folded) return false;
+    for (size_t i = 0; i < a.rects.size(); ++i)
+        if (std::abs(a.rects[i].pos.x - b.rects[i].pos.x) > 0.5f || std::abs(a.rects[i].pos.y - b.rects[i].pos.y) > 0.5f ||
+            std::abs(a.rects[i].size.x - b.rects[i].size.x) > 0.5f || std::abs(a.rects[i].size.y - b.rects[i].size.y) > 0.5f)
+            return false;
+    return true;
+}
 
 LayoutState gLayout;
 
@@ -386,7 +408,8 @@ void computeFrame(const Frame& f)
 {
     ImGuiContext& g = *GImGui;
     LayoutState& L = gLayout;
-    if (L.context != &g) {
+    // A new context (possibly at the old one's address: its frames count from 0 again).
+    if (L.context != &g || g.FrameCount <= L.frame) {
         L = LayoutState{};
         L.context = &g;
     }
@@ -424,7 +447,8 @@ void computeFrame(const Frame& f)
         if (!began || w->Collapsed) continue;
         const bool regions = p.regionFrame == g.FrameCount - 1;
         const float content = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y;
-        const float fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + 1;
+        // (A few pixels to spare for rounding.)
+        const float fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + 4;
         const float rmin = regions ? p.regionMin : 0, rwant = regions ? p.regionWant : 0;
         const bool grows = regions && p.regionGrows;
         if (sameKey && p.measured && std::abs(p.width - w->SizeFull.x) < 1) {
@@ -456,18 +480,14 @@ void computeFrame(const Frame& f)
         need.folded = p.folded;
         needs.push_back(need);
     }
-    L.arrangement = arrange(needs, display, f.top, f.view.presentation, titleBar);
-    if (std::getenv("TS_LAYOUT_DEBUG")) {
-        std::fprintf(stderr, "frame %d H %.0f\n", g.FrameCount, display.y - f.top);
-        for (const PanelNeed& n : needs)
-            std::fprintf(stderr, "  %-14s min %6.0f want %8.0f fixed %6.0f emin %6.0f folded %d  at %5.0f %5.0f %5.0f %5.0f\n",
-                         panelTable()[n.id].name, n.min, n.want == FLT_MAX ? -1.f : n.want, L.panels[n.id].fixed,
-                         L.panels[n.id].elasticMin, (int)L.arrangement.folded[n.id], L.arrangement.rects[n.id].pos.x,
-                         L.arrangement.rects[n.id].pos.y, L.arrangement.rects[n.id].size.x, L.arrangement.rects[n.id].size.y);
-    }
+    Arrangement next = arrange(needs, display, f.top, f.view.presentation, titleBar);
+    L.steady = sameArrangement(next, L.arrangement) ? L.steady + 1 : 0;
+    L.arrangement = std::move(next);
 }
 
 }  // namespace
+
+int layoutSteadyFrames() { return gLayout.context == GImGui ? gLayout.steady : 0; }
 
 Placement placePanel(PanelId p, const Frame& f)
 {

@@ -63,6 +63,11 @@ struct Placement {
 };
 Placement placePanel(PanelId p, const Frame& f);
 
+/// How many frames in a row the layout has placed every panel where it placed it the frame
+/// before: the command-line modes take their pictures once it is 2 or more (the layout
+/// measures content in one frame and places the panels in the next).
+int layoutSteadyFrames();
+
 /// Tells the layout that panel `p` has just begun its window (ImGui::Begin) with the
 /// placement `placed`: it notices a panel moved, resized, folded or opened by hand, and
 /// starts collecting the panel's elastic regions.

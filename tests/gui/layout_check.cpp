@@ -49,18 +49,20 @@ const Case kCases[] = {
 };
 
 /// Frames drawn after the scenario is ready (or the cursor moved) before the layout is
-/// checked: the layout measures the panels' content in one frame and places them in the
-/// next, and presentation mode places them again over its first frames.
-constexpr int kSettleFrames = 8;
+/// checked, as `tilescope --screenshot` draws them before its picture (headless.cpp), so
+/// that the check sees what screenshots show: at least 3, and until the layout has placed
+/// every panel as in the frame before twice in a row (or 30 more have passed).
+constexpr int kSettleFrames = 3;
 
-/// Draws frames until the app is ready and `settle` more have passed.
+/// Draws frames until the app is ready and the layout steady.
 void settle(App& app, ImVec2 display, int settle)
 {
     int settled = 0;
-    for (int frame = 0; frame < 2000 && settled <= settle; ++frame) {
+    for (int frame = 0; frame < 2000; ++frame) {
         app.prepareFrame();
         app.renderFrame(display);
-        if (app.ready()) ++settled;
+        if (app.ready() && ++settled > settle && (layoutSteadyFrames() >= 2 || settled > settle + 30)) return;
+        app.swapBuffers();
     }
 }
 

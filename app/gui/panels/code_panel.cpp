@@ -196,7 +196,8 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
 {
     const Palette& pal = f.theme.palette;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float space = ImGui::CalcTextSize(" ").x;
+    // A character's advance as the text is drawn (ImGui::CalcTextSize rounds it up).
+    const float space = ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0, " ").x;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const float h = lh * static_cast<float>(l.rows());
@@ -263,7 +264,8 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
     const float pad = 2 * style.WindowPadding.y;
     // Columns of text: the child's width less its padding, the line numbers and a scrollbar.
     const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
-    const int cols = static_cast<int>((inner - 3 * ch - style.ItemSpacing.x) / ch) - 1;
+    // (One column to spare for the child's border.)
+    const int cols = static_cast<int>((inner - 3 * ch - style.ItemSpacing.x - 2 * style.ChildBorderSize) / ch) - 1;
     const float check = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
     const int toggleCols =
         static_cast<int>((check + font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "drop this barrier").x) / ch) + 1;
@@ -356,9 +358,12 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
                       std::to_string(x.recorded % a->cols) + "]";
         if (x.agrees()) {
             if (!f.view.presentation) detail += ", the index the simulator recorded";
+            const float indent = ImGui::CalcTextSize("    ").x;
+            ImGui::Indent(indent);
             ImGui::PushStyleColor(ImGuiCol_Text, pal.dimText);
-            ImGui::TextWrapped("    %s", detail.c_str());
+            ImGui::TextWrapped("%s", detail.c_str());
             ImGui::PopStyleColor();
+            ImGui::Unindent(indent);
         } else {
             ImGui::PopFont();
             colouredText(pal.error, x.error.empty()

@@ -340,11 +340,14 @@ void stats(const Ctx& c)
     const std::string basic = info && info->untiled ? info->untiled : c.s.scenario.kernel;
     if (c.f.view.presentation) {
         // A slide: the block's loads so far and in all, and the reduction with its formula.
-        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s makes %llu for the same outputs: "
-                           "%.2f\u00d7 as many (simulated). Formula: %s%s",
+        // The formula with the numbers put in, without its names (the desk has both).
+        const size_t eq = l.formulaText.find(" = ");
+        const std::string formula = eq == std::string::npos ? l.formulaText : l.formulaText.substr(eq + 3);
+        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many (simulated). "
+                           "Formula: %s%s",
                            blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
                            static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
-                           static_cast<unsigned long long>(l.untiled), l.reduction, l.formulaText.c_str(),
+                           static_cast<unsigned long long>(l.untiled), l.reduction, formula.c_str(),
                            l.formula ? "" : " (not this kernel's)");
         return;
     }
@@ -420,10 +423,10 @@ float canvasHeight(const Ctx& c)
         int first, count;
         extent(g.width, g.inCol0, g.inCols, g.tile, width - 8, first, count);
         const float w = std::min(64.0f * scale, (width - 8) / count);
-        const float h = std::clamp(w * 1.4f, 30.0f * scale, 52.0f * scale);
+        const float h = std::clamp(w * 1.4f, 26.0f * scale, 52.0f * scale);
         const float mw = std::min(72.0f * scale, (width - 8) / g.maskWidth);
         const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2;
-        return elasticHeight(rest + 3 * 30.0f * scale, rest + 3 * h);
+        return elasticHeight(rest + 3 * 26.0f * scale, rest + 3 * h);
     }
     const float want = width * 0.5f + lbl + 16;
     return elasticHeight(std::min(want, scaled(240)), want);
@@ -448,8 +451,8 @@ void canvas(Ctx& c)
         const float w = std::min(64.0f * scale, (avail.x - 8) / count);
         const float mw = std::min(72.0f * scale, (avail.x - 8) / g.maskWidth);
         const float mh = std::clamp(mw, 30.0f * scale, 40.0f * scale);
-        // Rows as tall as the canvas allows, between 30 and 52 px (at 1x).
-        const float h = std::clamp(std::min(w * 1.4f, (avail.y - 5 * lbl - mh - 24) / 3), 30.0f * scale, 52.0f * scale);
+        // Rows as tall as the canvas allows, between 26 and 52 px (at 1x).
+        const float h = std::clamp(std::min(w * 1.4f, (avail.y - 5 * lbl - mh - 24) / 3), 26.0f * scale, 52.0f * scale);
         N = Board{ImVec2(o.x + 4, o.y + lbl), w, h, 0, first, 1, count};
         Nds = Board{ImVec2(N.origin.x, N.origin.y + h + 2 * lbl + 6), w, h, 0, first, 1, count};
         M = Board{ImVec2(o.x + 4, Nds.origin.y + h + lbl + 6), mw, mh, 0, 0, 1, g.maskWidth};

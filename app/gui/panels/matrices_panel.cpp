@@ -406,11 +406,11 @@ void MatricesPanel::draw(Frame& f)
             const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
             const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
             // The canvas is as tall as the width allows cells to be (up to 72 px at 1x), and
-            // at least tall enough for cells of 12 px (or 160 px of bins for large matrices).
+            // at least tall enough for cells of 10 px (or 140 to 200 px of bins for large ones).
             const float frame = 2 * lbl + scaled(10);
             const float widest = std::min((ImGui::GetContentRegionAvail().x - scaled(20)) / wCells, 72.0f * f.theme.scale);
             const float want = frame + hCells * widest + 1;
-            const float least = std::min(want, frame + std::max(scaled(160), std::min(hCells * scaled(12), scaled(260))));
+            const float least = std::min(want, frame + std::max(scaled(140), std::min(hCells * scaled(10), scaled(200))));
             ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false, ImGuiWindowFlags_HorizontalScrollbar);
             c.dl = ImGui::GetWindowDrawList();
             const ImVec2 avail = ImGui::GetContentRegionAvail();

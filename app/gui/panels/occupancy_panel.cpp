@@ -310,10 +310,18 @@ void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy
 {
     const Palette& pal = f.theme.palette;
     ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::TextWrapped("%d blocks per SM = %d threads = %d warps: occupancy %.0f%%", o.blocksPerSm, o.threadsPerSm,
-                       o.warpsPerSm, o.occupancy * 100);
+    // The whole sentence where it fits on one line, else without the threads (in the tooltip).
+    char line[160];
+    std::snprintf(line, sizeof line, "%d blocks per SM = %d threads = %d warps: occupancy %.0f%%", o.blocksPerSm,
+                  o.threadsPerSm, o.warpsPerSm, o.occupancy * 100);
+    if (ImGui::CalcTextSize(line).x > ImGui::GetContentRegionAvail().x)
+        std::snprintf(line, sizeof line, "%d blocks = %d warps per SM: occupancy %.0f%%", o.blocksPerSm, o.warpsPerSm,
+                      o.occupancy * 100);
+    ImGui::TextWrapped("%s", line);
     ImGui::PopFont();
-    tooltip("Occupancy: active warps over the " + std::to_string(p.maxWarpsPerSm()) + " warp slots of the SM");
+    tooltip(std::to_string(o.blocksPerSm) + " blocks per SM = " + std::to_string(o.threadsPerSm) + " threads = " +
+            std::to_string(o.warpsPerSm) + " warps. Occupancy: active warps over the " +
+            std::to_string(p.maxWarpsPerSm()) + " warp slots of the SM");
     if (o.blocksPerSm == 0) colouredText(pal.error, o.why);
     const sim::OccupancyLimits& l = o.limits;
     int scale = p.maxBlocksPerSm;
@@ -391,7 +399,7 @@ void OccupancyPanel::draw(Frame& f)
             const float heads = 3 * (ImGui::GetTextLineHeightWithSpacing() + spacing);
             const float tabs = ImGui::GetFrameHeightWithSpacing() + spacing;
             const float all = heads + 3 * scaled(110);
-            const float room = elasticHeight(std::min(all, tabs + scaled(130)), heads + 3 * scaled(220));
+            const float room = elasticHeight(std::min(all, tabs + scaled(90)), heads + 3 * scaled(220));
             const int maxWarps = p->maxWarpsPerSm();
             if (room >= all) {
                 const float h = (room - heads) / 3;

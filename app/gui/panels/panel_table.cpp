@@ -34,8 +34,8 @@ using S = SlideColumn;
 const PanelInfo kPanels[] = {
     // name, title, shown by default, desk place, slide place, min width (font heights),
     // fold order, shown on a slide, maker
-    {"scenario", "Scenario", true, {D::Left, 0}, {S::Text, 5}, 17.5f, 5, OnSlide::No, makeScenarioPanel},
-    {"stats", "Stats", true, {D::Left, 1}, {S::Text, 4}, 17.5f, 4, OnSlide::No, makeStatsPanel},
+    {"scenario", "Scenario", true, {D::Left, 0}, {S::Text, 5}, 17.5f, 4, OnSlide::No, makeScenarioPanel},
+    {"stats", "Stats", true, {D::Left, 1}, {S::Text, 4}, 18.5f, 3, OnSlide::No, makeStatsPanel},
     {"gpu", "GPU", true, {D::Left, 3}, {S::Text, 6}, 14.0f, 9, OnSlide::No, makeGpuPanel},
     {"matrices", "Matrices", true, {D::Centre, 1}, {S::Picture, 1}, 16.0f, 0, OnSlide::Yes, makeMatricesPanel},
     {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 24.0f, 7, OnSlide::No, makeTimelinePanel},
@@ -43,7 +43,7 @@ const PanelInfo kPanels[] = {
     {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 2, OnSlide::Yes,
      makeSharedMemoryPanel},
     {"threads", "Threads", true, {D::Right, 2}, {S::Text, 3}, 20.0f, 8, OnSlide::No, makeThreadsPanel},
-    {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 3, OnSlide::IfBarrierDropped, makeHazardsPanel},
+    {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 5, OnSlide::IfBarrierDropped, makeHazardsPanel},
     {"occupancy", "Occupancy", false, {D::Centre, 0}, {S::Picture, 0}, 28.0f, 0, OnSlide::IfOccupancyQuestion,
      makeOccupancyPanel},
     {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 20.0f, 0, OnSlide::Yes, makeConvPanel},

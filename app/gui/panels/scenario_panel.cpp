@@ -29,17 +29,16 @@ void sizeInputs(ScenarioForm& form, bool tiled)
         if (ImGui::InputInt("Width", &width)) d.j = d.k = d.l = width;
         tooltip("Rows and columns of M, N and P (1 to 8192)");
     } else {
-        ImGui::SetNextItemWidth(w);
-        ImGui::InputInt("j", &d.j);
-        tooltip("Rows of M and of P");
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(w);
-        ImGui::InputInt("k", &d.k);
-        tooltip("Columns of M, rows of N: the length of each inner product");
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(w);
-        ImGui::InputInt("l", &d.l);
-        tooltip("Columns of N and of P");
+        // Three fields in one row of the panel's width: j, k and l.
+        int jkl[3] = {d.j, d.k, d.l};
+        ImGui::SetNextItemWidth(w * 1.7f);
+        if (ImGui::InputInt3("j, k, l", jkl)) {
+            d.j = jkl[0];
+            d.k = jkl[1];
+            d.l = jkl[2];
+        }
+        tooltip("j: rows of M and of P; k: columns of M and rows of N, the length of each inner product; "
+                "l: columns of N and of P");
     }
     ImGui::SetNextItemWidth(w);
     if (tiled) {
@@ -68,7 +67,6 @@ void convInputs(ScenarioForm& form, const sim::KernelInfo& k)
         ImGui::SetNextItemWidth(w);
         ImGui::InputInt("height", &d.height);
         tooltip("Rows of the input N and of the output P");
-        ImGui::SameLine();
     }
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("width", &d.width);
