@@ -194,9 +194,10 @@ TEST(WorkEstimate, EstimateWithinFactorOfMeasuredRun)
 }
 
 /// Simulates `s` on this thread while another sets the cancel flag once `trigger(progress)`
-/// holds; returns the simulation, and how long simulate() went on after the flag was set.
+/// holds; returns the simulation, how long simulate() went on after the flag was set, and
+/// the progress reported when it was set.
 Simulation cancelWhen(const Scenario& s, const SimOptions& base, const std::function<bool(float)>& trigger,
-                      double& secondsAfterFlag)
+                      double& secondsAfterFlag, float* progressAtFlag = nullptr)
 {
     std::atomic<bool> cancel{false};
     std::atomic<float> progress{0};
@@ -205,6 +206,7 @@ Simulation cancelWhen(const Scenario& s, const SimOptions& base, const std::func
     std::thread canceller([&] {
         while (!finished && !trigger(progress.load())) std::this_thread::sleep_for(std::chrono::milliseconds(5));
         flagged = std::chrono::steady_clock::now();
+        if (progressAtFlag) *progressAtFlag = progress.load();
         cancel = true;
     });
     SimOptions opt = base;
@@ -249,8 +251,12 @@ TEST(WorkEstimate, CancelWhileTheGridRuns)
     ASSERT_GT(e.runSeconds, 1.5);
     const float runStart = static_cast<float>(e.setupSeconds / e.seconds());
     double after = 0;
-    const Simulation r = cancelWhen(s, withTrace(false), [&](float p) { return p > runStart + 0.01f; }, after);
+    float at = 0;
+    const Simulation r = cancelWhen(s, withTrace(false), [&](float p) { return p > runStart + 0.01f; }, after, &at);
     expectCancelled(r, after);
+    // The grid reported its progress and the flag was set while it ran (the grid ends at
+    // 1 without a trace).
+    EXPECT_LT(at, 0.9f) << "the flag was only set after the grid had finished";
 }
 
 TEST(WorkEstimate, CancelWhileTheTraceIsGrouped)
@@ -261,8 +267,10 @@ TEST(WorkEstimate, CancelWhileTheTraceIsGrouped)
     ASSERT_GT(e.traceSeconds, 1.0);
     const float traceStart = static_cast<float>((e.setupSeconds + e.runSeconds) / e.seconds());
     double after = 0;
-    const Simulation r = cancelWhen(s, withTrace(true), [&](float p) { return p > traceStart + 0.01f; }, after);
+    float at = 0;
+    const Simulation r = cancelWhen(s, withTrace(true), [&](float p) { return p > traceStart + 0.01f; }, after, &at);
     expectCancelled(r, after);
+    EXPECT_LT(at, 0.9f) << "the flag was only set after the trace had been grouped";
 }
 
 TEST(WorkEstimate, UncancelledRunReportsProgressToTheEnd)
