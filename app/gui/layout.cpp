@@ -68,15 +68,17 @@ std::vector<Clipped> clippedContent(ImVec2 display, bool presentation)
             top = std::max(top, w->Pos.y + w->Size.y);
     std::vector<const ImGuiWindow*> panels;
     for (const ImGuiWindow* w : g.Windows) {
-        if (!w->Active || w->Hidden || (w->RootWindow && w->RootWindow->Collapsed)) continue;
+        if (!w->Active || w->Hidden) continue;
         const std::string panel = panelOf(w);
         if (panel.empty()) continue;
         const bool child = (w->Flags & ImGuiWindowFlags_ChildWindow) != 0;
         const std::string where = child ? "'" + childName(w) + "' " : std::string();
         const bool list = child && isList(w);
-        if (w->ScrollMax.x > tol)
+        // A folded panel shows its title bar and nothing of its content, so nothing is cut.
+        const bool folded = w->RootWindow && w->RootWindow->Collapsed;
+        if (w->ScrollMax.x > tol && !folded)
             out.push_back({panel, where + "content is " + px(w->ScrollMax.x) + " wider than it"});
-        if (w->ScrollMax.y > tol && !(list && !presentation))
+        if (w->ScrollMax.y > tol && !folded && !(list && !presentation))
             out.push_back({panel, where + (list ? "list " : "") + "content is " + px(w->ScrollMax.y) + " taller than it"});
         if (child || panel == "caption bar") continue;
         panels.push_back(w);
@@ -91,6 +93,21 @@ std::vector<Clipped> clippedContent(ImVec2 display, bool presentation)
             const float h = std::min(a.Max.y, b.Max.y) - std::max(a.Min.y, b.Min.y);
             if (w > tol && h > tol) out.push_back({panelOf(panels[i]), std::string("lies over ") + panelOf(panels[j])});
         }
+    // No hole: every point of the window below the bars (sampled every 8 px) lies in a panel.
+    if (!panels.empty()) {
+        ImRect hole(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+        for (float y = top + 4; y < display.y; y += 8)
+            for (float x = 4; x < display.x; x += 8) {
+                const bool covered = std::any_of(panels.begin(), panels.end(), [&](const ImGuiWindow* w) {
+                    return w->Rect().Contains(ImVec2(x, y));
+                });
+                if (!covered) hole.Add(ImVec2(x, y));
+            }
+        if (hole.Min.x <= hole.Max.x)
+            out.push_back({"layout", "no panel covers the window from (" + px(hole.Min.x - 4) + ", " +
+                                         px(hole.Min.y - 4) + ") to (" + px(hole.Max.x + 4) + ", " +
+                                         px(hole.Max.y + 4) + ")"});
+    }
     for (int t = 0; t < g.Tables.GetMapSize(); ++t) {
         const ImGuiTable* table = g.Tables.TryGetMapData(t);
         if (!table || table->LastFrameActive != g.FrameCount || !table->OuterWindow) continue;
@@ -176,6 +193,9 @@ size_t home(const PanelNeed& n, bool slides)
     return info.slide.column == SlideColumn::Picture ? 0 : 1;
 }
 
+/// The order in which a panel folds (PanelInfo::fold, or the need's own).
+int foldRank(const PanelNeed& n) { return n.fold >= 0 ? n.fold : panelTable()[n.id].fold; }
+
 /// The sort key of a panel in its column.
 int rankOf(PanelId id, bool slides)
 {
@@ -260,12 +280,34 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         if (fits) break;
         const PanelNeed* fold = nullptr;
         for (const PanelNeed& n : needs) {
-            const int rank = panelTable()[n.id].fold;
+            const int rank = foldRank(n);
             if (!candidate[n.id] || rank == 0 || n.pinned || out.folded[n.id]) continue;
-            if (!fold || rank > panelTable()[fold->id].fold) fold = &n;
+            if (!fold || rank > foldRank(*fold)) fold = &n;
         }
         if (!fold) break;
         out.folded[fold->id] = true;
+    }
+
+    // A column whose panels want little of its height (Stats alone when the occupancy
+    // preset hides Scenario) gives them to the column with the most room, if they fit there,
+    // and its width to the others, rather than leaving most of itself empty.
+    for (size_t i = 0; i < cols.size(); ++i) {
+        if (cols[i].panels.empty()) continue;
+        float want = 0, least = columnLeast(cols[i], out.folded, titleBar);
+        for (const PanelNeed* n : cols[i].panels) want += out.folded[n->id] ? titleBar : std::min(n->want, H);
+        if (want > 0.6f * H) continue;
+        size_t best = i;
+        float room = 0;
+        for (size_t j = 0; j < cols.size(); ++j) {
+            const float r = H - columnLeast(cols[j], out.folded, titleBar);
+            if (j != i && !cols[j].panels.empty() && r >= least && r > room) {
+                best = j;
+                room = r;
+            }
+        }
+        if (best == i) continue;
+        for (const PanelNeed* n : cols[i].panels) cols[best].panels.push_back(n);
+        cols[i].panels.clear();
     }
 
     // Widths: the shares of the columns that hold panels, each column at least as wide as
@@ -334,24 +376,24 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                 }
                 spare -= give;
             }
-            int growing = 0;
-            for (const PanelNeed* n : c->panels) growing += !out.folded[n->id] && n->want == FLT_MAX;
+            int growing = 0, last = -1;
+            for (size_t k = 0; k < h.size(); ++k) {
+                const PanelNeed& n = *c->panels[k];
+                growing += !out.folded[n.id] && n.want == FLT_MAX;
+                if (!out.folded[n.id]) last = static_cast<int>(k);
+            }
+            // Else the last panel that is not folded (a folded one keeps its title bar's height).
             for (size_t k = 0; k < h.size() && spare > 0; ++k) {
                 const PanelNeed& n = *c->panels[k];
-                if (growing ? !out.folded[n.id] && n.want == FLT_MAX : k + 1 == h.size())
+                if (growing ? !out.folded[n.id] && n.want == FLT_MAX : static_cast<int>(k) == last)
                     h[k] += growing ? spare / static_cast<float>(growing) : spare;
-            }
-            // A folded last panel keeps its title bar's height: the panel above it grows.
-            if (!growing && out.folded[c->panels.back()->id] && h.size() > 1) {
-                h.back() = titleBar;
-                h[h.size() - 2] += spare;
             }
         }
         float y = top;
         for (size_t k = 0; k < h.size(); ++k) {
             const float y0 = std::round(y);
             y += h[k];
-            const float y1 = k + 1 == h.size() ? top + H : std::round(y);
+            const float y1 = k + 1 == h.size() && !out.folded[c->panels[k]->id] ? top + H : std::round(y);
             out.rects[c->panels[k]->id] = Rect{ImVec2(c->x, y0), ImVec2(c->width, std::max(1.0f, y1 - y0))};
         }
     }
@@ -466,6 +508,7 @@ void computeFrame(const Frame& f)
         p.width = w->SizeFull.x;
     }
     L.openBefore = f.view.open;
+    const PanelFlags onSlide = presentationPanels(f.loaded.preset);
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
         if (!shown[i]) continue;
@@ -476,6 +519,8 @@ void computeFrame(const Frame& f)
         need.min = p.measured ? p.fixed + p.elasticMin : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
         need.want = !p.measured || p.grows ? FLT_MAX : std::max(need.min, p.fixed + p.elasticWant);
         need.minWidth = panelTable()[i].minWidth * font;
+        // The panels the preset's slide shows are its subject: at the desk they fold last.
+        if (onSlide[i] && panelTable()[i].fold > 0) need.fold = 1;
         need.pinned = p.pinned;
         need.folded = p.folded;
         needs.push_back(need);

@@ -34,6 +34,7 @@ struct PanelNeed {
     float min = 0;          ///< fixed content plus the least of its elastic regions
     float want = FLT_MAX;   ///< fixed content plus all of its elastic regions (FLT_MAX: grows with any room)
     float minWidth = 0;
+    int fold = -1;          ///< PanelInfo::fold to use instead of the table's (-1: the table's)
     bool pinned = false;    ///< opened again by hand after the layout folded it: never folds
     bool folded = false;    ///< folded by hand: stays folded
 };
@@ -109,7 +110,9 @@ struct Clipped {
 /// taller than its visible area (ImGui's ScrollMax), except a list (markScrollingList())
 /// that scrolls vertically at the desk; a table column whose content or header is wider
 /// than the column; a panel reaching past the display or under the menu and caption bars;
-/// two panels on top of each other. `presentation`: lists may not scroll either.
+/// two panels on top of each other; a part of the window below the bars that no panel
+/// covers (a hole; reported as panel "layout"). A folded panel is cut off nowhere.
+/// `presentation`: lists may not scroll either.
 std::vector<Clipped> clippedContent(ImVec2 display, bool presentation);
 
 }  // namespace ts::app

@@ -100,13 +100,27 @@ TEST(Layout, DeskTilesTheWindowBelowTheBarsWithEveryPanelAtLeastItsContent)
 
 TEST(Layout, ColumnsStackTheirPanelsFromTheTopSoAHiddenPanelLeavesNoHole)
 {
-    // The occupancy preset shows Occupancy, Code and Stats, not Scenario: Stats, alone in the
-    // left column, starts right under the bars.
+    // The occupancy preset shows Occupancy, Code and Stats, not Scenario. Stats, which would
+    // be alone in the left column with most of it empty, joins Code's column; Occupancy takes
+    // the left edge and the width, and no place is left empty.
     const std::vector<PanelNeed> needs = {need("occupancy", 400), need("code", 300, 900), need("stats", 280, 280)};
     const Arrangement a = arrange(needs, ImVec2(1600, 900), 100, false, 25);
     expectTiled(a, needs, ImVec2(1600, 900), 100, 25);
-    EXPECT_FLOAT_EQ(a.rects[panelId("stats")].pos.y, 100);
-    EXPECT_FLOAT_EQ(a.rects[panelId("stats")].size.y, 800);   // the column's only panel fills it
+    const Rect& occupancy = a.rects[panelId("occupancy")];
+    const Rect& code = a.rects[panelId("code")];
+    const Rect& stats = a.rects[panelId("stats")];
+    EXPECT_FLOAT_EQ(occupancy.pos.x, 0);
+    EXPECT_FLOAT_EQ(occupancy.pos.y, 100);
+    EXPECT_FLOAT_EQ(occupancy.size.y, 800);
+    EXPECT_FLOAT_EQ(code.pos.x, occupancy.size.x);
+    EXPECT_FLOAT_EQ(code.pos.y, 100);
+    EXPECT_FLOAT_EQ(stats.pos.x, code.pos.x);
+    EXPECT_FLOAT_EQ(stats.pos.y, code.pos.y + code.size.y);
+    EXPECT_FLOAT_EQ(stats.pos.y + stats.size.y, 900);
+    EXPECT_FLOAT_EQ(code.pos.x + code.size.x, 1600);
+    // Without the move, a lone Stats would still start right under the bars.
+    const std::vector<PanelNeed> alone = {need("stats", 280, 280)};
+    EXPECT_FLOAT_EQ(arrange(alone, ImVec2(1600, 900), 100, false, 25).rects[panelId("stats")].pos.y, 100);
 }
 
 TEST(Layout, APanelThatDoesNotFitMovesToTheColumnWithTheMostRoom)
