@@ -519,8 +519,9 @@ void computeFrame(const Frame& f)
         need.min = p.measured ? p.fixed + p.elasticMin : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
         need.want = !p.measured || p.grows ? FLT_MAX : std::max(need.min, p.fixed + p.elasticWant);
         need.minWidth = panelTable()[i].minWidth * font;
-        // The panels the preset's slide shows are its subject: at the desk they fold last.
-        if (onSlide[i] && panelTable()[i].fold > 0) need.fold = 1;
+        // The panels the preset's slide shows are its subject: at the desk the others fold
+        // first (each group in the table's order).
+        if (!f.view.presentation && !onSlide[i] && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
         need.pinned = p.pinned;
         need.folded = p.folded;
         needs.push_back(need);

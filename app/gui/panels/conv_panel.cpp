@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <initializer_list>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -103,14 +104,19 @@ bool isSelected(const Ctx& c, int row, int col)
     return outputOf(c, c.f.view.thread, r, cl) && r == row && cl == col;
 }
 
-/// The label above board `b`: `text`, or `shorter` when `text` does not fit the canvas.
-void boardLabel(const Ctx& c, const Board& b, const std::string& text, const std::string& shorter = "")
+/// The label above board `b`: the first of `texts` (longest first) that fits between the
+/// board's left edge and `right` (the canvas's edge when 0), else the last.
+void boardLabel(const Ctx& c, const Board& b, std::initializer_list<std::string> texts, float right = 0)
 {
     ImFont* bold = c.f.theme.fonts.bold;
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const bool fits = b.origin.x + bold->CalcTextSizeA(bold->FontSize, FLT_MAX, 0, text.c_str()).x <= right;
+    if (right == 0) right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const std::string* pick = nullptr;
+    for (const std::string& t : texts) {
+        pick = &t;
+        if (b.origin.x + bold->CalcTextSizeA(bold->FontSize, FLT_MAX, 0, t.c_str()).x <= right) break;
+    }
     c.dl->AddText(bold, bold->FontSize, ImVec2(b.origin.x, b.origin.y - ImGui::GetTextLineHeight() - 4),
-                  c.f.theme.palette.cellText, (fits || shorter.empty() ? text : shorter).c_str());
+                  c.f.theme.palette.cellText, pick->c_str());
 }
 
 float frameWidth(const Board& b, float most) { return std::min(most, std::min(b.w, b.h) / 6); }
@@ -495,19 +501,23 @@ void canvas(Ctx& c)
                      std::to_string(c0) + "..." + std::to_string(c0 + cn - 1) + ")";
     }
     drawN(c, N);
-    boardLabel(c, N, nText, "N: input");
+    // In 2D, N's label stops where N_ds begins, and the mask's where P begins.
+    boardLabel(c, N, {nText, "N: input", "N"}, g.twoD && c.v.ndsArray >= 0 ? Nds.origin.x - scaled(8) : 0.0f);
     if (c.v.ndsArray >= 0) {
         drawNds(c, Nds, !g.twoD);
-        boardLabel(c, Nds, g.twoD ? "N_ds: " + std::to_string(g.inRows) + " x " + std::to_string(g.inCols) +
-                                        " slots (hover: loader)"
-                                  : "N_ds: " + std::to_string(c.v.slots.size()) +
-                                        " slots, under the element each holds (tN: tx of the thread that loaded it)",
-                   g.twoD ? "N_ds (hover: loader)" : "N_ds (tN: tx of its loader)");
+        const std::string size = std::to_string(g.inRows) + " x " + std::to_string(g.inCols);
+        if (g.twoD)
+            boardLabel(c, Nds, {"N_ds: " + size + " slots (hover: loader)", "N_ds: " + size, "N_ds"});
+        else
+            boardLabel(c, Nds, {"N_ds: " + std::to_string(c.v.slots.size()) +
+                                    " slots, under the element each holds (tN: tx of the thread that loaded it)",
+                                "N_ds (tN: tx of its loader)", "N_ds"});
     }
     drawM(c, M);
-    boardLabel(c, M, g.twoD ? "Mc: mask" : "M: mask in constant memory", g.twoD ? "" : "M: mask");
+    if (g.twoD) boardLabel(c, M, {"Mc: mask", "Mc"}, P.origin.x - scaled(8));
+    else boardLabel(c, M, {"M: mask in constant memory", "M: mask", "M"});
     drawP(c, P);
-    boardLabel(c, P, "P: output");
+    boardLabel(c, P, {"P: output", "P"});
     ImGui::Dummy(ImVec2(avail.x - 8, std::max(N.end().y, P.end().y) - o.y + 4));
     if (!hovered) return;
     if (N.hit(mouse, hr, hc) && (g.insideN(hr, hc) || g.role(hr, hc) == sim::ConvRole::Ghost)) tooltipN(c, hr, hc);

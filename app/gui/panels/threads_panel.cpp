@@ -103,7 +103,7 @@ void ThreadsPanel::draw(Frame& f)
                                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
             const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
             const float least = std::min(5.0f, static_cast<float>(n + 1)) * row + 1;
-            const float want = std::max(least, contentHeight_ + row + 1);
+            const float want = std::max(least, contentHeight_ + 2);   // the header row included
             if (ImGui::BeginTable("threads", 4, tf, ImVec2(0, elasticHeight(least, want)))) {
                 markScrollingList();
                 contentHeight_ = ImGui::GetCurrentWindow()->ContentSize.y;
