@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "panels/panel_table.hpp"
+#include "settings_text.hpp"
 
 namespace ts::app {
 
@@ -27,31 +29,20 @@ Settings loadSettings(const std::string& path, std::string& error)
 {
     Settings s;
     if (path.empty() || !std::filesystem::exists(path)) return s;
-    toml::table t;
-    try {
-        t = toml::parse_file(path);
-    } catch (const toml::parse_error& e) {
-        error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()) +
-                " (settings ignored).";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = path + ": cannot be read (settings ignored).";
         return s;
     }
-    if (auto theme = t["theme"].value<std::string>()) {
-        if (*theme == "light") s.theme = ThemeKind::Light;
-        else if (*theme != "dark") error = path + ": theme must be 'dark' or 'light'; got '" + *theme + "'.";
-    }
-    auto scale = [&](const char* key, float lo, float& out) {
-        if (auto v = t[key].value<double>()) {
-            if (*v >= lo && *v <= limits::kMaxUiScale) out = static_cast<float>(*v);
-            else error = path + ": " + key + " must be between " + std::to_string(lo) + " and " +
-                         std::to_string(limits::kMaxUiScale) + "; got " + std::to_string(*v) + ".";
-        }
-    };
-    scale("ui_scale", limits::kMinUiScale, s.uiScale);
-    scale("presentation_scale", limits::kMinPresentationScale, s.presentationScale);
-    if (auto c = t["caption"].value<bool>()) s.caption = *c;
-    if (const toml::table* panels = t["panels"].as_table())
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const SettingsValues v = parseSettingsText(text, path, error);
+    if (v.theme) s.theme = *v.theme;
+    if (v.uiScale) s.uiScale = *v.uiScale;
+    if (v.presentationScale) s.presentationScale = *v.presentationScale;
+    if (v.caption) s.caption = *v.caption;
+    for (const auto& [title, shown] : v.panels)
         for (int i = 0; i < panelCount(); ++i)
-            if (auto v = (*panels)[panelTable()[i].title].value<bool>()) s.open[i] = *v;
+            if (panelTable()[i].title == title) s.open[i] = shown;
     return s;
 }
 

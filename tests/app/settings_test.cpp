@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "settings.hpp"
+#include "settings_text.hpp"
 
 namespace fs = std::filesystem;
 using namespace ts::app;
@@ -84,4 +85,24 @@ TEST_F(SettingsFile, UnwritablePlaceIsReported)
 {
     const std::string e = saveSettings(Settings{}, (dir / "no-such-folder" / "settings.toml").string());
     EXPECT_NE(e.find("Cannot write the settings"), std::string::npos) << e;
+}
+
+// The parser alone (what the settings fuzzer drives): text in, checked values out, no file,
+// no panel table; what is out of range or of another type stays empty.
+TEST(SettingsText, ValuesComeFromTheTextAlone)
+{
+    std::string error;
+    const SettingsValues v = parseSettingsText(
+        "theme = \"light\"\nui_scale = 2\npresentation_scale = 0.5\ncaption = \"yes\"\n[panels]\nCode = false\nStats = \"on\"\n",
+        "mem/settings.toml", error);
+    ASSERT_TRUE(v.theme.has_value());
+    EXPECT_EQ(*v.theme, ThemeKind::Light);
+    ASSERT_TRUE(v.uiScale.has_value());
+    EXPECT_FLOAT_EQ(*v.uiScale, 2.0f);
+    EXPECT_FALSE(v.presentationScale.has_value());
+    EXPECT_FALSE(v.caption.has_value());   // a string, not true/false
+    ASSERT_EQ(v.panels.size(), 1u);
+    EXPECT_EQ(v.panels[0].first, "Code");
+    EXPECT_FALSE(v.panels[0].second);
+    EXPECT_EQ(error.rfind("mem/settings.toml: presentation_scale must be between", 0), 0u) << error;
 }

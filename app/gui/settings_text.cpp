@@ -1,0 +1,41 @@
+#include "settings_text.hpp"
+
+#include <toml++/toml.h>
+
+#include "options.hpp"
+
+namespace ts::app {
+
+SettingsValues parseSettingsText(std::string_view text, const std::string& path, std::string& error)
+{
+    SettingsValues s;
+    toml::table t;
+    try {
+        t = toml::parse(text, std::string_view(path));
+    } catch (const toml::parse_error& e) {
+        error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()) +
+                " (settings ignored).";
+        return s;
+    }
+    if (auto theme = t["theme"].value<std::string>()) {
+        if (*theme == "light") s.theme = ThemeKind::Light;
+        else if (*theme == "dark") s.theme = ThemeKind::Dark;
+        else error = path + ": theme must be 'dark' or 'light'; got '" + *theme + "'.";
+    }
+    auto scale = [&](const char* key, float lo, std::optional<float>& out) {
+        if (auto v = t[key].value<double>()) {
+            if (*v >= lo && *v <= limits::kMaxUiScale) out = static_cast<float>(*v);
+            else error = path + ": " + key + " must be between " + std::to_string(lo) + " and " +
+                         std::to_string(limits::kMaxUiScale) + "; got " + std::to_string(*v) + ".";
+        }
+    };
+    scale("ui_scale", limits::kMinUiScale, s.uiScale);
+    scale("presentation_scale", limits::kMinPresentationScale, s.presentationScale);
+    if (auto c = t["caption"].value<bool>()) s.caption = *c;
+    if (const toml::table* panels = t["panels"].as_table())
+        for (auto&& [title, node] : *panels)
+            if (auto v = node.value<bool>()) s.panels.emplace_back(std::string(title.str()), *v);
+    return s;
+}
+
+}  // namespace ts::app
