@@ -39,6 +39,7 @@
 #include <tuple>
 
 #include "kernels/context.cuh"
+#include "toml_text.hpp"
 
 namespace ts::sim {
 namespace fs = std::filesystem;
@@ -122,7 +123,7 @@ void onlyKnownKeys(const std::string& file, const toml::table& t, const char* co
 {
     for (auto&& [key, node] : t)
         if (std::find_if(std::begin(known), std::end(known),
-                         [&](const char* k) { return key.str() == k; }) == std::end(known)) {
+                         [&name = key](const char* k) { return name.str() == k; }) == std::end(known)) {
             std::string list;
             for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
             fail(file, node, "unknown key '" + std::string(key.str()) + "'" + where + "; the known keys are " +
@@ -371,7 +372,7 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     }
     for (auto [node, key, field] : {std::tuple{height, "height", &s.height}, std::tuple{maskWidth, "mask_width", &s.maskWidth}})
         if (node)
-            keys.emplace_back(node, [&, node, key, field] {
+            keys.emplace_back(node, [&, node = node, key = key, field = field] {   // (clang 14 cannot capture bindings)
                 if (!conv()) fail(file, *node, std::string(key) + " applies to the convolution kernels only.");
                 *field = static_cast<int>(integer(file, key, *node, std::numeric_limits<int>::min(), kIntMax));
             });
@@ -420,6 +421,29 @@ std::string presetPath(const std::string& name)
 
 }  // namespace
 
+std::string oneLine(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (u < 0x20 || u == 0x7f) {
+            const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+ScenarioFileError::ScenarioFileError(const std::string& message) : std::runtime_error(oneLine(message)) {}
+
 const char* scheduleName(Schedule s)
 {
     switch (s) {
@@ -466,14 +490,21 @@ Preset loadScenarioFile(const std::string& path, const PanelNames& panels)
 
 Preset parseScenarioText(std::string_view content, const std::string& path, const PanelNames& panels)
 {
+    // toml++ 3.3 must not see some characters (sim/toml_text.hpp).
+    const TomlSafeText safe = tomlSafeText(content);
+    if (safe.refused.line)
+        throw ScenarioFileError(path + ", line " + std::to_string(safe.refused.line) + ", column " +
+                                std::to_string(safe.refused.column) + ": " + refusalReason(safe));
     toml::table t;
     try {
-        t = toml::parse(content, std::string_view(path));
+        t = toml::parse(safe.text, std::string_view(path));
     } catch (const toml::parse_error& e) {
         std::string d(e.description());
         if (!d.empty() && d.back() != '.') d += '.';
         throw ScenarioFileError(path + ", line " + std::to_string(e.source().begin.line) + ", column " +
-                                std::to_string(e.source().begin.column) + ": " + d);
+                                std::to_string(safe.originalColumn(static_cast<int>(e.source().begin.line),
+                                                                   static_cast<int>(e.source().begin.column))) +
+                                ": " + d);
     }
     return parse(path, t, panels);
 }

@@ -12,10 +12,16 @@
 
 namespace ts::sim {
 
-/// A malformed scenario file. what() is one sentence naming the file, the line and the
-/// problem ("assets/scenarios/x.toml, line 4: tile must be ...").
+/// `text` on one line: control characters (a newline inside a quoted TOML value, say) are
+/// written as escapes (\n, \r, \t, \xNN); everything else, UTF-8 included, is kept. For
+/// messages that quote what a file or an argument says.
+std::string oneLine(std::string_view text);
+
+/// A malformed scenario file. what() is one sentence on one line naming the file, the line
+/// and the problem ("assets/scenarios/x.toml, line 4: tile must be ..."); whatever the file
+/// brings into it passes through oneLine.
 struct ScenarioFileError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit ScenarioFileError(const std::string& message);
 };
 
 /// The Occupancy panel's inputs a preset opens it with (the scenario file's [occupancy]

@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "sim/scenario_file.hpp"
+
 namespace ts::cli {
 namespace {
 
@@ -24,7 +26,8 @@ int CommandLine::parse(int argc, const char* const* argv, std::ostream& out, std
     } catch (const CLI::Success& e) {   // --help, --help-all
         return app_.exit(e, out, err);
     } catch (const CLI::ParseError& e) {
-        err << "tilescope-cli: " << e.what() << " (see tilescope-cli --help).\n";
+        // oneLine: an argument with a newline in it is quoted escaped, on the one line.
+        err << "tilescope-cli: " << sim::oneLine(e.what()) << " (see tilescope-cli --help).\n";
         return kBadInput;
     }
     return -1;

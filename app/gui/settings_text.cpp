@@ -3,30 +3,40 @@
 #include <toml++/toml.h>
 
 #include "options.hpp"
+#include "sim/scenario_file.hpp"
+#include "sim/toml_text.hpp"
 
 namespace ts::app {
 
 SettingsValues parseSettingsText(std::string_view text, const std::string& path, std::string& error)
 {
     SettingsValues s;
+    // toml++ 3.3 must not see some characters (sim/toml_text.hpp).
+    const sim::TomlSafeText safe = sim::tomlSafeText(text);
+    if (safe.refused.line) {
+        std::string reason = sim::refusalReason(safe);
+        reason.pop_back();   // its full stop
+        error = path + ":" + std::to_string(safe.refused.line) + ": " + reason + " (settings ignored).";
+        return s;
+    }
     toml::table t;
     try {
-        t = toml::parse(text, std::string_view(path));
+        t = toml::parse(safe.text, std::string_view(path));
     } catch (const toml::parse_error& e) {
-        error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()) +
-                " (settings ignored).";
+        error = sim::oneLine(path + ":" + std::to_string(e.source().begin.line) + ": " +
+                             std::string(e.description()) + " (settings ignored).");
         return s;
     }
     if (auto theme = t["theme"].value<std::string>()) {
         if (*theme == "light") s.theme = ThemeKind::Light;
         else if (*theme == "dark") s.theme = ThemeKind::Dark;
-        else error = path + ": theme must be 'dark' or 'light'; got '" + *theme + "'.";
+        else error = sim::oneLine(path + ": theme must be 'dark' or 'light'; got '" + *theme + "'.");
     }
     auto scale = [&](const char* key, float lo, std::optional<float>& out) {
         if (auto v = t[key].value<double>()) {
             if (*v >= lo && *v <= limits::kMaxUiScale) out = static_cast<float>(*v);
-            else error = path + ": " + key + " must be between " + std::to_string(lo) + " and " +
-                         std::to_string(limits::kMaxUiScale) + "; got " + std::to_string(*v) + ".";
+            else error = sim::oneLine(path + ": " + key + " must be between " + std::to_string(lo) + " and " +
+                                      std::to_string(limits::kMaxUiScale) + "; got " + std::to_string(*v) + ".");
         }
     };
     scale("ui_scale", limits::kMinUiScale, s.uiScale);

@@ -106,3 +106,37 @@ TEST(SettingsText, ValuesComeFromTheTextAlone)
     EXPECT_FALSE(v.panels[0].second);
     EXPECT_EQ(error.rfind("mem/settings.toml: presentation_scale must be between", 0), 0u) << error;
 }
+
+// Found by the settings fuzzer (fuzz/settings_fuzz.cpp): toml++ quotes what it saw, newline
+// included ("expected 'false', saw 'fal<newline>'"); the message now stays on one line.
+TEST(SettingsText, SyntaxErrorQuotingANewlineStaysOnOneLine)
+{
+    std::string error;
+    parseSettingsText("caption = fal\n", "mem/settings.toml", error);
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    EXPECT_NE(error.find("saw 'fal\\n'"), std::string::npos) << error;
+    EXPECT_EQ(error.rfind("mem/settings.toml:1: ", 0), 0u) << error;
+}
+
+// Found by the settings fuzzer: a non-ASCII character outside quotes made toml++ 3.3 reach
+// __builtin_unreachable; it is refused before toml++ sees it.
+TEST(SettingsText, NonAsciiOutsideQuotesIsRefused)
+{
+    std::string error;
+    const SettingsValues v = parseSettingsText("theme = \"light\"\n\xd0\x96 = 1\n", "mem/settings.toml", error);
+    EXPECT_FALSE(v.theme.has_value());
+    EXPECT_EQ(error, "mem/settings.toml:2: a non-ASCII character (U+0416) outside quotes; TOML allows them only "
+                     "in \"strings\" and # comments (settings ignored).");
+}
+
+// The settings fuzzer's second finding: after "=+", toml++ reads on as junk through the
+// quote, and classified the U+FEBF in it. Such a character reaches toml++ as an escape.
+TEST(SettingsText, UnclassifiableCharacterInJunkIsAnErrorNotUndefinedBehaviour)
+{
+    std::string error;
+    const std::string text("theme =+\"d\x01\x00" "es????\xef\xba\xbf?????????\n", 31);
+    const SettingsValues v = parseSettingsText(text, "mem/settings.toml", error);
+    EXPECT_FALSE(v.theme.has_value());
+    EXPECT_EQ(error.rfind("mem/settings.toml:1: ", 0), 0u) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}

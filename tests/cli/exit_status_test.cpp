@@ -58,3 +58,13 @@ TEST(CliExitStatus, GpuWorkWithoutDeviceExits3)
 
 }  // namespace
 }  // namespace ts::test
+
+// Found by the argument fuzzer (fuzz/cli_args_fuzz.cpp): an argument with a newline in it
+// was echoed as it is, and the one-sentence error ran over two lines; it is now quoted as \n.
+TEST(CliExitStatus, ArgumentWithANewlineIsQuotedOnOneLine)
+{
+    const ts::test::CliRun r = ts::test::runCli("simulate --kernel matmul-tiled --width 4 \"$(printf 'a\\nb')\"");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_NE(r.err.find("a\\nb"), std::string::npos) << r.err;
+}
