@@ -10,6 +10,7 @@ packages=(
   libgl-dev libgl1-mesa-dri fonts-dejavu-core libfontconfig-dev   # fonts found through fontconfig
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libboost-context-dev
   libgtest-dev libbenchmark-dev                       # tests and benchmarks
+  clang libclang-rt-14-dev                            # the fuzzers (libFuzzer; scripts/fuzz.sh)
   xvfb xauth                                          # GUI tests without a display
   chromium-headless-shell                             # renders the SVG exports in the GUI tests
 )

@@ -27,11 +27,25 @@ struct KernelFault : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// Where a call was written; only line() is used. std::source_location where the standard
+/// library has it. clang 14 (the fuzzers' compiler, scripts/fuzz.sh) with libstdc++ 12 lacks
+/// the builtin that <source_location> needs; there the call site's __builtin_LINE() stands
+/// in, evaluated where the default argument is, as std::source_location::current() is.
+#if defined(__cpp_lib_source_location)
+using SourceLine = std::source_location;
+#else
+struct SourceLine {
+    static constexpr SourceLine current(unsigned line = __builtin_LINE()) noexcept { return SourceLine{line}; }
+    constexpr unsigned line() const noexcept { return line_; }
+    unsigned line_ = 0;
+};
+#endif
+
 /// An index expression with the source line it was written on (captured implicitly).
 struct Index {
     long long i;
     unsigned line;
-    Index(long long v, std::source_location loc = std::source_location::current())
+    Index(long long v, SourceLine loc = SourceLine::current())
         : i(v), line(loc.line()) {}
 };
 
@@ -441,7 +455,7 @@ public:
     /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
     /// skipped by every thread.
     void syncthreads(unsigned barrier = 0,
-                     std::source_location loc = std::source_location::current());
+                     SourceLine loc = SourceLine::current());
 
     template <class T, int ROWS, int COLS, int ID>
     SharedArray2D<ROWS, COLS> shared2d(const char* name)

@@ -8,6 +8,20 @@
 #include <random>
 #include <sstream>
 
+// AddressSanitizer must be told when the simulator switches stacks (scripts/sanitize.sh),
+// or it takes a fiber's stack for the thread's and its stack checks go wrong.
+#if defined(__SANITIZE_ADDRESS__)
+#define TS_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TS_ASAN_FIBERS 1
+#endif
+#endif
+#ifdef TS_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace ts::sim {
 namespace ctx = boost::context;
 
@@ -110,6 +124,49 @@ void Machine::outOfBounds2d(uint8_t array, long long row, long long col, unsigne
 
 namespace {
 
+/// A stack's lowest address and size, as ASan's fiber annotations name it.
+struct StackSpan {
+    const void* bottom = nullptr;
+    size_t size = 0;
+};
+
+/// About to switch to the stack `to`. `fake` keeps this context's fake stack (ASan's
+/// stack-use-after-return frames) until it runs again, or until asanFreeFakeStack frees it
+/// when it has ended. (Passing nullptr would free it at once, under the frames that still
+/// run on this stack before the switch.)
+inline void asanStartSwitch([[maybe_unused]] void** fake, [[maybe_unused]] const StackSpan& to)
+{
+#ifdef TS_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(fake, to.bottom, to.size);
+#endif
+}
+
+/// Arrived on this stack again (`fake` as saved by asanStartSwitch, nullptr on a fiber's
+/// first run); ASan names the stack that was left, stored in `*from`.
+inline void asanFinishSwitch([[maybe_unused]] void* fake, [[maybe_unused]] StackSpan* from)
+{
+#ifdef TS_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(fake, &from->bottom, &from->size);
+#endif
+}
+
+/// Frees the fake stack `dead` of a fiber that has ended, then sets it to nullptr. ASan
+/// frees a fake stack only while it is the current one, so it is made current for a moment
+/// on this stack (`own`) and this context's own fake stack is put back afterwards.
+inline void asanFreeFakeStack(void*& dead, [[maybe_unused]] const StackSpan& own)
+{
+#ifdef TS_ASAN_FIBERS
+    if (dead) {
+        void* mine = nullptr;
+        __sanitizer_start_switch_fiber(&mine, own.bottom, own.size);
+        __sanitizer_finish_switch_fiber(dead, nullptr, nullptr);
+        __sanitizer_start_switch_fiber(nullptr, own.bottom, own.size);
+        __sanitizer_finish_switch_fiber(mine, nullptr, nullptr);
+    }
+#endif
+    dead = nullptr;
+}
+
 /// Fiber stacks, reused from block to block (a launch creates one fiber per thread).
 class StackPool {
 public:
@@ -127,6 +184,11 @@ public:
         } else {
             p = free_.back();
             free_.pop_back();
+#ifdef TS_ASAN_FIBERS
+            // A fiber that ended left its frames' redzones poisoned (it never returned);
+            // the next fiber's frames start clean.
+            ASAN_UNPOISON_MEMORY_REGION(p, size_);
+#endif
         }
         // Skew each stack's top by a multiple of a cache line: stacks of the same size would
         // otherwise all start in the same cache sets and evict each other at every switch.
@@ -148,9 +210,16 @@ private:
 };
 
 /// The StackAllocator concept Boost.Context copies into each fiber: a handle on the pool.
+/// `span` receives the stack's extent (for ASan's annotations).
 struct PoolHandle {
     StackPool* pool;
-    ctx::stack_context allocate() { return pool->allocate(); }
+    StackSpan* span;
+    ctx::stack_context allocate()
+    {
+        ctx::stack_context sc = pool->allocate();
+        *span = StackSpan{static_cast<char*>(sc.sp) - sc.size, sc.size};
+        return sc;
+    }
     void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
 };
 
@@ -165,6 +234,7 @@ struct FiberState {
     bool waiting = false;
     uint32_t ordinal = 0;   ///< Machine::ordinal while parked
     std::exception_ptr error;
+    StackSpan stack;        ///< its stack
 };
 
 /// The scheduler's view of one block: the threads runnable in this round, in order.
@@ -182,6 +252,13 @@ struct BlockRun {
     unsigned arrived = 0, finished = 0;
     unsigned barrierLine = 0;
     bool sameBarrier = true;
+    // ASan's fiber annotations: the scheduler's stack (learnt on the first switch away from
+    // it), where the context being left wants its stack recorded, the stack next() chose.
+    // A fiber that ended leaves its fake stack in deadFake for the next context to free.
+    StackSpan schedulerStack, endedStack;
+    StackSpan* leftStack = nullptr;
+    const StackSpan* nextStack = nullptr;
+    void* deadFake = nullptr;
 
     /// The continuation to run after the current thread parks or ends.
     ctx::fiber& next(bool errorStop)
@@ -191,10 +268,12 @@ struct BlockRun {
             m->current = &(*threads)[round[pos]];
             m->tid = round[pos];
             m->ordinal = (*fibers)[round[pos]].ordinal;
+            nextStack = &(*fibers)[round[pos]].stack;
             return (*fibers)[round[pos]].cont;
         }
         m->current = nullptr;
         m->tid = kNoThread;
+        nextStack = &schedulerStack;
         return scheduler;
     }
 };
@@ -202,11 +281,27 @@ struct BlockRun {
 /// Switches to `target`, leaving this context's continuation in `self`. Plain resume()
 /// (one jump_fcontext) is used rather than resume_with, which costs twice as much: whoever
 /// is resumed stores the continuation it receives into the slot its resumer named.
-void switchTo(BlockRun& r, ctx::fiber& self, ctx::fiber& target)
+/// `selfStack` and `targetStack` are the two contexts' stacks, for ASan.
+void switchTo(BlockRun& r, ctx::fiber& self, StackSpan& selfStack, ctx::fiber& target,
+              const StackSpan& targetStack)
 {
+    void* fake = nullptr;
+    asanStartSwitch(&fake, targetStack);
     r.resumerSlot = &self;
+    r.leftStack = &selfStack;
     ctx::fiber t = std::move(target);
-    ctx::fiber from = std::move(t).resume();
+    ctx::fiber from;
+    try {
+        from = std::move(t).resume();
+    } catch (const ctx::detail::forced_unwind&) {
+        // A parked fiber being destroyed (runGrid's abandon): Boost unwinds it and then
+        // jumps back to the scheduler, which never resumes this stack again.
+        asanFinishSwitch(fake, &r.endedStack);
+        asanStartSwitch(&r.deadFake, r.schedulerStack);
+        throw;
+    }
+    asanFinishSwitch(fake, r.leftStack);
+    asanFreeFakeStack(r.deadFake, selfStack);
     *r.resumerSlot = std::move(from);
 }
 
@@ -232,7 +327,7 @@ void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64& rng)
 
 }  // namespace
 
-void ThreadContext::syncthreads(unsigned barrier, std::source_location loc)
+void ThreadContext::syncthreads(unsigned barrier, SourceLine loc)
 {
     if (machine_->dropMask & barrier) return;
     auto* fs = static_cast<FiberState*>(fiber_);
@@ -240,7 +335,8 @@ void ThreadContext::syncthreads(unsigned barrier, std::source_location loc)
     fs->waiting = true;
     if (r.arrived++ == 0) r.barrierLine = loc.line();
     else if (r.barrierLine != loc.line()) r.sameBarrier = false;
-    switchTo(r, fs->cont, r.next(false));
+    ctx::fiber& target = r.next(false);
+    switchTo(r, fs->cont, fs->stack, target, *r.nextStack);
 }
 
 SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows, int cols)
@@ -277,7 +373,14 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
     run.round.reserve(nThreads);
     auto abandon = [&] {
         m.current = nullptr;
-        for (FiberState& f : fibers) f.cont = ctx::fiber{};  // unwinds parked fibers
+        for (FiberState& f : fibers) {
+            if (!f.cont) continue;
+            void* fake = nullptr;
+            asanStartSwitch(&fake, f.stack);
+            f.cont = ctx::fiber{};  // unwinds the parked fiber (switchTo's catch)
+            asanFinishSwitch(fake, &run.endedStack);
+            asanFreeFakeStack(run.deadFake, run.schedulerStack);
+        }
     };
 
     for (unsigned bz = 0; bz < cfg.grid.z; ++bz)
@@ -308,8 +411,10 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             fs.error = nullptr;
             fs.run = &run;
             tc.fiber_ = &fs;
-            fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool},
+            fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool, &fs.stack},
                                  [&fs, &tc, &body, &run](ctx::fiber&& from) {
+                                     asanFinishSwitch(nullptr, run.leftStack);
+                                     asanFreeFakeStack(run.deadFake, fs.stack);
                                      *run.resumerSlot = std::move(from);
                                      try {
                                          body(tc);
@@ -321,7 +426,10 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
                                      fs.done = true;
                                      ++run.finished;
                                      run.resumerSlot = &run.ended;
-                                     return std::move(run.next(fs.error != nullptr));
+                                     run.leftStack = &run.endedStack;
+                                     ctx::fiber& next = run.next(fs.error != nullptr);
+                                     asanStartSwitch(&run.deadFake, *run.nextStack);   // never back
+                                     return std::move(next);
                                  });
         }
         // Rounds: every runnable thread runs until it parks at a barrier or finishes.
@@ -331,7 +439,8 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
                 m.current = &threads[run.round[0]];
                 m.tid = run.round[0];
                 m.ordinal = fibers[run.round[0]].ordinal;
-                switchTo(run, run.scheduler, fibers[run.round[0]].cont);
+                switchTo(run, run.scheduler, run.schedulerStack, fibers[run.round[0]].cont,
+                         fibers[run.round[0]].stack);
             }
             for (const FiberState& fs : fibers)
                 if (fs.error) {
