@@ -45,7 +45,7 @@ deps=()
 run configure "$out/build.log" 120 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "${deps[@]}" -DTILESCOPE_BUILD_APP=OFF -DTILESCOPE_BUILD_BENCH=OFF -DTILESCOPE_CUDA=ON \
   -DTILESCOPE_CUDA_ARCHITECTURES="$arches"
-run build "$out/build.log" 300 ninja -C "$build" -k 0 -j "$jobs" tilescope-cli tilescope_gpu_tests tilescope_unit_tests
+run build "$out/build.log" 300 ninja -C "$build" -k 0 -j "$jobs" tilescope-cli tilescope_gpu_tests tilescope_unit_tests startup_links_cublas
 
 # Registers and shared memory of each kernel instance (ptxas -v), and the SASS check that
 # nvcc fused every `Pvalue += a * b` into an FFMA in both instantiations (no FMUL/FADD).
