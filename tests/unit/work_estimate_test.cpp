@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <functional>
 #include <thread>
@@ -226,10 +227,13 @@ void expectCancelled(const Simulation& r, double secondsAfterFlag)
     EXPECT_FALSE(r.matchesReference);
     EXPECT_NE(r.error.find("cancelled"), std::string::npos) << r.error;
     EXPECT_TRUE(r.trace.steps.empty());
-    EXPECT_LT(secondsAfterFlag, 1.0) << "simulate() went on for " << secondsAfterFlag << " s after the flag was set";
+    // The time is printed; the bound is loose (a loaded or sanitized machine is several times
+    // slower) yet far below the half minute or more each of these runs needs in full.
+    std::printf("simulate() returned %.3f s after the flag was set\n", secondsAfterFlag);
+    EXPECT_LT(secondsAfterFlag, 10.0) << "simulate() went on for " << secondsAfterFlag << " s after the flag was set";
 }
 
-TEST(WorkEstimate, CancelAfter100msStopsWithinASecond)
+TEST(WorkEstimate, CancelAfter100msStopsSoon)
 {
     // matmul-naive at width 2048: minutes of work; the flag is set after about 100 ms.
     const Scenario s = matmulScenario("matmul-naive", 2048, 2048, 2048, 16);
