@@ -13,6 +13,7 @@
 
 #include "sim/simulate.hpp"
 #include "sim/work_estimate.hpp"
+#include "tests/sanitized_build.hpp"
 
 namespace ts::sim {
 namespace {
@@ -177,6 +178,9 @@ TEST(WorkEstimate, EstimateWithinFactorOfMeasuredRun)
 {
     // Mid-size problems of each family, a fraction of a second each: the estimate must be
     // within 3x of the CPU time the simulation really takes on this machine.
+    if (ts::test::kAddressSanitized)
+        GTEST_SKIP() << "the estimate is calibrated for an optimised build; under ASan+UBSan these "
+                        "four runs took 33-443 s each where the estimate says under a second";
     const Scenario cases[] = {
         matmulScenario("matmul-naive", 300, 300, 300, 16),
         matmulScenario("matmul-tiled", 256, 256, 256, 8),
