@@ -15,6 +15,7 @@
 
 #include "hazards.hpp"
 #include "types.hpp"
+#include "warp_memory.hpp"
 
 namespace ts::sim {
 
@@ -87,6 +88,9 @@ public:
     HazardLog hazards;
     Uint3 blockIdx;                     ///< the block being run
     ConstantMemory constant;            ///< the mask M of a convolution, if any
+    /// Groups accesses into warp memory instructions (sim/warp_memory.hpp); null when the
+    /// memory model is off.
+    WarpMemory* memory = nullptr;
 
     /// Called (rarely) when a shared access completes a hazard pair: classifies it by
     /// program order (HazardKind) and records it.
@@ -130,6 +134,9 @@ public:
     {
         ++(m_->blockTotals->*COUNT);
         ++loads_[i_];
+        if (m_->memory)
+            m_->memory->access(OP == Op::GlobalLoad ? AccessKind::GlobalLoad : AccessKind::ConstantLoad,
+                               array_, line_, static_cast<uint32_t>(i_));
         float v = data_[i_];
         if (m_->tracing) m_->record(OP, array_, i_, v, line_);
         return v;
@@ -162,6 +169,8 @@ public:
     {
         ++m_->blockTotals->global_stores;
         ++stores_[i_];
+        if (m_->memory)
+            m_->memory->access(AccessKind::GlobalStore, array_, line_, static_cast<uint32_t>(i_));
         writable_[i_] = v;
         if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, v, line_);
         return *this;
@@ -217,6 +226,8 @@ public:
     {
         ++loads_[slot_];
         if (m_->detectHazards) track();
+        if (m_->memory)
+            m_->memory->access(AccessKind::SharedLoad, array_, line_, static_cast<uint32_t>(slot_));
         float v = data_[slot_];
         if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
         return v;
@@ -264,6 +275,8 @@ private:
         if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
         ++stores_[slot_];
         if (m_->detectHazards) trackWrite();
+        if (m_->memory)
+            m_->memory->access(AccessKind::SharedStore, array_, line_, static_cast<uint32_t>(slot_));
         data_[slot_] = v;
         if (m_->tracing) m_->record(op, array_, slot_, v, line_);
     }

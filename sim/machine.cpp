@@ -35,6 +35,16 @@ Totals& Totals::operator+=(const Totals& o)
     zero_fills += o.zero_fills;
     barriers += o.barriers;
     flops += o.flops;
+    global_ld_requests += o.global_ld_requests;
+    global_ld_sectors += o.global_ld_sectors;
+    global_st_requests += o.global_st_requests;
+    global_st_sectors += o.global_st_sectors;
+    shared_ld_requests += o.shared_ld_requests;
+    shared_ld_wavefronts += o.shared_ld_wavefronts;
+    shared_st_requests += o.shared_st_requests;
+    shared_st_wavefronts += o.shared_st_wavefronts;
+    constant_ld_requests += o.constant_ld_requests;
+    constant_ld_passes += o.constant_ld_passes;
     return *this;
 }
 
@@ -264,6 +274,9 @@ struct BlockRun {
     ctx::fiber& next(bool errorStop)
     {
         if (m->tid != kNoThread) (*fibers)[m->tid].ordinal = m->ordinal;
+        if (m->memory)
+            m->memory->switchThread(m->tid, !errorStop && pos + 1 < round.size() ? round[pos + 1] : kNoThread,
+                                    *m->blockTotals);
         if (!errorStop && ++pos < round.size()) {
             m->current = &(*threads)[round[pos]];
             m->tid = round[pos];
@@ -346,6 +359,13 @@ SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows,
     SharedAllocation s;
     s.id = id;
     s.array = machine_->arrayId(name, Space::Shared, rows, cols);
+    // nvcc packs a kernel's static __shared__ arrays in declaration order (4-byte aligned
+    // floats): this one starts where the ones declared before it end.
+    if (machine_->memory) {
+        uint32_t words = 0;
+        for (const SharedAllocation& a : *shared_) words += static_cast<uint32_t>(a.data.size());
+        machine_->memory->setSharedBase(s.array, words);
+    }
     // Shared memory starts uninitialised: NaN makes a read of a never-written slot visible.
     s.data.assign(static_cast<size_t>(rows) * cols, std::numeric_limits<float>::quiet_NaN());
     s.state.assign(static_cast<size_t>(rows) * cols, SlotState{});
@@ -371,6 +391,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
     run.threads = &threads;
     run.fibers = &fibers;
     run.round.reserve(nThreads);
+    if (m.memory) m.memory->startLaunch(nThreads);
     auto abandon = [&] {
         m.current = nullptr;
         for (FiberState& f : fibers) {
@@ -438,6 +459,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg,
             if (!run.round.empty()) {
                 m.current = &threads[run.round[0]];
                 m.tid = run.round[0];
+                if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
                 m.ordinal = fibers[run.round[0]].ordinal;
                 switchTo(run, run.scheduler, run.schedulerStack, fibers[run.round[0]].cont,
                          fibers[run.round[0]].stack);

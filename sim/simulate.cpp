@@ -73,6 +73,8 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
     cfg.scheduleSeed = opt.scheduleSeed;
     m.dropMask = s.dropBarriers;
     m.detectHazards = opt.detectHazards;
+    WarpMemory warpMemory;
+    if (opt.memoryModel) m.memory = &warpMemory;
     // Before each simulated thread starts: report the share of threads started, and stop
     // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
     const Progress running = progress.part(setupEnd, runEnd);
@@ -91,6 +93,10 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
     sim.arrays = m.arrays;
     sim.counters = std::move(m.counters);
     sim.hazards = std::move(m.hazards);
+    sim.accessSites = warpMemory.sites();
+    if (warpMemory.overflowed() && sim.error.empty())
+        sim.error = "the kernel has more than " + std::to_string(WarpMemory::kMaxSites) +
+                    " distinct memory accesses (source line, array, load or store), more than the memory model keeps apart; simulate it with the memory model off.";
     markStaleReads(m.events);
     for (Hazard& h : sim.hazards.traced) {
         m.events.at(h.first.seq).flags |= kHazard;
@@ -120,6 +126,27 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
         sim.trace = Trace{};
     }
     return sim;
+}
+
+namespace {
+/// Global elements with a non-zero count in `perArray` (elementLoads or elementStores).
+uint64_t touchedGlobalElements(const Simulation& r, const std::vector<std::vector<uint32_t>>& perArray)
+{
+    uint64_t elements = 0;
+    for (size_t a = 0; a < r.arrays.size() && a < perArray.size(); ++a)
+        if (r.arrays[a].space == Space::Global)
+            for (uint32_t c : perArray[a]) elements += c != 0;
+    return elements;
+}
+}  // namespace
+
+uint64_t compulsoryReadBytes(const Simulation& r) { return 4 * touchedGlobalElements(r, r.counters.elementLoads); }
+uint64_t compulsoryWriteBytes(const Simulation& r) { return 4 * touchedGlobalElements(r, r.counters.elementStores); }
+uint64_t compulsoryBytes(const Simulation& r) { return compulsoryReadBytes(r) + compulsoryWriteBytes(r); }
+
+uint64_t requestedBytes(const Totals& t)
+{
+    return uint64_t{kSectorBytes} * (t.global_ld_sectors + t.global_st_sectors);
 }
 
 uint64_t untiledGlobalLoads(const Scenario& s)

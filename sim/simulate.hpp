@@ -20,6 +20,10 @@ struct SimOptions {
     uint64_t scheduleSeed = 1;
     /// Run the shared-memory hazard detector (Simulation::hazards); off, it reports none.
     bool detectHazards = true;
+    /// Group accesses into warp memory instructions and count their sectors, wavefronts and
+    /// constant-cache passes (sim/warp_memory.hpp; Totals' *_requests fields and
+    /// Simulation::accessSites); off, those stay zero.
+    bool memoryModel = true;
     /// Set by another thread to stop the simulation early: it is polled while the inputs
     /// and the reference are made, before each simulated thread starts (so at most the
     /// rest of one block runs on) and while the trace is grouped. simulate() then returns
@@ -44,6 +48,9 @@ struct Simulation {
     Counters counters;
     Trace trace;                        ///< the selected block (empty if not traced)
     HazardLog hazards;                  ///< shared-memory hazards, whole grid; traced block's in detail
+    /// Every source access of the kernel with its warp memory instructions, whole grid, in
+    /// the order the kernel first executed them (empty with SimOptions::memoryModel off).
+    std::vector<AccessSite> accessSites;
     bool matchesReference = false;      ///< P equals the reference bit for bit
     std::string error;                  ///< non-empty if the kernel faulted (then P is partial)
     /// SimOptions::cancel stopped the run: counters, P and trace are incomplete (`error`
@@ -65,6 +72,17 @@ Simulation simulate(const Scenario& s, const SimOptions& opt = {});
 /// Convolution: the basic kernel's loads of N (sim/problem.hpp, convUntiledGlobalLoads).
 uint64_t untiledGlobalLoads(const Scenario& s);
 uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b);
+
+/// Distinct bytes of global memory the launch read plus those it wrote: what a perfect
+/// cache would move between the chip and DRAM (4 bytes per element read at least once, and
+/// per element written at least once).
+uint64_t compulsoryBytes(const Simulation& r);
+/// The read and the written part of compulsoryBytes(), apart (DRAM counts them apart).
+uint64_t compulsoryReadBytes(const Simulation& r);
+uint64_t compulsoryWriteBytes(const Simulation& r);
+
+/// Bytes the global memory requests asked for: (load + store sectors) x 32.
+uint64_t requestedBytes(const Totals& t);
 
 /// Floating-point operations per byte of global memory traffic: flops / (4 * loads).
 double opsPerByte(const Totals& t);

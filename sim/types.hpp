@@ -73,6 +73,14 @@ struct Totals {
     uint64_t zero_fills = 0;
     uint64_t barriers = 0;        ///< block-wide barrier completions
     uint64_t flops = 0;           ///< 2 per executed multiply-add
+    // Warp memory instructions and their transactions (sim/warp_memory.hpp); all zero when
+    // the memory model is off.
+    uint64_t global_ld_requests = 0, global_ld_sectors = 0;
+    uint64_t global_st_requests = 0, global_st_sectors = 0;
+    uint64_t shared_ld_requests = 0, shared_ld_wavefronts = 0;
+    uint64_t shared_st_requests = 0, shared_st_wavefronts = 0;
+    uint64_t constant_ld_requests = 0;
+    uint64_t constant_ld_passes = 0;   ///< distinct addresses per request, summed
 
     Totals& operator+=(const Totals& o);
 };

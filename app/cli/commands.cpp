@@ -13,7 +13,9 @@
 #include "conv_verify_cases.hpp"
 #include "kernels/context.cuh"
 #include "gpu/gpu.hpp"
+#include "sim/kernel_info.hpp"
 #include "sim/simulate.hpp"
+#include "sim/warp_memory.hpp"
 #include "work_check.hpp"
 
 namespace ts::cli {
@@ -95,6 +97,109 @@ unsigned barrierBits(const std::string& name)
 /// Rounds for JSON so that 10/3 prints as 3.333 (the spec's precision), not 3.3333333.
 double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
+const char* spaceName(sim::Space s)
+{
+    return s == sim::Space::Global ? "global" : s == sim::Space::Shared ? "shared" : "constant";
+}
+
+/// The `memory` object of simulate --json (docs/cli.md): warp memory instructions and
+/// their transactions, whole grid and per source line.
+ordered_json memoryJson(const sim::Simulation& r)
+{
+    const sim::Totals& t = r.counters.totals;
+    ordered_json m;
+    m["global_ld_requests"] = t.global_ld_requests;
+    m["global_ld_sectors"] = t.global_ld_sectors;
+    m["global_st_requests"] = t.global_st_requests;
+    m["global_st_sectors"] = t.global_st_sectors;
+    m["sectors_per_request"] = round3(ratio(t.global_ld_sectors, t.global_ld_requests));
+    m["shared_ld_requests"] = t.shared_ld_requests;
+    m["shared_ld_wavefronts"] = t.shared_ld_wavefronts;
+    m["shared_ld_bank_conflicts"] = t.shared_ld_wavefronts - t.shared_ld_requests;
+    m["shared_st_requests"] = t.shared_st_requests;
+    m["shared_st_wavefronts"] = t.shared_st_wavefronts;
+    m["shared_st_bank_conflicts"] = t.shared_st_wavefronts - t.shared_st_requests;
+    m["constant_ld_requests"] = t.constant_ld_requests;
+    m["constant_ld_serializations"] = t.constant_ld_passes - t.constant_ld_requests;
+    m["requested_bytes"] = sim::requestedBytes(t);
+    m["compulsory_bytes"] = sim::compulsoryBytes(r);
+    m["compulsory_read_bytes"] = sim::compulsoryReadBytes(r);
+    m["compulsory_write_bytes"] = sim::compulsoryWriteBytes(r);
+    ordered_json lines = ordered_json::array();
+    for (const sim::LineMemory& l : sim::memoryByLine(r.accessSites)) {
+        ordered_json e;
+        e["line"] = l.line;
+        e["space"] = spaceName(l.space);
+        e["op"] = l.store ? "st" : "ld";
+        e["requests"] = l.requests;
+        e["sectors"] = l.space == sim::Space::Global ? ordered_json(l.sectors) : ordered_json(nullptr);
+        e["wavefronts"] = l.space == sim::Space::Global ? ordered_json(nullptr) : ordered_json(l.wavefronts);
+        e["bank_conflicts"] = l.space == sim::Space::Shared ? ordered_json(l.conflicts()) : ordered_json(nullptr);
+        ordered_json names = ordered_json::array();
+        for (uint8_t a : l.arrays) names.push_back(a < r.arrays.size() ? r.arrays[a].name : "?");
+        e["arrays"] = names;
+        e["lanes"] = l.lanes;
+        lines.push_back(e);
+    }
+    m["per_line"] = lines;
+    return m;
+}
+
+/// The statement on `line` of the kernel's source file, trimmed ("" if unknown).
+std::string statementOn(const std::string& kernel, unsigned line)
+{
+    const sim::KernelInfo* info = sim::findKernel(kernel);
+    if (!info) return "";
+    std::istringstream in(sim::kernelSource(std::string(info->sourceFile)));
+    std::string text;
+    for (unsigned n = 1; std::getline(in, text); ++n)
+        if (n == line) {
+            const size_t a = text.find_first_not_of(" \t");
+            return a == std::string::npos ? "" : text.substr(a);
+        }
+    return "";
+}
+
+/// The per-line table of simulate's text output, like Nsight Compute's source view.
+void printMemoryTable(std::ostream& out, const sim::Simulation& r)
+{
+    const sim::Totals& t = r.counters.totals;
+    out << "  memory (warps of 32 lanes; global in 32-byte sectors, shared in 32 banks)\n"
+        << "    global loads   " << t.global_ld_requests << " requests, " << t.global_ld_sectors << " sectors ("
+        << std::setprecision(3) << ratio(t.global_ld_sectors, t.global_ld_requests) << " per request)\n"
+        << "    global stores  " << t.global_st_requests << " requests, " << t.global_st_sectors << " sectors\n"
+        << "    shared loads   " << t.shared_ld_requests << " requests, " << t.shared_ld_wavefronts
+        << " wavefronts, " << t.shared_ld_wavefronts - t.shared_ld_requests << " bank conflicts\n"
+        << "    shared stores  " << t.shared_st_requests << " requests, " << t.shared_st_wavefronts
+        << " wavefronts, " << t.shared_st_wavefronts - t.shared_st_requests << " bank conflicts\n";
+    if (t.constant_ld_requests)
+        out << "    constant loads " << t.constant_ld_requests << " requests, "
+            << t.constant_ld_passes - t.constant_ld_requests << " serializations\n";
+    out << "    bytes          " << sim::requestedBytes(r.counters.totals) << " requested (sectors x 32), "
+        << sim::compulsoryBytes(r) << " compulsory (distinct bytes read + written)\n";
+    const std::vector<sim::LineMemory> lines = sim::memoryByLine(r.accessSites);
+    if (lines.empty()) return;
+    out << "  line  space     op  requests   sectors  sect/req  wavefronts  conflicts  statement\n";
+    for (const sim::LineMemory& l : lines) {
+        std::string stmt = statementOn(r.scenario.kernel, l.line);
+        if (stmt.size() > 60) stmt = stmt.substr(0, 57) + "...";
+        const bool global = l.space == sim::Space::Global;
+        std::ostringstream sectors, perRequest, wave, conflicts;
+        if (global) {
+            sectors << l.sectors;
+            perRequest << std::fixed << std::setprecision(2) << ratio(l.sectors, l.requests);
+        } else {
+            wave << l.wavefronts;
+            conflicts << l.conflicts();
+        }
+        out << std::right << std::setw(6) << l.line << "  " << std::left << std::setw(8) << spaceName(l.space)
+            << "  " << (l.store ? "st" : "ld") << std::right << std::setw(10) << l.requests << std::setw(10)
+            << (global ? sectors.str() : "-") << std::setw(10) << (global ? perRequest.str() : "-")
+            << std::setw(12) << (global ? "-" : wave.str()) << std::setw(11) << (global ? "-" : conflicts.str())
+            << "  " << stmt << "\n";
+    }
+}
+
 ordered_json paramsJson(const sim::Scenario& s)
 {
     if (sim::isConvolution(s.kernel)) return convParamsJson(s);
@@ -123,6 +228,8 @@ Commands::Commands(CLI::App& app)
     simulate_->add_flag("--hazard-report", hazardReport_,
                         "Print the hazards like compute-sanitizer's racecheck (stderr with --json)");
     simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: docs/cli.md)");
+    simulate_->add_flag("--no-memory-model", noMemoryModel_,
+                        "Skip the warp memory model (requests, sectors, bank conflicts): a faster run, no `memory` object");
     simulate_->add_flag("--yes", simYes_, "Run a simulation estimated to take more than 10 s (otherwise refused)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
@@ -213,6 +320,7 @@ int Commands::runSimulate()
                    : schedule_ == "random" ? sim::Schedule::Random
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
+    opt.memoryModel = !noMemoryModel_;
     std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& r = std::get<sim::Simulation>(run);
@@ -244,6 +352,7 @@ int Commands::runSimulate()
     j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
     j["matches_reference"] = r.matchesReference;
+    if (opt.memoryModel) j["memory"] = memoryJson(r);
     if (simJson_) {
         std::cout << j.dump() << "\n";
         return kOk;
@@ -262,6 +371,7 @@ int Commands::runSimulate()
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
               << "  P vs reference  " << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
+    if (opt.memoryModel) printMemoryTable(std::cout, r);
     return kOk;
 }
 

@@ -46,6 +46,7 @@ private:
     std::string dropBarrier_;
     bool hazardReport_ = false;
     bool simJson_ = false;
+    bool noMemoryModel_ = false;   ///< --no-memory-model: skip warps and transactions
     bool simYes_ = false;       ///< --yes: run a simulation estimated to take long
     int reps_ = 20;
     bool benchJson_ = false;

@@ -64,7 +64,7 @@ TEST(CliWorkCheck, ShortRunsAreNotAsked)
 TEST(CliWorkCheck, TooBigForMemoryIsRefusedEvenWithYes)
 {
     // An address-space limit of 400 MB (ulimit -v) stands for a machine with little memory:
-    // the 8000^3 product needs about 2.4 GiB for its inputs and counters.
+    // the 8000^3 product needs about 2.5 GiB for its inputs and counters.
     if (kAddressSanitized)
         GTEST_SKIP() << "ASan reserves terabytes of shadow address space at start-up, so no program "
                         "of this build starts under ulimit -v";
@@ -81,7 +81,7 @@ TEST(CliWorkCheck, TooBigForMemoryIsRefusedEvenWithYes)
     ::pclose(p);
     took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(took, 5);
-    EXPECT_NE(out.find("Simulating matmul-tiled at width 8000, tile 16 needs about 2.4 GiB of memory"), std::string::npos)
+    EXPECT_NE(out.find("Simulating matmul-tiled at width 8000, tile 16 needs about 2.5 GiB of memory"), std::string::npos)
         << out;
     EXPECT_NE(out.find("available on this machine; choose a smaller problem.\nexit=2"), std::string::npos) << out;
 }

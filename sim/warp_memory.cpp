@@ -1,0 +1,288 @@
+// Warp memory instructions and their transactions (see warp_memory.hpp).
+#include "warp_memory.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+
+namespace ts::sim {
+namespace {
+
+/// Sorts v[0, n) (n at most 32) and moves its distinct values to the front; returns how many.
+uint32_t distinctSorted(uint32_t* v, uint32_t n)
+{
+    std::sort(v, v + n);
+    return static_cast<uint32_t>(std::unique(v, v + n) - v);
+}
+
+}  // namespace
+
+WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* words)
+{
+    WarpTransactions t;
+    uint32_t w[kWarpLanes];
+    uint32_t n = 0;
+    if (mask == 0xFFFFFFFFu) {
+        std::copy(words, words + kWarpLanes, w);
+        n = kWarpLanes;
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1) w[n++] = words[std::countr_zero(m)];
+    }
+    t.lanes = n;
+    if (n == 0) return t;
+    switch (kind) {
+    case AccessKind::GlobalLoad:
+    case AccessKind::GlobalStore: {
+        // Fast path: lanes in ascending consecutive words (a coalesced row access).
+        bool consecutive = true;
+        for (uint32_t i = 1; i < n && consecutive; ++i) consecutive = w[i] == w[i - 1] + 1;
+        if (consecutive) {
+            t.sectors = (w[n - 1] >> 3) - (w[0] >> 3) + 1;
+            t.cacheLines = (w[n - 1] >> 5) - (w[0] >> 5) + 1;
+            break;
+        }
+        uint32_t s[kWarpLanes];
+        for (uint32_t i = 0; i < n; ++i) s[i] = w[i] >> 3;   // 8 words per 32-byte sector
+        t.sectors = distinctSorted(s, n);
+        for (uint32_t i = 0; i < t.sectors; ++i) s[i] >>= 2;  // 4 sectors per 128-byte line
+        t.cacheLines = static_cast<uint32_t>(std::unique(s, s + t.sectors) - s);
+        break;
+    }
+    case AccessKind::SharedLoad:
+    case AccessKind::SharedStore: {
+        // Fast path: no bank holds two different words (each lane in a bank of its own, or
+        // lanes sharing a word, which one broadcast serves).
+        uint32_t seen = 0;
+        uint32_t bankWord[kSharedBanks];
+        bool clash = false;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t b = w[i] % kSharedBanks;
+            if (!(seen & (1u << b))) {
+                seen |= 1u << b;
+                bankWord[b] = w[i];
+            } else {
+                clash |= bankWord[b] != w[i];
+            }
+        }
+        if (!clash) {
+            t.wavefronts = 1;
+            break;
+        }
+        // Distinct words, then the fullest bank.
+        const uint32_t d = distinctSorted(w, n);
+        uint8_t perBank[kSharedBanks] = {};
+        uint32_t most = 0;
+        for (uint32_t i = 0; i < d; ++i) most = std::max<uint32_t>(most, ++perBank[w[i] % kSharedBanks]);
+        t.wavefronts = most;
+        break;
+    }
+    case AccessKind::ConstantLoad:
+        t.wavefronts = distinctSorted(w, n);
+        break;
+    }
+    return t;
+}
+
+Space spaceOf(AccessKind k)
+{
+    switch (k) {
+    case AccessKind::GlobalLoad:
+    case AccessKind::GlobalStore: return Space::Global;
+    case AccessKind::SharedLoad:
+    case AccessKind::SharedStore: return Space::Shared;
+    case AccessKind::ConstantLoad: break;
+    }
+    return Space::Constant;
+}
+
+bool isStore(AccessKind k) { return k == AccessKind::GlobalStore || k == AccessKind::SharedStore; }
+
+std::vector<LineMemory> memoryByLine(const std::vector<AccessSite>& sites)
+{
+    std::vector<LineMemory> lines;
+    for (const AccessSite& s : sites) {
+        if (s.requests == 0) continue;
+        auto it = std::find_if(lines.begin(), lines.end(), [&](const LineMemory& l) {
+            return l.line == s.line && l.space == spaceOf(s.kind) && l.store == isStore(s.kind);
+        });
+        if (it == lines.end()) {
+            LineMemory l;
+            l.line = s.line;
+            l.space = spaceOf(s.kind);
+            l.store = isStore(s.kind);
+            lines.push_back(l);
+            it = lines.end() - 1;
+        }
+        if (std::find(it->arrays.begin(), it->arrays.end(), s.array) == it->arrays.end()) it->arrays.push_back(s.array);
+        it->requests += s.requests;
+        it->lanes += s.lanes;
+        it->sectors += s.sectors;
+        it->cacheLines += s.cacheLines;
+        it->wavefronts += s.wavefronts;
+    }
+    std::stable_sort(lines.begin(), lines.end(), [](const LineMemory& a, const LineMemory& b) {
+        if (a.line != b.line) return a.line < b.line;
+        if (a.space != b.space) return a.space < b.space;
+        return a.store < b.store;
+    });
+    return lines;
+}
+
+void WarpMemory::startLaunch(unsigned threads)
+{
+    threads_ = threads;
+    siteOf_.clear();
+    sites_.clear();
+    overflow_ = false;
+    pending_.assign(kMaxSites, {});
+    memo_.assign(size_t{kMaxSites} * kWarpLanes, Memo{});
+    sharedBase_.fill(0);
+    logLength_.fill(0);
+    if (log_.empty()) log_.resize(256 * kWarpLanes);
+    cursor_ = end_ = nullptr;
+}
+
+void WarpMemory::growLog()
+{
+    const size_t used = static_cast<size_t>(cursor_ - log_.data());
+    log_.resize(std::max<size_t>(used + kWarpLanes, 2 * log_.size()));
+    cursor_ = log_.data() + used;
+    end_ = log_.data() + log_.size();
+}
+
+uint8_t WarpMemory::siteOf(uint32_t key)
+{
+    if (key < siteOf_.size() && siteOf_[key] != kNoSite) return siteOf_[key];
+    if (sites_.size() >= kMaxSites) {
+        // Called on a fiber's way out, where nothing may throw: simulate() reports it.
+        overflow_ = true;
+        return 0;
+    }
+    if (key >= siteOf_.size()) siteOf_.resize(key + 1, kNoSite);
+    AccessSite s;
+    s.kind = static_cast<AccessKind>(key % 8);
+    s.array = static_cast<uint8_t>(key / 8 % 256);
+    s.line = key / 8 / 256;
+    sites_.push_back(s);
+    siteOf_[key] = static_cast<uint8_t>(sites_.size() - 1);
+    return siteOf_[key];
+}
+
+void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals& block)
+{
+    AccessSite& site = sites_[si];
+    const uint32_t w0 = words[std::countr_zero(mask)];
+    uint32_t offsets[kWarpLanes];
+    for (unsigned lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = words[lane] == kNoWord ? 0 : words[lane] - w0;
+    Memo& memo = memo_[size_t{si} * kWarpLanes + w0 % kWarpLanes];
+    bool same = memo.mask == mask;
+    for (unsigned lane = 0; lane < kWarpLanes; ++lane) same &= memo.offsets[lane] == offsets[lane];
+    if (!same) {
+        memo.mask = mask;
+        std::copy(std::begin(offsets), std::end(offsets), std::begin(memo.offsets));
+        memo.t = transactionsOf(site.kind, mask, words);
+    }
+    const WarpTransactions& t = memo.t;
+    ++site.requests;
+    site.lanes += t.lanes;
+    site.sectors += t.sectors;
+    site.cacheLines += t.cacheLines;
+    site.wavefronts += t.wavefronts;
+    switch (site.kind) {
+    case AccessKind::GlobalLoad:
+        ++block.global_ld_requests;
+        block.global_ld_sectors += t.sectors;
+        break;
+    case AccessKind::GlobalStore:
+        ++block.global_st_requests;
+        block.global_st_sectors += t.sectors;
+        break;
+    case AccessKind::SharedLoad:
+        ++block.shared_ld_requests;
+        block.shared_ld_wavefronts += t.wavefronts;
+        break;
+    case AccessKind::SharedStore:
+        ++block.shared_st_requests;
+        block.shared_st_wavefronts += t.wavefronts;
+        break;
+    case AccessKind::ConstantLoad:
+        ++block.constant_ld_requests;
+        block.constant_ld_passes += t.wavefronts;
+        break;
+    }
+}
+
+void WarpMemory::countWarp(unsigned warp, Totals& block)
+{
+    const unsigned lanes = std::min(kWarpLanes, threads_ - warp * kWarpLanes);
+    // The lanes that logged anything.
+    uint32_t active = 0;
+    uint32_t shortest = UINT32_MAX;
+    for (unsigned lane = 0; lane < lanes; ++lane)
+        if (logLength_[lane] != 0) {
+            active |= 1u << lane;
+            shortest = std::min(shortest, logLength_[lane]);
+        }
+    if (active == 0) return;
+    const unsigned first = static_cast<unsigned>(std::countr_zero(active));
+    // While every active lane logged the same access, entry i of the lanes is one instruction.
+    uint32_t words[kWarpLanes];
+    std::fill(std::begin(words), std::end(words), kNoWord);
+    uint32_t i = 0;
+    for (; i < shortest; ++i) {
+        const uint64_t* row = log_.data() + size_t{i} * kWarpLanes;
+        const uint32_t key = static_cast<uint32_t>(row[first] >> 32);
+        bool same = true;
+        if (active == 0xFFFFFFFFu) {
+            for (unsigned lane = 0; lane < kWarpLanes; ++lane) {
+                same &= static_cast<uint32_t>(row[lane] >> 32) == key;
+                words[lane] = static_cast<uint32_t>(row[lane]);
+            }
+        } else {
+            for (uint32_t m = active; m; m &= m - 1) {
+                const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+                same &= static_cast<uint32_t>(row[lane] >> 32) == key;
+                words[lane] = static_cast<uint32_t>(row[lane]);
+            }
+        }
+        if (!same) break;
+        count(siteOf(key), active, words, block);
+    }
+    // From the first difference on (divergence, or lanes that logged different numbers of
+    // accesses), the n-th execution of a source access by each lane is one instruction.
+    // Up to there every lane executed every access equally often, so counting occurrences
+    // from here gives the same grouping as counting them from the start.
+    bool rest = false;
+    for (unsigned lane = 0; lane < lanes; ++lane) rest |= logLength_[lane] > i;
+    if (rest) countDivergent(lanes, i, block);
+    for (unsigned lane = 0; lane < lanes; ++lane) logLength_[lane] = 0;
+}
+
+void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
+{
+    uint32_t used[kMaxSites] = {};
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+        uint32_t occurrence[kMaxSites] = {};
+        for (uint32_t i = from; i < logLength_[lane]; ++i) {
+            const uint64_t e = log_[size_t{i} * kWarpLanes + lane];
+            const uint8_t si = siteOf(static_cast<uint32_t>(e >> 32));
+            const uint32_t n = occurrence[si]++;
+            std::vector<Record>& records = pending_[si];
+            if (n >= records.size()) records.resize(std::max<size_t>(n + 1, 2 * records.size()));
+            records[n].words[lane] = static_cast<uint32_t>(e);
+            used[si] = std::max(used[si], n + 1);
+        }
+    }
+    for (size_t si = 0; si < sites_.size(); ++si)
+        for (uint32_t n = 0; n < used[si]; ++n) {
+            Record& r = pending_[si][n];
+            uint32_t mask = 0;
+            for (unsigned lane = 0; lane < kWarpLanes; ++lane) mask |= uint32_t{r.words[lane] != kNoWord} << lane;
+            count(static_cast<uint8_t>(si), mask, r.words, block);
+            std::fill(std::begin(r.words), std::end(r.words), kNoWord);
+        }
+}
+
+}  // namespace ts::sim
