@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <map>
+#include <tuple>
 #include <string>
 
 
@@ -136,7 +138,6 @@ void WarpMemory::startLaunch(unsigned threads)
     siteOf_.clear();
     sites_.clear();
     overflow_ = false;
-    pending_.assign(kMaxSites, {});
     memo_.assign(size_t{kMaxSites} * kWarpLanes, Memo{});
     sharedBase_.fill(0);
     logLength_.fill(0);
@@ -262,27 +263,39 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
 
 void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
 {
-    uint32_t used[kMaxSites] = {};
+    // A lane that skips a loop iteration's access (a ghost cell, a halo element read from
+    // elsewhere) would pair its next iteration with the other lanes' current one if the
+    // n-th executions were simply matched. Where the statement also reads constant memory
+    // (the mask element M[j] or Mc[i][j], the same for every lane in one iteration of the
+    // mask loop), that element names the iteration: accesses are matched by (source access,
+    // constant element read next to it on the same line, occurrence).
+    const auto lineOf = [](uint64_t e) { return static_cast<uint32_t>(e >> 32) / 8 / 256; };
+    const auto isConstant = [](uint64_t e) {
+        return static_cast<AccessKind>(static_cast<uint32_t>(e >> 32) % 8) == AccessKind::ConstantLoad;
+    };
+    std::map<std::tuple<uint8_t, uint32_t, uint32_t>, Record> records;
     for (unsigned lane = 0; lane < lanes; ++lane) {
-        uint32_t occurrence[kMaxSites] = {};
-        for (uint32_t i = from; i < logLength_[lane]; ++i) {
-            const uint64_t e = log_[size_t{i} * kWarpLanes + lane];
+        std::map<std::pair<uint8_t, uint32_t>, uint32_t> occurrence;
+        const uint32_t end = logLength_[lane];
+        const auto entry = [&](uint32_t i) { return log_[size_t{i} * kWarpLanes + lane]; };
+        for (uint32_t i = from; i < end; ++i) {
+            const uint64_t e = entry(i);
             const uint8_t si = siteOf(static_cast<uint32_t>(e >> 32));
-            const uint32_t n = occurrence[si]++;
-            std::vector<Record>& records = pending_[si];
-            if (n >= records.size()) records.resize(std::max<size_t>(n + 1, 2 * records.size()));
-            records[n].words[lane] = static_cast<uint32_t>(e);
-            used[si] = std::max(used[si], n + 1);
+            uint32_t anchor = kNoWord;
+            if (isConstant(e)) anchor = static_cast<uint32_t>(e);
+            else if (i + 1 < end && isConstant(entry(i + 1)) && lineOf(entry(i + 1)) == lineOf(e))
+                anchor = static_cast<uint32_t>(entry(i + 1));
+            else if (i > from && isConstant(entry(i - 1)) && lineOf(entry(i - 1)) == lineOf(e))
+                anchor = static_cast<uint32_t>(entry(i - 1));
+            const uint32_t n = occurrence[{si, anchor}]++;
+            records[{si, anchor, n}].words[lane] = static_cast<uint32_t>(e);
         }
     }
-    for (size_t si = 0; si < sites_.size(); ++si)
-        for (uint32_t n = 0; n < used[si]; ++n) {
-            Record& r = pending_[si][n];
-            uint32_t mask = 0;
-            for (unsigned lane = 0; lane < kWarpLanes; ++lane) mask |= uint32_t{r.words[lane] != kNoWord} << lane;
-            count(static_cast<uint8_t>(si), mask, r.words, block);
-            std::fill(std::begin(r.words), std::end(r.words), kNoWord);
-        }
+    for (const auto& [key, r] : records) {
+        uint32_t mask = 0;
+        for (unsigned lane = 0; lane < kWarpLanes; ++lane) mask |= uint32_t{r.words[lane] != kNoWord} << lane;
+        count(std::get<0>(key), mask, r.words, block);
+    }
 }
 
 }  // namespace ts::sim

@@ -167,7 +167,6 @@ private:
     std::array<uint32_t, kWarpLanes> logLength_{};
     std::vector<uint8_t> siteOf_;          ///< by (line, array, kind) key
     std::vector<AccessSite> sites_;
-    std::vector<std::vector<Record>> pending_;   ///< divergent warps: by site, by occurrence
     std::vector<Memo> memo_;                     ///< by site, then first word mod 32
     std::array<uint32_t, 256> sharedBase_{};
 };
