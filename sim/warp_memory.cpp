@@ -248,13 +248,18 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
                 words[lane] = static_cast<uint32_t>(row[lane]);
             }
         }
+        // The mask element a convolution reads is the same for every lane in one iteration:
+        // lanes reading different elements at the same position of their logs are in
+        // different iterations (one skipped a ghost cell), however alike their logs look.
+        if (same && static_cast<AccessKind>(key % 8) == AccessKind::ConstantLoad)
+            for (uint32_t m = active; m; m &= m - 1) same &= words[std::countr_zero(m)] == words[first];
         if (!same) break;
         count(siteOf(key), active, words, block);
     }
     // From the first difference on (divergence, or lanes that logged different numbers of
-    // accesses), the n-th execution of a source access by each lane is one instruction.
-    // Up to there every lane executed every access equally often, so counting occurrences
-    // from here gives the same grouping as counting them from the start.
+    // accesses), countDivergent matches the lanes' accesses. Up to there every lane executed
+    // the same accesses in the same iterations, so matching from here gives the same
+    // grouping as matching from the start.
     bool rest = false;
     for (unsigned lane = 0; lane < lanes; ++lane) rest |= logLength_[lane] > i;
     if (rest) countDivergent(lanes, i, block);
@@ -278,17 +283,21 @@ void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
         std::map<std::pair<uint8_t, uint32_t>, uint32_t> occurrence;
         const uint32_t end = logLength_[lane];
         const auto entry = [&](uint32_t i) { return log_[size_t{i} * kWarpLanes + lane]; };
+        // The operands of one statement are read one after the other: a constant load and a
+        // load of another space next to each other on one line belong to one iteration.
+        // Pairs are taken left to right, so M[j] of the next iteration is never borrowed.
+        std::vector<uint32_t> anchor(end > from ? end - from : 0, kNoWord);
+        for (uint32_t i = from; i + 1 < end; ++i) {
+            const uint64_t a = entry(i), b = entry(i + 1);
+            if (lineOf(a) != lineOf(b) || isConstant(a) == isConstant(b)) continue;
+            anchor[i - from] = anchor[i + 1 - from] = static_cast<uint32_t>(isConstant(a) ? a : b);
+            ++i;
+        }
         for (uint32_t i = from; i < end; ++i) {
             const uint64_t e = entry(i);
             const uint8_t si = siteOf(static_cast<uint32_t>(e >> 32));
-            uint32_t anchor = kNoWord;
-            if (isConstant(e)) anchor = static_cast<uint32_t>(e);
-            else if (i + 1 < end && isConstant(entry(i + 1)) && lineOf(entry(i + 1)) == lineOf(e))
-                anchor = static_cast<uint32_t>(entry(i + 1));
-            else if (i > from && isConstant(entry(i - 1)) && lineOf(entry(i - 1)) == lineOf(e))
-                anchor = static_cast<uint32_t>(entry(i - 1));
-            const uint32_t n = occurrence[{si, anchor}]++;
-            records[{si, anchor, n}].words[lane] = static_cast<uint32_t>(e);
+            const uint32_t n = occurrence[{si, anchor[i - from]}]++;
+            records[{si, anchor[i - from], n}].words[lane] = static_cast<uint32_t>(e);
         }
     }
     for (const auto& [key, r] : records) {
