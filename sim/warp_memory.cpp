@@ -229,8 +229,22 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
     if (active == 0) return;
     const unsigned first = static_cast<unsigned>(std::countr_zero(active));
     // While every active lane logged the same access, entry i of the lanes is one instruction.
-    uint32_t words[kWarpLanes];
-    std::fill(std::begin(words), std::end(words), kNoWord);
+    // A row is counted one row late: if the lanes part at the row after it, and the two rows
+    // could be the two operands of one statement (a constant load and a load of another
+    // space on one line, paired left to right as countDivergent pairs them), the row belongs
+    // to the parted iteration and countDivergent matches it by its partner's mask element.
+    // (conv1d-tiled-cache reads N_ds[..] before M[j]: lanes that skipped a ghost element
+    // log the same shared load first and part only at the M[j] after it.)
+    const auto lineOfKey = [](uint32_t key) { return key / 8 / 256; };
+    const auto constantKey = [](uint32_t key) { return static_cast<AccessKind>(key % 8) == AccessKind::ConstantLoad; };
+    uint32_t bufferA[kWarpLanes], bufferB[kWarpLanes];
+    std::fill(std::begin(bufferA), std::end(bufferA), kNoWord);
+    std::fill(std::begin(bufferB), std::end(bufferB), kNoWord);
+    uint32_t* words = bufferA;      // this row's words
+    uint32_t* heldWords = bufferB;  // the held row's words
+    bool held = false;              // the previous row is not counted yet
+    bool heldSecond = false;        // the previous row is the second of a pair
+    uint32_t heldKey = 0;
     uint32_t i = 0;
     for (; i < shortest; ++i) {
         const uint64_t* row = log_.data() + size_t{i} * kWarpLanes;
@@ -251,18 +265,35 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
         // The mask element a convolution reads is the same for every lane in one iteration:
         // lanes reading different elements at the same position of their logs are in
         // different iterations (one skipped a ghost cell), however alike their logs look.
-        if (same && static_cast<AccessKind>(key % 8) == AccessKind::ConstantLoad)
+        if (same && constantKey(key))
             for (uint32_t m = active; m; m &= m - 1) same &= words[std::countr_zero(m)] == words[first];
         if (!same) break;
-        count(siteOf(key), active, words, block);
+        const bool second = i > 0 && !heldSecond && lineOfKey(heldKey) == lineOfKey(key) &&
+                            constantKey(heldKey) != constantKey(key);
+        if (held) count(siteOf(heldKey), active, heldWords, block);
+        if (second) {
+            count(siteOf(key), active, words, block);   // the pair is complete
+            held = false;
+        } else {
+            std::swap(words, heldWords);
+            held = true;
+        }
+        heldSecond = second;
+        heldKey = key;
     }
     // From the first difference on (divergence, or lanes that logged different numbers of
     // accesses), countDivergent matches the lanes' accesses. Up to there every lane executed
     // the same accesses in the same iterations, so matching from here gives the same
-    // grouping as matching from the start.
+    // grouping as matching from the start; the held row is not the second of a pair, so
+    // countDivergent's pairs, taken left to right from it, are the pairs of the whole log.
     bool rest = false;
     for (unsigned lane = 0; lane < lanes; ++lane) rest |= logLength_[lane] > i;
-    if (rest) countDivergent(lanes, i, block);
+    uint32_t from = i;
+    if (held) {
+        if (rest) from = i - 1;
+        else count(siteOf(heldKey), active, heldWords, block);
+    }
+    if (rest) countDivergent(lanes, from, block);
     for (unsigned lane = 0; lane < lanes; ++lane) logLength_[lane] = 0;
 }
 
