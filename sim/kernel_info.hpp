@@ -51,6 +51,13 @@ struct KernelInfo {
     /// conv1d-tiled-cache: N_ds holds the internal tile only; the halo is read from global
     /// memory (where the caches serve it).
     bool haloFromGlobal = false;
+    /// matmul-naive-uncoalesced: Row comes from blockIdx.x and threadIdx.x, Col from the y
+    /// axis, so the grid's x runs over the rows of P (ceil(j / edge) x ceil(l / edge) blocks)
+    /// and thread (tx, ty) of block (bx, by) computes P[bx*edge + tx][by*edge + ty].
+    bool rowFromX = false;
+    /// matmul-tiled-nds-transposed and -padded: thread (tx, ty) stores its N element in
+    /// Nds[tx][ty], so slot Nds[c][r] holds element (r, c) of the phase's N tile.
+    bool ndsTransposed = false;
 };
 
 /// Every kernel the simulator and the GPU can run, in the registry's order.

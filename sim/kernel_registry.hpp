@@ -21,7 +21,10 @@
 #include "kernels/conv2d_basic.cuh"
 #include "kernels/conv2d_tiled.cuh"
 #include "kernels/matmul_naive.cuh"
+#include "kernels/matmul_naive_uncoalesced.cuh"
 #include "kernels/matmul_tiled.cuh"
+#include "kernels/matmul_tiled_nds_padded.cuh"
+#include "kernels/matmul_tiled_nds_transposed.cuh"
 
 namespace ts::sim {
 
@@ -32,7 +35,8 @@ struct Tiles {
     static constexpr std::array<int, sizeof...(T)> values{T...};
 };
 
-/// TILE_WIDTH values compiled as template instances of matmul-tiled.
+/// TILE_WIDTH values compiled as template instances of matmul-tiled (and of its Nds
+/// variants matmul-tiled-nds-transposed and matmul-tiled-nds-padded).
 using MatmulTiles = Tiles<2, 4, 8, 16, 32>;
 /// TILE_SIZE values compiled as template instances of conv1d-tiled and conv1d-tiled-cache.
 using Conv1DTiles = Tiles<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
@@ -115,6 +119,63 @@ struct MatmulTiled {
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
         kernels::matmulTiled<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// The naive kernel with Row from the x axis, so a warp's reads of M and writes of P are
+/// uncoalesced (PMPP sec. 5.3, 6.1; presets coalescing-uncoalesced-64 and
+/// coalescing-naive-64).
+struct MatmulNaiveUncoalesced {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-naive-uncoalesced", .family = Family::Matmul, .tiled = false,
+        .untiled = "matmul-naive-uncoalesced", .sourceFile = "matmul_naive_uncoalesced.cuh", .barriersPerPhase = 0,
+        .summary = "matmul-naive with threadIdx.x down the rows: a warp's M reads and P writes are not coalesced (PMPP sec. 6.1)",
+        .lecture = "PMPP sec. 3.4 (Fig. 3.11's kernel), sec. 5.3 and 6.1 (memory coalescing); presets coalescing-uncoalesced-64, coalescing-naive-64",
+        .maxBlockEdge = 32, .params = kMatmulParams, .rowFromX = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulNaiveUncoalesced(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-tiled with the N tile stored transposed in Nds: reads of Nds[tx][i] conflict in
+/// the shared-memory banks (PMPP sec. 5.4, 6.1; preset nds-transposed-64-tile16).
+struct MatmulTiledNdsTransposed {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tiled-nds-transposed", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_tiled_nds_transposed.cuh", .barriersPerPhase = 2,
+        .summary = "matmul-tiled storing Nds transposed: a warp's Nds reads fall into one or two banks (bank conflicts)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-transposed-64-tile16",
+        .tiles = TileSizes::values, .params = kMatmulParams, .ndsTransposed = true};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulTiledNdsTransposed<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// The transposed kernel with Nds padded to TILE_WIDTH + 1 columns, which removes the bank
+/// conflicts of its reads (preset nds-padded-64-tile16).
+struct MatmulTiledNdsPadded {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tiled-nds-padded", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_tiled_nds_padded.cuh", .barriersPerPhase = 2,
+        .summary = "the transposed Nds padded to TILE_WIDTH + 1 columns: its reads are free of bank conflicts",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-padded-64-tile16",
+        .tiles = TileSizes::values, .params = kMatmulParams, .ndsTransposed = true};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulTiledNdsPadded<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
     }
 };
 
@@ -212,9 +273,10 @@ template <class... K>
 struct KernelList {};
 
 /// Every kernel, in the order list-kernels and the app show them.
-using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::Conv1dBasic,
-                           registry::Conv1dTiled, registry::Conv1dTiledCache, registry::Conv2dBasic,
-                           registry::Conv2dTiled>;
+using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::MatmulNaiveUncoalesced,
+                           registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
+                           registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
+                           registry::Conv2dBasic, registry::Conv2dTiled>;
 
 namespace detail {
 template <class F, class... K>

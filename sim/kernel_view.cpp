@@ -1,5 +1,7 @@
 #include "kernel_view.hpp"
 
+#include <utility>
+
 #include "kernels/context.cuh"
 
 namespace ts::sim {
@@ -68,8 +70,9 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
     if (familyOf(s) != Family::Matmul && findKernel(s.kernel)) return convVariables(s, t, st, tx, ty);
     const long long bx = t.block.x, by = t.block.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
-    v["Row"] = by * t.blockDim.y + ty;
-    v["Col"] = bx * t.blockDim.x + tx;
+    const PElement p = pElementOf(s, t.block, t.blockDim, tx, ty);
+    v["Row"] = p.row;
+    v["Col"] = p.col;
     const KernelInfo* info = findKernel(s.kernel);
     const bool tiled = info && info->tiled;
     if (tiled) {
@@ -89,6 +92,35 @@ std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int pha
     if (array == "M") return TileRect{static_cast<int>(block.y) * T, phase * T, T, T};
     if (array == "N") return TileRect{phase * T, static_cast<int>(block.x) * T, T, T};
     return std::nullopt;
+}
+
+PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx, long long ty)
+{
+    const long long bx = block.x, by = block.y, bdx = blockDim.x, bdy = blockDim.y;
+    if (rowFromX(s)) return PElement{bx * bdx + tx, by * bdy + ty};
+    return PElement{by * bdy + ty, bx * bdx + tx};
+}
+
+std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block)
+{
+    if (familyOf(s) != Family::Matmul || !findKernel(s.kernel)) return std::nullopt;
+    const Dim3 bd = launchShape(s).block;
+    const PElement first = pElementOf(s, block, bd, 0, 0);
+    const PElement last = pElementOf(s, block, bd, bd.x - 1, bd.y - 1);
+    return TileRect{static_cast<int>(first.row), static_cast<int>(first.col),
+                    static_cast<int>(last.row - first.row + 1), static_cast<int>(last.col - first.col + 1)};
+}
+
+std::optional<PElement> tileSlotElement(const Scenario& s, const Uint3& block, int phase,
+                                        const std::string& sharedArray, int r, int c)
+{
+    const std::string source = tileSourceArray(s, sharedArray);
+    if (source.empty() || r < 0 || c < 0 || r >= s.tile || c >= s.tile) return std::nullopt;
+    const std::optional<TileRect> tile = phaseTile(s, block, phase, source);
+    if (!tile) return std::nullopt;
+    const bool transposed = sharedArray == "Nds" && findKernel(s.kernel)->ndsTransposed;
+    if (transposed) std::swap(r, c);
+    return PElement{tile->row0 + r, tile->col0 + c};
 }
 
 std::string tileSourceArray(const Scenario& s, const std::string& sharedArray)

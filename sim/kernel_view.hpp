@@ -15,7 +15,8 @@ namespace ts::sim {
 
 /// The kernel's named integer variables for linear thread `thread` of the traced block at
 /// step `step`, as kernels/matmul_tiled.cuh and matmul_naive.cuh define them: tx, ty, bx,
-/// by, Row, Col, j, k, l; TILE_WIDTH and ph for the tiled kernel; i for a multiply-add step.
+/// by, Row, Col, j, k, l; TILE_WIDTH and ph for the tiled kernels; i for a multiply-add
+/// step (matmul_naive_uncoalesced.cuh takes Row from the x axis and Col from y, pElementOf).
 /// Convolution (kernels/conv*.cuh): tx, ty, bx, by, Mask_Width, MAX_MASK_WIDTH, TILE_SIZE
 /// (tiled); 1D i, n, Width, halo_index_left/right, N_start_point, This/Next_tile_start_point,
 /// and j, N_index in a multiply-add step; 2D width, height, row_o, col_o, row_i, col_i
@@ -32,9 +33,31 @@ struct TileRect {
 std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int phase,
                                   const std::string& array);
 
+/// The element of P, (Row, Col), that thread (tx, ty) of `block` computes in a matrix
+/// multiplication with blocks of `blockDim` threads; it may lie outside P, where the thread
+/// computes nothing. Row = by*blockDim.y + ty and Col = bx*blockDim.x + tx (PMPP
+/// Fig. 3.11, 5.9), or Row = bx*blockDim.x + tx and Col = by*blockDim.y + ty for a kernel
+/// that takes Row from the x axis (matmul-naive-uncoalesced, rowFromX).
+struct PElement {
+    long long row = 0, col = 0;
+};
+PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx, long long ty);
+
+/// The part of P that `block` covers in a matrix multiplication, in matrix coordinates
+/// (rows, cols); it may reach past P's edge. Empty for the convolution kernels.
+std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block);
+
+/// The element of the source matrix (row, col) that slot [r][c] of shared array
+/// `sharedArray` ("Mds" or "Nds") holds once it is loaded in phase `phase` of the tiled
+/// matrix multiplication: (row0 + r, col0 + c) of phaseTile(), or (row0 + c, col0 + r) for a
+/// kernel that stores Nds transposed (matmul-tiled-nds-transposed and -padded,
+/// ndsTransposed). Empty for a padding slot (c >= TILE_WIDTH), other kernels and arrays.
+std::optional<PElement> tileSlotElement(const Scenario& s, const Uint3& block, int phase,
+                                        const std::string& sharedArray, int r, int c);
+
 /// The global array a shared tile array is loaded from ("Mds" -> "M", "Nds" -> "N") in the
 /// tiled matrix multiplication; empty for other kernels and arrays. Slot [r][c] of the tile
-/// loaded in phase ph then stands for element (row0 + r, col0 + c) of phaseTile(.., ph, ..).
+/// loaded in phase ph then stands for the element tileSlotElement() names.
 std::string tileSourceArray(const Scenario& s, const std::string& sharedArray);
 
 /// One recorded access of a thread in a step, next to the expression that produced it.

@@ -97,6 +97,12 @@ Family familyOf(const Scenario& s)
     return k ? k->family : Family::Matmul;
 }
 
+bool rowFromX(const Scenario& s)
+{
+    const KernelInfo* k = findKernel(s.kernel);
+    return k && k->rowFromX;
+}
+
 LaunchShape launchShape(const Scenario& s)
 {
     if (const KernelInfo* k = findKernel(s.kernel); k && k->family != Family::Matmul)
@@ -104,7 +110,11 @@ LaunchShape launchShape(const Scenario& s)
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     sh.block = Dim3{t, t, 1};
-    sh.grid = Dim3{(static_cast<unsigned>(s.l) + t - 1) / t, (static_cast<unsigned>(s.j) + t - 1) / t, 1};
+    const unsigned rowBlocks = (static_cast<unsigned>(s.j) + t - 1) / t;
+    const unsigned colBlocks = (static_cast<unsigned>(s.l) + t - 1) / t;
+    // Grid x runs over the columns of P (PMPP Fig. 3.11), or over its rows for a kernel
+    // that takes Row from the x axis (matmul-naive-uncoalesced).
+    sh.grid = rowFromX(s) ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};
     return sh;
 }
 

@@ -70,6 +70,11 @@ LaunchShape launchShape(const Scenario& s);
 /// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.
 Family familyOf(const Scenario& s);
 
+/// Does `s.kernel` take Row from the x axis (KernelInfo::rowFromX, matmul-naive-uncoalesced)?
+/// Then block (bx, by) covers rows bx*edge.. and columns by*edge.. of P; otherwise rows
+/// by*edge.. and columns bx*edge.. False for an unknown name.
+bool rowFromX(const Scenario& s);
+
 /// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on
 /// every compiler (the GPU path uses them too). `stream` separates M from N. Throws
 /// Cancelled when `progress` is asked to stop (looked at every 2^20 elements: an 8192 x 8192

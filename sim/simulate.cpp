@@ -162,8 +162,9 @@ uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
     auto valid = [](long long first, long long extent, long long size) {
         return std::clamp<long long>(size - first, 0, extent);
     };
-    const long long rows = valid(1ll * b.y * sh.block.y, sh.block.y, s.j);
-    const long long cols = valid(1ll * b.x * sh.block.x, sh.block.x, s.l);
+    const bool x = rowFromX(s);   // matmul-naive-uncoalesced: rows along the grid's x
+    const long long rows = x ? valid(1ll * b.x * sh.block.x, sh.block.x, s.j) : valid(1ll * b.y * sh.block.y, sh.block.y, s.j);
+    const long long cols = x ? valid(1ll * b.y * sh.block.y, sh.block.y, s.l) : valid(1ll * b.x * sh.block.x, sh.block.x, s.l);
     return 2ull * rows * cols * s.k;
 }
 

@@ -190,8 +190,11 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
         elemP = j * l;
         walk = columnWalk(k, l);
         e.referenceFmas = j * k * l;
-        const uint64_t validRows = valid(1ull * tb.y * sh.block.y, sh.block.y, j);
-        const uint64_t validCols = valid(1ull * tb.x * sh.block.x, sh.block.x, l);
+        // The traced block's rows and columns of P (along the grid's x for a kernel that
+        // takes Row from x, matmul-naive-uncoalesced)
+        const bool x = rowFromX(s);
+        const uint64_t validRows = x ? valid(1ull * tb.x * sh.block.x, sh.block.x, j) : valid(1ull * tb.y * sh.block.y, sh.block.y, j);
+        const uint64_t validCols = x ? valid(1ull * tb.y * sh.block.y, sh.block.y, l) : valid(1ull * tb.x * sh.block.x, sh.block.x, l);
         const uint64_t validThreads = validRows * validCols;
         if (!info->tiled) {
             // Every valid thread: k multiply-adds of M[Row*k + i] and N[i*l + Col], one store.

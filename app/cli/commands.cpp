@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <iomanip>
@@ -281,9 +282,13 @@ int Commands::run()
 
 int Commands::runListKernels()
 {
+    // One column of names, two spaces wider than the longest.
+    size_t width = std::strlen("cublas");
+    for (const sim::KernelInfo& k : sim::kernelList()) width = std::max(width, std::strlen(k.name));
+    const int column = static_cast<int>(width) + 2;
     for (const sim::KernelInfo& k : sim::kernelList())
-        std::cout << std::left << std::setw(20) << k.name << k.summary << "\n";
-    std::cout << std::left << std::setw(20) << "cublas" << "cuBLAS SGEMM, pure FP32 (bench only)\n";
+        std::cout << std::left << std::setw(column) << k.name << k.summary << "\n";
+    std::cout << std::left << std::setw(column) << "cublas" << "cuBLAS SGEMM, pure FP32 (bench only)\n";
     return kOk;
 }
 
@@ -523,7 +528,7 @@ int Commands::runVerify()
         if (sim::isConvolution(s.kernel))
             line << convProblemLine(s) << ": ";
         else
-            line << std::left << std::setw(14) << s.kernel << " tile " << std::setw(2) << s.tile << "  " << s.j
+            line << std::left << std::setw(27) << s.kernel << " tile " << std::setw(2) << s.tile << "  " << s.j
                  << "x" << s.k << "x" << s.l << ": ";
         bool ok = r.error.empty() && r.matchesReference;
         std::string why;
