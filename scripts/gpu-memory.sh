@@ -36,7 +36,7 @@ fi
 
 # The SASS with its source-line table, for naming the lines whose shared accesses nvcc
 # merged into vector instructions.
-(cd "$out" && rm -rf cubins && mkdir cubins && cd cubins && cuobjdump -xelf all "$cli" >/dev/null 2>&1)
+(cd "$out" && rm -rf cubins cases && mkdir cubins && cd cubins && cuobjdump -xelf all "$cli" >/dev/null 2>&1)
 : >"$out/sass-lines.txt"
 for c in "$out"/cubins/*.cubin; do
   [ -f "$c" ] && nvdisasm -g -c "$c" >>"$out/sass-lines.txt" 2>/dev/null
@@ -206,8 +206,8 @@ status=$?
     for w in 256 1024 2048 4096; do
       ncu --csv --page raw --print-units base --metrics dram__bytes_read.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
           --kernel-name-base mangled -k regex:DeviceContext -c 1 \
-          "$cli" bench --kernel "$k" --width "$w" --tile 16 --reps 1 >"$out/dram-$k-$w.csv" 2>&1
-      python3 - "$out/dram-$k-$w.csv" "$k" "$w" <<'PY2'
+          "$cli" bench --kernel "$k" --width "$w" --tile 16 --reps 1 >"$out/cases/dram-$k-$w.csv" 2>&1
+      python3 - "$out/cases/dram-$k-$w.csv" "$k" "$w" <<'PY2'
 import csv, io, sys
 text = open(sys.argv[1], errors="replace").read().splitlines()
 rows = list(csv.reader(io.StringIO("\n".join(l for l in text if l.startswith('"')))))
