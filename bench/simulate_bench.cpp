@@ -6,7 +6,9 @@
 // reference check. The reference alone is timed too, to show its share.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <ctime>
+#include <string>
 
 #include "sim/reference.hpp"
 #include "sim/simulate.hpp"
@@ -54,6 +56,62 @@ void ReferenceFma(benchmark::State& state)
     const std::vector<float> N = randomInput(static_cast<size_t>(w) * w, 1, 2);
     for (auto _ : state) benchmark::DoNotOptimize(matmulReferenceFma(M, N, w, w, w).data());
 }
+
+/// CPU seconds of this thread spent in `f()`.
+template <class F>
+double threadSeconds(F&& f)
+{
+    timespec a{}, b{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    f();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    return static_cast<double>(b.tv_sec - a.tv_sec) + 1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec);
+}
+
+/// Args: trace (0/1), hazard detector (0/1). What the warp memory model costs
+/// (SimOptions::memoryModel): each iteration simulates 512^3 matmul-tiled with TILE_WIDTH 16
+/// once with the model off and once with it on, back to back so that a busy machine slows
+/// both alike, and times each with this thread's CPU clock. Counters: the best (smallest)
+/// time of each over the iterations, `off_s` and `on_s`, and their ratio `on_over_off`
+/// (the claim: at most 1.3). tilescope-bench --benchmark_filter=MemoryModelCost
+void MemoryModelCost(benchmark::State& state)
+{
+    const Scenario s = matmulScenario("matmul-tiled", 512, 512, 512, 16);
+    SimOptions off;
+    off.trace = state.range(0) != 0;
+    off.detectHazards = state.range(1) != 0;
+    off.memoryModel = false;
+    SimOptions on = off;
+    on.memoryModel = true;
+    double bestOff = 1e300, bestOn = 1e300;
+    for (auto _ : state) {
+        Simulation a, b;
+        const double tOff = threadSeconds([&] { a = simulate(s, off); });
+        const double tOn = threadSeconds([&] { b = simulate(s, on); });
+        if (!a.matchesReference || !b.matchesReference) {
+            state.SkipWithError("P differs from the CPU reference");
+            return;
+        }
+        if (b.counters.totals.global_ld_requests == 0 || a.counters.totals.global_ld_requests != 0) {
+            state.SkipWithError("the memory model's figures are missing with it on, or present with it off");
+            return;
+        }
+        bestOff = std::min(bestOff, tOff);
+        bestOn = std::min(bestOn, tOn);
+    }
+    state.SetLabel(std::string("matmul-tiled 512^3, tile 16") + (off.trace ? ", trace of block (0,0)" : ", no trace") +
+                   (off.detectHazards ? ", hazard detector" : "") + "; best of each");
+    state.counters["off_s"] = bestOff;
+    state.counters["on_s"] = bestOn;
+    state.counters["on_over_off"] = bestOn / bestOff;
+}
+BENCHMARK(MemoryModelCost)
+    ->ArgNames({"trace", "hazards"})
+    ->Args({1, 1})   // simulate()'s defaults, what the app runs
+    ->Args({0, 1})   // what tilescope-cli simulate runs
+    ->Args({0, 0})   // the leanest run, where the model's share is largest
+    ->Unit(benchmark::kSecond)
+    ->Iterations(5);
 
 /// The scenarios EstimateVsSimulation compares: every kernel, tiles from 2 to 1024, the
 /// traced block, and k = l of 1448 to 3000 where matmul-naive's column walk leaves the caches.
