@@ -1,0 +1,394 @@
+// The kernels that teach memory coalescing and shared-memory bank conflicts
+// (kernels/matmul_naive_uncoalesced.cuh, matmul_tiled_nds_transposed.cuh,
+// matmul_tiled_nds_padded.cuh; PMPP sec. 5.3 and 6.1; presets coalescing-naive-64,
+// coalescing-uncoalesced-64, nds-transposed-64-tile16, nds-padded-64-tile16): they compute
+// P bit for bit as the fused CPU reference does, and their warp memory figures have the
+// shape the addresses give. Every expected figure below is worked out by hand from the index
+// expressions, in the comment beside it: 32 lanes a warp by linear index (tx fastest),
+// 32-byte sectors of global memory, 32 banks of 4-byte words in shared memory, Mds before
+// Nds in shared memory (sim/warp_memory.hpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "sim/kernel_view.hpp"
+#include "sim/warp_memory.hpp"
+#include "sim/work_estimate.hpp"
+#include "trace_query.hpp"
+
+namespace ts::test {
+namespace {
+
+constexpr const char* kUncoalesced = "matmul-naive-uncoalesced";
+constexpr const char* kTransposed = "matmul-tiled-nds-transposed";
+constexpr const char* kPadded = "matmul-tiled-nds-padded";
+
+struct Shape {
+    int j, k, l;
+};
+
+/// P = M * N summed from 0 along k, one rounding per step (fmaf), as nvcc's FMA does.
+std::vector<float> fusedProduct(const std::vector<float>& M, const std::vector<float>& N, int j, int k, int l)
+{
+    std::vector<float> P(static_cast<size_t>(j) * l);
+    for (int r = 0; r < j; ++r)
+        for (int c = 0; c < l; ++c) {
+            float acc = 0;
+            for (int i = 0; i < k; ++i) acc = std::fmaf(M[r * k + i], N[i * l + c], acc);
+            P[r * l + c] = acc;
+        }
+    return P;
+}
+
+/// Elements of `a` and `b` whose bits differ (the sizes must agree).
+size_t differing(const std::vector<float>& a, const std::vector<float>& b)
+{
+    if (a.size() != b.size()) return std::max(a.size(), b.size());
+    size_t n = 0;
+    for (size_t i = 0; i < a.size(); ++i) n += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
+    return n;
+}
+
+sim::Simulation run(const sim::Scenario& s, bool trace = false)
+{
+    sim::SimOptions o;
+    o.trace = trace;
+    return sim::simulate(s, o);
+}
+
+std::string name(const sim::Scenario& s)
+{
+    return s.kernel + " tile " + std::to_string(s.tile) + " " + std::to_string(s.j) + "x" + std::to_string(s.k) +
+           "x" + std::to_string(s.l);
+}
+
+/// The 1-based line of kernel `kernel`'s source that holds `text` (0 if none).
+unsigned lineOf(const std::string& kernel, const std::string& text)
+{
+    const std::string& src = sim::kernelSource(sim::findKernel(kernel)->sourceFile);
+    const size_t at = src.find(text);
+    if (at == std::string::npos) return 0;
+    unsigned line = 1;
+    for (size_t i = 0; i < at; ++i) line += src[i] == '\n';
+    return line;
+}
+
+/// The memory figures of one source access: array `array` on the line holding `text`.
+sim::AccessSite site(const sim::Simulation& r, const std::string& text, const std::string& array,
+                     sim::AccessKind kind)
+{
+    const unsigned line = lineOf(r.scenario.kernel, text);
+    EXPECT_NE(line, 0u) << "no line holds " << text;
+    const int a = r.arrayIndex(array);
+    for (const sim::AccessSite& s : r.accessSites)
+        if (s.line == line && s.array == a && s.kind == kind) return s;
+    ADD_FAILURE() << "no access to " << array << " on line " << line << " (" << text << ")";
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// Bit for bit
+
+const Shape kShapes[] = {{1, 1, 1}, {17, 17, 17}, {64, 64, 64}, {100, 37, 51}, {33, 65, 31}};
+
+void expectBitExact(const sim::Scenario& s)
+{
+    SCOPED_TRACE(name(s));
+    ASSERT_EQ(sim::validate(s), "");
+    const sim::Simulation r = run(s);
+    ASSERT_EQ(r.error, "");
+    EXPECT_TRUE(r.matchesReference);
+    EXPECT_EQ(differing(r.P, fusedProduct(r.M, r.N, s.j, s.k, s.l)), 0u);
+}
+
+TEST(NewMemoryKernels, UncoalescedMatchesFusedReference)
+{
+    for (const Shape& sh : kShapes)
+        for (int edge : {1, 3, 8, 16, 32}) expectBitExact(matmul(kUncoalesced, sh.j, sh.k, sh.l, edge));
+}
+
+TEST(NewMemoryKernels, TransposedAndPaddedMatchFusedReference)
+{
+    for (const char* kernel : {kTransposed, kPadded})
+        for (const Shape& sh : kShapes)
+            for (int tile : sim::kTileWidths) expectBitExact(matmul(kernel, sh.j, sh.k, sh.l, tile));
+}
+
+// The same products in the same order: the new kernels' P is the old kernels' P, bit for bit.
+TEST(NewMemoryKernels, SamePAsTheirTextbookCounterparts)
+{
+    for (int tile : {8, 16, 32}) {
+        const sim::Simulation naive = run(matmul("matmul-naive", 100, 37, 51, tile));
+        const sim::Simulation tiled = run(matmul("matmul-tiled", 100, 37, 51, tile));
+        EXPECT_EQ(differing(run(matmul(kUncoalesced, 100, 37, 51, tile)).P, naive.P), 0u) << tile;
+        EXPECT_EQ(differing(run(matmul(kTransposed, 100, 37, 51, tile)).P, tiled.P), 0u) << tile;
+        EXPECT_EQ(differing(run(matmul(kPadded, 100, 37, 51, tile)).P, tiled.P), 0u) << tile;
+        EXPECT_EQ(differing(tiled.P, naive.P), 0u) << tile;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The launch and the views of matmul-naive-uncoalesced: Row along x
+
+TEST(NewMemoryKernels, UncoalescedGridRunsOverRows)
+{
+    // j = 100 rows in blocks of 16: 7 along x; l = 51 columns: 4 along y.
+    const sim::LaunchShape sh = sim::launchShape(matmul(kUncoalesced, 100, 37, 51, 16));
+    EXPECT_EQ(sh.grid.x, 7u);
+    EXPECT_EQ(sh.grid.y, 4u);
+    const sim::LaunchShape naive = sim::launchShape(matmul("matmul-naive", 100, 37, 51, 16));
+    EXPECT_EQ(naive.grid.x, 4u);
+    EXPECT_EQ(naive.grid.y, 7u);
+    // Block (6, 3) exists only with rows along x.
+    EXPECT_EQ(sim::validate(matmul(kUncoalesced, 100, 37, 51, 16, {6, 3, 0})), "");
+    EXPECT_NE(sim::validate(matmul("matmul-naive", 100, 37, 51, 16, {6, 3, 0})), "");
+}
+
+TEST(NewMemoryKernels, UncoalescedThreadComputesRowFromX)
+{
+    // Thread (tx 5, ty 2) of block (6, 3), edge 16: Row = 6*16 + 5 = 101, Col = 3*16 + 2 = 50.
+    const sim::Scenario s = matmul(kUncoalesced, 100, 37, 51, 16, {6, 3, 0});
+    const sim::PElement p = sim::pElementOf(s, s.block, sim::Dim3{16, 16, 1}, 5, 2);
+    EXPECT_EQ(p.row, 101);
+    EXPECT_EQ(p.col, 50);
+    const sim::PElement q = sim::pElementOf(matmul("matmul-naive", 100, 37, 51, 16), {6, 3, 0}, {16, 16, 1}, 5, 2);
+    EXPECT_EQ(q.row, 3 * 16 + 2);
+    EXPECT_EQ(q.col, 6 * 16 + 5);
+    const auto tile = sim::blockTileOfP(s, s.block);
+    ASSERT_TRUE(tile);
+    EXPECT_EQ(tile->row0, 96);
+    EXPECT_EQ(tile->col0, 48);
+    EXPECT_EQ(tile->rows, 16);
+    EXPECT_EQ(tile->cols, 16);
+}
+
+// Every recorded access of every thread of an edge block agrees with its index expression
+// evaluated with the code view's variables (Row and Col from the right axes).
+TEST(NewMemoryKernels, CodeViewExpressionsAgreeWithRecordedIndices)
+{
+    for (const sim::Scenario& s : {matmul(kUncoalesced, 20, 6, 11, 8, {2, 1, 0}),
+                                   matmul(kTransposed, 11, 6, 20, 8, {2, 1, 0}),
+                                   matmul(kPadded, 11, 6, 20, 8, {2, 1, 0})}) {
+        SCOPED_TRACE(name(s));
+        const sim::Simulation r = run(s, true);
+        ASSERT_EQ(r.error, "");
+        const std::string& src = sim::kernelSource(sim::findKernel(s.kernel)->sourceFile);
+        size_t checked = 0;
+        for (int step = 0; step < static_cast<int>(r.trace.steps.size()); ++step)
+            for (int t = 0; t < static_cast<int>(r.block.count()); ++t)
+                for (const sim::AccessExplanation& e : sim::explainAccesses(s, r.trace, t, step, src)) {
+                    EXPECT_TRUE(e.agrees()) << "step " << step << " thread " << t << ": " << e.written << " -> "
+                                            << e.evaluated << ", recorded " << e.recorded << " " << e.error;
+                    ++checked;
+                }
+        EXPECT_GT(checked, 100u);
+    }
+}
+
+// The untiled loads of a block and the work estimate of its trace follow the block's rows
+// along x: block (6, 3) of 100x37x51 at edge 16 owns rows 96-99 and columns 48-50, 12 valid
+// threads, 2 x 37 loads each = 888 (with rows along y it would own rows 48-63 and columns
+// 96-111, none of them in P).
+TEST(NewMemoryKernels, UncoalescedBlockFiguresFollowRowsAlongX)
+{
+    const sim::Scenario s = matmul(kUncoalesced, 100, 37, 51, 16, {6, 3, 0});
+    EXPECT_EQ(sim::untiledGlobalLoads(s, s.block), 888u);
+    const sim::Simulation r = run(s, true);
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.counters.perBlock.at(sim::linearBlock(r.grid, s.block)).global_loads, 888u);
+    sim::SimOptions o;
+    o.trace = true;
+    const sim::WorkEstimate e = sim::estimateWork(s, o);
+    EXPECT_GE(e.tracedEvents, r.trace.events.size());
+    EXPECT_LE(e.tracedEvents, r.trace.events.size() * 11 / 10);
+}
+
+TEST(NewMemoryKernels, TransposedSlotsNameTheirNElement)
+{
+    // Phase 1, block (2, 0), TILE_WIDTH 4: the N tile is rows 4-7, columns 8-11. Nds[c][r]
+    // holds N[4 + r][8 + c], so Nds[3][1] holds N[5][11]; Mds[3][1] holds M[0*4 + 3][4 + 1].
+    const sim::Scenario s = matmul(kTransposed, 8, 8, 12, 4, {2, 0, 0});
+    const auto n = sim::tileSlotElement(s, s.block, 1, "Nds", 3, 1);
+    ASSERT_TRUE(n);
+    EXPECT_EQ(n->row, 5);
+    EXPECT_EQ(n->col, 11);
+    const auto m = sim::tileSlotElement(s, s.block, 1, "Mds", 3, 1);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->row, 3);
+    EXPECT_EQ(m->col, 5);
+    // matmul-tiled keeps Nds the right way round; the padded kernel's extra column holds nothing.
+    const auto plain = sim::tileSlotElement(matmul("matmul-tiled", 8, 8, 12, 4, {2, 0, 0}), {2, 0, 0}, 1, "Nds", 3, 1);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->row, 7);
+    EXPECT_EQ(plain->col, 9);
+    EXPECT_FALSE(sim::tileSlotElement(matmul(kPadded, 8, 8, 12, 4, {2, 0, 0}), {2, 0, 0}, 1, "Nds", 3, 4));
+}
+
+// ---------------------------------------------------------------------------------------
+// Coalescing: global sectors per request
+
+const char* const kNaiveLine = "Pvalue += M[Row*k + i] * N[i*l + Col];";
+const char* const kStoreLine = "P[Row*l + Col] = Pvalue;";
+
+TEST(NewMemoryKernels, UncoalescedMReadsTakeASectorPerRow)
+{
+    // 64 x 64 x 64, block edge 32: a warp is one ty and tx 0..31 (32 lanes by linear index).
+    // Requests of M: 2 x 2 blocks x 32 warps x 64 iterations = 8192 for either kernel.
+    // matmul-naive: Row = by*32 + ty is the same for the warp, M[Row*64 + i] one word: 1 sector.
+    //   N[i*64 + Col], Col = bx*32 + tx: 32 consecutive words, 128 aligned bytes: 4 sectors.
+    //   P[Row*64 + Col] likewise 4 sectors; 2 x 2 x 32 = 128 store requests.
+    // uncoalesced: Row = bx*32 + tx, so the 32 lanes read M[Row*64 + i] 64 words = 256 bytes
+    //   apart: 32 sectors. Col = by*32 + ty is one column: N is one word, 1 sector. The P
+    //   writes are 64 words apart too: 32 sectors.
+    const sim::Simulation naive = run(matmul("matmul-naive", 64, 64, 64, 32));
+    const sim::Simulation unco = run(matmul(kUncoalesced, 64, 64, 64, 32));
+    ASSERT_EQ(naive.error, "");
+    ASSERT_EQ(unco.error, "");
+    const sim::AccessSite nM = site(naive, kNaiveLine, "M", sim::AccessKind::GlobalLoad);
+    const sim::AccessSite nN = site(naive, kNaiveLine, "N", sim::AccessKind::GlobalLoad);
+    const sim::AccessSite nP = site(naive, kStoreLine, "P", sim::AccessKind::GlobalStore);
+    const sim::AccessSite uM = site(unco, kNaiveLine, "M", sim::AccessKind::GlobalLoad);
+    const sim::AccessSite uN = site(unco, kNaiveLine, "N", sim::AccessKind::GlobalLoad);
+    const sim::AccessSite uP = site(unco, kStoreLine, "P", sim::AccessKind::GlobalStore);
+    for (const sim::AccessSite* s : {&nM, &nN, &uM, &uN}) EXPECT_EQ(s->requests, 8192u);
+    EXPECT_EQ(nP.requests, 128u);
+    EXPECT_EQ(uP.requests, 128u);
+    EXPECT_EQ(nM.sectors, 1 * 8192u);
+    EXPECT_EQ(nN.sectors, 4 * 8192u);
+    EXPECT_EQ(nP.sectors, 4 * 128u);
+    EXPECT_EQ(uM.sectors, 32 * 8192u);
+    EXPECT_EQ(uN.sectors, 1 * 8192u);
+    EXPECT_EQ(uP.sectors, 32 * 128u);
+}
+
+TEST(NewMemoryKernels, UncoalescedAtEdge16)
+{
+    // Width 64, edge 16 (presets coalescing-naive-64 and coalescing-uncoalesced-64): a warp
+    // is tx 0..15 of two ty. 4 x 4 blocks x 8 warps x 64 iterations = 8192 requests of M.
+    // naive: M[Row*64 + i] with two rows (ty 0, 1): 2 sectors; N: 16 consecutive words from a
+    //   64-byte boundary (Col = bx*16 + tx): 2 sectors; P: two rows of 16 words: 4 sectors.
+    // uncoalesced: M 16 rows (tx): 16 sectors; N two neighbouring words (Col = by*16 + ty,
+    //   even first): 1 sector; P 16 rows of two neighbouring words: 16 sectors.
+    const sim::Simulation naive = run(matmul("matmul-naive", 64, 64, 64, 16));
+    const sim::Simulation unco = run(matmul(kUncoalesced, 64, 64, 64, 16));
+    EXPECT_EQ(site(naive, kNaiveLine, "M", sim::AccessKind::GlobalLoad).sectors, 2 * 8192u);
+    EXPECT_EQ(site(naive, kNaiveLine, "N", sim::AccessKind::GlobalLoad).sectors, 2 * 8192u);
+    EXPECT_EQ(site(naive, kStoreLine, "P", sim::AccessKind::GlobalStore).sectors, 4 * 128u);
+    EXPECT_EQ(site(unco, kNaiveLine, "M", sim::AccessKind::GlobalLoad).sectors, 16 * 8192u);
+    EXPECT_EQ(site(unco, kNaiveLine, "N", sim::AccessKind::GlobalLoad).sectors, 1 * 8192u);
+    EXPECT_EQ(site(unco, kStoreLine, "P", sim::AccessKind::GlobalStore).sectors, 16 * 128u);
+    // Whole launch: (2 + 2) x 8192 = 32768 sectors for 16384 load requests, 2 a request,
+    // against (16 + 1) x 8192 = 139264, 8.5 a request; the bytes read are the same.
+    EXPECT_EQ(naive.counters.totals.global_ld_sectors, 32768u);
+    EXPECT_EQ(unco.counters.totals.global_ld_sectors, 139264u);
+    EXPECT_EQ(unco.counters.totals.global_ld_requests, 16384u);
+    EXPECT_EQ(unco.counters.totals.global_loads, naive.counters.totals.global_loads);
+}
+
+// ---------------------------------------------------------------------------------------
+// Bank conflicts: shared wavefronts per request
+
+const char* const kReadLine = "Pvalue += Mds[ty][i] * Nds[tx][i];";
+const char* const kNdsStoreLine = "Nds[tx][ty] = N[(ph*TILE_WIDTH + ty)*l + Col];";
+
+/// Nds read requests of a square problem of `width`: blocks x warps x phases x TILE_WIDTH.
+uint64_t ndsReads(int width, int tile)
+{
+    const uint64_t blocks = 1ull * (width / tile) * (width / tile);
+    const uint64_t warps = 1ull * tile * tile / 32;
+    return blocks * warps * (width / tile) * tile;
+}
+
+TEST(NewMemoryKernels, TransposedNdsReadsConflict)
+{
+    // Nds starts after Mds, TILE_WIDTH^2 words in: a multiple of 32 for TILE_WIDTH 8, 16, 32,
+    // so Nds[r][c] is in bank (r*TILE_WIDTH + c) mod 32. Lane (tx, ty) reads Nds[tx][i].
+    // TILE_WIDTH 8: tx 0..7 (four ty share each word): banks 8tx + i mod 32 = i, 8+i, 16+i,
+    //   24+i, then again: 8 words in 4 banks, 2 each: 2 wavefronts.
+    // TILE_WIDTH 16: tx 0..15: 16tx + i mod 32 = i (tx even) or 16+i (tx odd): 16 words in
+    //   2 banks, 8 each: 8 wavefronts, 7 conflicts per request.
+    // TILE_WIDTH 32: tx 0..31: 32tx + i mod 32 = i: 32 words in one bank: 32 wavefronts.
+    // Mds[ty][i] is one word per ty (a broadcast), ty rows TILE_WIDTH apart: at most 4 words
+    // in 4 different banks: 1 wavefront.
+    const struct {
+        int tile;
+        uint64_t way;
+    } cases[] = {{8, 2}, {16, 8}, {32, 32}};
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.tile);
+        const sim::Simulation r = run(matmul(kTransposed, 64, 64, 64, c.tile));
+        ASSERT_EQ(r.error, "");
+        const sim::AccessSite nds = site(r, kReadLine, "Nds", sim::AccessKind::SharedLoad);
+        const sim::AccessSite mds = site(r, kReadLine, "Mds", sim::AccessKind::SharedLoad);
+        EXPECT_EQ(nds.requests, ndsReads(64, c.tile));
+        EXPECT_EQ(nds.wavefronts, c.way * nds.requests);
+        EXPECT_EQ(mds.requests, nds.requests);
+        EXPECT_EQ(mds.wavefronts, mds.requests);
+    }
+}
+
+TEST(NewMemoryKernels, PaddedNdsReadsDoNotConflict)
+{
+    // Nds[r][c] is word TILE_WIDTH^2 + r*(TILE_WIDTH + 1) + c; the base is a multiple of 32,
+    // so lane tx reading Nds[tx][i] is in bank (tx*(TILE_WIDTH + 1) + i) mod 32. TILE_WIDTH
+    // + 1 is odd, so the tx of a warp (at most 32 of them) land in distinct banks:
+    // 1 wavefront per request at every tile.
+    for (int tile : {8, 16, 32}) {
+        SCOPED_TRACE(tile);
+        const sim::Simulation r = run(matmul(kPadded, 64, 64, 64, tile));
+        ASSERT_EQ(r.error, "");
+        const sim::AccessSite nds = site(r, kReadLine, "Nds", sim::AccessKind::SharedLoad);
+        EXPECT_EQ(nds.requests, ndsReads(64, tile));
+        EXPECT_EQ(nds.wavefronts, nds.requests);
+        EXPECT_EQ(site(r, kReadLine, "Mds", sim::AccessKind::SharedLoad).wavefronts, nds.requests);
+    }
+}
+
+TEST(NewMemoryKernels, NdsStoresAtTile16)
+{
+    // Stores Nds[tx][ty] at TILE_WIDTH 16, one request per warp and phase: 16 blocks x 8
+    // warps x 4 phases = 512. A warp is tx 0..15 of ty = 2w, 2w + 1.
+    // transposed: word 256 + 16tx + ty, bank 16tx + ty mod 32 = ty (tx even) or 16 + ty
+    //   (tx odd): 32 words in 4 banks, 8 each: 8 wavefronts.
+    // padded: word 256 + 17tx + ty, bank (17tx + ty) mod 32 with 17tx mod 32 = tx (tx even)
+    //   or 16 + tx (tx odd). For warp 0 (ty 0, 1): tx even gives banks 0 to 15 once each, tx
+    //   odd gives 17 to 31 and 32 = bank 0 (tx 15, ty 1), so bank 0 holds two words:
+    //   2 wavefronts. Warp w adds 2w to every bank, which keeps exactly one bank doubled.
+    // matmul-tiled's Nds[ty][tx] is 32 consecutive words: 1 wavefront.
+    const sim::Simulation tr = run(matmul(kTransposed, 64, 64, 64, 16));
+    const sim::Simulation pd = run(matmul(kPadded, 64, 64, 64, 16));
+    const sim::AccessSite t = site(tr, kNdsStoreLine, "Nds", sim::AccessKind::SharedStore);
+    const sim::AccessSite p = site(pd, kNdsStoreLine, "Nds", sim::AccessKind::SharedStore);
+    EXPECT_EQ(t.requests, 512u);
+    EXPECT_EQ(t.wavefronts, 8 * 512u);
+    EXPECT_EQ(p.requests, 512u);
+    EXPECT_EQ(p.wavefronts, 2 * 512u);
+    // The global reads on that line are matmul-tiled's: two rows of 16 words, 4 sectors.
+    EXPECT_EQ(site(tr, kNdsStoreLine, "N", sim::AccessKind::GlobalLoad).sectors, 4 * 512u);
+    EXPECT_EQ(site(pd, kNdsStoreLine, "N", sim::AccessKind::GlobalLoad).sectors, 4 * 512u);
+}
+
+// At a ragged size the edge warps are partly idle, and the conflicts stay: the transposed
+// reads still conflict, the padded ones still do not.
+TEST(NewMemoryKernels, RaggedSizesKeepTheShape)
+{
+    for (int tile : {8, 16, 32}) {
+        SCOPED_TRACE(tile);
+        const sim::Simulation tr = run(matmul(kTransposed, 100, 37, 51, tile));
+        const sim::Simulation pd = run(matmul(kPadded, 100, 37, 51, tile));
+        ASSERT_EQ(tr.error, "");
+        ASSERT_EQ(pd.error, "");
+        const sim::AccessSite t = site(tr, kReadLine, "Nds", sim::AccessKind::SharedLoad);
+        const sim::AccessSite p = site(pd, kReadLine, "Nds", sim::AccessKind::SharedLoad);
+        EXPECT_EQ(t.requests, p.requests);
+        EXPECT_GT(t.wavefronts, t.requests);
+        EXPECT_EQ(p.wavefronts, p.requests);
+        // Some requests have idle lanes (rows past 100 or columns past 51).
+        EXPECT_LT(t.lanes, 32 * t.requests);
+    }
+}
+
+}  // namespace
+}  // namespace ts::test
