@@ -53,7 +53,7 @@ TEST_P(MatmulAgreement, PBitIdenticalAndLoadsEqual)
     ASSERT_GE(iN, 0);
     EXPECT_EQ(c.loadsM, r.counters.elementLoads[iM]) << "per-element loads of M, GPU vs simulator";
     EXPECT_EQ(c.loadsN, r.counters.elementLoads[iN]) << "per-element loads of N, GPU vs simulator";
-    const bool tiled = kernel == "matmul-tiled";
+    const bool tiled = sim::findKernel(kernel)->tiled;
     EXPECT_EQ(c.loadsM, expectedLoads(tiled, tile, s.j, s.k, s.l)) << "per-element loads of M vs formula";
     EXPECT_EQ(c.loadsN, expectedLoads(tiled, tile, s.k, s.l, s.j)) << "per-element loads of N vs formula";
 }
@@ -61,13 +61,19 @@ TEST_P(MatmulAgreement, PBitIdenticalAndLoadsEqual)
 std::string caseName(const ::testing::TestParamInfo<Case>& info)
 {
     const auto& [kernel, tile, size] = info.param;
-    return std::string(kernel == "matmul-tiled" ? "tiled" : "naive") + "_tile" + std::to_string(tile) + "_" +
+    // "matmul-tiled-nds-padded" -> "tiled_nds_padded": gtest names take no '-'.
+    std::string name = kernel.substr(std::string("matmul-").size());
+    for (char& ch : name)
+        if (ch == '-') ch = '_';
+    return name + "_tile" + std::to_string(tile) + "_" +
            std::to_string(size.j) + "x" + std::to_string(size.k) + "x" + std::to_string(size.l);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     AllTilesAndShapes, MatmulAgreement,
-    ::testing::Combine(::testing::Values("matmul-naive", "matmul-tiled"), ::testing::Values(2, 4, 8, 16, 32),
+    ::testing::Combine(::testing::Values("matmul-naive", "matmul-tiled", "matmul-naive-uncoalesced",
+                                         "matmul-tiled-nds-transposed", "matmul-tiled-nds-padded"),
+                       ::testing::Values(2, 4, 8, 16, 32),
                        ::testing::Values(Size{1, 1, 1}, Size{3, 3, 3}, Size{17, 17, 17}, Size{100, 37, 51},
                                          Size{64, 96, 32}, Size{33, 65, 31})),
     caseName);
