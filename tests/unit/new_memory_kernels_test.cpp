@@ -205,6 +205,31 @@ TEST(NewMemoryKernels, UncoalescedBlockFiguresFollowRowsAlongX)
     EXPECT_LE(e.tracedEvents, r.trace.events.size() * 11 / 10);
 }
 
+// The work estimate knows the new kernels as it knows their counterparts: counts exact,
+// the traced block's events an upper bound at most a tenth above (corner blocks, whose
+// threads are mostly idle).
+TEST(NewMemoryKernels, WorkEstimateMatchesTheCounters)
+{
+    for (const sim::Scenario& s : {matmul(kUncoalesced, 100, 37, 51, 16, {6, 3, 0}),
+                                   matmul(kTransposed, 100, 37, 51, 16, {3, 6, 0}),
+                                   matmul(kPadded, 100, 37, 51, 16, {3, 6, 0})}) {
+        SCOPED_TRACE(name(s));
+        sim::SimOptions o;
+        o.trace = true;
+        const sim::WorkEstimate e = sim::estimateWork(s, o);
+        const sim::Simulation r = sim::simulate(s, o);
+        ASSERT_EQ(r.error, "");
+        const sim::Totals& t = r.counters.totals;
+        EXPECT_EQ(e.blocks, r.grid.count());
+        EXPECT_EQ(e.fmas, t.flops / 2);
+        EXPECT_EQ(e.globalAccesses, t.global_loads + t.global_stores);
+        EXPECT_EQ(e.sharedAccesses, t.shared_loads + t.shared_stores);
+        EXPECT_EQ(e.barrierWaits, t.barriers * r.block.count());
+        EXPECT_GE(e.tracedEvents, r.trace.events.size());
+        EXPECT_LE(e.tracedEvents, r.trace.events.size() * 11 / 10);
+    }
+}
+
 TEST(NewMemoryKernels, TransposedSlotsNameTheirNElement)
 {
     // Phase 1, block (2, 0), TILE_WIDTH 4: the N tile is rows 4-7, columns 8-11. Nds[c][r]
