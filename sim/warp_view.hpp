@@ -105,6 +105,7 @@ struct CompiledNote {
     const char* array;       ///< the array the note is about
     bool store;              ///< about its store (else its load)
     int minTile, maxTile;    ///< the TILE_WIDTH / TILE_SIZE it holds for (inclusive)
+    const char* brief;       ///< a few words for the screen ("nvcc: one LDS.128 per 4 elements")
     const char* note;        ///< one or two sentences
 };
 

@@ -21,6 +21,7 @@
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
+#include "sim/warp_view.hpp"
 #include "sim/work_estimate.hpp"
 #include "sim/wrong_reads.hpp"
 
@@ -96,6 +97,8 @@ void App::followPresentation()
         if (slideLayout_) {
             deskPanels_ = view_.open;
             view_.open = presentationPanels(loaded_.sim ? loaded_.preset : opt_.preset);
+            // --panel NAME: the panel exported is shown even where the slide leaves it out.
+            if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
         } else {
             view_.open = deskPanels_;
         }
@@ -229,6 +232,8 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step, bool confirm
     } else if (!p.panels.empty()) {
         view_.open = panelsNamed(p.panels);   // the preset shows only what its slide needs
     }
+    // --panel NAME: the panel exported is shown even where the preset leaves it out.
+    if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
     pendingThread_.reset();
     if (p.thread) pendingThread_ = p.thread->y * sim::launchShape(p.scenario).block.x + p.thread->x;
 }
@@ -428,6 +433,11 @@ void App::handleKeys()
         view_.cursor = std::max(0, view_.cursor - 1);
     if (keyPressed(ImGuiKey_Home)) view_.cursor = 0;
     if (keyPressed(ImGuiKey_End)) view_.cursor = last;
+    // [ and ]: the previous and the next warp of the traced block (Memory panel). ImGui 1.86's
+    // GLFW backend indexes KeysDown by GLFW key code.
+    const int warps = static_cast<int>(sim::warpCount(loaded_.sim->trace));
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET)) view_.warp = std::max(0, view_.warp - 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET)) view_.warp = std::min(warps - 1, view_.warp + 1);
 }
 
 void App::play(double dt)

@@ -120,7 +120,8 @@ CLI::Validator stepValidator()
 const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP}, {"right", GLFW_KEY_RIGHT},
     {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
-    {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE}};
+    {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
+    {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET}};
 
 /// A CLI11 parse error as one sentence: "--scale must be between 1 and 4; got 5.", or
 /// CLI11's own words with a pointer to --help.
@@ -164,7 +165,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     for (const auto& [name, code] : kKeyCodes) keyNames.push_back(name);
     cli.add_option("--keys", keys,
                    "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
-                   "right, left, home, end, f5, escape")
+                   "right, left, home, end, f5, escape, [ and ] (the previous and next warp)")
         ->delimiter(',')
         ->check(oneOf(keyNames))
         ->needs(shot);
@@ -183,7 +184,9 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_option("--format", format, "--export-steps format: png (default), gif (one animated file) or svg (vector)")
                                  ->check(oneOf({"png", "gif", "svg"}))
                                  ->needs(exportOpt);
-    cli.add_option("--panel", panel, "--export-steps of one panel instead of the window: " + panelNameSentence())
+    cli.add_option("--panel", panel,
+                   "--export-steps of one panel instead of the window (shown even where the scenario leaves it out): " +
+                       panelNameSentence())
         ->check(oneOf(panelNameList()))
         ->needs(exportOpt);
     CLI::Option* delayOpt = cli.add_option("--delay-ms", delayMs, "--format gif: milliseconds each step is shown (default 1500)")

@@ -6,7 +6,9 @@
 // a panel or child window whose content is larger than what is visible (ImGui's
 // ScrollMax), a table column narrower than its content or header, a panel outside the
 // display, two panels on top of each other. Lists (presets, source lines, threads,
-// hazard pairs) may scroll vertically at the desk, never in presentation mode.
+// hazard pairs) may scroll vertically at the desk, never in presentation mode. Every case is
+// checked twice: with the preset's panels, and with the Memory panel opened as well (it is
+// shown by default nowhere, so that no panel goes unchecked).
 //
 //   layout_check [--preset NAME] [--case NAME] [--shots DIR]
 //
@@ -125,25 +127,36 @@ int main(int argc, char** argv)
                 settle(app, display, kSettleFrames);
                 if (!app.loaded().sim) throw std::runtime_error("the scenario was not simulated");
                 const int last = static_cast<int>(app.loaded().sim->trace.steps.size()) - 1;
-                for (const int step : {app.view().cursor, last}) {
-                    if (step != app.view().cursor) {
-                        app.view().cursor = step;
+                const int first = app.view().cursor;
+                // The preset's panels, then the same with the Memory panel opened as the View
+                // menu opens it (it is shown by default nowhere).
+                for (const bool memory : {false, true}) {
+                    if (memory) {
+                        app.view().open[panelId("memory")] = true;
+                        app.view().cursor = first;
                         settle(app, display, kSettleFrames);
                     }
-                    ++checked;
-                    for (const Clipped& x : clippedContent(display, c.presentation)) {
-                        std::printf("%s %s step %d: %s: %s\n", p.name.c_str(), c.name, step, x.panel.c_str(),
-                                    x.what.c_str());
-                        ++offenders;
+                    const std::string name = std::string(c.name) + (memory ? "+memory" : "");
+                    for (const int step : {first, last}) {
+                        if (step != app.view().cursor) {
+                            app.view().cursor = step;
+                            settle(app, display, kSettleFrames);
+                        }
+                        ++checked;
+                        for (const Clipped& x : clippedContent(display, c.presentation)) {
+                            std::printf("%s %s step %d: %s: %s\n", p.name.c_str(), name.c_str(), step, x.panel.c_str(),
+                                        x.what.c_str());
+                            ++offenders;
+                        }
+                        if (!shots.empty()) {
+                            const std::string path = shots + "/" + p.name + "-" + name + "-step" + std::to_string(step) + ".png";
+                            if (std::string e = saveScreenshot(ImGui::GetDrawData(), c.width, c.height,
+                                                               app.theme().palette.clear, path);
+                                !e.empty())
+                                std::cerr << "layout_check: " << e << "\n";
+                        }
+                        if (step == last) break;
                     }
-                    if (!shots.empty()) {
-                        const std::string path = shots + "/" + p.name + "-" + c.name + "-step" + std::to_string(step) + ".png";
-                        if (std::string e = saveScreenshot(ImGui::GetDrawData(), c.width, c.height,
-                                                           app.theme().palette.clear, path);
-                            !e.empty())
-                            std::cerr << "layout_check: " << e << "\n";
-                    }
-                    if (step == last) break;
                 }
             } catch (const std::exception& e) {
                 std::cerr << "layout_check: " << p.name << " " << c.name << ": " << e.what() << "\n";

@@ -273,6 +273,17 @@ TEST(WarpView, AgreesWithTheSimulatorOnEveryPreset)
     checkConsistent(sim::simulate(sim::matmulScenario("matmul-tiled", 37, 29, 45, 16, sim::Uint3{2, 2, 0})));
     checkConsistent(sim::simulate(sim::convScenario("conv2d-tiled", 30, 30, 8, 5, sim::Uint3{3, 3, 0})));
     checkConsistent(sim::simulate(sim::convScenario("conv1d-tiled", 1, 100, 16, 5, sim::Uint3{6, 0, 0})));
+    // Lanes that skip a ghost element or read the halo from global memory part inside a
+    // statement (conv1d-tiled-cache reads N_ds[..] before M[j]).
+    for (unsigned b : {0u, 1u, 2u})
+        checkConsistent(sim::simulate(sim::convScenario("conv1d-tiled-cache", 1, 7, 2, 5, sim::Uint3{b, 0, 0})));
+    for (unsigned b : {0u, 1u, 15u, 31u})
+        checkConsistent(sim::simulate(sim::convScenario("conv1d-tiled-cache", 1, 1000, 32, 7, sim::Uint3{b, 0, 0})));
+    checkConsistent(sim::simulate(sim::convScenario("conv1d-basic", 1, 100, 32, 9, sim::Uint3{3, 0, 0})));
+    checkConsistent(sim::simulate(sim::convScenario("conv2d-basic", 40, 40, 16, 5, sim::Uint3{2, 2, 0})));
+    checkConsistent(sim::simulate(sim::matmulScenario("matmul-naive-uncoalesced", 37, 29, 45, 16, sim::Uint3{2, 1, 0})));
+    checkConsistent(sim::simulate(sim::matmulScenario("matmul-tiled-nds-transposed", 37, 29, 45, 16, sim::Uint3{2, 2, 0})));
+    checkConsistent(sim::simulate(sim::matmulScenario("matmul-tiled-nds-padded", 37, 29, 45, 8, sim::Uint3{5, 4, 0})));
 }
 
 TEST(WarpView, LaneRanges)
@@ -297,7 +308,7 @@ TEST(WarpView, CompiledNotesFindTheirLines)
     };
     const unsigned use = lineWith("Pvalue += Mds[ty][i] * Nds[i][tx];");
     ASSERT_EQ(sim::compiledNotesFor(s, use).size(), 1u);
-    EXPECT_NE(std::string(sim::compiledNotesFor(s, use, "Mds").front()->note).find("LDS.128"), std::string::npos);
+    EXPECT_NE(std::string(sim::compiledNotesFor(s, use, "Mds").front()->brief).find("LDS.128"), std::string::npos);
     EXPECT_TRUE(sim::compiledNotesFor(s, use, "Nds").empty());
     EXPECT_EQ(sim::compiledNotesFor(s, lineWith("Mds[ty][tx] = 0;"), "Mds").size(), 1u);
     EXPECT_EQ(sim::compiledNotesFor(s, lineWith("Nds[ty][tx] = 0;"), "Nds").size(), 1u);
@@ -305,15 +316,24 @@ TEST(WarpView, CompiledNotesFindTheirLines)
     // TILE_WIDTH 2: a 64-bit load instead.
     const sim::Scenario small = sim::findPreset("tiled-4x4").scenario;
     ASSERT_EQ(sim::compiledNotesFor(small, use).size(), 1u);
-    EXPECT_NE(std::string(sim::compiledNotesFor(small, use).front()->note).find("LDS.64"), std::string::npos);
+    EXPECT_NE(std::string(sim::compiledNotesFor(small, use).front()->brief).find("LDS.64"), std::string::npos);
     // Another kernel has no notes on its lines.
     const sim::Scenario conv = sim::convScenario("conv2d-tiled", 24, 24, 8, 5, sim::Uint3{1, 1, 0});
     for (unsigned line = 1; line < 70; ++line) EXPECT_TRUE(sim::compiledNotesFor(conv, line).empty());
-    // Every note names a statement that its kernel's source holds.
+    // Every note names a statement that its kernel's source holds on a line of its own.
     for (const sim::CompiledNote& n : sim::compiledNotes()) {
         const sim::KernelInfo* k = sim::findKernel(n.kernel);
         ASSERT_NE(k, nullptr) << n.kernel;
-        EXPECT_NE(sim::kernelSource(k->sourceFile).find(n.statement), std::string::npos) << n.statement;
+        const std::string& src = sim::kernelSource(k->sourceFile);
+        const size_t at = src.find(n.statement);
+        ASSERT_NE(at, std::string::npos) << n.kernel << ": " << n.statement;
+        unsigned line = 1;
+        for (size_t i = 0; i < at; ++i) line += src[i] == '\n';
+        sim::Scenario sc = s;
+        sc.kernel = n.kernel;
+        sc.tile = n.minTile;
+        const auto found = sim::compiledNotesFor(sc, line, n.array);
+        EXPECT_NE(std::find(found.begin(), found.end(), &n), found.end()) << n.kernel << ": " << n.statement;
     }
 }
 

@@ -153,6 +153,7 @@ void drawMainMenu(Frame& f)
                "Left, Page Up     previous step\n"
                "Home              first step\n"
                "End               last step\n"
+               "[ and ]           previous / next warp (Memory panel)\n"
                "F5                presentation mode (full screen, large text)\n"
                "Esc               leave presentation mode\n"
                "Ctrl+O            open a scenario\n"

@@ -18,6 +18,7 @@ std::unique_ptr<Panel> makeHazardsPanel();
 std::unique_ptr<Panel> makeOccupancyPanel();
 std::unique_ptr<Panel> makeConvPanel();
 std::unique_ptr<Panel> makeReductionTablePanel();
+std::unique_ptr<Panel> makeMemoryPanel();
 
 namespace {
 
@@ -49,6 +50,8 @@ const PanelInfo kPanels[] = {
     {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 20.0f, 0, OnSlide::Yes, makeConvPanel},
     {"reduction-tables", "Reduction tables", false, {D::Centre, 2}, {S::Picture, 2}, 30.0f, 6, OnSlide::No,
      makeReductionTablePanel},
+    // Shown from the View menu or a preset's `panels`: the warp memory instructions of the step.
+    {"memory", "Memory", false, {D::Centre, 2}, {S::Picture, 2}, 16.0f, 3, OnSlide::No, makeMemoryPanel},
 };
 
 }  // namespace

@@ -160,7 +160,7 @@ void SharedMemoryPanel::draw(Frame& f)
         if (!s) {
             ImGui::TextUnformatted("Simulating...");
         } else if (shared.empty()) {
-            ImGui::TextUnformatted("This kernel uses no shared memory: every operand comes from global memory.");
+            ImGui::TextWrapped("This kernel uses no shared memory: every operand comes from global memory.");
         } else {
             const Palette& pal = f.theme.palette;
             legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.", Swatch::Fill, true);
@@ -176,17 +176,25 @@ void SharedMemoryPanel::draw(Frame& f)
             if (focusedHazard(f.loaded, f.view))
                 legendItem(pal.hazard, "hazard", "The slot of the hazard shown in the Hazards panel.", Swatch::Frame);
             const float width = ImGui::GetContentRegionAvail().x;
-            const sim::ArrayInfo& first = s->trace.arrays[shared.front()];
             const float n = static_cast<float>(shared.size());
             const float head = ImGui::GetTextLineHeightWithSpacing();
+            // The arrays side by side: their columns together, the tallest one's rows (Nds
+            // padded to TILE_WIDTH + 1 columns is wider than Mds).
+            int cols = 0, rows = 0, widestArray = 0;
+            for (int a : shared) {
+                cols += s->trace.arrays[a].cols;
+                rows = std::max(rows, s->trace.arrays[a].rows);
+                widestArray = std::max(widestArray, s->trace.arrays[a].cols);
+            }
             // Small tiles keep cells big enough to read; large ones may shrink to a few pixels
             // a slot. The arrays are as tall as the width lets their cells be (at most 150 px
             // at 1x), and at least as tall as the smallest cells.
-            const float smallest = first.cols <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
+            const float smallest = widestArray <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
             const float gaps = scaled(24) * (n - 1) + 2;
-            const float widest = std::clamp((width - gaps) / (n * first.cols), smallest, std::max(smallest, 150.0f * f.theme.scale));
-            const float tall = elasticHeight(head + first.rows * smallest, head + first.rows * widest);
-            const float cell = std::clamp((tall - head) / first.rows, smallest, widest);
+            const float widest = std::clamp((width - gaps) / static_cast<float>(cols), smallest,
+                                            std::max(smallest, 150.0f * f.theme.scale));
+            const float tall = elasticHeight(head + rows * smallest, head + rows * widest);
+            const float cell = std::clamp((tall - head) / rows, smallest, widest);
             ImGui::BeginChild("arrays", ImVec2(0, tall), false, ImGuiWindowFlags_NoScrollbar);
             for (size_t i = 0; i < shared.size(); ++i) {
                 if (i) ImGui::SameLine(0, scaled(24));

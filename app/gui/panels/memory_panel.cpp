@@ -1,0 +1,732 @@
+// Memory: what the hardware makes of the cursor step's accesses, for one warp of the traced
+// block (sim/warp_view.hpp). Each warp memory instruction of the step (one source access
+// executed by the warp's active lanes) is drawn under a row of its 32 lanes:
+//   - global memory: the 128-byte lines the lanes touch as a strip of 32-byte sectors, each
+//     sector with its 8 words, a word filled in the colour of the lane that reads it; a
+//     coalesced access fills 4 sectors of one line, an uncoalesced one 32 sectors of 32 lines;
+//   - shared memory: 32 bank columns; each distinct word is a cell in its bank's column, one
+//     row per wavefront, so a bank conflict is a column taller than one cell and a broadcast
+//     is one cell that several lanes point at, labelled with those lanes;
+//   - constant memory: one line of text (the addresses and the passes they take).
+// Lanes are coloured by lane number (heat ramp, lane 0 dark, lane 31 light); hovering a lane
+// or a cell says which thread, element and word it is; clicking a lane selects its thread.
+// `[` and `]` (or the arrows at the top) pick the warp; selecting a thread anywhere shows its
+// warp. Lines where nvcc's instructions differ from this per-element model carry a note.
+#include <imgui.h>
+
+#include <algorithm>
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "layout.hpp"
+#include "panels.hpp"
+#include "sim/kernel_info.hpp"
+#include "sim/warp_view.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+using sim::AccessKind;
+using sim::kWarpLanes;
+using sim::WarpInstruction;
+
+std::string elementName(const sim::Trace& t, uint8_t array, int32_t index)
+{
+    const sim::ArrayInfo& a = t.arrays[array];
+    if (a.rows > 1) return a.name + "[" + std::to_string(index / a.cols) + "][" + std::to_string(index % a.cols) + "]";
+    return a.name + "[" + std::to_string(index) + "]";
+}
+
+std::string threadName(const sim::Trace& t, unsigned thread)
+{
+    const unsigned bx = t.blockDim.x;
+    if (t.blockDim.y == 1 && t.blockDim.z == 1) return "thread tx = " + std::to_string(thread);
+    return "thread (ty, tx) = (" + std::to_string(thread / bx) + ", " + std::to_string(thread % bx) + ")";
+}
+
+const char* kindWords(AccessKind k)
+{
+    switch (k) {
+    case AccessKind::GlobalLoad: return "global load";
+    case AccessKind::GlobalStore: return "global store";
+    case AccessKind::SharedLoad: return "shared load";
+    case AccessKind::SharedStore: return "shared store";
+    case AccessKind::ConstantLoad: break;
+    }
+    return "constant load";
+}
+
+std::string plural(uint64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+/// The colour of lane `lane`: the heat ramp from lane 0 (dark) to lane 31 (light).
+ImU32 laneColour(unsigned lane) { return heatColour(static_cast<float>(lane) / (kWarpLanes - 1)); }
+
+/// The lowest lane of `mask`.
+unsigned firstLane(uint32_t mask) { return static_cast<unsigned>(std::countr_zero(mask)); }
+
+/// What the layout of one instruction's picture needs, for a width.
+struct PictureSize {
+    float min = 0, want = 0;
+};
+
+/// The measures every picture shares: `width` pixels for 32 lanes.
+struct Measures {
+    float width = 0, lane = 0;        ///< the picture's width; a lane column's width
+    float laneH = 0, label = 0;       ///< the lane row's height; a row of small labels
+    ImFont* small = nullptr;
+    float fs = 0;                     ///< the small font's size
+    Measures(const Frame& f, float w)
+    {
+        width = w;
+        lane = w / kWarpLanes;
+        small = f.theme.fonts.small;
+        fs = small->FontSize;
+        laneH = fs + scaled(6);
+        label = fs + scaled(3);
+    }
+    float textWidth(const std::string& s) const { return small->CalcTextSizeA(fs, FLT_MAX, 0, s.c_str()).x; }
+};
+
+/// How a global instruction's lines are laid out: `perRow` lines a row, sectors `sector`
+/// pixels wide.
+struct Strip {
+    size_t lines = 0, perRow = 1, rows = 1;
+    float sector = 0, gap = 0;
+};
+
+Strip stripOf(const WarpInstruction& in, const Measures& m)
+{
+    Strip s;
+    s.lines = std::max<size_t>(1, in.cacheLines.size());
+    s.gap = scaled(8);
+    const float least = scaled(12);
+    s.perRow = s.lines;
+    while (s.perRow > 1 && (m.width - s.gap * static_cast<float>(s.perRow - 1)) / (4.0f * s.perRow) < least) --s.perRow;
+    s.rows = (s.lines + s.perRow - 1) / s.perRow;
+    s.sector = std::min((m.width - s.gap * static_cast<float>(s.perRow - 1)) / (4.0f * s.perRow), m.width / 4);
+    return s;
+}
+
+/// The lane row and the gap under it (connectors when `connectors`).
+float gapMin() { return scaled(10); }
+float gapWant() { return scaled(48); }
+
+PictureSize pictureSize(const WarpInstruction& in, const Measures& m)
+{
+    PictureSize p;
+    switch (sim::spaceOf(in.kind)) {
+    case sim::Space::Global: {
+        const Strip s = stripOf(in, m);
+        const float rows = static_cast<float>(s.rows);
+        const float connMin = s.rows == 1 ? gapMin() : scaled(6), connWant = s.rows == 1 ? gapWant() : scaled(6);
+        const float sectorMin = m.fs + scaled(4), sectorWant = std::max(sectorMin, std::min(s.sector * 0.5f, m.fs * 2.2f));
+        p.min = m.laneH + connMin + rows * (2 * m.label + sectorMin + scaled(4));
+        p.want = m.laneH + connWant + rows * (2 * m.label + sectorWant + scaled(4));
+        break;
+    }
+    case sim::Space::Shared: {
+        const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
+        const float cellMin = rows <= 8 ? m.fs + scaled(4) : scaled(6);
+        const float cellWant = rows <= 8 ? std::max(cellMin, std::min(m.lane * 1.2f, m.fs * 2.2f)) : cellMin;
+        p.min = m.laneH + gapMin() + rows * cellMin + m.label;
+        p.want = m.laneH + gapWant() + rows * cellWant + m.label;
+        break;
+    }
+    case sim::Space::Constant: break;
+    }
+    return p;
+}
+
+/// The texts drawn above and under an instruction's picture.
+struct Texts {
+    std::string head;                 ///< "line 34 · global load · M"
+    std::string source;               ///< the source line, for the head's tooltip
+    std::string figures;              ///< "1 request · 4 sectors · 2 lines · ..."
+    std::string brief, note;          ///< a compiled note, if the line has one
+    std::vector<std::string> more;    ///< verdicts: coalesced or not, broadcasts, conflicts
+};
+
+Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
+{
+    const sim::Trace& t = s.trace;
+    Texts x;
+    const sim::ArrayInfo& a = t.arrays[in.array];
+    x.head = "line " + std::to_string(in.line) + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + a.name;
+    if (const sim::KernelInfo* k = sim::findKernel(s.scenario.kernel)) {
+        const std::string& text = sim::kernelSource(k->sourceFile);
+        size_t b = 0;
+        for (unsigned n = 1; n < in.line && b != std::string::npos; ++n) b = text.find('\n', b) + 1;
+        if (b != std::string::npos && b < text.size()) {
+            const size_t e = text.find('\n', b);
+            x.source = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+            x.source.erase(0, x.source.find_first_not_of(' '));
+        }
+    }
+    const sim::WarpTransactions& tr = in.transactions;
+    const std::string lanes = plural(tr.lanes, "lane", "lanes");
+    switch (sim::spaceOf(in.kind)) {
+    case sim::Space::Global: {
+        // Distinct words: the bytes the lanes use of the sectors moved.
+        std::vector<uint32_t> words;
+        for (const sim::WarpLane& l : in.lanes)
+            if (l.active) words.push_back(l.word);
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        const uint64_t used = 4 * words.size(), moved = uint64_t{tr.sectors} * sim::kSectorBytes;
+        x.figures = "1 request \u00b7 " + plural(tr.sectors, "sector", "sectors") + " \u00b7 " +
+                    plural(tr.cacheLines, "line", "lines") + " \u00b7 " + std::to_string(used) + " of " +
+                    std::to_string(moved) + " bytes used (" + std::to_string(moved ? 100 * used / moved : 0) + "%)";
+        const uint64_t fewest = (words.size() + 7) / 8;
+        if (tr.sectors <= fewest)
+            x.more.push_back("Coalesced: " + lanes + " in " + plural(tr.sectors, "sector", "sectors") +
+                             ", the fewest their " + std::to_string(used) + " bytes fit in.");
+        else
+            x.more.push_back("Not coalesced: " + plural(tr.sectors, "sector", "sectors") + " moved where " +
+                             std::to_string(fewest) + " would hold the " + std::to_string(used) + " bytes the " +
+                             lanes + " use.");
+        break;
+    }
+    case sim::Space::Shared: {
+        x.figures = "1 request \u00b7 " + plural(tr.wavefronts, "wavefront", "wavefronts") + " \u00b7 " +
+                    plural(in.conflicts(), "bank conflict", "bank conflicts") + " \u00b7 " +
+                    plural(in.groups.size(), "word", "words") + " for " + lanes;
+        // Broadcasts: words several lanes share.
+        std::vector<std::string> shared;
+        for (const sim::LaneGroup& g : in.groups)
+            if (std::popcount(g.lanes) > 1)
+                shared.push_back("lanes " + sim::laneRanges(g.lanes) + " share " +
+                                 elementName(t, in.array, in.lanes[firstLane(g.lanes)].index) + " (bank " +
+                                 std::to_string(g.bank) + ")");
+        if (!shared.empty()) {
+            std::string s = "Broadcast: ";
+            for (size_t i = 0; i < shared.size() && i < 2; ++i) s += (i ? "; " : "") + shared[i];
+            if (shared.size() > 2) s += "; and " + std::to_string(shared.size() - 2) + " more words";
+            x.more.push_back(s + ".");
+        }
+        // Conflicts: banks with more than one word.
+        std::vector<uint32_t> banks;
+        for (const sim::LaneGroup& g : in.groups)
+            if (g.wavefront == 1) banks.push_back(g.bank);
+        if (!banks.empty()) {
+            std::string s = "Conflict: ";
+            for (size_t i = 0; i < banks.size() && i < 2; ++i) {
+                s += i ? "; bank " : "bank ";
+                s += std::to_string(banks[i]) + " holds ";
+                std::string cells;
+                for (const sim::LaneGroup& g : in.groups)
+                    if (g.bank == banks[i])
+                        cells += (cells.empty() ? "" : ", ") +
+                                 elementName(t, in.array, in.lanes[firstLane(g.lanes)].index) +
+                                 (std::popcount(g.lanes) > 1 ? " (lanes " : " (lane ") + sim::laneRanges(g.lanes) + ")";
+                s += cells;
+            }
+            if (banks.size() > 2) s += "; and " + std::to_string(banks.size() - 2) + " more banks";
+            x.more.push_back(s + ": one wavefront per word.");
+        } else if (shared.empty()) {
+            x.more.push_back("No conflict: every word in a bank of its own.");
+        }
+        break;
+    }
+    case sim::Space::Constant: {
+        x.figures = "1 request \u00b7 " + plural(tr.wavefronts, "pass", "passes") + " of the constant cache";
+        std::string s;
+        for (size_t i = 0; i < in.groups.size() && i < 3; ++i)
+            s += std::string(i ? "; " : "") + "lanes " + sim::laneRanges(in.groups[i].lanes) + " read " +
+                 elementName(t, in.array, in.lanes[firstLane(in.groups[i].lanes)].index);
+        if (in.groups.size() > 3) s += "; and " + std::to_string(in.groups.size() - 3) + " more addresses";
+        x.more.push_back(s + (in.groups.size() == 1 ? ": one address, served to all at once." : ": one pass per address."));
+        break;
+    }
+    }
+    const std::vector<const sim::CompiledNote*> notes = sim::compiledNotesFor(s.scenario, in.line, a.name);
+    if (!notes.empty()) {
+        x.brief = notes.front()->brief;
+        x.note = notes.front()->note;
+    }
+    return x;
+}
+
+/// The lane row at `o`: 32 cells in lane colours, the selected thread framed, lane numbers
+/// where they fit. Returns the lane hovered, or -1.
+int drawLanes(Frame& f, const WarpInstruction& in, ImVec2 o, const Measures& m)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = f.theme.palette;
+    const bool numbers = m.textWidth("31") <= m.lane - 2;
+    int hovered = -1;
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+        const ImVec2 a(o.x + l * m.lane, o.y), b(o.x + (l + 1) * m.lane - 1, o.y + m.laneH);
+        if (in.lanes[l].active) {
+            dl->AddRectFilled(a, b, laneColour(l), 2);
+        } else {
+            dl->AddRect(a, b, pal.dimText, 2);
+        }
+        if (in.lanes[l].thread == f.view.thread)
+            dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), pal.selected, 2, 0, scaled(2));
+        // Every lane number where they fit, else lanes 0, 8, 16 and 24 over two cells.
+        if (numbers || l % 8 == 0)
+            centredText(dl, m.small, a, numbers ? b : ImVec2(a.x + m.lane * 2, b.y),
+                        in.lanes[l].active ? textOn(laneColour(l)) : pal.dimText, std::to_string(l));
+        if (ImGui::IsMouseHoveringRect(a, b)) hovered = static_cast<int>(l);
+    }
+    return hovered;
+}
+
+void laneTooltip(Frame& f, const sim::Simulation& s, const WarpInstruction& in, unsigned lane)
+{
+    const sim::Trace& t = s.trace;
+    const sim::WarpLane& l = in.lanes[lane];
+    ImGui::BeginTooltip();
+    ImGui::Text("lane %u: %s", lane, threadName(t, l.thread).c_str());
+    if (!l.active) {
+        ImGui::TextUnformatted("inactive: the thread does not make this access here");
+    } else {
+        ImGui::PushFont(f.theme.fonts.mono);
+        ImGui::Text("%s %s", sim::isStore(in.kind) ? (l.zeroFill ? "zero-fills" : "writes") : "reads",
+                    elementName(t, in.array, l.index).c_str());
+        ImGui::PopFont();
+        switch (sim::spaceOf(in.kind)) {
+        case sim::Space::Global:
+            ImGui::Text("word %u (byte %llu of %s), sector %u, 128-byte line %u", l.word,
+                        4ull * l.word, t.arrays[in.array].name.c_str(), l.sector, l.cacheLine);
+            break;
+        case sim::Space::Shared:
+            ImGui::Text("shared word %u, bank %u, wavefront %u", l.word, l.bank, l.wavefront + 1);
+            break;
+        case sim::Space::Constant: ImGui::Text("constant-cache pass %u", l.wavefront + 1); break;
+        }
+    }
+    ImGui::TextDisabled("click: select this thread");
+    ImGui::EndTooltip();
+}
+
+/// A global instruction: lanes above, the lines they touch below as sectors of 8 words.
+void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m, float h,
+                int& hoveredLane)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = f.theme.palette;
+    const Strip st = stripOf(in, m);
+    const float rows = static_cast<float>(st.rows);
+    const float conn = st.rows == 1 ? std::clamp(h - m.laneH - rows * (2 * m.label + m.fs + scaled(8)), gapMin(), gapWant())
+                                    : scaled(6);
+    const float rowH = (h - m.laneH - conn) / rows;
+    const float sectorH = std::max(scaled(4), rowH - 2 * m.label - scaled(4));
+    hoveredLane = drawLanes(f, in, o, m);
+    const float wordW = st.sector / 8;
+    // Where each line sits: its row and its x.
+    auto lineOrigin = [&](size_t i) {
+        const size_t r = i / st.perRow, c = i % st.perRow;
+        return ImVec2(o.x + c * (4 * st.sector + st.gap), o.y + m.laneH + conn + r * rowH);
+    };
+    auto wordRect = [&](uint32_t word, ImVec2& a, ImVec2& b) {
+        const uint32_t line = word / 32;
+        const size_t i = static_cast<size_t>(std::lower_bound(in.cacheLines.begin(), in.cacheLines.end(), line) -
+                                             in.cacheLines.begin());
+        const ImVec2 lo = lineOrigin(i);
+        a = ImVec2(lo.x + (word % 32) * wordW, lo.y + m.label);
+        b = ImVec2(a.x + wordW, a.y + sectorH);
+    };
+    // Connectors: lane to word, one row of lines only.
+    if (st.rows == 1)
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+            if (!in.lanes[l].active) continue;
+            ImVec2 a, b;
+            wordRect(in.lanes[l].word, a, b);
+            dl->AddLine(ImVec2(o.x + (l + 0.5f) * m.lane, o.y + m.laneH), ImVec2((a.x + b.x) * 0.5f, a.y),
+                        laneColour(l), std::max(1.0f, scaled(1.2f)));
+        }
+    const sim::ArrayInfo& arr = s.trace.arrays[in.array];
+    for (size_t i = 0; i < in.cacheLines.size(); ++i) {
+        const ImVec2 lo = lineOrigin(i);
+        const uint32_t line = in.cacheLines[i];
+        // The line's name: its elements, "line 12" or "12", whichever fits.
+        const std::string name = arr.name + "[" + std::to_string(line * 32) + ".." + std::to_string(line * 32 + 31) + "]";
+        const float span = 4 * st.sector;
+        for (const std::string& n : {name, "line " + std::to_string(line), std::to_string(line)})
+            if (m.textWidth(n) <= span - 2) {
+                dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y), pal.dimText, n.c_str());
+                break;
+            }
+        for (uint32_t sec = 0; sec < 4; ++sec) {
+            const uint32_t sector = line * 4 + sec;
+            const ImVec2 a(lo.x + sec * st.sector, lo.y + m.label), b(a.x + st.sector - 1, a.y + sectorH);
+            const auto g = std::find_if(in.groups.begin(), in.groups.end(),
+                                        [&](const sim::LaneGroup& x) { return x.unit == sector; });
+            const bool moved = g != in.groups.end();
+            dl->AddRectFilled(a, b, moved ? pal.cell : pal.chartBg, 2);
+            if (moved) {
+                for (unsigned l = 0; l < kWarpLanes; ++l) {
+                    if (!in.lanes[l].active || in.lanes[l].sector != sector) continue;
+                    ImVec2 wa, wb;
+                    wordRect(in.lanes[l].word, wa, wb);
+                    dl->AddRectFilled(ImVec2(wa.x + (wordW > 3 ? 0.5f : 0), wa.y),
+                                      ImVec2(wb.x - (wordW > 3 ? 0.5f : 0), wb.y), laneColour(l));
+                }
+                dl->AddRect(a, b, pal.readNow, 2, 0, std::max(1.0f, scaled(1.5f)));
+                const std::string lanes = sim::laneRanges(g->lanes);
+                if (m.textWidth(lanes) <= st.sector - 2)
+                    dl->AddText(m.small, m.fs, ImVec2((a.x + b.x - m.textWidth(lanes)) * 0.5f, b.y + scaled(2)),
+                                pal.cellText, lanes.c_str());
+            } else {
+                dl->AddRect(a, b, pal.chartLine, 2);
+            }
+            if (ImGui::IsMouseHoveringRect(a, b)) {
+                ImGui::BeginTooltip();
+                ImGui::Text("sector %u (bytes %u..%u of %s), in 128-byte line %u", sector, sector * 32,
+                            sector * 32 + 31, arr.name.c_str(), line);
+                if (moved) {
+                    ImGui::Text("moved for lanes %s", sim::laneRanges(g->lanes).c_str());
+                    ImGui::PushFont(f.theme.fonts.mono);
+                    for (unsigned l = 0; l < kWarpLanes; ++l)
+                        if (in.lanes[l].active && in.lanes[l].sector == sector)
+                            ImGui::Text("lane %2u  %s", l, elementName(s.trace, in.array, in.lanes[l].index).c_str());
+                    ImGui::PopFont();
+                } else {
+                    ImGui::TextUnformatted("no lane touches it: not moved");
+                }
+                ImGui::EndTooltip();
+            }
+        }
+    }
+}
+
+/// A shared instruction: lanes above, 32 bank columns below with one cell per distinct word
+/// and one row per wavefront.
+void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m, float h,
+                int& hoveredLane)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = f.theme.palette;
+    const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
+    const float conn = std::clamp(h - m.laneH - m.label - rows * (m.fs + scaled(10)), gapMin(), gapWant());
+    const float cellH = std::max(scaled(3), (h - m.laneH - conn - m.label) / rows);
+    hoveredLane = drawLanes(f, in, o, m);
+    const float top = o.y + m.laneH + conn;
+    auto cellRect = [&](const sim::LaneGroup& g, ImVec2& a, ImVec2& b) {
+        a = ImVec2(o.x + g.bank * m.lane, top + g.wavefront * cellH);
+        b = ImVec2(a.x + m.lane - 1, a.y + cellH - 1);
+    };
+    // Bank columns: empty slots, a frame around a column that takes more than one wavefront.
+    std::vector<uint32_t> depth(sim::kSharedBanks, 0);
+    for (const sim::LaneGroup& g : in.groups) depth[g.bank] = std::max(depth[g.bank], g.wavefront + 1);
+    for (unsigned b = 0; b < sim::kSharedBanks; ++b)
+        for (unsigned w = 0; w < static_cast<unsigned>(rows); ++w)
+            dl->AddRectFilled(ImVec2(o.x + b * m.lane, top + w * cellH),
+                              ImVec2(o.x + (b + 1) * m.lane - 1, top + (w + 1) * cellH - 1), pal.chartBg, 2);
+    // Connectors, then the cells over them.
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!in.lanes[l].active) continue;
+        const float x = o.x + (in.lanes[l].bank + 0.5f) * m.lane;
+        dl->AddLine(ImVec2(o.x + (l + 0.5f) * m.lane, o.y + m.laneH), ImVec2(x, top + in.lanes[l].wavefront * cellH),
+                    laneColour(l), std::max(1.0f, scaled(1.2f)));
+    }
+    // Which cells of a row are taken, so that a label may spread over free neighbours.
+    std::vector<std::vector<bool>> taken(static_cast<size_t>(rows), std::vector<bool>(sim::kSharedBanks, false));
+    for (const sim::LaneGroup& g : in.groups) taken[g.wavefront][g.bank] = true;
+    for (const sim::LaneGroup& g : in.groups) {
+        ImVec2 a, b;
+        cellRect(g, a, b);
+        const ImU32 c = laneColour(firstLane(g.lanes));
+        dl->AddRectFilled(a, b, c, 2);
+        if (std::popcount(g.lanes) > 1) dl->AddRect(a, b, pal.selected, 2, 0, std::max(1.0f, scaled(1.5f)));
+        if (g.wavefront > 0) dl->AddRect(a, b, pal.error, 2, 0, std::max(1.0f, scaled(2)));
+        // The lanes as a label: in the cell, or over the free cells beside it.
+        const std::string lanes = sim::laneRanges(g.lanes);
+        const std::string count = std::to_string(std::popcount(g.lanes));
+        if (cellH >= m.fs) {
+            unsigned lo = g.bank, hi = g.bank;
+            while (lo > 0 && !taken[g.wavefront][lo - 1] && (g.bank - lo) < 6) --lo;
+            while (hi + 1 < sim::kSharedBanks && !taken[g.wavefront][hi + 1] && (hi - g.bank) < 6) ++hi;
+            const float w = m.textWidth(lanes);
+            const float cx = (a.x + b.x) * 0.5f;
+            const float left = o.x + lo * m.lane, right = o.x + (hi + 1) * m.lane - 1;
+            const float y = (a.y + b.y - m.fs) * 0.5f;
+            if (w <= m.lane - 2) {
+                dl->AddText(m.small, m.fs, ImVec2(cx - w * 0.5f, y), textOn(c), lanes.c_str());
+            } else if (w + 4 <= right - left) {
+                // A wider cell over the free neighbours, centred on the bank where it can be.
+                const float x0 = std::clamp(cx - w * 0.5f - 2, left, right - w - 4);
+                const ImVec2 la(x0, a.y), lb(x0 + w + 4, b.y);
+                dl->AddRectFilled(la, lb, c, 2);
+                dl->AddRect(la, lb, pal.selected, 2, 0, std::max(1.0f, scaled(1.5f)));
+                dl->AddText(m.small, m.fs, ImVec2(x0 + 2, y), textOn(c), lanes.c_str());
+            } else if (std::popcount(g.lanes) > 1 && m.textWidth(count) <= m.lane - 2) {
+                dl->AddText(m.small, m.fs, ImVec2(cx - m.textWidth(count) * 0.5f, y), textOn(c), count.c_str());
+            }
+        }
+        if (ImGui::IsMouseHoveringRect(a, b)) {
+            ImGui::BeginTooltip();
+            ImGui::Text("bank %u, wavefront %u: shared word %u", g.bank, g.wavefront + 1, g.unit);
+            ImGui::PushFont(f.theme.fonts.mono);
+            ImGui::TextUnformatted(elementName(s.trace, in.array, in.lanes[firstLane(g.lanes)].index).c_str());
+            ImGui::PopFont();
+            ImGui::Text(std::popcount(g.lanes) > 1 ? "lanes %s: one broadcast serves them all" : "lane %s",
+                        lanes.c_str());
+            if (depth[g.bank] > 1)
+                ImGui::Text("bank %u holds %u different words: %u wavefronts, one after the other", g.bank,
+                            depth[g.bank], depth[g.bank]);
+            ImGui::EndTooltip();
+        }
+    }
+    // Bank numbers under the columns (every one where they fit, else every 8th), and the
+    // depth of a conflicting column.
+    const float y = top + rows * cellH + scaled(1);
+    const bool all = m.textWidth("31") <= m.lane - 2;
+    for (unsigned b = 0; b < sim::kSharedBanks; ++b) {
+        const ImVec2 a(o.x + b * m.lane, y), z(o.x + (b + 1) * m.lane, y + m.label);
+        if (depth[b] > 1) {
+            const std::string d = std::to_string(depth[b]) + "\u00d7";
+            if (m.textWidth(d) <= m.lane * 1.6f) {
+                centredText(dl, m.small, ImVec2(a.x - m.lane, a.y), ImVec2(z.x + m.lane, z.y), pal.error, d);
+                continue;
+            }
+        }
+        if (all || b % 8 == 0) centredText(dl, m.small, a, all ? z : ImVec2(a.x + 3 * m.lane, z.y), pal.dimText,
+                                           std::to_string(b));
+    }
+}
+
+/// How much an instruction has to teach, to pick the one drawn when the step changes: a bank
+/// conflict, then an uncoalesced global access, then a broadcast, then the rest.
+int interest(const WarpInstruction& in)
+{
+    switch (sim::spaceOf(in.kind)) {
+    case sim::Space::Shared: {
+        if (in.conflicts() > 0) return 100 + static_cast<int>(in.conflicts());
+        for (const sim::LaneGroup& g : in.groups)
+            if (std::popcount(g.lanes) > 1) return 50;
+        return 30;
+    }
+    case sim::Space::Global: {
+        uint32_t words = 0;
+        for (const sim::LaneGroup& g : in.groups) {
+            uint32_t seen = 0;   // distinct words of this sector (at most 8)
+            for (unsigned l = 0; l < kWarpLanes; ++l)
+                if (g.lanes & (1u << l)) seen |= 1u << (in.lanes[l].word % 8);
+            words += static_cast<uint32_t>(std::popcount(seen));
+        }
+        return in.transactions.sectors > (words + 7) / 8 ? 80 : 40;
+    }
+    case sim::Space::Constant: break;
+    }
+    return 10 + static_cast<int>(in.transactions.wavefronts);
+}
+
+/// One row of the instruction list: the longest wording that fits `width` pixels.
+std::string rowText(const sim::Trace& t, const WarpInstruction& in, float width)
+{
+    const std::string& array = t.arrays[in.array].name;
+    const sim::WarpTransactions& tr = in.transactions;
+    const bool global = sim::spaceOf(in.kind) == sim::Space::Global;
+    const std::string line = std::to_string(in.line);
+    const std::string figures = global ? plural(tr.sectors, "sector", "sectors") + ", " + plural(tr.cacheLines, "line", "lines")
+                                       : sim::spaceOf(in.kind) == sim::Space::Shared
+                                             ? plural(tr.wavefronts, "wavefront", "wavefronts")
+                                             : plural(tr.wavefronts, "pass", "passes");
+    const std::string shortFigures = global ? std::to_string(tr.sectors) + " sect."
+                                            : std::to_string(tr.wavefronts) +
+                                                  (sim::spaceOf(in.kind) == sim::Space::Shared ? " wavef." : " pass.");
+    const char* op = sim::isStore(in.kind) ? "st" : "ld";
+    const std::string space = global ? "global" : sim::spaceOf(in.kind) == sim::Space::Shared ? "shared" : "const";
+    const std::string options[] = {
+        "line " + line + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + array + " \u00b7 " + figures,
+        line + " \u00b7 " + space + " " + op + " " + array + " \u00b7 " + figures,
+        line + " " + space + " " + op + " " + array + " \u00b7 " + shortFigures,
+        line + " " + op + " " + array + " " + shortFigures,
+    };
+    for (const std::string& o : options)
+        if (ImGui::CalcTextSize(o.c_str()).x <= width) return o;
+    return options[3];
+}
+
+/// The panel: the warp it shows follows the selected thread; [ and ] move it (app.cpp).
+struct MemoryPanel final : Panel {
+    void draw(Frame& f) override;
+
+private:
+    void instructions(Frame& f, const sim::Simulation& s);
+    uint64_t generation_ = ~0ull;
+    int thread_ = -1;
+    // The instructions of (generation, cursor, warp), as last computed.
+    uint64_t cachedGeneration_ = ~0ull;
+    int cachedCursor_ = -1;
+    int cachedWarp_ = -1;
+    std::vector<WarpInstruction> cache_;
+    /// The instruction drawn: chosen by hand (kept while the step has one of the same line,
+    /// array and kind), or the one with the most to teach.
+    size_t chosen_ = 0;
+    bool byHand_ = false;
+    unsigned chosenLine_ = 0;
+    uint8_t chosenArray_ = sim::kNoArray;
+    AccessKind chosenKind_ = AccessKind::GlobalLoad;
+};
+
+void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
+{
+    const sim::Trace& t = s.trace;
+    const sim::Step& st = t.steps[f.view.cursor];
+    if (cachedGeneration_ != f.loaded.generation || cachedCursor_ != f.view.cursor || cachedWarp_ != f.view.warp) {
+        if (cachedGeneration_ != f.loaded.generation) byHand_ = false;
+        cache_ = sim::warpInstructions(t, f.view.cursor, static_cast<unsigned>(f.view.warp));
+        cachedGeneration_ = f.loaded.generation;
+        cachedCursor_ = f.view.cursor;
+        cachedWarp_ = f.view.warp;
+        chosen_ = 0;
+        bool kept = false;
+        for (size_t i = 0; i < cache_.size() && byHand_ && !kept; ++i)
+            if (cache_[i].line == chosenLine_ && cache_[i].array == chosenArray_ && cache_[i].kind == chosenKind_) {
+                chosen_ = i;
+                kept = true;
+            }
+        if (!kept)
+            for (size_t i = 1; i < cache_.size(); ++i)
+                if (interest(cache_[i]) > interest(cache_[chosen_])) chosen_ = i;
+    }
+    const Palette& pal = f.theme.palette;
+    if (st.kind == sim::StepKind::Barrier) {
+        colouredText(pal.dimText, "A barrier: no memory access in this step.");
+        return;
+    }
+    if (cache_.empty()) {
+        const std::vector<unsigned> busy = sim::warpsWithAccesses(t, f.view.cursor);
+        std::string which;
+        for (size_t i = 0; i < busy.size() && i < 8; ++i) which += (i ? ", " : "") + std::to_string(busy[i]);
+        if (busy.size() > 8) which += ", ...";
+        colouredText(pal.dimText, busy.empty() ? std::string("No warp makes a memory access in this step.")
+                                               : "Warp " + std::to_string(f.view.warp) +
+                                                     " makes no memory access in this step (its threads skip it); "
+                                                     "warps that do: " + which + ".");
+        return;
+    }
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const bool slide = f.view.presentation;
+    // The step's instructions, one row each; at the desk a long list scrolls.
+    const float rowH = ImGui::GetTextLineHeight() + style.ItemSpacing.y;
+    const size_t n = cache_.size();
+    const bool scrolls = !slide && n > 4;
+    const float listWidth = ImGui::GetContentRegionAvail().x - (scrolls ? style.ScrollbarSize : 0);
+    if (scrolls) {
+        ImGui::BeginChild("instructions", ImVec2(0, std::floor(4.5f * rowH)), false);
+        markScrollingList();
+    }
+    for (size_t i = 0; i < n; ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        const std::string row = rowText(t, cache_[i], listWidth - style.FramePadding.x);
+        if (ImGui::Selectable(row.c_str(), i == chosen_)) {
+            chosen_ = i;
+            byHand_ = true;
+            chosenLine_ = cache_[i].line;
+            chosenArray_ = cache_[i].array;
+            chosenKind_ = cache_[i].kind;
+        }
+        ImGui::PopID();
+        tooltip("A warp memory instruction of this step: one source access executed by the warp's active lanes. "
+                "Click to draw it.");
+    }
+    if (scrolls) ImGui::EndChild();
+    ImGui::Separator();
+
+    // The chosen instruction: its figures, a note where nvcc compiles it differently, the
+    // picture, and what the picture shows. The texts are measured first, so that the picture
+    // gets what the panel has left.
+    const WarpInstruction& in = cache_[std::min(chosen_, n - 1)];
+    const Texts x = textsOf(s, in);
+    const float width = std::floor(ImGui::GetContentRegionAvail().x);
+    const Measures m(f, width);
+    auto textH = [&](ImFont* font, const std::string& text) {
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str()).y + style.ItemSpacing.y;
+    };
+    float fixed = textH(f.theme.fonts.bold, x.head) + textH(ImGui::GetFont(), x.figures);
+    if (!x.brief.empty()) fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
+    for (const std::string& line : x.more) fixed += textH(ImGui::GetFont(), line);
+    const PictureSize p = pictureSize(in, m);
+    if (p.want > 0) fixed += style.ItemSpacing.y;
+    const float height = elasticHeight(fixed + p.min, fixed + p.want);
+    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::TextWrapped("%s", x.head.c_str());
+    ImGui::PopFont();
+    if (!x.source.empty()) tooltip(x.source);
+    ImGui::TextWrapped("%s", x.figures.c_str());
+    if (!x.brief.empty()) {
+        colouredText(pal.dimText, x.brief + "  (?)");
+        tooltip(x.note);
+    }
+    if (p.want > 0) {
+        const float h = std::floor(std::clamp(height - fixed, p.min, p.want));
+        const ImVec2 o = ImGui::GetCursorScreenPos();
+        ImGui::InvisibleButton("picture", ImVec2(m.width, h));
+        const bool clicked = ImGui::IsItemClicked();
+        int lane = -1;
+        if (sim::spaceOf(in.kind) == sim::Space::Global) drawGlobal(f, s, in, o, m, h, lane);
+        else drawShared(f, s, in, o, m, h, lane);
+        if (lane >= 0) {
+            laneTooltip(f, s, in, static_cast<unsigned>(lane));
+            if (clicked) f.view.thread = in.lanes[lane].thread;
+        }
+    }
+    for (const std::string& line : x.more) ImGui::TextWrapped("%s", line.c_str());
+}
+
+void MemoryPanel::draw(Frame& f)
+{
+    if (beginPanel(f, id)) {
+        const sim::Simulation* s = f.loaded.sim.get();
+        if (!s) {
+            ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
+        } else if (s->trace.steps.empty() || f.view.cursor < 0 || f.view.cursor >= static_cast<int>(s->trace.steps.size())) {
+            ImGui::TextUnformatted("No traced block.");
+        } else {
+            const sim::Trace& t = s->trace;
+            const int warps = static_cast<int>(sim::warpCount(t));
+            // The warp follows the selected thread.
+            if (generation_ != f.loaded.generation || thread_ != f.view.thread) {
+                generation_ = f.loaded.generation;
+                thread_ = f.view.thread;
+                f.view.warp = f.view.thread / static_cast<int>(kWarpLanes);
+            }
+            f.view.warp = std::clamp(f.view.warp, 0, warps - 1);
+            ImGui::BeginDisabled(f.view.warp == 0);
+            if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) --f.view.warp;
+            ImGui::EndDisabled();
+            tooltip("The previous warp ([)");
+            ImGui::SameLine();
+            ImGui::Text("warp %d of %d", f.view.warp, warps);
+            tooltip("Warps are 32 threads of the block by linear index (threadIdx.x fastest, then y): warp w holds "
+                    "threads 32w to 32w + 31, its lanes 0 to 31. [ and ] pick the warp; selecting a thread anywhere "
+                    "shows its warp.");
+            ImGui::SameLine();
+            ImGui::BeginDisabled(f.view.warp + 1 >= warps);
+            if (ImGui::ArrowButton("##next", ImGuiDir_Right)) ++f.view.warp;
+            ImGui::EndDisabled();
+            tooltip("The next warp (])");
+            const unsigned first = static_cast<unsigned>(f.view.warp) * kWarpLanes;
+            const unsigned last = std::min<unsigned>(first + kWarpLanes, static_cast<unsigned>(t.blockDim.count())) - 1;
+            std::string threads = "threads " + std::to_string(first) + "-" + std::to_string(last);
+            if (t.blockDim.y > 1) {
+                const unsigned bx = t.blockDim.x;
+                threads += first / bx == last / bx ? " (ty " + std::to_string(first / bx) + ")"
+                                                   : " (ty " + std::to_string(first / bx) + "-" + std::to_string(last / bx) + ")";
+            }
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+            const float spacing = ImGui::GetStyle().ItemSpacing.x;
+            if (ImGui::GetItemRectMax().x + spacing + ImGui::CalcTextSize(threads.c_str()).x <= right) ImGui::SameLine();
+            colouredText(f.theme.palette.dimText, threads);
+            instructions(f, *s);
+        }
+    }
+    ImGui::End();
+}
+
+}  // namespace
+
+std::unique_ptr<Panel> makeMemoryPanel() { return std::make_unique<MemoryPanel>(); }
+
+}  // namespace ts::app
