@@ -3,11 +3,19 @@
 // every access of the step as its index expression with the thread's numbers put in,
 // evaluated, next to the index the simulator recorded. Beside each droppable barrier
 // (x.syncthreads(AFTER_LOAD), x.syncthreads(AFTER_COMPUTE)) a toggle re-simulates with that
-// barrier dropped; the two lines of the hazard chosen in Hazards are marked.
+// barrier dropped; the two lines of the hazard chosen in Hazards are marked. Beside each line
+// that accesses memory, columns for the whole run as Nsight Compute's source view has them
+// (sim::memoryByLine of the simulation's access sites): warp memory requests, global sectors
+// per request, shared wavefronts and bank conflicts, with a mark where nvcc compiles the line
+// differently from the per-element model (sim::compiledNotesFor); at the desk a checkbox
+// turns them off, on a slide they show while the Memory panel does.
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
+#include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,6 +24,7 @@
 #include "layout.hpp"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
+#include "sim/warp_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -79,6 +88,136 @@ std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
                std::to_string(a->thread % bx) + ")";
     }
     return tag.empty() ? tag : tag + " [" + sim::hazardName(h.kind) + "]";
+}
+
+/// One source line's memory figures for the whole run, summed over its spaces and arrays.
+struct LineFigures {
+    uint64_t requests = 0;                      ///< warp memory requests, every space
+    uint64_t globalRequests = 0, sectors = 0;   ///< global loads and stores
+    uint64_t sharedRequests = 0, wavefronts = 0;
+    std::vector<sim::LineMemory> rows;          ///< by space, loads before stores (tooltip)
+    std::vector<const sim::CompiledNote*> notes;
+};
+
+/// The per-line columns of the listing: on or off, the figures by line, and where the
+/// columns end (the right edge of the text region, in screen pixels, set by source()).
+struct MemoryColumns {
+    bool on = false;
+    std::map<unsigned, LineFigures> lines;
+    float right = 0;
+    float charWidth = 0;                        ///< of the columns' font (the cell font)
+    static constexpr int kColumn = 5;           ///< characters a column
+    static constexpr int kChars = 4 * kColumn + 3 + 2;   ///< with gaps and the note mark
+};
+
+/// A count in at most 5 characters: 12345, 123k, 1.2M.
+std::string compact(uint64_t v)
+{
+    char b[16];
+    if (v < 100000) std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(v));
+    else if (v < 10000000) std::snprintf(b, sizeof b, "%lluk", static_cast<unsigned long long>(v / 1000));
+    else if (v < 100000000) std::snprintf(b, sizeof b, "%.1fM", static_cast<double>(v) / 1e6);
+    else if (v < 100000000000ull) std::snprintf(b, sizeof b, "%lluM", static_cast<unsigned long long>(v / 1000000));
+    else std::snprintf(b, sizeof b, "%.1fG", static_cast<double>(v) / 1e9);
+    return b;
+}
+
+std::string ratio(uint64_t a, uint64_t b)
+{
+    if (b == 0) return "-";
+    char buf[16];
+    const double r = static_cast<double>(a) / static_cast<double>(b);
+    std::snprintf(buf, sizeof buf, r < 10 ? "%.2f" : r < 100 ? "%.1f" : "%.0f", r);
+    return buf;
+}
+
+/// The figures of every line of `s` that accesses memory.
+std::map<unsigned, LineFigures> lineFigures(const sim::Simulation& s)
+{
+    std::map<unsigned, LineFigures> out;
+    for (const sim::LineMemory& m : sim::memoryByLine(s.accessSites)) {
+        LineFigures& l = out[m.line];
+        l.requests += m.requests;
+        if (m.space == sim::Space::Global) {
+            l.globalRequests += m.requests;
+            l.sectors += m.sectors;
+        } else if (m.space == sim::Space::Shared) {
+            l.sharedRequests += m.requests;
+            l.wavefronts += m.wavefronts;
+        }
+        l.rows.push_back(m);
+    }
+    for (auto& [line, l] : out) l.notes = sim::compiledNotesFor(s.scenario, line);
+    return out;
+}
+
+const char* const kColumnNames[4] = {"req", "s/req", "wavef", "confl"};
+const char* const kColumnTips[4] = {
+    "Warp memory requests of the line over the whole run: one per source access executed by the active lanes "
+    "of a warp (global, shared and constant).",
+    "Global memory: 32-byte sectors per request. 4 for a coalesced warp reading 128 consecutive bytes, up to 32 "
+    "when every lane needs a sector of its own.",
+    "Shared memory: wavefronts, the passes through the 32 banks; one per request without bank conflicts.",
+    "Shared memory: bank conflicts, the wavefronts beyond one per request (lanes reading different words of one "
+    "bank wait for each other)."};
+
+/// The four column texts of a line.
+std::array<std::string, 4> columnTexts(const LineFigures& l)
+{
+    return {compact(l.requests), ratio(l.sectors, l.globalRequests),
+            l.sharedRequests ? compact(l.wavefronts) : "-",
+            l.sharedRequests ? compact(l.wavefronts - l.sharedRequests) : "-"};
+}
+
+/// The x (screen) where column `c` ends.
+float columnRight(const MemoryColumns& m, int c)
+{
+    return m.right - static_cast<float>((3 - c) * (MemoryColumns::kColumn + 1)) * m.charWidth;
+}
+
+/// Draws `l`'s columns on the row at `y`; a tooltip with the line's figures when hovered.
+void drawColumns(const Frame& f, const sim::Simulation& s, const MemoryColumns& m, const LineFigures& l, float y)
+{
+    const Palette& pal = f.theme.palette;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* font = f.theme.fonts.cell;
+    const std::array<std::string, 4> texts = columnTexts(l);
+    for (int c = 0; c < 4; ++c) {
+        const float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, texts[c].c_str()).x;
+        const bool conflict = c == 3 && l.sharedRequests && l.wavefronts > l.sharedRequests;
+        dl->AddText(font, font->FontSize, ImVec2(columnRight(m, c) - w, y), conflict ? pal.error
+                                                                             : texts[c] == "-" ? pal.dimText : pal.cellText,
+                    texts[c].c_str());
+    }
+    const float left = columnRight(m, 0) - (MemoryColumns::kColumn + 2) * m.charWidth;
+    if (!l.notes.empty()) dl->AddText(font, font->FontSize, ImVec2(left, y), pal.loadedThisPhase, "*");
+    if (!ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(m.right, y + font->FontSize + 2))) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    for (const sim::LineMemory& r : l.rows) {
+        std::string arrays;
+        for (uint8_t a : r.arrays) arrays += (arrays.empty() ? "" : ", ") + s.arrays.at(a).name;
+        const char* space = r.space == sim::Space::Global ? "global" : r.space == sim::Space::Shared ? "shared" : "constant";
+        std::string text = std::string(space) + (r.store ? " store " : " load ") + arrays + ": " +
+                           std::to_string(r.requests) + " requests for " + std::to_string(r.lanes) + " lanes";
+        if (r.space == sim::Space::Global)
+            text += ", " + std::to_string(r.sectors) + " sectors (" + ratio(r.sectors, r.requests) + " a request), " +
+                    std::to_string(r.cacheLines) + " 128-byte lines";
+        else if (r.space == sim::Space::Shared)
+            text += ", " + std::to_string(r.wavefronts) + " wavefronts, " + std::to_string(r.conflicts()) +
+                    " bank conflicts";
+        else
+            text += ", " + std::to_string(r.wavefronts) + " passes of the constant cache";
+        ImGui::TextUnformatted(text.c_str());
+    }
+    for (const sim::CompiledNote* n : l.notes) {
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.loadedThisPhase);
+        ImGui::TextWrapped("* %s: %s", n->array, n->note);
+        ImGui::PopStyleColor();
+    }
+    ImGui::TextDisabled("Whole run, every block (simulated warp memory model).");
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 /// The step and simulation the listing was last scrolled to (it scrolls when the step
@@ -192,7 +331,7 @@ unsigned kernelStart(const std::vector<Line>& lines, const std::string& text)
 /// thread ran in the step and the lines of the chosen hazard marked; a dropped barrier
 /// struck through; the barrier's toggle and the hazard tag.
 void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const Line& l, const sim::Step* st,
-              const std::set<unsigned>& threadLines, float lh)
+              const std::set<unsigned>& threadLines, float lh, const MemoryColumns& memory)
 {
     const Palette& pal = f.theme.palette;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -204,6 +343,9 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
     if (st && l.number == st->line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.codeLine);
     else if (threadLines.count(l.number)) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.codeLineAlt);
     if (!l.tag.empty()) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.hazardLine);
+    if (memory.on)
+        if (const auto it = memory.lines.find(l.number); it != memory.lines.end())
+            drawColumns(f, s, memory, it->second, p.y + (lh - f.theme.fonts.cell->FontSize) * 0.5f - 1);
     const bool dropped = (l.bit & s.scenario.dropBarriers) != 0;
     // The line number or blank columns, then `indent` spaces.
     auto start = [&](bool numbered, int indent) {
@@ -248,7 +390,8 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
 /// The source listing above `explain` pixels of explanations. At the desk the whole file, a
 /// list that scrolls to the step's line once per step; on a slide as many lines of the
 /// kernel around the step's line as fit, without scrolling.
-void source(Frame& f, const sim::Simulation& s, const std::string& text, float explain, Scrolled& scrolled)
+void source(Frame& f, const sim::Simulation& s, const std::string& text, float explain, Scrolled& scrolled,
+            MemoryColumns& memory)
 {
     const sim::Step* st = f.view.cursor >= 0 ? &s.trace.steps[f.view.cursor] : nullptr;
     std::set<unsigned> threadLines;
@@ -265,7 +408,10 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
     // Columns of text: the child's width less its padding, the line numbers and a scrollbar.
     const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
     // (One column to spare for the child's border.)
-    const int cols = static_cast<int>((inner - 3 * ch - style.ItemSpacing.x - 2 * style.ChildBorderSize) / ch) - 1;
+    // The memory columns take the right end of the text region.
+    memory.right = ImGui::GetCursorScreenPos().x + style.WindowPadding.x + style.ChildBorderSize + inner;
+    const float gutter = memory.on ? MemoryColumns::kChars * memory.charWidth : 0;
+    const int cols = static_cast<int>((inner - gutter - 3 * ch - style.ItemSpacing.x - 2 * style.ChildBorderSize) / ch) - 1;
     const float check = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
     const int toggleCols =
         static_cast<int>((check + font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "drop this barrier").x) / ch) + 1;
@@ -304,7 +450,7 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
         scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4};
     const bool scroll = !slide && st && scrolled.again > 0;
     for (size_t i = first; i < last; ++i) {
-        drawLine(f, s, text, lines[i], st, threadLines, lh);
+        drawLine(f, s, text, lines[i], st, threadLines, lh, memory);
         if (scroll && lines[i].number == st->line) ImGui::SetScrollHereY(0.4f);
     }
     if (scrolled.again > 0) --scrolled.again;
@@ -382,7 +528,12 @@ struct CodePanel final : Panel {
     void draw(Frame& f) override;
 
 private:
+    void memoryHeader(Frame& f, const sim::Simulation& s);
+    void memoryColumnNames(const Frame& f);
+    float namesY_ = -1;    ///< where the column names go (screen y), -1: nowhere this frame
     Scrolled scrolled_;
+    MemoryColumns memory_;
+    uint64_t memoryGeneration_ = ~0ull;
     /// The tallest the explanations have been for the loaded simulation at this width: the
     /// listing leaves that much room under it, so that it does not move while stepping.
     float explain_ = 0, explainWidth_ = 0;
@@ -405,6 +556,11 @@ void CodePanel::draw(Frame& f)
             // A slide names the file; the desk says what it is.
             colouredText(f.theme.palette.dimText,
                          f.view.presentation ? file : file + ": the source the simulator and the GPU both compile");
+            if (memoryGeneration_ != f.loaded.generation) {
+                memory_.lines = lineFigures(*s);
+                memoryGeneration_ = f.loaded.generation;
+            }
+            memoryHeader(f, *s);
             const float width = ImGui::GetContentRegionAvail().x;
             if (explainGeneration_ != f.loaded.generation || explainWidth_ != width) {
                 explainMeasured_ = false;
@@ -413,7 +569,8 @@ void CodePanel::draw(Frame& f)
             }
             const float spacing = ImGui::GetStyle().ItemSpacing.y;
             const float below = explainMeasured_ ? explain_ : 6.5f * ImGui::GetTextLineHeightWithSpacing();
-            source(f, *s, text, below + spacing, scrolled_);
+            source(f, *s, text, below + spacing, scrolled_, memory_);
+            memoryColumnNames(f);
             const float y0 = ImGui::GetCursorPosY();
             explanations(f, *s, text);
             const float h = ImGui::GetCursorPosY() - y0 - spacing;
@@ -422,6 +579,63 @@ void CodePanel::draw(Frame& f)
         }
     }
     ImGui::End();
+}
+
+void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
+{
+    // At the desk a checkbox; on a slide the columns follow the Memory panel.
+    const bool slide = f.view.presentation;
+    ImFont* cell = f.theme.fonts.cell;
+    memory_.charWidth = cell->CalcTextSizeA(cell->FontSize, FLT_MAX, 0, "0").x;
+    // Only where the listing keeps 40 characters of source beside them (source() measures
+    // the same way).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImFont* code = slide ? f.theme.fonts.cell : f.theme.fonts.mono;
+    const float ch = code->CalcTextSizeA(code->FontSize, FLT_MAX, 0, "0").x;
+    const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
+    const float room = (inner - MemoryColumns::kChars * memory_.charWidth - 3 * ch - style.ItemSpacing.x) / ch;
+    memory_.on = !memory_.lines.empty() && room >= 40 && (slide ? f.view.open[panelId("memory")] : f.view.codeMemory);
+    namesY_ = -1;
+    if (s.accessSites.empty()) return;
+    const float names = MemoryColumns::kChars * memory_.charWidth;
+    if (!slide) {
+        ImGui::Checkbox("memory per line", &f.view.codeMemory);
+        tooltip("Columns beside each line that accesses memory, for the whole run (every block), as Nsight "
+                "Compute's source view shows them: warp memory requests, sectors per global request, shared "
+                "wavefronts and bank conflicts. * marks a line that nvcc compiles differently from this "
+                "per-element model (hover the numbers). They show where the panel is wide enough to keep 40 "
+                "characters of source beside them.");
+        if (!memory_.on) return;
+        // The column names on the checkbox's row where they fit beside it, else on a row of their own.
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + names <= right - ImGui::GetStyle().ScrollbarSize) {
+            namesY_ = ImGui::GetItemRectMin().y + (ImGui::GetItemRectSize().y - cell->FontSize) * 0.5f;
+            return;
+        }
+    } else if (!memory_.on) {
+        return;
+    }
+    namesY_ = ImGui::GetCursorScreenPos().y;
+    ImGui::Dummy(ImVec2(names, cell->FontSize));
+}
+
+void CodePanel::memoryColumnNames(const Frame& f)
+{
+    if (namesY_ < 0 || !memory_.on) return;
+    ImFont* cell = f.theme.fonts.cell;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int c = 0; c < 4; ++c) {
+        const float w = cell->CalcTextSizeA(cell->FontSize, FLT_MAX, 0, kColumnNames[c]).x;
+        const ImVec2 a(columnRight(memory_, c) - w, namesY_);
+        dl->AddText(cell, cell->FontSize, a, f.theme.palette.dimText, kColumnNames[c]);
+        if (ImGui::IsMouseHoveringRect(a, ImVec2(a.x + w, a.y + cell->FontSize))) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+            ImGui::TextUnformatted(kColumnTips[c]);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
 }
 
 std::unique_ptr<Panel> makeCodePanel() { return std::make_unique<CodePanel>(); }

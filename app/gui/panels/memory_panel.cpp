@@ -133,7 +133,9 @@ PictureSize pictureSize(const WarpInstruction& in, const Measures& m)
     }
     case sim::Space::Shared: {
         const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
-        const float cellMin = rows <= 8 ? m.fs + scaled(4) : scaled(6);
+        // Cells hold their lanes' label where they are tall enough; a deep conflict may draw
+        // them as bars.
+        const float cellMin = rows <= 2 ? m.fs + scaled(4) : scaled(8);
         const float cellWant = rows <= 8 ? std::max(cellMin, std::min(m.lane * 1.2f, m.fs * 2.2f)) : cellMin;
         p.min = m.laneH + gapMin() + rows * cellMin + m.label;
         p.want = m.laneH + gapWant() + rows * cellWant + m.label;
@@ -151,6 +153,7 @@ struct Texts {
     std::string figures;              ///< "1 request · 4 sectors · 2 lines · ..."
     std::string brief, note;          ///< a compiled note, if the line has one
     std::vector<std::string> more;    ///< verdicts: coalesced or not, broadcasts, conflicts
+    size_t key = 0;                   ///< the verdict a slide keeps: the conflict, else the broadcast
 };
 
 Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
@@ -184,13 +187,19 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
                     plural(tr.cacheLines, "line", "lines") + " \u00b7 " + std::to_string(used) + " of " +
                     std::to_string(moved) + " bytes used (" + std::to_string(moved ? 100 * used / moved : 0) + "%)";
         const uint64_t fewest = (words.size() + 7) / 8;
+        size_t runs = words.empty() ? 0 : 1;   // stretches of consecutive words
+        for (size_t i = 1; i < words.size(); ++i) runs += words[i] != words[i - 1] + 1;
         if (tr.sectors <= fewest)
             x.more.push_back("Coalesced: " + lanes + " in " + plural(tr.sectors, "sector", "sectors") +
                              ", the fewest their " + std::to_string(used) + " bytes fit in.");
+        else if (tr.sectors >= words.size())
+            x.more.push_back("Not coalesced: every word in a sector of its own, " +
+                             plural(tr.sectors, "sector", "sectors") + " moved where " + std::to_string(fewest) +
+                             " would hold the " + std::to_string(used) + " bytes the " + lanes + " use.");
         else
-            x.more.push_back("Not coalesced: " + plural(tr.sectors, "sector", "sectors") + " moved where " +
-                             std::to_string(fewest) + " would hold the " + std::to_string(used) + " bytes the " +
-                             lanes + " use.");
+            x.more.push_back("Partly coalesced: the words lie in " + std::to_string(runs) + " stretches, so " +
+                             plural(tr.sectors, "sector", "sectors") + " move where " + std::to_string(fewest) +
+                             " would hold the " + std::to_string(used) + " bytes.");
         break;
     }
     case sim::Space::Shared: {
@@ -205,6 +214,7 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
                                  elementName(t, in.array, in.lanes[firstLane(g.lanes)].index) + " (bank " +
                                  std::to_string(g.bank) + ")");
         if (!shared.empty()) {
+            x.key = x.more.size();
             std::string s = "Broadcast: ";
             for (size_t i = 0; i < shared.size() && i < 2; ++i) s += (i ? "; " : "") + shared[i];
             if (shared.size() > 2) s += "; and " + std::to_string(shared.size() - 2) + " more words";
@@ -212,23 +222,29 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
         }
         // Conflicts: banks with more than one word.
         std::vector<uint32_t> banks;
+        uint32_t deepest = 0;
         for (const sim::LaneGroup& g : in.groups)
             if (g.wavefront == 1) banks.push_back(g.bank);
-        if (!banks.empty()) {
-            std::string s = "Conflict: ";
-            for (size_t i = 0; i < banks.size() && i < 2; ++i) {
-                s += i ? "; bank " : "bank ";
-                s += std::to_string(banks[i]) + " holds ";
-                std::string cells;
-                for (const sim::LaneGroup& g : in.groups)
-                    if (g.bank == banks[i])
-                        cells += (cells.empty() ? "" : ", ") +
-                                 elementName(t, in.array, in.lanes[firstLane(g.lanes)].index) +
-                                 (std::popcount(g.lanes) > 1 ? " (lanes " : " (lane ") + sim::laneRanges(g.lanes) + ")";
-                s += cells;
-            }
-            if (banks.size() > 2) s += "; and " + std::to_string(banks.size() - 2) + " more banks";
-            x.more.push_back(s + ": one wavefront per word.");
+        for (const sim::LaneGroup& g : in.groups) deepest = std::max(deepest, g.wavefront + 1);
+        if (!banks.empty()) x.key = x.more.size();
+        if (banks.size() == 1) {
+            std::string cells;
+            for (const sim::LaneGroup& g : in.groups)
+                if (g.bank == banks[0])
+                    cells += (cells.empty() ? "" : ", ") + elementName(t, in.array, in.lanes[firstLane(g.lanes)].index) +
+                             (std::popcount(g.lanes) > 1 ? " for lanes " : " for lane ") + sim::laneRanges(g.lanes);
+            x.more.push_back("Conflict: bank " + std::to_string(banks[0]) + " holds " + std::to_string(deepest) +
+                             " words (" + cells + "): " + std::to_string(deepest) + " wavefronts, one per word.");
+        } else if (!banks.empty()) {
+            // The banks as ranges, and whether every one of them is as deep as the deepest.
+            uint32_t mask = 0, deep = 0;
+            for (uint32_t b : banks) mask |= 1u << b;
+            for (const sim::LaneGroup& g : in.groups)
+                if (g.wavefront + 1 == deepest) deep |= 1u << g.bank;
+            const bool even = (deep & mask) == mask;
+            x.more.push_back("Conflict: banks " + sim::laneRanges(mask) + " hold " + (even ? "" : "up to ") +
+                             std::to_string(deepest) + " words each: " + std::to_string(deepest) +
+                             " wavefronts, one per word (hover a cell for its lanes).");
         } else if (shared.empty()) {
             x.more.push_back("No conflict: every word in a bank of its own.");
         }
@@ -268,13 +284,17 @@ int drawLanes(Frame& f, const WarpInstruction& in, ImVec2 o, const Measures& m)
         } else {
             dl->AddRect(a, b, pal.dimText, 2);
         }
-        if (in.lanes[l].thread == f.view.thread)
-            dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), pal.selected, 2, 0, scaled(2));
-        // Every lane number where they fit, else lanes 0, 8, 16 and 24 over two cells.
+        if (ImGui::IsMouseHoveringRect(a, b)) hovered = static_cast<int>(l);
+    }
+    // Every lane number where they fit, else lanes 0, 8, 16 and 24 over two cells; then the
+    // selected thread's frame over them.
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+        const ImVec2 a(o.x + l * m.lane, o.y), b(o.x + (l + 1) * m.lane - 1, o.y + m.laneH);
         if (numbers || l % 8 == 0)
             centredText(dl, m.small, a, numbers ? b : ImVec2(a.x + m.lane * 2, b.y),
                         in.lanes[l].active ? textOn(laneColour(l)) : pal.dimText, std::to_string(l));
-        if (ImGui::IsMouseHoveringRect(a, b)) hovered = static_cast<int>(l);
+        if (in.lanes[l].thread == f.view.thread)
+            dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), pal.selected, 2, 0, scaled(2));
     }
     return hovered;
 }
@@ -344,17 +364,22 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
                         laneColour(l), std::max(1.0f, scaled(1.2f)));
         }
     const sim::ArrayInfo& arr = s.trace.arrays[in.array];
+    // The lines' names, all in the longest form that fits every one: their elements
+    // ("M[384..415]"), "line 12" or "12".
+    auto lineName = [&](uint32_t line, int form) {
+        if (form == 0) return arr.name + "[" + std::to_string(line * 32) + ".." + std::to_string(line * 32 + 31) + "]";
+        return (form == 1 ? "line " : "") + std::to_string(line);
+    };
+    int form = 0;
+    for (; form < 3; ++form) {
+        bool fits = true;
+        for (uint32_t line : in.cacheLines) fits &= m.textWidth(lineName(line, form)) <= 4 * st.sector - 2;
+        if (fits) break;
+    }
     for (size_t i = 0; i < in.cacheLines.size(); ++i) {
         const ImVec2 lo = lineOrigin(i);
         const uint32_t line = in.cacheLines[i];
-        // The line's name: its elements, "line 12" or "12", whichever fits.
-        const std::string name = arr.name + "[" + std::to_string(line * 32) + ".." + std::to_string(line * 32 + 31) + "]";
-        const float span = 4 * st.sector;
-        for (const std::string& n : {name, "line " + std::to_string(line), std::to_string(line)})
-            if (m.textWidth(n) <= span - 2) {
-                dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y), pal.dimText, n.c_str());
-                break;
-            }
+        if (form < 3) dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y), pal.dimText, lineName(line, form).c_str());
         for (uint32_t sec = 0; sec < 4; ++sec) {
             const uint32_t sector = line * 4 + sec;
             const ImVec2 a(lo.x + sec * st.sector, lo.y + m.label), b(a.x + st.sector - 1, a.y + sectorH);
@@ -480,17 +505,20 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
     // depth of a conflicting column.
     const float y = top + rows * cellH + scaled(1);
     const bool all = m.textWidth("31") <= m.lane - 2;
-    for (unsigned b = 0; b < sim::kSharedBanks; ++b) {
+    for (unsigned b = 0; b < sim::kSharedBanks;) {
         const ImVec2 a(o.x + b * m.lane, y), z(o.x + (b + 1) * m.lane, y + m.label);
         if (depth[b] > 1) {
+            // A run of banks as deep as this one gets one "N×" under it, where it fits.
+            unsigned e = b + 1;
+            while (e < sim::kSharedBanks && depth[e] == depth[b]) ++e;
             const std::string d = std::to_string(depth[b]) + "\u00d7";
-            if (m.textWidth(d) <= m.lane * 1.6f) {
-                centredText(dl, m.small, ImVec2(a.x - m.lane, a.y), ImVec2(z.x + m.lane, z.y), pal.error, d);
-                continue;
-            }
+            centredText(dl, m.small, a, ImVec2(o.x + e * m.lane, z.y), pal.error, d);
+            b = e;
+            continue;
         }
         if (all || b % 8 == 0) centredText(dl, m.small, a, all ? z : ImVec2(a.x + 3 * m.lane, z.y), pal.dimText,
                                            std::to_string(b));
+        ++b;
     }
 }
 
@@ -608,31 +636,47 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
     }
     const ImGuiStyle& style = ImGui::GetStyle();
     const bool slide = f.view.presentation;
-    // The step's instructions, one row each; at the desk a long list scrolls.
-    const float rowH = ImGui::GetTextLineHeight() + style.ItemSpacing.y;
     const size_t n = cache_.size();
-    const bool scrolls = !slide && n > 4;
-    const float listWidth = ImGui::GetContentRegionAvail().x - (scrolls ? style.ScrollbarSize : 0);
-    if (scrolls) {
-        ImGui::BeginChild("instructions", ImVec2(0, std::floor(4.5f * rowH)), false);
-        markScrollingList();
-    }
-    for (size_t i = 0; i < n; ++i) {
-        ImGui::PushID(static_cast<int>(i));
-        const std::string row = rowText(t, cache_[i], listWidth - style.FramePadding.x);
-        if (ImGui::Selectable(row.c_str(), i == chosen_)) {
-            chosen_ = i;
-            byHand_ = true;
-            chosenLine_ = cache_[i].line;
-            chosenArray_ = cache_[i].array;
-            chosenKind_ = cache_[i].kind;
+    auto choose = [&](size_t i) {
+        chosen_ = i;
+        byHand_ = true;
+        chosenLine_ = cache_[i].line;
+        chosenArray_ = cache_[i].array;
+        chosenKind_ = cache_[i].kind;
+    };
+    const char* tip = "A warp memory instruction of this step: one source access executed by the warp's active "
+                      "lanes. Click to draw it.";
+    if (slide && n > 1) {
+        // A slide: the instructions in a combo box whose face is the one drawn.
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        const float face = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2 * style.FramePadding.x;
+        if (ImGui::BeginCombo("##instruction", rowText(t, cache_[std::min(chosen_, n - 1)], face).c_str())) {
+            for (size_t i = 0; i < n; ++i) {
+                ImGui::PushID(static_cast<int>(i));
+                if (ImGui::Selectable(rowText(t, cache_[i], FLT_MAX).c_str(), i == chosen_)) choose(i);
+                ImGui::PopID();
+            }
+            ImGui::EndCombo();
         }
-        ImGui::PopID();
-        tooltip("A warp memory instruction of this step: one source access executed by the warp's active lanes. "
-                "Click to draw it.");
+        tooltip(tip);
+    } else if (!slide) {
+        // The desk: one row each; a long list scrolls.
+        const float rowH = ImGui::GetTextLineHeight() + style.ItemSpacing.y;
+        const bool scrolls = n > 4;
+        const float listWidth = ImGui::GetContentRegionAvail().x - (scrolls ? style.ScrollbarSize : 0);
+        if (scrolls) {
+            ImGui::BeginChild("instructions", ImVec2(0, std::floor(4.5f * rowH)), false);
+            markScrollingList();
+        }
+        for (size_t i = 0; i < n; ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(rowText(t, cache_[i], listWidth - style.FramePadding.x).c_str(), i == chosen_)) choose(i);
+            ImGui::PopID();
+            tooltip(tip);
+        }
+        if (scrolls) ImGui::EndChild();
+        ImGui::Separator();
     }
-    if (scrolls) ImGui::EndChild();
-    ImGui::Separator();
 
     // The chosen instruction: its figures, a note where nvcc compiles it differently, the
     // picture, and what the picture shows. The texts are measured first, so that the picture
@@ -644,16 +688,22 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
     auto textH = [&](ImFont* font, const std::string& text) {
         return font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str()).y + style.ItemSpacing.y;
     };
-    float fixed = textH(f.theme.fonts.bold, x.head) + textH(ImGui::GetFont(), x.figures);
+    // A slide says less: the combo box names the instruction, one verdict tells the story.
+    const bool head = !slide || n == 1;
+    std::vector<std::string> more = x.more;
+    if (slide && !more.empty()) more = {x.more[std::min(x.key, x.more.size() - 1)]};
+    float fixed = (head ? textH(f.theme.fonts.bold, x.head) : 0) + textH(ImGui::GetFont(), x.figures);
     if (!x.brief.empty()) fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
-    for (const std::string& line : x.more) fixed += textH(ImGui::GetFont(), line);
+    for (const std::string& line : more) fixed += textH(ImGui::GetFont(), line);
     const PictureSize p = pictureSize(in, m);
     if (p.want > 0) fixed += style.ItemSpacing.y;
     const float height = elasticHeight(fixed + p.min, fixed + p.want);
-    ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::TextWrapped("%s", x.head.c_str());
-    ImGui::PopFont();
-    if (!x.source.empty()) tooltip(x.source);
+    if (head) {
+        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::TextWrapped("%s", x.head.c_str());
+        ImGui::PopFont();
+        if (!x.source.empty()) tooltip(x.source);
+    }
     ImGui::TextWrapped("%s", x.figures.c_str());
     if (!x.brief.empty()) {
         colouredText(pal.dimText, x.brief + "  (?)");
@@ -672,7 +722,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
             if (clicked) f.view.thread = in.lanes[lane].thread;
         }
     }
-    for (const std::string& line : x.more) ImGui::TextWrapped("%s", line.c_str());
+    for (const std::string& line : more) ImGui::TextWrapped("%s", line.c_str());
 }
 
 void MemoryPanel::draw(Frame& f)
@@ -709,16 +759,24 @@ void MemoryPanel::draw(Frame& f)
             tooltip("The next warp (])");
             const unsigned first = static_cast<unsigned>(f.view.warp) * kWarpLanes;
             const unsigned last = std::min<unsigned>(first + kWarpLanes, static_cast<unsigned>(t.blockDim.count())) - 1;
-            std::string threads = "threads " + std::to_string(first) + "-" + std::to_string(last);
+            const std::string threads = "threads " + std::to_string(first) + "-" + std::to_string(last);
+            std::string rows;
             if (t.blockDim.y > 1) {
                 const unsigned bx = t.blockDim.x;
-                threads += first / bx == last / bx ? " (ty " + std::to_string(first / bx) + ")"
-                                                   : " (ty " + std::to_string(first / bx) + "-" + std::to_string(last / bx) + ")";
+                rows = first / bx == last / bx ? " (ty " + std::to_string(first / bx) + ")"
+                                               : " (ty " + std::to_string(first / bx) + "-" + std::to_string(last / bx) + ")";
             }
+            // Beside the arrows, as much as fits there (on a slide nothing more); else below.
             const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-            const float spacing = ImGui::GetStyle().ItemSpacing.x;
-            if (ImGui::GetItemRectMax().x + spacing + ImGui::CalcTextSize(threads.c_str()).x <= right) ImGui::SameLine();
-            colouredText(f.theme.palette.dimText, threads);
+            const float at = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+            bool shown = false;
+            for (const std::string& text : {threads + rows, threads})
+                if (!shown && at + ImGui::CalcTextSize(text.c_str()).x <= right) {
+                    ImGui::SameLine();
+                    colouredText(f.theme.palette.dimText, text);
+                    shown = true;
+                }
+            if (!shown && !f.view.presentation) colouredText(f.theme.palette.dimText, threads + rows);
             instructions(f, *s);
         }
     }

@@ -1,9 +1,16 @@
 // Stats: global and shared loads of the traced block (up to the cursor and in total) and
-// of the grid, OP/B with its formula, the reduction against the naive kernel, and the
-// heatmap toggle of the Matrices panel. Every figure here is simulated.
+// of the grid, with the bytes their warp requests moved (32 per sector, sim::requestedBytes),
+// the compulsory bytes of the launch (sim::compulsoryBytes) and the shared-memory bank
+// conflicts; OP/B with its formula, the reduction against the naive kernel, and the heatmap
+// toggle of the Matrices panel. Every figure here is simulated.
 #include <imgui.h>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "panels.hpp"
+#include "sim/warp_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -31,9 +38,35 @@ std::string fixed(double v, int decimals)
     return b;
 }
 
-/// The panel; it keeps no state of its own.
+/// Bytes in at most 3 significant digits and a decimal unit: 448 B, 49.2 KB, 1.06 MB.
+std::string bytes(uint64_t v)
+{
+    const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+    double x = static_cast<double>(v);
+    int u = 0;
+    while (x >= 1000 && u < 4) {
+        x /= 1000;
+        ++u;
+    }
+    char b[32];
+    if (u == 0) std::snprintf(b, sizeof b, "%llu B", static_cast<unsigned long long>(v));
+    else std::snprintf(b, sizeof b, x < 10 ? "%.2f %s" : x < 100 ? "%.1f %s" : "%.0f %s", x, units[u]);
+    return b;
+}
+
+uint64_t bankConflicts(const sim::Totals& t)
+{
+    return t.shared_ld_wavefronts + t.shared_st_wavefronts - t.shared_ld_requests - t.shared_st_requests;
+}
+
+/// The panel: it keeps the traced block's warp memory figures up to each step.
 struct StatsPanel final : Panel {
     void draw(Frame& f) override;
+
+private:
+    uint64_t generation_ = ~0ull;
+    std::vector<sim::Totals> upTo_;   ///< by step: the block's memory figures up to and with it
+    uint64_t compulsory_ = 0;
 };
 
 }  // namespace
@@ -46,6 +79,16 @@ void StatsPanel::draw(Frame& f)
             ImGui::TextUnformatted("Simulating...");
         } else {
             const sim::Totals& now = f.replay.soFar;
+            if (generation_ != f.loaded.generation) {
+                generation_ = f.loaded.generation;
+                upTo_ = sim::memoryPerStep(s->trace);
+                for (size_t i = 1; i < upTo_.size(); ++i) upTo_[i] += upTo_[i - 1];
+                compulsory_ = sim::compulsoryBytes(*s);
+            }
+            const bool memory = !s->accessSites.empty();
+            const sim::Totals none;
+            const sim::Totals& mem = f.view.cursor >= 0 && f.view.cursor < static_cast<int>(upTo_.size())
+                                         ? upTo_[f.view.cursor] : none;
             const sim::Totals& blk = s->counters.perBlock.at(sim::linearBlock(s->grid, s->trace.block));
             const sim::Totals& all = s->counters.totals;
             // Short headers, each saying more on hover, so that the table fits a narrow column.
@@ -69,8 +112,26 @@ void StatsPanel::draw(Frame& f)
                 }
                 row("global loads", "Elements of M and N read from global memory", std::to_string(now.global_loads),
                     std::to_string(blk.global_loads), std::to_string(all.global_loads));
+                if (memory) {
+                    const std::string moved =
+                        "Bytes the warps' global memory requests moved: 32 per sector, loads and stores (the sectors "
+                        "of the warp memory model). The whole grid: " + std::to_string(sim::requestedBytes(all)) +
+                        " bytes in " + std::to_string(all.global_ld_sectors + all.global_st_sectors) + " sectors.";
+                    row("bytes moved", moved.c_str(), bytes(sim::requestedBytes(mem)), bytes(sim::requestedBytes(blk)),
+                        bytes(sim::requestedBytes(all)));
+                    const std::string least =
+                        "Compulsory bytes: what a perfect cache would move, 4 bytes for every element of M, N and P "
+                        "read or written at least once by the grid (" + std::to_string(compulsory_) + " bytes).";
+                    row("compulsory", least.c_str(), "-", "-", bytes(compulsory_));
+                }
                 row("shared loads", "Slots of Mds and Nds read from shared memory", std::to_string(now.shared_loads),
                     std::to_string(blk.shared_loads), std::to_string(all.shared_loads));
+                if (memory)
+                    row("bank confl.",
+                        "Shared-memory bank conflicts, loads and stores: the wavefronts beyond one per warp request "
+                        "(lanes reading different words of one bank are served one after the other).",
+                        std::to_string(bankConflicts(mem)), std::to_string(bankConflicts(blk)),
+                        std::to_string(bankConflicts(all)));
                 row("zero fills", "Tile slots set to 0 because the tile leaves the matrix (boundary checks)",
                     std::to_string(now.zero_fills), std::to_string(blk.zero_fills), std::to_string(all.zero_fills));
                 row("flops", "2 per multiply-add executed", std::to_string(now.flops), std::to_string(blk.flops),
