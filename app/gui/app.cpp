@@ -232,8 +232,12 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step, bool confirm
     } else if (!p.panels.empty()) {
         view_.open = panelsNamed(p.panels);   // the preset shows only what its slide needs
     }
-    // --panel NAME: the panel exported is shown even where the preset leaves it out.
-    if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
+    // --panel NAME: the panel exported is shown even where the preset leaves it out, and
+    // never folded.
+    if (opt_.exportPanel >= 0) {
+        view_.open[opt_.exportPanel] = true;
+        view_.keepOpen = opt_.exportPanel;
+    }
     pendingThread_.reset();
     if (p.thread) pendingThread_ = p.thread->y * sim::launchShape(p.scenario).block.x + p.thread->x;
 }

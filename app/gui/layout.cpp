@@ -522,8 +522,8 @@ void computeFrame(const Frame& f)
         // The panels the preset's slide shows are its subject: at the desk the others fold
         // first (each group in the table's order).
         if (!f.view.presentation && !onSlide[i] && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
-        need.pinned = p.pinned;
-        need.folded = p.folded;
+        need.pinned = p.pinned || i == f.view.keepOpen;
+        need.folded = p.folded && i != f.view.keepOpen;
         needs.push_back(need);
     }
     Arrangement next = arrange(needs, display, f.top, f.view.presentation, titleBar);

@@ -113,6 +113,7 @@ struct View {
     float uiScale = 1.0f;        ///< UI scale outside presentation mode, 1..3
     float presentationScale = 2.0f;   ///< UI scale in presentation mode, 1.5..3
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
+    PanelId keepOpen = -1;       ///< a panel the layout never folds (the one --panel exports), or -1
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;
     bool showExport = false;
     ExportForm exportForm;

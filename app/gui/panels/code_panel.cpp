@@ -587,14 +587,15 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
     const bool slide = f.view.presentation;
     ImFont* cell = f.theme.fonts.cell;
     memory_.charWidth = cell->CalcTextSizeA(cell->FontSize, FLT_MAX, 0, "0").x;
-    // Only where the listing keeps 40 characters of source beside them (source() measures
-    // the same way).
+    // Only where the listing keeps 24 characters of source beside them at the desk, 36 on a
+    // slide (source() measures the same way).
     const ImGuiStyle& style = ImGui::GetStyle();
     ImFont* code = slide ? f.theme.fonts.cell : f.theme.fonts.mono;
     const float ch = code->CalcTextSizeA(code->FontSize, FLT_MAX, 0, "0").x;
     const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
     const float room = (inner - MemoryColumns::kChars * memory_.charWidth - 3 * ch - style.ItemSpacing.x) / ch;
-    memory_.on = !memory_.lines.empty() && room >= 40 && (slide ? f.view.open[panelId("memory")] : f.view.codeMemory);
+    const bool wide = room >= (slide ? 36 : 24);
+    memory_.on = !memory_.lines.empty() && wide && (slide ? f.view.open[panelId("memory")] : f.view.codeMemory);
     namesY_ = -1;
     if (s.accessSites.empty()) return;
     const float names = MemoryColumns::kChars * memory_.charWidth;
@@ -603,8 +604,17 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
         tooltip("Columns beside each line that accesses memory, for the whole run (every block), as Nsight "
                 "Compute's source view shows them: warp memory requests, sectors per global request, shared "
                 "wavefronts and bank conflicts. * marks a line that nvcc compiles differently from this "
-                "per-element model (hover the numbers). They show where the panel is wide enough to keep 40 "
+                "per-element model (hover the numbers). They show where the panel is wide enough to keep 24 "
                 "characters of source beside them.");
+        if (f.view.codeMemory && !wide) {
+            // Say why the columns are missing, where that fits.
+            const char* why = "(the panel is too narrow)";
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+            if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(why).x <= right) {
+                ImGui::SameLine();
+                ImGui::TextDisabled("%s", why);
+            }
+        }
         if (!memory_.on) return;
         // The column names on the checkbox's row where they fit beside it, else on a row of their own.
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

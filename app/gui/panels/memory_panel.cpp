@@ -577,11 +577,18 @@ std::string rowText(const sim::Trace& t, const WarpInstruction& in, float width)
 
 /// The panel: the warp it shows follows the selected thread; [ and ] move it (app.cpp).
 struct MemoryPanel final : Panel {
+    /// The warp follows the selected thread: when a panel selects another thread, the frame
+    /// after shows its warp ([ and ], pressed before the panels draw, then still count).
+    void update(Frame& f) override
+    {
+        if (f.view.thread == thread_) return;
+        thread_ = f.view.thread;
+        f.view.warp = f.view.thread / static_cast<int>(kWarpLanes);
+    }
     void draw(Frame& f) override;
 
 private:
     void instructions(Frame& f, const sim::Simulation& s);
-    uint64_t generation_ = ~0ull;
     int thread_ = -1;
     // The instructions of (generation, cursor, warp), as last computed.
     uint64_t cachedGeneration_ = ~0ull;
@@ -736,12 +743,6 @@ void MemoryPanel::draw(Frame& f)
         } else {
             const sim::Trace& t = s->trace;
             const int warps = static_cast<int>(sim::warpCount(t));
-            // The warp follows the selected thread.
-            if (generation_ != f.loaded.generation || thread_ != f.view.thread) {
-                generation_ = f.loaded.generation;
-                thread_ = f.view.thread;
-                f.view.warp = f.view.thread / static_cast<int>(kWarpLanes);
-            }
             f.view.warp = std::clamp(f.view.warp, 0, warps - 1);
             ImGui::BeginDisabled(f.view.warp == 0);
             if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) --f.view.warp;

@@ -51,7 +51,7 @@ const PanelInfo kPanels[] = {
     {"reduction-tables", "Reduction tables", false, {D::Centre, 2}, {S::Picture, 2}, 30.0f, 6, OnSlide::No,
      makeReductionTablePanel},
     // Shown from the View menu or a preset's `panels`: the warp memory instructions of the step.
-    {"memory", "Memory", false, {D::Centre, 2}, {S::Text, 9}, 16.0f, 3, OnSlide::No, makeMemoryPanel},
+    {"memory", "Memory", false, {D::Centre, 4}, {S::Text, 9}, 16.0f, 3, OnSlide::No, makeMemoryPanel},
 };
 
 }  // namespace
