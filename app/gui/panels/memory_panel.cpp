@@ -192,6 +192,10 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
         if (tr.sectors <= fewest)
             x.more.push_back("Coalesced: " + lanes + " in " + plural(tr.sectors, "sector", "sectors") +
                              ", the fewest their " + std::to_string(used) + " bytes fit in.");
+        else if (tr.sectors >= words.size() && words.size() < tr.lanes)
+            x.more.push_back("The " + lanes + " read only " + plural(words.size(), "distinct word", "distinct words") +
+                             ", too far apart to share a sector: " + plural(tr.sectors, "sector", "sectors") +
+                             ", each serving every lane that reads its word.");
         else if (tr.sectors >= words.size())
             x.more.push_back("Not coalesced: every word in a sector of its own, " +
                              plural(tr.sectors, "sector", "sectors") + " moved where " + std::to_string(fewest) +
@@ -271,7 +275,7 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
 
 /// The lane row at `o`: 32 cells in lane colours, the selected thread framed, lane numbers
 /// where they fit. Returns the lane hovered, or -1.
-int drawLanes(Frame& f, const WarpInstruction& in, ImVec2 o, const Measures& m)
+int drawLanes(Frame& f, const WarpInstruction& in, ImVec2 o, const Measures& m, unsigned threads)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = f.theme.palette;
@@ -279,11 +283,11 @@ int drawLanes(Frame& f, const WarpInstruction& in, ImVec2 o, const Measures& m)
     int hovered = -1;
     for (unsigned l = 0; l < kWarpLanes; ++l) {
         const ImVec2 a(o.x + l * m.lane, o.y), b(o.x + (l + 1) * m.lane - 1, o.y + m.laneH);
-        if (in.lanes[l].active) {
-            dl->AddRectFilled(a, b, laneColour(l), 2);
-        } else {
-            dl->AddRect(a, b, pal.dimText, 2);
-        }
+        // Active lanes in their colour, inactive ones as frames, lanes past the block's last
+        // thread (a block of fewer than 32 threads) barely there.
+        if (in.lanes[l].active) dl->AddRectFilled(a, b, laneColour(l), 2);
+        else if (in.lanes[l].thread < threads) dl->AddRect(a, b, pal.dimText, 2);
+        else dl->AddRectFilled(a, b, pal.chartBg, 2);
         if (ImGui::IsMouseHoveringRect(a, b)) hovered = static_cast<int>(l);
     }
     // Every lane number where they fit, else lanes 0, 8, 16 and 24 over two cells; then the
@@ -304,6 +308,12 @@ void laneTooltip(Frame& f, const sim::Simulation& s, const WarpInstruction& in, 
     const sim::Trace& t = s.trace;
     const sim::WarpLane& l = in.lanes[lane];
     ImGui::BeginTooltip();
+    if (l.thread >= t.blockDim.count()) {
+        ImGui::Text("lane %u: no thread (the block has %llu threads)", lane,
+                    static_cast<unsigned long long>(t.blockDim.count()));
+        ImGui::EndTooltip();
+        return;
+    }
     ImGui::Text("lane %u: %s", lane, threadName(t, l.thread).c_str());
     if (!l.active) {
         ImGui::TextUnformatted("inactive: the thread does not make this access here");
@@ -339,7 +349,7 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
                                     : scaled(6);
     const float rowH = (h - m.laneH - conn) / rows;
     const float sectorH = std::max(scaled(4), rowH - 2 * m.label - scaled(4));
-    hoveredLane = drawLanes(f, in, o, m);
+    hoveredLane = drawLanes(f, in, o, m, static_cast<unsigned>(s.trace.blockDim.count()));
     const float wordW = st.sector / 8;
     // Where each line sits: its row and its x.
     auto lineOrigin = [&](size_t i) {
@@ -379,7 +389,13 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
     for (size_t i = 0; i < in.cacheLines.size(); ++i) {
         const ImVec2 lo = lineOrigin(i);
         const uint32_t line = in.cacheLines[i];
-        if (form < 3) dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y), pal.dimText, lineName(line, form).c_str());
+        if (form < 3) {
+            // On the window's background, so that the connectors pass under it.
+            const std::string n = lineName(line, form);
+            dl->AddRectFilled(ImVec2(lo.x, lo.y), ImVec2(lo.x + m.textWidth(n) + 2, lo.y + m.fs),
+                              ImGui::GetColorU32(ImGuiCol_WindowBg));
+            dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y), pal.dimText, n.c_str());
+        }
         for (uint32_t sec = 0; sec < 4; ++sec) {
             const uint32_t sector = line * 4 + sec;
             const ImVec2 a(lo.x + sec * st.sector, lo.y + m.label), b(a.x + st.sector - 1, a.y + sectorH);
@@ -396,10 +412,22 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
                                       ImVec2(wb.x - (wordW > 3 ? 0.5f : 0), wb.y), laneColour(l));
                 }
                 dl->AddRect(a, b, pal.readNow, 2, 0, std::max(1.0f, scaled(1.5f)));
+                // The lanes under the sector, spreading under the line's sectors that move
+                // nothing where the sector is too narrow.
                 const std::string lanes = sim::laneRanges(g->lanes);
-                if (m.textWidth(lanes) <= st.sector - 2)
-                    dl->AddText(m.small, m.fs, ImVec2((a.x + b.x - m.textWidth(lanes)) * 0.5f, b.y + scaled(2)),
-                                pal.cellText, lanes.c_str());
+                auto moves = [&](uint32_t x) {
+                    return std::any_of(in.groups.begin(), in.groups.end(), [&](const sim::LaneGroup& y) { return y.unit == x; });
+                };
+                uint32_t lo = sec, hi = sec;
+                while (lo > 0 && !moves(line * 4 + lo - 1)) --lo;
+                while (hi < 3 && !moves(line * 4 + hi + 1)) ++hi;
+                const float left = lo == sec ? a.x : a.x - (sec - lo) * st.sector + st.sector * 0.5f;
+                const float right = hi == sec ? b.x : b.x + (hi - sec) * st.sector - st.sector * 0.5f;
+                const float w = m.textWidth(lanes);
+                if (w <= right - left - 2) {
+                    const float x0 = std::clamp((a.x + b.x - w) * 0.5f, left, right - w);
+                    dl->AddText(m.small, m.fs, ImVec2(x0, b.y + scaled(2)), pal.cellText, lanes.c_str());
+                }
             } else {
                 dl->AddRect(a, b, pal.chartLine, 2);
             }
@@ -433,7 +461,7 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
     const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
     const float conn = std::clamp(h - m.laneH - m.label - rows * (m.fs + scaled(10)), gapMin(), gapWant());
     const float cellH = std::max(scaled(3), (h - m.laneH - conn - m.label) / rows);
-    hoveredLane = drawLanes(f, in, o, m);
+    hoveredLane = drawLanes(f, in, o, m, static_cast<unsigned>(s.trace.blockDim.count()));
     const float top = o.y + m.laneH + conn;
     auto cellRect = [&](const sim::LaneGroup& g, ImVec2& a, ImVec2& b) {
         a = ImVec2(o.x + g.bank * m.lane, top + g.wavefront * cellH);
