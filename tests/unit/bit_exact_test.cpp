@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "fused_product.hpp"
 #include "trace_query.hpp"
 
 namespace ts::test {
@@ -15,19 +16,6 @@ struct Shape {
     int j, k, l;
 };
 const Shape kShapes[] = {{1, 1, 1}, {3, 3, 3}, {17, 17, 17}, {100, 37, 51}};
-
-/// P = M * N accumulated from 0 in k order, each step rounded once (fmaf), as nvcc does.
-std::vector<float> fusedProduct(const std::vector<float>& M, const std::vector<float>& N, int j, int k, int l)
-{
-    std::vector<float> P(static_cast<size_t>(j) * l);
-    for (int r = 0; r < j; ++r)
-        for (int c = 0; c < l; ++c) {
-            float acc = 0;
-            for (int i = 0; i < k; ++i) acc = std::fmaf(M[r * k + i], N[i * l + c], acc);
-            P[r * l + c] = acc;
-        }
-    return P;
-}
 
 /// The same sum with the product rounded before the add. `volatile` keeps the compiler
 /// from contracting the two operations into one, whatever -ffp-contract says.

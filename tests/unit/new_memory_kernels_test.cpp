@@ -16,6 +16,7 @@
 #include "sim/kernel_view.hpp"
 #include "sim/warp_memory.hpp"
 #include "sim/work_estimate.hpp"
+#include "fused_product.hpp"
 #include "trace_query.hpp"
 
 namespace ts::test {
@@ -28,19 +29,6 @@ constexpr const char* kPadded = "matmul-tiled-nds-padded";
 struct Shape {
     int j, k, l;
 };
-
-/// P = M * N summed from 0 along k, one rounding per step (fmaf), as nvcc's FMA does.
-std::vector<float> fusedProduct(const std::vector<float>& M, const std::vector<float>& N, int j, int k, int l)
-{
-    std::vector<float> P(static_cast<size_t>(j) * l);
-    for (int r = 0; r < j; ++r)
-        for (int c = 0; c < l; ++c) {
-            float acc = 0;
-            for (int i = 0; i < k; ++i) acc = std::fmaf(M[r * k + i], N[i * l + c], acc);
-            P[r * l + c] = acc;
-        }
-    return P;
-}
 
 /// Elements of `a` and `b` whose bits differ (the sizes must agree).
 size_t differing(const std::vector<float>& a, const std::vector<float>& b)
