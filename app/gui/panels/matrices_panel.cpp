@@ -11,10 +11,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "layout.hpp"
+#include "matrices_geometry.hpp"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
 #include "widgets.hpp"
@@ -48,6 +50,7 @@ struct Ctx {
     std::vector<std::pair<int, int32_t>> selectedTouches;   ///< selected thread, cursor step
     std::vector<std::pair<int, int32_t>> sharedReads;       ///< sources of slots read now
     uint32_t heatMax = 1;
+    std::optional<sim::TileRect> blockP;        ///< the traced block's part of P (blockRectInP)
 };
 
 /// Binned colours of a large matrix, rebuilt when the state they show changes.
@@ -104,13 +107,15 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
     ImGui::Text("%s  (flat index %d)", elementName(g, r, col).c_str(), idx);
     ImGui::PopFont();
     if (g.name == "P") {
-        const int bx = col / c.T, by = r / c.T;
+        // Who computes it: the kernel's own Row and Col (Row from x for matmul-naive-uncoalesced).
+        const POwner o = ownerOfP(c.s.scenario, r, col);
+        const int bx = static_cast<int>(o.block.x), by = static_cast<int>(o.block.y);
         ImGui::Text("final value %.6g", c.s.P[idx]);
         if (static_cast<size_t>(idx) < c.s.reference.size() && !c.s.matchesReference &&
             std::memcmp(&c.s.P[idx], &c.s.reference[idx], sizeof(float)) != 0)
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.f.theme.palette.error),
                                "differs from the CPU reference %.6g: a race gave it a stale operand", c.s.reference[idx]);
-        ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, r % c.T, col % c.T);
+        ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, o.ty, o.tx);
         if (e.stored) ImGui::Text("stored by the traced block at this step or before: finished");
         else if (bx == static_cast<int>(t.block.x) && by == static_cast<int>(t.block.y))
             ImGui::TextUnformatted("not stored yet: its thread is still accumulating Pvalue");
@@ -145,7 +150,6 @@ void drawCells(const Ctx& c, const Grid& g)
     const int r1 = std::min(g.rows, static_cast<int>((clipB.y - g.origin.y) / g.cell) + 1);
     const int c0 = std::max(0, static_cast<int>((clipA.x - g.origin.x) / g.cell));
     const int c1 = std::min(g.cols, static_cast<int>((clipB.x - g.origin.x) / g.cell) + 1);
-    const sim::Trace& t = c.s.trace;
     const bool isP = g.name == "P";
     for (int r = r0; r < r1; ++r)
         for (int col = c0; col < c1; ++col) {
@@ -165,7 +169,7 @@ void drawCells(const Ctx& c, const Grid& g)
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
             if (isP && !c.s.matchesReference) {
-                const bool inBlock = col / c.T == static_cast<int>(t.block.x) && r / c.T == static_cast<int>(t.block.y);
+                const bool inBlock = rectContains(c.blockP, r, col);
                 if (wrongP(c, idx, e.stored, e.storedValue, inBlock)) {
                     const float th = std::min(3.0f, g.cell / 8);
                     c.dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, 0, 0, th);
@@ -174,7 +178,7 @@ void drawCells(const Ctx& c, const Grid& g)
             }
             if (g.cell < 24 || !font) continue;
             if (isP) {
-                const bool inBlock = col / c.T == static_cast<int>(t.block.x) && r / c.T == static_cast<int>(t.block.y);
+                const bool inBlock = rectContains(c.blockP, r, col);
                 if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals));
                 else if (!inBlock) centredText(c.dl, font, a, b, pal.dimText, cellValue(c.s.P[idx], decimals));
             } else {
@@ -212,10 +216,8 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
         // Other blocks' P is shown final: mark its wrong elements (the traced block's below,
         // once stored).
         if (g.name == "P" && !c.s.matchesReference) {
-            const sim::Trace& t = c.s.trace;
             for (int32_t idx = 0; idx < g.rows * g.cols; ++idx) {
-                const bool inBlock = idx % g.cols / c.T == static_cast<int>(t.block.x) &&
-                                     idx / g.cols / c.T == static_cast<int>(t.block.y);
+                const bool inBlock = rectContains(c.blockP, idx / g.cols, idx % g.cols);
                 if (inBlock || !wrongP(c, idx, false, 0, false)) continue;
                 prio[binOf(idx)] = 5;
                 bins.colour[binOf(idx)] = pal.error;
@@ -264,23 +266,13 @@ void phaseTile(const Ctx& c, const Grid& g)
     const int phase = t.steps[c.f.view.cursor].phase;
     const auto tile = sim::phaseTile(c.s.scenario, t.block, phase, g.name);
     if (!tile) return;
-    // Ghost cells: slots of the tile array whose (row, col) lies outside the matrix.
-    for (size_t a = 0; a < t.arrays.size(); ++a) {
-        if (sim::tileSourceArray(c.s.scenario, t.arrays[a].name) != g.name) continue;
-        const std::vector<sim::SlotView>& slots = c.f.replay.slots[a];
-        const int cols = t.arrays[a].cols;
-        for (size_t i = 0; i < slots.size(); ++i) {
-            const sim::SlotView& sl = slots[i];
-            if (!sl.zeroFilled) continue;
-            const int ph = t.steps[sl.writeStep].phase;
-            const auto st = sim::phaseTile(c.s.scenario, t.block, ph, g.name);
-            const int r = st->row0 + static_cast<int>(i) / cols, col = st->col0 + static_cast<int>(i) % cols;
-            if (g.contains(r, col)) continue;
-            const ImVec2 p0 = g.at(r, col), p1(p0.x + g.cell - 1, p0.y + g.cell - 1);
-            c.dl->AddRectFilled(p0, p1, (pal.zeroFill & 0x00FFFFFF) | 0x90000000u);
-            if (sl.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.cell / 6));
-            if (g.cell >= 24) centredText(c.dl, c.f.theme.fonts.cell, p0, p1, pal.cellText, "0");
-        }
+    // Ghost cells: zero-filled slots of the tile arrays whose element lies outside the matrix
+    // (Nds slot [r][c] stands for N(row0 + c, col0 + r) in the kernels that store it transposed).
+    for (const GhostCell& gc : ghostCells(c.s.scenario, t, c.f.replay, g.name, g.rows, g.cols)) {
+        const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell - 1, p0.y + g.cell - 1);
+        c.dl->AddRectFilled(p0, p1, (pal.zeroFill & 0x00FFFFFF) | 0x90000000u);
+        if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.cell / 6));
+        if (g.cell >= 24) centredText(c.dl, c.f.theme.fonts.cell, p0, p1, pal.cellText, "0");
     }
     const ImVec2 a = g.at(tile->row0, tile->col0), b = g.at(tile->row0 + tile->rows, tile->col0 + tile->cols);
     c.dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.loadedThisPhase, 3, 0, 2.0f);
@@ -290,14 +282,13 @@ void phaseTile(const Ctx& c, const Grid& g)
 void blockOutline(const Ctx& c, const Grid& g)
 {
     const Palette& pal = c.f.theme.palette;
-    const sim::Trace& t = c.s.trace;
-    const int r0 = t.block.y * c.T, c0 = t.block.x * c.T;
-    const int r1 = std::min(g.rows, r0 + c.T), c1 = std::min(g.cols, c0 + c.T);
-    const ImVec2 a = g.at(r0, c0), b = g.at(r1, c1);
+    if (!c.blockP) return;
+    const sim::TileRect& bp = *c.blockP;
+    const ImVec2 a = g.at(bp.row0, bp.col0), b = g.at(bp.row0 + bp.rows, bp.col0 + bp.cols);
     c.dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.selected, 3, 0, 2.5f);
-    const int ty = c.f.view.thread / static_cast<int>(t.blockDim.x), tx = c.f.view.thread % static_cast<int>(t.blockDim.x);
-    if (g.contains(r0 + ty, c0 + tx) && g.cell >= kMinCell) {
-        const ImVec2 p = g.at(r0 + ty, c0 + tx);
+    const sim::PElement e = threadPElement(c.s.scenario, c.s.trace, c.f.view.thread);
+    if (g.contains(static_cast<int>(e.row), static_cast<int>(e.col)) && g.cell >= kMinCell) {
+        const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
         c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell - 4, p.y + g.cell - 4), pal.selected, 2, 0, 1.5f);
     }
 }
@@ -320,12 +311,12 @@ void interact(Ctx& c, const Grid& g)
     tooltipFor(c, g, r, col);
     if (g.name != "P" || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
     const sim::Trace& t = c.s.trace;
-    const unsigned bx = static_cast<unsigned>(col / c.T), by = static_cast<unsigned>(r / c.T);
-    if (bx == t.block.x && by == t.block.y) {
-        c.f.view.thread = (r % c.T) * static_cast<int>(t.blockDim.x) + col % c.T;
+    const POwner o = ownerOfP(c.s.scenario, r, col);
+    if (o.block.x == t.block.x && o.block.y == t.block.y) {
+        c.f.view.thread = linearThread(t.blockDim, o.tx, o.ty);
     } else if (!c.f.busy.simulating) {
         sim::Scenario s = c.s.scenario;
-        s.block = sim::Uint3{bx, by, 0};
+        s.block = sim::Uint3{o.block.x, o.block.y, 0};
         c.f.requests.load = presetFor(c.f.loaded, s);
     }
 }
@@ -370,8 +361,9 @@ void MatricesPanel::draw(Frame& f)
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1};
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1, {}};
             c.T = static_cast<int>(s->block.x);
+            c.blockP = blockRectInP(s->scenario, s->trace.block);
             const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
             for (int a : {arrM, arrN})
                 for (uint32_t n : s->counters.elementLoads[a]) c.heatMax = std::max(c.heatMax, n);

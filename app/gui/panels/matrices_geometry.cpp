@@ -1,0 +1,64 @@
+// The Matrices panel's geometry from the kernel's index arithmetic (sim/kernel_view.hpp).
+#include "matrices_geometry.hpp"
+
+#include <algorithm>
+
+namespace ts::app {
+
+POwner ownerOfP(const sim::Scenario& s, int row, int col)
+{
+    // pElementOf is Row = by*bdy + ty, Col = bx*bdx + tx, or with rowFromX Row = bx*bdx + tx,
+    // Col = by*bdy + ty: the axis that runs along the rows is divided out of the row.
+    const sim::Dim3 bd = sim::launchShape(s).block;
+    const int bdx = static_cast<int>(bd.x), bdy = static_cast<int>(bd.y);
+    const int xi = sim::rowFromX(s) ? row : col, yi = sim::rowFromX(s) ? col : row;
+    return POwner{sim::Uint3{static_cast<unsigned>(xi / bdx), static_cast<unsigned>(yi / bdy), 0}, xi % bdx, yi % bdy};
+}
+
+int linearThread(const sim::Dim3& blockDim, int tx, int ty) { return ty * static_cast<int>(blockDim.x) + tx; }
+
+std::optional<sim::TileRect> blockRectInP(const sim::Scenario& s, const sim::Uint3& block)
+{
+    const std::optional<sim::TileRect> t = sim::blockTileOfP(s, block);
+    if (!t) return std::nullopt;
+    const int r0 = std::max(0, t->row0), c0 = std::max(0, t->col0);
+    const int r1 = std::min(s.j, t->row0 + t->rows), c1 = std::min(s.l, t->col0 + t->cols);
+    if (r1 <= r0 || c1 <= c0) return std::nullopt;
+    return sim::TileRect{r0, c0, r1 - r0, c1 - c0};
+}
+
+bool rectContains(const std::optional<sim::TileRect>& rect, int row, int col)
+{
+    return rect && row >= rect->row0 && col >= rect->col0 && row < rect->row0 + rect->rows &&
+           col < rect->col0 + rect->cols;
+}
+
+sim::PElement threadPElement(const sim::Scenario& s, const sim::Trace& t, int thread)
+{
+    const int bdx = static_cast<int>(t.blockDim.x);
+    return sim::pElementOf(s, t.block, t.blockDim, thread % bdx, thread / bdx);
+}
+
+std::vector<GhostCell> ghostCells(const sim::Scenario& s, const sim::Trace& t, const sim::ReplayState& r,
+                                  const std::string& matrix, int rows, int cols)
+{
+    std::vector<GhostCell> out;
+    for (size_t a = 0; a < t.arrays.size() && a < r.slots.size(); ++a) {
+        if (sim::tileSourceArray(s, t.arrays[a].name) != matrix) continue;
+        const std::vector<sim::SlotView>& slots = r.slots[a];
+        const int w = t.arrays[a].cols;
+        for (size_t i = 0; i < slots.size(); ++i) {
+            const sim::SlotView& sl = slots[i];
+            if (!sl.zeroFilled || sl.writeStep < 0) continue;
+            const int ph = t.steps[sl.writeStep].phase;
+            const auto e = sim::tileSlotElement(s, t.block, ph, t.arrays[a].name, static_cast<int>(i) / w,
+                                                static_cast<int>(i) % w);
+            if (!e) continue;   // a padding column: no element of the matrix
+            if (e->row >= 0 && e->col >= 0 && e->row < rows && e->col < cols) continue;
+            out.push_back(GhostCell{static_cast<int>(e->row), static_cast<int>(e->col), sl.writtenNow});
+        }
+    }
+    return out;
+}
+
+}  // namespace ts::app
