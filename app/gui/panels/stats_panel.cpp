@@ -31,6 +31,44 @@ void row(const char* what, const char* tip, const std::string& cursor, const std
     ImGui::TextUnformatted(grid.c_str());
 }
 
+/// A count as the table shows it: exact below a million, above that in 3 significant
+/// digits with M, G or T (1638400 -> "1.64 M"), so that the grid column of a big launch
+/// still fits the panel; the exact figure is on hover (countCell).
+std::string shortCount(uint64_t v)
+{
+    if (v < 1000000) return std::to_string(v);
+    const char* units[] = {"M", "G", "T"};
+    double x = static_cast<double>(v) / 1e6;
+    int u = 0;
+    while (x >= 1000 && u < 2) {
+        x /= 1000;
+        ++u;
+    }
+    char b[32];
+    std::snprintf(b, sizeof b, x < 10 ? "%.2f %s" : x < 100 ? "%.1f %s" : "%.0f %s", x, units[u]);
+    return b;
+}
+
+/// One cell of a count: shortCount(v), and the exact figure on hover where it is shortened.
+void countCell(uint64_t v)
+{
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(shortCount(v).c_str());
+    if (v >= 1000000) tooltip(std::to_string(v).c_str());
+}
+
+/// A row of counts: the step so far, the traced block, the grid.
+void row(const char* what, const char* tip, uint64_t cursor, uint64_t block, uint64_t grid)
+{
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(what);
+    tooltip(tip);
+    countCell(cursor);
+    countCell(block);
+    countCell(grid);
+}
+
 std::string fixed(double v, int decimals)
 {
     char b[64];
@@ -110,8 +148,8 @@ void StatsPanel::draw(Frame& f)
                     ImGui::TableHeader(c ? ImGui::TableGetColumnName(c) : "counts");
                     tooltip(heads[c]);
                 }
-                row("global loads", "Elements of M and N read from global memory", std::to_string(now.global_loads),
-                    std::to_string(blk.global_loads), std::to_string(all.global_loads));
+                row("global loads", "Elements of M and N read from global memory", now.global_loads,
+                    blk.global_loads, all.global_loads);
                 if (memory) {
                     const std::string moved =
                         "Bytes the warps' global memory requests moved: 32 per sector, loads and stores (the sectors "
@@ -124,18 +162,16 @@ void StatsPanel::draw(Frame& f)
                         "read or written at least once by the grid (" + std::to_string(compulsory_) + " bytes).";
                     row("compulsory", least.c_str(), "-", "-", bytes(compulsory_));
                 }
-                row("shared loads", "Slots of Mds and Nds read from shared memory", std::to_string(now.shared_loads),
-                    std::to_string(blk.shared_loads), std::to_string(all.shared_loads));
+                row("shared loads", "Slots of Mds and Nds read from shared memory", now.shared_loads,
+                    blk.shared_loads, all.shared_loads);
                 if (memory)
                     row("bank confl.",
                         "Shared-memory bank conflicts, loads and stores: the wavefronts beyond one per warp request "
                         "(lanes reading different words of one bank are served one after the other).",
-                        std::to_string(bankConflicts(mem)), std::to_string(bankConflicts(blk)),
-                        std::to_string(bankConflicts(all)));
+                        bankConflicts(mem), bankConflicts(blk), bankConflicts(all));
                 row("zero fills", "Tile slots set to 0 because the tile leaves the matrix (boundary checks)",
-                    std::to_string(now.zero_fills), std::to_string(blk.zero_fills), std::to_string(all.zero_fills));
-                row("flops", "2 per multiply-add executed", std::to_string(now.flops), std::to_string(blk.flops),
-                    std::to_string(all.flops));
+                    now.zero_fills, blk.zero_fills, all.zero_fills);
+                row("flops", "2 per multiply-add executed", now.flops, blk.flops, all.flops);
                 ImGui::EndTable();
             }
             ImGui::Spacing();
