@@ -1,5 +1,6 @@
 #include "replay.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -37,7 +38,45 @@ ReplayState initial(const Trace& t)
             th.outputIndex = e.index;
         }
     if (!t.steps.empty()) s.phase = t.steps.front().phase;
+    s.threadsAtStart = s.threads;
     return s;
+}
+
+/// Back to the state before the first step, keeping what does not change (the threads'
+/// outputs, the arrays' sizes).
+void restart(ReplayState& s, const Trace& t)
+{
+    for (auto& slots : s.slots) std::fill(slots.begin(), slots.end(), SlotView{});
+    for (auto& elements : s.elements) elements.clear();
+    s.threads = s.threadsAtStart;
+    s.phase = t.steps.empty() ? 0 : t.steps.front().phase;
+    s.cursor = -1;
+    s.soFar = Totals{};
+    s.nowFlags.clear();
+    s.phaseFlags.clear();
+    s.undo = UndoLog{};
+}
+
+/// The element, its old value noted in the undo log first.
+ElementView& changeElement(ReplayState& s, int array, int32_t index)
+{
+    ElementView& el = s.elements[array][index];
+    s.undo.elements.push_back({static_cast<uint8_t>(array), index, el});
+    return el;
+}
+
+SlotView& changeSlot(ReplayState& s, int array, int32_t index)
+{
+    SlotView& slot = s.slots[array][index];
+    s.undo.slots.push_back({static_cast<uint8_t>(array), index, slot});
+    return slot;
+}
+
+ThreadView& changeThread(ReplayState& s, uint16_t thread)
+{
+    ThreadView& th = s.threads[thread];
+    s.undo.threads.push_back({thread, th.pvalue, th.fmas, th.stored});
+    return th;
 }
 
 void checkCursor(const Trace& t, int cursor)
@@ -48,27 +87,33 @@ void checkCursor(const Trace& t, int cursor)
                                 std::to_string(static_cast<int>(t.steps.size()) - 1) + ").");
 }
 
-void clearPhase(ReplayState& s)
-{
-    for (auto [a, i] : s.phaseFlags) s.elements[a][i].loadedThisPhase = false;
-    s.phaseFlags.clear();
-}
-
-/// Applies the events of step `k` to `s`.
+/// Applies the events of step `k` to `s`, noting in s.undo what they overwrite.
 void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& last)
 {
     const Step& step = t.steps[k];
+    UndoLog::Mark mark;
+    mark.elements = s.undo.elements.size();
+    mark.slots = s.undo.slots.size();
+    mark.threads = s.undo.threads.size();
+    mark.phaseFlags = s.phaseFlags.size();
+    mark.phase = s.phase;
+    mark.soFar = s.soFar;
     if (step.phase != s.phase) {
-        clearPhase(s);
+        // A new phase: the elements loaded in the last one are no longer "this phase".
+        for (auto [a, i] : s.phaseFlags) changeElement(s, a, i).loadedThisPhase = false;
+        mark.phaseChanged = true;
+        mark.oldPhaseFlags = std::move(s.phaseFlags);
+        s.phaseFlags.clear();
         s.phase = step.phase;
     }
+    s.undo.marks.push_back(std::move(mark));
     for (int n = step.begin; n < step.end; ++n) {
         const Event& e = t.events[n];
         LastRead* lr = e.thread < last.size() ? &last[e.thread] : nullptr;
         switch (e.op) {
         case Op::GlobalLoad:
         case Op::ConstantLoad: {
-            ElementView& el = s.elements[e.array][e.index];
+            ElementView& el = changeElement(s, e.array, e.index);
             ++el.loadsSoFar;
             if (!el.loadedThisPhase) {
                 el.loadedThisPhase = true;
@@ -86,8 +131,8 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
         }
         case Op::SharedStore:
         case Op::ZeroFill: {
-            SlotView& slot = s.slots[e.array][e.index];
-            if (slot.sourceIndex >= 0) --s.elements[slot.sourceArray][slot.sourceIndex].sharedCopies;
+            SlotView& slot = changeSlot(s, e.array, e.index);
+            if (slot.sourceIndex >= 0) --changeElement(s, slot.sourceArray, slot.sourceIndex).sharedCopies;
             slot.value = e.value;
             slot.written = true;
             slot.writer = e.thread;
@@ -98,7 +143,7 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
             if (e.op == Op::SharedStore && lr && lr->index >= 0) {
                 slot.sourceArray = lr->array;
                 slot.sourceIndex = lr->index;
-                ++s.elements[lr->array][lr->index].sharedCopies;
+                ++changeElement(s, lr->array, lr->index).sharedCopies;
             }
             ++s.soFar.shared_stores;
             if (e.op == Op::ZeroFill) ++s.soFar.zero_fills;
@@ -106,18 +151,19 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
             break;
         }
         case Op::GlobalStore: {
-            ElementView& el = s.elements[e.array][e.index];
+            ElementView& el = changeElement(s, e.array, e.index);
             el.stored = true;
             el.storedValue = e.value;
-            if (e.thread < s.threads.size()) s.threads[e.thread].stored = true;
+            if (e.thread < s.threads.size()) changeThread(s, e.thread).stored = true;
             ++s.soFar.global_stores;
             if (lr) *lr = LastRead{};
             break;
         }
         case Op::Fma:
             if (e.thread < s.threads.size()) {
-                s.threads[e.thread].pvalue = e.value;
-                ++s.threads[e.thread].fmas;
+                ThreadView& th = changeThread(s, e.thread);
+                th.pvalue = e.value;
+                ++th.fmas;
             }
             s.soFar.flops += 2;
             if (lr) *lr = LastRead{};
@@ -130,8 +176,35 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
     s.cursor = k;
 }
 
-/// Sets the flags that describe the cursor step alone (readNow, writtenNow, activeNow).
-void flagCursorStep(ReplayState& s, const Trace& t)
+/// Undoes step s.cursor: every value it overwrote is put back, newest first.
+void undoStep(ReplayState& s)
+{
+    UndoLog& u = s.undo;
+    UndoLog::Mark& mark = u.marks.back();
+    for (size_t n = u.threads.size(); n-- > mark.threads;) {
+        const UndoLog::ThreadChange& c = u.threads[n];
+        ThreadView& th = s.threads[c.thread];
+        th.pvalue = c.pvalue;
+        th.fmas = c.fmas;
+        th.stored = c.stored;
+    }
+    for (size_t n = u.slots.size(); n-- > mark.slots;) s.slots[u.slots[n].array][u.slots[n].index] = u.slots[n].old;
+    for (size_t n = u.elements.size(); n-- > mark.elements;)
+        s.elements[u.elements[n].array][u.elements[n].index] = u.elements[n].old;
+    u.threads.resize(mark.threads);
+    u.slots.resize(mark.slots);
+    u.elements.resize(mark.elements);
+    if (mark.phaseChanged) s.phaseFlags = std::move(mark.oldPhaseFlags);
+    else s.phaseFlags.resize(mark.phaseFlags);
+    s.phase = mark.phase;
+    s.soFar = mark.soFar;
+    u.marks.pop_back();
+    --s.cursor;
+}
+
+/// Clears the flags that describe the cursor step alone (readNow, writtenNow, activeNow),
+/// before any step is applied or undone, so that the undo log never holds them.
+void clearCursorFlags(ReplayState& s, const Trace& t)
 {
     for (auto [a, i] : s.nowFlags) {
         if (t.arrays[a].space == Space::Shared) {
@@ -143,6 +216,11 @@ void flagCursorStep(ReplayState& s, const Trace& t)
     }
     s.nowFlags.clear();
     for (ThreadView& th : s.threads) th.activeNow = false;
+}
+
+/// Sets the flags that describe the cursor step alone.
+void flagCursorStep(ReplayState& s, const Trace& t)
+{
     if (s.cursor < 0) return;
     const Step& step = t.steps[s.cursor];
     for (int n = step.begin; n < step.end; ++n) {
@@ -174,7 +252,17 @@ ReplayState replay(const Trace& t, int cursor)
 void moveTo(ReplayState& s, const Trace& t, int cursor)
 {
     checkCursor(t, cursor);
-    if (cursor < s.cursor) s = initial(t);
+    clearCursorFlags(s, t);
+    if (cursor < s.cursor) {
+        // Undo the steps after `cursor`, or start again if the steps up to it hold fewer
+        // events than those to undo (Home from far on).
+        const auto events = [&](int from, int to) {   // events of steps from..to
+            return from > to ? 0 : t.steps[to].end - t.steps[from].begin;
+        };
+        if (events(0, cursor) < events(cursor + 1, s.cursor)) restart(s, t);
+        else
+            while (s.cursor > cursor) undoStep(s);
+    }
     std::vector<LastRead> last(s.threads.size());
     for (int k = s.cursor + 1; k <= cursor; ++k) applyStep(s, t, k, last);
     flagCursorStep(s, t);

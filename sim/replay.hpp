@@ -46,6 +46,29 @@ struct ThreadView {
     bool activeNow = false;          ///< it has events in the cursor step
 };
 
+/// What the steps applied to a ReplayState changed, so that moving the cursor back undoes
+/// them instead of replaying from the first step (stepping back costs what stepping forward
+/// costs). Old values are kept in the order they were overwritten; a step's entries start at
+/// its mark. Grows with the events applied: about the trace's own size at the last step.
+struct UndoLog {
+    struct ElementChange { uint8_t array; int32_t index; ElementView old; };
+    struct SlotChange { uint8_t array; int32_t index; SlotView old; };
+    struct ThreadChange { uint16_t thread; float pvalue; int fmas; bool stored; };
+    /// Where step k's entries start, and what it replaced as a whole.
+    struct Mark {
+        size_t elements = 0, slots = 0, threads = 0;
+        size_t phaseFlags = 0;                  ///< phaseFlags' length before the step
+        int phase = 0;                          ///< phase before the step
+        bool phaseChanged = false;
+        std::vector<std::pair<int, int32_t>> oldPhaseFlags;   ///< when phaseChanged
+        Totals soFar;
+    };
+    std::vector<ElementChange> elements;
+    std::vector<SlotChange> slots;
+    std::vector<ThreadChange> threads;
+    std::vector<Mark> marks;                    ///< by step, 0..cursor
+};
+
 /// Everything the views show about the traced block after step `cursor`.
 struct ReplayState {
     int cursor = -1;                 ///< last step applied; -1 before the first step
@@ -62,6 +85,8 @@ struct ReplayState {
     // Bookkeeping for advancing: what the cursor step and phase flagged, to clear later.
     std::vector<std::pair<int, int32_t>> nowFlags;
     std::vector<std::pair<int, int32_t>> phaseFlags;
+    UndoLog undo;                               ///< the steps 0..cursor, for moving back
+    std::vector<ThreadView> threadsAtStart;     ///< `threads` before the first step
 };
 
 /// The state after steps 0..cursor of `t` (cursor -1: before the first step).
@@ -69,8 +94,9 @@ struct ReplayState {
 ReplayState replay(const Trace& t, int cursor);
 
 /// Moves `s` (a state replayed from the same trace `t`) to `cursor`: applies only the new
-/// steps when moving forward, replays from the start when moving back. Same result as
-/// replay(t, cursor). Throws as replay.
+/// steps when moving forward; moving back undoes the steps past `cursor` (UndoLog), or
+/// starts again from the state before the first step where that applies fewer events
+/// (Home). Same result as replay(t, cursor). Throws as replay.
 void moveTo(ReplayState& s, const Trace& t, int cursor);
 
 }  // namespace ts::sim
