@@ -17,6 +17,7 @@ packages=(
   libcli11-dev
   libtomlplusplus-dev       # used header-only
   libgtest-dev              # libgtest.a, libgtest_main.a, GTestConfig
+  libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5   # oneTBB: headers, TBBConfig, the shared libraries
 )
 
 work=$(mktemp -d)
@@ -48,6 +49,13 @@ cp -r "$src/lib/$arch/cmake"/{Boost-1.74.0,BoostDetectToolset-1.74.0.cmake,boost
   "$dest/usr/lib/$arch/cmake/"
 rm "$dest/usr/lib/$arch/cmake/boost_context-1.74.0/libboost_context-variant-shared.cmake"
 cp -r "$src/share/cmake"/{nlohmann_json,CLI11} "$dest/usr/share/cmake/"
+
+# oneTBB (the simulator's worker threads): Debian ships it only as shared libraries. All
+# four that TBBConfig names must exist; the executables find them through their RUNPATH
+# (CMake sets it to this folder), so the device needs no libtbb12 of its own.
+cp -r "$src/include"/{tbb,oneapi} "$dest/usr/include/"
+cp -a "$src/lib/$arch"/libtbb*.so* "$dest/usr/lib/$arch/"
+cp -r "$src/lib/$arch/cmake/TBB" "$dest/usr/lib/$arch/cmake/"
 
 # Keep .deps out of git in this checkout (it is also in .gitignore).
 exclude=$(git -C "$root" rev-parse --git-path info/exclude)

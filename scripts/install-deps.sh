@@ -9,6 +9,7 @@ packages=(
   libgif-dev                                          # the app: animated GIF export
   libgl-dev libgl1-mesa-dri fonts-dejavu-core libfontconfig-dev   # fonts found through fontconfig
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libboost-context-dev
+  libtbb-dev                                          # oneTBB: the simulator's worker threads
   libgtest-dev libbenchmark-dev                       # tests and benchmarks
   clang libclang-rt-14-dev                            # the fuzzers (libFuzzer; scripts/fuzz.sh)
   xvfb xauth                                          # GUI tests without a display
