@@ -232,6 +232,7 @@ Commands::Commands(CLI::App& app)
     simulate_->add_flag("--no-memory-model", noMemoryModel_,
                         "Skip the warp memory model (requests, sectors, bank conflicts): a faster run, no `memory` object");
     simulate_->add_flag("--yes", simYes_, "Run a simulation estimated to take more than 10 s (otherwise refused)");
+    simulate_->add_flag("--quiet", simQuiet_, "No progress line on stderr (shown on a terminal for runs over 0.3 s)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
     addProblemOptions(bench_, benchOpt_, true);
@@ -255,6 +256,7 @@ Commands::Commands(CLI::App& app)
     gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load or after-compute")
         ->check(CLI::IsMember({"after-load", "after-compute"}));
     gpuRun_->add_flag("--yes", gpuRunYes_, "Run the reference simulation even if it is estimated to take more than 10 s");
+    gpuRun_->add_flag("--quiet", gpuRunQuiet_, "No progress line on stderr for the reference simulation");
     gpuRun_->add_option("--runs", gpuRuns_, "How many launches")->capture_default_str()->check(CLI::Range(1, 100000));
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
@@ -326,7 +328,7 @@ int Commands::runSimulate()
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
     opt.memoryModel = !noMemoryModel_;
-    std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_);
+    std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_, simQuiet_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& r = std::get<sim::Simulation>(run);
     if (!r.error.empty()) {
@@ -398,7 +400,7 @@ int Commands::runGpuRun()
     // the barrier-correct result: it does not depend on s.dropBarriers).
     sim::SimOptions o;
     o.trace = false;
-    std::variant<sim::Simulation, int> run = guardedSimulate(s, o, gpuRunYes_);
+    std::variant<sim::Simulation, int> run = guardedSimulate(s, o, gpuRunYes_, gpuRunQuiet_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& ref = std::get<sim::Simulation>(run);
     int wrong = 0;

@@ -48,6 +48,7 @@ private:
     bool simJson_ = false;
     bool noMemoryModel_ = false;   ///< --no-memory-model: skip warps and transactions
     bool simYes_ = false;       ///< --yes: run a simulation estimated to take long
+    bool simQuiet_ = false;     ///< --quiet: no progress line
     int reps_ = 20;
     bool benchJson_ = false;
     bool verifyQuick_ = false;
@@ -55,6 +56,7 @@ private:
     std::string gpuRunDrop_;
     int gpuRuns_ = 100;
     bool gpuRunYes_ = false;
+    bool gpuRunQuiet_ = false;
     unsigned long long verifySeed_ = 2026;
 
     int runSimulate();

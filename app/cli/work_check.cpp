@@ -5,7 +5,10 @@
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
+#include <string>
 #include <thread>
+
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "sim/work_estimate.hpp"
@@ -49,9 +52,53 @@ private:
     std::thread thread_;   // last: starts once the rest exists
 };
 
+/// A progress line on a terminal's stderr, rewritten in place five times a second, from
+/// the moment the simulation has run for kShowAfter; erased when destroyed.
+class ProgressLine {
+public:
+    static constexpr std::chrono::milliseconds kShowAfter{300};
+
+    explicit ProgressLine(const std::atomic<float>& done)
+        : thread_([this, &done] {
+              const auto start = std::chrono::steady_clock::now();
+              std::unique_lock lock(mutex_);
+              if (cv_.wait_for(lock, kShowAfter, [this] { return stop_; })) return;
+              do {
+                  const double f = done.load(std::memory_order_relaxed);
+                  const double elapsed =
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                  std::string line = "tilescope-cli: simulating, " + std::to_string(static_cast<int>(f * 100)) +
+                                     "% after " + sim::durationWords(elapsed);
+                  if (f > 0.02) line += ", about " + sim::durationWords(elapsed * (1 - f) / f) + " left";
+                  width_ = std::max(width_, line.size());
+                  std::cerr << '\r' << line << std::string(width_ - line.size(), ' ') << std::flush;
+              } while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; }));
+              std::cerr << '\r' << std::string(width_, ' ') << '\r' << std::flush;
+          })
+    {
+    }
+    ~ProgressLine()
+    {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        cv_.notify_one();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    size_t width_ = 0;
+    std::thread thread_;   // last: starts once the rest exists
+};
+
 }  // namespace
 
-std::variant<sim::Simulation, int> guardedSimulate(const sim::Scenario& s, sim::SimOptions opt, bool yes)
+std::variant<sim::Simulation, int> guardedSimulate(const sim::Scenario& s, sim::SimOptions opt, bool yes,
+                                                   bool quiet)
 {
     const sim::WorkEstimate e = sim::estimateWork(s, opt);
     const std::optional<uint64_t> available = sim::availableMemory();
@@ -67,11 +114,22 @@ std::variant<sim::Simulation, int> guardedSimulate(const sim::Scenario& s, sim::
         }
         break;
     case sim::WorkVerdict::Run:
+        if (!quiet && isatty(STDERR_FILENO)) {
+            std::atomic<float> done{0};
+            opt.progress = &done;
+            ProgressLine line(done);
+            return sim::simulate(s, opt);
+        }
+        return sim::simulate(s, opt);
+    }
+    std::atomic<float> done{0};
+    opt.progress = &done;
+    if (quiet) return sim::simulate(s, opt);
+    if (isatty(STDERR_FILENO)) {
+        ProgressLine line(done);
         return sim::simulate(s, opt);
     }
     std::cerr << "tilescope-cli: " << sim::durationSentence(s, e) << ".\n";
-    std::atomic<float> done{0};
-    opt.progress = &done;
     ProgressReporter reporter(done, e.seconds(), std::chrono::seconds(30));
     return sim::simulate(s, opt);
 }

@@ -88,3 +88,48 @@ TEST(CliWorkCheck, TooBigForMemoryIsRefusedEvenWithYes)
 
 }  // namespace
 }  // namespace ts::test
+
+// The progress line (docs/cli.md, "Long and large simulations"): on a terminal a run longer
+// than 0.3 s shows "simulating, N% after ..." on stderr, rewritten in place; --quiet and a
+// stderr that is not a terminal show nothing. `script` gives the command a terminal.
+namespace {
+
+/// Runs `tilescope-cli ARGS` with a pseudo-terminal as its stdout and stderr; returns
+/// what it printed there.
+std::string onTerminal(const std::string& args)
+{
+    const std::string cmd = std::string("script -qec \"'") + TILESCOPE_CLI + "' " + args + "\" /dev/null";
+    std::string out;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) return out;
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    ::pclose(p);
+    return out;
+}
+
+bool haveScript() { return std::system("command -v script >/dev/null 2>&1") == 0; }
+
+}  // namespace
+
+TEST(CliProgress, ShownOnATerminalForALongerRun)
+{
+    if (!haveScript()) GTEST_SKIP() << "no `script` (util-linux) to give the command a terminal";
+    // About 1-3 s on one core: long enough for the line to appear after 0.3 s.
+    const std::string out = onTerminal("simulate --kernel matmul-tiled --width 512 --tile 16");
+    EXPECT_NE(out.find("tilescope-cli: simulating, "), std::string::npos) << out;
+    EXPECT_NE(out.find("% after "), std::string::npos) << out;
+    EXPECT_NE(out.find("global loads"), std::string::npos) << out;   // the report follows
+}
+
+TEST(CliProgress, QuietAndShortRunsShowNone)
+{
+    if (!haveScript()) GTEST_SKIP() << "no `script` (util-linux) to give the command a terminal";
+    EXPECT_EQ(onTerminal("simulate --kernel matmul-tiled --width 512 --tile 16 --quiet").find("simulating"),
+              std::string::npos);
+    EXPECT_EQ(onTerminal("simulate --kernel matmul-tiled --width 8 --tile 4").find("simulating"), std::string::npos);
+    // Not a terminal: nothing on stderr for a run that was not asked about.
+    const ts::test::CliRun r = ts::test::runCli("simulate --kernel matmul-tiled --width 512 --tile 16");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err.find("simulating"), std::string::npos) << r.err;
+}
