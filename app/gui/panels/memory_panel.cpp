@@ -551,14 +551,16 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
 }
 
 /// How much an instruction has to teach, to pick the one drawn when the step changes: a bank
-/// conflict, then an uncoalesced global access, then a broadcast, then the rest.
+/// conflict, then an uncoalesced global access, then a broadcast (the more distinct words
+/// the warp reads, the more: nds-padded-64-tile16 shows its 16 Nds words over the 2 of
+/// Mds), then the rest.
 int interest(const WarpInstruction& in)
 {
     switch (sim::spaceOf(in.kind)) {
     case sim::Space::Shared: {
         if (in.conflicts() > 0) return 100 + static_cast<int>(in.conflicts());
         for (const sim::LaneGroup& g : in.groups)
-            if (std::popcount(g.lanes) > 1) return 50;
+            if (std::popcount(g.lanes) > 1) return 50 + static_cast<int>(std::min<size_t>(in.groups.size(), 32)) / 4;
         return 30;
     }
     case sim::Space::Global: {
