@@ -5,8 +5,19 @@
 #include <cstdlib>
 #include <exception>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <utility>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 // AddressSanitizer must be told when the simulator switches stacks (scripts/sanitize.sh),
 // or it takes a fiber's stack for the thread's and its stack checks go wrong.
@@ -320,15 +331,17 @@ void switchTo(BlockRun& r, ctx::fiber& self, StackSpan& selfStack, ctx::fiber& t
 
 constexpr size_t kStackBytes = 64 * 1024;
 constexpr unsigned kWarpSize = 32;
+constexpr uint64_t kNoBlock = std::numeric_limits<uint64_t>::max();
 
-/// The threads of one round: warps in the schedule's order, lanes in lane order.
-void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64& rng)
+/// The threads of one round: warps in the schedule's order (`rng`: the block's generator
+/// of the random schedule), lanes in lane order.
+void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64* rng)
 {
     const unsigned warps = (nThreads + kWarpSize - 1) / kWarpSize;
     std::vector<unsigned> order(warps);
     for (unsigned w = 0; w < warps; ++w) order[w] = w;
     if (s == Schedule::Reverse) std::reverse(order.begin(), order.end());
-    if (s == Schedule::Random) std::shuffle(order.begin(), order.end(), rng);
+    if (s == Schedule::Random) std::shuffle(order.begin(), order.end(), *rng);
     r.round.clear();
     for (unsigned w : order)
         for (unsigned t = w * kWarpSize; t < std::min(nThreads, (w + 1) * kWarpSize); ++t) {
@@ -336,6 +349,178 @@ void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64& rng)
             if (!f.done && !f.waiting) r.round.push_back(static_cast<uint16_t>(t));
         }
     r.pos = 0;
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value from `x`.
+uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/// The block with linear index `linear` (the inverse of linearBlock).
+Uint3 blockAt(const Dim3& grid, uint64_t linear)
+{
+    return Uint3{static_cast<unsigned>(linear % grid.x), static_cast<unsigned>(linear / grid.x % grid.y),
+                 static_cast<unsigned>(linear / grid.x / grid.y)};
+}
+
+/// What one OS thread needs to run the blocks of a launch on one Machine: the thread
+/// contexts, their fibers and stacks, the block's shared memory and the scheduler's state.
+/// Every fiber is created, run and ended (or unwound) within run(), on the thread that
+/// calls it, so no fiber is ever resumed by another OS thread.
+class BlockRunner {
+public:
+    BlockRunner(Machine& m, const LaunchConfig& cfg, const ThreadBody& body);
+    BlockRunner(const BlockRunner&) = delete;
+    BlockRunner& operator=(const BlockRunner&) = delete;
+
+    /// Runs block `b`, counting into `totals` (its entry of perBlock). Throws KernelFault,
+    /// or what the body threw, after unwinding the fibers still parked.
+    void run(const Uint3& b, Totals& totals);
+
+private:
+    void abandon();
+
+    Machine& m_;
+    const LaunchConfig& cfg_;
+    const ThreadBody& body_;
+    const unsigned nThreads_;
+    StackPool pool_{kStackBytes};
+    std::vector<ThreadContext> threads_;
+    std::vector<FiberState> fibers_;
+    std::vector<SharedAllocation> shared_;
+    std::vector<uint64_t> sharedLoadsBefore_;   ///< by array id: the sums settled so far
+    BlockRun run_;
+};
+
+BlockRunner::BlockRunner(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
+    : m_(m), cfg_(cfg), body_(body), nThreads_(static_cast<unsigned>(cfg.block.count())),
+      threads_(nThreads_), fibers_(nThreads_), sharedLoadsBefore_(kNoArray, 0)
+{
+    shared_.reserve(16);
+    run_.m = &m;
+    run_.threads = &threads_;
+    run_.fibers = &fibers_;
+    run_.round.reserve(nThreads_);
+}
+
+void BlockRunner::abandon()
+{
+    m_.current = nullptr;
+    for (FiberState& f : fibers_) {
+        if (!f.cont) continue;
+        void* fake = nullptr;
+        asanStartSwitch(&fake, f.stack);
+        f.cont = ctx::fiber{};  // unwinds the parked fiber (switchTo's catch)
+        asanFinishSwitch(fake, &run_.endedStack);
+        asanFreeFakeStack(run_.deadFake, run_.schedulerStack);
+    }
+}
+
+void BlockRunner::run(const Uint3& b, Totals& totals)
+{
+    Machine& m = m_;
+    BlockRun& run = run_;
+    const unsigned nThreads = nThreads_;
+    const unsigned bx = b.x, by = b.y, bz = b.z;
+    m.blockTotals = &totals;
+    m.tracing = cfg_.tracedBlock && cfg_.tracedBlock->x == bx && cfg_.tracedBlock->y == by &&
+                cfg_.tracedBlock->z == bz;
+    m.fmas = 0;
+    shared_.clear();
+    ++m.epoch;   // a new block: nothing before it can race with it
+    m.blockIdx = b;
+    run.arrived = run.finished = 0;
+    run.sameBarrier = true;
+    std::optional<std::mt19937_64> rng;
+    if (cfg_.schedule == Schedule::Random) rng.emplace(mix64(cfg_.scheduleSeed ^ mix64(linearBlock(cfg_.grid, b))));
+    for (unsigned t = 0; t < nThreads; ++t) {
+        ThreadContext& tc = threads_[t];
+        tc.threadIdx = Uint3{t % cfg_.block.x, (t / cfg_.block.x) % cfg_.block.y,
+                             t / (cfg_.block.x * cfg_.block.y)};
+        tc.blockIdx = b;
+        tc.blockDim = cfg_.block;
+        tc.gridDim = cfg_.grid;
+        tc.machine_ = &m;
+        tc.shared_ = &shared_;
+        tc.tid_ = static_cast<uint16_t>(t);
+        FiberState& fs = fibers_[t];
+        fs.done = fs.waiting = false;
+        fs.ordinal = 0;
+        fs.error = nullptr;
+        fs.run = &run;
+        tc.fiber_ = &fs;
+        fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool_, &fs.stack},
+                             [&fs, &tc, body = &body_, &run](ctx::fiber&& from) {
+                                 asanFinishSwitch(nullptr, run.leftStack);
+                                 asanFreeFakeStack(run.deadFake, fs.stack);
+                                 *run.resumerSlot = std::move(from);
+                                 try {
+                                     (*body)(tc);
+                                 } catch (const ctx::detail::forced_unwind&) {
+                                     throw;
+                                 } catch (...) {
+                                     fs.error = std::current_exception();
+                                 }
+                                 fs.done = true;
+                                 ++run.finished;
+                                 run.resumerSlot = &run.ended;
+                                 run.leftStack = &run.endedStack;
+                                 ctx::fiber& next = run.next(fs.error != nullptr);
+                                 asanStartSwitch(&run.deadFake, *run.nextStack);   // never back
+                                 return std::move(next);
+                             });
+    }
+    // Rounds: every runnable thread runs until it parks at a barrier or finishes.
+    for (;;) {
+        planRound(run, nThreads, cfg_.schedule, rng ? &*rng : nullptr);
+        if (!run.round.empty()) {
+            m.current = &threads_[run.round[0]];
+            m.tid = run.round[0];
+            if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
+            m.ordinal = fibers_[run.round[0]].ordinal;
+            switchTo(run, run.scheduler, run.schedulerStack, fibers_[run.round[0]].cont,
+                     fibers_[run.round[0]].stack);
+        }
+        for (const FiberState& fs : fibers_)
+            if (fs.error) {
+                std::exception_ptr e = fs.error;
+                abandon();
+                std::rethrow_exception(e);
+            }
+        if (run.finished == nThreads) break;
+        if (run.finished > 0 || !run.sameBarrier) {
+            std::ostringstream s;
+            s << "in block (" << bx << ", " << by << ") " << run.arrived << " of " << nThreads
+              << " threads wait at the barrier on line " << run.barrierLine
+              << (run.sameBarrier ? " while the others have finished"
+                                  : " while others wait at a different barrier")
+              << ": every thread of a block must reach the same __syncthreads().";
+            abandon();
+            throw KernelFault(s.str());
+        }
+        ++m.blockTotals->barriers;
+        ++m.epoch;
+        if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, run.barrierLine);
+        for (FiberState& fs : fibers_) {
+            fs.waiting = false;
+            fs.ordinal = 0;   // program order restarts after a barrier
+        }
+        run.arrived = 0;
+        run.sameBarrier = true;
+    }
+    // Settle the counts kept out of the hot path.
+    m.blockTotals->flops = 2 * m.fmas;
+    m.fmas = 0;
+    for (const SharedAllocation& a : shared_) {
+        uint64_t sum = 0;
+        for (uint32_t c : m.counters.elementLoads[a.array]) sum += c;
+        m.blockTotals->shared_loads += sum - sharedLoadsBefore_[a.array];
+        sharedLoadsBefore_[a.array] = sum;
+    }
 }
 
 }  // namespace
@@ -373,137 +558,263 @@ SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows,
     return shared_->back();
 }
 
-void runGrid(Machine& m, const LaunchConfig& cfg,
-             const std::function<void(ThreadContext&)>& body)
-{
-    const unsigned nThreads = static_cast<unsigned>(cfg.block.count());
-    m.counters.perBlock.assign(cfg.grid.count(), Totals{});
-    StackPool pool(kStackBytes);
-    std::mt19937_64 rng(cfg.scheduleSeed);
-    std::vector<ThreadContext> threads(nThreads);
-    std::vector<FiberState> fibers(nThreads);
-    std::vector<SharedAllocation> shared;
-    shared.reserve(16);
-    std::vector<uint64_t> sharedLoadsBefore(kNoArray, 0);  ///< by array id
-    BlockRun run;
-    run.m = &m;
-    m.fmas = 0;
-    run.threads = &threads;
-    run.fibers = &fibers;
-    run.round.reserve(nThreads);
-    if (m.memory) m.memory->startLaunch(nThreads);
-    auto abandon = [&] {
-        m.current = nullptr;
-        for (FiberState& f : fibers) {
-            if (!f.cont) continue;
-            void* fake = nullptr;
-            asanStartSwitch(&fake, f.stack);
-            f.cont = ctx::fiber{};  // unwinds the parked fiber (switchTo's catch)
-            asanFinishSwitch(fake, &run.endedStack);
-            asanFreeFakeStack(run.deadFake, run.schedulerStack);
-        }
-    };
+namespace {
 
+/// One worker thread's share of a parallel launch: a Machine of its own (arrays and
+/// counters; its shared arrays get ids in the order this worker met them), its warp memory
+/// model, the body bound to it and the runner of its fibers.
+struct Worker {
+    Machine machine;
+    WarpMemory memory;
+    ThreadBody body;
+    std::unique_ptr<BlockRunner> runner;
+    /// This worker's array ids -> the launch's (kNoArray: not merged yet).
+    std::vector<uint8_t> toLaunch;
+};
+
+/// A run of consecutive blocks that one worker runs, and what they produced apart from
+/// the per-block totals (written straight into the launch's perBlock) and the element
+/// counts (summed per worker at the end).
+struct Chunk {
+    uint64_t first = 0, end = 0;      ///< linear block indices [first, end)
+    Worker* worker = nullptr;         ///< who ran it (null: skipped)
+    size_t arraysBefore = 0, arraysAfter = 0;   ///< the worker's arrays registered while it ran
+    HazardLog hazards;                ///< in the worker's array ids
+    std::vector<AccessSite> sites;    ///< the worker's sites with this chunk's figures
+    bool overflowed = false;
+    uint64_t faultBlock = kNoBlock;   ///< the block that faulted (KernelFault), if any
+    std::string fault;
+};
+
+/// Adds the hazards of `part` (array ids mapped through `toLaunch`) to `into` as the
+/// detector would have recorded them after those of `into`: a site seen before gets the
+/// count, a new one is appended with its example.
+void mergeHazards(HazardLog& into, const HazardLog& part, const std::vector<uint8_t>& toLaunch)
+{
+    into.raw += part.raw;
+    into.war += part.war;
+    into.waw += part.waw;
+    for (HazardSite h : part.sites) {
+        h.array = toLaunch.at(h.array);
+        auto it = std::find_if(into.sites.begin(), into.sites.end(), [&](const HazardSite& s) {
+            return s.kind == h.kind && s.array == h.array && s.firstLine == h.firstLine &&
+                   s.secondLine == h.secondLine;
+        });
+        if (it == into.sites.end()) into.sites.push_back(h);
+        else it->count += h.count;
+    }
+    for (Hazard h : part.traced) {
+        if (into.traced.size() >= HazardLog::kMaxTraced) break;
+        h.array = toLaunch.at(h.array);
+        into.traced.push_back(h);
+    }
+}
+
+/// runGrid on one thread, in block order.
+void runSerial(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
+{
+    m.counters.perBlock.assign(cfg.grid.count(), Totals{});
+    m.fmas = 0;
+    if (m.memory) m.memory->startLaunch(static_cast<unsigned>(cfg.block.count()));
+    BlockRunner runner(m, cfg, body);
     for (unsigned bz = 0; bz < cfg.grid.z; ++bz)
     for (unsigned by = 0; by < cfg.grid.y; ++by)
     for (unsigned bx = 0; bx < cfg.grid.x; ++bx) {
         const Uint3 b{bx, by, bz};
-        m.blockTotals = &m.counters.perBlock[linearBlock(cfg.grid, b)];
-        m.tracing = cfg.tracedBlock && cfg.tracedBlock->x == bx && cfg.tracedBlock->y == by &&
-                    cfg.tracedBlock->z == bz;
-        shared.clear();
-        ++m.epoch;   // a new block: nothing before it can race with it
-        m.blockIdx = b;
-        run.arrived = run.finished = 0;
-        run.sameBarrier = true;
-        for (unsigned t = 0; t < nThreads; ++t) {
-            ThreadContext& tc = threads[t];
-            tc.threadIdx = Uint3{t % cfg.block.x, (t / cfg.block.x) % cfg.block.y,
-                                 t / (cfg.block.x * cfg.block.y)};
-            tc.blockIdx = b;
-            tc.blockDim = cfg.block;
-            tc.gridDim = cfg.grid;
-            tc.machine_ = &m;
-            tc.shared_ = &shared;
-            tc.tid_ = static_cast<uint16_t>(t);
-            FiberState& fs = fibers[t];
-            fs.done = fs.waiting = false;
-            fs.ordinal = 0;
-            fs.error = nullptr;
-            fs.run = &run;
-            tc.fiber_ = &fs;
-            fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool, &fs.stack},
-                                 [&fs, &tc, &body, &run](ctx::fiber&& from) {
-                                     asanFinishSwitch(nullptr, run.leftStack);
-                                     asanFreeFakeStack(run.deadFake, fs.stack);
-                                     *run.resumerSlot = std::move(from);
-                                     try {
-                                         body(tc);
-                                     } catch (const ctx::detail::forced_unwind&) {
-                                         throw;
-                                     } catch (...) {
-                                         fs.error = std::current_exception();
-                                     }
-                                     fs.done = true;
-                                     ++run.finished;
-                                     run.resumerSlot = &run.ended;
-                                     run.leftStack = &run.endedStack;
-                                     ctx::fiber& next = run.next(fs.error != nullptr);
-                                     asanStartSwitch(&run.deadFake, *run.nextStack);   // never back
-                                     return std::move(next);
-                                 });
-        }
-        // Rounds: every runnable thread runs until it parks at a barrier or finishes.
-        for (;;) {
-            planRound(run, nThreads, cfg.schedule, rng);
-            if (!run.round.empty()) {
-                m.current = &threads[run.round[0]];
-                m.tid = run.round[0];
-                if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
-                m.ordinal = fibers[run.round[0]].ordinal;
-                switchTo(run, run.scheduler, run.schedulerStack, fibers[run.round[0]].cont,
-                         fibers[run.round[0]].stack);
-            }
-            for (const FiberState& fs : fibers)
-                if (fs.error) {
-                    std::exception_ptr e = fs.error;
-                    abandon();
-                    std::rethrow_exception(e);
-                }
-            if (run.finished == nThreads) break;
-            if (run.finished > 0 || !run.sameBarrier) {
-                std::ostringstream s;
-                s << "in block (" << bx << ", " << by << ") " << run.arrived << " of " << nThreads
-                  << " threads wait at the barrier on line " << run.barrierLine
-                  << (run.sameBarrier ? " while the others have finished"
-                                      : " while others wait at a different barrier")
-                  << ": every thread of a block must reach the same __syncthreads().";
-                abandon();
-                throw KernelFault(s.str());
-            }
-            ++m.blockTotals->barriers;
-            ++m.epoch;
-            if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, run.barrierLine);
-            for (FiberState& fs : fibers) {
-                fs.waiting = false;
-                fs.ordinal = 0;   // program order restarts after a barrier
-            }
-            run.arrived = 0;
-            run.sameBarrier = true;
-        }
-        // Settle the counts kept out of the hot path.
-        m.blockTotals->flops = 2 * m.fmas;
-        m.fmas = 0;
-        for (const SharedAllocation& a : shared) {
-            uint64_t sum = 0;
-            for (uint32_t c : m.counters.elementLoads[a.array]) sum += c;
-            m.blockTotals->shared_loads += sum - sharedLoadsBefore[a.array];
-            sharedLoadsBefore[a.array] = sum;
-        }
+        runner.run(b, m.counters.perBlock[linearBlock(cfg.grid, b)]);
     }
     m.blockTotals = nullptr;
     m.tracing = false;
     for (const Totals& t : m.counters.perBlock) m.counters.totals += t;
+}
+
+/// runGrid on `workers` threads (at least 2). Chunks of consecutive blocks are handed out
+/// in increasing order, each worker takes the next one when it is done; the partial
+/// results are merged chunk by chunk in block order, which gives the serial run's order of
+/// first appearance for arrays, hazard sites and memory sites.
+void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, unsigned workers)
+{
+    const uint64_t blocks = cfg.grid.count();
+    const unsigned nThreads = static_cast<unsigned>(cfg.block.count());
+    m.counters.perBlock.assign(blocks, Totals{});
+    m.fmas = 0;
+    if (m.memory) m.memory->startLaunch(nThreads);
+    // Small chunks keep the workers busy to the end; each costs a copy of the memory sites.
+    const uint64_t perChunk = std::max<uint64_t>(1, blocks / (uint64_t{workers} * 32));
+    std::vector<Chunk> chunks((blocks + perChunk - 1) / perChunk);
+    for (size_t c = 0; c < chunks.size(); ++c) {
+        chunks[c].first = c * perChunk;
+        chunks[c].end = std::min(blocks, (c + 1) * perChunk);
+    }
+    const uint64_t traced = cfg.tracedBlock ? linearBlock(cfg.grid, *cfg.tracedBlock) : kNoBlock;
+    const size_t launchArrays = m.arrays.size();
+
+    std::atomic<size_t> nextChunk{0};
+    std::atomic<uint64_t> faultBlock{kNoBlock};   // the lowest block known to have faulted
+    std::atomic<bool> stop{false};                // an exception other than a fault
+    std::mutex errorMutex;
+    std::exception_ptr error;
+    Worker* tracedWorker = nullptr;
+    tbb::enumerable_thread_specific<std::unique_ptr<Worker>> perThread;
+
+    auto makeWorker = [&]() {
+        auto w = std::make_unique<Worker>();
+        Machine& wm = w->machine;
+        wm.arrays = m.arrays;
+        for (const ArrayInfo& a : m.arrays) {
+            wm.counters.elementLoads.emplace_back(static_cast<size_t>(a.size()), 0u);
+            wm.counters.elementStores.emplace_back(static_cast<size_t>(a.size()), 0u);
+        }
+        wm.constant = m.constant;
+        wm.dropMask = m.dropMask;
+        wm.detectHazards = m.detectHazards;
+        if (m.memory) {
+            wm.memory = &w->memory;
+            w->memory.startLaunch(nThreads);
+        }
+        w->toLaunch.assign(kNoArray, kNoArray);
+        for (size_t a = 0; a < launchArrays; ++a) w->toLaunch[a] = static_cast<uint8_t>(a);
+        w->body = bind(wm);
+        w->runner = std::make_unique<BlockRunner>(wm, cfg, w->body);
+        return w;
+    };
+    auto fail = [&](std::exception_ptr e) {
+        std::lock_guard<std::mutex> lock(errorMutex);
+        if (!error) error = e;
+        stop = true;
+    };
+    // One worker's loop: the next chunk until none is left, or the rest lies past a fault.
+    auto work = [&] {
+        std::unique_ptr<Worker>& slot = perThread.local();
+        for (;;) {
+            if (stop.load(std::memory_order_relaxed)) return;
+            const size_t c = nextChunk.fetch_add(1);
+            if (c >= chunks.size()) return;
+            Chunk& ch = chunks[c];
+            if (ch.first > faultBlock.load()) return;   // and so is every later chunk
+            try {
+                if (!slot) slot = makeWorker();
+            } catch (...) {
+                fail(std::current_exception());
+                return;
+            }
+            Worker& w = *slot;
+            ch.worker = &w;
+            ch.arraysBefore = w.machine.arrays.size();
+            try {
+                for (uint64_t l = ch.first; l < ch.end; ++l) {
+                    if (l > faultBlock.load(std::memory_order_relaxed) || stop.load(std::memory_order_relaxed)) break;
+                    if (l == traced) tracedWorker = &w;
+                    try {
+                        w.runner->run(blockAt(cfg.grid, l), m.counters.perBlock[l]);
+                    } catch (const KernelFault& f) {
+                        ch.faultBlock = l;
+                        ch.fault = f.what();
+                        uint64_t seen = faultBlock.load();
+                        while (l < seen && !faultBlock.compare_exchange_weak(seen, l)) {}
+                        break;
+                    }
+                }
+                w.machine.blockTotals = nullptr;
+                w.machine.tracing = false;
+                ch.arraysAfter = w.machine.arrays.size();
+                ch.hazards = std::exchange(w.machine.hazards, HazardLog{});
+                if (m.memory) {
+                    ch.sites = w.memory.takeFigures();
+                    ch.overflowed = w.memory.overflowed();
+                }
+            } catch (...) {
+                fail(std::current_exception());
+                return;
+            }
+        }
+    };
+    {
+        // More workers than cores only when asked for: oneTBB caps its pool at the core
+        // count unless a global_control allows more.
+        std::optional<tbb::global_control> allow;
+        if (workers > hardwareThreads())
+            allow.emplace(tbb::global_control::max_allowed_parallelism, workers);
+        tbb::task_arena arena(static_cast<int>(workers));
+        arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<unsigned>(0, workers, 1),
+                              [&](const tbb::blocked_range<unsigned>& r) {
+                                  for (unsigned i = r.begin(); i != r.end(); ++i) work();
+                              },
+                              tbb::simple_partitioner());
+        });
+    }
+    if (error) std::rethrow_exception(error);
+
+    // Merge in block order, up to the chunk of the first fault (later blocks never ran in
+    // the serial run). Each chunk's new arrays get their launch ids first.
+    const uint64_t fault = faultBlock.load();
+    std::string faultMessage;
+    for (const Chunk& ch : chunks) {
+        if (ch.first > fault) break;
+        Worker& w = *ch.worker;   // every chunk up to the fault ran
+        for (size_t a = ch.arraysBefore; a < ch.arraysAfter; ++a) {
+            const ArrayInfo& info = w.machine.arrays[a];
+            w.toLaunch[a] = m.arrayId(info.name, info.space, info.rows, info.cols);
+        }
+        mergeHazards(m.hazards, ch.hazards, w.toLaunch);
+        if (m.memory) {
+            std::vector<AccessSite> sites = ch.sites;
+            for (AccessSite& s : sites) s.array = w.toLaunch.at(s.array);
+            m.memory->addFigures(sites, ch.overflowed);
+        }
+        if (ch.faultBlock == fault) faultMessage = ch.fault;
+    }
+    // Element counts: sums, so the workers' order does not matter. Arrays a worker only
+    // met past the fault were never merged and are left out.
+    for (const std::unique_ptr<Worker>& w : perThread) {
+        if (!w) continue;
+        const Counters& c = w->machine.counters;
+        for (size_t a = 0; a < c.elementLoads.size(); ++a) {
+            if (w->toLaunch[a] == kNoArray) continue;
+            std::vector<uint32_t>& loads = m.counters.elementLoads[w->toLaunch[a]];
+            std::vector<uint32_t>& stores = m.counters.elementStores[w->toLaunch[a]];
+            for (size_t i = 0; i < loads.size(); ++i) loads[i] += c.elementLoads[a][i];
+            for (size_t i = 0; i < stores.size(); ++i) stores[i] += c.elementStores[a][i];
+        }
+    }
+    if (tracedWorker && traced <= fault) {
+        for (Event e : tracedWorker->machine.events) {
+            if (e.array != kNoArray) e.array = tracedWorker->toLaunch.at(e.array);
+            m.events.push_back(e);
+        }
+    }
+    if (fault != kNoBlock) {
+        // The serial run stops at the faulting block: the blocks after it have no counts,
+        // and the totals are not summed.
+        for (uint64_t l = fault + 1; l < blocks; ++l) m.counters.perBlock[l] = Totals{};
+        throw KernelFault(faultMessage);
+    }
+    for (const Totals& t : m.counters.perBlock) m.counters.totals += t;
+}
+
+}  // namespace
+
+unsigned hardwareThreads()
+{
+    return static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+}
+
+void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
+{
+    runSerial(m, cfg, body);
+}
+
+void runGrid(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind)
+{
+    const uint64_t blocks = cfg.grid.count();
+    const uint64_t threads = cfg.threads == 0 ? hardwareThreads() : cfg.threads;
+    const unsigned workers = static_cast<unsigned>(std::min<uint64_t>(threads, blocks));
+    if (workers <= 1) {
+        runSerial(m, cfg, bind(m));
+        return;
+    }
+    runParallel(m, cfg, bind, workers);
 }
 
 }  // namespace ts::sim

@@ -1,7 +1,10 @@
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <mutex>
+#include <optional>
 
 #include "problem.hpp"
 #include "progress.hpp"
@@ -26,6 +29,21 @@ Problem problemFor(const Scenario& s, const Progress& progress)
     case Family::Conv2D: return convProblem(s, progress);
     }
     return matmulProblem(s, progress);
+}
+
+/// The worker threads of a launch: SimOptions::threads (0: one per core), no more than the
+/// memory beyond the estimated need holds copies of the per-element counters and one
+/// block's fiber stacks, one each (sim/machine.cpp gives each worker its own).
+unsigned workerThreads(const SimOptions& opt, const WorkEstimate& work)
+{
+    unsigned n = opt.threads == 0 ? hardwareThreads() : opt.threads;
+    if (n <= 1 || work.blocks <= 1) return 1;
+    const uint64_t perWorker = std::max<uint64_t>(1, work.counterBytes + work.stackBytes);
+    if (const std::optional<uint64_t> free = availableMemory()) {
+        const uint64_t spare = *free > work.bytes() ? *free - work.bytes() : 0;
+        n = static_cast<unsigned>(std::min<uint64_t>(n, spare / perWorker));
+    }
+    return std::max(1u, n);
 }
 
 /// simulate()'s work; throws Cancelled when SimOptions::cancel stops it.
@@ -56,14 +74,17 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
     // look at the cancel flag in between.
     Machine m;
     progress.at(setupEnd);
-    GlobalPtr<const float> M(sim.M.data(), static_cast<long long>(sim.M.size()), &m,
-                             m.arrayId(pb.M.name, pb.M.space, pb.M.rows, pb.M.cols));
+    const uint8_t idM = m.arrayId(pb.M.name, pb.M.space, pb.M.rows, pb.M.cols);
     progress.at(setupEnd);
-    GlobalPtr<const float> N(sim.N.data(), static_cast<long long>(sim.N.size()), &m,
-                             m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols));
+    const uint8_t idN = m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols);
     progress.at(setupEnd);
-    GlobalPtr<float> P(sim.P.data(), static_cast<long long>(sim.P.size()), &m,
-                       m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols));
+    const uint8_t idP = m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols);
+    // M, N and P as the kernel sees them, counting into machine `w`'s counters.
+    const auto bound = [&](Machine& w) {
+        return pb.bind(w, GlobalPtr<const float>(sim.M.data(), static_cast<long long>(sim.M.size()), &w, idM),
+                       GlobalPtr<const float>(sim.N.data(), static_cast<long long>(sim.N.size()), &w, idN),
+                       GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M);
+    };
 
     LaunchConfig cfg;
     cfg.grid = shape.grid;
@@ -75,18 +96,35 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
     m.detectHazards = opt.detectHazards;
     WarpMemory warpMemory;
     if (opt.memoryModel) m.memory = &warpMemory;
+    cfg.threads = workerThreads(opt, work);
     // Before each simulated thread starts: report the share of threads started, and stop
     // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
+    // Worker threads count together; the reports go through a lock that keeps the last
+    // fraction reported, so the bar never moves back.
     const Progress running = progress.part(setupEnd, runEnd);
     const double threads = static_cast<double>(std::max<uint64_t>(1, work.threads));
-    uint64_t started = 0;
-    const Body kernel = pb.bind(m, M, N, P, sim.M);
-    const Body body = [&](ThreadContext& x) {
-        if ((started++ & 31) == 0) running.at(static_cast<double>(started) / threads);
-        kernel(x);
+    std::atomic<uint64_t> started{0};
+    std::mutex reportLock;
+    uint64_t reported = 0;
+    const auto report = [&](uint64_t n) {
+        std::lock_guard<std::mutex> lock(reportLock);
+        if (n > reported) {
+            reported = n;
+            running.at(static_cast<double>(n) / threads);
+        } else if (running.stopRequested()) {
+            throw Cancelled();
+        }
+    };
+    // The kernel bound to a worker's machine (the calling thread's `m` when it runs alone).
+    const BodyBinder bind = [&](Machine& w) -> ThreadBody {
+        return [kernel = bound(w), &started, &report](ThreadContext& x) {
+            const uint64_t n = started.fetch_add(1, std::memory_order_relaxed) + 1;
+            if ((n & 31) == 1) report(n);
+            kernel(x);
+        };
     };
     try {
-        runGrid(m, cfg, body);
+        runGrid(m, cfg, bind);
     } catch (const KernelFault& f) {
         sim.error = f.what();
     }

@@ -35,6 +35,13 @@ struct SimOptions {
     /// The part of *progress this run covers (the app runs a scenario with a dropped
     /// barrier twice and reports both runs on one bar).
     double progressFrom = 0, progressTo = 1;
+    /// Worker threads that simulate blocks at once (LaunchConfig::threads): 0 one per core
+    /// (sim::hardwareThreads()), 1 every block on the calling thread, N at most N. Every
+    /// result is the same whatever the number (counters, P, trace, hazards, memory sites,
+    /// the fault reported). Each worker beyond the first holds its own per-element
+    /// counters, so fewer run when the memory free (sim::availableMemory()) does not hold
+    /// that many copies besides the estimated need (sim::estimateWork()).
+    unsigned threads = 0;
 };
 
 /// Everything one simulation produced.

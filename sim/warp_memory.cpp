@@ -171,6 +171,27 @@ uint8_t WarpMemory::siteOf(uint32_t key)
     return siteOf_[key];
 }
 
+std::vector<AccessSite> WarpMemory::takeFigures()
+{
+    std::vector<AccessSite> figures = sites_;
+    for (AccessSite& s : sites_) s.requests = s.lanes = s.sectors = s.cacheLines = s.wavefronts = 0;
+    return figures;
+}
+
+void WarpMemory::addFigures(const std::vector<AccessSite>& sites, bool overflowed)
+{
+    overflow_ |= overflowed;
+    for (const AccessSite& s : sites) {
+        if (s.requests == 0) continue;
+        AccessSite& to = sites_[siteOf((uint32_t{s.line} * 256u + s.array) * 8u + static_cast<uint32_t>(s.kind))];
+        to.requests += s.requests;
+        to.lanes += s.lanes;
+        to.sectors += s.sectors;
+        to.cacheLines += s.cacheLines;
+        to.wavefronts += s.wavefronts;
+    }
+}
+
 void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals& block)
 {
     AccessSite& site = sites_[si];

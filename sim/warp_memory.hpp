@@ -131,6 +131,18 @@ public:
     }
 
     const std::vector<AccessSite>& sites() const { return sites_; }
+
+    /// The sites with the figures counted since startLaunch() or the last call, in the
+    /// order first executed; the figures then restart from zero (the sites stay, in their
+    /// order). A worker thread of a parallel launch hands over what each run of blocks
+    /// counted (sim/machine.cpp).
+    std::vector<AccessSite> takeFigures();
+    /// Adds `sites`' figures one site after the other: to the site here with the same
+    /// line, array and kind, or to a new site appended after the others, as count() would
+    /// create it (past kMaxSites the model overflows the same way). Sites without requests
+    /// are skipped. `overflowed`: the sites come from a model that overflowed.
+    void addFigures(const std::vector<AccessSite>& sites, bool overflowed);
+
     /// The kernel had more than kMaxSites distinct accesses: the figures are not to be used.
     bool overflowed() const { return overflow_; }
 

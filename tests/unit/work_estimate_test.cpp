@@ -187,10 +187,14 @@ TEST(WorkEstimate, EstimateWithinFactorOfMeasuredRun)
         convScenario("conv1d-tiled", 1, 1 << 20, 32, 9),
         convScenario("conv2d-tiled", 512, 512, 8, 5),
     };
+    // One thread: the estimate is the CPU time of one core, and threadSeconds() sees only
+    // the calling thread's.
+    SimOptions oneThread = withTrace(true);
+    oneThread.threads = 1;
     for (const Scenario& s : cases) {
-        const WorkEstimate e = estimateWork(s, withTrace(true));
+        const WorkEstimate e = estimateWork(s, oneThread);
         const double start = threadSeconds();
-        const Simulation r = simulate(s, withTrace(true));
+        const Simulation r = simulate(s, oneThread);
         const double took = threadSeconds() - start;
         ASSERT_TRUE(r.matchesReference) << problemWords(s);
         EXPECT_GT(e.seconds(), took / 3) << durationSentence(s, e) << "; the run took " << took << " s";
