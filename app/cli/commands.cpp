@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <iomanip>
@@ -35,6 +36,29 @@ CLI::Validator seedValidator()
                    " (a seed cannot be negative); got '" + in + "'";
         },
         "0..2^64-1");
+}
+
+/// --threads: the number of worker threads a simulation runs on, a whole number from 1 to
+/// 1024 (leaving the option out means one per core; 0 is refused rather than taken as that).
+CLI::Validator threadsValidator()
+{
+    return CLI::Validator(
+        [](std::string& in) {
+            unsigned long long n = 0;
+            const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), n);
+            if (!in.empty() && ec == std::errc() && end == in.data() + in.size() && n >= 1 && n <= 1024)
+                return std::string();
+            return "must be a whole number of worker threads from 1 to 1024 (leave --threads out to use every core); got '" +
+                   in + "'";
+        },
+        "1..1024");
+}
+
+/// Adds --threads to a subcommand that simulates.
+void addThreadsOption(CLI::App* c, unsigned& threads)
+{
+    c->add_option("--threads", threads, "Worker threads that simulate blocks at once, 1 to 1024 (default: one per core)")
+        ->check(threadsValidator());
 }
 
 void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
@@ -232,6 +256,7 @@ Commands::Commands(CLI::App& app)
     simulate_->add_flag("--no-memory-model", noMemoryModel_,
                         "Skip the warp memory model (requests, sectors, bank conflicts): a faster run, no `memory` object");
     simulate_->add_flag("--yes", simYes_, "Run a simulation estimated to take more than 10 s (otherwise refused)");
+    addThreadsOption(simulate_, simThreads_);
     simulate_->add_flag("--quiet", simQuiet_, "No progress line on stderr (shown on a terminal for runs over 0.3 s)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
@@ -243,6 +268,7 @@ Commands::Commands(CLI::App& app)
         "verify", "Run every kernel on the GPU and in the simulator on random shapes and compare "
                   "P bit for bit and the per-element global-load counts");
     verify_->add_flag("--quick", verifyQuick_, "Fewer cases");
+    addThreadsOption(verify_, simThreads_);
     verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")
         ->capture_default_str()
         ->check(seedValidator());
@@ -256,6 +282,7 @@ Commands::Commands(CLI::App& app)
     gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load or after-compute")
         ->check(CLI::IsMember({"after-load", "after-compute"}));
     gpuRun_->add_flag("--yes", gpuRunYes_, "Run the reference simulation even if it is estimated to take more than 10 s");
+    addThreadsOption(gpuRun_, simThreads_);
     gpuRun_->add_flag("--quiet", gpuRunQuiet_, "No progress line on stderr for the reference simulation");
     gpuRun_->add_option("--runs", gpuRuns_, "How many launches")->capture_default_str()->check(CLI::Range(1, 100000));
     occupancy_ = addOccupancyCommand(app, occOpt_);
@@ -328,6 +355,7 @@ int Commands::runSimulate()
                                            : sim::Schedule::InOrder;
     opt.scheduleSeed = scheduleSeed_;
     opt.memoryModel = !noMemoryModel_;
+    opt.threads = simThreads_;
     std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_, simQuiet_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& r = std::get<sim::Simulation>(run);
@@ -400,6 +428,7 @@ int Commands::runGpuRun()
     // the barrier-correct result: it does not depend on s.dropBarriers).
     sim::SimOptions o;
     o.trace = false;
+    o.threads = simThreads_;
     std::variant<sim::Simulation, int> run = guardedSimulate(s, o, gpuRunYes_, gpuRunQuiet_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& ref = std::get<sim::Simulation>(run);
@@ -525,6 +554,7 @@ int Commands::runVerify()
     for (const sim::Scenario& s : cases) {
         sim::SimOptions o;
         o.trace = false;
+        o.threads = simThreads_;
         const sim::Simulation r = sim::simulate(s, o);
         std::ostringstream line;
         if (sim::isConvolution(s.kernel))

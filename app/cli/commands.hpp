@@ -48,6 +48,9 @@ private:
     bool simJson_ = false;
     bool noMemoryModel_ = false;   ///< --no-memory-model: skip warps and transactions
     bool simYes_ = false;       ///< --yes: run a simulation estimated to take long
+    /// --threads of simulate, gpu-run and verify: the simulation's worker threads
+    /// (sim::SimOptions::threads); 0 when left out, one per core.
+    unsigned simThreads_ = 0;
     bool simQuiet_ = false;     ///< --quiet: no progress line
     int reps_ = 20;
     bool benchJson_ = false;
