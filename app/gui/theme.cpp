@@ -163,13 +163,21 @@ void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rou
 
 ImU32 heatColour(float t)
 {
-    // Samples of a viridis-like ramp: dark blue, teal, green, yellow.
-    static const float stops[][3] = {{0.27f, 0.00f, 0.33f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f},
-                                     {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.14f}};
-    t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
-    const int i = std::min(3, static_cast<int>(t));
+    // 17 equally spaced stops of a viridis-like ramp made for TileScope: a path in the
+    // Oklab colour space whose lightness rises in equal steps from 0.28 to 0.93 while the
+    // hue turns from indigo (285 degrees) through blue, teal and green to yellow (110
+    // degrees), its chroma (0.09 to 0.17) cut back where sRGB cannot show it. Rising
+    // lightness keeps the order readable in grey and for every kind of colour vision
+    // (tests/app/palette_test.cpp). The heatmap shader gets the same stops (heatmap.cpp).
+    static const unsigned char stops[17][3] = {
+        {38, 31, 82},   {37, 44, 98},    {32, 58, 113},   {20, 73, 127},  {4, 89, 134},   {6, 103, 138},
+        {4, 118, 143},  {1, 133, 148},   {6, 148, 151},   {14, 163, 153}, {5, 179, 151},  {39, 195, 143},
+        {89, 207, 134}, {128, 217, 123}, {166, 227, 111}, {203, 235, 99}, {239, 241, 89}};
+    if (!(t >= 0.0f)) t = 0.0f;   // NaN too
+    t = std::min(t, 1.0f) * 16.0f;
+    const int i = std::min(15, static_cast<int>(t));
     const float f = t - static_cast<float>(i);
-    auto mix = [&](int ch) { return stops[i][ch] + (stops[i + 1][ch] - stops[i][ch]) * f; };
+    auto mix = [&](int ch) { return (stops[i][ch] + (stops[i + 1][ch] - stops[i][ch]) * f) / 255.0f; };
     return ImGui::ColorConvertFloat4ToU32(ImVec4(mix(0), mix(1), mix(2), 1.0f));
 }
 

@@ -81,7 +81,9 @@ void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rou
 /// The palette of the last makeTheme() (for drawing helpers that get no Frame).
 const Palette& currentPalette();
 
-/// A colour of the heat ramp (dark blue to yellow, perceptually ordered) for t in [0, 1].
+/// A colour of the heat ramp for t in [0, 1] (below 0 and NaN: 0; above 1: 1): indigo,
+/// blue, teal, green, yellow, its lightness rising evenly (viridis-like, colour-blind safe),
+/// 17 stops with straight lines between them. The heatmap shader maps the same way.
 ImU32 heatColour(float t);
 
 /// Text colour (near-black or near-white) that reads on `background`.

@@ -104,3 +104,40 @@ TEST(Palette, OrangeAndYellowFramesNeedDifferentStyles)
     EXPECT_LT(deltaE(p.loadedThisPhase, p.readNow, kDeuteranopia), 30.0);
     EXPECT_GE(deltaE(p.loadedThisPhase, p.readNow, kNormal), 30.0);
 }
+
+// The heat ramp (heatColour) orders values by lightness for every kind of vision: CIELAB
+// lightness rises from each of 65 samples to the next, by at least 0.25 (55 or more in all),
+// under deuteranopia and protanopia as well, and neighbouring sixteenths of the ramp stay a
+// visible step apart.
+TEST(Palette, HeatRampLightnessRisesForEveryVision)
+{
+    for (auto [vision, m] : {std::pair{"normal", kNormal}, std::pair{"deuteranopia", kDeuteranopia},
+                             std::pair{"protanopia", kProtanopia}}) {
+        double before = -1;
+        for (int i = 0; i <= 64; ++i) {
+            const double L = lab(heatColour(i / 64.0f), m)[0];
+            if (i > 0) EXPECT_GE(L - before, 0.25) << vision << ": sample " << i << " of 64";
+            before = L;
+        }
+        const double span = lab(heatColour(1.0f), m)[0] - lab(heatColour(0.0f), m)[0];
+        EXPECT_GE(span, 55.0) << vision;
+        for (int i = 0; i < 16; ++i)
+            EXPECT_GE(deltaE(heatColour(i / 16.0f), heatColour((i + 1) / 16.0f), m), 3.0)
+                << vision << ": sixteenths " << i << " and " << i + 1;
+    }
+}
+
+TEST(Palette, HeatRampEndsAndOutOfRangeValues)
+{
+    EXPECT_EQ(heatColour(0.0f), IM_COL32(38, 31, 82, 255));
+    EXPECT_EQ(heatColour(1.0f), IM_COL32(239, 241, 89, 255));
+    EXPECT_EQ(heatColour(-3.0f), heatColour(0.0f));
+    EXPECT_EQ(heatColour(7.0f), heatColour(1.0f));
+    EXPECT_EQ(heatColour(std::nanf("")), heatColour(0.0f));
+    // Halfway between the first two stops, (38, 31, 82) and (37, 44, 98), is halfway
+    // between their colours (37.5 rounds either way).
+    const ImU32 mid = heatColour(0.5f / 16.0f);
+    EXPECT_NEAR(static_cast<double>(mid & 0xFF), 37.5, 0.5);
+    EXPECT_NEAR(static_cast<double>((mid >> 8) & 0xFF), 37.5, 0.5);
+    EXPECT_NEAR(static_cast<double>((mid >> 16) & 0xFF), 90.0, 0.5);
+}
