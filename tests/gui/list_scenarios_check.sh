@@ -15,7 +15,9 @@ check() {   # check LISTING: every title starts at the same column, after the lo
 listing=$("$tilescope" --list-scenarios) || fail "exit status $?"
 [ "$(printf '%s\n' "$listing" | wc -l)" -ge 10 ] || fail "fewer than 10 presets listed"
 check "$listing"
-printf '%s\n' "$listing" | grep -q '^conv1d-tiled-cache-tile8-mask5  Tiled 1D' || fail "the longest preset name runs into its title"
+# The longest name is followed by exactly two spaces and its title.
+longest_name=$(printf '%s\n' "$listing" | awk '{ if (length($1) > length(m)) m = $1 } END { print m }')
+printf '%s\n' "$listing" | grep -q "^$longest_name  [^ ]" || fail "the longest preset name, $longest_name, runs into its title"
 
 rm -rf "$scratch"
 mkdir -p "$scratch/scenarios"
