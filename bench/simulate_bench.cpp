@@ -28,6 +28,7 @@ void Simulate(benchmark::State& state)
     SimOptions o;
     o.trace = state.range(3) != 0;
     o.detectHazards = state.range(4) != 0;
+    o.threads = 1;   // the one-core figure (tilescope-parallel-bench compares with every core)
     if (std::string e = validate(s); !e.empty()) {
         state.SkipWithError(e.c_str());
         return;
@@ -81,6 +82,7 @@ void MemoryModelCost(benchmark::State& state)
     off.trace = state.range(0) != 0;
     off.detectHazards = state.range(1) != 0;
     off.memoryModel = false;
+    off.threads = 1;   // timed with this thread's CPU clock
     SimOptions on = off;
     on.memoryModel = true;
     double bestOff = 1e300, bestOn = 1e300;
@@ -151,6 +153,7 @@ void EstimateVsSimulation(benchmark::State& state)
     const EstimateCase& c = estimateCases().at(static_cast<size_t>(state.range(0)));
     SimOptions o;
     o.trace = c.trace;
+    o.threads = 1;   // the estimate is one core's CPU time, and this thread's clock is read
     const WorkEstimate e = estimateWork(c.s, o);
     double cpu = 0;
     for (auto _ : state) {
