@@ -729,21 +729,13 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
             }
         }
     };
-    {
-        // More workers than cores only when asked for: oneTBB caps its pool at the core
-        // count unless a global_control allows more.
-        std::optional<tbb::global_control> allow;
-        if (workers > hardwareThreads())
-            allow.emplace(tbb::global_control::max_allowed_parallelism, workers);
-        tbb::task_arena arena(static_cast<int>(workers));
-        arena.execute([&] {
-            tbb::parallel_for(tbb::blocked_range<unsigned>(0, workers, 1),
-                              [&](const tbb::blocked_range<unsigned>& r) {
-                                  for (unsigned i = r.begin(); i != r.end(); ++i) work();
-                              },
-                              tbb::simple_partitioner());
-        });
-    }
+    withThreads(workers, [&] {
+        tbb::parallel_for(tbb::blocked_range<unsigned>(0, workers, 1),
+                          [&](const tbb::blocked_range<unsigned>& r) {
+                              for (unsigned i = r.begin(); i != r.end(); ++i) work();
+                          },
+                          tbb::simple_partitioner());
+    });
     if (error) std::rethrow_exception(error);
 
     // Merge in block order, up to the chunk of the first fault (later blocks never ran in
@@ -798,6 +790,17 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
 unsigned hardwareThreads()
 {
     return static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+}
+
+void withThreads(unsigned threads, const std::function<void()>& f)
+{
+    const unsigned n = threads == 0 ? hardwareThreads() : threads;
+    // More threads than cores only when asked for: oneTBB caps its pool at the core count
+    // unless a global_control allows more.
+    std::optional<tbb::global_control> allow;
+    if (n > hardwareThreads()) allow.emplace(tbb::global_control::max_allowed_parallelism, n);
+    tbb::task_arena arena(static_cast<int>(n));
+    arena.execute(f);
 }
 
 void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)

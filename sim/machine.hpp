@@ -58,6 +58,12 @@ void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body);
 /// run on (oneTBB's default concurrency, which follows the CPU affinity mask), at least 1.
 unsigned hardwareThreads();
 
+/// Runs `f` on the calling thread inside a oneTBB arena of `threads` threads (0: one per
+/// core, hardwareThreads()), so that the oneTBB algorithms `f` calls (the CPU reference,
+/// sim/reference.cpp) use at most that many; with 1 they run on the calling thread alone.
+/// More threads than cores are allowed when asked for. What `f` throws is rethrown.
+void withThreads(unsigned threads, const std::function<void()>& f);
+
 /// Linear block index as used by Counters::perBlock.
 inline unsigned long long linearBlock(const Dim3& grid, const Uint3& b)
 {

@@ -8,8 +8,10 @@ namespace ts::sim {
 
 /// P (j x l) = M (j x k) * N (k x l), row-major, each P element accumulated from 0 with
 /// std::fmaf in increasing k order: the order and rounding of both project kernels and of
-/// nvcc's fused multiply-add, so a correct kernel matches it bit for bit. Reports to
-/// `progress` as it goes and throws Cancelled when that is asked to stop.
+/// nvcc's fused multiply-add, so a correct kernel matches it bit for bit. Rows run on the
+/// threads of the caller's oneTBB arena (every core, unless sim::withThreads says fewer);
+/// the result does not depend on how many. Reports to `progress` as it goes and throws
+/// Cancelled when that is asked to stop.
 std::vector<float> matmulReferenceFma(const std::vector<float>& M, const std::vector<float>& N,
                                       int j, int k, int l, const Progress& progress = {});
 

@@ -63,7 +63,11 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
     const double runEnd = (work.setupSeconds + work.runSeconds) / total;
     progress.at(0);
 
-    Problem pb = problemFor(s, progress.part(0, setupEnd));
+    // The inputs and the CPU reference, whose rows the reference spreads over as many
+    // threads as the grid will have.
+    const unsigned workers = workerThreads(opt, work);
+    Problem pb;
+    withThreads(workers, [&] { pb = problemFor(s, progress.part(0, setupEnd)); });
     sim.M = std::move(pb.inM);
     sim.N = std::move(pb.inN);
     // Poison P so an element the kernel never writes cannot match the reference.
@@ -96,7 +100,7 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
     m.detectHazards = opt.detectHazards;
     WarpMemory warpMemory;
     if (opt.memoryModel) m.memory = &warpMemory;
-    cfg.threads = workerThreads(opt, work);
+    cfg.threads = workers;
     // Before each simulated thread starts: report the share of threads started, and stop
     // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
     // Worker threads count together; the reports go through a lock that keeps the last

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -30,6 +31,7 @@
 #include "kernels/context.cuh"
 #include "sim/kernel_info.hpp"
 #include "sim/machine.hpp"
+#include "sim/reference.hpp"
 #include "sim/simulate.hpp"
 
 namespace ts::test {
@@ -543,6 +545,26 @@ TEST(ParallelSimulation, SharedArraysGetTheSerialIdsWhateverWorkerMetThemFirst)
     }
     gRendezvous.reset(false);
     EXPECT_TRUE(forced) << "no run had a worker meet Z before X";
+}
+
+// The CPU reference spreads its rows over threads: the same P bit for bit on one thread
+// and on several, at square and ragged sizes.
+TEST(ParallelSimulation, ReferenceIsTheSameOnAnyNumberOfThreads)
+{
+    for (auto [j, k, l] : {std::tuple{64, 64, 64}, std::tuple{100, 37, 51}, std::tuple{333, 129, 600}}) {
+        const std::vector<float> M = sim::randomInput(static_cast<size_t>(j) * k, 3, 1);
+        const std::vector<float> N = sim::randomInput(static_cast<size_t>(k) * l, 3, 2);
+        std::vector<float> one, many;
+        sim::withThreads(1, [&] { one = sim::matmulReferenceFma(M, N, j, k, l); });
+        sim::withThreads(4, [&] { many = sim::matmulReferenceFma(M, N, j, k, l); });
+        ASSERT_EQ(one.size(), static_cast<size_t>(j) * l);
+        EXPECT_EQ(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)), 0) << j << "x" << k << "x" << l;
+        // Element (r, c) is the fmaf chain along k, whoever computed it.
+        const int r = j - 1, c = l / 2;
+        float acc = 0.0f;
+        for (int i = 0; i < k; ++i) acc = std::fmaf(M[static_cast<size_t>(r) * k + i], N[static_cast<size_t>(i) * l + c], acc);
+        EXPECT_EQ(std::memcmp(&acc, &many[static_cast<size_t>(r) * l + c], sizeof(float)), 0);
+    }
 }
 
 // ---------------------------------------------------------------------------------------
