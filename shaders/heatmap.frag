@@ -4,9 +4,9 @@
 //   uScalar (R32F)  the element's value or its global-load count, by uMode
 // Both come as a pyramid (app/gui/heatmap.cpp): level L holds blocks of 2^L x 2^L elements,
 // the flags OR-ed, the scalar's maximum (load counts) or mean (values). Where a pixel spans
-// more than one element the shader reads the level whose texels are no larger than the
-// pixel and combines the at most 3 x 3 texels under it, so that a single element loaded
-// this phase still colours its pixel.
+// more than one element the shader reads the smallest level whose texels are at least as
+// large as the pixel and combines the at most 2 x 2 texels under it, so that a single
+// element loaded this phase still colours its pixel.
 #version 330 core
 
 // Flag bits: the same as HeatFlag in app/gui/heatmap.hpp.
@@ -60,7 +60,7 @@ void main()
         first = ivec2(floor(max(e0, vec2(0.0)))) >> uLevel;
         last = ivec2(floor(min(e1 - 1e-4, vec2(uSize) - 1e-4))) >> uLevel;
         first = clamp(first, ivec2(0), uLevelSize - 1);
-        last = clamp(last, first, min(first + 2, uLevelSize - 1));
+        last = clamp(last, first, min(first + 1, uLevelSize - 1));
     }
     uint flags = 0u;
     float top = -3.4e38, sum = 0.0;
@@ -68,9 +68,11 @@ void main()
     for (int y = first.y; y <= last.y; ++y)
         for (int x = first.x; x <= last.x; ++x) {
             flags |= texelFetch(uFlags, ivec2(x, y), 0).r;
-            float v = texelFetch(uScalar, ivec2(x, y), 0).r;
-            top = max(top, v);
-            sum += v;
+            if (uMode != 0) {
+                float v = texelFetch(uScalar, ivec2(x, y), 0).r;
+                top = max(top, v);
+                sum += v;
+            }
             ++n;
         }
     float scalar = uMode == 1 ? top : sum / float(n);

@@ -57,6 +57,7 @@ public:
                 // Triangles of one colour each: SVG fills them and anti-aliases the edges itself.
                 ImGuiStyle& st = ImGui::GetStyle();
                 st.AntiAliasedLines = st.AntiAliasedLinesUseTex = st.AntiAliasedFill = false;
+                app_.view().vectorOnly = true;   // no shader pictures: they would be left out
             }
             if (opt_.exportPanel >= 0) app_.view().open[opt_.exportPanel] = true;
             const bool typing = pressKeys();

@@ -145,6 +145,7 @@ bool HeatImage::setFlags(int rows, int cols, const std::vector<uint8_t>& flags)
         rows_ = rows;
         cols_ = cols;
     }
+    ++version_;
     const auto levels = flagPyramid(flags, rows, cols);
     const auto sizes = levelSizes(rows, cols);
     defineLevels(flagTex_, levels.size(), [&](size_t i) {
@@ -156,6 +157,7 @@ bool HeatImage::setFlags(int rows, int cols, const std::vector<uint8_t>& flags)
 
 void HeatImage::setScalars(const std::vector<float>& values, bool largest)
 {
+    ++version_;
     const auto levels = scalarPyramid(values, rows_, cols_, largest);
     const auto sizes = levelSizes(rows_, cols_);
     defineLevels(scalarTex_, levels.size(), [&](size_t i) {
@@ -172,6 +174,7 @@ void HeatImage::release()
     flagTex_.clear();
     scalarTex_.clear();
     colour_ = fbo_ = 0;
+    drawn_.valid = false;
     fboW_ = fboH_ = rows_ = cols_ = 0;
 }
 
@@ -223,6 +226,17 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
                                                  std::string* error)
 {
     if (!program_ || image.flagTex_.empty() || v.width <= 0 || v.height <= 0) return std::nullopt;
+    auto picture = [&] {
+        // GL's rows run bottom-up: the picture's top row is row height - 1 of the texture.
+        HeatPicture pic;
+        pic.texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(image.colour_));
+        pic.uv0 = ImVec2(0.0f, static_cast<float>(v.height) / static_cast<float>(image.fboH_));
+        pic.uv1 = ImVec2(static_cast<float>(v.width) / static_cast<float>(image.fboW_), 0.0f);
+        return pic;
+    };
+    if (image.drawn_.valid && image.drawn_.version == image.version_ && image.drawn_.view == v &&
+        image.drawn_.colours == colours)
+        return picture();
     const bool scalars = v.mode != HeatMode::State && !image.scalarTex_.empty();
     // The GL state this draw changes, put back at the end.
     GLint oldFbo = 0, oldProgram = 0, oldVao = 0, oldActive = 0, oldTex0 = 0, oldTex1 = 0, viewport[4] = {};
@@ -265,6 +279,8 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
         glBindFramebuffer(GL_FRAMEBUFFER, image.fbo_);
         glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, image.colour_, 0);
@@ -279,11 +295,12 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
         }
     }
 
-    // The level whose texels are no larger than a pixel.
+    // The smallest level whose texels are at least as large as a pixel: a pixel then spans
+    // at most 2 x 2 of them.
     int level = 0;
     if (v.cell < 1.0f)
         level = std::min(static_cast<int>(image.flagTex_.size()) - 1,
-                         static_cast<int>(std::floor(std::log2(1.0f / v.cell) + 1e-4f)));
+                         static_cast<int>(std::ceil(std::log2(1.0f / v.cell) - 1e-4f)));
     const int levelRows = (image.rows_ + (1 << level) - 1) >> level;
     const int levelCols = (image.cols_ + (1 << level) - 1) >> level;
 
@@ -334,12 +351,8 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
     glUniform4fv(at("uColours"), 7, rgba);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     restore();
-    // GL's rows run bottom-up: the picture's top row is row height - 1 of the texture.
-    HeatPicture pic;
-    pic.texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(image.colour_));
-    pic.uv0 = ImVec2(0.0f, static_cast<float>(v.height) / static_cast<float>(image.fboH_));
-    pic.uv1 = ImVec2(static_cast<float>(v.width) / static_cast<float>(image.fboW_), 0.0f);
-    return pic;
+    image.drawn_ = HeatImage::Drawn{v, colours, image.version_, true};
+    return picture();
 }
 
 std::vector<uint8_t> HeatmapRenderer::readBack(const HeatImage& image, int width, int height) const

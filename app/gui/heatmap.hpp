@@ -44,6 +44,7 @@ enum class HeatMode {
 /// The state colours the shader uses, from the palette (ImU32, RGBA).
 struct HeatColours {
     ImU32 cell = 0, inShared = 0, loadedEarlier = 0, loadedThisPhase = 0, readNow = 0, finished = 0, error = 0;
+    bool operator==(const HeatColours&) const = default;
 };
 
 /// The heatmap's state colours in `pal`: the same the panels' cells are filled with.
@@ -57,6 +58,18 @@ std::vector<std::vector<uint8_t>> flagPyramid(const std::vector<uint8_t>& level0
 /// The same for scalars: each texel the largest (`largest`, for load counts) or the mean of
 /// the elements it covers (values; partial blocks at the edges average what they hold).
 std::vector<std::vector<float>> scalarPyramid(const std::vector<float>& level0, int rows, int cols, bool largest);
+
+/// Which part of a matrix to draw and how.
+struct HeatView {
+    float firstCol = 0, firstRow = 0;   ///< element coordinate at the picture's top-left corner
+    float cell = 1;                     ///< pixels per element (any size above 0)
+    int width = 1, height = 1;          ///< pixels of the picture
+    HeatMode mode = HeatMode::State;
+    bool isP = false;                   ///< P: no load counts; its value shows once stored
+    float lo = 0, hi = 1;               ///< scalars mapped to the colour map's 0 and 1
+    float band = 0;                     ///< pixels of the state frames in Values mode (0: fills)
+    bool operator==(const HeatView&) const = default;
+};
 
 /// One matrix on the GPU: its flag and scalar pyramids as textures (one texture per level,
 /// so that every level has the exact size flagPyramid gives it) and the framebuffer its
@@ -85,17 +98,14 @@ private:
     std::vector<unsigned> flagTex_, scalarTex_;   ///< one texture per level
     unsigned fbo_ = 0, colour_ = 0;               ///< the framebuffer and its colour texture
     int fboW_ = 0, fboH_ = 0;
-};
-
-/// Which part of a matrix to draw and how.
-struct HeatView {
-    float firstCol = 0, firstRow = 0;   ///< element coordinate at the picture's top-left corner
-    float cell = 1;                     ///< pixels per element (any size above 0)
-    int width = 1, height = 1;          ///< pixels of the picture
-    HeatMode mode = HeatMode::State;
-    bool isP = false;                   ///< P: no load counts; its value shows once stored
-    float lo = 0, hi = 1;               ///< scalars mapped to the colour map's 0 and 1
-    float band = 0;                     ///< pixels of the state frames in Values mode (0: fills)
+    uint64_t version_ = 0;                        ///< bumped by every upload
+    /// What the framebuffer holds: a picture is drawn again only when one of these changed.
+    struct Drawn {
+        HeatView view;
+        HeatColours colours;
+        uint64_t version = 0;
+        bool valid = false;
+    } drawn_;
 };
 
 /// A picture drawn into a HeatImage's framebuffer: the texture to hand to ImGui and the
@@ -116,7 +126,8 @@ public:
     std::string init(const std::string& vertex, const std::string& fragment);
     bool ready() const { return program_ != 0; }
     /// Draws `view` of `image` (which must hold flags, and scalars unless view.mode is State)
-    /// into the image's framebuffer, grown to the picture's size when needed. Saves and
+    /// into the image's framebuffer, grown to the picture's size when needed; when the image,
+    /// the view and the colours are those of the picture it holds, draws nothing. Saves and
     /// restores the GL state it changes (framebuffer, viewport, program, textures, blending,
     /// scissor). Returns nothing, with `error` set to one sentence, when the framebuffer is
     /// refused.

@@ -105,7 +105,10 @@ struct View {
     float speed = 2.0f;          ///< steps per second while playing
     double playClock = 0;        ///< seconds gathered toward the next step
     bool heatmap = false;        ///< Matrices: colour M and N by global loads (whole grid)
-    float zoom = 1.0f;           ///< Matrices: cell size factor
+    bool values = false;         ///< Matrices: colour elements by their value (unless heatmap)
+    float zoom = 1.0f;           ///< Matrices: cell size factor (1: the matrices fit the panel)
+    float panX = 0, panY = 0;    ///< Matrices: screen pixels the zoomed canvas is moved left and up
+    bool vectorOnly = false;     ///< drawing an SVG export: shapes only, no shader pictures
     PanelFlags open = defaultPanels();   ///< which panels are shown (panelTable() order)
     bool caption = true;         ///< the caption bar under the menu
     bool presentation = false;   ///< presentation mode: full screen at presentationScale

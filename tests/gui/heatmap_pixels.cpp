@@ -8,7 +8,7 @@
 //    pixels are heatColour(value) within 1/255; the one element flagged "loaded this phase"
 //    has a frame of the palette's loaded-this-phase colour, 2 pixels wide, around its value;
 //  - the same in state mode: that element is filled with the state colour, the rest with
-//    the plain cell colour;
+//    the plain cell colour; new flags with the same view are drawn anew;
 //  - 64 x 64 elements at a quarter pixel each (16 x 16 pixels): one element read by the
 //    step, element (37, 50), still colours the pixel over it (the OR pyramid), and only it;
 //  - load counts at half a pixel per element show the largest count under each pixel;
@@ -165,6 +165,15 @@ int main()
                     "state mode, element (" + std::to_string(r) + ", " + std::to_string(c) + ")");
     }
 
+    // ---- new flags, the same view: the picture is drawn again (not the one kept) -------------
+    std::vector<uint8_t> moved(rows * cols, 0);
+    moved[0] = kInShared;
+    image.setFlags(rows, cols, moved);
+    renderer.draw(image, v, colours);
+    px = renderer.readBack(image, v.width, v.height);
+    expectPixel(px, v.width, 5, 5, rgba(pal.inShared), "after new flags, element (0, 0) in Mds/Nds");
+    expectPixel(px, v.width, 2 * cell + 5, cell + 5, rgba(pal.cell), "after new flags, element (1, 2) plain");
+
     // ---- 64 x 64 at a quarter pixel per element: one flagged element still shows ---------------
     const int big = 64;
     std::vector<uint8_t> bigFlags(big * big, 0);
@@ -204,7 +213,7 @@ int main()
     renderer.draw(image, out, colours);
     px = renderer.readBack(image, v.width, v.height);
     expect(pixel(px, v.width, 5, 5).a == 0, "left of the matrix the picture is transparent");
-    expectPixel(px, v.width, 15, 5, rgba(pal.cell), "element (0, 0) moved one element right");
+    expectPixel(px, v.width, 15, 5, rgba(pal.inShared), "element (0, 0) moved one element right");
 
     // ---- a shader that does not compile ------------------------------------------------------
     HeatmapRenderer broken;

@@ -1,9 +1,12 @@
 // Matrices: M, N and P as grids of cells, laid out as in the textbook figures (N above P,
 // M to its left, so a row of M and a column of N meet at their P element). At the cursor,
 // colours show what the traced block loads in this phase, what sits in Mds/Nds, which tile
-// slots were zero-filled past the edge, and which P elements are finished. Large matrices
-// are drawn in bins of several elements; the heatmap colours M and N by global loads. P
-// elements that differ from the CPU reference (a dropped barrier) are marked once shown.
+// slots were zero-filled past the edge, and which P elements are finished. Matrices whose
+// cells are smaller than kMinCell pixels are drawn by the GPU (heatmap.hpp: one texel per
+// element, a fragment shader for the colours), or, without OpenGL 3.3 shaders and in SVG
+// exports, in bins of several elements; the heatmap colours M and N by global loads, the
+// value mode every element by its value. P elements that differ from the CPU reference (a
+// dropped barrier) are marked once shown.
 #include <imgui.h>
 
 #include <algorithm>
@@ -15,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "heatmap.hpp"
+#include "heatmap_view.hpp"
 #include "layout.hpp"
 #include "matrices_geometry.hpp"
 #include "panels.hpp"
@@ -51,6 +56,7 @@ struct Ctx {
     std::vector<std::pair<int, int32_t>> sharedReads;       ///< sources of slots read now
     uint32_t heatMax = 1;
     std::optional<sim::TileRect> blockP;        ///< the traced block's part of P (blockRectInP)
+    bool clicked = false;                       ///< a click (press and release, no drag) on the canvas
 };
 
 /// Binned colours of a large matrix, rebuilt when the state they show changes.
@@ -61,6 +67,21 @@ struct Bins {
     int binsR = 0, binsC = 0;
     std::vector<ImU32> colour;
 };
+
+/// One matrix drawn by the GPU (heatmap.hpp): its textures and what they were made from.
+struct GpuGrid {
+    HeatImage image;
+    uint64_t flagsGeneration = ~0ull;   ///< Loaded::generation of the flags on the GPU
+    int flagsCursor = -2;               ///< and their cursor
+    uint64_t scalarGeneration = ~0ull;  ///< Loaded::generation of the scalars on the GPU
+    HeatMode scalarMode = HeatMode::State;   ///< what they are (Loads or Values)
+    float lo = 0, hi = 1;               ///< their smallest and largest value
+    std::vector<uint8_t> base;          ///< P: the flags that do not change with the cursor
+    uint64_t baseGeneration = ~0ull;
+};
+
+/// How elements are coloured now.
+HeatMode heatMode(const View& v) { return v.heatmap ? HeatMode::Loads : v.values ? HeatMode::Values : HeatMode::State; }
 
 /// Whether P element `idx` as shown at the cursor (stored by the traced block, or the final
 /// value of another block) differs from the CPU reference, bit for bit.
@@ -240,11 +261,115 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
         }
     }
     const float h = g.rows * g.cell / br, w = g.cols * g.cell / bc;
-    for (int r = 0; r < br; ++r)
-        for (int col = 0; col < bc; ++col) {
+    // Only the bins inside the canvas's clip rectangle (a zoomed matrix reaches far past it).
+    const ImVec2 clipA = c.dl->GetClipRectMin(), clipB = c.dl->GetClipRectMax();
+    const int r0 = std::clamp(static_cast<int>(std::floor((clipA.y - g.origin.y) / h)), 0, br);
+    const int r1 = std::clamp(static_cast<int>(std::ceil((clipB.y - g.origin.y) / h)), r0, br);
+    const int c0 = std::clamp(static_cast<int>(std::floor((clipA.x - g.origin.x) / w)), 0, bc);
+    const int c1 = std::clamp(static_cast<int>(std::ceil((clipB.x - g.origin.x) / w)), c0, bc);
+    for (int r = r0; r < r1; ++r)
+        for (int col = c0; col < c1; ++col) {
             const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
             c.dl->AddRectFilled(a, ImVec2(a.x + w, a.y + h), bins.colour[static_cast<size_t>(r) * bc + col]);
         }
+}
+
+/// The flags of matrix `g` at the cursor (HeatFlag per element, row-major): what the bins
+/// show, element by element.
+std::vector<uint8_t> heatFlags(const Ctx& c, const Grid& g, GpuGrid& gg)
+{
+    const size_t n = static_cast<size_t>(g.rows) * g.cols;
+    const bool isP = g.name == "P";
+    std::vector<uint8_t> flags;
+    if (isP) {
+        // P's flags that hold at every cursor: the traced block's part, other blocks' wrong elements.
+        if (gg.baseGeneration != c.f.loaded.generation || gg.base.size() != n) {
+            gg.base.assign(n, 0);
+            if (c.blockP)
+                for (int r = c.blockP->row0; r < c.blockP->row0 + c.blockP->rows; ++r)
+                    std::fill_n(gg.base.begin() + static_cast<size_t>(r) * g.cols + c.blockP->col0, c.blockP->cols,
+                                static_cast<uint8_t>(kInBlock));
+            if (!c.s.matchesReference)
+                for (size_t idx = 0; idx < n; ++idx)
+                    if (!(gg.base[idx] & kInBlock) && wrongP(c, static_cast<int32_t>(idx), false, 0, false))
+                        gg.base[idx] |= kWrong;
+            gg.baseGeneration = c.f.loaded.generation;
+        }
+        flags = gg.base;
+    } else {
+        flags.assign(n, 0);
+    }
+    for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
+        if (idx < 0 || static_cast<size_t>(idx) >= n) continue;
+        uint8_t b = flags[idx];
+        if (e.loadedThisPhase) b |= kLoadedThisPhase;
+        if (e.readNow) b |= kReadNow;
+        if (e.inShared()) b |= kInShared;
+        if (e.loadsSoFar > 0) b |= kLoadedEarlier;
+        if (e.stored) b |= kStored;
+        if (isP && wrongP(c, idx, e.stored, e.storedValue, true)) b |= kWrong;
+        flags[idx] = b;
+    }
+    return flags;
+}
+
+/// Draws the part of `g` inside the canvas through the heatmap shaders. Returns false when
+/// the GPU cannot draw it (the caller draws bins instead); `why` then says why, once.
+bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& renderer, std::string& why)
+{
+    const ImVec2 clipA = c.dl->GetClipRectMin(), clipB = c.dl->GetClipRectMax();
+    const std::optional<VisiblePart> part = visiblePart(g.origin, g.cell, g.rows, g.cols, clipA, clipB);
+    if (!part) return true;   // nothing of it on screen
+    const uint64_t gen = c.f.loaded.generation;
+    if (!gg.image.holds(g.rows, g.cols) || gg.flagsGeneration != gen || gg.flagsCursor != c.f.view.cursor) {
+        if (!gg.image.setFlags(g.rows, g.cols, heatFlags(c, g, gg))) {
+            why = "a " + std::to_string(g.rows) + " x " + std::to_string(g.cols) +
+                  " matrix is larger than the OpenGL driver's largest texture";
+            return false;
+        }
+        gg.flagsGeneration = gen;
+        gg.flagsCursor = c.f.view.cursor;
+        if (!gg.image.hasScalars()) gg.scalarGeneration = ~0ull;
+    }
+    const bool isP = g.name == "P";
+    HeatMode mode = heatMode(c.f.view);
+    if (mode == HeatMode::Loads && isP) mode = HeatMode::State;   // P is stored, never loaded
+    if (mode != HeatMode::State && (gg.scalarGeneration != gen || gg.scalarMode != mode)) {
+        std::vector<float> v;
+        if (mode == HeatMode::Loads) {
+            const std::vector<uint32_t>& n = c.s.counters.elementLoads[g.array];
+            v.assign(n.begin(), n.end());
+            gg.lo = 0;
+            gg.hi = static_cast<float>(c.heatMax);
+        } else {
+            v = isP ? c.s.P : g.name == "M" ? c.s.M : c.s.N;
+            const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+            gg.lo = v.empty() ? 0.0f : *lo;
+            gg.hi = v.empty() ? 1.0f : *hi;
+        }
+        v.resize(static_cast<size_t>(g.rows) * g.cols, 0.0f);
+        gg.image.setScalars(v, mode == HeatMode::Loads);
+        gg.scalarGeneration = gen;
+        gg.scalarMode = mode;
+    }
+    // Drawn at the framebuffer's pixels (DisplayFramebufferScale: 1, or 2 on a HiDPI screen).
+    const float fb = std::max(1.0f, ImGui::GetIO().DisplayFramebufferScale.x);
+    HeatView v;
+    v.firstCol = part->firstCol;
+    v.firstRow = part->firstRow;
+    v.cell = g.cell * fb;
+    v.width = static_cast<int>(std::ceil(part->width * fb));
+    v.height = static_cast<int>(std::ceil(part->height * fb));
+    v.mode = mode;
+    v.isP = isP;
+    v.lo = gg.lo;
+    v.hi = gg.hi;
+    v.band = g.cell >= 4 ? 1.0f * fb : 0.0f;
+    const std::optional<HeatPicture> pic = renderer.draw(gg.image, v, heatColours(c.f.theme.palette), &why);
+    if (!pic) return false;
+    const ImVec2 a(static_cast<float>(part->x), static_cast<float>(part->y));
+    c.dl->AddImage(pic->texture, a, ImVec2(a.x + part->width, a.y + part->height), pic->uv0, pic->uv1);
+    return true;
 }
 
 /// Thin lines every T elements: the tiles of M and N, the blocks of P.
@@ -308,8 +433,8 @@ void interact(Ctx& c, const Grid& g)
     const int r = static_cast<int>(std::floor((m.y - g.origin.y) / g.cell));
     const int col = static_cast<int>(std::floor((m.x - g.origin.x) / g.cell));
     if (!g.contains(r, col)) return;
-    tooltipFor(c, g, r, col);
-    if (g.name != "P" || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+    if (!ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tooltipFor(c, g, r, col);
+    if (g.name != "P" || !c.clicked) return;
     const sim::Trace& t = c.s.trace;
     const POwner o = ownerOfP(c.s.scenario, r, col);
     if (o.block.x == t.block.x && o.block.y == t.block.y) {
@@ -321,11 +446,32 @@ void interact(Ctx& c, const Grid& g)
     }
 }
 
+/// The legend of the value mode: the colour map from each matrix's smallest to its largest value.
+void valueLegend()
+{
+    const float w = ImGui::GetFontSize() * 6, h = ImGui::GetTextLineHeight();
+    ImGui::TextUnformatted("value: smallest");
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int i = 0; i < 24; ++i)
+        dl->AddRectFilled(ImVec2(p.x + i * w / 24, p.y + 2), ImVec2(p.x + (i + 1) * w / 24 + 1, p.y + h - 2),
+                          heatColour(i / 23.0f));
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted("largest");
+    tooltip("Each element's value through the colour map, from the smallest to the largest value of its own "
+            "matrix (hover an element for its value). P is shown final outside the traced block; inside it, "
+            "once stored.");
+}
+
 void legend(const Ctx& c)
 {
     const Palette& pal = c.f.theme.palette;
     if (c.f.view.heatmap) {
         heatLegend("global loads, whole grid:", c.heatMax);
+    } else if (c.f.view.values) {
+        valueLegend();
     } else {
         legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.", Swatch::Fill, true);
         legendItem(pal.loadedEarlier, "loaded earlier", "Loaded by the traced block in an earlier phase; its slot has been overwritten since.");
@@ -340,33 +486,174 @@ void legend(const Ctx& c)
     legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", Swatch::Frame);
 }
 
-/// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours of
-/// M, N and P for matrices too large for one cell per element.
+/// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours and
+/// the GPU textures of M, N and P for matrices too large for one shape per element, and the
+/// canvas's zoom and pan between frames.
 struct MatricesPanel final : Panel {
     void draw(Frame& f) override;
 
 private:
-    std::array<Bins, 3> bins_;   ///< M, N, P
+    /// The canvas: fit layout, zoom and pan (mouse and View), grids, interaction.
+    void canvas(Ctx& c);
+
+    std::array<Bins, 3> bins_;        ///< M, N, P
+    std::array<GpuGrid, 3> gpu_;      ///< M, N, P
+    uint64_t heatGeneration_ = ~0ull; ///< Loaded::generation heatMax_ belongs to
+    uint32_t heatMax_ = 1;            ///< most global loads of an element of M or N
+    float shownZoom_ = 1.0f;          ///< the zoom the canvas was last drawn at
+    float mostZoom_ = 8.0f;           ///< largest zoom: the smallest matrix's cells at 64 px
+    bool doubleClick_ = false;        ///< the mouse button went down as a double click
+    bool gpuRefused_ = false;         ///< the heatmap failed on this machine: bins from now on
 };
 
 }  // namespace
+
+void MatricesPanel::canvas(Ctx& c)
+{
+    Frame& f = c.f;
+    const sim::Simulation* s = &c.s;
+    const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
+    const sim::Scenario& sc = s->scenario;
+    const sim::KernelInfo* info = sim::findKernel(sc.kernel);
+    const int T = c.T;
+    const int ghostK = info && info->tiled ? (sc.k + T - 1) / T * T - sc.k : 0;
+    const int ghostJ = info && info->tiled ? (sc.j + T - 1) / T * T - sc.j : 0;
+    const int ghostL = info && info->tiled ? (sc.l + T - 1) / T * T - sc.l : 0;
+    const float lbl = ImGui::GetTextLineHeight() + scaled(10);
+    const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
+    const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
+    const float frame = 2 * lbl + scaled(10);
+    c.dl = ImGui::GetWindowDrawList();
+    const ImVec2 avail(std::max(1.0f, ImGui::GetContentRegionAvail().x), std::max(1.0f, ImGui::GetContentRegionAvail().y));
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+
+    // The fit picture (zoom 1, no pan): cells as large as the canvas allows, up to 72 px at 1x.
+    float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - frame) / hCells);
+    cell = std::min(cell, 72.0f * f.theme.scale);
+    const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
+    const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
+    const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
+    // M's column is as wide as M or its label, whichever is wider, so that the labels of M
+    // and P never run into each other on small matrices at a large UI scale.
+    const ImFont* bold = f.theme.fonts.bold;
+    auto labelWidth = [&](const char* name, const std::string& dims) {
+        return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, (std::string(name) + "  (" + dims + ")").c_str()).x;
+    };
+    float leftW = 0, rightW = 0, total = 0;
+    for (int fit = 0; fit < 4; ++fit) {
+        leftW = std::max((sc.k + ghostK) * cell, labelWidth("M", jk));
+        rightW = std::max((sc.l + ghostL) * cell, std::max(labelWidth("N", kl), labelWidth("P", jl)));
+        total = leftW + rightW + scaled(22);
+        // Labels wider than their matrices take width from the cells.
+        if (total <= avail.x) break;
+        cell *= std::max(0.1f, (avail.x - scaled(22)) / (leftW + rightW));
+    }
+    // Fit-picture corners, in pixels from the canvas's top-left corner.
+    const float x0 = std::max(0.0f, (avail.x - total) * 0.5f);
+    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl);
+    const ImVec2 fitP(fitN.x, fitN.y + (sc.k + ghostK) * cell + lbl);
+    const ImVec2 fitM(x0 + scaled(4), fitP.y);
+    const ImVec2 fitLo(x0, 0), fitHi(fitP.x + (sc.l + ghostL) * cell + 2, fitP.y + (sc.j + ghostJ) * cell + 2);
+    mostZoom_ = std::max(8.0f, 64.0f * f.theme.scale / cell);
+
+    // Zoom and pan: the slider (about the canvas's centre), the wheel (at the cursor), a drag,
+    // a double click (fit), then limits that keep some of the picture in sight.
+    ImGui::InvisibleButton("##canvas", avail);
+    const bool hovered = ImGui::IsItemHovered();
+    const ImGuiIO& io = ImGui::GetIO();
+    CanvasTransform t;
+    t.origin = o;
+    t.zoom = shownZoom_;
+    t.pan = ImVec2(f.view.panX, f.view.panY);
+    const ImVec2 centre(o.x + avail.x * 0.5f, o.y + avail.y * 0.5f);
+    if (f.view.zoom != shownZoom_) t = zoomAt(t, centre, f.view.zoom / shownZoom_, 0.5f, mostZoom_);
+    if (t.zoom > mostZoom_ || t.zoom < 0.5f) t = zoomAt(t, centre, 1.0f, 0.5f, mostZoom_);   // another problem
+    if (hovered && io.MouseWheel != 0.0f) t = zoomAt(t, io.MousePos, std::pow(1.25f, io.MouseWheel), 0.5f, mostZoom_);
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) t = dragBy(t, io.MouseDelta);
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+        t = fitted(t);
+        doubleClick_ = true;
+    }
+    // A click is a press and release without a drag; the second click of a double click fits only.
+    const bool dragged = io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] >= io.MouseDragThreshold * io.MouseDragThreshold;
+    c.clicked = ImGui::IsItemDeactivated() && !doubleClick_ && !dragged;
+    if (ImGui::IsItemDeactivated()) doubleClick_ = false;
+    t = clampPan(t, fitLo, fitHi, avail, scaled(40));
+    f.view.zoom = shownZoom_ = t.zoom;
+    f.view.panX = t.pan.x;
+    f.view.panY = t.pan.y;
+    if (ImGui::BeginPopupContextItem("##canvas-menu")) {
+        if (ImGui::MenuItem("State colours", nullptr, !f.view.heatmap && !f.view.values)) f.view.heatmap = f.view.values = false;
+        if (ImGui::MenuItem("Heatmap of global loads", nullptr, f.view.heatmap)) {
+            f.view.heatmap = true;
+            f.view.values = false;
+        }
+        if (ImGui::MenuItem("Values", nullptr, !f.view.heatmap && f.view.values)) {
+            f.view.heatmap = false;
+            f.view.values = true;
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Fit (double click)")) {
+            f.view.zoom = shownZoom_ = 1.0f;
+            f.view.panX = f.view.panY = 0;
+        }
+        ImGui::EndPopup();
+    }
+
+    auto grid = [&](int array, const char* name, int rows, int cols, ImVec2 fit) {
+        const ScreenGrid sg = onScreen(t, GridPlace{fit, cell, rows, cols});
+        return Grid{array, name, rows, cols, sg.corner, sg.cell};
+    };
+    Grid M = grid(arrM, "M", sc.j, sc.k, fitM);
+    Grid N = grid(arrN, "N", sc.k, sc.l, fitN);
+    Grid P = grid(arrP, "P", sc.j, sc.l, fitP);
+    std::string why;
+    HeatmapRenderer* renderer = nullptr;
+    if (!f.view.vectorOnly && !gpuRefused_ && M.cell < kMinCell) {
+        renderer = sharedHeatmapRenderer(&why);
+        if (!renderer) gpuRefused_ = true;
+    }
+    for (Grid* g : {&M, &N, &P}) {
+        const int k = g == &M ? 0 : g == &N ? 1 : 2;
+        if (g->cell >= kMinCell) drawCells(c, *g);
+        else if (!renderer || !drawHeat(c, *g, gpu_[k], *renderer, why)) drawBins(c, *g, bins_[k]);
+        tileLines(c, *g);
+    }
+    if (!why.empty()) {
+        // Said once: from now on the matrices are drawn in bins, as without OpenGL 3.3.
+        gpuRefused_ = true;
+        f.view.notice = "Large matrices are drawn in bins, without the heatmap shaders: " + why + ".";
+        f.view.noticeIsError = true;
+    }
+    phaseTile(c, M);
+    phaseTile(c, N);
+    blockOutline(c, P);
+    label(c, M, jk.c_str());
+    label(c, N, kl.c_str());
+    label(c, P, jl.c_str());
+    for (Grid* g : {&M, &N, &P}) interact(c, *g);
+}
 
 void MatricesPanel::draw(Frame& f)
 {
     // A convolution has its own panel (conv_panel.cpp).
     if (f.loaded.sim && sim::familyOf(f.loaded.sim->scenario) != sim::Family::Matmul) return;
-    std::array<Bins, 3>& bins = bins_;
     if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1, {}};
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1, {}, false};
             c.T = static_cast<int>(s->block.x);
             c.blockP = blockRectInP(s->scenario, s->trace.block);
-            const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
-            for (int a : {arrM, arrN})
-                for (uint32_t n : s->counters.elementLoads[a]) c.heatMax = std::max(c.heatMax, n);
+            const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N");
+            if (heatGeneration_ != f.loaded.generation) {
+                heatMax_ = 1;
+                for (int a : {arrM, arrN})
+                    for (uint32_t n : s->counters.elementLoads[a]) heatMax_ = std::max(heatMax_, n);
+                heatGeneration_ = f.loaded.generation;
+            }
+            c.heatMax = heatMax_;
             if (f.view.cursor >= 0) {
                 const sim::Step& st = s->trace.steps[f.view.cursor];
                 for (int i = st.begin; i < st.end; ++i) {
@@ -385,8 +672,10 @@ void MatricesPanel::draw(Frame& f)
                 ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
                 ImGui::SameLine(0, scaled(20));
             ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-            ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, 8.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
-            tooltip("Cell size; scroll the canvas when it is larger than the panel");
+            ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, mostZoom_, "%.1fx", ImGuiSliderFlags_Logarithmic);
+            tooltip("Cell size, 1x: the matrices fit the panel. On the matrices the mouse wheel zooms at the cursor, "
+                    "a drag pans, a double click fits, and a right click chooses the colours (states, global loads, "
+                    "values).");
 
             const sim::Scenario& sc = s->scenario;
             const sim::KernelInfo* info = sim::findKernel(sc.kernel);
@@ -403,49 +692,9 @@ void MatricesPanel::draw(Frame& f)
             const float widest = std::min((ImGui::GetContentRegionAvail().x - scaled(20)) / wCells, 72.0f * f.theme.scale);
             const float want = frame + hCells * widest + 1;
             const float least = std::min(want, frame + std::max(scaled(140), std::min(hCells * scaled(10), scaled(200))));
-            ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false, ImGuiWindowFlags_HorizontalScrollbar);
-            c.dl = ImGui::GetWindowDrawList();
-            const ImVec2 avail = ImGui::GetContentRegionAvail();
-            float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - frame) / hCells);
-            cell = std::min(cell, 72.0f * f.theme.scale) * f.view.zoom;
-            const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
-            const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
-            const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
-            // M's column is as wide as M or its label, whichever is wider, so that the labels
-            // of M and P never run into each other on small matrices at a large UI scale.
-            const ImFont* bold = f.theme.fonts.bold;
-            auto labelWidth = [&](const char* name, const std::string& dims) {
-                return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, (std::string(name) + "  (" + dims + ")").c_str()).x;
-            };
-            float leftW = 0, rightW = 0, total = 0;
-            for (int fit = 0; fit < 4; ++fit) {
-                leftW = std::max((sc.k + ghostK) * cell, labelWidth("M", jk));
-                rightW = std::max((sc.l + ghostL) * cell, std::max(labelWidth("N", kl), labelWidth("P", jl)));
-                total = leftW + rightW + scaled(22);
-                // Labels wider than their matrices take width from the cells (unless zoomed in).
-                if (total <= avail.x || f.view.zoom > 1.0f) break;
-                cell *= std::max(0.1f, (avail.x - scaled(22)) / (leftW + rightW));
-            }
-            const ImVec2 o(ImGui::GetCursorScreenPos().x + std::max(0.0f, (avail.x - total) * 0.5f),
-                           ImGui::GetCursorScreenPos().y);
-            Grid M{arrM, "M", sc.j, sc.k, ImVec2(o.x + scaled(4), 0), cell};
-            Grid N{arrN, "N", sc.k, sc.l, ImVec2(o.x + scaled(4) + leftW + scaled(14), o.y + lbl), cell};
-            Grid P{arrP, "P", sc.j, sc.l, ImVec2(N.origin.x, N.origin.y + (sc.k + ghostK) * cell + lbl), cell};
-            M.origin.y = P.origin.y;
-            for (Grid* g : {&M, &N, &P}) {
-                if (cell >= kMinCell) drawCells(c, *g);
-                else drawBins(c, *g, bins[g == &M ? 0 : g == &N ? 1 : 2]);
-                tileLines(c, *g);
-            }
-            phaseTile(c, M);
-            phaseTile(c, N);
-            blockOutline(c, P);
-            label(c, M, jk.c_str());
-            label(c, N, kl.c_str());
-            label(c, P, jl.c_str());
-            const ImVec2 start = ImGui::GetCursorScreenPos();
-            ImGui::Dummy(ImVec2(P.end().x + ghostL * cell - start.x + 2, P.end().y + ghostJ * cell - start.y + 2));
-            for (Grid* g : {&M, &N, &P}) interact(c, *g);
+            ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false,
+                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+            canvas(c);
             ImGui::EndChild();
         }
     }
