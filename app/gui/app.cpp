@@ -145,6 +145,8 @@ void App::openWindow()
     view_.open = saved.open;
     view_.caption = saved.caption;
     view_.presentation = opt_.presentation;
+    view_.heatmap = opt_.heatmap == "loads";
+    view_.values = opt_.heatmap == "values";
     if (opt_.uiScale) (opt_.presentation ? view_.presentationScale : view_.uiScale) = *opt_.uiScale;
     theme_ = makeTheme(wantedScale(), view_.themeKind);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
@@ -656,6 +658,8 @@ void App::prepareFrame()
 
 double App::renderFrame(std::optional<ImVec2> display)
 {
+    if (opt_.frames > 0) gpuTimer_.begin(++frameCount_);
+    else ++frameCount_;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     if (display) {
@@ -680,6 +684,7 @@ double App::renderFrame(std::optional<ImVec2> display)
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     menuScreenshot(fbw, fbh);
+    if (opt_.frames > 0) gpuTimer_.end();
     return cpuMs;
 }
 

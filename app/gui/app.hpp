@@ -12,6 +12,7 @@
 #include <imgui.h>
 
 #include "export_job.hpp"
+#include "frame_timer.hpp"
 #include "job.hpp"
 #include "options.hpp"
 #include "panels/panels.hpp"
@@ -71,6 +72,10 @@ public:
     /// The scenario has been simulated and no simulation or GPU job is running.
     bool ready() const;
     bool simulating() const { return busy_.simulating; }
+    /// Frames rendered so far (renderFrame() counts them from 1).
+    uint64_t frameNumber() const { return frameCount_; }
+    /// With --frames: GPU milliseconds of frames [first, last] (GL timer queries, frame_timer.hpp).
+    std::vector<double> gpuFrameMs(uint64_t first, uint64_t last) { return gpuTimer_.millis(first, last); }
 
 private:
     void openWindow();
@@ -133,6 +138,8 @@ private:
     int relayoutFrames_ = 0;            ///< frames left that place every panel at its default
     std::chrono::steady_clock::time_point frameStart_, lastFrame_;   ///< of prepareFrame()
     double dt_ = 0;                     ///< seconds since the previous frame
+    uint64_t frameCount_ = 0;           ///< frames rendered
+    GpuFrameTimer gpuTimer_;            ///< --frames: GPU time of each frame
 
     Job<SimOutcome> simJob_;
     double simEstimate_ = 0;            ///< estimated seconds of the running simulation

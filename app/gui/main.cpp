@@ -1,8 +1,8 @@
 // tilescope: the desktop app.
 //   tilescope [--scenario NAME|FILE] [--step N|last] [--window WxH]
 //             [--screenshot FILE.png [--scale S] [--print-caption] [--keys K,K,...]]
-//             [--frames N] [--list-scenarios] [--presentation] [--ui-scale S]
-//             [--theme dark|light]
+//             [--frames N [--pan]] [--list-scenarios] [--presentation] [--ui-scale S]
+//             [--theme dark|light] [--heatmap loads|values]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
 //              [--scale S] [--delay-ms MS] [--force]]
 //             [--version]
@@ -155,8 +155,16 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     CLI::Option* shot = cli.add_option("--screenshot", screenshot, "Render the scenario at --step, save this PNG and exit");
     cli.add_option("--scale", scale, "Screenshot pixel scale, 1 to 4: the UI is rendered at that size")
         ->check(between(kMinPixelScale, kMaxPixelScale));
-    CLI::Option* framesOpt = cli.add_option("--frames", frames, "Run N frames once the scenario is loaded, print CPU times, exit")
+    CLI::Option* framesOpt = cli.add_option("--frames", frames,
+                                            "Run N frames once the scenario is loaded, print CPU and GPU times per frame, exit")
                                  ->check(between(kMinFrames, kMaxFrames));
+    bool pan = false;
+    cli.add_flag("--pan", pan, "With --frames: the Matrices view starts fitted and pans a few pixels every frame")
+        ->needs(framesOpt);
+    std::string heatmap;
+    cli.add_option("--heatmap", heatmap,
+                   "Colour the matrices by their global loads (the Stats panel's heatmap) or by their values")
+        ->check(oneOf({"loads", "values"}));
     cli.add_flag("--list-scenarios", r.list, "Print the lecture presets and exit");
     cli.add_flag("--print-caption", printCaption,
                  "With --screenshot: also print the caption shown (title, step, narration) on stdout")
@@ -233,6 +241,8 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     o.screenshot = screenshot;
     o.scale = static_cast<float>(scale);
     o.frames = frames;
+    o.pan = pan;
+    o.heatmap = heatmap;
     // Last, once every argument has been checked: the export's folder, made if missing, and
     // no file of an earlier export overwritten without --force.
     if (o.exportFrom >= 0)

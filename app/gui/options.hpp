@@ -51,6 +51,8 @@ struct Options {
     std::string screenshot;             ///< save this PNG and exit
     float scale = 1.0f;                 ///< screenshot pixel scale (UI rendered at that size)
     int frames = 0;                     ///< run this many frames, print timings, exit
+    bool pan = false;                   ///< --pan: with --frames, pan the Matrices view every frame
+    std::string heatmap;                ///< --heatmap: "loads" or "values" ("": state colours)
     bool presentation = false;          ///< start in presentation mode
     std::optional<float> uiScale;       ///< UI scale to start with (presentation's if given)
     std::optional<ThemeKind> theme;     ///< theme to start with
