@@ -169,13 +169,15 @@ void HeatImage::release()
 {
     if (!flagTex_.empty()) glDeleteTextures(static_cast<GLsizei>(flagTex_.size()), flagTex_.data());
     if (!scalarTex_.empty()) glDeleteTextures(static_cast<GLsizei>(scalarTex_.size()), scalarTex_.data());
-    if (colour_) glDeleteTextures(1, &colour_);
-    if (fbo_) glDeleteFramebuffers(1, &fbo_);
+    for (Target& t : targets_) {
+        if (t.colour) glDeleteTextures(1, &t.colour);
+        if (t.fbo) glDeleteFramebuffers(1, &t.fbo);
+        t = Target{};
+    }
     flagTex_.clear();
     scalarTex_.clear();
-    colour_ = fbo_ = 0;
     drawn_.valid = false;
-    fboW_ = fboH_ = rows_ = cols_ = 0;
+    rows_ = cols_ = 0;
 }
 
 std::string HeatmapRenderer::init() { return init(embeddedShader("heatmap.vert"), embeddedShader("heatmap.frag")); }
@@ -228,10 +230,11 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
     if (!program_ || image.flagTex_.empty() || v.width <= 0 || v.height <= 0) return std::nullopt;
     auto picture = [&] {
         // GL's rows run bottom-up: the picture's top row is row height - 1 of the texture.
+        const HeatImage::Target& t = image.targets_[image.current_];
         HeatPicture pic;
-        pic.texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(image.colour_));
-        pic.uv0 = ImVec2(0.0f, static_cast<float>(v.height) / static_cast<float>(image.fboH_));
-        pic.uv1 = ImVec2(static_cast<float>(v.width) / static_cast<float>(image.fboW_), 0.0f);
+        pic.texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.colour));
+        pic.uv0 = ImVec2(0.0f, static_cast<float>(v.height) / static_cast<float>(t.h));
+        pic.uv1 = ImVec2(static_cast<float>(v.width) / static_cast<float>(t.w), 0.0f);
         return pic;
     };
     if (image.drawn_.valid && image.drawn_.version == image.version_ && image.drawn_.view == v &&
@@ -267,25 +270,29 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
         if (cull) glEnable(GL_CULL_FACE);
     };
 
-    // The framebuffer grows to the largest picture asked for (in steps of 64 pixels), so that
-    // panning, which changes the part of a matrix on screen every frame, reallocates nothing.
-    if (!image.fbo_ || v.width > image.fboW_ || v.height > image.fboH_) {
-        const int w = std::max(image.fboW_, (v.width + 63) / 64 * 64);
-        const int h = std::max(image.fboH_, (v.height + 63) / 64 * 64);
-        if (!image.colour_) glGenTextures(1, &image.colour_);
-        if (!image.fbo_) glGenFramebuffers(1, &image.fbo_);
+    // The other framebuffer of the two: the last picture may still be read by the frame before.
+    // It grows to the largest picture asked for (in steps of 64 pixels), so that panning,
+    // which changes the part of a matrix on screen every frame, reallocates nothing.
+    image.current_ = 1 - image.current_;
+    image.drawn_.valid = false;
+    HeatImage::Target& target = image.targets_[image.current_];
+    if (!target.fbo || v.width > target.w || v.height > target.h) {
+        const int w = std::max(target.w, (v.width + 63) / 64 * 64);
+        const int h = std::max(target.h, (v.height + 63) / 64 * 64);
+        if (!target.colour) glGenTextures(1, &target.colour);
+        if (!target.fbo) glGenFramebuffers(1, &target.fbo);
         glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, image.colour_);
+        glBindTexture(GL_TEXTURE_2D, target.colour);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-        glBindFramebuffer(GL_FRAMEBUFFER, image.fbo_);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, image.colour_, 0);
-        image.fboW_ = w;
-        image.fboH_ = h;
+        glBindFramebuffer(GL_FRAMEBUFFER, target.fbo);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.colour, 0);
+        target.w = w;
+        target.h = h;
         if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
             if (error)
                 *error = "the OpenGL driver refused an offscreen framebuffer of " + std::to_string(w) + " x " +
@@ -304,7 +311,7 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
     const int levelRows = (image.rows_ + (1 << level) - 1) >> level;
     const int levelCols = (image.cols_ + (1 << level) - 1) >> level;
 
-    glBindFramebuffer(GL_FRAMEBUFFER, image.fbo_);
+    glBindFramebuffer(GL_FRAMEBUFFER, target.fbo);
     glViewport(0, 0, v.width, v.height);
     glDisable(GL_BLEND);
     glDisable(GL_SCISSOR_TEST);
@@ -358,11 +365,12 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
 std::vector<uint8_t> HeatmapRenderer::readBack(const HeatImage& image, int width, int height) const
 {
     std::vector<uint8_t> px(static_cast<size_t>(width) * height * 4), out(px.size());
-    if (!image.fbo_) return {};
+    const GLuint fbo = image.targets_[image.current_].fbo;
+    if (!fbo) return {};
     GLint oldFbo = 0, oldAlign = 4;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &oldFbo);
     glGetIntegerv(GL_PACK_ALIGNMENT, &oldAlign);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, image.fbo_);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
     glPixelStorei(GL_PACK_ALIGNMENT, oldAlign);

@@ -72,8 +72,9 @@ struct HeatView {
 };
 
 /// One matrix on the GPU: its flag and scalar pyramids as textures (one texture per level,
-/// so that every level has the exact size flagPyramid gives it) and the framebuffer its
-/// picture is drawn into.
+/// so that every level has the exact size flagPyramid gives it) and the two framebuffers its
+/// picture is drawn into in turn (a new picture never waits for the frame before, which may
+/// still be reading the last one).
 class HeatImage {
 public:
     /// Uploads the flags of a rows x cols matrix (row-major, one HeatFlag byte per element)
@@ -96,8 +97,13 @@ private:
     friend class HeatmapRenderer;
     int rows_ = 0, cols_ = 0;
     std::vector<unsigned> flagTex_, scalarTex_;   ///< one texture per level
-    unsigned fbo_ = 0, colour_ = 0;               ///< the framebuffer and its colour texture
-    int fboW_ = 0, fboH_ = 0;
+    /// A framebuffer and its colour texture, w x h pixels.
+    struct Target {
+        unsigned fbo = 0, colour = 0;
+        int w = 0, h = 0;
+    };
+    Target targets_[2];
+    int current_ = 0;                             ///< the target holding the last picture
     uint64_t version_ = 0;                        ///< bumped by every upload
     /// What the framebuffer holds: a picture is drawn again only when one of these changed.
     struct Drawn {
@@ -133,7 +139,7 @@ public:
     /// refused.
     std::optional<HeatPicture> draw(HeatImage& image, const HeatView& view, const HeatColours& colours,
                                     std::string* error = nullptr);
-    /// Reads back the last picture drawn into `image`: RGBA bytes, top row first, the
+    /// Reads back the last picture drawn for `image`: RGBA bytes, top row first, the
     /// picture's width x height (tests).
     std::vector<uint8_t> readBack(const HeatImage& image, int width, int height) const;
     void release();
