@@ -76,6 +76,8 @@ public:
     uint64_t frameNumber() const { return frameCount_; }
     /// With --frames: GPU milliseconds of frames [first, last] (GL timer queries, frame_timer.hpp).
     std::vector<double> gpuFrameMs(uint64_t first, uint64_t last) { return gpuTimer_.millis(first, last); }
+    /// Seconds the running simulation has taken so far (0 when none runs).
+    double simulatingSeconds() const { return simJob_.running() ? simJob_.seconds() : 0.0; }
 
 private:
     void openWindow();

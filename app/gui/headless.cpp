@@ -65,6 +65,14 @@ public:
             if (typing) settled = 0;
             const bool steady = app_.ready() && ++settled > kSettleFrames &&
                                 (layoutSteadyFrames() >= 2 || settled > kSettleFrames + 30);
+            if (opt_.shotWhileSimulating && app_.simulatingSeconds() >= 0.3) {
+                // The progress bar shows from 0.3 s on; ImGui sizes a new window in its
+                // first frame and draws it from the next, so wait for a few frames of it.
+                if (++progressFrames_ >= 3 && app_.simulatingSeconds() >= 1.0) {
+                    screenshot(*display);
+                    return;   // the App, destroyed, stops the run (Job's destructor cancels it)
+                }
+            }
             if (steady && opt_.offscreen() && exportNext_ >= 0) {
                 if (exportFrame()) return;
                 settled = 0;
@@ -90,6 +98,8 @@ public:
     }
 
 private:
+    int progressFrames_ = 0;   ///< --screenshot-while-simulating: frames drawn with the progress bar
+
     /// --pan: the Matrices view, fitted, moves round a circle of 60 pixels by 4 pixels a
     /// frame (the first counted frame is drawn fitted), so that every frame draws the
     /// matrices at a new place.

@@ -25,6 +25,13 @@ public:
         future_ = std::async(std::launch::async,
                              [this, w = std::move(work)] { return w(progress_); });
     }
+    /// Asks running work to stop, then (future_'s destructor) waits for it: closing the app
+    /// in the middle of a long simulation does not wait for the simulation to finish.
+    ~Job() { cancel_ = true; }
+    Job() = default;
+    Job(const Job&) = delete;
+    Job& operator=(const Job&) = delete;
+
     bool running() const { return future_.valid(); }
     /// The result once the work has finished (its exception, if it threw, is rethrown
     /// here); empty while it runs or when nothing was started.

@@ -169,6 +169,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_flag("--print-caption", printCaption,
                  "With --screenshot: also print the caption shown (title, step, narration) on stdout")
         ->needs(shot);
+    cli.add_flag("--screenshot-while-simulating", r.options.shotWhileSimulating,
+                 "With --screenshot: save the picture once the simulation has run for a second (its progress "
+                 "bar showing), then stop it and exit")
+        ->needs(shot);
     std::vector<std::string> keyNames;
     for (const auto& [name, code] : kKeyCodes) keyNames.push_back(name);
     cli.add_option("--keys", keys,

@@ -63,6 +63,9 @@ struct Options {
     int exportPanel = -1;               ///< --panel: a PanelId, or -1 for the whole window
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
     bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
+    /// --screenshot-while-simulating: the screenshot is taken one second into the simulation,
+    /// with its progress bar, instead of once it is done.
+    bool shotWhileSimulating = false;
     std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
     bool yes = false;                   ///< --yes: simulate a long scenario without asking
 
