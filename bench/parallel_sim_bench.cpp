@@ -11,8 +11,9 @@
 //   - the grid alone: sim::runGrid over the same machine set-up simulate() uses, the part
 //     that runs on worker threads;
 // each with 1 thread and with THREADS, their ratio, and checks that both runs produced the
-// same P, totals and memory sites. Prints the core count, the load average before and
-// after, and the CPU time of every thread of the process over each timed span.
+// same P, totals and memory sites; then the parts of simulate() around the grid. Prints the
+// core count, the load average before and after, and the CPU time of every thread of the
+// process over each timed span.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -195,13 +196,14 @@ int main(int argc, char** argv)
     const bool gridSame = ga.P == gb.P && sameTotals(ga.counters.totals, gb.counters.totals) && sameSites(ga.sites, gb.sites) &&
                           ga.events.size() == gb.events.size() && ga.counters.elementLoads == gb.counters.elementLoads;
     line("grid (runGrid):", gridOne, gridMany, gridSame);
-    // What simulate() does on one thread whatever the threads: inputs and the CPU reference,
-    // then the stale reads and the grouping of the traced block's events into steps.
+    // The parts of simulate() around the grid: the inputs and the CPU reference (whose rows
+    // run on every core here), then, on one thread whatever the threads, the stale reads and
+    // the grouping of the traced block's events into steps.
     t0 = Clock::now();
     markStaleReads(ga.events);
     const Trace trace = buildTrace(Uint3{0, 0, 0}, launchShape(s).block, ga.arrays, ga.events, 2);
     const double grouping = secondsSince(t0);
-    std::printf("serial parts:   inputs and CPU reference %.3f s, stale reads and trace of %zu events %.3f s\n", setup,
+    std::printf("other parts:    inputs and CPU reference (every core) %.3f s; on one thread: stale reads and trace of %zu events %.3f s\n", setup,
                 trace.events.size(), grouping);
     std::printf("load average after: %s\n", loadAverage().c_str());
     return simSame && gridSame ? 0 : 1;

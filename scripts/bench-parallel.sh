@@ -4,8 +4,8 @@
 # simulated on one thread and on every core (sim::SimOptions::threads 1 and 0). Prints the
 # machine's core count and load, then bench/parallel_sim_bench.cpp's lines: simulate() as a
 # whole and the grid alone (sim::runGrid), each with both wall times, the CPU time of all
-# threads, the ratio and whether both runs gave the same results, and the one-thread parts
-# of simulate() (inputs and CPU reference, trace grouping).
+# threads, the ratio and whether both runs gave the same results, and the parts of
+# simulate() around the grid (inputs and CPU reference; trace grouping, on one thread).
 #
 #   bash scripts/bench-parallel.sh [BUILD_DIR [WIDTH [TILE [RUNS [THREADS]]]]]
 #        (defaults: build/, 1024, 32, 1, 0 = one per core)
