@@ -144,6 +144,7 @@ void App::openWindow()
     view_.presentationScale = saved.presentationScale;
     view_.open = saved.open;
     view_.caption = saved.caption;
+    view_.simThreads = saved.simThreads;
     view_.presentation = opt_.presentation;
     view_.heatmap = opt_.heatmap == "loads";
     view_.values = opt_.heatmap == "values";
@@ -163,7 +164,8 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     }
     // The work first: with a dropped barrier the same problem is simulated twice, the
     // intact twin while the first result is held (sim::wrongReads).
-    const sim::SimOptions opt{true, p.schedule, p.scheduleSeed};
+    sim::SimOptions opt{true, p.schedule, p.scheduleSeed};
+    opt.threads = static_cast<unsigned>(view_.simThreads);
     sim::Scenario intact = p.scenario;
     intact.dropBarriers = 0;
     const sim::WorkEstimate first = sim::estimateWork(p.scenario, opt);
@@ -191,8 +193,10 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     simWhat_ = sim::problemWords(p.scenario);
     const double share = work.seconds() > 0 ? first.seconds() / work.seconds() : 1.0;
     const std::atomic<bool>* cancel = simJob_.cancelFlag();
-    simJob_.start([p, intact, cancel, share](std::atomic<float>& progress) {
+    const unsigned threads = opt.threads;
+    simJob_.start([p, intact, cancel, share, threads](std::atomic<float>& progress) {
         sim::SimOptions o{true, p.schedule, p.scheduleSeed};
+        o.threads = threads;
         o.cancel = cancel;
         o.progress = &progress;
         o.progressTo = p.scenario.dropBarriers ? share : 1.0;
@@ -718,7 +722,7 @@ void App::run()
     if (!settingsPath_.empty()) {
         // The desk's panels, not the slide's, are the ones to come back to.
         const Settings s{view_.themeKind, view_.uiScale, view_.presentationScale,
-                         slideLayout_ ? deskPanels_ : view_.open, view_.caption};
+                         slideLayout_ ? deskPanels_ : view_.open, view_.caption, view_.simThreads};
         if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
     }
 }

@@ -18,6 +18,7 @@ inline constexpr int kMinWindowWidth = 640, kMinWindowHeight = 400;     ///< pix
 inline constexpr int kMaxWindowWidth = 7680, kMaxWindowHeight = 4320;   ///< pixels
 inline constexpr float kMinPixelScale = 1.0f, kMaxPixelScale = 4.0f;    ///< --scale
 inline constexpr float kMinUiScale = 1.0f, kMaxUiScale = 3.0f;          ///< --ui-scale at the desk
+inline constexpr int kMaxSimThreads = 1024;   ///< simulation_threads in settings.toml (as tilescope-cli --threads)
 inline constexpr float kMinPresentationScale = 1.5f;                    ///< --ui-scale in presentation mode
 inline constexpr int kMinFrames = 1, kMaxFrames = 1000000;              ///< --frames
 inline constexpr int kMinGifDelayMs = 20, kMaxGifDelayMs = 60000;       ///< --delay-ms

@@ -40,6 +40,7 @@ Settings loadSettings(const std::string& path, std::string& error)
     if (v.uiScale) s.uiScale = *v.uiScale;
     if (v.presentationScale) s.presentationScale = *v.presentationScale;
     if (v.caption) s.caption = *v.caption;
+    if (v.simThreads) s.simThreads = *v.simThreads;
     for (const auto& [title, shown] : v.panels)
         for (int i = 0; i < panelCount(); ++i)
             if (panelTable()[i].title == title) s.open[i] = shown;
@@ -54,6 +55,7 @@ std::string saveSettings(const Settings& s, const std::string& path)
                   {"ui_scale", static_cast<double>(s.uiScale)},
                   {"presentation_scale", static_cast<double>(s.presentationScale)},
                   {"caption", s.caption},
+                  {"simulation_threads", static_cast<int64_t>(s.simThreads)},
                   {"panels", panels}};
     std::ofstream out(path);
     out << t << "\n";

@@ -17,6 +17,7 @@ struct Settings {
     float presentationScale = 2.0f;       ///< UI scale in presentation mode, limits::kMinPresentationScale..kMaxUiScale
     PanelFlags open = defaultPanels();    ///< keyed by PanelInfo::title in the file
     bool caption = true;
+    int simThreads = 0;                   ///< 0: one per core; else 1..limits::kMaxSimThreads
 };
 
 /// $XDG_CONFIG_HOME/tilescope (or ~/.config/tilescope), created if missing; "" when there

@@ -42,6 +42,11 @@ SettingsValues parseSettingsText(std::string_view text, const std::string& path,
     scale("ui_scale", limits::kMinUiScale, s.uiScale);
     scale("presentation_scale", limits::kMinPresentationScale, s.presentationScale);
     if (auto c = t["caption"].value<bool>()) s.caption = *c;
+    if (auto n = t["simulation_threads"].value<int64_t>()) {
+        if (*n >= 0 && *n <= limits::kMaxSimThreads) s.simThreads = static_cast<int>(*n);
+        else error = sim::oneLine(path + ": simulation_threads must be between 0 (one per core) and " +
+                                  std::to_string(limits::kMaxSimThreads) + "; got " + std::to_string(*n) + ".");
+    }
     if (const toml::table* panels = t["panels"].as_table())
         for (auto&& [title, node] : *panels)
             if (auto v = node.value<bool>()) s.panels.emplace_back(std::string(title.str()), *v);

@@ -19,6 +19,7 @@ struct SettingsValues {
     std::optional<float> uiScale;            ///< ui_scale, limits::kMinUiScale..kMaxUiScale
     std::optional<float> presentationScale;  ///< presentation_scale, kMinPresentationScale..kMaxUiScale
     std::optional<bool> caption;             ///< caption = true/false
+    std::optional<int> simThreads;           ///< simulation_threads, 0 (one per core) to kMaxSimThreads
     std::vector<std::pair<std::string, bool>> panels;   ///< [panels] title = shown, in file order
 };
 

@@ -115,6 +115,9 @@ struct View {
     ThemeKind themeKind = ThemeKind::Dark;
     float uiScale = 1.0f;        ///< UI scale outside presentation mode, 1..3
     float presentationScale = 2.0f;   ///< UI scale in presentation mode, 1.5..3
+    /// Worker threads a simulation uses (sim::SimOptions::threads): 0 one per core, else
+    /// 1..limits::kMaxSimThreads; View > Simulation threads, kept in settings.toml.
+    int simThreads = 0;
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
     PanelId keepOpen = -1;       ///< a panel the layout never folds (the one --panel exports), or -1
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;

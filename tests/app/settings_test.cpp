@@ -81,6 +81,27 @@ TEST_F(SettingsFile, BadValuesAreNamedAndIgnored)
     EXPECT_NE(error.find("settings ignored"), std::string::npos) << error;
 }
 
+// View > Simulation threads: kept between runs; 0 means one per core; out of range is named.
+TEST_F(SettingsFile, SimulationThreads)
+{
+    Settings s;
+    s.simThreads = 3;
+    const std::string path = (dir / "settings.toml").string();
+    ASSERT_EQ(saveSettings(s, path), "");
+    std::string error;
+    EXPECT_EQ(loadSettings(path, error).simThreads, 3);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(loadSettings(write("simulation_threads = 0\n"), error).simThreads, 0);
+    EXPECT_EQ(error, "");
+    const Settings bad = loadSettings(write("simulation_threads = 5000\n"), error);
+    EXPECT_EQ(bad.simThreads, 0);
+    EXPECT_NE(error.find("simulation_threads must be between 0 (one per core) and 1024; got 5000."), std::string::npos)
+        << error;
+    error.clear();
+    EXPECT_EQ(loadSettings(write("simulation_threads = -1\n"), error).simThreads, 0);
+    EXPECT_NE(error.find("simulation_threads must be between"), std::string::npos) << error;
+}
+
 TEST_F(SettingsFile, UnwritablePlaceIsReported)
 {
     const std::string e = saveSettings(Settings{}, (dir / "no-such-folder" / "settings.toml").string());

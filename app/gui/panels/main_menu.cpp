@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "options.hpp"
 #include "panels.hpp"
@@ -127,6 +128,13 @@ void drawMainMenu(Frame& f)
             ImGui::SliderFloat("UI scale", v.presentation ? &v.presentationScale : &v.uiScale,
                                v.presentation ? limits::kMinPresentationScale : limits::kMinUiScale, limits::kMaxUiScale,
                                "%.2fx", ImGuiSliderFlags_AlwaysClamp);
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+            // Up to the cores there are (a settings file may ask for more, up to kMaxSimThreads).
+            const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+            ImGui::SliderInt("Simulation threads", &v.simThreads, 0, std::max(cores, v.simThreads),
+                             v.simThreads == 0 ? "one per core" : "%d", ImGuiSliderFlags_AlwaysClamp);
+            tooltip("Worker threads that simulate blocks at once (0: one per core). The figures are the same "
+                    "for any number; the next simulation uses it.");
             ImGui::Separator();
             if (ImGui::MenuItem("Reset layout")) v.resetLayout = true;
             ImGui::EndMenu();
