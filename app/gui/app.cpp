@@ -666,6 +666,7 @@ double App::renderFrame(std::optional<ImVec2> display)
     else ++frameCount_;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (inputHook) inputHook(ImGui::GetIO());
     if (display) {
         ImGuiIO& io = ImGui::GetIO();
         io.DisplaySize = *display;

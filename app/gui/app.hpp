@@ -4,6 +4,7 @@
 // from headless.hpp.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,10 @@ public:
     /// The scenario has been simulated and no simulation or GPU job is running.
     bool ready() const;
     bool simulating() const { return busy_.simulating; }
+    /// Tests: called in every frame once the window's input has been read and before ImGui
+    /// starts the frame, to give the mouse a place, buttons and wheel (a hidden window has
+    /// none of its own). Empty in the app.
+    std::function<void(ImGuiIO&)> inputHook;
     /// Frames rendered so far (renderFrame() counts them from 1).
     uint64_t frameNumber() const { return frameCount_; }
     /// With --frames: GPU milliseconds of frames [first, last] (GL timer queries, frame_timer.hpp).

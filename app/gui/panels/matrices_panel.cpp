@@ -57,6 +57,7 @@ struct Ctx {
     uint32_t heatMax = 1;
     std::optional<sim::TileRect> blockP;        ///< the traced block's part of P (blockRectInP)
     bool clicked = false;                       ///< a click (press and release, no drag) on the canvas
+    std::optional<sim::Uint3> traceBlock;       ///< interact(): a click on P asks to trace this block
 };
 
 /// Binned colours of a large matrix, rebuilt when the state they show changes.
@@ -435,15 +436,12 @@ void interact(Ctx& c, const Grid& g)
     if (!g.contains(r, col)) return;
     if (!ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tooltipFor(c, g, r, col);
     if (g.name != "P" || !c.clicked) return;
+    // A thread of the traced block is selected at once; another block is traced by the
+    // caller once the click has not become a double click (which fits instead).
     const sim::Trace& t = c.s.trace;
     const POwner o = ownerOfP(c.s.scenario, r, col);
-    if (o.block.x == t.block.x && o.block.y == t.block.y) {
-        c.f.view.thread = linearThread(t.blockDim, o.tx, o.ty);
-    } else if (!c.f.busy.simulating) {
-        sim::Scenario s = c.s.scenario;
-        s.block = sim::Uint3{o.block.x, o.block.y, 0};
-        c.f.requests.load = presetFor(c.f.loaded, s);
-    }
+    if (o.block.x == t.block.x && o.block.y == t.block.y) c.f.view.thread = linearThread(t.blockDim, o.tx, o.ty);
+    else c.traceBlock = sim::Uint3{o.block.x, o.block.y, 0};
 }
 
 /// The legend of the value mode: the colour map from each matrix's smallest to its largest value.
@@ -503,6 +501,9 @@ private:
     float shownZoom_ = 1.0f;          ///< the zoom the canvas was last drawn at
     float mostZoom_ = 8.0f;           ///< largest zoom: the smallest matrix's cells at 64 px
     bool doubleClick_ = false;        ///< the mouse button went down as a double click
+    /// A click on P outside the traced block, waiting out the double-click time: the block
+    /// to trace and when the click was made (ImGui::GetTime()).
+    std::optional<std::pair<sim::Uint3, double>> pendingTrace_;
     bool gpuRefused_ = false;         ///< the heatmap failed on this machine: bins from now on
 };
 
@@ -573,6 +574,7 @@ void MatricesPanel::canvas(Ctx& c)
     if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
         t = fitted(t);
         doubleClick_ = true;
+        pendingTrace_.reset();   // its first click was not meant to trace a block
     }
     // A click is a press and release without a drag; the second click of a double click fits only.
     const bool dragged = io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] >= io.MouseDragThreshold * io.MouseDragThreshold;
@@ -632,6 +634,15 @@ void MatricesPanel::canvas(Ctx& c)
     label(c, N, kl.c_str());
     label(c, P, jl.c_str());
     for (Grid* g : {&M, &N, &P}) interact(c, *g);
+    if (c.traceBlock) pendingTrace_ = std::pair(*c.traceBlock, ImGui::GetTime());
+    if (pendingTrace_ && ImGui::GetTime() - pendingTrace_->second > io.MouseDoubleClickTime) {
+        if (!f.busy.simulating) {
+            sim::Scenario sc2 = sc;
+            sc2.block = pendingTrace_->first;
+            f.requests.load = presetFor(f.loaded, sc2);
+        }
+        pendingTrace_.reset();
+    }
 }
 
 void MatricesPanel::draw(Frame& f)
