@@ -56,13 +56,16 @@ const Case kCases[] = {
 /// every panel as in the frame before twice in a row (or 30 more have passed).
 constexpr int kSettleFrames = 3;
 
-/// Draws frames until the app is ready and the layout steady.
+/// Draws frames until the app is ready and the layout steady, for at most 90 s of wall time
+/// (not a count of frames: a hidden window's frame may take a millisecond on a fast machine).
 void settle(App& app, ImVec2 display, int settle)
 {
     int settled = 0;
-    for (int frame = 0; frame < 2000; ++frame) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < deadline) {
         app.prepareFrame();
         app.renderFrame(display);
+        if (!app.ready()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
         if (app.ready() && ++settled > settle && (layoutSteadyFrames() >= 2 || settled > settle + 30)) return;
         app.swapBuffers();
     }

@@ -91,10 +91,15 @@ int main(int argc, char** argv)
         app.renderFrame(display);
         app.swapBuffers();
     };
+    // Until the scenario is simulated and the layout stands still, for at most 90 s of wall
+    // time (a count of frames is no bound: in a hidden window a frame may take a millisecond,
+    // and the simulation a few seconds).
     auto settle = [&] {
         int settled = 0;
-        for (int i = 0; i < 2000; ++i) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+        while (std::chrono::steady_clock::now() < deadline) {
             frame();
+            if (!app.ready()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
             if (app.ready() && ++settled > 3 && (layoutSteadyFrames() >= 2 || settled > 33)) return;
         }
     };
