@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <time.h>
 #include <unistd.h>
 
 #include "gpu/gpu_occupancy.hpp"
@@ -31,6 +32,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool keyPressed(ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); }
+
+/// Milliseconds of CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID): what
+/// --frames reports beside the wall time, unaffected by other processes on the machine.
+double threadCpuMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
 
 void onGlfwError(int code, const char* what)
 {
@@ -651,6 +661,7 @@ void App::open()
 void App::prepareFrame()
 {
     frameStart_ = Clock::now();
+    frameThreadStart_ = threadCpuMs();
     dt_ = std::chrono::duration<double>(frameStart_ - lastFrame_).count();
     lastFrame_ = frameStart_;
     glfwPollEvents();
@@ -679,6 +690,7 @@ double App::renderFrame(std::optional<ImVec2> display)
     drawUi();
     ImGui::Render();
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - frameStart_).count();
+    lastFrameThreadMs_ = threadCpuMs() - frameThreadStart_;
     carryOut();
 
     int fbw = 0, fbh = 0;

@@ -77,6 +77,10 @@ public:
     /// starts the frame, to give the mouse a place, buttons and wheel (a hidden window has
     /// none of its own). Empty in the app.
     std::function<void(ImGuiIO&)> inputHook;
+    /// The CPU time the app's thread used for the last frame, in milliseconds, over the same
+    /// span as renderFrame()'s result (which is wall time, and grows when other processes
+    /// take the CPU).
+    double lastFrameThreadMs() const { return lastFrameThreadMs_; }
     /// Frames rendered so far (renderFrame() counts them from 1).
     uint64_t frameNumber() const { return frameCount_; }
     /// With --frames: GPU milliseconds of frames [first, last] (GL timer queries, frame_timer.hpp).
@@ -146,6 +150,8 @@ private:
     std::chrono::steady_clock::time_point frameStart_, lastFrame_;   ///< of prepareFrame()
     double dt_ = 0;                     ///< seconds since the previous frame
     uint64_t frameCount_ = 0;           ///< frames rendered
+    double frameThreadStart_ = 0;       ///< the thread's CPU milliseconds at prepareFrame()
+    double lastFrameThreadMs_ = 0;      ///< see lastFrameThreadMs()
     GpuFrameTimer gpuTimer_;            ///< --frames: GPU time of each frame
 
     Job<SimOutcome> simJob_;

@@ -83,13 +83,16 @@ public:
                 // --frames counts frames once the scenario is loaded and the layout has settled.
                 if (frameMs_.empty()) firstFrame_ = app_.frameNumber();
                 frameMs_.push_back(cpuMs);
+                threadMs_.push_back(app_.lastFrameThreadMs());
                 if (opt_.pan) panStep(static_cast<int>(frameMs_.size()));
                 if (static_cast<int>(frameMs_.size()) == opt_.frames) {
                     // GPU time from the frames' timer queries (Mesa's llvmpipe under Xvfb).
                     const std::vector<double> gpu = app_.gpuFrameMs(firstFrame_, app_.frameNumber());
-                    std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f gpu_ms_median %.3f gpu_ms_p99 %.3f\n",
+                    std::printf("frames %d cpu_ms_median %.3f cpu_ms_p99 %.3f gpu_ms_median %.3f gpu_ms_p99 %.3f "
+                                "thread_cpu_ms_median %.3f thread_cpu_ms_p99 %.3f\n",
                                 opt_.frames, percentile(frameMs_, 0.5), percentile(frameMs_, 0.99),
-                                percentile(gpu, 0.5), percentile(gpu, 0.99));
+                                percentile(gpu, 0.5), percentile(gpu, 0.99), percentile(threadMs_, 0.5),
+                                percentile(threadMs_, 0.99));
                     return;
                 }
             }
@@ -213,7 +216,8 @@ private:
     size_t keyNext_ = 0;                ///< next of opt_.keys to press
     bool keyHeld_ = false;              ///< opt_.keys[keyNext_] is down this frame
     std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written
-    std::vector<double> frameMs_;       ///< --frames: CPU milliseconds of the frames counted
+    std::vector<double> frameMs_;       ///< --frames: CPU milliseconds of the frames counted (wall time)
+    std::vector<double> threadMs_;      ///< --frames: the app thread's CPU time of the same frames
     uint64_t firstFrame_ = 0;           ///< --frames: the app's number of the first frame counted
 };
 
