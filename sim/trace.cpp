@@ -34,19 +34,21 @@ struct StepKey {
     }
 };
 
-/// One thread's statement: its events up to the one that ends it.
+/// One thread's statement: its events up to the one that ends it, as positions in the raw
+/// events (`ids[begin, end)` of the interval's list of positions), so that grouping copies
+/// no event until the trace receives it.
 struct Statement {
-    std::vector<Event> events;
+    uint32_t begin = 0, end = 0;
 };
 
 /// The mask element a multiply-add statement reads from constant memory, or -1. A
 /// convolution's loop iteration is the mask element it multiplies by (j, or i and j), so
 /// threads that skip ghost elements still meet the others at the same iteration.
-int maskElement(const Statement& st)
+int maskElement(const Statement& st, const std::vector<uint32_t>& ids, const std::vector<Event>& raw)
 {
-    if (st.events.back().op != Op::Fma) return -1;
-    for (const Event& e : st.events)
-        if (e.op == Op::ConstantLoad) return e.index;
+    if (raw[ids[st.end - 1]].op != Op::Fma) return -1;
+    for (uint32_t k = st.begin; k < st.end; ++k)
+        if (raw[ids[k]].op == Op::ConstantLoad) return raw[ids[k]].index;
     return -1;
 }
 
@@ -90,25 +92,29 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
     tr.blockDim = blockDim;
     tr.arrays = arrays;
     const size_t nThreads = blockDim.count();
+    tr.events.reserve(raw.size());
 
-    struct Pending {
-        std::vector<Event> events;
-    };
     struct Group {
         StepKey key;
         Step step;
-        std::vector<Event> events;
+        std::vector<uint32_t> statements;   ///< indices into the interval's statements
         int firstSeen;
     };
 
     int interval = 0;
     size_t i = 0;
+    // Per interval, reused: each thread's events since its last statement ended, and every
+    // statement's events in turn (positions in `raw`).
+    std::vector<std::vector<uint32_t>> pendingByThread(nThreads);
+    std::vector<uint32_t> ids;
+    std::vector<Statement> statements;
     while (i <= raw.size()) {
         // Collect one barrier interval: raw events up to the next Barrier event, cut into
         // each thread's statements.
         const size_t intervalStart = i;
-        std::vector<std::vector<Event>> pendingByThread(nThreads);
-        std::vector<Statement> statements;
+        for (auto& p : pendingByThread) p.clear();
+        ids.clear();
+        statements.clear();
         // Shared arrays that some thread fills more than once in this interval (the left
         // halo, internal and right halo loads of a convolution tile): their fills form one
         // step per source line. Elsewhere every fill of an array is one step, whichever
@@ -119,11 +125,13 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             if ((i & 0xFFFF) == 0 && progress.stopRequested()) throw Cancelled();
             const Event& e = raw[i];
             auto& pending = pendingByThread.at(e.thread);
-            pending.push_back(e);
+            pending.push_back(static_cast<uint32_t>(i));
             if (!endsStatement(e.op)) continue;
             if ((e.op == Op::SharedStore || e.op == Op::ZeroFill) && ++fillsByThread[{e.thread, e.array}] > 1)
                 splitArrays.insert(e.array);
-            statements.push_back(Statement{std::move(pending)});
+            const auto begin = static_cast<uint32_t>(ids.size());
+            ids.insert(ids.end(), pending.begin(), pending.end());
+            statements.push_back(Statement{begin, static_cast<uint32_t>(ids.size())});
             pending.clear();
         }
         std::map<StepKey, size_t> groupIndex;
@@ -136,19 +144,20 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         // Progress: the raw events of the intervals before this one, and this interval's
         // share of its statements grouped.
         size_t done = 0;
-        for (Statement& st : statements) {
+        for (size_t si = 0; si < statements.size(); ++si) {
+            const Statement& st = statements[si];
             if ((++done & 0x3FFF) == 0)
                 progress.at((static_cast<double>(intervalStart) +
                              static_cast<double>(i - intervalStart) * static_cast<double>(done) /
                                  static_cast<double>(statements.size())) /
                             static_cast<double>(raw.size()));
-            const Event& e = st.events.back();
+            const Event& e = raw[ids[st.end - 1]];
             StepKey key;
             if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
                 const int line = splitArrays.count(e.array) ? e.line : 0;
                 int occ = occurrences[e.thread][{0, e.array, line}]++;
                 key = StepKey{0, e.array, occ, line};
-            } else if (const int mask = maskElement(st); mask >= 0) {
+            } else if (const int mask = maskElement(st, ids, raw); mask >= 0) {
                 int occ = occurrences[e.thread][{2, mask, 0}]++;
                 key = StepKey{2, mask, occ};
             } else {
@@ -173,7 +182,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             // A load line of the zero-filling branch may sit on a different line: keep the
             // smallest line as the step's line (the load comes first in the source).
             if (e.op == Op::SharedStore && e.line < g.step.line) g.step.line = e.line;
-            g.events.insert(g.events.end(), st.events.begin(), st.events.end());
+            g.statements.push_back(static_cast<uint32_t>(si));
         }
         // Statements after the last barrier (storing P) belong to no new phase.
         const bool tail = i == raw.size() && interval > 0 && barriersPerPhase > 0 &&
@@ -190,7 +199,9 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             bool hasFma = false, sharedOperands = false, globalOperands = false;
             int sourceArray = -1, targetArray = -1;
             int firstSlot = -1, lastSlot = -1, zeroFills = 0, fills = 0, maskArray = -1;
-            for (const Event& e : g.events) {
+            for (uint32_t si : g.statements)
+            for (uint32_t k = statements[si].begin; k < statements[si].end; ++k) {
+                const Event& e = raw[ids[k]];
                 if (e.op == Op::Fma) hasFma = true;
                 if (e.op == Op::SharedLoad) sharedOperands = true;
                 // The mask in constant memory is an operand, not a source of tiles.
@@ -243,23 +254,24 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                 s.label = prefix + "line " + std::to_string(s.line);
             }
             s.begin = static_cast<int>(tr.events.size());
-            tr.events.insert(tr.events.end(), g.events.begin(), g.events.end());
+            for (uint32_t si : g.statements)
+                for (uint32_t k = statements[si].begin; k < statements[si].end; ++k) tr.events.push_back(raw[ids[k]]);
             s.end = static_cast<int>(tr.events.size());
             tr.steps.push_back(s);
         }
         // Loads not followed by any statement end (none in the project's kernels) are kept
         // in an extra step so that nothing recorded is dropped.
-        std::vector<Event> leftovers;
-        for (auto& p : pendingByThread) leftovers.insert(leftovers.end(), p.begin(), p.end());
-        if (!leftovers.empty()) {
+        const size_t leftoversBegin = tr.events.size();
+        for (auto& p : pendingByThread)
+            for (uint32_t k : p) tr.events.push_back(raw[k]);
+        if (tr.events.size() > leftoversBegin) {
             Step s;
             s.phase = phase;
             s.interval = interval;
             s.kind = StepKind::Other;
-            s.line = leftovers.front().line;
+            s.line = tr.events[leftoversBegin].line;
             s.label = "line " + std::to_string(s.line);
-            s.begin = static_cast<int>(tr.events.size());
-            tr.events.insert(tr.events.end(), leftovers.begin(), leftovers.end());
+            s.begin = static_cast<int>(leftoversBegin);
             s.end = static_cast<int>(tr.events.size());
             tr.steps.push_back(s);
         }
