@@ -86,6 +86,7 @@ void timeGrid(const Scenario& s, const Problem& pb, unsigned threads, GridResult
     out.P.assign(static_cast<size_t>(pb.P.size()), 0.0f);
     WarpMemory memory;
     m.memory = &memory;
+    m.detectHazards = true;
     const LaunchShape shape = launchShape(s);
     LaunchConfig cfg;
     cfg.grid = shape.grid;
