@@ -382,6 +382,26 @@ void tileLines(const Ctx& c, const Grid& g)
     for (int col = c.T; col < g.cols; col += c.T) c.dl->AddLine(g.at(0, col), g.at(g.rows, col), line, 1.5f);
 }
 
+/// Smallest side, in pixels, of the frames that mark the current tile and the traced block:
+/// on a large matrix a 32-element tile is a few pixels wide, and its frame is drawn this
+/// large about the tile's centre so that it stays visible from the back of a lecture hall.
+constexpr float kMinMarker = 14.0f;
+
+/// Frame [a, b] grown about its centre to at least kMinMarker (scaled) pixels a side.
+void markerFrame(const Ctx& c, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
+{
+    const float least = kMinMarker * c.f.theme.scale;
+    auto grow = [least](float& lo, float& hi) {
+        if (hi - lo >= least) return;
+        const float mid = (lo + hi) / 2;
+        lo = mid - least / 2;
+        hi = mid + least / 2;
+    };
+    grow(a.x, b.x);
+    grow(a.y, b.y);
+    c.dl->AddRect(a, b, colour, 3, 0, thickness);
+}
+
 /// The tile of the current phase on M or N, with ghost cells where it leaves the matrix and
 /// its slots were zero-filled.
 void phaseTile(const Ctx& c, const Grid& g)
@@ -401,7 +421,21 @@ void phaseTile(const Ctx& c, const Grid& g)
         if (g.cell >= 24) centredText(c.dl, c.f.theme.fonts.cell, p0, p1, pal.cellText, "0");
     }
     const ImVec2 a = g.at(tile->row0, tile->col0), b = g.at(tile->row0 + tile->rows, tile->col0 + tile->cols);
-    c.dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.loadedThisPhase, 3, 0, 2.0f);
+    markerFrame(c, ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.loadedThisPhase, 2.0f);
+}
+
+/// On matrices whose tiles are too small to read (a tile under kMinMarker pixels), a faint
+/// frame round the traced block's rows of M and columns of N: what its phases walk along.
+void blockBand(const Ctx& c, const Grid& g)
+{
+    if (!c.blockP || g.name == "P") return;
+    const sim::TileRect& bp = *c.blockP;
+    if (static_cast<float>(bp.rows) * g.cell >= kMinMarker * c.f.theme.scale) return;
+    const bool isM = g.name == "M";
+    const ImVec2 a = isM ? g.at(bp.row0, 0) : g.at(0, bp.col0);
+    const ImVec2 b = isM ? g.at(bp.row0 + bp.rows, g.cols) : g.at(g.rows, bp.col0 + bp.cols);
+    c.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), (c.f.theme.palette.selected & 0x00FFFFFF) | 0x90000000u,
+                  0, 0, 1.0f);
 }
 
 /// The traced block's tile of P and the selected thread's element.
@@ -411,7 +445,7 @@ void blockOutline(const Ctx& c, const Grid& g)
     if (!c.blockP) return;
     const sim::TileRect& bp = *c.blockP;
     const ImVec2 a = g.at(bp.row0, bp.col0), b = g.at(bp.row0 + bp.rows, bp.col0 + bp.cols);
-    c.dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.selected, 3, 0, 2.5f);
+    markerFrame(c, ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.selected, 2.5f);
     const sim::PElement e = threadPElement(c.s.scenario, c.s.trace, c.f.view.thread);
     if (g.contains(static_cast<int>(e.row), static_cast<int>(e.col)) && g.cell >= kMinCell) {
         const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
@@ -481,7 +515,7 @@ void legend(const Ctx& c)
     if (!c.s.matchesReference)
         legendItem(pal.error, "wrong P", "P element that differs from the CPU reference (fmaf in k order), "
                                          "marked once it is stored: a race gave it a stale operand.", Swatch::Frame);
-    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step.", Swatch::Frame);
+    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step. Where a tile is only a few pixels wide, its frame is drawn larger than the tile, and a faint frame marks the rows of M and the columns of N the block reads.", Swatch::Frame);
 }
 
 /// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours and
@@ -627,6 +661,8 @@ void MatricesPanel::canvas(Ctx& c)
         f.view.notice = "Large matrices are drawn in bins, without the heatmap shaders: " + why + ".";
         f.view.noticeIsError = true;
     }
+    blockBand(c, M);
+    blockBand(c, N);
     phaseTile(c, M);
     phaseTile(c, N);
     blockOutline(c, P);
@@ -654,7 +690,7 @@ void MatricesPanel::draw(Frame& f)
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1, {}, false};
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1, {}, false, {}};
             c.T = static_cast<int>(s->block.x);
             c.blockP = blockRectInP(s->scenario, s->trace.block);
             const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N");
