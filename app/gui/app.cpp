@@ -329,8 +329,8 @@ void App::startExport(const ExportForm& e)
     r.presentation = view_.presentation;
     r.uiScale = view_.presentation ? view_.presentationScale : view_.uiScale;
     r.light = view_.themeKind == ThemeKind::Light;
-    exportJob_.start([r](std::atomic<float>& progress) {
-        ExportOutcome out = runExport(r, progress);
+    exportJob_.start([r, cancel = exportJob_.cancelFlag()](std::atomic<float>& progress) {
+        ExportOutcome out = runExport(r, progress, cancel);
         std::error_code ec;
         std::filesystem::remove(r.scenarioFile, ec);
         return out;
@@ -411,7 +411,10 @@ void App::collectJobs()
             if (g->device) loaded_.device = g->device;
             if (g->limits) loaded_.deviceLimits = g->limits;
             if (!g->limitsError.empty()) loaded_.deviceLimitsError = g->limitsError;
-            if (!g->timings.empty() || !g->error.empty()) {
+            if (g->cancelled) {
+                view_.notice = "Cancelled the GPU timings; the timings shown before stay.";
+                view_.noticeIsError = false;
+            } else if (!g->timings.empty() || !g->error.empty()) {
                 loaded_.timings = std::move(g->timings);
                 loaded_.timingError = std::move(g->error);
             }
@@ -425,7 +428,6 @@ void App::collectJobs()
         view_.noticeIsError = x->failed;
     }
     busy_.exporting = exportJob_.running();
-    busy_.exportProgress = exportJob_.progress();
     busy_.timingProgress = gpuJob_.progress();
 }
 
@@ -537,8 +539,29 @@ void App::drawSimulationControls()
             ImGui::EndPopup();
         }
     }
-    // Progress and Cancel, in a corner, once a simulation has run for a moment.
-    if (!simJob_.running() || simJob_.seconds() < 0.3) return;
+    // Progress and Cancel, in a corner, for each long job that has run for a moment: the
+    // simulation, the GPU timings, an export.
+    struct Row {
+        std::string what;
+        float done;
+        double elapsed, estimate;
+        bool cancelling;
+        std::function<void()> cancel;
+        const char* tip;
+    };
+    std::vector<Row> rows;
+    if (simJob_.running() && simJob_.seconds() >= 0.3)
+        rows.push_back({"Simulating " + simWhat_, simJob_.progress(), simJob_.seconds(), simEstimate_,
+                        simJob_.cancelRequested(), [this] { simJob_.cancel(); },
+                        "Stop the simulation (Esc); the scenario shown now stays"});
+    if (busy_.timing && gpuJob_.seconds() >= 0.3)
+        rows.push_back({"Timing on the GPU", gpuJob_.progress(), gpuJob_.seconds(), 0, gpuJob_.cancelRequested(),
+                        [this] { gpuJob_.cancel(); }, "Stop the GPU timings; the timings shown before stay"});
+    if (exportJob_.running() && exportJob_.seconds() >= 0.3)
+        rows.push_back({"Exporting steps", exportJob_.progress(), exportJob_.seconds(), 0,
+                        exportJob_.cancelRequested(), [this] { exportJob_.cancel(); },
+                        "Stop the export; the pictures written so far stay"});
+    if (rows.empty()) return;
     const float pad = em * 0.75f;
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - pad, vp->Pos.y + vp->Size.y - pad), ImGuiCond_Always,
                             ImVec2(1.0f, 1.0f));
@@ -547,21 +570,26 @@ void App::drawSimulationControls()
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
     if (ImGui::Begin("##simulation-progress", nullptr, flags)) {
-        const float done = std::clamp(simJob_.progress(), 0.0f, 1.0f);
-        const double elapsed = simJob_.seconds();
-        // What is left: from the pace so far once there is one, else from the estimate.
-        const double left = done > 0.02f ? elapsed * (1 - done) / done : std::max(0.0, simEstimate_ - elapsed);
-        ImGui::Text("Simulating %s", simWhat_.c_str());
-        const std::string overlay = std::to_string(static_cast<int>(done * 100)) + "%, " +
-                                    (left < 1 ? std::string("almost done") : "about " + sim::durationWords(left) + " left");
-        ImGui::ProgressBar(done, ImVec2(em * 16, 0), overlay.c_str());
-        ImGui::SameLine();
-        const bool cancelling = simJob_.cancelRequested();
-        ImGui::BeginDisabled(cancelling);
-        if (ImGui::Button(cancelling ? "Cancelling..." : "Cancel")) simJob_.cancel();
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("Stop the simulation (Esc); the scenario shown now stays");
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Row& r = rows[i];
+            ImGui::PushID(static_cast<int>(i));
+            const float done = std::clamp(r.done, 0.0f, 1.0f);
+            // What is left: from the pace so far once there is one, else from the estimate.
+            const bool paced = done > 0.02f;
+            const double left = paced ? r.elapsed * (1 - done) / done : std::max(0.0, r.estimate - r.elapsed);
+            ImGui::TextUnformatted(r.what.c_str());
+            const std::string overlay = std::to_string(static_cast<int>(done * 100)) + "%" +
+                                        (!paced && r.estimate <= 0 ? std::string()
+                                         : left < 1               ? std::string(", almost done")
+                                                                  : ", about " + sim::durationWords(left) + " left");
+            ImGui::ProgressBar(done, ImVec2(em * 16, 0), overlay.c_str());
+            ImGui::SameLine();
+            ImGui::BeginDisabled(r.cancelling);
+            if (ImGui::Button(r.cancelling ? "Cancelling..." : "Cancel")) r.cancel();
+            ImGui::EndDisabled();
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", r.tip);
+            ImGui::PopID();
+        }
     }
     ImGui::End();
 }
@@ -603,14 +631,23 @@ void App::carryOut()
     }
     if (requests_.bench && !gpuJob_.running()) {
         std::vector<gpu::BenchRequest> reqs = std::move(*requests_.bench);
-        gpuJob_.start([reqs](std::atomic<float>& progress) {
+        gpuJob_.start([reqs, cancel = gpuJob_.cancelFlag()](std::atomic<float>& progress) {
             GpuOutcome out;
             const float n = static_cast<float>(reqs.size());
+            // Thrown from the progress report (between timed runs) when Cancel was pressed;
+            // the device buffers and events free themselves on the way out.
+            struct Stopped {};
             for (size_t i = 0; i < reqs.size(); ++i) {
                 try {
+                    if (*cancel) throw Stopped{};
                     out.timings.push_back(gpu::bench(reqs[i], [&](double p) {
                         progress = (static_cast<float>(i) + static_cast<float>(p)) / n;
+                        if (*cancel) throw Stopped{};
                     }));
+                } catch (const Stopped&) {
+                    out.cancelled = true;
+                    out.timings.clear();
+                    break;
                 } catch (const std::exception& e) {
                     out.error = reqs[i].kernel + ": " + e.what();
                     break;

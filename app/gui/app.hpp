@@ -38,6 +38,7 @@ struct GpuOutcome {
     std::string limitsError;
     std::vector<gpu::BenchResult> timings;
     std::string error;
+    bool cancelled = false;   ///< Cancel stopped the timings; the earlier ones stay shown
 };
 
 class App {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
@@ -43,7 +44,7 @@ std::string number(float v)
 
 }  // namespace
 
-ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress)
+ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress, const std::atomic<bool>* cancel)
 {
     // Said here in the app's words; the child (tilescope --export-steps) refuses it too.
     const ExportFormat format = r.format == "gif" ? ExportFormat::Gif : r.format == "svg" ? ExportFormat::Svg : ExportFormat::Png;
@@ -55,7 +56,7 @@ ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress)
     fs::create_directories(r.dir, ec);
     if (ec || !fs::is_directory(r.dir))
         return {"Cannot export: the folder '" + r.dir + "' cannot be made (" + ec.message() + ").", true};
-    const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+    const std::string self = r.program.empty() ? fs::read_symlink("/proc/self/exe", ec).string() : r.program;
     if (ec) return {"Cannot export: this program cannot find its own executable (" + ec.message() + ").", true};
 
     std::vector<std::string> args = {self,
@@ -88,11 +89,31 @@ ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress)
 
     const int steps = r.to - r.from + 1;
     int status = 0;
+    bool cancelled = false;
     while (waitpid(pid, &status, WNOHANG) == 0) {
         if (r.format != "gif") progress = static_cast<float>(writtenSoFar(r.dir, r.format)) / static_cast<float>(steps);
+        if (cancel && *cancel && !cancelled) {
+            kill(pid, SIGTERM);
+            cancelled = true;
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     progress = 1.0f;
+    if (cancelled) {
+        fs::remove(log, ec);
+        // The picture the child was writing when stopped (written as NAME.part, then renamed).
+        for (const fs::directory_entry& e : fs::directory_iterator(r.dir, ec))
+            if (e.path().extension() == ".part") fs::remove(e.path(), ec);
+        if (r.format == "gif") {
+            // A GIF cut short is no GIF: the partial file goes.
+            for (const std::string& f : exportFiles(r.dir, ExportFormat::Gif, r.from, r.to)) fs::remove(f, ec);
+            return {"Export cancelled; no GIF was written.", false};
+        }
+        const int kept = writtenSoFar(r.dir, r.format);
+        return {"Export cancelled after " + std::to_string(kept) + " of " + std::to_string(steps) + " steps; the " +
+                    std::to_string(kept) + " file" + (kept == 1 ? "" : "s") + " in " + r.dir + " stay.",
+                false};
+    }
     std::string last;
     {
         std::ifstream in(log);

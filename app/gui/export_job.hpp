@@ -21,6 +21,7 @@ struct ExportRequest {
     float uiScale = 1;          ///< --ui-scale
     bool light = false;         ///< --theme light
     bool force = false;         ///< --force: overwrite the files of an earlier export
+    std::string program;        ///< the tilescope binary to run; empty: this very program
 };
 
 /// What the export gave: a sentence for the caption bar, and whether it is an error.
@@ -32,6 +33,9 @@ struct ExportOutcome {
 /// Runs the export of `r` and waits for it, storing the fraction of steps written in
 /// `progress`. Never throws: every failure (no folder, a file of an earlier export in the
 /// way without `force`, the child's one-sentence error, a crash) comes back as the message.
-ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress);
+/// When `cancel` (may be null) becomes true the export is stopped (the child is sent
+/// SIGTERM); the files written so far stay, and the message says how many.
+ExportOutcome runExport(const ExportRequest& r, std::atomic<float>& progress,
+                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace ts::app

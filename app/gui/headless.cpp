@@ -189,8 +189,19 @@ private:
                 if (mine) lists.push_back(dl);
             }
             const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), clear);
-            std::ofstream out(path, std::ios::binary | std::ios::trunc);
-            if (!(out << svg) || !out.flush()) throw RunError("Cannot write the SVG '" + path + "' (is the folder there and writable?).");
+            // Beside its name first, then renamed (as savePng does).
+            const std::string part = path + ".part";
+            {
+                std::ofstream out(part, std::ios::binary | std::ios::trunc);
+                if (!(out << svg) || !out.flush()) {
+                    std::remove(part.c_str());
+                    throw RunError("Cannot write the SVG '" + path + "' (is the folder there and writable?).");
+                }
+            }
+            if (std::rename(part.c_str(), path.c_str()) != 0) {
+                std::remove(part.c_str());
+                throw RunError("Cannot write the SVG '" + path + "' (renaming it into place failed).");
+            }
             return;
         }
         Image img;

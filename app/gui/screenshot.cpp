@@ -1,5 +1,7 @@
 #include "screenshot.hpp"
 
+#include <cstdio>
+
 #include <glad/gl.h>
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -63,8 +65,17 @@ Image cropImage(const Image& img, int x, int y, int w, int h)
 std::string savePng(const Image& img, const std::string& path)
 {
     if (img.width <= 0 || img.height <= 0) return "Cannot write '" + path + "': the picture is empty.";
-    if (!stbi_write_png(path.c_str(), img.width, img.height, 4, img.rgba.data(), img.width * 4))
+    // Written beside its name and then renamed, so that a run stopped in the middle (an
+    // export cancelled from the app) never leaves half a picture under the name.
+    const std::string part = path + ".part";
+    if (!stbi_write_png(part.c_str(), img.width, img.height, 4, img.rgba.data(), img.width * 4)) {
+        std::remove(part.c_str());
         return "Cannot write the picture to '" + path + "' (is the folder there and writable?).";
+    }
+    if (std::rename(part.c_str(), path.c_str()) != 0) {
+        std::remove(part.c_str());
+        return "Cannot write the picture to '" + path + "' (renaming it into place failed).";
+    }
     return "";
 }
 

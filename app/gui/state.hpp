@@ -157,7 +157,6 @@ struct Busy {
     float timingProgress = 0;    ///< 0..1
     std::string timingStage;     ///< "matmul-tiled (2 of 3)"
     bool exporting = false;
-    float exportProgress = 0;    ///< 0..1
 };
 
 /// Everything a panel gets for one frame.

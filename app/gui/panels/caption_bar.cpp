@@ -174,10 +174,6 @@ void CaptionBar::draw(Frame& f, float y, float height)
         }
         ImGui::PopTextWrapPos();
     }
-    if (f.busy.exporting) {
-        ImGui::SameLine();
-        ImGui::ProgressBar(f.busy.exportProgress, ImVec2(ImGui::GetFontSize() * 6, 0));
-    }
     if (c.narration && !c.narration->empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(c.narration->c_str());
