@@ -3,17 +3,21 @@
 // output P, at the cursor; per-element use counts on hover ("N[5] is used by threads 4, 5,
 // 6, 7 (4X)") and as a heatmap; the block's loads beside the textbook's reduction formula.
 // Shown in place of the Matrices panel when a convolution kernel is loaded. Large inputs
-// are shown as the block's neighbourhood.
+// are shown as the block's neighbourhood, with an overview of the whole N and P above it
+// (1D: strips, 2D: squares) drawn by the heatmap shaders (heatmap.hpp), or in a few hundred
+// bins without them; a white frame on the overview marks where the close-up lies.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cfloat>
-#include <initializer_list>
 #include <cmath>
+#include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "heatmap.hpp"
 #include "layout.hpp"
 #include "panels.hpp"
 #include "sim/conv_view.hpp"
@@ -45,6 +49,39 @@ struct Board {
     }
 };
 
+/// One overview picture (N or P, whole) on the GPU: its textures and what they were made
+/// from. A 1D strip is reduced on the CPU to about a texel per pixel and its one row repeated
+/// into as many rows as the strip is tall (the shader's elements are square); a 2D array too
+/// large for the driver's textures is reduced by 2, 4, ... elements a side.
+struct OverviewImage {
+    HeatImage image;
+    uint64_t flagsGeneration = ~0ull;   ///< Loaded::generation of the flags on the GPU
+    int flagsCursor = -2;               ///< and their cursor
+    int factor = 1;                     ///< elements per texel along a side (a power of 2)
+    int repeat = 1;                     ///< 1D: texture rows holding the strip's one row
+    uint64_t scalarGeneration = ~0ull;  ///< Loaded::generation of the load counts on the GPU
+    std::vector<uint8_t> base;          ///< P: flags that hold at every cursor (block, wrong)
+    uint64_t baseGeneration = ~0ull;
+};
+
+/// An overview drawn in bins with ImGui rectangles (no shaders, SVG export): per bin what
+/// does not change with the cursor.
+struct OverviewBins {
+    uint64_t generation = ~0ull;
+    int rows = 0, cols = 0;             ///< bins down and across
+    std::vector<uint32_t> loads;        ///< N: most global loads of an element of the bin
+    std::vector<uint8_t> wrong;         ///< P: an element of another block differs from the reference
+};
+
+/// What the panel keeps for the overviews between frames.
+struct Overviews {
+    OverviewImage gpu[2];               ///< N, P
+    OverviewBins bins[2];               ///< N, P
+    uint64_t loadsGeneration = ~0ull;   ///< Loaded::generation loadsMax belongs to
+    uint32_t loadsMax = 1;              ///< most global loads of an element of N, whole grid
+    bool gpuRefused = false;            ///< the heatmap failed here: bins from now on
+};
+
 /// What one frame of the panel needs.
 struct Ctx {
     Frame& f;
@@ -54,6 +91,7 @@ struct Ctx {
     std::vector<int> maskNow;         ///< M elements read by the cursor step
     std::vector<int> maskSoFar;       ///< constant loads of each M element by the block so far
     uint32_t heatMax = 1;
+    Overviews* ov = nullptr;          ///< the panel's overview state
 };
 
 ImU32 roleColour(const Palette& pal, sim::ConvRole r)
@@ -416,6 +454,423 @@ void extent(int size, int in0, int inLen, int tile, float pixels, int& first, in
     count = std::min(std::max(size, in0 + inLen), in0 + inLen + tile) - first;
 }
 
+// ---- the overview of the whole N and P (large inputs) ---------------------------------
+
+/// One overview on the canvas: the whole array (N or P, height x width elements) in the
+/// rectangle [origin, origin + (w, h)) of whole pixels; 1D: one row, a strip h pixels tall.
+struct Overview {
+    bool isP = false;
+    ImVec2 origin;
+    float w = 0, h = 0;
+    int rows = 1, cols = 1;
+    float cellW() const { return w / cols; }
+    float cellH() const { return h / rows; }
+    ImVec2 at(float r, float c) const { return ImVec2(origin.x + c * cellW(), origin.y + r * cellH()); }
+    bool hit(ImVec2 m, int& r, int& c) const
+    {
+        if (m.x < origin.x || m.y < origin.y || m.x >= origin.x + w || m.y >= origin.y + h) return false;
+        r = std::min(rows - 1, static_cast<int>((m.y - origin.y) / cellH()));
+        c = std::min(cols - 1, static_cast<int>((m.x - origin.x) / cellW()));
+        return true;
+    }
+};
+
+/// Whether P element `idx` as shown at the cursor differs from the CPU reference, bit for
+/// bit: the traced block's elements once stored, the others' final values.
+bool wrongP(const Ctx& c, int32_t idx, const sim::ElementView* e, bool inBlock)
+{
+    if (inBlock && !(e && e->stored)) return false;
+    const float v = e && e->stored ? e->storedValue : c.s.P[idx];
+    return static_cast<size_t>(idx) < c.s.reference.size() && std::memcmp(&v, &c.s.reference[idx], sizeof v) != 0;
+}
+
+/// Whether (row, col) of P is one of the traced block's outputs.
+bool inBlockP(const sim::ConvGeometry& g, int row, int col)
+{
+    return row >= g.outRow0 && row < g.outRow0 + g.outRows && col >= g.outCol0 && col < g.outCol0 + g.outCols;
+}
+
+/// The flags (HeatFlag per element, row-major, height x width) of N or P at the cursor. N:
+/// what the traced block loaded (this phase, this step, earlier) and what sits in N_ds, an
+/// element read through its N_ds slot by this step counting as read now. P: the block's
+/// outputs, stored ones, and elements that differ from the CPU reference.
+std::vector<uint8_t> overviewFlags(const Ctx& c, bool isP, OverviewImage& oi)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const size_t n = static_cast<size_t>(g.height) * g.width;
+    std::vector<uint8_t> flags;
+    if (isP) {
+        if (oi.baseGeneration != c.f.loaded.generation || oi.base.size() != n) {
+            oi.base.assign(n, 0);
+            for (int r = std::max(0, g.outRow0); r < std::min(g.height, g.outRow0 + g.outRows); ++r)
+                for (int col = std::max(0, g.outCol0); col < std::min(g.width, g.outCol0 + g.outCols); ++col)
+                    oi.base[static_cast<size_t>(r) * g.width + col] = kInBlock;
+            if (!c.s.matchesReference)
+                for (size_t idx = 0; idx < n; ++idx)
+                    if (!oi.base[idx] && wrongP(c, static_cast<int32_t>(idx), nullptr, false)) oi.base[idx] = kWrong;
+            oi.baseGeneration = c.f.loaded.generation;
+        }
+        flags = oi.base;
+    } else {
+        flags.assign(n, 0);
+    }
+    const int arr = isP ? c.v.pArray : c.v.nArray;
+    for (const auto& [idx, e] : c.f.replay.elements[arr]) {
+        if (idx < 0 || static_cast<size_t>(idx) >= n) continue;
+        uint8_t b = flags[idx];
+        if (e.loadedThisPhase) b |= kLoadedThisPhase;
+        if (e.readNow) b |= kReadNow;
+        if (e.inShared()) b |= kInShared;
+        if (e.loadsSoFar > 0) b |= kLoadedEarlier;
+        if (e.stored) b |= kStored;
+        if (isP && wrongP(c, idx, &e, (b & kInBlock) != 0)) b |= kWrong;
+        flags[idx] = b;
+    }
+    if (!isP && c.v.ndsArray >= 0)
+        for (const sim::SlotView& sv : c.f.replay.slots[c.v.ndsArray])
+            if (sv.readNow && sv.sourceArray == c.v.nArray && sv.sourceIndex >= 0 && static_cast<size_t>(sv.sourceIndex) < n)
+                flags[sv.sourceIndex] |= kReadNow;
+    return flags;
+}
+
+/// Level `level` of a pyramid of `rows` x `cols` elements, its row repeated `repeat` times
+/// (1D strips; `rows` is then 1).
+template <class T>
+std::vector<T> texels(const std::vector<std::vector<T>>& pyramid, int level, int repeat)
+{
+    const std::vector<T>& row = pyramid[std::min<size_t>(level, pyramid.size() - 1)];
+    std::vector<T> out;
+    out.reserve(row.size() * repeat);
+    for (int i = 0; i < repeat; ++i) out.insert(out.end(), row.begin(), row.end());
+    return out;
+}
+
+int log2Of(int powerOfTwo)
+{
+    int l = 0;
+    while ((1 << l) < powerOfTwo) ++l;
+    return l;
+}
+
+/// Draws overview `p` through the heatmap shaders. Returns false when the GPU cannot draw it
+/// (the caller draws bins instead); `why` then says why.
+bool drawOverviewGpu(const Ctx& c, const Overview& p, OverviewImage& oi, HeatmapRenderer& renderer, std::string& why)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const float fb = std::max(1.0f, ImGui::GetIO().DisplayFramebufferScale.x);
+    const int wPx = std::max(1, static_cast<int>(std::lround(p.w * fb)));
+    const int hPx = std::max(1, static_cast<int>(std::lround(p.h * fb)));
+    // 1D: about one texel per pixel across, repeated down the strip.
+    int factor = 1, repeat = 1;
+    if (!g.twoD) {
+        while (g.width / (factor * 2) >= wPx) factor *= 2;
+        const int texCols = (g.width + factor - 1) / factor;
+        repeat = std::max(1, static_cast<int>(std::ceil(hPx / (static_cast<float>(wPx) / texCols))));
+    } else {
+        factor = oi.factor;   // 1 unless the driver refused the whole array before
+    }
+    const uint64_t gen = c.f.loaded.generation;
+    const int texCols0 = (g.width + factor - 1) / factor;
+    if (!oi.image.holds(g.twoD ? (g.height + factor - 1) / factor : repeat, texCols0) || oi.flagsGeneration != gen ||
+        oi.flagsCursor != c.f.view.cursor || oi.factor != factor || oi.repeat != repeat) {
+        const std::vector<uint8_t> flags = overviewFlags(c, p.isP, oi);
+        std::vector<std::vector<uint8_t>> pyramid;
+        for (;;) {
+            const int texRows = g.twoD ? (g.height + factor - 1) / factor : repeat;
+            const int texCols = (g.width + factor - 1) / factor;
+            bool ok;
+            if (factor == 1 && repeat == 1) {
+                ok = oi.image.setFlags(texRows, texCols, flags);
+            } else {
+                if (pyramid.empty()) pyramid = flagPyramid(flags, g.twoD ? g.height : 1, g.width);
+                ok = oi.image.setFlags(texRows, texCols, texels(pyramid, log2Of(factor), repeat));
+            }
+            if (ok) break;
+            if (!g.twoD || factor >= (1 << 10)) {
+                why = "an array of " + std::to_string(g.height) + " x " + std::to_string(g.width) +
+                      " elements is larger than the OpenGL driver's largest texture";
+                return false;
+            }
+            factor *= 2;   // a smaller picture of the same array
+        }
+        oi.flagsGeneration = gen;
+        oi.flagsCursor = c.f.view.cursor;
+        if (oi.factor != factor || oi.repeat != repeat) oi.scalarGeneration = ~0ull;
+        oi.factor = factor;
+        oi.repeat = repeat;
+        if (!oi.image.hasScalars()) oi.scalarGeneration = ~0ull;
+    }
+    const HeatMode mode = c.f.view.heatmap && !p.isP ? HeatMode::Loads : HeatMode::State;
+    if (mode == HeatMode::Loads && oi.scalarGeneration != gen) {
+        const std::vector<uint32_t>& n = c.s.counters.elementLoads[c.v.nArray];
+        std::vector<float> v(n.begin(), n.end());
+        v.resize(static_cast<size_t>(g.height) * g.width, 0.0f);
+        if (factor == 1 && repeat == 1) oi.image.setScalars(v, true);
+        else oi.image.setScalars(texels(scalarPyramid(v, g.twoD ? g.height : 1, g.width, true), log2Of(factor), repeat), true);
+        oi.scalarGeneration = gen;
+    }
+    HeatView v;
+    v.cell = g.twoD ? p.cellW() * fb * factor : static_cast<float>(wPx) / ((g.width + factor - 1) / factor);
+    v.width = wPx;
+    v.height = hPx;
+    v.mode = mode;
+    v.isP = p.isP;
+    v.lo = 0;
+    v.hi = static_cast<float>(c.ov->loadsMax);
+    const std::optional<HeatPicture> pic = renderer.draw(oi.image, v, heatColours(c.f.theme.palette), &why);
+    if (!pic) return false;
+    c.dl->AddImage(pic->texture, p.origin, ImVec2(p.origin.x + wPx / fb, p.origin.y + hPx / fb), pic->uv0, pic->uv1);
+    return true;
+}
+
+/// Draws overview `p` in bins of many elements with ImGui rectangles (at most 14 x 14 in 2D,
+/// 128 in 1D), each showing the most telling state of its elements, or the most global loads
+/// of one of them with the heatmap on; never a rectangle per element.
+void drawOverviewBins(const Ctx& c, const Overview& p, OverviewBins& bins)
+{
+    const Palette& pal = c.f.theme.palette;
+    const sim::ConvGeometry& g = c.v.geo;
+    const int br = std::min(p.rows, g.twoD ? 14 : 1), bc = std::min(p.cols, g.twoD ? 14 : 128);
+    auto binOf = [&](int32_t idx) {
+        const long long r = idx / g.width, col = idx % g.width;
+        return static_cast<size_t>(r * br / p.rows * bc + col * bc / p.cols);
+    };
+    if (bins.generation != c.f.loaded.generation || bins.rows != br || bins.cols != bc) {
+        bins = OverviewBins{c.f.loaded.generation, br, bc, {}, {}};
+        bins.loads.assign(static_cast<size_t>(br) * bc, 0);
+        bins.wrong.assign(bins.loads.size(), 0);
+        if (p.isP) {
+            if (!c.s.matchesReference)
+                for (int32_t idx = 0; idx < g.height * g.width; ++idx)
+                    if (!inBlockP(g, idx / g.width, idx % g.width) && wrongP(c, idx, nullptr, false)) bins.wrong[binOf(idx)] = 1;
+        } else {
+            const std::vector<uint32_t>& n = c.s.counters.elementLoads[c.v.nArray];
+            for (size_t i = 0; i < n.size(); ++i) {
+                uint32_t& m = bins.loads[binOf(static_cast<int32_t>(i))];
+                m = std::max(m, n[i]);
+            }
+        }
+    }
+    const bool heat = c.f.view.heatmap && !p.isP;
+    std::vector<ImU32> colour(bins.loads.size(), pal.cell);
+    std::vector<int> prio(colour.size(), 0);
+    for (size_t b = 0; b < colour.size(); ++b) {
+        if (heat) colour[b] = heatColour(static_cast<float>(bins.loads[b]) / static_cast<float>(c.ov->loadsMax));
+        if (bins.wrong[b]) {
+            prio[b] = 5;
+            colour[b] = pal.error;
+        }
+    }
+    auto mark = [&](size_t b, int pr, ImU32 col) {
+        if (pr > prio[b]) {
+            prio[b] = pr;
+            colour[b] = col;
+        }
+    };
+    for (const auto& [idx, e] : c.f.replay.elements[p.isP ? c.v.pArray : c.v.nArray]) {
+        if (idx < 0 || idx >= g.height * g.width) continue;
+        const size_t b = binOf(idx);
+        if (p.isP && wrongP(c, idx, &e, true)) mark(b, 5, pal.error);
+        else if (e.stored) mark(b, 3, pal.finished);
+        else if (e.readNow) mark(b, 4, pal.readNow);
+        else if (e.inShared()) mark(b, 3, pal.inShared);
+        else if (e.loadedThisPhase) mark(b, 2, pal.loadedThisPhase);
+        else if (e.loadsSoFar > 0 && !heat) mark(b, 1, pal.loadedEarlier);
+    }
+    for (int r = 0; r < br; ++r)
+        for (int col = 0; col < bc; ++col) {
+            const ImVec2 a(p.origin.x + col * p.w / bc, p.origin.y + r * p.h / br);
+            const ImVec2 z(p.origin.x + (col + 1) * p.w / bc, p.origin.y + (r + 1) * p.h / br);
+            c.dl->AddRectFilled(a, z, colour[static_cast<size_t>(r) * bc + col]);
+        }
+}
+
+/// Smallest side, in pixels at 1x, of the frame that marks the close-up on an overview: the
+/// block's few elements are a pixel or two there.
+constexpr float kMinMarker = 14.0f;
+
+/// The white frame round elements [row0, row0 + rows) x [col0, col0 + cols) of overview
+/// `p` (clipped to the array), grown about its centre to at least kMinMarker pixels a side,
+/// with a dark line either side so that it reads on the colour map's yellow as on grey.
+void overviewFrame(const Ctx& c, const Overview& p, int row0, int rows, int col0, int cols)
+{
+    const int r0 = std::max(0, row0), r1 = std::min(p.rows, row0 + rows);
+    const int c0 = std::max(0, col0), c1 = std::min(p.cols, col0 + cols);
+    if (r1 <= r0 || c1 <= c0) return;
+    ImVec2 a = p.at(static_cast<float>(r0), static_cast<float>(c0)), b = p.at(static_cast<float>(r1), static_cast<float>(c1));
+    a = ImVec2(a.x - 2, a.y - 2);
+    b = ImVec2(b.x + 2, b.y + 2);
+    const float least = kMinMarker * c.f.theme.scale;
+    auto grow = [least](float& lo, float& hi) {
+        if (hi - lo >= least) return;
+        const float mid = (lo + hi) / 2;
+        lo = mid - least / 2;
+        hi = mid + least / 2;
+    };
+    grow(a.x, b.x);
+    grow(a.y, b.y);
+    const ImU32 shade = IM_COL32(0, 0, 0, 200);
+    const float t = 2.5f * std::max(1.0f, c.f.theme.scale * 0.75f);
+    c.dl->AddRect(ImVec2(a.x - 1.5f, a.y - 1.5f), ImVec2(b.x + 1.5f, b.y + 1.5f), shade, 0, 0, t + 2.0f);
+    c.dl->AddRect(a, b, c.f.theme.palette.selected, 0, 0, t);
+}
+
+/// The tooltip of an element of N on the overview: its name, value and global loads.
+void tooltipOverviewN(const Ctx& c, int r, int col)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const int32_t idx = r * g.width + col;
+    const sim::Uint3 b = c.s.trace.block;
+    ImGui::BeginTooltip();
+    ImGui::PushFont(c.f.theme.fonts.mono);
+    ImGui::TextUnformatted(sim::convElementName(g, r, col).c_str());
+    ImGui::PopFont();
+    ImGui::Text("value %.6g", c.s.N[idx]);
+    ImGui::Text("global loads by the whole grid, all steps: %u (simulated)", c.s.counters.elementLoads[c.v.nArray][idx]);
+    const sim::ElementView& e = c.f.replay.element(c.v.nArray, idx);
+    if (g.twoD) ImGui::Text("global loads by block (%u, %u) up to this step: %u", b.x, b.y, e.loadsSoFar);
+    else ImGui::Text("global loads by block %u up to this step: %u", b.x, e.loadsSoFar);
+    if (g.role(r, col) != sim::ConvRole::Outside) ImGui::TextUnformatted(roleName(g.role(r, col)));
+    if (e.readNow) ImGui::TextUnformatted("read from global memory by this step");
+    ImGui::EndTooltip();
+}
+
+/// Where the overviews go: filled in by layoutOverview, drawn by drawOverviews.
+struct OverviewLayout {
+    Overview N, P;
+    float height = 0;                 ///< pixels of the canvas the overviews take, labels included
+    ImVec2 notePos;                   ///< 2D: the explanation beside the pictures
+    float noteW = 0, noteH = 0;
+};
+
+/// The 1D strips' height in pixels (at the current scale).
+float stripHeight() { return scaled(18); }
+
+/// The 2D overview's side the canvas asks for at `width` pixels across.
+float wantedOverviewSide(float width) { return std::clamp(width * 0.3f, scaled(80), scaled(220)); }
+
+/// Whether N needs the overview: its whole (with the block's ghost cells) does not fit at
+/// kMinCell pixels per element in the width the close-up would have. Decided on the width
+/// alone, so that canvasHeight() and canvas() agree.
+bool needsOverview(const sim::ConvGeometry& g, float width)
+{
+    int first, count;
+    if (!g.twoD) {
+        extent(g.width, g.inCol0, g.inCols, g.tile, width - 8, first, count);
+        return first > std::min(0, g.inCol0) || first + count < std::max(g.width, g.inCol0 + g.inCols);
+    }
+    int r0, rn;
+    extent(g.height, g.inRow0, g.inRows, g.tile, width * 0.5f, r0, rn);
+    extent(g.width, g.inCol0, g.inCols, g.tile, width * 0.5f, first, count);
+    return rn < std::max(g.height, g.inRow0 + g.inRows) - std::min(0, g.inRow0) ||
+           count < std::max(g.width, g.inCol0 + g.inCols) - std::min(0, g.inCol0);
+}
+
+/// The pixels the overviews want above the close-up: wanted and least.
+float overviewHeight(const sim::ConvGeometry& g, float width, bool least)
+{
+    const float lbl = ImGui::GetTextLineHeight() + 8;
+    if (!g.twoD) return 2 * (lbl + stripHeight()) + scaled(10);
+    return lbl + (least ? scaled(80) : wantedOverviewSide(width)) + scaled(12);
+}
+
+/// Places the overviews at the top of the canvas (corner `o`, `avail` pixels).
+OverviewLayout layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avail)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const float lbl = ImGui::GetTextLineHeight() + 8;
+    OverviewLayout l;
+    const float x = std::floor(o.x + 4);
+    if (!g.twoD) {
+        const float w = std::floor(avail.x - 8), h = stripHeight();
+        l.N = Overview{false, ImVec2(x, std::floor(o.y + lbl)), w, h, 1, g.width};
+        l.P = Overview{true, ImVec2(x, std::floor(l.N.origin.y + h + lbl + scaled(2))), w, h, 1, g.width};
+        l.height = l.P.origin.y + h + scaled(8) - o.y;
+        return l;
+    }
+    // The close-up below keeps at least 240 px (1x) where the canvas is short.
+    const float side = std::min(wantedOverviewSide(avail.x),
+                                std::max(scaled(60), avail.y - lbl - scaled(12) - scaled(240) - lbl - 8));
+    const float cell = side / std::max(g.height, g.width);
+    const float w = std::max(1.0f, std::round(g.width * cell)), h = std::max(1.0f, std::round(g.height * cell));
+    l.N = Overview{false, ImVec2(x, std::floor(o.y + lbl)), w, h, g.height, g.width};
+    l.P = Overview{true, ImVec2(std::floor(x + side + scaled(24)), l.N.origin.y), w, h, g.height, g.width};
+    l.notePos = ImVec2(l.P.origin.x + side + scaled(20), l.N.origin.y - lbl + 4);
+    l.noteW = o.x + avail.x - 8 - l.notePos.x;
+    l.noteH = side + lbl - 4;
+    l.height = l.N.origin.y + side + scaled(12) - o.y;
+    return l;
+}
+
+/// The overviews of the whole N and P, with white frames round the close-up's part
+/// (rows [row0, row0 + rows), columns [col0, col0 + cols)), labels, a note, hover and click.
+void drawOverviews(Ctx& c, const OverviewLayout& l, int row0, int rows, int col0, int cols)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    Overviews& ov = *c.ov;
+    if (ov.loadsGeneration != c.f.loaded.generation) {
+        ov.loadsMax = 1;
+        for (uint32_t n : c.s.counters.elementLoads[c.v.nArray]) ov.loadsMax = std::max(ov.loadsMax, n);
+        ov.loadsGeneration = c.f.loaded.generation;
+    }
+    std::string why;
+    HeatmapRenderer* renderer = nullptr;
+    if (!c.f.view.vectorOnly && !ov.gpuRefused) {
+        renderer = sharedHeatmapRenderer(&why);
+        if (!renderer) ov.gpuRefused = true;
+    }
+    for (int k = 0; k < 2; ++k) {
+        const Overview& p = k ? l.P : l.N;
+        if (!renderer || !drawOverviewGpu(c, p, ov.gpu[k], *renderer, why)) drawOverviewBins(c, p, ov.bins[k]);
+        if (renderer && !why.empty()) renderer = nullptr;   // the P picture in bins as well
+    }
+    if (!why.empty()) {
+        // Said once: from now on the overviews are drawn in bins, as without OpenGL 3.3.
+        ov.gpuRefused = true;
+        c.f.view.notice = "The convolution's overview is drawn in bins, without the heatmap shaders: " + why + ".";
+        c.f.view.noticeIsError = true;
+    }
+    // N's edge, faint, where the picture is dark.
+    for (const Overview* p : {&l.N, &l.P})
+        c.dl->AddRect(ImVec2(p->origin.x - 1, p->origin.y - 1), ImVec2(p->origin.x + p->w + 1, p->origin.y + p->h + 1),
+                      IM_COL32(200, 205, 215, 160), 0, 0, 1.0f);
+    overviewFrame(c, l.N, row0, rows, col0, cols);
+    overviewFrame(c, l.P, row0, rows, col0, cols);
+    const std::string size = g.twoD ? std::to_string(g.height) + " x " + std::to_string(g.width)
+                                    : std::to_string(g.width) + " elements";
+    const std::string loads = "global loads 0-" + std::to_string(ov.loadsMax);
+    const float pRight = g.twoD ? l.notePos.x - scaled(8) : 0.0f;
+    if (c.f.view.heatmap)
+        boardLabel(c, Board{l.N.origin}, {"N, whole: " + size + ", " + loads + " (whole grid)", "N, whole: " + loads, "N, whole", "N"},
+                   g.twoD ? l.P.origin.x - scaled(8) : 0.0f);
+    else
+        boardLabel(c, Board{l.N.origin}, {"N, whole: " + size + " (white frame: the part below)", "N, whole: " + size, "N, whole", "N"},
+                   g.twoD ? l.P.origin.x - scaled(8) : 0.0f);
+    boardLabel(c, Board{l.P.origin}, {"P, whole: " + size, "P, whole", "P"}, pRight);
+    if (g.twoD && l.noteW >= scaled(110)) {
+        // The note beside the pictures, the longest that fits.
+        const std::string colour = c.f.view.heatmap ? "N is coloured by its global loads over the whole grid (0 to " +
+                                                          std::to_string(ov.loadsMax) + "). "
+                                                    : "";
+        for (const std::string& t : {"The whole input and output. " + colour +
+                                         "The white frames mark the part shown below: the traced block's tile with "
+                                         "its halo. Hover for an element; click P to trace its block.",
+                                     "Whole N and P. " + colour + "White frames: the part shown below.",
+                                     std::string("White frames: the part below.")}) {
+            const ImVec2 sz = ImGui::CalcTextSize(t.c_str(), nullptr, false, l.noteW);
+            if (sz.y > l.noteH) continue;
+            c.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), l.notePos, c.f.theme.palette.dimText, t.c_str(), nullptr,
+                          l.noteW);
+            break;
+        }
+    }
+    if (!ImGui::IsWindowHovered()) return;
+    int r, col;
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    if (l.N.hit(m, r, col)) tooltipOverviewN(c, r, col);
+    if (l.P.hit(m, r, col)) interactP(c, r, col);
+}
+
 /// The canvas's height for the panel's width (elasticHeight()): in 1D the rows of N, N_ds, M
 /// and P, whose cells the width sizes; in 2D N takes up to half the width and as much
 /// height, and shrinks with less.
@@ -431,10 +886,14 @@ float canvasHeight(const Ctx& c)
         const float w = std::min(64.0f * scale, (width - 8) / count);
         const float h = std::clamp(w * 1.4f, 26.0f * scale, 52.0f * scale);
         const float mw = std::min(72.0f * scale, (width - 8) / g.maskWidth);
-        const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2;
+        const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2 +
+                           (needsOverview(g, width) ? overviewHeight(g, width, false) : 0.0f);
         return elasticHeight(rest + 3 * 26.0f * scale, rest + 3 * h);
     }
     const float want = width * 0.5f + lbl + 16;
+    if (needsOverview(g, width))   // the overview above the close-up
+        return elasticHeight(std::min(want, scaled(240)) + overviewHeight(g, width, true),
+                             want + overviewHeight(g, width, false));
     return elasticHeight(std::min(want, scaled(240)), want);
 }
 
@@ -442,8 +901,14 @@ void canvas(Ctx& c)
 {
     const sim::ConvGeometry& g = c.v.geo;
     const float lbl = ImGui::GetTextLineHeight() + 8;
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 o = ImGui::GetCursorScreenPos();
+    // A large N: the overview of the whole N and P at the top, the close-up below it.
+    const ImVec2 avail0 = ImGui::GetContentRegionAvail();
+    const ImVec2 o0 = ImGui::GetCursorScreenPos();
+    std::optional<OverviewLayout> over;
+    if (c.ov && needsOverview(g, avail0.x)) over = layoutOverview(c, o0, avail0);
+    const float top = over ? over->height : 0.0f;
+    const ImVec2 avail(avail0.x, avail0.y - top);
+    const ImVec2 o(o0.x, o0.y + top);
     const float scale = c.f.theme.scale;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const bool hovered = ImGui::IsWindowHovered();
@@ -466,7 +931,10 @@ void canvas(Ctx& c)
         if (first > std::min(0, g.inCol0) || first + count < std::max(g.width, g.inCol0 + g.inCols))
             nText += " (showing N[" + std::to_string(first) + "..." + std::to_string(first + count - 1) + "])";
         // Index labels under N, as many as fit.
-        const int every = std::max(1, static_cast<int>(std::ceil(ImGui::CalcTextSize("-000").x / w)));
+        // Every `every`-th index, so that the widest ("-000" or the largest shown) fits with a gap.
+        const float widest = std::max(ImGui::CalcTextSize("-000").x,
+                                      ImGui::CalcTextSize((std::to_string(first + count - 1) + "0").c_str()).x);
+        const int every = std::max(1, static_cast<int>(std::ceil(widest / w)));
         for (int col = first; col < first + count; ++col)
             if (col % every == 0) {
                 const std::string t = std::to_string(col);
@@ -518,7 +986,8 @@ void canvas(Ctx& c)
     else boardLabel(c, M, {"M: mask in constant memory", "M: mask", "M"});
     drawP(c, P);
     boardLabel(c, P, {"P: output", "P"});
-    ImGui::Dummy(ImVec2(avail.x - 8, std::max(N.end().y, P.end().y) - o.y + 4));
+    if (over) drawOverviews(c, *over, N.row0, N.rows, N.col0, N.cols);
+    ImGui::Dummy(ImVec2(avail.x - 8, std::max(N.end().y, P.end().y) - o0.y + 4));
     if (!hovered) return;
     if (N.hit(mouse, hr, hc) && (g.insideN(hr, hc) || g.role(hr, hc) == sim::ConvRole::Ghost)) tooltipN(c, hr, hc);
     if (c.v.ndsArray >= 0 && Nds.hit(mouse, hr, hc)) {
@@ -543,6 +1012,7 @@ struct ConvPanel final : Panel {
 private:
     uint64_t generation_ = ~0ull;          ///< Loaded::generation that view_ belongs to
     std::optional<sim::ConvView> view_;
+    Overviews overviews_;                  ///< the overview's textures and bins (large inputs)
 };
 
 }  // namespace
@@ -560,7 +1030,7 @@ void ConvPanel::draw(Frame& f)
         if (!view) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, *view, ImGui::GetWindowDrawList(), {}, {}, 1};
+            Ctx c{f, *s, *view, ImGui::GetWindowDrawList(), {}, {}, 1, &overviews_};
             c.maskSoFar.assign(s->M.size(), 0);
             const sim::Trace& t = s->trace;
             for (int st = 0; st <= f.view.cursor && st < static_cast<int>(t.steps.size()); ++st)
