@@ -29,6 +29,8 @@ struct DeviceContext {
     __device__ __forceinline__ static DeviceContext here(unsigned dropMask = 0) {
         return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim, dropMask};
     }
+    /// fmaf(a, b, c): one fused multiply-add (FFMA), as the simulator's x.fmaf computes it.
+    __device__ __forceinline__ static float fmaf(float a, float b, float c) { return ::fmaf(a, b, c); }
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {
         if (!(dropMask & barrier)) __syncthreads();
     }

@@ -464,6 +464,17 @@ public:
 
     template <class T> using GlobalPtr = sim::GlobalPtr<T>;
 
+    /// fmaf(a, b, c) on values held in registers (a register-tiled kernel's
+    /// `acc[m][n] = x.fmaf(Mreg[m], Nreg[n], acc[m][n])`): one rounding, as the GPU's FFMA
+    /// (and as `acc += a * b` on a memory reference); counted and recorded as an Fma.
+    float fmaf(float a, float b, float c, SourceLine loc = SourceLine::current())
+    {
+        const float r = std::fma(a, b, c);
+        ++machine_->fmas;
+        if (machine_->tracing) machine_->record(Op::Fma, kNoArray, -1, r, loc.line());
+        return r;
+    }
+
     /// __syncthreads(): parks this thread until every thread of the block has arrived.
     /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
     /// skipped by every thread.

@@ -58,6 +58,24 @@ struct KernelInfo {
     /// matmul-tiled-nds-transposed and -padded: thread (tx, ty) stores its N element in
     /// Nds[tx][ty], so slot Nds[c][r] holds element (r, c) of the phase's N tile.
     bool ndsTransposed = false;
+
+    // The shape of the work of the optimisation ladder's rungs (docs/ladder.md); the
+    // defaults are those of PMPP's kernels, one P element per thread in a TILE_WIDTH-square
+    // block. With tile T a block computes T x (T * blockColsFactor) elements of P with
+    // (T * blockColsFactor / threadCols) x (T / threadRows) threads.
+    /// Rows of P each thread computes (a register tile's TM).
+    int threadRows = 1;
+    /// Columns of P each thread computes (a register tile's TN, or COARSE_FACTOR).
+    int threadCols = 1;
+    /// The thread's columns lie T apart (thread coarsening, PMPP sec. 6.3) rather than side
+    /// by side (a register tile).
+    bool threadColsStrided = false;
+    /// A block's columns of P, in tiles: COARSE_FACTOR for thread coarsening, else 1.
+    int blockColsFactor = 1;
+    /// Columns of M (rows of N) a phase loads (a register tile's BK); 0: the tile T.
+    int tileK = 0;
+    /// The tile `--tile` gives when none is named (the rung's tuned default).
+    int defaultTile = 16;
 };
 
 /// Every kernel the simulator and the GPU can run, in the registry's order.

@@ -25,6 +25,9 @@
 #include "kernels/matmul_tiled.cuh"
 #include "kernels/matmul_tiled_nds_padded.cuh"
 #include "kernels/matmul_tiled_nds_transposed.cuh"
+#include "kernels/matmul_coarsened.cuh"
+#include "kernels/matmul_regtile_1d.cuh"
+#include "kernels/matmul_regtile_2d.cuh"
 
 namespace ts::sim {
 
@@ -179,6 +182,68 @@ struct MatmulTiledNdsPadded {
     }
 };
 
+/// COARSE_FACTOR of matmul-coarsened: P elements per thread (PMPP sec. 6.3).
+inline constexpr int kCoarseFactor = 4;
+
+/// Thread coarsening: each thread computes kCoarseFactor P elements of a row and reuses
+/// its Mds tile for all of them (PMPP sec. 6.3, Fig. 6.13). The ladder's first rung.
+struct MatmulCoarsened {
+    using TileSizes = Tiles<8, 16, 32>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-coarsened", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_coarsened.cuh", .barriersPerPhase = 2 * kCoarseFactor,
+        .summary = "thread coarsening: each thread computes COARSE_FACTOR = 4 P elements of a row, one Mds tile reused for all (PMPP sec. 6.3)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.3, Fig. 6.13 (thread coarsening); the optimisation ladder, rung 3",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadCols = kCoarseFactor,
+        .threadColsStrided = true, .blockColsFactor = kCoarseFactor, .defaultTile = 32};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulCoarsened<TILE_WIDTH, kCoarseFactor>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// A 1D register tile: each thread accumulates 8 rows of a column of P in registers from a
+/// TILE x 8 tile of M and an 8 x TILE tile of N. The ladder's second rung after tiling.
+struct MatmulRegtile1d {
+    using TileSizes = Tiles<32, 64>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-regtile-1d", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_regtile_1d.cuh", .barriersPerPhase = 2,
+        .summary = "1D register tile: each thread keeps TM = 8 P elements of a column in registers, one Nds read feeds 8 multiply-adds",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.3 (coarsening) carried into registers; the optimisation ladder, rung 4",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .tileK = 8, .defaultTile = 64};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulRegtile1d<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// A 2D register tile: each thread computes an 8 x 8 tile of P as outer products of
+/// registers loaded from Mds and Nds. The ladder's third rung after tiling.
+struct MatmulRegtile2d {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-regtile-2d", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_regtile_2d.cuh", .barriersPerPhase = 2,
+        .summary = "2D register tile: each thread computes TM x TN = 8 x 8 P elements, 16 shared reads feed 64 multiply-adds",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.3 (coarsening) in two dimensions, as register tiles; the optimisation ladder, rung 5",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulRegtile2d<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
 /// Basic 1D convolution, mask in constant memory (preset conv1d-tiled-tile8-mask5's untiled
 /// counterpart).
 struct Conv1dBasic {
@@ -268,6 +333,11 @@ struct Conv2dTiled {
 
 }  // namespace registry
 
+/// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
+/// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS.
+inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
+                                               "matmul-regtile-1d", "matmul-regtile-2d"};
+
 /// A list of registry entries.
 template <class... K>
 struct KernelList {};
@@ -275,6 +345,7 @@ struct KernelList {};
 /// Every kernel, in the order list-kernels and the app show them.
 using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::MatmulNaiveUncoalesced,
                            registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
+                           registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled>;
 

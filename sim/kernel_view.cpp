@@ -88,9 +88,11 @@ std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int pha
 {
     const KernelInfo* info = findKernel(s.kernel);
     if (!info || !info->tiled || info->family != Family::Matmul) return std::nullopt;
-    const int T = s.tile;
-    if (array == "M") return TileRect{static_cast<int>(block.y) * T, phase * T, T, T};
-    if (array == "N") return TileRect{phase * T, static_cast<int>(block.x) * T, T, T};
+    // A phase loads the block's rows of M and columns of N, tileK (BK) deep; on the
+    // coarsened rung the N tile is COARSE_FACTOR tiles wide, loaded one after the other.
+    const int T = s.tile, K = info->tileK > 0 ? info->tileK : T, W = T * info->blockColsFactor;
+    if (array == "M") return TileRect{static_cast<int>(block.y) * T, phase * K, T, K};
+    if (array == "N") return TileRect{phase * K, static_cast<int>(block.x) * W, K, W};
     return std::nullopt;
 }
 
@@ -98,7 +100,29 @@ PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim,
 {
     const long long bx = block.x, by = block.y, bdx = blockDim.x, bdy = blockDim.y;
     if (rowFromX(s)) return PElement{bx * bdx + tx, by * bdy + ty};
+    const KernelInfo* k = findKernel(s.kernel);
+    if (k && (k->threadRows > 1 || k->threadCols > 1)) {
+        // A rung of the ladder: the thread's first element (the others follow down and
+        // across, threadPElements).
+        const long long tr = k->threadRows, tc = k->threadCols;
+        const long long rows = bdy * tr, cols = bdx * tc;
+        if (k->threadColsStrided) return PElement{by * rows + ty * tr, bx * cols + tx};
+        return PElement{by * rows + ty * tr, bx * cols + tx * tc};
+    }
     return PElement{by * bdy + ty, bx * bdx + tx};
+}
+
+std::vector<PElement> threadPElements(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx,
+                                      long long ty)
+{
+    const PElement first = pElementOf(s, block, blockDim, tx, ty);
+    const KernelInfo* k = findKernel(s.kernel);
+    const int tr = k ? k->threadRows : 1, tc = k ? k->threadCols : 1;
+    const long long colStep = k && k->threadColsStrided ? blockDim.x : 1;
+    std::vector<PElement> out;
+    for (int m = 0; m < tr; ++m)
+        for (int n = 0; n < tc; ++n) out.push_back(PElement{first.row + m, first.col + n * colStep});
+    return out;
 }
 
 std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block)
@@ -106,7 +130,7 @@ std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block)
     if (familyOf(s) != Family::Matmul || !findKernel(s.kernel)) return std::nullopt;
     const Dim3 bd = launchShape(s).block;
     const PElement first = pElementOf(s, block, bd, 0, 0);
-    const PElement last = pElementOf(s, block, bd, bd.x - 1, bd.y - 1);
+    const PElement last = threadPElements(s, block, bd, bd.x - 1, bd.y - 1).back();
     return TileRect{static_cast<int>(first.row), static_cast<int>(first.col),
                     static_cast<int>(last.row - first.row + 1), static_cast<int>(last.col - first.col + 1)};
 }

@@ -43,6 +43,13 @@ struct PElement {
 };
 PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx, long long ty);
 
+/// Every element of P thread (tx, ty) of `block` computes, in the order of its registers
+/// (Pvalue[m][n], row by row): one for PMPP's kernels, COARSE_FACTOR of a row, blockDim.x
+/// apart, for matmul-coarsened, TM x TN side by side for the register-tiled rungs
+/// (KernelInfo::threadRows, threadCols). Some may lie outside P.
+std::vector<PElement> threadPElements(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx,
+                                      long long ty);
+
 /// The part of P that `block` covers in a matrix multiplication, in matrix coordinates
 /// (rows, cols); it may reach past P's edge. Empty for the convolution kernels.
 std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block);

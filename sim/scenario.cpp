@@ -109,9 +109,14 @@ LaunchShape launchShape(const Scenario& s)
         return convLaunchShape(*k, s);
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
-    sh.block = Dim3{t, t, 1};
-    const unsigned rowBlocks = (static_cast<unsigned>(s.j) + t - 1) / t;
-    const unsigned colBlocks = (static_cast<unsigned>(s.l) + t - 1) / t;
+    // A block computes t x (t * blockColsFactor) elements of P, each thread threadRows x
+    // threadCols of them (one, except on the optimisation ladder's rungs).
+    const KernelInfo* k = findKernel(s.kernel);
+    const unsigned rowsPerBlock = t, colsPerBlock = t * static_cast<unsigned>(k ? k->blockColsFactor : 1);
+    const unsigned tr = static_cast<unsigned>(k ? k->threadRows : 1), tc = static_cast<unsigned>(k ? k->threadCols : 1);
+    sh.block = Dim3{std::max(1u, colsPerBlock / tc), std::max(1u, rowsPerBlock / tr), 1};
+    const unsigned rowBlocks = (static_cast<unsigned>(s.j) + rowsPerBlock - 1) / rowsPerBlock;
+    const unsigned colBlocks = (static_cast<unsigned>(s.l) + colsPerBlock - 1) / colsPerBlock;
     // Grid x runs over the columns of P (PMPP Fig. 3.11), or over its rows for a kernel
     // that takes Row from the x axis (matmul-naive-uncoalesced).
     sh.grid = rowFromX(s) ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};

@@ -64,18 +64,28 @@ void addThreadsOption(CLI::App* c, unsigned& threads)
 void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
 {
     c->add_option("--kernel", o.kernel,
-                  kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas"
+                  kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas, ...; ladder: every rung of the optimisation ladder and cuBLAS"
                              : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)")
         ->required();
     c->add_option("--width", o.width, "Square problem: M, N and P are Width x Width; convolution: elements per row of N");
     c->add_option("--j", o.j, "Rows of M and P");
     c->add_option("--k", o.k, "Columns of M, rows of N");
     c->add_option("--l", o.l, "Columns of N and P");
-    c->add_option("--tile", o.tile, "TILE_WIDTH (tiled) or block edge (naive), elements per side; default 16");
+    c->add_option("--tile", o.tile,
+                  "TILE_WIDTH (tiled) or block edge (naive), elements per side; default: the kernel's own (16, or the tuned "
+                  "tile of an optimisation-ladder rung, list-kernels)");
     c->add_option("--seed", o.seed, "Input seed: M and N are pseudo-random in [-1, 1) drawn from it")
         ->capture_default_str()
         ->check(seedValidator());
     addConvOptions(c, o);
+}
+
+/// A percentage with one decimal ("87.4").
+std::string percentText(double p)
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1) << p;
+    return o.str();
 }
 
 /// Builds a scenario from the size options; returns an error sentence or "".
@@ -98,7 +108,7 @@ std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::
     } else {
         return "Give the problem size: --width W, or all three of --j, --k and --l.";
     }
-    s.tile = o.tile;
+    s.tile = tileOrDefault(o, kernel);
     s.seed = o.seed;
     return {};
 }
@@ -453,8 +463,15 @@ int Commands::runBench()
     std::vector<std::string> names;
     {
         std::stringstream in(benchOpt_.kernel);
-        for (std::string n; std::getline(in, n, ',');)
-            if (!n.empty()) names.push_back(n);
+        for (std::string n; std::getline(in, n, ',');) {
+            if (n == "ladder") {
+                // The optimisation ladder: every rung at its default tile, then cuBLAS.
+                for (const char* r : sim::kLadderRungs) names.push_back(r);
+                names.push_back("cublas");
+            } else if (!n.empty()) {
+                names.push_back(n);
+            }
+        }
     }
     std::vector<gpu::BenchRequest> reqs;
     for (const std::string& n : names) {
@@ -491,8 +508,22 @@ int Commands::runBench()
     out["device"] = dev.name;
     out["compute_capability"] = dev.computeCapability();
     out["results"] = ordered_json::array();
-    for (const gpu::BenchRequest& rq : reqs) {
-        const gpu::BenchResult b = gpu::bench(rq);
+    std::vector<gpu::BenchResult> results;
+    for (const gpu::BenchRequest& rq : reqs) results.push_back(gpu::bench(rq));
+    // Each kernel's share of cuBLAS's GFLOPS in the same run, where cuBLAS ran on the same
+    // problem (extension: the ladder's last column).
+    auto cublasGflops = [&](const gpu::BenchRequest& rq) -> std::optional<double> {
+        for (size_t i = 0; i < reqs.size(); ++i)
+            if (reqs[i].kernel == "cublas" && reqs[i].j == rq.j && reqs[i].k == rq.k && reqs[i].l == rq.l &&
+                results[i].gflops > 0)
+                return results[i].gflops;
+        return std::nullopt;
+    };
+    for (size_t ri = 0; ri < reqs.size(); ++ri) {
+        const gpu::BenchRequest& rq = reqs[ri];
+        const gpu::BenchResult& b = results[ri];
+        const std::optional<double> ofCublas =
+            sim::isConvolution(rq.kernel) ? std::nullopt : cublasGflops(rq);
         ordered_json r;
         r["kernel"] = rq.kernel;
         sim::Scenario conv;
@@ -506,6 +537,7 @@ int Commands::runBench()
         r["gbytes_per_s"] = b.gbytesPerS;
         r["max_abs_err"] = b.maxAbsErr;
         if (b.bitExactVsSim) r["bit_exact_vs_sim"] = *b.bitExactVsSim;
+        if (ofCublas) r["percent_of_cublas"] = 100.0 * b.gflops / *ofCublas;
         out["results"].push_back(r);
         if (!benchJson_)
             std::cout << std::left << std::setw(14)
@@ -519,6 +551,7 @@ int Commands::runBench()
                       << " GB/s  max|err| " << std::scientific << std::setprecision(2) << b.maxAbsErr
                       << std::defaultfloat
                       << (b.bitExactVsSim ? (*b.bitExactVsSim ? "  bit-exact vs sim" : "  DIFFERS from sim") : "")
+                      << (ofCublas ? "  " + percentText(100.0 * b.gflops / *ofCublas) + "% of cuBLAS" : std::string())
                       << "\n";
     }
     if (benchJson_) std::cout << out.dump() << "\n";
@@ -535,7 +568,11 @@ int Commands::runVerify()
     std::vector<sim::Scenario> cases;
     for (const sim::KernelInfo& k : sim::kernelList()) {
         if (k.family != sim::Family::Matmul) continue;
-        for (int t : sim::kTileWidths) {
+        // The tiled kernels at each compiled tile (the ladder's rungs have their own), the
+        // untiled ones at the same block edges.
+        const std::vector<int> tiles = k.tiled ? std::vector<int>(k.tiles.begin(), k.tiles.end())
+                                               : std::vector<int>(sim::kTileWidths.begin(), sim::kTileWidths.end());
+        for (int t : tiles) {
             auto add = [&](int j, int kk, int l) {
                 cases.push_back(sim::matmulScenario(k.name, j, kk, l, t, {}, rng()));
             };
@@ -587,6 +624,13 @@ int Commands::runVerify()
     }
     std::cout << passed << " passed, " << failed << " failed\n";
     return failed ? kCheckFailed : kOk;
+}
+
+int tileOrDefault(const ProblemOptions& o, const std::string& kernel)
+{
+    if (o.tile) return *o.tile;
+    const sim::KernelInfo* k = sim::findKernel(kernel);
+    return k ? k->defaultTile : 16;
 }
 
 }  // namespace ts::cli

@@ -18,9 +18,15 @@ struct ProblemOptions {
     std::string kernel;
     std::optional<int> width, j, k, l;
     std::optional<int> height, maskWidth;   ///< convolution only (app/cli/conv_options.hpp)
-    int tile = 16;             ///< elements per side; validate() refuses what cannot launch
+    /// Elements per side; validate() refuses what cannot launch. Unset: the kernel's default
+    /// tile (KernelInfo::defaultTile: 16 for PMPP's kernels, the tuned one of a ladder rung).
+    std::optional<int> tile;
     unsigned long long seed = 1;
 };
+
+/// The tile of `o` (--tile), or the default of kernel `kernel` (KernelInfo::defaultTile)
+/// when none was given.
+int tileOrDefault(const ProblemOptions& o, const std::string& kernel);
 
 /// Registers every subcommand on `app`; run() executes the one that was parsed.
 class Commands {

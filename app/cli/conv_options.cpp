@@ -25,7 +25,7 @@ std::string toConvScenario(const ProblemOptions& o, const std::string& kernel, s
     s.width = *o.width;
     s.height = twoD ? *o.height : 1;
     s.maskWidth = o.maskWidth.value_or(5);
-    s.tile = o.tile;
+    s.tile = tileOrDefault(o, kernel);
     s.seed = o.seed;
     return {};
 }

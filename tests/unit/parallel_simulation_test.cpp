@@ -223,6 +223,10 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
     else
         for (int t : k.tiles)
             if (t == 4 || t == 16) tiles.push_back(t);
+    // The ladder's register-tiled rungs have no tile of 4 or 16: their smallest, on sizes
+    // that give each a grid of more than 4 blocks.
+    const bool big = tiles.empty();
+    if (big) tiles.push_back(k.tiles.front());
     std::vector<sim::Scenario> out;
     auto add = [&](sim::Scenario s) {
         if (!sim::validate(s).empty()) return;
@@ -233,9 +237,14 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
         }
     };
     for (int tile : tiles) {
-        if (k.family == sim::Family::Matmul) {
-            add(sim::matmulScenario(k.name, 64, 64, 64, tile));
-            add(sim::matmulScenario(k.name, 100, 37, 51, tile));
+        if (k.family == sim::Family::Matmul && big) {
+            add(sim::matmulScenario(k.name, 2 * tile + 7, 29, 2 * tile + 3, tile));
+            add(sim::matmulScenario(k.name, 3 * tile, 40, 2 * tile, tile));
+        } else if (k.family == sim::Family::Matmul) {
+            // A coarsened block covers blockColsFactor tiles of P's columns.
+            const int f = k.blockColsFactor;
+            add(sim::matmulScenario(k.name, 64, 64, 64 * f, tile));
+            add(sim::matmulScenario(k.name, 100, 37, 51 * f, tile));
         } else if (k.family == sim::Family::Conv1D) {
             add(sim::convScenario(k.name, 1, 1000, tile, 5));
             add(sim::convScenario(k.name, 1, 77, tile, 9));
