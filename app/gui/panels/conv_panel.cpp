@@ -709,6 +709,15 @@ void overviewFrame(const Ctx& c, const Overview& p, int row0, int rows, int col0
     };
     grow(a.x, b.x);
     grow(a.y, b.y);
+    // Inside the picture's edge (2 px out) where the picture is large enough: a frame at a
+    // corner of N stays off the label.
+    auto inside = [](float& lo, float& hi, float first, float last) {
+        if (hi - lo > last - first) return;
+        if (lo < first) { hi += first - lo; lo = first; }
+        if (hi > last) { lo -= hi - last; hi = last; }
+    };
+    inside(a.x, b.x, p.origin.x - 2, p.origin.x + p.w + 2);
+    inside(a.y, b.y, p.origin.y - 2, p.origin.y + p.h + 2);
     const ImU32 shade = IM_COL32(0, 0, 0, 200);
     const float t = 2.5f * std::max(1.0f, c.f.theme.scale * 0.75f);
     c.dl->AddRect(ImVec2(a.x - 1.5f, a.y - 1.5f), ImVec2(b.x + 1.5f, b.y + 1.5f), shade, 0, 0, t + 2.0f);
@@ -743,11 +752,13 @@ struct OverviewLayout {
     float noteW = 0, noteH = 0;
 };
 
-/// The 1D strips' height in pixels (at the current scale).
+/// The 1D strips' height in pixels (at the current scale): the most, and the least drawn.
 float stripHeight() { return scaled(18); }
+float leastStripHeight() { return scaled(8); }
 
-/// The 2D overview's side the canvas asks for at `width` pixels across.
+/// The 2D overview's side the canvas asks for at `width` pixels across, and the least drawn.
 float wantedOverviewSide(float width) { return std::clamp(width * 0.3f, scaled(80), scaled(220)); }
+float leastOverviewSide() { return scaled(36); }
 
 /// Whether N needs the overview: its whole (with the block's ghost cells) does not fit at
 /// kMinCell pixels per element in the width the close-up would have. Decided on the width
@@ -766,31 +777,35 @@ bool needsOverview(const sim::ConvGeometry& g, float width)
            count < std::max(g.width, g.inCol0 + g.inCols) - std::min(0, g.inCol0);
 }
 
-/// The pixels the overviews want above the close-up: wanted and least.
-float overviewHeight(const sim::ConvGeometry& g, float width, bool least)
+/// The pixels the overviews want above the close-up (canvasHeight() asks for them; the least
+/// height it asks for is the close-up's alone, so that a short canvas keeps its close-up).
+float overviewHeight(const sim::ConvGeometry& g, float width)
 {
     const float lbl = ImGui::GetTextLineHeight() + 8;
     if (!g.twoD) return 2 * (lbl + stripHeight()) + scaled(10);
-    return lbl + (least ? scaled(80) : wantedOverviewSide(width)) + scaled(12);
+    return lbl + wantedOverviewSide(width) + scaled(12);
 }
 
-/// Places the overviews at the top of the canvas (corner `o`, `avail` pixels).
-OverviewLayout layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avail)
+/// Places the overviews at the top of the canvas (corner `o`, `avail` pixels), leaving the
+/// close-up below at least `closeUp` pixels (1D: its least height) or 70 % of the rest
+/// (2D); nothing when that leaves the overview too small to draw.
+std::optional<OverviewLayout> layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avail, float closeUp)
 {
     const sim::ConvGeometry& g = c.v.geo;
     const float lbl = ImGui::GetTextLineHeight() + 8;
     OverviewLayout l;
     const float x = std::floor(o.x + 4);
     if (!g.twoD) {
-        const float w = std::floor(avail.x - 8), h = stripHeight();
+        const float h = std::floor(std::min(stripHeight(), (avail.y - closeUp - 2 * lbl - scaled(10)) / 2));
+        if (h < leastStripHeight()) return std::nullopt;
+        const float w = std::floor(avail.x - 8);
         l.N = Overview{false, ImVec2(x, std::floor(o.y + lbl)), w, h, 1, g.width};
         l.P = Overview{true, ImVec2(x, std::floor(l.N.origin.y + h + lbl + scaled(2))), w, h, 1, g.width};
         l.height = l.P.origin.y + h + scaled(8) - o.y;
         return l;
     }
-    // The close-up below keeps at least 240 px (1x) where the canvas is short.
-    const float side = std::min(wantedOverviewSide(avail.x),
-                                std::max(scaled(60), avail.y - lbl - scaled(12) - scaled(240) - lbl - 8));
+    const float side = std::floor(std::min(wantedOverviewSide(avail.x), (avail.y - 2 * lbl - scaled(20)) * 0.3f));
+    if (side < leastOverviewSide()) return std::nullopt;
     const float cell = side / std::max(g.height, g.width);
     const float w = std::max(1.0f, std::round(g.width * cell)), h = std::max(1.0f, std::round(g.height * cell));
     l.N = Overview{false, ImVec2(x, std::floor(o.y + lbl)), w, h, g.height, g.width};
@@ -886,15 +901,12 @@ float canvasHeight(const Ctx& c)
         const float w = std::min(64.0f * scale, (width - 8) / count);
         const float h = std::clamp(w * 1.4f, 26.0f * scale, 52.0f * scale);
         const float mw = std::min(72.0f * scale, (width - 8) / g.maskWidth);
-        const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2 +
-                           (needsOverview(g, width) ? overviewHeight(g, width, false) : 0.0f);
-        return elasticHeight(rest + 3 * 26.0f * scale, rest + 3 * h);
+        const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2;
+        const float over = needsOverview(g, width) ? overviewHeight(g, width) : 0.0f;
+        return elasticHeight(rest + 3 * 26.0f * scale, rest + 3 * h + over);
     }
     const float want = width * 0.5f + lbl + 16;
-    if (needsOverview(g, width))   // the overview above the close-up
-        return elasticHeight(std::min(want, scaled(240)) + overviewHeight(g, width, true),
-                             want + overviewHeight(g, width, false));
-    return elasticHeight(std::min(want, scaled(240)), want);
+    return elasticHeight(std::min(want, scaled(240)), want + (needsOverview(g, width) ? overviewHeight(g, width) : 0.0f));
 }
 
 void canvas(Ctx& c)
@@ -904,12 +916,16 @@ void canvas(Ctx& c)
     // A large N: the overview of the whole N and P at the top, the close-up below it.
     const ImVec2 avail0 = ImGui::GetContentRegionAvail();
     const ImVec2 o0 = ImGui::GetCursorScreenPos();
+    const float scale = c.f.theme.scale;
     std::optional<OverviewLayout> over;
-    if (c.ov && needsOverview(g, avail0.x)) over = layoutOverview(c, o0, avail0);
+    if (c.ov && needsOverview(g, avail0.x)) {
+        // 1D: the close-up's least height (rows of 26 px at 1x, as canvasHeight() asks).
+        const float mh = std::clamp(std::min(72.0f * scale, (avail0.x - 8) / g.maskWidth), 30.0f * scale, 40.0f * scale);
+        over = layoutOverview(c, o0, avail0, 5 * lbl + mh + 24 + 3 * 26.0f * scale);
+    }
     const float top = over ? over->height : 0.0f;
     const ImVec2 avail(avail0.x, avail0.y - top);
     const ImVec2 o(o0.x, o0.y + top);
-    const float scale = c.f.theme.scale;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const bool hovered = ImGui::IsWindowHovered();
     int hr, hc;
