@@ -29,6 +29,21 @@ struct DeviceContext {
     __device__ __forceinline__ static DeviceContext here(unsigned dropMask = 0) {
         return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim, dropMask};
     }
+    /// Elements i .. i + 3 of global array p in one 128-bit load (LDG.128); i a multiple of 4.
+    template <class P>
+    __device__ __forceinline__ static float4 ldg4(P p, long long i) {
+        return *reinterpret_cast<const float4*>(&p[i]);
+    }
+    /// Slots c .. c + 3 of a shared row in one 128-bit load (LDS.128); c a multiple of 4.
+    template <class T, int N>
+    __device__ __forceinline__ static float4 lds4(T (&row)[N], long long c) {
+        return *reinterpret_cast<const float4*>(&row[c]);
+    }
+    /// Slots c .. c + 3 of a shared row written in one 128-bit store (STS.128).
+    template <class T, int N>
+    __device__ __forceinline__ static void sts4(T (&row)[N], long long c, const float4& v) {
+        *reinterpret_cast<float4*>(&row[c]) = v;
+    }
     /// fmaf(a, b, c): one fused multiply-add (FFMA), as the simulator's x.fmaf computes it.
     __device__ __forceinline__ static float fmaf(float a, float b, float c) { return ::fmaf(a, b, c); }
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {

@@ -48,6 +48,13 @@ struct Index {
     unsigned line;
     Index(long long v, SourceLine loc = SourceLine::current())
         : i(v), line(loc.line()) {}
+    /// Index v written on line `line` (the simulator's own vector accessors).
+    static Index at(long long v, unsigned line)
+    {
+        Index ix(v);
+        ix.line = line;
+        return ix;
+    }
 };
 
 /// The launch's constant memory: the one read-only array that kernels read through
@@ -475,6 +482,45 @@ public:
         return r;
     }
 
+    /// Four consecutive floats as one 128-bit access (CUDA's float4: members x, y, z, w).
+    struct Float4 {
+        float x, y, z, w;
+    };
+
+    /// `*reinterpret_cast<const float4*>(&p[i])`: elements i .. i + 3 of global array `p`
+    /// in one 128-bit load (LDG.128). `i` must be a multiple of 4 (cudaMalloc's arrays start
+    /// on a 256-byte boundary, so the address is then 16-byte aligned); otherwise the GPU
+    /// faults, and so does the simulator. Recorded as four loads of the same line.
+    template <class T>
+    Float4 ldg4(const sim::GlobalPtr<T>& p, long long i, SourceLine loc = SourceLine::current())
+    {
+        if (i % 4 != 0) misaligned("global", i, loc.line());
+        const unsigned l = loc.line();
+        return Float4{p[Index::at(i, l)], p[Index::at(i + 1, l)], p[Index::at(i + 2, l)],
+                      p[Index::at(i + 3, l)]};
+    }
+    /// Slots c .. c + 3 of a row of a shared array (`Mds[r]`) in one 128-bit load (LDS.128);
+    /// c must be a multiple of 4 and the row's length too, as for ldg4.
+    template <class Row>
+    Float4 lds4(const Row& row, long long c, SourceLine loc = SourceLine::current())
+    {
+        if (c % 4 != 0) misaligned("shared", c, loc.line());
+        const unsigned l = loc.line();
+        return Float4{row[Index::at(c, l)], row[Index::at(c + 1, l)], row[Index::at(c + 2, l)],
+                      row[Index::at(c + 3, l)]};
+    }
+    /// Slots c .. c + 3 of a row of a shared array written in one 128-bit store (STS.128).
+    template <class Row>
+    void sts4(const Row& row, long long c, const Float4& v, SourceLine loc = SourceLine::current())
+    {
+        if (c % 4 != 0) misaligned("shared", c, loc.line());
+        const unsigned l = loc.line();
+        row[Index::at(c, l)] = v.x;
+        row[Index::at(c + 1, l)] = v.y;
+        row[Index::at(c + 2, l)] = v.z;
+        row[Index::at(c + 3, l)] = v.w;
+    }
+
     /// __syncthreads(): parks this thread until every thread of the block has arrived.
     /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
     /// skipped by every thread.
@@ -510,6 +556,8 @@ public:
 
 private:
     SharedAllocation& sharedAlloc(int id, const char* name, int rows, int cols);
+    /// Throws KernelFault: a 128-bit access at an element index that is not a multiple of 4.
+    [[noreturn]] void misaligned(const char* space, long long index, unsigned line) const;
 };
 
 }  // namespace ts::sim

@@ -28,6 +28,8 @@
 #include "kernels/matmul_coarsened.cuh"
 #include "kernels/matmul_regtile_1d.cuh"
 #include "kernels/matmul_regtile_2d.cuh"
+#include "kernels/matmul_vectorized.cuh"
+#include "kernels/matmul_double_buffered.cuh"
 
 namespace ts::sim {
 
@@ -244,6 +246,47 @@ struct MatmulRegtile2d {
     }
 };
 
+/// matmul-regtile-2d with 128-bit loads and stores (float4) from global and shared memory,
+/// M's tile stored transposed so a thread's TM elements of it are neighbours. The ladder's
+/// fourth rung after tiling.
+struct MatmulVectorized {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-vectorized", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_vectorized.cuh", .barriersPerPhase = 2,
+        .summary = "matmul-regtile-2d with float4 (128-bit) loads from global and shared memory, the M tile transposed in Mds",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "the optimisation ladder, rung 6: vector loads (PMPP sec. 6.1 on coalescing, in 16-byte pieces)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulVectorized<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-vectorized with two buffers of each shared tile: the next phase's tiles come from
+/// global memory while the current ones are multiplied, one barrier per phase. The
+/// ladder's fifth rung after tiling.
+struct MatmulDoubleBuffered {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-double-buffered", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_double_buffered.cuh", .barriersPerPhase = 1,
+        .summary = "matmul-vectorized with two buffers per shared tile: the next tiles load while the current ones multiply, one barrier per phase",
+        .lecture = "the optimisation ladder, rung 7: double buffering (latency hidden behind the multiply-adds)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulDoubleBuffered<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
 /// Basic 1D convolution, mask in constant memory (preset conv1d-tiled-tile8-mask5's untiled
 /// counterpart).
 struct Conv1dBasic {
@@ -336,7 +379,8 @@ struct Conv2dTiled {
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
 /// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS.
 inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
-                                               "matmul-regtile-1d", "matmul-regtile-2d"};
+                                               "matmul-regtile-1d", "matmul-regtile-2d", "matmul-vectorized",
+                                               "matmul-double-buffered"};
 
 /// A list of registry entries.
 template <class... K>
@@ -346,6 +390,7 @@ struct KernelList {};
 using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::MatmulNaiveUncoalesced,
                            registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
                            registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
+                           registry::MatmulVectorized, registry::MatmulDoubleBuffered,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled>;
 

@@ -537,6 +537,14 @@ void ThreadContext::syncthreads(unsigned barrier, SourceLine loc)
     switchTo(r, fs->cont, fs->stack, target, *r.nextStack);
 }
 
+void ThreadContext::misaligned(const char* space, long long index, unsigned line) const
+{
+    std::ostringstream s;
+    s << machine_->whoAmI() << " made a 128-bit " << space << " access at element " << index << " (line " << line
+      << "), not a multiple of 4: the address is not 16-byte aligned, and the GPU faults on it.";
+    throw KernelFault(s.str());
+}
+
 SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows, int cols)
 {
     for (SharedAllocation& s : *shared_)

@@ -5,6 +5,8 @@
 // matmul_regtile_2d.cuh, not from another run of the simulator.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "trace_query.hpp"
 
 namespace ts::test {
@@ -84,6 +86,26 @@ TEST(LadderCounts, Regtile2dByHand)
     EXPECT_EQ(t.shared_loads, 16384u);
     EXPECT_EQ(t.global_stores, 64u * 64u);
     EXPECT_EQ(t.barriers, 2u * 2u);
+}
+
+// matmul-vectorized loads what matmul-regtile-2d loads, four neighbours at a time where
+// they lie in the matrix and start on a 16-byte boundary (k and l multiples of 4: 100 x 36 x
+// 152) and one by one elsewhere (37 and 151 are not): the same elements, as often, and the
+// same P, bit for bit.
+TEST(LadderCounts, VectorizedLoadsWhatRegtile2dLoads)
+{
+    for (const auto& [j, k, l] : {std::tuple{100, 36, 152}, std::tuple{100, 37, 151}}) {
+        SCOPED_TRACE(std::to_string(j) + "x" + std::to_string(k) + "x" + std::to_string(l));
+        const sim::Simulation v = run(matmul("matmul-vectorized", j, k, l, 64));
+        const sim::Simulation r = run(matmul("matmul-regtile-2d", j, k, l, 64));
+        EXPECT_EQ(v.counters.totals.global_loads, r.counters.totals.global_loads);
+        EXPECT_EQ(v.counters.elementLoads, r.counters.elementLoads);
+        EXPECT_EQ(v.P, r.P);
+        // Both tiles read whole: (ceil(100/64) x ceil(l/64)) blocks x ceil(k/8) phases x
+        // (64 x 8 + 8 x 64) slots, each stored once.
+        const uint64_t blocks = 2ull * ((l + 63) / 64), phases = (k + 7) / 8;
+        EXPECT_EQ(v.counters.totals.shared_stores, blocks * phases * 1024);
+    }
 }
 
 // Ragged sizes, M 131 x 29, N 29 x 77: every rung stores every element of P once, and the
