@@ -50,6 +50,16 @@ struct CountingContext : DeviceContext {
     {
         return CountingContext{DeviceContext::here(dropMask)};
     }
+
+    /// A 128-bit load of elements i .. i + 3 of a counted array: one count each, as the
+    /// simulator counts four loads (DeviceContext::ldg4 would take the address of a
+    /// CountedLoad).
+    __device__ __forceinline__ static float4 ldg4(const CountingPtr& p, long long i)
+    {
+        for (int q = 0; q < 4; ++q) atomicAdd(p.loads + i + q, 1u);
+        return *reinterpret_cast<const float4*>(p.data + i);
+    }
+    using DeviceContext::ldg4;
 };
 
 }  // namespace ts::gpu
