@@ -355,7 +355,13 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     };
     Scenario& s = p.scenario;
     std::vector<std::pair<const toml::node*, std::function<void()>>> keys;
-    keys.emplace_back(kernel, [&] { s.kernel = text(file, "kernel", *kernel); });
+    keys.emplace_back(kernel, [&] {
+        s.kernel = text(file, "kernel", *kernel);
+        // Until the tile key is applied, a tile the kernel has (the ladder's rungs have no 2).
+        const KernelInfo* k = findKernel(s.kernel);
+        if (k && k->tiled && std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end())
+            s.tile = k->tiles.front();
+    });
     const toml::node* height = t.get("height");
     const toml::node* maskWidth = t.get("mask_width");
     // Convolution (PMPP ch. 7): width (and height) of N, mask_width; checked by validate().

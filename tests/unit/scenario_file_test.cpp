@@ -166,6 +166,22 @@ narration = ["one", "two"]
     EXPECT_EQ(d.step, 0);
 }
 
+// A kernel whose compiled tiles do not include the scenario's initial tile (2): the ladder's
+// register-tiled rungs start at 64. Failed before the kernel key set a tile of its own
+// ("line 2: TILE_WIDTH must be one of 64, 128 ...; got 2").
+TEST_F(ScenarioFiles, LadderRungWithItsOwnTile)
+{
+    const sim::Preset p = sim::loadScenarioFile(write("rung.toml", R"(
+kernel = "matmul-double-buffered"
+width = 130
+tile = 64
+)"));
+    EXPECT_EQ(p.scenario.kernel, "matmul-double-buffered");
+    EXPECT_EQ(p.scenario.tile, 64);
+    EXPECT_EQ(errorOf("kernel = \"matmul-regtile-2d\"\nwidth = 130\ntile = 16\n"),
+              ", line 3: TILE_WIDTH must be one of 64, 128 (the compiled template instances); got 16.");
+}
+
 TEST_F(ScenarioFiles, ErrorsNameTheLine)
 {
     EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = 3\n"),
