@@ -70,6 +70,9 @@ struct KernelInfo {
     /// The thread's columns lie T apart (thread coarsening, PMPP sec. 6.3) rather than side
     /// by side (a register tile).
     bool threadColsStrided = false;
+    /// The thread's rows and columns come in two halves of threadRows/2 and threadCols/2,
+    /// half a tile apart (matmul-conflict-free), rather than side by side.
+    bool threadTileSplit = false;
     /// A block's columns of P, in tiles: COARSE_FACTOR for thread coarsening, else 1.
     int blockColsFactor = 1;
     /// Columns of M (rows of N) a phase loads (a register tile's BK); 0: the tile T.

@@ -30,6 +30,7 @@
 #include "kernels/matmul_regtile_2d.cuh"
 #include "kernels/matmul_vectorized.cuh"
 #include "kernels/matmul_double_buffered.cuh"
+#include "kernels/matmul_conflict_free.cuh"
 
 namespace ts::sim {
 
@@ -287,6 +288,26 @@ struct MatmulDoubleBuffered {
     }
 };
 
+/// matmul-double-buffered with each thread's 8 x 8 tile split into four 4 x 4 quarters half
+/// a block tile apart, so that a warp's 128-bit reads of Nds are free of bank conflicts. The
+/// ladder's sixth rung after tiling.
+struct MatmulConflictFree {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-conflict-free", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
+        .summary = "matmul-double-buffered with each thread's 8 x 8 tile in four 4 x 4 quarters half a tile apart: 128-bit Nds reads without bank conflicts",
+        .lecture = "the optimisation ladder, rung 8: a thread-tile layout the 32 banks serve at once (PMPP sec. 6.1's banks, 16 bytes a lane)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .threadTileSplit = true, .tileK = 8, .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulConflictFree<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
 /// Basic 1D convolution, mask in constant memory (preset conv1d-tiled-tile8-mask5's untiled
 /// counterpart).
 struct Conv1dBasic {
@@ -380,7 +401,7 @@ struct Conv2dTiled {
 /// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS.
 inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
                                                "matmul-regtile-1d", "matmul-regtile-2d", "matmul-vectorized",
-                                               "matmul-double-buffered"};
+                                               "matmul-double-buffered", "matmul-conflict-free"};
 
 /// A list of registry entries.
 template <class... K>
@@ -391,6 +412,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
                            registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
                            registry::MatmulVectorized, registry::MatmulDoubleBuffered,
+                           registry::MatmulConflictFree,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled>;
 

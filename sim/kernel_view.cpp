@@ -107,6 +107,7 @@ PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim,
         const long long tr = k->threadRows, tc = k->threadCols;
         const long long rows = bdy * tr, cols = bdx * tc;
         if (k->threadColsStrided) return PElement{by * rows + ty * tr, bx * cols + tx};
+        if (k->threadTileSplit) return PElement{by * rows + ty * (tr / 2), bx * cols + tx * (tc / 2)};
         return PElement{by * rows + ty * tr, bx * cols + tx * tc};
     }
     return PElement{by * bdy + ty, bx * bdx + tx};
@@ -120,6 +121,15 @@ std::vector<PElement> threadPElements(const Scenario& s, const Uint3& block, con
     const int tr = k ? k->threadRows : 1, tc = k ? k->threadCols : 1;
     const long long colStep = k && k->threadColsStrided ? blockDim.x : 1;
     std::vector<PElement> out;
+    if (k && k->threadTileSplit) {
+        // Two halves of rows and of columns, half the block's tile apart.
+        const long long halfRows = blockDim.y * tr / 2, halfCols = blockDim.x * tc / 2;
+        for (int m = 0; m < tr; ++m)
+            for (int n = 0; n < tc; ++n)
+                out.push_back(PElement{first.row + (m / (tr / 2)) * halfRows + m % (tr / 2),
+                                       first.col + (n / (tc / 2)) * halfCols + n % (tc / 2)});
+        return out;
+    }
     for (int m = 0; m < tr; ++m)
         for (int n = 0; n < tc; ++n) out.push_back(PElement{first.row + m, first.col + n * colStep});
     return out;
