@@ -13,13 +13,14 @@ namespace ts::kernels {
 /// thread's 64 elements of P lie: thread (tx, ty) computes rows by*BM + ty*4 + {0..3} and
 /// by*BM + BM/2 + ty*4 + {0..3}, columns bx*BN + tx*4 + {0..3} and bx*BN + BN/2 + tx*4 +
 /// {0..3} (Pvalue[m][n]: m < 4 the first rows, m >= 4 the second; n likewise).
-template <int TILE, class X>
+/// BK, the columns of M (rows of N) a phase loads, is 8 on this rung and 16 on the next
+/// (matmul-tuned: the same kernel with its tile shape tuned on an H100).
+template <int TILE, int BK, class X>
 TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const float> M,
                                     typename X::template GlobalPtr<const float> N,
                                     typename X::template GlobalPtr<float> P, int j, int k, int l)
 {
     constexpr int BM = TILE, BN = TILE;   // the block's tile of P
-    constexpr int BK = 8;                 // columns of M (rows of N) per phase
     constexpr int TM = 8, TN = 8;         // the thread's tile of P
     constexpr int THREADS = (BN / TN) * (BM / TM);
     constexpr int M_LOADS = BM * BK / 4 / THREADS;   // float4 of M per thread and phase

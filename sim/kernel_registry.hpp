@@ -304,7 +304,27 @@ struct MatmulConflictFree {
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
-        kernels::matmulConflictFree<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+        kernels::matmulConflictFree<TILE, 8>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-conflict-free with phases of 16 columns of M instead of 8: half the barriers and
+/// twice the multiply-adds between them, the shape that ran fastest on an H100
+/// (docs/ladder.md). The ladder's last rung.
+struct MatmulTuned {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tuned", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
+        .summary = "matmul-conflict-free with BK = 16 columns of M per phase: the tile shape tuned on an H100",
+        .lecture = "the optimisation ladder, rung 9: the tile shape tuned for the GPU",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .threadTileSplit = true, .tileK = 16, .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulConflictFree<TILE, 16>(x, a.M, a.N, a.P, a.j, a.k, a.l);
     }
 };
 
@@ -401,7 +421,8 @@ struct Conv2dTiled {
 /// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS.
 inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
                                                "matmul-regtile-1d", "matmul-regtile-2d", "matmul-vectorized",
-                                               "matmul-double-buffered", "matmul-conflict-free"};
+                                               "matmul-double-buffered", "matmul-conflict-free",
+                                               "matmul-tuned"};
 
 /// A list of registry entries.
 template <class... K>
@@ -412,7 +433,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
                            registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
                            registry::MatmulVectorized, registry::MatmulDoubleBuffered,
-                           registry::MatmulConflictFree,
+                           registry::MatmulConflictFree, registry::MatmulTuned,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled>;
 
