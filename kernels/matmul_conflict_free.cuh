@@ -1,8 +1,8 @@
-// Matrix multiplication free of shared-memory bank conflicts in its 128-bit reads:
+// Matrix multiplication without most of its shared-memory bank conflicts:
 // matmul-double-buffered with each thread's 8 x 8 tile of P split into four 4 x 4 quarters
-// half a block tile apart. A warp's 128-bit reads of a row of Nds then cover 64 neighbouring
-// floats (16 threads x 4) instead of every other group of four, which the 32 banks serve
-// without conflict. The sixth rung of the optimisation ladder (docs/ladder.md); boundary
+// half a block tile apart, and the transposed M tile's rows padded. A warp's 128-bit reads
+// of a row of Nds then cover 64 neighbouring floats (16 threads x 4) instead of every other
+// group of four, which the 32 banks serve without conflict. The sixth rung of the optimisation ladder (docs/ladder.md); boundary
 // checks as PMPP sec. 5.5. Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
@@ -25,7 +25,11 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
     constexpr int THREADS = (BN / TN) * (BM / TM);
     constexpr int M_LOADS = BM * BK / 4 / THREADS;   // float4 of M per thread and phase
     constexpr int N_LOADS = BK * BN / 4 / THREADS;   // float4 of N per thread and phase
-    TS_SHARED_2D(float, Mds, 2 * BK, BM);   // two buffers, transposed: Mds[buf*BK + c][r]
+    // Mds rows padded by 4 floats: the transposed stores of step 3 (four rows, eight
+    // columns per warp) then fall into 16 banks instead of 8; 4 keeps each row 16-byte
+    // aligned for the 128-bit reads
+    constexpr int M_PAD = 4;
+    TS_SHARED_2D(float, Mds, 2 * BK, BM + M_PAD);   // two buffers, transposed: Mds[buf*BK + c][r]
     TS_SHARED_2D(float, Nds, 2 * BK, BN);   // two buffers: Nds[buf*BK + r][c]
 
     int bx = x.blockIdx.x;  int by = x.blockIdx.y;
@@ -108,8 +112,8 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
             for (int q = 0; q < N_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int r = e / (BN / 4), c = 4 * (e % (BN / 4));
-                for (int d = 0; d < 4; ++d)
-                    Nds[nxt*BK + r][c + d] = Nnext[q][d];
+                // One 128-bit store per four elements: a warp writes 128 neighbouring floats
+                x.sts4(Nds[nxt*BK + r], c, {Nnext[q][0], Nnext[q][1], Nnext[q][2], Nnext[q][3]});
             }
         }
         // 4. One barrier: buffer s % 2 is complete for step s + 1 (read after write), and
