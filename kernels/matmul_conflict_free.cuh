@@ -14,7 +14,7 @@ namespace ts::kernels {
 /// by*BM + BM/2 + ty*4 + {0..3}, columns bx*BN + tx*4 + {0..3} and bx*BN + BN/2 + tx*4 +
 /// {0..3} (Pvalue[m][n]: m < 4 the first rows, m >= 4 the second; n likewise).
 /// BK, the columns of M (rows of N) a phase loads, is 8 on this rung and 16 on the next
-/// (matmul-tuned: the same kernel with its tile shape tuned on an H100).
+/// (matmul-tuned: the same kernel with another tile shape).
 template <int TILE, int BK, class X>
 TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const float> M,
                                     typename X::template GlobalPtr<const float> N,

@@ -309,16 +309,17 @@ struct MatmulConflictFree {
 };
 
 /// matmul-conflict-free with phases of 16 columns of M instead of 8: half the barriers and
-/// twice the multiply-adds between them, the shape that ran fastest on an H100
-/// (docs/ladder.md). The ladder's last rung.
+/// twice the multiply-adds between them, at twice the shared memory. On an H100 it is the
+/// faster of the two at 8192 and the slower at 2048 and 4096 (docs/ladder.md): the best
+/// tile shape depends on the GPU and the problem. The ladder's last rung.
 struct MatmulTuned {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
     static constexpr KernelInfo info{
         .name = "matmul-tuned", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
-        .summary = "matmul-conflict-free with BK = 16 columns of M per phase: the tile shape tuned on an H100",
-        .lecture = "the optimisation ladder, rung 9: the tile shape tuned for the GPU",
+        .summary = "matmul-conflict-free with BK = 16 columns of M per phase: half the barriers, twice the shared memory",
+        .lecture = "the optimisation ladder, rung 9: the tile shape, tuned per GPU and size",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
         .threadTileSplit = true, .tileK = 16, .defaultTile = 128};
     template <int TILE, class X>
