@@ -54,6 +54,17 @@ struct DeviceInfo {
 /// Queries device 0. Never throws: without a device, available is false and why says why.
 DeviceInfo queryDevice();
 
+/// The ceilings of a roofline, measured on device 0 (gpu/ceilings.cu): the FP32 rate of
+/// independent fused multiply-adds, in GFLOPS (2 flops each), and the bandwidth of a
+/// device-to-device copy, in GB/s (bytes read plus bytes written), each the best of 5 runs;
+/// and the CUDA version of the driver ("13.0"). Throws Unavailable without a GPU.
+struct Ceilings {
+    double peakFp32Gflops = 0;
+    double copyGbytesPerS = 0;
+    std::string driverCudaVersion;
+};
+Ceilings measureCeilings();
+
 /// One timing request: a kernel ("matmul-naive", "matmul-tiled", "cublas", or a convolution
 /// kernel "conv1d-..." / "conv2d-...") at a size.
 struct BenchRequest {

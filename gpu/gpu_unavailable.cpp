@@ -16,6 +16,8 @@ DeviceInfo queryDevice()
 
 BenchResult bench(const BenchRequest&, const std::function<void(double)>&) { throw Unavailable(kWhy); }
 
+Ceilings measureCeilings() { throw Unavailable(kWhy); }
+
 CountedRun runCounted(const sim::Scenario&, const std::vector<float>&, const std::vector<float>&)
 {
     throw Unavailable(kWhy);

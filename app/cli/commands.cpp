@@ -1,9 +1,14 @@
 #include "commands.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -78,6 +83,17 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
         ->capture_default_str()
         ->check(seedValidator());
     addConvOptions(c, o);
+}
+
+/// The time now, UTC, ISO 8601 ("2026-11-23T23:59:00Z").
+std::string isoDateNow()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    char b[32];
+    std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return b;
 }
 
 /// A percentage with one decimal ("87.4").
@@ -273,6 +289,9 @@ Commands::Commands(CLI::App& app)
     addProblemOptions(bench_, benchOpt_, true);
     bench_->add_option("--reps", reps_, "Timed repeats after warm-up")->capture_default_str()->check(CLI::Range(1, 10000));
     bench_->add_flag("--json", benchJson_, "Print one JSON object");
+    bench_->add_option("--out", benchOut_,
+                       "Also write the JSON object to FILE, a results file with the driver, the date and the "
+                       "measured FP32 and copy ceilings (docs/cli.md)");
 
     verify_ = app.add_subcommand(
         "verify", "Run every kernel on the GPU and in the simulator on random shapes and compare "
@@ -502,6 +521,15 @@ int Commands::runBench()
         r.seed = s.seed;
         reqs.push_back(r);
     }
+    if (!benchOut_.empty()) {
+        // Said before the timings start, not after.
+        const std::filesystem::path parent = std::filesystem::absolute(benchOut_).parent_path();
+        if (!std::filesystem::is_directory(parent) || access(parent.c_str(), W_OK) != 0) {
+            std::cerr << "tilescope-cli: Cannot write the results file '" << benchOut_ << "': the folder '"
+                      << parent.string() << "' does not exist or is not writable.\n";
+            return kBadInput;
+        }
+    }
     const gpu::DeviceInfo dev = gpu::queryDevice();
     if (!dev.available) throw gpu::Unavailable(dev.why);
     ordered_json out;
@@ -553,6 +581,22 @@ int Commands::runBench()
                       << (b.bitExactVsSim ? (*b.bitExactVsSim ? "  bit-exact vs sim" : "  DIFFERS from sim") : "")
                       << (ofCublas ? "  " + percentText(100.0 * b.gflops / *ofCublas) + "% of cuBLAS" : std::string())
                       << "\n";
+    }
+    if (!benchOut_.empty()) {
+        const gpu::Ceilings c = gpu::measureCeilings();
+        out["driver"] = c.driverCudaVersion;
+        out["date"] = isoDateNow();
+        out["peak_fp32_gflops"] = c.peakFp32Gflops;
+        out["copy_gbytes_per_s"] = c.copyGbytesPerS;
+        std::ofstream f(benchOut_, std::ios::trunc);
+        if (!(f << out.dump(1) << "\n") || !f.flush()) {
+            std::cerr << "tilescope-cli: Cannot write the results file '" << benchOut_ << "'.\n";
+            return kBadInput;
+        }
+        if (!benchJson_)
+            std::cout << "ceilings: FP32 " << std::fixed << std::setprecision(0) << c.peakFp32Gflops
+                      << " GFLOPS, copy " << c.copyGbytesPerS << " GB/s; results written to " << benchOut_ << "\n"
+                      << std::defaultfloat;
     }
     if (benchJson_) std::cout << out.dump() << "\n";
     else std::cout << "device: " << dev.name << " (compute capability " << dev.computeCapability() << ")\n";

@@ -60,6 +60,9 @@ private:
     bool simQuiet_ = false;     ///< --quiet: no progress line
     int reps_ = 20;
     bool benchJson_ = false;
+    /// --out FILE of bench: the results file (the JSON object with the driver, the date and
+    /// the measured ceilings), for the app and `roofline --results`.
+    std::string benchOut_;
     bool verifyQuick_ = false;
     ProblemOptions gpuRunOpt_;
     std::string gpuRunDrop_;

@@ -43,6 +43,11 @@ TEST(CliExitStatus, BadArgumentsExit2)
     // Bad arguments are refused before the GPU is looked for.
     expectRefused("bench --kernel matmul-tiled --width 64 --tile 3", 2, "got 3");
     expectRefused("bench --kernel matmul-shared --width 64", 2, "matmul-shared");
+    // A results file whose folder is missing is refused before any timing.
+    expectRefused("bench --kernel matmul-tiled --width 64 --out /nonexistent-folder/results.json", 2,
+                  "/nonexistent-folder");
+    // The ladder's rungs refuse a tile they were not compiled for, naming it.
+    expectRefused("bench --kernel ladder --width 64 --tile 16", 2, "got 16");
 }
 
 TEST(CliExitStatus, GpuWorkWithoutDeviceExits3)
