@@ -11,6 +11,7 @@
 #include "gpu.hpp"
 
 namespace ts::gpu {
+using namespace detail;
 namespace {
 
 /// FMA_CHAINS independent chains of `iterations` fused multiply-adds per thread; the sum is
