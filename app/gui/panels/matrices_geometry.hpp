@@ -23,7 +23,8 @@ struct POwner {
 };
 
 /// Who computes P element (row, col) of `s` (a matrix multiplication with a known kernel):
-/// the inverse of sim::pElementOf for the launch's block shape. Row and col must not be
+/// the inverse of sim::pElementOf for the launch's block shape (of sim::threadPElements on
+/// the optimisation ladder's rungs, whose threads compute several elements). Row and col must not be
 /// negative; an element past P's edge gets the block and thread that would cover it.
 POwner ownerOfP(const sim::Scenario& s, int row, int col);
 
