@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "kernel_view.hpp"
 #include "problem.hpp"
 #include "progress.hpp"
 #include "work_estimate.hpp"
@@ -204,6 +205,11 @@ uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
     auto valid = [](long long first, long long extent, long long size) {
         return std::clamp<long long>(size - first, 0, extent);
     };
+    if (const std::optional<TileRect> t = blockTileOfP(s, b); t && findKernel(s.kernel)->threadRows *
+                                                                       findKernel(s.kernel)->threadCols > 1) {
+        // A ladder rung: the block's tile of P, whose threads compute several elements each.
+        return 2ull * valid(t->row0, t->rows, s.j) * valid(t->col0, t->cols, s.l) * s.k;
+    }
     const bool x = rowFromX(s);   // matmul-naive-uncoalesced: rows along the grid's x
     const long long rows = x ? valid(1ll * b.x * sh.block.x, sh.block.x, s.j) : valid(1ll * b.y * sh.block.y, sh.block.y, s.j);
     const long long cols = x ? valid(1ll * b.y * sh.block.y, sh.block.y, s.l) : valid(1ll * b.x * sh.block.x, sh.block.x, s.l);

@@ -86,6 +86,10 @@ TEST(LadderCounts, Regtile2dByHand)
     EXPECT_EQ(t.shared_loads, 16384u);
     EXPECT_EQ(t.global_stores, 64u * 64u);
     EXPECT_EQ(t.barriers, 2u * 2u);
+    // The naive kernel computing the same 64 x 64 elements of P reads 2 x 16 operands for
+    // each: 131072 loads, 64 times the 2048 of this block (the Stats panel's comparison;
+    // it counted the block's 64 threads as 64 elements before).
+    EXPECT_EQ(sim::untiledGlobalLoads(r.scenario, sim::Uint3{0, 0, 0}), 2u * 64u * 64u * 16u);
 }
 
 // matmul-vectorized loads what matmul-regtile-2d loads, four neighbours at a time where

@@ -15,8 +15,9 @@
 namespace ts::app {
 namespace {
 
-void sizeInputs(ScenarioForm& form, bool tiled)
+void sizeInputs(ScenarioForm& form, const sim::KernelInfo* info)
 {
+    const bool tiled = info && info->tiled;
     sim::Scenario& d = form.draft;
     const float w = ImGui::GetFontSize() * 7;
     ImGui::Checkbox("square", &form.square);
@@ -43,13 +44,17 @@ void sizeInputs(ScenarioForm& form, bool tiled)
     ImGui::SetNextItemWidth(w);
     if (tiled) {
         const std::string cur = std::to_string(d.tile);
-        if (ImGui::BeginCombo("TILE_WIDTH", cur.c_str())) {
-            for (int t : sim::kTileWidths)
+        // The kernel's compiled instances (a ladder rung has its own, docs/ladder.md).
+        const bool blockTile = info->threadRows > 1 || (info->threadCols > 1 && !info->threadColsStrided);
+        if (ImGui::BeginCombo(blockTile ? "tile of P" : "TILE_WIDTH", cur.c_str())) {
+            for (int t : info->tiles)
                 if (ImGui::Selectable(std::to_string(t).c_str(), t == d.tile)) d.tile = t;
             ImGui::EndCombo();
         }
-        tooltip("Edge of the square tiles of M and N held in Mds and Nds, and of the thread block "
-                "(a template parameter: 2, 4, 8, 16 or 32)");
+        tooltip(blockTile ? "Edge of the square tile of P each block computes (a template parameter: " +
+                                sim::tileList(*info) + ")"
+                          : "Edge of the square tiles of M and N held in Mds and Nds, and of the thread block "
+                            "(a template parameter: " + sim::tileList(*info) + ")");
     } else {
         ImGui::InputInt("block edge", &d.tile);
         tooltip("The block is block edge x block edge threads (1 to 32)");
@@ -166,7 +171,13 @@ void ScenarioPanel::draw(Frame& f)
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
         if (ImGui::BeginCombo("kernel", d.kernel.c_str())) {
             for (const sim::KernelInfo& k : sim::kernelList()) {
-                if (ImGui::Selectable(k.name, d.kernel == k.name)) d.kernel = k.name;
+                if (ImGui::Selectable(k.name, d.kernel == k.name)) {
+                    d.kernel = k.name;
+                    // A tile the new kernel was not compiled for becomes its default tile.
+                    if ((k.tiled && std::find(k.tiles.begin(), k.tiles.end(), d.tile) == k.tiles.end()) ||
+                        (!k.tiled && d.tile > k.maxBlockEdge))
+                        d.tile = k.defaultTile;
+                }
                 tooltip(k.summary);
             }
             ImGui::EndCombo();
@@ -176,7 +187,7 @@ void ScenarioPanel::draw(Frame& f)
         if (info && info->family != sim::Family::Matmul)
             convInputs(form, *info);
         else
-            sizeInputs(form, info && info->tiled);
+            sizeInputs(form, info);
 
         int b[2] = {static_cast<int>(d.block.x), static_cast<int>(d.block.y)};
         ImGui::SetNextItemWidth(w * 1.4f);
