@@ -205,8 +205,8 @@ uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
     auto valid = [](long long first, long long extent, long long size) {
         return std::clamp<long long>(size - first, 0, extent);
     };
-    if (const std::optional<TileRect> t = blockTileOfP(s, b); t && findKernel(s.kernel)->threadRows *
-                                                                       findKernel(s.kernel)->threadCols > 1) {
+    const KernelInfo* k = findKernel(s.kernel);
+    if (const std::optional<TileRect> t = blockTileOfP(s, b); t && k->threadRows * k->threadCols > 1) {
         // A ladder rung: the block's tile of P, whose threads compute several elements each.
         return 2ull * valid(t->row0, t->rows, s.j) * valid(t->col0, t->cols, s.l) * s.k;
     }

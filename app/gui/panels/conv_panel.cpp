@@ -685,10 +685,6 @@ void drawOverviewBins(const Ctx& c, const Overview& p, OverviewBins& bins)
         }
 }
 
-/// Smallest side, in pixels at 1x, of the frame that marks the close-up on an overview: the
-/// block's few elements are a pixel or two there.
-constexpr float kMinMarker = 14.0f;
-
 /// The white frame round elements [row0, row0 + rows) x [col0, col0 + cols) of overview
 /// `p` (clipped to the array), grown about its centre to at least kMinMarker pixels a side,
 /// with a dark line either side so that it reads on the colour map's yellow as on grey.
@@ -700,15 +696,7 @@ void overviewFrame(const Ctx& c, const Overview& p, int row0, int rows, int col0
     ImVec2 a = p.at(static_cast<float>(r0), static_cast<float>(c0)), b = p.at(static_cast<float>(r1), static_cast<float>(c1));
     a = ImVec2(a.x - 2, a.y - 2);
     b = ImVec2(b.x + 2, b.y + 2);
-    const float least = kMinMarker * c.f.theme.scale;
-    auto grow = [least](float& lo, float& hi) {
-        if (hi - lo >= least) return;
-        const float mid = (lo + hi) / 2;
-        lo = mid - least / 2;
-        hi = mid + least / 2;
-    };
-    grow(a.x, b.x);
-    grow(a.y, b.y);
+    growToAtLeast(a, b, kMinMarker * c.f.theme.scale);
     // Inside the picture's edge (2 px out) where the picture is large enough: a frame at a
     // corner of N stays off the label.
     auto inside = [](float& lo, float& hi, float first, float last) {

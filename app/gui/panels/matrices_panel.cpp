@@ -382,23 +382,36 @@ void tileLines(const Ctx& c, const Grid& g)
     for (int col = c.T; col < g.cols; col += c.T) c.dl->AddLine(g.at(0, col), g.at(g.rows, col), line, 1.5f);
 }
 
-/// Smallest side, in pixels, of the frames that mark the current tile and the traced block:
-/// on a large matrix a 32-element tile is a few pixels wide, and its frame is drawn this
-/// large about the tile's centre so that it stays visible from the back of a lecture hall.
-constexpr float kMinMarker = 14.0f;
+/// The canvas's extent in cells: M, N and P with their ghost cells (the zero-filled slots past
+/// a tiled kernel's last whole tile of T), N above P and M left of P, and the pixels the
+/// labels take above N and P. The panel sizes its canvas and lays out the picture from it.
+struct CanvasCells {
+    int ghostK = 0, ghostJ = 0, ghostL = 0;
+    float wide = 0, high = 0;   ///< columns of M and P, rows of N and P, in cells
+    float label = 0;            ///< pixels of one label line with its gap
+    float frame = 0;            ///< pixels of both label lines and the margin
+};
+
+CanvasCells canvasCells(const sim::Scenario& sc, int T)
+{
+    const sim::KernelInfo* info = sim::findKernel(sc.kernel);
+    CanvasCells cc;
+    if (info && info->tiled) {
+        cc.ghostK = (sc.k + T - 1) / T * T - sc.k;
+        cc.ghostJ = (sc.j + T - 1) / T * T - sc.j;
+        cc.ghostL = (sc.l + T - 1) / T * T - sc.l;
+    }
+    cc.wide = static_cast<float>(sc.k + cc.ghostK + sc.l + cc.ghostL);
+    cc.high = static_cast<float>(sc.k + cc.ghostK + sc.j + cc.ghostJ);
+    cc.label = ImGui::GetTextLineHeight() + scaled(10);
+    cc.frame = 2 * cc.label + scaled(10);
+    return cc;
+}
 
 /// Frame [a, b] grown about its centre to at least kMinMarker (scaled) pixels a side.
 void markerFrame(const Ctx& c, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
 {
-    const float least = kMinMarker * c.f.theme.scale;
-    auto grow = [least](float& lo, float& hi) {
-        if (hi - lo >= least) return;
-        const float mid = (lo + hi) / 2;
-        lo = mid - least / 2;
-        hi = mid + least / 2;
-    };
-    grow(a.x, b.x);
-    grow(a.y, b.y);
+    growToAtLeast(a, b, kMinMarker * c.f.theme.scale);
     c.dl->AddRect(a, b, colour, 3, 0, thickness);
 }
 
@@ -549,15 +562,9 @@ void MatricesPanel::canvas(Ctx& c)
     const sim::Simulation* s = &c.s;
     const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
     const sim::Scenario& sc = s->scenario;
-    const sim::KernelInfo* info = sim::findKernel(sc.kernel);
-    const int T = c.T;
-    const int ghostK = info && info->tiled ? (sc.k + T - 1) / T * T - sc.k : 0;
-    const int ghostJ = info && info->tiled ? (sc.j + T - 1) / T * T - sc.j : 0;
-    const int ghostL = info && info->tiled ? (sc.l + T - 1) / T * T - sc.l : 0;
-    const float lbl = ImGui::GetTextLineHeight() + scaled(10);
-    const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
-    const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
-    const float frame = 2 * lbl + scaled(10);
+    const CanvasCells cc = canvasCells(sc, c.T);
+    const int ghostK = cc.ghostK, ghostJ = cc.ghostJ, ghostL = cc.ghostL;
+    const float lbl = cc.label, wCells = cc.wide, hCells = cc.high, frame = cc.frame;
     c.dl = ImGui::GetWindowDrawList();
     const ImVec2 avail(std::max(1.0f, ImGui::GetContentRegionAvail().x), std::max(1.0f, ImGui::GetContentRegionAvail().y));
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -724,18 +731,11 @@ void MatricesPanel::draw(Frame& f)
                     "a drag pans, a double click fits, and a right click chooses the colours (states, global loads, "
                     "values).");
 
-            const sim::Scenario& sc = s->scenario;
-            const sim::KernelInfo* info = sim::findKernel(sc.kernel);
-            const int T = c.T;
-            const int ghostK = info && info->tiled ? (sc.k + T - 1) / T * T - sc.k : 0;
-            const int ghostJ = info && info->tiled ? (sc.j + T - 1) / T * T - sc.j : 0;
-            const int ghostL = info && info->tiled ? (sc.l + T - 1) / T * T - sc.l : 0;
-            const float lbl = ImGui::GetTextLineHeight() + scaled(10);
-            const float wCells = static_cast<float>(sc.k + ghostK + sc.l + ghostL);
-            const float hCells = static_cast<float>(sc.k + ghostK + sc.j + ghostJ);
+            const CanvasCells cc = canvasCells(s->scenario, c.T);
+            const float wCells = cc.wide, hCells = cc.high;
             // The canvas is as tall as the width allows cells to be (up to 72 px at 1x), and
             // at least tall enough for cells of 10 px (or 140 to 200 px of bins for large ones).
-            const float frame = 2 * lbl + scaled(10);
+            const float frame = cc.frame;
             const float widest = std::min((ImGui::GetContentRegionAvail().x - scaled(20)) / wCells, 72.0f * f.theme.scale);
             const float want = frame + hCells * widest + 1;
             const float least = std::min(want, frame + std::max(scaled(140), std::min(hCells * scaled(10), scaled(200))));

@@ -40,6 +40,18 @@ void heatLegend(const char* label, unsigned max)
     ImGui::Text("%u", max);
 }
 
+void growToAtLeast(ImVec2& a, ImVec2& b, float least)
+{
+    auto grow = [least](float& lo, float& hi) {
+        if (hi - lo >= least) return;
+        const float mid = (lo + hi) / 2;
+        lo = mid - least / 2;
+        hi = mid + least / 2;
+    };
+    grow(a.x, b.x);
+    grow(a.y, b.y);
+}
+
 void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
 {
     const float t = std::max(1.0f, thickness);

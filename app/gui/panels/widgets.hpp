@@ -28,6 +28,16 @@ void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch sty
 /// a dash so the corners read as corners.
 void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness);
 
+/// Smallest side, in pixels at UI scale 1, of the frames that mark a tile or a block on a
+/// large matrix (Matrices and Convolution panels): a 32-element tile may be a few pixels
+/// wide, and its frame is drawn this large about the tile's centre so that it stays visible
+/// from the back of a lecture hall.
+inline constexpr float kMinMarker = 14.0f;
+
+/// Grows the rectangle [a, b] about its centre to at least `least` pixels a side (sides
+/// already that long stay as they are).
+void growToAtLeast(ImVec2& a, ImVec2& b, float least);
+
 /// The heatmap's legend: "`label` 0", a strip of heatColour from 0 to 1, then `max`.
 void heatLegend(const char* label, unsigned max);
 
