@@ -316,6 +316,7 @@ Commands::Commands(CLI::App& app)
     gpuRun_->add_option("--runs", gpuRuns_, "How many launches")->capture_default_str()->check(CLI::Range(1, 100000));
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
+    roofline_ = addRooflineCommand(app, rooflineOpt_);
 }
 
 int Commands::run()
@@ -328,6 +329,7 @@ int Commands::run()
         if (gpuRun_->parsed()) return runGpuRun();
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
+        if (roofline_->parsed()) return runRoofline(rooflineOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;
