@@ -225,7 +225,7 @@ Roofline resultsRoofline(const ResultsFile& f, const std::vector<RungCounts>& co
     r.ceilings.memoryGbytesPerS = f.copyGbytesPerS;
     if (f.peakFp32Gflops || f.copyGbytesPerS) {
         r.ceilings.source = CeilingSource::Measured;
-        r.ceilings.detail = "independent fused multiply-adds and a device-to-device copy, " + f.measuredOn();
+        r.ceilings.detail = "independent fused multiply-adds (FP32) and a device-to-device copy (memory) timed by bench --out, " + f.measuredOn();
     } else {
         r.ceilings.source = CeilingSource::Unknown;
         r.ceilings.detail = "the results file has no ceilings (tilescope-cli bench --out writes them)";

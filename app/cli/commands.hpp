@@ -7,6 +7,7 @@
 
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
+#include "roofline_command.hpp"
 
 namespace ts::cli {
 
@@ -44,6 +45,8 @@ private:
     OccupancyOptions occOpt_;
     CLI::App* reductionTable_;
     ReductionTableOptions reductionOpt_;
+    CLI::App* roofline_;
+    RooflineOptions rooflineOpt_;
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;
