@@ -23,6 +23,12 @@
 //   block_threads = 256                    #   required in the table: threads per block
 //   regs_per_thread = 10                   #   optional, default 0 (not used: no limit)
 //   smem_per_block = 2048                  #   optional, bytes, default 0
+//
+//   [[question]]                           # optional, any number: practice questions whose
+//   kind = "mds-loads"                     # answers are computed (sim/question_toml.cpp);
+//   block = [1, 0]                         # a malformed one is reported in
+//   thread = [0, 1]                        # Preset::questionProblems and the rest loads
+//   phase = 1
 #include "scenario_file.hpp"
 
 #include <algorithm>
@@ -39,6 +45,7 @@
 #include <tuple>
 
 #include "kernels/context.cuh"
+#include "question_toml.hpp"
 #include "toml_text.hpp"
 
 namespace ts::sim {
@@ -50,7 +57,7 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "k",            "l",        "tile",          "seed",
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
-                                 "mask_width",   "thread",   "panels"};
+                                 "mask_width",   "thread",   "panels", "question"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
 constexpr size_t kMaxScenarioBytes = size_t{1} << 20;   ///< 1 MiB: larger is not a scenario file
@@ -407,6 +414,8 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
                                std::to_string(bd.x) + " x " + std::to_string(bd.y) + " threads.");
         p.thread = Uint3{static_cast<unsigned>(tx), static_cast<unsigned>(ty), 0};
     }
+    // Practice questions last: they are checked against the whole scenario.
+    if (const toml::node* n = t.get("question")) readQuestionTables(file, *n, p);
     return p;
 }
 
@@ -558,6 +567,7 @@ void saveScenarioFile(const Preset& p, const std::string& path)
           << "\nregs_per_thread = " << q->input.regsPerThread << "\nsmem_per_block = " << q->input.smemPerBlock
           << "\n";
     }
+    writeQuestionTables(o, p);
     // Write beside the target and rename, so a failed write leaves no half-written file.
     const std::string tmp = path + ".tmp";
     {

@@ -8,6 +8,7 @@
 
 #include "machine.hpp"
 #include "occupancy.hpp"
+#include "question_spec.hpp"
 #include "scenario.hpp"
 
 namespace ts::sim {
@@ -46,6 +47,12 @@ struct Preset {
     std::vector<std::string> panels;     ///< panels shown (the app's names); empty: keep the user's
     std::vector<std::string> narration;  ///< per step (may be shorter than the trace)
     std::optional<OccupancyQuestion> occupancy;   ///< open the Occupancy panel with these
+    /// The file's [[question]] tables that are well formed, in file order: an instructor's
+    /// practice questions, answered from the simulation (sim/questions.hpp).
+    std::vector<QuestionSpec> questions;
+    /// One sentence per malformed [[question]] table, "FILE, line N: problem."; the rest of
+    /// the file loads all the same.
+    std::vector<std::string> questionProblems;
 };
 
 /// The names a scenario file's `panels` list may use ("matrices", "shared-memory", ...):

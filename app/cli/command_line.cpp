@@ -17,7 +17,10 @@ CLI::App& configured(CLI::App& app)
 
 }  // namespace
 
-CommandLine::CommandLine() : app_(), commands_(configured(app_)) {}
+CommandLine::CommandLine()
+    : app_(), commands_(configured(app_)), questions_(addQuestionsCommand(app_, questionsOpt_))
+{
+}
 
 int CommandLine::parse(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 {
