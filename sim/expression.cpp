@@ -39,12 +39,23 @@ private:
     {
         if (error_.empty()) error_ = "Cannot evaluate '" + std::string(s_) + "': " + why + ".";
     }
+    /// a op b, or a failure when the result does not fit in a long long (signed overflow
+    /// would be undefined behaviour).
+    long long checked(long long a, char op, long long b)
+    {
+        long long r = 0;
+        const bool over = op == '+' ? __builtin_add_overflow(a, b, &r)
+                          : op == '-' ? __builtin_sub_overflow(a, b, &r)
+                                      : __builtin_mul_overflow(a, b, &r);
+        if (over) fail("the value is too large");
+        return over ? 0 : r;
+    }
     long long expr()
     {
         long long v = term();
         while (error_.empty()) {
-            if (eat('+')) v += term();
-            else if (eat('-')) v -= term();
+            if (eat('+')) v = checked(v, '+', term());
+            else if (eat('-')) v = checked(v, '-', term());
             else break;
         }
         return v;
@@ -54,10 +65,11 @@ private:
         long long v = unary();
         while (error_.empty()) {
             if (eat('*')) {
-                v *= unary();
+                v = checked(v, '*', unary());
             } else if (eat('/')) {
                 long long d = unary();
                 if (d == 0) { fail("division by zero"); return 0; }
+                if (d == -1) { v = checked(0, '-', v); continue; }   // LLONG_MIN / -1 overflows
                 v /= d;
             } else {
                 break;
@@ -67,15 +79,31 @@ private:
     }
     long long unary()
     {
-        if (eat('-')) return -unary();
+        if (eat('-')) {
+            if (!deeper()) return 0;
+            const long long v = checked(0, '-', unary());
+            --depth_;
+            return v;
+        }
         return primary();
     }
+    /// Counts one level of nesting; fails past kMaxDepth, so that a written expression
+    /// (a scenario file's question) cannot exhaust the stack.
+    bool deeper()
+    {
+        if (++depth_ <= kMaxDepth) return true;
+        fail("it is nested too deeply");
+        return false;
+    }
+    static constexpr int kMaxDepth = 64;
     long long primary()
     {
         skip();
         if (pos_ >= s_.size()) { fail("it ends too early"); return 0; }
         if (eat('(')) {
+            if (!deeper()) return 0;
             long long v = expr();
+            --depth_;
             if (!eat(')')) fail("a ')' is missing");
             return v;
         }
@@ -83,7 +111,7 @@ private:
         if (std::isdigit(static_cast<unsigned char>(c))) {
             long long v = 0;
             while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
-                v = v * 10 + (s_[pos_++] - '0');
+                v = checked(checked(v, '*', 10), '+', s_[pos_++] - '0');
             return v;
         }
         if (identStart(c)) {
@@ -101,6 +129,7 @@ private:
     std::string_view s_;
     const Variables& vars_;
     size_t pos_ = 0;
+    int depth_ = 0;
     std::string error_;
 };
 

@@ -403,6 +403,9 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
                                       std::string(info->barriers & kernels::AFTER_COMPUTE ? "after-compute" : "") + ".");
     }
     if (!q.expression.empty()) {
+        if (q.expression.size() > 200)
+            return bad("expression", "the expression is " + std::to_string(q.expression.size()) +
+                                         " characters long; an index expression of a kernel is at most 200.");
         const std::string& source = kernelSource(findKernel(s.kernel)->sourceFile);
         Variables ones;
         for (const std::string& id : identifiers(q.expression)) {
@@ -411,8 +414,9 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
                                              findKernel(s.kernel)->sourceFile + ".");
             ones[id] = 1;
         }
-        if (Evaluation e = evaluate(q.expression, ones); !e.value && e.error.find("zero") == std::string::npos)
-            return bad("expression", "the expression \"" + q.expression + "\" cannot be evaluated: " + e.error);
+        if (Evaluation e = evaluate(q.expression, ones); !e.value && e.error.find("zero") == std::string::npos &&
+                                                          e.error.find("too large") == std::string::npos)
+            return bad("expression", e.error);
     }
     if (q.kind == QuestionKind::OccupancyBlocks || q.kind == QuestionKind::OccupancyLimiter) {
         const OccupancyAsk a = occupancyAsk(p, q, 0);
