@@ -1419,6 +1419,7 @@ std::vector<Question> QuestionGenerator::generate(const QuestionRequest& r)
     auto wanted = [&](QuestionKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
     if (r.fixedQuestions)
         for (const QuestionSpec& spec : preset_.questions) {
+            if (static_cast<int>(out.size()) >= r.count) break;
             if (!r.kinds.empty() && !wanted(spec.kind)) continue;
             try {
                 Question q = impl_->answer(spec);

@@ -105,9 +105,9 @@ Grade grade(const Question& q, const Answer& given);
 /// What the generator is asked for.
 struct QuestionRequest {
     uint64_t seed = 1;
-    /// Questions in all: the fixed ones first (every one, or those of `kinds` when it is
-    /// given), then generated ones up to this count. Fewer when the scenario has fewer
-    /// distinct questions of the kinds asked.
+    /// Questions in all: the fixed ones first (those of `kinds` when it is given), then
+    /// generated ones up to this count. Fewer when the scenario has fewer distinct
+    /// questions of the kinds asked.
     int count = 10;
     /// Empty: every kind that applies, the occupancy kinds only where the scenario has an
     /// [occupancy] table.
