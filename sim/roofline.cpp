@@ -90,6 +90,11 @@ double RungCounts::fmasPerSharedLoad() const
     return totals.shared_loads ? static_cast<double>(totals.flops) / 2.0 / static_cast<double>(totals.shared_loads) : 0.0;
 }
 
+uint64_t RungCounts::sharedBankConflicts() const
+{
+    return (totals.shared_ld_wavefronts - totals.shared_ld_requests) + (totals.shared_st_wavefronts - totals.shared_st_requests);
+}
+
 double RungCounts::loadBytesPerFlop() const
 {
     return totals.flops ? double(kSectorBytes) * double(totals.global_ld_sectors) / double(totals.flops) : 0.0;

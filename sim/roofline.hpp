@@ -105,6 +105,8 @@ struct RungCounts {
 
     /// Multiply-adds per element read from shared memory (0 when none is read).
     double fmasPerSharedLoad() const;
+    /// Shared-memory wavefronts (loads and stores) beyond one per request: bank conflicts.
+    uint64_t sharedBankConflicts() const;
     /// Bytes of global load requests per FLOP: 32 x load sectors / flops. The same at every
     /// size whose edges are multiples of sizeGrain(): each block reads the same tiles, so
     /// the sectors grow with j x k x l as the FLOPs do.

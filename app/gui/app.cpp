@@ -155,6 +155,8 @@ void App::openWindow()
     view_.open = saved.open;
     view_.caption = saved.caption;
     view_.simThreads = saved.simThreads;
+    resultsFile_ = saved.resultsFile;
+    if (!resultsFile_.empty()) view_.resultsPath = resultsFile_;
     view_.presentation = opt_.presentation;
     view_.heatmap = opt_.heatmap == "loads";
     view_.values = opt_.heatmap == "values";
@@ -349,6 +351,64 @@ void App::openOccupancy(const sim::Preset& p)
     view_.focusOccupancy = 2;
 }
 
+void App::setResults(std::shared_ptr<const sim::ResultsFile> f, bool showPanels)
+{
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(f->path, ec);
+    resultsFile_ = ec ? f->path : absolute.lexically_normal().string();
+    loaded_.results = std::move(f);
+    ++loaded_.resultsGeneration;
+    if (showPanels)
+        for (const char* name : {"ladder", "roofline"}) view_.open[panelId(name)] = view_.subject[panelId(name)] = true;
+}
+
+void App::openResults(const std::string& path)
+{
+    try {
+        auto f = std::make_shared<const sim::ResultsFile>(sim::loadResultsFile(path));
+        view_.notice = "Opened " + path + ": " + std::to_string(f->results.size()) + " timings " + f->measuredOn() + ".";
+        view_.noticeIsError = false;
+        setResults(std::move(f), true);
+    } catch (const sim::ResultsFileError& e) {
+        // The results shown before stay.
+        view_.notice = e.what();
+        view_.noticeIsError = true;
+    }
+}
+
+bool App::ladderWanted() const { return view_.open[panelId("ladder")] || view_.open[panelId("roofline")]; }
+
+bool App::ladderPending() const
+{
+    return ladderJob_.running() ||
+           (ladderWanted() && (!loaded_.ladder || loaded_.ladder->resultsGeneration != loaded_.resultsGeneration));
+}
+
+void App::updateLadder()
+{
+    try {
+        if (std::optional<LadderModel> m = ladderJob_.poll()) loaded_.ladder = std::make_shared<const LadderModel>(std::move(*m));
+    } catch (const std::exception& e) {
+        view_.notice = std::string("Counting the ladder's kernels failed: ") + e.what();
+        view_.noticeIsError = true;
+        loaded_.ladder = std::make_shared<const LadderModel>(LadderModel{{}, {}, loaded_.resultsGeneration});
+    }
+    if (!ladderWanted() || ladderJob_.running() || (loaded_.ladder && loaded_.ladder->resultsGeneration == loaded_.resultsGeneration))
+        return;
+    // A few small simulations (a 128^3 product per kernel, well under a second in all).
+    ladderJob_.start([rungs = sim::rungsToCount(loaded_.results.get()), generation = loaded_.resultsGeneration,
+                      cancel = ladderJob_.cancelFlag()](std::atomic<float>& progress) {
+        LadderModel m;
+        m.resultsGeneration = generation;
+        for (size_t i = 0; i < rungs.size() && !*cancel; ++i) {
+            m.counts.push_back(sim::countRung(rungs[i].first, rungs[i].second, 0, cancel));
+            progress = static_cast<float>(i + 1) / static_cast<float>(rungs.size() + 1);
+        }
+        m.textbook = sim::textbookRoofline();
+        return m;
+    });
+}
+
 void App::collectJobs()
 {
     try {
@@ -429,6 +489,7 @@ void App::collectJobs()
     }
     busy_.exporting = exportJob_.running();
     busy_.timingProgress = gpuJob_.progress();
+    updateLadder();
 }
 
 void App::handleKeys()
@@ -662,6 +723,10 @@ void App::carryOut()
         startExport(*requests_.exportSteps);
         requests_.exportSteps.reset();
     }
+    if (requests_.openResults) {
+        openResults(*requests_.openResults);
+        requests_.openResults.reset();
+    }
     if (requests_.saveScenario) {
         saveScenario(*requests_.saveScenario);
         requests_.saveScenario.reset();
@@ -682,6 +747,18 @@ void App::open()
         loaded_.presetsError = e.what();
     }
     openPreset(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step));
+    if (opt_.results) {
+        setResults(opt_.results, true);
+    } else if (!resultsFile_.empty()) {
+        // The file opened last time, from settings.toml; the panels shown are the settings' too.
+        try {
+            setResults(std::make_shared<const sim::ResultsFile>(sim::loadResultsFile(resultsFile_)), false);
+        } catch (const sim::ResultsFileError& e) {
+            view_.notice = std::string("Not reopened: ") + e.what();
+            view_.noticeIsError = true;
+            resultsFile_.clear();
+        }
+    }
     gpuJob_.start([](std::atomic<float>&) {
         GpuOutcome out;
         out.device = gpu::queryDevice();
@@ -760,7 +837,7 @@ void App::swapBuffers() { glfwSwapBuffers(window_); }
 
 bool App::closeRequested() const { return glfwWindowShouldClose(window_); }
 
-bool App::ready() const { return loaded_.sim && !busy_.simulating && !gpuJob_.running(); }
+bool App::ready() const { return loaded_.sim && !busy_.simulating && !gpuJob_.running() && !ladderPending(); }
 
 void App::run()
 {
@@ -771,8 +848,8 @@ void App::run()
     }
     if (!settingsPath_.empty()) {
         // The desk's panels, not the slide's, are the ones to come back to.
-        const Settings s{view_.themeKind, view_.uiScale, view_.presentationScale,
-                         slideLayout_ ? deskPanels_ : view_.open, view_.caption, view_.simThreads};
+        const Settings s{view_.themeKind, view_.uiScale,  view_.presentationScale, slideLayout_ ? deskPanels_ : view_.open,
+                         view_.caption,   view_.simThreads, resultsFile_};
         if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
     }
 }

@@ -114,6 +114,17 @@ private:
     /// Starts File > Export in a child process (export_job.hpp).
     void startExport(const ExportForm& e);
     void openOccupancy(const sim::Preset& p);
+    /// Shows results file `f` in the Ladder and Roofline panels; `showPanels` opens both.
+    void setResults(std::shared_ptr<const sim::ResultsFile> f, bool showPanels);
+    /// File > Open results...: reads `path`; a malformed file leaves a one-sentence notice and
+    /// the results shown before.
+    void openResults(const std::string& path);
+    /// Whether the Ladder or the Roofline panel is shown (then the rungs are counted).
+    bool ladderWanted() const;
+    /// Whether the panels wait for counts of the loaded results that are not made yet.
+    bool ladderPending() const;
+    /// Collects the counting job's model and starts it again when the results changed.
+    void updateLadder();
     void collectJobs();
     void handleKeys();
     void play(double dt);
@@ -174,6 +185,8 @@ private:
     bool firstLoad_ = true;             ///< the scenario of the command line is loading
     Job<GpuOutcome> gpuJob_;
     Job<ExportOutcome> exportJob_;
+    Job<LadderModel> ladderJob_;        ///< the rungs counted for the Ladder and Roofline panels
+    std::string resultsFile_;           ///< the results file to remember in settings.toml ("" for none)
 
     std::string pendingScreenshot_;     ///< path of a screenshot asked for from the menu
     int screenshotDelay_ = 0;

@@ -519,9 +519,11 @@ void computeFrame(const Frame& f)
         need.min = p.measured ? p.fixed + p.elasticMin : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
         need.want = !p.measured || p.grows ? FLT_MAX : std::max(need.min, p.fixed + p.elasticWant);
         need.minWidth = panelTable()[i].minWidth * font;
-        // The panels the preset's slide shows are its subject: at the desk the others fold
-        // first (each group in the table's order).
-        if (!f.view.presentation && !onSlide[i] && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
+        // The panels the preset's slide shows are its subject, and so are those the app opened
+        // for what the user loaded (View::subject): at the desk the others fold first (each
+        // group in the table's order).
+        const bool subject = onSlide[i] || (i < static_cast<int>(f.view.subject.size()) && f.view.subject[i]);
+        if (!f.view.presentation && !subject && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
         need.pinned = p.pinned || i == f.view.keepOpen;
         need.folded = p.folded && i != f.view.keepOpen;
         needs.push_back(need);

@@ -5,7 +5,7 @@
 //             [--theme dark|light] [--heatmap loads|values]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
 //              [--scale S] [--delay-ms MS] [--force]]
-//             [--version]
+//             [--results FILE] [--version]
 // Exit status: 0 success, 1 no window could be opened or a picture not written, 2 bad
 // arguments or scenario file; every error is one sentence on stderr.
 #include <CLI/CLI.hpp>
@@ -207,6 +207,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     exportOpt->needs(out);
     exportOpt->excludes(shot)->excludes(framesOpt)->excludes("--step");
     shot->excludes(framesOpt);
+    std::string results;
+    cli.add_option("--results", results,
+                   "A results file of GPU timings (tilescope-cli bench --json --out FILE), or the name of one in "
+                   "assets/results, for the Ladder and Roofline panels (which it opens)");
     cli.add_flag("--yes", r.options.yes,
                  "Simulate a scenario estimated to take more than 10 s without asking (refused without it in the "
                  "headless modes)");
@@ -218,6 +222,13 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     o.preset = scenario.empty() ? ts::sim::defaultPreset(panelNameList()) : ts::sim::findPreset(scenario, panelNameList());
     if (std::string e = ts::sim::validate(o.preset.scenario); !e.empty())
         throw UsageError((o.preset.file.empty() ? o.preset.name : o.preset.file) + ": " + e);
+    if (!results.empty()) {
+        try {
+            o.results = std::make_shared<const ts::sim::ResultsFile>(ts::sim::loadResultsFile(results));
+        } catch (const ts::sim::ResultsFileError& e) {
+            throw UsageError(e.what());
+        }
+    }
     if (!step.empty()) o.step = step == "last" ? -1 : std::stoi(step);
     if (const auto size = windowSize(window)) std::tie(o.width, o.height) = *size;
     if (scale != 1.0 && screenshot.empty() && exportSteps.empty())

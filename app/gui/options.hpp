@@ -1,11 +1,13 @@
 // What the command line asks the app for (`tilescope --help`), the limits of its values,
 // and the errors that end the app with an exit status.
 #pragma once
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "sim/results_file.hpp"
 #include "sim/scenario_file.hpp"
 #include "theme.hpp"
 
@@ -69,6 +71,9 @@ struct Options {
     bool shotWhileSimulating = false;
     std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
     bool yes = false;                   ///< --yes: simulate a long scenario without asking
+    /// --results FILE, read and checked (a malformed file ends the app with status 2 before
+    /// any window opens); null without the option.
+    std::shared_ptr<const sim::ResultsFile> results;
 
     /// Drawn into an offscreen picture (--screenshot, --export-steps), not shown.
     bool offscreen() const { return !screenshot.empty() || exportFrom >= 0; }

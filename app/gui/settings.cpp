@@ -41,6 +41,7 @@ Settings loadSettings(const std::string& path, std::string& error)
     if (v.presentationScale) s.presentationScale = *v.presentationScale;
     if (v.caption) s.caption = *v.caption;
     if (v.simThreads) s.simThreads = *v.simThreads;
+    if (v.resultsFile) s.resultsFile = *v.resultsFile;
     for (const auto& [title, shown] : v.panels)
         for (int i = 0; i < panelCount(); ++i)
             if (panelTable()[i].title == title) s.open[i] = shown;
@@ -57,6 +58,7 @@ std::string saveSettings(const Settings& s, const std::string& path)
                   {"caption", s.caption},
                   {"simulation_threads", static_cast<int64_t>(s.simThreads)},
                   {"panels", panels}};
+    if (!s.resultsFile.empty()) t.insert("results_file", s.resultsFile);
     std::ofstream out(path);
     out << t << "\n";
     if (!out) return "Cannot write the settings to '" + path + "' (is the folder writable?).";

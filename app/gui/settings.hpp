@@ -1,5 +1,5 @@
-// Settings that persist between runs: the theme, the UI scale, the panels shown and the
-// caption bar. Stored as TOML (settings.toml) in the XDG config folder, next to imgui.ini
+// Settings that persist between runs: the theme, the UI scale, the panels shown, the
+// caption bar and the last results file opened. Stored as TOML (settings.toml) in the XDG config folder, next to imgui.ini
 // which keeps the window layout.
 #pragma once
 #include <string>
@@ -18,6 +18,9 @@ struct Settings {
     PanelFlags open = defaultPanels();    ///< keyed by PanelInfo::title in the file
     bool caption = true;
     int simThreads = 0;                   ///< 0: one per core; else 1..limits::kMaxSimThreads
+    /// The results file opened last (File > Open results..., --results), an absolute path;
+    /// "" for none. The app opens it again at start when no --results is given.
+    std::string resultsFile;
 };
 
 /// $XDG_CONFIG_HOME/tilescope (or ~/.config/tilescope), created if missing; "" when there

@@ -47,6 +47,10 @@ SettingsValues parseSettingsText(std::string_view text, const std::string& path,
         else error = sim::oneLine(path + ": simulation_threads must be between 0 (one per core) and " +
                                   std::to_string(limits::kMaxSimThreads) + "; got " + std::to_string(*n) + ".");
     }
+    if (auto r = t["results_file"].value<std::string>()) {
+        if (!r->empty() && r->find_first_of("\n\r") == std::string::npos) s.resultsFile = *r;
+        else error = sim::oneLine(path + ": results_file must be the path of a results file on one line; got '" + *r + "'.");
+    }
     if (const toml::table* panels = t["panels"].as_table())
         for (auto&& [title, node] : *panels)
             if (auto v = node.value<bool>()) s.panels.emplace_back(std::string(title.str()), *v);

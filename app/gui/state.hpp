@@ -11,14 +11,24 @@
 #include "gpu/gpu.hpp"
 #include "panels/panel_table.hpp"
 #include "sim/replay.hpp"
+#include "sim/roofline.hpp"
 #include "sim/scenario_file.hpp"
 #include "sim/simulate.hpp"
 #include "theme.hpp"
 
 namespace ts::app {
 
+/// What the Ladder and Roofline panels take from the simulator, computed on a worker (one
+/// small simulation per kernel, sim::countRung): the counts of every rung of the ladder and
+/// of the results file's kernels, and the textbook profile's points.
+struct LadderModel {
+    std::vector<sim::RungCounts> counts;   ///< for sim::rungsToCount(results)
+    sim::Roofline textbook;                ///< sim::textbookRoofline()
+    uint64_t resultsGeneration = 0;        ///< the Loaded::resultsGeneration they were made for
+};
+
 /// What is loaded: the preset (scenario, title, narration), its simulation (trace and
-/// counters), the CUDA device and the last GPU timings.
+/// counters), the CUDA device, the last GPU timings and a results file measured elsewhere.
 struct Loaded {
     sim::Preset preset = sim::Preset{};
     std::shared_ptr<const sim::Simulation> sim;   ///< null until the first simulation ends
@@ -33,6 +43,13 @@ struct Loaded {
     std::string presetsError;                     ///< why they could not be listed, if so
     std::optional<sim::DeviceLimits> deviceLimits;   ///< the GPU's occupancy limits, if any
     std::string deviceLimitsError;                ///< why there are none ("" while querying)
+    /// The results file of the Ladder and Roofline panels (File > Open results...,
+    /// --results); null: none, the panels show the textbook's A100 profile.
+    std::shared_ptr<const sim::ResultsFile> results;
+    uint64_t resultsGeneration = 0;               ///< bumped by every results file opened
+    /// The simulator's side of those panels; null until first counted (the app counts
+    /// while either panel is shown); kept while the counts of a newer file are made.
+    std::shared_ptr<const LadderModel> ladder;
 };
 
 /// "matmul-tiled, M 4x4 times N 4x4, TILE_WIDTH 2": a scenario in words, for titles.
@@ -120,8 +137,13 @@ struct View {
     int simThreads = 0;
     bool resetLayout = false;    ///< place every panel at its default rectangle next frame
     PanelId keepOpen = -1;       ///< a panel the layout never folds (the one --panel exports), or -1
+    /// Panels the app opened for what the user loaded (the Ladder and Roofline panels for a
+    /// results file): at the desk they fold last, with the preset's slide panels (layout.hpp).
+    PanelFlags subject = PanelFlags(panelCount(), false);
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;
     bool showExport = false;
+    bool showOpenResults = false;   ///< File > Open results...
+    std::string resultsPath = "results.json";   ///< the path typed into it
     ExportForm exportForm;
     std::string screenshotPath = "tilescope.png";
     std::string scenarioPath = "my-scenario.toml";
@@ -146,6 +168,7 @@ struct Requests {
     std::optional<std::string> screenshot;      ///< save the window as this PNG
     std::optional<std::string> saveScenario;    ///< save the state on screen as this scenario file
     std::optional<ExportForm> exportSteps;      ///< export these steps (File > Export)
+    std::optional<std::string> openResults;     ///< open this results file (File > Open results...)
     bool quit = false;
 };
 

@@ -106,6 +106,7 @@ void drawMainMenu(Frame& f)
         if (ImGui::BeginMenu("File")) {
             if (ImGui::MenuItem("Open scenario...", "Ctrl+O")) v.showOpen = true;
             if (ImGui::MenuItem("Save scenario...", "Ctrl+S")) v.showSave = true;
+            if (ImGui::MenuItem("Open results...")) v.showOpenResults = true;
             if (ImGui::MenuItem("Screenshot...")) v.showScreenshot = true;
             if (ImGui::MenuItem("Export steps...", "Ctrl+E", false, !f.busy.exporting)) v.showExport = true;
             ImGui::Separator();
@@ -154,6 +155,10 @@ void drawMainMenu(Frame& f)
                "Save the problem, the traced block, the step, the selected thread and the\n"
                "panels shown as a scenario file (TOML) that File > Open reads back:",
                "Save", v.scenarioPath, f.requests.saveScenario);
+    pathDialog(v.showOpenResults, "Open results",
+               "A results file of GPU timings (tilescope-cli bench --json --out FILE writes one),\n"
+               "or the name of one in assets/results; the Ladder and Roofline panels show it:",
+               "Open", v.resultsPath, f.requests.openResults);
     exportDialog(f);
     textDialog(v.showKeys, "Keys",
                "Space             play / pause\n"

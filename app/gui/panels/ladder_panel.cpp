@@ -1,0 +1,316 @@
+// Ladder: the optimisation ladder's timings as horizontal bars (docs/roofline.md, "The Ladder
+// panel"): one bar per result of the loaded results file, its GFLOPS and its share of cuBLAS,
+// cuBLAS the 100% bar; beside each bar the counts that explain the step, from one simulation
+// of each kernel on the same 128^3 problem (sim::countRung): global load requests and
+// sectors, shared-memory wavefronts and bank conflicts, multiply-adds per element read from
+// shared memory, threads per block, and registers per thread where the file gives them.
+// Without a results file the rungs are listed with their counts and no bars. Where the panel
+// is too narrow for one row per rung, the counts go on a line of their own under the bar.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ladder_view.hpp"
+#include "panels.hpp"
+#include "sim/kernel_info.hpp"
+#include "sim/kernel_registry.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+/// One bar of the chart.
+struct Row {
+    std::string kernel;
+    int tile = 0;
+    int j = 0, k = 0, l = 0;             ///< 0: not a matrix multiplication
+    std::optional<double> gflops, percent, ms;
+    std::optional<int> registers;
+    const sim::RungCounts* counts = nullptr;
+};
+
+/// The rows: the results file's, in its order, or the ladder's rungs at their default tiles.
+std::vector<Row> rowsOf(const Loaded& loaded)
+{
+    const std::vector<sim::RungCounts>* counts = loaded.ladder ? &loaded.ladder->counts : nullptr;
+    auto countsOf = [&](const std::string& kernel, int tile) {
+        return counts ? sim::findCounts(*counts, kernel, tile) : nullptr;
+    };
+    std::vector<Row> rows;
+    if (!loaded.results) {
+        for (const char* name : sim::kLadderRungs) {
+            Row r;
+            r.kernel = name;
+            r.tile = sim::findKernel(name)->defaultTile;
+            r.counts = countsOf(r.kernel, r.tile);
+            rows.push_back(r);
+        }
+        return rows;
+    }
+    for (const sim::ResultEntry& e : loaded.results->results) {
+        Row r;
+        r.kernel = e.kernel;
+        r.gflops = e.gflops;
+        r.percent = e.percentOfCublas;
+        r.ms = e.msMedian;
+        r.registers = e.registers;
+        if (e.isMatmul()) {
+            r.tile = *e.tile;
+            r.j = *e.j;
+            r.k = *e.k;
+            r.l = *e.l;
+            r.counts = countsOf(r.kernel, r.tile);
+        }
+        rows.push_back(r);
+    }
+    // A share of cuBLAS the file does not give: against cuBLAS on the same problem, if it ran.
+    for (Row& r : rows) {
+        if (r.percent || !r.j) continue;
+        for (const Row& c : rows)
+            if (c.kernel == "cublas" && c.j == r.j && c.k == r.k && c.l == r.l && c.gflops && *c.gflops > 0)
+                r.percent = 100.0 * *r.gflops / *c.gflops;
+    }
+    return rows;
+}
+
+/// The count columns beside the bars.
+struct Column {
+    const char* head;
+    const char* tip;
+};
+constexpr Column kColumns[] = {
+    {"ld req", "Global load requests: warp load instructions, the whole grid (simulated)."},
+    {"sectors", "32-byte sectors those requests touch: the traffic they ask of the memory system."},
+    {"wavefr.", "Shared-memory wavefronts, loads and stores: passes through the 32 banks."},
+    {"confl.", "Shared-memory bank conflicts: wavefronts beyond one per request."},
+    {"FMA/ld", "Multiply-adds per element read from shared memory (data reuse from registers)."},
+    {"thr", "Threads per block."},
+    {"regs", "Registers per thread as compiled (ptxas -v), from the results file; \u2014 where it has none."},
+};
+constexpr int kColumnCount = static_cast<int>(std::size(kColumns));
+
+std::string fmaText(const sim::RungCounts& c)
+{
+    if (c.totals.shared_loads == 0) return "\u2014";
+    char b[32];
+    const double v = c.fmasPerSharedLoad();
+    std::snprintf(b, sizeof b, v < 10 ? "%.2f" : "%.1f", v);
+    return b;
+}
+
+/// The row's count cells, in kColumns order ("…" while counting, "—" where there are none).
+std::vector<std::string> cells(const Row& r, bool counting, bool slide)
+{
+    std::vector<std::string> out(kColumnCount, counting && !r.counts && r.kernel != "cublas" ? "\u2026" : "\u2014");
+    if (r.registers) out[6] = std::to_string(*r.registers);
+    const sim::RungCounts* c = r.counts;
+    if (!c || !c->error.empty()) return out;
+    auto count = [&](uint64_t v) { return slide ? compactCount(v) : thousands(static_cast<double>(v)); };
+    out[0] = count(c->totals.global_ld_requests);
+    out[1] = count(c->totals.global_ld_sectors);
+    out[2] = count(c->totals.shared_ld_wavefronts + c->totals.shared_st_wavefronts);
+    out[3] = count(c->sharedBankConflicts());
+    out[4] = fmaText(*c);
+    out[5] = std::to_string(c->threadsPerBlock);
+    return out;
+}
+
+/// The words after the bar: "41,802 GFLOPS  82.5 %" (on a slide "41,802  82.5 %", the
+/// heading naming the unit).
+std::string valueText(const Row& r, bool slide)
+{
+    if (!r.gflops) return "\u2014";
+    std::string s = thousands(*r.gflops) + (slide ? "" : " GFLOPS");
+    if (r.percent) s += "  " + thousands(*r.percent, 1) + " %";
+    return s;
+}
+
+std::string problemText(int j, int k, int l)
+{
+    return std::to_string(j) + " x " + std::to_string(k) + " x " + std::to_string(l);
+}
+
+/// The tooltip of a row: the kernel in words, its timing and what the counts mean.
+std::string rowTip(const Row& r, int edge)
+{
+    std::string s = r.kernel;
+    if (r.kernel != "cublas" && r.tile) s += " (tile " + std::to_string(r.tile) + ")";
+    if (const sim::KernelInfo* k = sim::findKernel(r.kernel)) s += ": " + std::string(k->summary) + ".";
+    else if (r.kernel == "cublas") s += ": cuBLAS SGEMM in pure FP32, the 100 % bar.";
+    if (r.gflops) {
+        s += "\nMeasured";
+        if (r.j) s += " at " + problemText(r.j, r.k, r.l);
+        s += ": " + thousands(*r.gflops) + " GFLOPS";
+        if (r.ms) s += " (" + thousands(*r.ms, 3) + " ms a launch)";
+        if (r.percent) s += ", " + thousands(*r.percent, 1) + " % of cuBLAS";
+        s += ".";
+    } else {
+        s += "\nNot measured: open a results file (File > Open results...).";
+    }
+    if (r.counts && r.counts->error.empty()) {
+        const sim::Totals& t = r.counts->totals;
+        s += "\nSimulated at " + problemText(edge, edge, edge) + ": " + thousands(double(t.global_ld_requests)) +
+             " global load requests, " + thousands(double(t.global_ld_sectors)) + " sectors (" +
+             thousands(t.global_ld_requests ? double(t.global_ld_sectors) / double(t.global_ld_requests) : 0, 2) +
+             " a request); " + thousands(double(t.shared_ld_wavefronts + t.shared_st_wavefronts)) +
+             " shared wavefronts, " + thousands(double(r.counts->sharedBankConflicts())) + " bank conflicts; " +
+             fmaText(*r.counts) + " multiply-adds per shared load; " + std::to_string(r.counts->threadsPerBlock) +
+             " threads a block. The simulator counts a 128-bit access as four element accesses.";
+    } else if (r.counts) {
+        s += "\nNo counts: " + r.counts->error;
+    }
+    return s;
+}
+
+struct LadderPanel final : Panel {
+    void draw(Frame& f) override;
+};
+
+void LadderPanel::draw(Frame& f)
+{
+    if (beginPanel(f, id)) {
+        const Palette& pal = f.theme.palette;
+        const bool slide = f.view.presentation;
+        const bool measured = f.loaded.results != nullptr;
+        const std::vector<Row> rows = rowsOf(f.loaded);
+        const bool counting = !f.loaded.ladder || f.loaded.ladder->resultsGeneration != f.loaded.resultsGeneration;
+        const int edge = f.loaded.ladder && !f.loaded.ladder->counts.empty() ? f.loaded.ladder->counts.front().edge
+                                                                             : sim::kRungCountEdge;
+        // What the bars are and where they were measured.
+        ImGui::PushFont(f.theme.fonts.bold);
+        if (measured) {
+            bool same = !rows.empty() && rows.front().j;
+            for (const Row& r : rows) same = same && r.j == rows.front().j && r.k == rows.front().k && r.l == rows.front().l;
+            const std::string at = same ? " at " + problemText(rows.front().j, rows.front().k, rows.front().l) : "";
+            ImGui::TextWrapped("%s%s, %s", slide ? "GFLOPS and share of cuBLAS" : "GFLOPS", at.c_str(),
+                               f.loaded.results->measuredOn().c_str());
+        } else {
+            ImGui::TextWrapped("No timings loaded: File > Open results...");
+        }
+        ImGui::PopFont();
+        if (!slide)
+            colouredText(pal.dimText,
+                         std::string(measured ? "" : "GFLOPS come from a results file measured on a GPU "
+                                                     "(tilescope-cli bench --kernel ladder --out FILE). ") +
+                             "Counts: the simulator on " + problemText(edge, edge, edge) +
+                             ", every kernel the same problem" + (counting ? " (counting...)" : "") + ".");
+        ImGui::Spacing();
+
+        // The count columns shown: all at the desk; on a slide the three that tell the most.
+        std::vector<int> shown;
+        for (int c = 0; c < kColumnCount; ++c)
+            if (!slide || c == 1 || c == 3 || c == 4) shown.push_back(c);
+        // Widths: the names, the value after the bar, the count columns.
+        const float gap = scaled(10), lh = ImGui::GetTextLineHeight();
+        auto name = [&](const Row& r) { return slide ? shortName(r.kernel) : r.kernel; };
+        float nameW = 0, valueW = ImGui::CalcTextSize("\u2014").x;
+        for (const Row& r : rows) {
+            nameW = std::max(nameW, ImGui::CalcTextSize(name(r).c_str()).x);
+            valueW = std::max(valueW, ImGui::CalcTextSize(valueText(r, slide).c_str()).x);
+        }
+        std::vector<std::vector<std::string>> text;
+        for (const Row& r : rows) text.push_back(cells(r, counting, slide));
+        float colW[kColumnCount] = {};
+        float countsW = 0;
+        for (int c : shown) {
+            colW[c] = ImGui::CalcTextSize(kColumns[c].head).x;
+            for (const auto& t : text) colW[c] = std::max(colW[c], ImGui::CalcTextSize(t[c].c_str()).x);
+            countsW += colW[c] + gap;
+        }
+        const float avail = ImGui::GetContentRegionAvail().x;
+        // Without timings no bars: "not measured" where they would be.
+        const char* unmeasured = "not measured";
+        const float minBar = measured ? ImGui::GetFontSize() * (slide ? 4 : 6) : ImGui::CalcTextSize(unmeasured).x;
+        // One row per rung where everything fits; else the counts under the bar; else the name too.
+        const bool wide = nameW + gap + minBar + gap + valueW + countsW <= avail;
+        const bool nameAbove = !wide && nameW + gap + minBar + gap + valueW > avail;
+        const float barX = nameAbove ? 0 : nameW + gap;
+        const float barW = measured ? std::max(scaled(20), avail - barX - gap - valueW - (wide ? countsW : 0) - 2) : minBar;
+        const float countsX = wide ? avail - countsW + gap : 0;
+        double scale = 0;
+        for (const Row& r : rows)
+            if (r.gflops) scale = std::max(scale, *r.gflops);
+
+        const float x0 = ImGui::GetCursorPosX();
+        if (wide) {
+            // The columns' heads, right-aligned over their figures.
+            float x = countsX;
+            bool first = true;
+            for (int c : shown) {
+                const float tw = ImGui::CalcTextSize(kColumns[c].head).x;
+                if (!first) ImGui::SameLine(x0 + x + colW[c] - tw, 0);
+                else ImGui::SetCursorPosX(x0 + x + colW[c] - tw);
+                first = false;
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", kColumns[c].head);
+                tooltip(kColumns[c].tip);
+                x += colW[c] + gap;
+            }
+        }
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Row& r = rows[i];
+            ImGui::PushID(static_cast<int>(i));
+            const ImVec2 rowStart = ImGui::GetCursorScreenPos();
+            ImGui::TextUnformatted(name(r).c_str());
+            if (!nameAbove) ImGui::SameLine(x0 + barX);
+            else ImGui::SetCursorPosX(x0);
+            const ImVec2 b = ImGui::GetCursorScreenPos();
+            if (measured) {
+                dl->AddRectFilled(b, ImVec2(b.x + barW, b.y + lh), pal.chartBg, 2);
+                if (r.gflops && scale > 0) {
+                    const float w = static_cast<float>(std::clamp(*r.gflops / scale, 0.0, 1.0)) * barW;
+                    dl->AddRectFilled(ImVec2(b.x, b.y + 1), ImVec2(b.x + std::max(w, 2.0f), b.y + lh - 1),
+                                      kernelColour(r.kernel, pal), 2);
+                }
+                ImGui::Dummy(ImVec2(barW, lh));
+                ImGui::SameLine(0, gap);
+                ImGui::TextUnformatted(valueText(r, slide).c_str());
+            } else {
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", unmeasured);
+            }
+            if (wide) {
+                float x = countsX;
+                for (int c : shown) {
+                    const float tw = ImGui::CalcTextSize(text[i][c].c_str()).x;
+                    ImGui::SameLine(x0 + x + colW[c] - tw, 0);
+                    ImGui::TextUnformatted(text[i][c].c_str());
+                    x += colW[c] + gap;
+                }
+            } else {
+                // The counts on a line of their own, under the bar.
+                std::string line;
+                const char* names[] = {"ld req", "sectors", "wavefronts", "conflicts", "FMA/ld", "threads", "regs"};
+                for (int c : shown) {
+                    if (!line.empty()) line += "  \u00b7  ";
+                    line += text[i][c] + " " + names[c];
+                }
+                ImGui::Indent(barX);
+                colouredText(pal.dimText, line);
+                ImGui::Unindent(barX);
+            }
+            const ImVec2 rowEnd(rowStart.x + avail, ImGui::GetCursorScreenPos().y);
+            if (ImGui::IsMouseHoveringRect(rowStart, rowEnd) && ImGui::IsWindowHovered()) {
+                dl->AddRect(ImVec2(rowStart.x - 2, rowStart.y - 1), ImVec2(rowEnd.x, rowEnd.y - 1), pal.chartLine, 2);
+                ImGui::BeginTooltip();
+                ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+                ImGui::TextUnformatted(rowTip(r, edge).c_str());
+                ImGui::PopTextWrapPos();
+                ImGui::EndTooltip();
+            }
+            ImGui::PopID();
+        }
+        if (!slide)
+            colouredText(pal.dimText, "Hover a row for its figures in words" +
+                                          std::string(wide ? "; hover a column's head for what it counts." : "."));
+    }
+    ImGui::End();
+}
+
+}  // namespace
+
+std::unique_ptr<Panel> makeLadderPanel() { return std::make_unique<LadderPanel>(); }
+
+}  // namespace ts::app

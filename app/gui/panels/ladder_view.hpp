@@ -1,0 +1,57 @@
+// What the Ladder and Roofline panels share (docs/roofline.md): the roofline of the loaded
+// results file (or the textbook's) rebuilt when the file or the simulator's counts change,
+// figures written with thousands separated, and one colour per kernel of the ladder so that
+// a rung has the same colour in both panels.
+#pragma once
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+
+#include "state.hpp"
+
+namespace ts::app {
+
+/// The thousands separator of the panels' figures: a narrow no-break space (U+202F), as the
+/// project's documents group digits, and never a place where ImGui wraps a line (it may
+/// wrap after a comma).
+inline constexpr const char* kGroupSeparator = "\u202f";
+
+/// "60 406" (`decimals` decimals, thousands separated by kGroupSeparator).
+std::string thousands(double v, int decimals = 0);
+
+/// `text` with every comma that groups the digits of a number ("1,555") replaced by
+/// kGroupSeparator, so that wrapping never splits the number.
+std::string groupedNoBreak(const std::string& text);
+
+/// "262k", "1.2M": a count short enough for a slide (exact below 10,000).
+std::string compactCount(uint64_t v);
+
+/// The roofline the panels show: the loaded results file's with the simulator's counts
+/// (sim::resultsRoofline), or the textbook profile. Kept between frames, rebuilt when the
+/// results file or the counts change.
+class RooflineSource {
+public:
+    /// The roofline, or nullptr while the textbook profile (which needs the counting job's
+    /// small simulations) is not ready yet.
+    const sim::Roofline* get(const Loaded& loaded);
+
+private:
+    uint64_t generation_ = ~0ull;
+    const LadderModel* model_ = nullptr;
+    bool built_ = false;
+    sim::Roofline roofline_;
+};
+
+/// "measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-23", or "textbook A100 profile
+/// (PMPP)" when no results file is loaded.
+std::string resultsCaption(const Loaded& loaded);
+
+/// The colour of `kernel` in both panels: the ladder's rungs along the heat ramp in ladder
+/// order (matmul-naive darkest), cuBLAS in the palette's "finished" green, anything else grey.
+ImU32 kernelColour(const std::string& kernel, const Palette& pal);
+
+/// "matmul-tiled" -> "tiled": a rung's name without "matmul-" (for labels on a chart).
+std::string shortName(const std::string& kernel);
+
+}  // namespace ts::app
