@@ -146,9 +146,18 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
         if (h.second.seq < m.events.size()) m.events[h.second.seq].flags |= kHazard;
     }
     progress.at(runEnd);
-    if (opt.trace)
+    if (opt.trace) {
+        // A dropped barrier of a tiled matrix multiplication's loop: phases are counted from
+        // the tile fills (buildTrace), the loop running ceil(k / K) phases of K columns of M.
+        int fillPhases = 0;
+        if (info && info->family == Family::Matmul && info->tiled && info->barriersPerPhase > 0 &&
+            (s.dropBarriers & info->barriers) != 0) {
+            const int K = info->tileK > 0 ? info->tileK : s.tile;
+            fillPhases = (s.k - 1) / K + 1;
+        }
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
-                               info ? info->barriersPerPhase : 0, progress.part(runEnd, 1));
+                               info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases);
+    }
     sim.matchesReference =
         sim.error.empty() && sim.P.size() == sim.reference.size() &&
         std::memcmp(sim.P.data(), sim.reference.data(), sim.P.size() * sizeof(float)) == 0;

@@ -28,9 +28,10 @@ struct StepKey {
     int kind;        ///< 0 shared fill, 1 by line, 2 by mask element
     int a, b;        ///< (array, occurrence), (line, occurrence) or (mask element, occurrence)
     int line = 0;    ///< a shared fill split by source line: its line; else 0
+    int phase = 0;   ///< phases counted from tile fills: the statements' phase; else 0
     bool operator<(const StepKey& o) const
     {
-        return std::tie(kind, a, line, b) < std::tie(o.kind, o.a, o.line, o.b);
+        return std::tie(phase, kind, a, line, b) < std::tie(o.phase, o.kind, o.a, o.line, o.b);
     }
 };
 
@@ -85,7 +86,7 @@ std::vector<size_t> programOrder(size_t count, const std::vector<std::set<size_t
 }  // namespace
 
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
-                 const std::vector<Event>& raw, int barriersPerPhase, const Progress& progress)
+                 const std::vector<Event>& raw, int barriersPerPhase, const Progress& progress, int fillPhases)
 {
     Trace tr;
     tr.block = block;
@@ -101,6 +102,29 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         int firstSeen;
     };
 
+    // With a barrier of the loop dropped, barrier intervals no longer line up with phases
+    // (without the barrier after the use, one interval holds a phase's multiply-adds and the
+    // next phase's loads). Each thread's phase is then counted from its own fills of the
+    // first shared array the block fills (Mds): the loop runs `fillPhases` phases, so a
+    // thread that fills it F times fills it F / fillPhases times a phase.
+    bool byFills = barriersPerPhase > 0 && fillPhases > 0;
+    int marker = -1;
+    std::vector<int> fillsPerPhase(nThreads, 0), markerFills(nThreads, 0), threadPhase(nThreads, 0);
+    if (byFills) {
+        for (const Event& e : raw) {
+            if (e.op != Op::SharedStore && e.op != Op::ZeroFill) continue;
+            if (marker < 0) marker = e.array;
+            if (e.array == marker && e.thread < nThreads) ++fillsPerPhase[e.thread];
+        }
+        for (int& f : fillsPerPhase) {
+            // Every thread fills its share of every tile in PMPP's kernels and the ladder's;
+            // a kernel that does not is numbered by its barriers, as without a drop.
+            if (f == 0 || f % fillPhases != 0) byFills = false;
+            f /= fillPhases;
+        }
+    }
+    std::vector<int> statementPhase;   ///< by statement of the interval, when byFills
+
     int interval = 0;
     size_t i = 0;
     // Per interval, reused: each thread's events since its last statement ended, and every
@@ -115,11 +139,12 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         for (auto& p : pendingByThread) p.clear();
         ids.clear();
         statements.clear();
+        statementPhase.clear();
         // Shared arrays that some thread fills more than once in this interval (the left
         // halo, internal and right halo loads of a convolution tile): their fills form one
         // step per source line. Elsewhere every fill of an array is one step, whichever
         // line (a load, or the zero fill of the boundary check's other branch).
-        std::map<std::pair<uint16_t, uint8_t>, int> fillsByThread;
+        std::map<std::tuple<uint16_t, uint8_t, int>, int> fillsByThread;   ///< by (thread, array, phase)
         std::set<uint8_t> splitArrays;
         for (; i < raw.size() && raw[i].op != Op::Barrier; ++i) {
             if ((i & 0xFFFF) == 0 && progress.stopRequested()) throw Cancelled();
@@ -127,7 +152,13 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             auto& pending = pendingByThread.at(e.thread);
             pending.push_back(static_cast<uint32_t>(i));
             if (!endsStatement(e.op)) continue;
-            if ((e.op == Op::SharedStore || e.op == Op::ZeroFill) && ++fillsByThread[{e.thread, e.array}] > 1)
+            const bool fill = e.op == Op::SharedStore || e.op == Op::ZeroFill;
+            if (byFills) {
+                // The fill that starts a phase belongs to it.
+                if (fill && e.array == marker) threadPhase[e.thread] = markerFills[e.thread]++ / fillsPerPhase[e.thread];
+                statementPhase.push_back(threadPhase[e.thread]);
+            }
+            if (fill && ++fillsByThread[{e.thread, e.array, byFills ? threadPhase[e.thread] : 0}] > 1)
                 splitArrays.insert(e.array);
             const auto begin = static_cast<uint32_t>(ids.size());
             ids.insert(ids.end(), pending.begin(), pending.end());
@@ -138,8 +169,8 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         std::vector<Group> groups;
         std::vector<std::set<size_t>> after;                   ///< by group: see programOrder
         std::vector<long long> lastGroup(nThreads, -1);        ///< by thread
-        // Per thread, per (key kind, a, line): how many statements it has completed.
-        std::vector<std::map<std::tuple<int, int, int>, int>> occurrences(nThreads);
+        // Per thread, per (phase, key kind, a, line): how many statements it has completed.
+        std::vector<std::map<std::tuple<int, int, int, int>, int>> occurrences(nThreads);
         int seen = 0;
         // Progress: the raw events of the intervals before this one, and this interval's
         // share of its statements grouped.
@@ -152,17 +183,18 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                                  static_cast<double>(statements.size())) /
                             static_cast<double>(raw.size()));
             const Event& e = raw[ids[st.end - 1]];
+            const int ph = byFills ? statementPhase[si] : 0;
             StepKey key;
             if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
                 const int line = splitArrays.count(e.array) ? e.line : 0;
-                int occ = occurrences[e.thread][{0, e.array, line}]++;
-                key = StepKey{0, e.array, occ, line};
+                int occ = occurrences[e.thread][{ph, 0, e.array, line}]++;
+                key = StepKey{0, e.array, occ, line, ph};
             } else if (const int mask = maskElement(st, ids, raw); mask >= 0) {
-                int occ = occurrences[e.thread][{2, mask, 0}]++;
-                key = StepKey{2, mask, occ};
+                int occ = occurrences[e.thread][{ph, 2, mask, 0}]++;
+                key = StepKey{2, mask, occ, 0, ph};
             } else {
-                int occ = occurrences[e.thread][{1, e.line, 0}]++;
-                key = StepKey{1, e.line, occ};
+                int occ = occurrences[e.thread][{ph, 1, e.line, 0}]++;
+                key = StepKey{1, e.line, occ, 0, ph};
             }
             auto [it, inserted] = groupIndex.emplace(key, groups.size());
             if (inserted) {
@@ -185,17 +217,16 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             g.statements.push_back(static_cast<uint32_t>(si));
         }
         // Statements after the last barrier (storing P) belong to no new phase.
-        const bool tail = i == raw.size() && interval > 0 && barriersPerPhase > 0 &&
+        const bool tail = !byFills && i == raw.size() && interval > 0 && barriersPerPhase > 0 &&
                           interval % barriersPerPhase == 0;
-        const int phase = barriersPerPhase > 0
-                              ? (tail ? interval / barriersPerPhase - 1 : interval / barriersPerPhase)
-                              : 0;
-        const std::string prefix =
-            barriersPerPhase > 0 && !tail ? "phase " + std::to_string(phase) + ": " : "";
+        int phase = barriersPerPhase > 0
+                        ? (tail ? interval / barriersPerPhase - 1 : interval / barriersPerPhase)
+                        : 0;
+        if (byFills) phase = *std::max_element(threadPhase.begin(), threadPhase.end());
         for (size_t gi : programOrder(groups.size(), after)) {
             Group& g = groups[gi];
             Step& s = g.step;
-            s.phase = phase;
+            s.phase = byFills ? g.key.phase : phase;
             bool hasFma = false, sharedOperands = false, globalOperands = false;
             int sourceArray = -1, targetArray = -1;
             int firstSlot = -1, lastSlot = -1, zeroFills = 0, fills = 0, maskArray = -1;
@@ -219,6 +250,12 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                     lastSlot = std::max(lastSlot, e.index);
                 }
             }
+            // Counted from fills, the stores of P after the loop's last phase are the tail.
+            const bool storeAfterLoop = byFills && i == raw.size() && g.key.kind == 1 && !hasFma &&
+                                        targetArray >= 0 && arrays[targetArray].space == Space::Global;
+            const std::string prefix = barriersPerPhase > 0 && !tail && !storeAfterLoop
+                                           ? "phase " + std::to_string(s.phase) + ": "
+                                           : "";
             if (g.key.kind == 0 && g.key.line != 0) {
                 // One line's part of a tile: name the slots it fills ("load N into N_ds[0..1]").
                 s.kind = StepKind::LoadTile;
@@ -282,7 +319,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
         b.phase = phase;
         b.interval = interval;
         b.line = raw[i].line;
-        b.label = prefix + "barrier, __syncthreads()";
+        b.label = (barriersPerPhase > 0 ? "phase " + std::to_string(phase) + ": " : "") + "barrier, __syncthreads()";
         b.begin = static_cast<int>(tr.events.size());
         tr.events.push_back(raw[i]);
         b.end = b.begin + 1;

@@ -43,10 +43,16 @@ struct Trace {
 /// "load" step (split by source line where a thread fills the array more than once, as
 /// the halo and internal loads of a convolution tile), the n-th multiply-add of every
 /// thread in an interval forms "use, iteration n", and so on. `barriersPerPhase` turns barrier counts into phase numbers
-/// (2 for the tiled matrix multiplication, 0 for kernels without phases). Reports to
-/// `progress` (share of the raw events grouped) and throws Cancelled when it is asked to
-/// stop: a block of 1024 threads can record tens of millions of events.
+/// (2 for the tiled matrix multiplication, 0 for kernels without phases). `fillPhases` > 0
+/// says that a barrier of the phase loop was dropped and that the loop runs that many
+/// phases: barrier intervals then no longer match phases, and each thread's phase is
+/// counted from its own fills of the first shared array filled (the n-th fill of Mds
+/// starts phase n in PMPP's kernels), iterations restarting at 0 in each phase; this also
+/// numbers a kernel with every barrier dropped. Reports to `progress` (share of the raw
+/// events grouped) and throws Cancelled when it is asked to stop: a block of 1024 threads
+/// can record tens of millions of events.
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
-                 const std::vector<Event>& rawEvents, int barriersPerPhase, const Progress& progress = {});
+                 const std::vector<Event>& rawEvents, int barriersPerPhase, const Progress& progress = {},
+                 int fillPhases = 0);
 
 }  // namespace ts::sim
