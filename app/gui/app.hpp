@@ -86,6 +86,10 @@ public:
     uint64_t frameNumber() const { return frameCount_; }
     /// With --frames: GPU milliseconds of frames [first, last] (GL timer queries, frame_timer.hpp).
     std::vector<double> gpuFrameMs(uint64_t first, uint64_t last) { return gpuTimer_.millis(first, last); }
+    /// File > Open results...: reads the results file `path` (or the name of a committed one)
+    /// and shows it in the Ladder and Roofline panels, opening both; a malformed file leaves a
+    /// one-sentence notice and the results shown before.
+    void openResults(const std::string& path);
     /// Seconds the running simulation has taken so far (0 when none runs).
     double simulatingSeconds() const { return simJob_.running() ? simJob_.seconds() : 0.0; }
 
@@ -116,9 +120,6 @@ private:
     void openOccupancy(const sim::Preset& p);
     /// Shows results file `f` in the Ladder and Roofline panels; `showPanels` opens both.
     void setResults(std::shared_ptr<const sim::ResultsFile> f, bool showPanels);
-    /// File > Open results...: reads `path`; a malformed file leaves a one-sentence notice and
-    /// the results shown before.
-    void openResults(const std::string& path);
     /// Whether the Ladder or the Roofline panel is shown (then the rungs are counted).
     bool ladderWanted() const;
     /// Whether the panels wait for counts of the loaded results that are not made yet.

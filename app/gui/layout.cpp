@@ -467,12 +467,14 @@ void computeFrame(const Frame& f)
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& st = ImGui::GetStyle();
     const float titleBar = font + 2 * st.FramePadding.y;
-    // Measurements hold while the display, the bars, the font, the mode, the panels shown and
-    // the simulation stay the same; within that, a panel keeps the largest it has needed, so
-    // that stepping does not move the panels every time a step says a little more.
-    char key[160];
-    std::snprintf(key, sizeof key, "%.0fx%.0f top %.0f font %.1f %d gen %llu ", display.x, display.y, f.top, font,
-                  f.view.presentation ? 1 : 0, static_cast<unsigned long long>(f.loaded.generation));
+    // Measurements hold while the display, the bars, the font, the mode, the panels shown,
+    // the simulation and the results file stay the same; within that, a panel keeps the
+    // largest it has needed, so that stepping does not move the panels every time a step says
+    // a little more.
+    char key[192];
+    std::snprintf(key, sizeof key, "%.0fx%.0f top %.0f font %.1f %d gen %llu results %llu ", display.x, display.y, f.top,
+                  font, f.view.presentation ? 1 : 0, static_cast<unsigned long long>(f.loaded.generation),
+                  static_cast<unsigned long long>(f.loaded.resultsGeneration));
     std::string k = key;
     for (int i = 0; i < n; ++i) k += f.view.open[i] ? '1' : '0';
     const bool sameKey = k == L.key;

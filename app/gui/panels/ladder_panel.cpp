@@ -179,75 +179,94 @@ void LadderPanel::draw(Frame& f)
         const bool counting = !f.loaded.ladder || f.loaded.ladder->resultsGeneration != f.loaded.resultsGeneration;
         const int edge = f.loaded.ladder && !f.loaded.ladder->counts.empty() ? f.loaded.ladder->counts.front().edge
                                                                              : sim::kRungCountEdge;
-        // What the bars are and where they were measured.
-        ImGui::PushFont(f.theme.fonts.bold);
+        // What the bars are and where they were measured; where the figures come from behind
+        // a (?) beside it.
+        std::string heading = "No timings loaded: File > Open results...";
         if (measured) {
             bool same = !rows.empty() && rows.front().j;
             for (const Row& r : rows) same = same && r.j == rows.front().j && r.k == rows.front().k && r.l == rows.front().l;
-            const std::string at = same ? " at " + problemText(rows.front().j, rows.front().k, rows.front().l) : "";
-            ImGui::TextWrapped("%s%s, %s", slide ? "GFLOPS and share of cuBLAS" : "GFLOPS", at.c_str(),
-                               f.loaded.results->measuredOn().c_str());
-        } else {
-            ImGui::TextWrapped("No timings loaded: File > Open results...");
+            heading = std::string(slide ? "GFLOPS and share of cuBLAS" : "GFLOPS") +
+                      (same ? " at " + problemText(rows.front().j, rows.front().k, rows.front().l) : "") + ", " +
+                      f.loaded.results->measuredOn();
         }
-        ImGui::PopFont();
-        if (!slide)
-            colouredText(pal.dimText,
-                         std::string(measured ? "" : "GFLOPS come from a results file measured on a GPU "
-                                                     "(tilescope-cli bench --kernel ladder --out FILE). ") +
-                             "Counts: the simulator on " + problemText(edge, edge, edge) +
-                             ", every kernel the same problem" + (counting ? " (counting...)" : "") + ".");
+        const std::string counted = "the simulator on " + problemText(edge, edge, edge) + ", every kernel the same problem";
+        headingWithHelp(f.theme.fonts.bold, heading,
+                        std::string(measured ? "Bars: the results file's GFLOPS, cuBLAS the 100 % bar. "
+                                             : "GFLOPS come from a results file measured on a GPU (tilescope-cli bench "
+                                               "--kernel ladder --out FILE). ") +
+                            "Counts: " + counted + (counting ? " (counting...)" : "") +
+                            ". Hover a row for its figures in words, a column's head for what it counts.");
         ImGui::Spacing();
 
-        // The count columns shown: all at the desk; on a slide the three that tell the most.
-        std::vector<int> shown;
-        for (int c = 0; c < kColumnCount; ++c)
-            if (!slide || c == 1 || c == 3 || c == 4) shown.push_back(c);
-        // Widths: the names, the value after the bar, the count columns.
+        // One line per row whatever the width, so that the panel's height does not depend on
+        // it: the name, the bar, its figures, then as many count columns as fit, in the order
+        // of kPriority (all at the desk where there is room; on a slide at most the three that
+        // tell the most); where even the bar does not fit, short names and figures.
         const float gap = scaled(10), lh = ImGui::GetTextLineHeight();
-        auto name = [&](const Row& r) { return slide ? shortName(r.kernel) : r.kernel; };
-        float nameW = 0, valueW = ImGui::CalcTextSize("\u2014").x;
-        for (const Row& r : rows) {
-            nameW = std::max(nameW, ImGui::CalcTextSize(name(r).c_str()).x);
-            valueW = std::max(valueW, ImGui::CalcTextSize(valueText(r, slide).c_str()).x);
-        }
-        std::vector<std::vector<std::string>> text;
-        for (const Row& r : rows) text.push_back(cells(r, counting, slide));
-        float colW[kColumnCount] = {};
-        float countsW = 0;
-        for (int c : shown) {
-            colW[c] = ImGui::CalcTextSize(kColumns[c].head).x;
-            for (const auto& t : text) colW[c] = std::max(colW[c], ImGui::CalcTextSize(t[c].c_str()).x);
-            countsW += colW[c] + gap;
-        }
         const float avail = ImGui::GetContentRegionAvail().x;
         // Without timings no bars: "not measured" where they would be.
         const char* unmeasured = "not measured";
         const float minBar = measured ? ImGui::GetFontSize() * (slide ? 4 : 6) : ImGui::CalcTextSize(unmeasured).x;
-        // One row per rung where everything fits; else the counts under the bar; else the name too.
-        const bool wide = nameW + gap + minBar + gap + valueW + countsW <= avail;
-        const bool nameAbove = !wide && nameW + gap + minBar + gap + valueW > avail;
-        const float barX = nameAbove ? 0 : nameW + gap;
-        const float barW = measured ? std::max(scaled(20), avail - barX - gap - valueW - (wide ? countsW : 0) - 2) : minBar;
-        const float countsX = wide ? avail - countsW + gap : 0;
+        bool compact = slide;
+        auto name = [&](const Row& r) { return compact ? shortName(r.kernel) : r.kernel; };
+        float nameW = 0, valueW = 0;
+        auto measure = [&] {
+            nameW = 0;
+            valueW = ImGui::CalcTextSize("\u2014").x;
+            for (const Row& r : rows) {
+                nameW = std::max(nameW, ImGui::CalcTextSize(name(r).c_str()).x);
+                valueW = std::max(valueW, ImGui::CalcTextSize(valueText(r, compact).c_str()).x);
+            }
+            if (!measured) valueW = 0;
+        };
+        measure();
+        if (!compact && nameW + gap + minBar + gap + valueW > avail) {
+            compact = true;
+            measure();
+        }
+        std::vector<std::vector<std::string>> text;
+        for (const Row& r : rows) text.push_back(cells(r, counting, compact));
+        float colW[kColumnCount] = {};
+        for (int c = 0; c < kColumnCount; ++c) {
+            colW[c] = ImGui::CalcTextSize(kColumns[c].head).x;
+            for (const auto& t : text) colW[c] = std::max(colW[c], ImGui::CalcTextSize(t[c].c_str()).x);
+        }
+        constexpr int kPriority[] = {1, 3, 4, 0, 2, 5, 6};   // sectors, confl., FMA/ld, ld req, wavefr., thr, regs
+        std::vector<int> shown;
+        float countsW = 0;
+        const float fixed = nameW + gap + minBar + (measured ? gap + valueW : 0);
+        for (int c : kPriority) {
+            if (slide && shown.size() == 3) break;
+            if (fixed + countsW + gap + colW[c] > avail) break;
+            shown.push_back(c);
+            countsW += gap + colW[c];
+        }
+        std::sort(shown.begin(), shown.end());   // in kColumns order on screen
+        const float barX = nameW + gap;
+        const float barW = measured ? std::max(scaled(20), avail - barX - gap - valueW - countsW - 2) : minBar;
+        const float countsX = avail - countsW + gap;
         double scale = 0;
         for (const Row& r : rows)
             if (r.gflops) scale = std::max(scale, *r.gflops);
 
         const float x0 = ImGui::GetCursorPosX();
-        if (wide) {
-            // The columns' heads, right-aligned over their figures.
-            float x = countsX;
-            bool first = true;
-            for (int c : shown) {
-                const float tw = ImGui::CalcTextSize(kColumns[c].head).x;
-                if (!first) ImGui::SameLine(x0 + x + colW[c] - tw, 0);
-                else ImGui::SetCursorPosX(x0 + x + colW[c] - tw);
-                first = false;
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", kColumns[c].head);
-                tooltip(kColumns[c].tip);
-                x += colW[c] + gap;
-            }
+        // Where the counts come from, in the room left of the columns' heads.
+        std::string source = "counts: " + counted + (counting ? " (counting...)" : "");
+        if (ImGui::CalcTextSize(source.c_str()).x > countsX - gap)
+            source = "counts: simulated on " + problemText(edge, edge, edge) + (counting ? "..." : "");
+        const bool sourceShown = !slide && ImGui::CalcTextSize(source.c_str()).x <= countsX - gap;
+        if (sourceShown) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", source.c_str());
+        // The columns' heads, right-aligned over their figures.
+        float hx = countsX;
+        bool first = !sourceShown;
+        for (int c : shown) {
+            const float tw = ImGui::CalcTextSize(kColumns[c].head).x;
+            if (!first) ImGui::SameLine(x0 + hx + colW[c] - tw, 0);
+            else ImGui::SetCursorPosX(x0 + hx + colW[c] - tw);
+            first = false;
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", kColumns[c].head);
+            tooltip(kColumns[c].tip);
+            hx += colW[c] + gap;
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
         for (size_t i = 0; i < rows.size(); ++i) {
@@ -255,8 +274,7 @@ void LadderPanel::draw(Frame& f)
             ImGui::PushID(static_cast<int>(i));
             const ImVec2 rowStart = ImGui::GetCursorScreenPos();
             ImGui::TextUnformatted(name(r).c_str());
-            if (!nameAbove) ImGui::SameLine(x0 + barX);
-            else ImGui::SetCursorPosX(x0);
+            ImGui::SameLine(x0 + barX);
             const ImVec2 b = ImGui::GetCursorScreenPos();
             if (measured) {
                 dl->AddRectFilled(b, ImVec2(b.x + barW, b.y + lh), pal.chartBg, 2);
@@ -267,29 +285,16 @@ void LadderPanel::draw(Frame& f)
                 }
                 ImGui::Dummy(ImVec2(barW, lh));
                 ImGui::SameLine(0, gap);
-                ImGui::TextUnformatted(valueText(r, slide).c_str());
+                ImGui::TextUnformatted(valueText(r, compact).c_str());
             } else {
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", unmeasured);
             }
-            if (wide) {
-                float x = countsX;
-                for (int c : shown) {
-                    const float tw = ImGui::CalcTextSize(text[i][c].c_str()).x;
-                    ImGui::SameLine(x0 + x + colW[c] - tw, 0);
-                    ImGui::TextUnformatted(text[i][c].c_str());
-                    x += colW[c] + gap;
-                }
-            } else {
-                // The counts on a line of their own, under the bar.
-                std::string line;
-                const char* names[] = {"ld req", "sectors", "wavefronts", "conflicts", "FMA/ld", "threads", "regs"};
-                for (int c : shown) {
-                    if (!line.empty()) line += "  \u00b7  ";
-                    line += text[i][c] + " " + names[c];
-                }
-                ImGui::Indent(barX);
-                colouredText(pal.dimText, line);
-                ImGui::Unindent(barX);
+            float x = countsX;
+            for (int c : shown) {
+                const float tw = ImGui::CalcTextSize(text[i][c].c_str()).x;
+                ImGui::SameLine(x0 + x + colW[c] - tw, 0);
+                ImGui::TextUnformatted(text[i][c].c_str());
+                x += colW[c] + gap;
             }
             const ImVec2 rowEnd(rowStart.x + avail, ImGui::GetCursorScreenPos().y);
             if (ImGui::IsMouseHoveringRect(rowStart, rowEnd) && ImGui::IsWindowHovered()) {
@@ -302,9 +307,6 @@ void LadderPanel::draw(Frame& f)
             }
             ImGui::PopID();
         }
-        if (!slide)
-            colouredText(pal.dimText, "Hover a row for its figures in words" +
-                                          std::string(wide ? "; hover a column's head for what it counts." : "."));
     }
     ImGui::End();
 }

@@ -1,11 +1,13 @@
 #include "ladder_view.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <iterator>
 
 #include "sim/kernel_registry.hpp"
 #include "theme.hpp"
+#include "widgets.hpp"
 
 namespace ts::app {
 
@@ -71,6 +73,17 @@ ImU32 kernelColour(const std::string& kernel, const Palette& pal)
     for (size_t i = 0; i < n; ++i)
         if (kernel == sim::kLadderRungs[i]) return heatColour(0.22f + 0.78f * static_cast<float>(i) / static_cast<float>(n - 1));
     return pal.noOutput;
+}
+
+void headingWithHelp(ImFont* bold, const std::string& heading, const std::string& help)
+{
+    const float marker = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+    ImGui::PushFont(bold);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(1.0f, ImGui::GetContentRegionAvail().x - marker));
+    ImGui::TextUnformatted(heading.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+    helpMarker(help.c_str());
 }
 
 std::string shortName(const std::string& kernel)

@@ -51,6 +51,10 @@ std::string resultsCaption(const Loaded& loaded);
 /// order (matmul-naive darkest), cuBLAS in the palette's "finished" green, anything else grey.
 ImU32 kernelColour(const std::string& kernel, const Palette& pal);
 
+/// `heading` in `bold`, wrapped so that a "(?)" fits after its last line, and the "(?)"
+/// that shows `help` when hovered.
+void headingWithHelp(ImFont* bold, const std::string& heading, const std::string& help);
+
 /// "matmul-tiled" -> "tiled": a rung's name without "matmul-" (for labels on a chart).
 std::string shortName(const std::string& kernel);
 

@@ -98,7 +98,7 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const float w = ImGui::GetContentRegionAvail().x;
     // A picture: as tall as three quarters of its width where there is room, at least a
     // few lines of text less than that where there is not.
-    const float h = elasticHeight(std::min(scaled(240), w * 0.6f), w * 0.75f, legendHeight_);
+    const float h = elasticHeight(std::min(scaled(150), w * 0.6f), w * 0.75f, legendHeight_);
 
     // The ranges: every intensity and GFLOPS, the ridge and the peak, in whole decades.
     double xlo = DBL_MAX, xhi = 0, ylo = DBL_MAX, yhi = 0;
@@ -186,7 +186,9 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     }
     auto freeAt = [&](const ImVec4& q) {
         bool free = q.x >= a.x && q.z <= b.x && q.y >= a.y && q.w <= b.y;
-        for (const ImVec4& t : taken) free = free && (q.z < t.x || q.x > t.z || q.w < t.y || q.y > t.w);
+        // A little air between labels, so that two names never read as one.
+        const float air = scaled(6);
+        for (const ImVec4& t : taken) free = free && (q.z + air < t.x || q.x > t.z + air || q.w < t.y || q.y > t.w);
         for (const Marker& m : markers)
             free = free && (m.at.x + rad < q.x || m.at.x - rad > q.z || m.at.y + rad < q.y || m.at.y - rad > q.w);
         return free;
@@ -211,6 +213,26 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
         taken.push_back(q);
         return true;
     };
+
+    // The roofs themselves keep labels off them: small squares along each, as obstacles.
+    {
+        const float e = scaled(2);
+        auto along = [&](ImVec2 p, ImVec2 q) {
+            const float len = std::hypot(q.x - p.x, q.y - p.y);
+            for (float t = 0; t <= len; t += scaled(8)) {
+                const float x = p.x + (q.x - p.x) * t / len, y = p.y + (q.y - p.y) * t / len;
+                if (x >= a.x && x <= b.x && y >= a.y && y <= b.y) taken.push_back(ImVec4(x - e, y - e, x + e, y + e));
+            }
+        };
+        if (c.memoryGbytesPerS) {
+            const double bw = *c.memoryGbytesPerS;
+            const double xs = std::max(std::pow(10.0, lx0), std::pow(10.0, ly0) / bw);
+            const double xe = ridge ? *ridge : std::pow(10.0, lx1);
+            if (xe > xs) along(ImVec2(X(xs), Y(bw * xs)), ImVec2(X(xe), Y(bw * xe)));
+        }
+        if (c.peakFp32Gflops)
+            along(ImVec2(ridge ? X(*ridge) : a.x, Y(*c.peakFp32Gflops)), ImVec2(b.x, Y(*c.peakFp32Gflops)));
+    }
 
     // The roofs and the ridge (their source is in the panel's heading).
     const ImU32 roofColour = ImGui::GetColorU32(ImGuiCol_Text);
@@ -286,7 +308,11 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
             const float tw = ImGui::CalcTextSize(t.c_str()).x;
             const ImVec2 right(m.at.x + rad + scaled(4), m.at.y - lh / 2), leftOf(m.at.x - rad - scaled(4) - tw, m.at.y - lh / 2);
             const ImVec2 under(m.at.x - tw / 2, m.at.y + rad + scaled(2)), over(m.at.x - tw / 2, m.at.y - rad - lh - scaled(2));
-            if (label(t, p.textbook ? roofColour : pal.dimText, {right, leftOf, under, over}, false)) break;
+            // Below and right of the marker, above and left of it: off a roof through the marker.
+            const ImVec2 belowRight(m.at.x + rad + scaled(3), m.at.y + rad + scaled(2));
+            const ImVec2 aboveLeft(m.at.x - rad - tw - scaled(6), m.at.y - rad - lh - scaled(2));
+            if (label(t, p.textbook ? roofColour : pal.dimText, {right, leftOf, belowRight, aboveLeft, under, over}, false))
+                break;
         }
     }
     // The markers last, over everything.
@@ -328,29 +354,28 @@ void RooflinePanel::draw(Frame& f)
 {
     if (beginPanel(f, id)) {
         const Palette& pal = f.theme.palette;
-        const bool slide = f.view.presentation;
         const sim::Roofline* r = source_.get(f.loaded);
-        ImGui::PushFont(f.theme.fonts.bold);
-        ImGui::TextWrapped("%s", (r ? r->caption : resultsCaption(f.loaded)).c_str());
-        ImGui::PopFont();
         if (!r) {
+            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::TextWrapped("%s", resultsCaption(f.loaded).c_str());
+            ImGui::PopFont();
             colouredText(pal.dimText, "Counting the kernels in the simulator...");
         } else {
-            if (!slide) {
-                std::string intro = r->textbook
-                                        ? "PMPP's examples, each at the bound its OP/B allows (flops / (4 B x global "
-                                          "loads), every load from DRAM): textbook bounds, not measurements."
-                                        : "Each kernel at its measured GFLOPS: filled, per byte its requests ask for "
-                                          "(simulated); hollow, per DRAM byte" +
-                                              std::string(std::any_of(r->points.begin(), r->points.end(),
-                                                                      [](const sim::RooflinePoint& p) {
-                                                                          return p.dramSource == sim::DramSource::Compulsory;
-                                                                      })
-                                                              ? " (compulsory: M, N and P once)"
-                                                              : "") +
-                                              ". Ceilings: " + groupedNoBreak(r->ceilings.detail) + ".";
-                colouredText(pal.dimText, intro);
-            }
+            // What the markers and the ceilings are, behind a (?) beside the heading.
+            std::string intro = r->textbook
+                                    ? "PMPP's examples, each at the bound its OP/B allows (flops / (4 B x global loads), "
+                                      "every load from DRAM): textbook bounds, not measurements."
+                                    : "Each kernel at its measured GFLOPS twice: filled, at the FLOPs per byte its global "
+                                      "requests ask for (the simulator's sectors x 32); hollow, per byte between DRAM and "
+                                      "the chip" +
+                                          std::string(std::any_of(r->points.begin(), r->points.end(),
+                                                                  [](const sim::RooflinePoint& p) {
+                                                                      return p.dramSource == sim::DramSource::Compulsory;
+                                                                  })
+                                                          ? " (the compulsory bytes: M and N read once, P written once)"
+                                                          : "") +
+                                          ". Ceilings: " + groupedNoBreak(r->ceilings.detail) + ".";
+            headingWithHelp(f.theme.fonts.bold, r->caption, intro);
             chart(f, *r);
             // The legend: the markers, then each kernel's colour.
             const float top = ImGui::GetCursorPosY();
@@ -365,7 +390,11 @@ void RooflinePanel::draw(Frame& f)
                     colouredText(pal.dimText, shortName(p.kernel) + (p.tile ? " " + std::to_string(p.tile) : "") + ": " + groupedNoBreak(p.note) + ".");
             } else {
                 markerLegend("requested (simulated)", true, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
-                markerLegend("DRAM", false, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircle(c, rad - 1, text, 0, 2.5f); });
+                const bool compulsory = std::any_of(r->points.begin(), r->points.end(), [](const sim::RooflinePoint& p) {
+                    return p.dramSource == sim::DramSource::Compulsory;
+                });
+                markerLegend(compulsory ? "DRAM (compulsory bytes)" : "DRAM", false,
+                             [&](ImDrawList* dl, ImVec2 c) { dl->AddCircle(c, rad - 1, text, 0, 2.5f); });
                 std::vector<std::string> seen;
                 for (const sim::RooflinePoint& p : r->points) {
                     if (std::find(seen.begin(), seen.end(), p.kernel) != seen.end()) continue;
