@@ -107,6 +107,9 @@ void App::followPresentation()
         if (slideLayout_) {
             deskPanels_ = view_.open;
             view_.open = presentationPanels(loaded_.sim ? loaded_.preset : opt_.preset);
+            // The panels opened for a results file (--results, File > Open results...) stay.
+            for (int i = 0; i < panelCount(); ++i)
+                if (view_.subject[i]) view_.open[i] = true;
             // --panel NAME: the panel exported is shown even where the slide leaves it out.
             if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
         } else {

@@ -56,8 +56,8 @@ const PanelInfo kPanels[] = {
     {"memory", "Memory", false, {D::Centre, 4}, {S::Text, 9}, 16.0f, 3, OnSlide::No, makeMemoryPanel},
     // Shown from the View menu, File > Open results... or a preset's `panels`: a results
     // file's timings as bars with the simulator's counts, and on the roofline.
-    {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 1, OnSlide::No, makeLadderPanel},
-    {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 1, OnSlide::No, makeRooflinePanel},
+    {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 3, OnSlide::No, makeLadderPanel},
+    {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 3, OnSlide::No, makeRooflinePanel},
 };
 
 }  // namespace
