@@ -44,6 +44,12 @@ struct DeviceContext {
     __device__ __forceinline__ static void sts4(T (&row)[N], long long c, const float4& v) {
         *reinterpret_cast<float4*>(&row[c]) = v;
     }
+    /// The simulator's tag for an iteration of an unrolled loop (which instruction a guarded
+    /// access belongs to): nothing on the GPU, where each unrolled iteration has its own.
+    struct Unrolled {
+        __device__ __forceinline__ ~Unrolled() {}
+    };
+    __device__ __forceinline__ static Unrolled unrolled(unsigned) { return {}; }
     /// fmaf(a, b, c): one fused multiply-add (FFMA), as the simulator's x.fmaf computes it.
     __device__ __forceinline__ static float fmaf(float a, float b, float c) { return ::fmaf(a, b, c); }
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {

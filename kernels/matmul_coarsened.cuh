@@ -60,6 +60,10 @@ TS_DEVICE void matmulCoarsened(X& x, typename X::template GlobalPtr<const float>
         }
     }
     for (int c = 0; c < COARSE_FACTOR; ++c) {
+        // For the simulator: this iteration's store is an instruction of its own, as in the
+        // loop nvcc unrolls, so lanes that skip one store do not shift the next (see
+        // x.unrolled in docs/design.md; nothing on the GPU)
+        const auto iteration = x.unrolled(c);
         int Col = colStart + c * TILE_WIDTH;
         if (Row < j && Col < l)
             P[Row*l + Col] = Pvalue[c];

@@ -51,6 +51,7 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
         // 1. The tiles of phase s from global memory into registers (float4 where it can)
         if (s < phases) {
             for (int q = 0; q < M_LOADS; ++q) {
+                const auto iteration = x.unrolled(q);
                 int e = t + q * THREADS;
                 int Row = by*BM + e / (BK / 4), Col = s*BK + 4 * (e % (BK / 4));
                 if (k % 4 == 0 && Row < j && Col + 3 < k) {
@@ -58,6 +59,7 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
                     Mnext[q][0] = v.x; Mnext[q][1] = v.y; Mnext[q][2] = v.z; Mnext[q][3] = v.w;
                 } else {
                     for (int c = 0; c < 4; ++c) {
+                        const auto element = x.unrolled(q * 4 + c);
                         if (Row < j && Col + c < k)
                             Mnext[q][c] = M[Row*k + Col + c];
                         else
@@ -66,6 +68,7 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
                 }
             }
             for (int q = 0; q < N_LOADS; ++q) {
+                const auto iteration = x.unrolled(q);
                 int e = t + q * THREADS;
                 int Row = s*BK + e / (BN / 4), Col = bx*BN + 4 * (e % (BN / 4));
                 if (l % 4 == 0 && Row < k && Col + 3 < l) {
@@ -73,6 +76,7 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
                     Nnext[q][0] = v.x; Nnext[q][1] = v.y; Nnext[q][2] = v.z; Nnext[q][3] = v.w;
                 } else {
                     for (int c = 0; c < 4; ++c) {
+                        const auto element = x.unrolled(q * 4 + c);
                         if (Row < k && Col + c < l)
                             Nnext[q][c] = N[Row*l + Col + c];
                         else
@@ -122,6 +126,7 @@ TS_DEVICE void matmulConflictFree(X& x, typename X::template GlobalPtr<const flo
     }
     for (int m = 0; m < TM; ++m)
         for (int n = 0; n < TN; ++n) {
+            const auto iteration = x.unrolled(m*TN + n);   // simulator: see matmul_coarsened.cuh
             int Row = rowStart + (m / 4)*HALF_M + m % 4;
             int Col = colStart + (n / 4)*HALF_N + n % 4;
             if (Row < j && Col < l)

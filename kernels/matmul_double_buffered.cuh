@@ -46,6 +46,7 @@ TS_DEVICE void matmulDoubleBuffered(X& x, typename X::template GlobalPtr<const f
         // 1. The tiles of phase s from global memory into registers (float4 where it can)
         if (s < phases) {
             for (int q = 0; q < M_LOADS; ++q) {
+                const auto iteration = x.unrolled(q);
                 int e = t + q * THREADS;
                 int Row = by*BM + e / (BK / 4), Col = s*BK + 4 * (e % (BK / 4));
                 if (k % 4 == 0 && Row < j && Col + 3 < k) {
@@ -53,6 +54,7 @@ TS_DEVICE void matmulDoubleBuffered(X& x, typename X::template GlobalPtr<const f
                     Mnext[q][0] = v.x; Mnext[q][1] = v.y; Mnext[q][2] = v.z; Mnext[q][3] = v.w;
                 } else {
                     for (int c = 0; c < 4; ++c) {
+                        const auto element = x.unrolled(q * 4 + c);
                         if (Row < j && Col + c < k)
                             Mnext[q][c] = M[Row*k + Col + c];
                         else
@@ -61,6 +63,7 @@ TS_DEVICE void matmulDoubleBuffered(X& x, typename X::template GlobalPtr<const f
                 }
             }
             for (int q = 0; q < N_LOADS; ++q) {
+                const auto iteration = x.unrolled(q);
                 int e = t + q * THREADS;
                 int Row = s*BK + e / (BN / 4), Col = bx*BN + 4 * (e % (BN / 4));
                 if (l % 4 == 0 && Row < k && Col + 3 < l) {
@@ -68,6 +71,7 @@ TS_DEVICE void matmulDoubleBuffered(X& x, typename X::template GlobalPtr<const f
                     Nnext[q][0] = v.x; Nnext[q][1] = v.y; Nnext[q][2] = v.z; Nnext[q][3] = v.w;
                 } else {
                     for (int c = 0; c < 4; ++c) {
+                        const auto element = x.unrolled(q * 4 + c);
                         if (Row < k && Col + c < l)
                             Nnext[q][c] = N[Row*l + Col + c];
                         else
@@ -115,9 +119,11 @@ TS_DEVICE void matmulDoubleBuffered(X& x, typename X::template GlobalPtr<const f
         x.syncthreads();
     }
     for (int m = 0; m < TM; ++m)
-        for (int n = 0; n < TN; ++n)
+        for (int n = 0; n < TN; ++n) {
+            const auto iteration = x.unrolled(m*TN + n);   // simulator: see matmul_coarsened.cuh
             if (rowStart + m < j && colStart + n < l)
                 P[(rowStart + m)*l + colStart + n] = Pvalue[m][n];
+        }
 }
 
 }  // namespace ts::kernels

@@ -39,6 +39,7 @@ TS_DEVICE void matmulRegtile1d(X& x, typename X::template GlobalPtr<const float>
     for (int ph = 0; ph < (k - 1) / BK + 1; ++ph) {
         // Collaborative loading: element e of each tile goes to the thread e % THREADS
         for (int e = t; e < BM * BK; e += THREADS) {
+            const auto iteration = x.unrolled(e / THREADS);
             int r = e / BK, c = e % BK;
             if (by*BM + r < j && ph*BK + c < k)
                 Mds[r][c] = M[(by*BM + r)*k + ph*BK + c];
@@ -46,6 +47,7 @@ TS_DEVICE void matmulRegtile1d(X& x, typename X::template GlobalPtr<const float>
                 Mds[r][c] = 0;
         }
         for (int e = t; e < BK * BN; e += THREADS) {
+            const auto iteration = x.unrolled(e / THREADS);
             int r = e / BN, c = e % BN;
             if (ph*BK + r < k && bx*BN + c < l)
                 Nds[r][c] = N[(ph*BK + r)*l + bx*BN + c];
@@ -64,9 +66,11 @@ TS_DEVICE void matmulRegtile1d(X& x, typename X::template GlobalPtr<const float>
         // Wait until every thread is done with the tiles (write after read)
         x.syncthreads(AFTER_COMPUTE);
     }
-    for (int m = 0; m < TM; ++m)
+    for (int m = 0; m < TM; ++m) {
+        const auto iteration = x.unrolled(m);   // simulator: see matmul_coarsened.cuh
         if (rowStart + m < j && Col < l)
             P[(rowStart + m)*l + Col] = Pvalue[m];
+    }
 }
 
 }  // namespace ts::kernels

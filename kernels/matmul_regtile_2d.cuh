@@ -41,6 +41,7 @@ TS_DEVICE void matmulRegtile2d(X& x, typename X::template GlobalPtr<const float>
     for (int ph = 0; ph < (k - 1) / BK + 1; ++ph) {
         // Collaborative loading: element e of each tile goes to the thread e % THREADS
         for (int e = t; e < BM * BK; e += THREADS) {
+            const auto iteration = x.unrolled(e / THREADS);
             int r = e / BK, c = e % BK;
             if (by*BM + r < j && ph*BK + c < k)
                 Mds[r][c] = M[(by*BM + r)*k + ph*BK + c];
@@ -48,6 +49,7 @@ TS_DEVICE void matmulRegtile2d(X& x, typename X::template GlobalPtr<const float>
                 Mds[r][c] = 0;
         }
         for (int e = t; e < BK * BN; e += THREADS) {
+            const auto iteration = x.unrolled(e / THREADS);
             int r = e / BN, c = e % BN;
             if (ph*BK + r < k && bx*BN + c < l)
                 Nds[r][c] = N[(ph*BK + r)*l + bx*BN + c];
@@ -72,9 +74,11 @@ TS_DEVICE void matmulRegtile2d(X& x, typename X::template GlobalPtr<const float>
         x.syncthreads(AFTER_COMPUTE);
     }
     for (int m = 0; m < TM; ++m)
-        for (int n = 0; n < TN; ++n)
+        for (int n = 0; n < TN; ++n) {
+            const auto iteration = x.unrolled(m*TN + n);   // simulator: see matmul_coarsened.cuh
             if (rowStart + m < j && colStart + n < l)
                 P[(rowStart + m)*l + colStart + n] = Pvalue[m][n];
+        }
 }
 
 }  // namespace ts::kernels

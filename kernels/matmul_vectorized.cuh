@@ -42,6 +42,7 @@ TS_DEVICE void matmulVectorized(X& x, typename X::template GlobalPtr<const float
     for (int ph = 0; ph < (k - 1) / BK + 1; ++ph) {
         // M tile: float4 number e covers row e / (BK/4), columns 4*(e % (BK/4)) .. + 3
         for (int e = t; e < BM * BK / 4; e += THREADS) {
+            const auto iteration = x.unrolled(e / THREADS);
             int r = e / (BK / 4), c = 4 * (e % (BK / 4));
             int Row = by*BM + r, Col = ph*BK + c;
             if (k % 4 == 0 && Row < j && Col + 3 < k) {
@@ -49,6 +50,7 @@ TS_DEVICE void matmulVectorized(X& x, typename X::template GlobalPtr<const float
                 Mds[c][r] = v.x; Mds[c + 1][r] = v.y; Mds[c + 2][r] = v.z; Mds[c + 3][r] = v.w;
             } else {
                 for (int q = 0; q < 4; ++q) {
+                    const auto element = x.unrolled(e / THREADS * 4 + q);
                     if (Row < j && Col + q < k)
                         Mds[c + q][r] = M[Row*k + Col + q];
                     else
@@ -58,12 +60,14 @@ TS_DEVICE void matmulVectorized(X& x, typename X::template GlobalPtr<const float
         }
         // N tile: float4 number e covers row e / (BN/4), columns 4*(e % (BN/4)) .. + 3
         for (int e = t; e < BK * BN / 4; e += THREADS) {
+            const auto iteration = x.unrolled(e / THREADS);
             int r = e / (BN / 4), c = 4 * (e % (BN / 4));
             int Row = ph*BK + r, Col = bx*BN + c;
             if (l % 4 == 0 && Row < k && Col + 3 < l) {
                 x.sts4(Nds[r], c, x.ldg4(N, Row*l + Col));
             } else {
                 for (int q = 0; q < 4; ++q) {
+                    const auto element = x.unrolled(e / THREADS * 4 + q);
                     if (Row < k && Col + q < l)
                         Nds[r][c + q] = N[Row*l + Col + q];
                     else
@@ -92,9 +96,11 @@ TS_DEVICE void matmulVectorized(X& x, typename X::template GlobalPtr<const float
         x.syncthreads(AFTER_COMPUTE);
     }
     for (int m = 0; m < TM; ++m)
-        for (int n = 0; n < TN; ++n)
+        for (int n = 0; n < TN; ++n) {
+            const auto iteration = x.unrolled(m*TN + n);   // simulator: see matmul_coarsened.cuh
             if (rowStart + m < j && colStart + n < l)
                 P[(rowStart + m)*l + colStart + n] = Pvalue[m][n];
+        }
 }
 
 }  // namespace ts::kernels

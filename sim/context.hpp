@@ -84,7 +84,21 @@ public:
     /// Registers an array (or finds it by name) and returns its id.
     uint8_t arrayId(const std::string& name, Space space, int rows, int cols);
 
-    void record(Op op, uint8_t array, long long index, float value, unsigned line);
+    /// Records an event of the traced block; `vector`: the EventFlag of a 128-bit access's
+    /// element (takeVector()), or 0.
+    void record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector = 0);
+
+    /// The running thread's x.unrolled() tag (0: none); saved with the thread when it parks.
+    uint8_t unrolled = 0;
+    /// Elements left of the running thread's 128-bit access (x.ldg4, x.lds4, x.sts4 set 4).
+    uint8_t vectorLeft = 0;
+    /// What the element access being made is of a 128-bit access: kVectorHead (its first
+    /// element), kVectorTail (one of the other three) or 0. Called once per element access.
+    uint8_t takeVector()
+    {
+        if (vectorLeft == 0) [[likely]] return 0;
+        return --vectorLeft == 3 ? kVectorHead : kVectorTail;
+    }
 
     // Hazard detection (shared memory): epochs number barrier intervals across the launch.
     uint32_t epoch = 1;                 ///< current barrier interval
@@ -141,11 +155,12 @@ public:
     {
         ++(m_->blockTotals->*COUNT);
         ++loads_[i_];
+        const uint8_t vector = m_->takeVector();
         if (m_->memory)
             m_->memory->access(OP == Op::GlobalLoad ? AccessKind::GlobalLoad : AccessKind::ConstantLoad,
-                               array_, line_, static_cast<uint32_t>(i_));
+                               array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
         float v = data_[i_];
-        if (m_->tracing) m_->record(OP, array_, i_, v, line_);
+        if (m_->tracing) m_->record(OP, array_, i_, v, line_, vector);
         return v;
     }
     operator float() const { return load(); }
@@ -176,10 +191,11 @@ public:
     {
         ++m_->blockTotals->global_stores;
         ++stores_[i_];
+        const uint8_t vector = m_->takeVector();
         if (m_->memory)
-            m_->memory->access(AccessKind::GlobalStore, array_, line_, static_cast<uint32_t>(i_));
+            m_->memory->access(AccessKind::GlobalStore, array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
         writable_[i_] = v;
-        if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, v, line_);
+        if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, v, line_, vector);
         return *this;
     }
     GlobalWriteRef& operator=(const GlobalWriteRef& o) { return *this = o.load(); }
@@ -233,10 +249,11 @@ public:
     {
         ++loads_[slot_];
         if (m_->detectHazards) track();
+        const uint8_t vector = m_->takeVector();
         if (m_->memory)
-            m_->memory->access(AccessKind::SharedLoad, array_, line_, static_cast<uint32_t>(slot_));
+            m_->memory->access(AccessKind::SharedLoad, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
         float v = data_[slot_];
-        if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_);
+        if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_, vector);
         return v;
     }
     operator float() const { return load(); }
@@ -282,10 +299,11 @@ private:
         if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
         ++stores_[slot_];
         if (m_->detectHazards) trackWrite();
+        const uint8_t vector = m_->takeVector();
         if (m_->memory)
-            m_->memory->access(AccessKind::SharedStore, array_, line_, static_cast<uint32_t>(slot_));
+            m_->memory->access(AccessKind::SharedStore, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
         data_[slot_] = v;
-        if (m_->tracing) m_->record(op, array_, slot_, v, line_);
+        if (m_->tracing) m_->record(op, array_, slot_, v, line_, vector);
     }
 
     /// Hazard bookkeeping of a write.
@@ -482,6 +500,30 @@ public:
         return r;
     }
 
+    /// The tag of one iteration of an unrolled loop, held while it lives (see unrolled()).
+    class Unrolled {
+    public:
+        Unrolled(Machine* m, uint8_t tag) : m_(m), previous_(m->unrolled) { m->unrolled = tag; }
+        ~Unrolled() { m_->unrolled = previous_; }
+        Unrolled(const Unrolled&) = delete;
+        Unrolled& operator=(const Unrolled&) = delete;
+
+    private:
+        Machine* m_;
+        uint8_t previous_;
+    };
+    /// `const auto iteration = x.unrolled(i);` at the top of a loop body: the accesses up to
+    /// the end of the body belong to iteration `i` of a loop that nvcc unrolls (a constant
+    /// trip count). The GPU runs each iteration's accesses as instructions of their own, so
+    /// the warp memory model matches the lanes by `i` where some skip a guarded access (the
+    /// store of a P element outside the matrix) instead of shifting their later accesses
+    /// onto other instructions. Nested loops pass one number for both (m * TN + n); numbers
+    /// past 254 share a tag. Counts nothing; on the GPU it compiles to nothing.
+    [[nodiscard]] Unrolled unrolled(unsigned i)
+    {
+        return Unrolled(machine_, static_cast<uint8_t>(std::min(i, 254u) + 1));
+    }
+
     /// Four consecutive floats as one 128-bit access (CUDA's float4: members x, y, z, w).
     struct Float4 {
         float x, y, z, w;
@@ -496,6 +538,7 @@ public:
     {
         if (i % 4 != 0) misaligned("global", i, loc.line());
         const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
         return Float4{p[Index::at(i, l)], p[Index::at(i + 1, l)], p[Index::at(i + 2, l)],
                       p[Index::at(i + 3, l)]};
     }
@@ -506,6 +549,7 @@ public:
     {
         if (c % 4 != 0) misaligned("shared", c, loc.line());
         const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
         return Float4{row[Index::at(c, l)], row[Index::at(c + 1, l)], row[Index::at(c + 2, l)],
                       row[Index::at(c + 3, l)]};
     }
@@ -515,6 +559,7 @@ public:
     {
         if (c % 4 != 0) misaligned("shared", c, loc.line());
         const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
         row[Index::at(c, l)] = v.x;
         row[Index::at(c + 1, l)] = v.y;
         row[Index::at(c + 2, l)] = v.z;

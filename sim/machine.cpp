@@ -54,6 +54,8 @@ Totals& Totals::operator+=(const Totals& o)
     shared_ld_wavefronts += o.shared_ld_wavefronts;
     shared_st_requests += o.shared_st_requests;
     shared_st_wavefronts += o.shared_st_wavefronts;
+    shared_ld_conflicts += o.shared_ld_conflicts;
+    shared_st_conflicts += o.shared_st_conflicts;
     constant_ld_requests += o.constant_ld_requests;
     constant_ld_passes += o.constant_ld_passes;
     return *this;
@@ -70,7 +72,7 @@ uint8_t Machine::arrayId(const std::string& name, Space space, int rows, int col
     return static_cast<uint8_t>(arrays.size() - 1);
 }
 
-void Machine::record(Op op, uint8_t array, long long index, float value, unsigned line)
+void Machine::record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector)
 {
     Event e;
     e.seq = static_cast<uint32_t>(events.size());
@@ -80,6 +82,8 @@ void Machine::record(Op op, uint8_t array, long long index, float value, unsigne
     e.line = static_cast<uint16_t>(std::min<unsigned>(line, 0xFFFF));
     e.op = op;
     e.array = array;
+    e.flags = vector;
+    e.unrolled = unrolled;
     events.push_back(e);
 }
 
@@ -254,6 +258,7 @@ struct FiberState {
     bool done = false;
     bool waiting = false;
     uint32_t ordinal = 0;   ///< Machine::ordinal while parked
+    uint8_t unrolled = 0;   ///< Machine::unrolled while parked
     std::exception_ptr error;
     StackSpan stack;        ///< its stack
 };
@@ -284,7 +289,10 @@ struct BlockRun {
     /// The continuation to run after the current thread parks or ends.
     ctx::fiber& next(bool errorStop)
     {
-        if (m->tid != kNoThread) (*fibers)[m->tid].ordinal = m->ordinal;
+        if (m->tid != kNoThread) {
+            (*fibers)[m->tid].ordinal = m->ordinal;
+            (*fibers)[m->tid].unrolled = m->unrolled;
+        }
         if (m->memory)
             m->memory->switchThread(m->tid, !errorStop && pos + 1 < round.size() ? round[pos + 1] : kNoThread,
                                     *m->blockTotals);
@@ -292,6 +300,7 @@ struct BlockRun {
             m->current = &(*threads)[round[pos]];
             m->tid = round[pos];
             m->ordinal = (*fibers)[round[pos]].ordinal;
+            m->unrolled = (*fibers)[round[pos]].unrolled;
             nextStack = &(*fibers)[round[pos]].stack;
             return (*fibers)[round[pos]].cont;
         }
@@ -435,6 +444,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     m.blockIdx = b;
     run.arrived = run.finished = 0;
     run.sameBarrier = true;
+    m.vectorLeft = 0;
     std::optional<std::mt19937_64> rng;
     if (cfg_.schedule == Schedule::Random) rng.emplace(mix64(cfg_.scheduleSeed ^ mix64(linearBlock(cfg_.grid, b))));
     for (unsigned t = 0; t < nThreads; ++t) {
@@ -450,6 +460,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         FiberState& fs = fibers_[t];
         fs.done = fs.waiting = false;
         fs.ordinal = 0;
+        fs.unrolled = 0;
         fs.error = nullptr;
         fs.run = &run;
         tc.fiber_ = &fs;
@@ -482,6 +493,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
             m.tid = run.round[0];
             if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
             m.ordinal = fibers_[run.round[0]].ordinal;
+            m.unrolled = fibers_[run.round[0]].unrolled;
             switchTo(run, run.scheduler, run.schedulerStack, fibers_[run.round[0]].cont,
                      fibers_[run.round[0]].stack);
         }

@@ -49,6 +49,10 @@ enum EventFlag : uint8_t {
     kStale = 1,    ///< a shared read that got an old or never-written value: another thread
                    ///< wrote the slot later in the same barrier interval, or it was never written
     kHazard = 2,   ///< the access is one side of a shared-memory hazard
+    /// The first element of a 128-bit access (x.ldg4, x.lds4, x.sts4): one instruction of
+    /// the warp for four elements; the three that follow it carry kVectorTail.
+    kVectorHead = 4,
+    kVectorTail = 8,
 };
 
 /// One recorded event of the traced block (20 bytes).
@@ -61,6 +65,9 @@ struct Event {
     Op op = Op::Barrier;
     uint8_t array = kNoArray;  ///< index into the launch's ArrayInfo list
     uint8_t flags = 0;         ///< EventFlag bits
+    /// The thread's x.unrolled() tag when it made the access (0: none): the iteration of an
+    /// unrolled loop, which names the instruction where lanes skip guarded accesses.
+    uint8_t unrolled = 0;
 };
 
 /// Counts of memory operations (element granularity) and work.
@@ -79,6 +86,9 @@ struct Totals {
     uint64_t global_st_requests = 0, global_st_sectors = 0;
     uint64_t shared_ld_requests = 0, shared_ld_wavefronts = 0;
     uint64_t shared_st_requests = 0, shared_st_wavefronts = 0;
+    /// Wavefronts beyond the fewest the accesses need: one per request for 32-bit accesses;
+    /// for a 128-bit one, one per 128 distinct bytes of each half-warp (warp_memory.hpp).
+    uint64_t shared_ld_conflicts = 0, shared_st_conflicts = 0;
     uint64_t constant_ld_requests = 0;
     uint64_t constant_ld_passes = 0;   ///< distinct addresses per request, summed
 

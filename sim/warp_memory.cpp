@@ -21,7 +21,31 @@ uint32_t distinctSorted(uint32_t* v, uint32_t n)
 
 }  // namespace
 
-WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* words)
+namespace {
+
+/// A 128-bit shared access: each half-warp served on its own (see warp_memory.hpp).
+void wideShared(WarpTransactions& t, uint32_t mask, const uint32_t* words)
+{
+    for (unsigned half = 0; half < 2; ++half) {
+        uint32_t chunk[kWarpLanes / 2];
+        uint32_t n = 0;
+        for (unsigned lane = half * 16; lane < half * 16 + 16; ++lane)
+            if (mask & (1u << lane)) chunk[n++] = words[lane];
+        if (n == 0) continue;
+        n = distinctSorted(chunk, n);
+        uint8_t perBank[kSharedBanks] = {};
+        uint32_t most = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            for (uint32_t w = chunk[i]; w < chunk[i] + 4; ++w)
+                most = std::max<uint32_t>(most, ++perBank[w % kSharedBanks]);
+        t.wavefronts += most;
+        t.ideal += (n * 16 + 127) / 128;
+    }
+}
+
+}  // namespace
+
+WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* words, bool wide)
 {
     WarpTransactions t;
     uint32_t w[kWarpLanes];
@@ -34,6 +58,12 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
     }
     t.lanes = n;
     if (n == 0) return t;
+    if (wide && (kind == AccessKind::SharedLoad || kind == AccessKind::SharedStore)) {
+        wideShared(t, mask, words);
+        return t;
+    }
+    // A 128-bit global access: a lane's four words lie in the sector (and line) of its
+    // first, so the 32-bit arithmetic on the first words gives the sectors and lines.
     switch (kind) {
     case AccessKind::GlobalLoad:
     case AccessKind::GlobalStore: {
@@ -68,6 +98,7 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
                 clash |= bankWord[b] != w[i];
             }
         }
+        t.ideal = 1;
         if (!clash) {
             t.wavefronts = 1;
             break;
@@ -82,6 +113,7 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
     }
     case AccessKind::ConstantLoad:
         t.wavefronts = distinctSorted(w, n);
+        t.ideal = 1;
         break;
     }
     return t;
@@ -118,6 +150,8 @@ std::vector<LineMemory> memoryByLine(const std::vector<AccessSite>& sites)
             it = lines.end() - 1;
         }
         if (std::find(it->arrays.begin(), it->arrays.end(), s.array) == it->arrays.end()) it->arrays.push_back(s.array);
+        it->wide |= s.wide;
+        it->ideal += s.ideal;
         it->requests += s.requests;
         it->lanes += s.lanes;
         it->sectors += s.sectors;
@@ -155,6 +189,7 @@ void WarpMemory::growLog()
 
 uint8_t WarpMemory::siteOf(uint32_t key)
 {
+    key &= kSiteMask;   // the x.unrolled() tag names an instruction, not a site
     if (key < siteOf_.size() && siteOf_[key] != kNoSite) return siteOf_[key];
     if (sites_.size() >= kMaxSites) {
         // Called on a fiber's way out, where nothing may throw: simulate() reports it.
@@ -163,9 +198,10 @@ uint8_t WarpMemory::siteOf(uint32_t key)
     }
     if (key >= siteOf_.size()) siteOf_.resize(key + 1, kNoSite);
     AccessSite s;
-    s.kind = static_cast<AccessKind>(key % 8);
-    s.array = static_cast<uint8_t>(key / 8 % 256);
-    s.line = key / 8 / 256;
+    s.kind = kindOfKey(key);
+    s.wide = key / 8 % 2 != 0;
+    s.array = static_cast<uint8_t>(key / 16 % 256);
+    s.line = lineOfKey(key);
     sites_.push_back(s);
     siteOf_[key] = static_cast<uint8_t>(sites_.size() - 1);
     return siteOf_[key];
@@ -174,7 +210,7 @@ uint8_t WarpMemory::siteOf(uint32_t key)
 std::vector<AccessSite> WarpMemory::takeFigures()
 {
     std::vector<AccessSite> figures = sites_;
-    for (AccessSite& s : sites_) s.requests = s.lanes = s.sectors = s.cacheLines = s.wavefronts = 0;
+    for (AccessSite& s : sites_) s.requests = s.lanes = s.sectors = s.cacheLines = s.wavefronts = s.ideal = 0;
     return figures;
 }
 
@@ -183,12 +219,13 @@ void WarpMemory::addFigures(const std::vector<AccessSite>& sites, bool overflowe
     overflow_ |= overflowed;
     for (const AccessSite& s : sites) {
         if (s.requests == 0) continue;
-        AccessSite& to = sites_[siteOf((uint32_t{s.line} * 256u + s.array) * 8u + static_cast<uint32_t>(s.kind))];
+        AccessSite& to = sites_[siteOf(siteKey(s.line, s.array, s.kind, s.wide))];
         to.requests += s.requests;
         to.lanes += s.lanes;
         to.sectors += s.sectors;
         to.cacheLines += s.cacheLines;
         to.wavefronts += s.wavefronts;
+        to.ideal += s.ideal;
     }
 }
 
@@ -206,11 +243,12 @@ void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals&
     if (differ != 0) {
         memo.mask = mask;
         std::copy(std::begin(offsets), std::end(offsets), std::begin(memo.offsets));
-        memo.t = transactionsOf(site.kind, mask, words);
+        memo.t = transactionsOf(site.kind, mask, words, site.wide);
     }
     const WarpTransactions& t = memo.t;
     ++site.requests;
-    site.lanes += t.lanes;
+    site.lanes += site.wide ? 4 * t.lanes : t.lanes;
+    site.ideal += t.ideal;
     site.sectors += t.sectors;
     site.cacheLines += t.cacheLines;
     site.wavefronts += t.wavefronts;
@@ -226,10 +264,12 @@ void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals&
     case AccessKind::SharedLoad:
         ++block.shared_ld_requests;
         block.shared_ld_wavefronts += t.wavefronts;
+        block.shared_ld_conflicts += t.wavefronts - t.ideal;
         break;
     case AccessKind::SharedStore:
         ++block.shared_st_requests;
         block.shared_st_wavefronts += t.wavefronts;
+        block.shared_st_conflicts += t.wavefronts - t.ideal;
         break;
     case AccessKind::ConstantLoad:
         ++block.constant_ld_requests;
@@ -258,8 +298,7 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
     // to the parted iteration and countDivergent matches it by its partner's mask element.
     // (conv1d-tiled-cache reads N_ds[..] before M[j]: lanes that skipped a ghost element
     // log the same shared load first and part only at the M[j] after it.)
-    const auto lineOfKey = [](uint32_t key) { return key / 8 / 256; };
-    const auto constantKey = [](uint32_t key) { return static_cast<AccessKind>(key % 8) == AccessKind::ConstantLoad; };
+    const auto constantKey = [](uint32_t key) { return kindOfKey(key) == AccessKind::ConstantLoad; };
     uint32_t bufferA[kWarpLanes], bufferB[kWarpLanes];
     std::fill(std::begin(bufferA), std::end(bufferA), kNoWord);
     std::fill(std::begin(bufferB), std::end(bufferB), kNoWord);
@@ -331,13 +370,16 @@ void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
     // (the mask element M[j] or Mc[i][j], the same for every lane in one iteration of the
     // mask loop), that element names the iteration: accesses are matched by (source access,
     // constant element read next to it on the same line, occurrence).
-    const auto lineOf = [](uint64_t e) { return static_cast<uint32_t>(e >> 32) / 8 / 256; };
+    // An access made under an x.unrolled() tag is matched by the tag too: the iteration of
+    // the unrolled loop names its instruction.
+    const auto lineOf = [](uint64_t e) { return lineOfKey(static_cast<uint32_t>(e >> 32)); };
     const auto isConstant = [](uint64_t e) {
-        return static_cast<AccessKind>(static_cast<uint32_t>(e >> 32) % 8) == AccessKind::ConstantLoad;
+        return kindOfKey(static_cast<uint32_t>(e >> 32)) == AccessKind::ConstantLoad;
     };
-    std::map<std::tuple<uint8_t, uint32_t, uint32_t>, Record> records;
+    const auto tagOf = [](uint64_t e) { return static_cast<uint32_t>(e >> 32) >> kTagShift; };
+    std::map<std::tuple<uint8_t, uint32_t, uint32_t, uint32_t>, Record> records;
     for (unsigned lane = 0; lane < lanes; ++lane) {
-        std::map<std::pair<uint8_t, uint32_t>, uint32_t> occurrence;
+        std::map<std::tuple<uint8_t, uint32_t, uint32_t>, uint32_t> occurrence;
         const uint32_t end = logLength_[lane];
         const auto entry = [&](uint32_t i) { return log_[size_t{i} * kWarpLanes + lane]; };
         // The operands of one statement are read one after the other: a constant load and a
@@ -353,8 +395,8 @@ void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
         for (uint32_t i = from; i < end; ++i) {
             const uint64_t e = entry(i);
             const uint8_t si = siteOf(static_cast<uint32_t>(e >> 32));
-            const uint32_t n = occurrence[{si, anchor[i - from]}]++;
-            records[{si, anchor[i - from], n}].words[lane] = static_cast<uint32_t>(e);
+            const uint32_t n = occurrence[{si, tagOf(e), anchor[i - from]}]++;
+            records[{si, tagOf(e), anchor[i - from], n}].words[lane] = static_cast<uint32_t>(e);
         }
     }
     for (const auto& [key, r] : records) {

@@ -13,7 +13,19 @@
 //     packed at 4-byte alignment, as nvcc lays out the kernels' static __shared__ arrays
 //     (read from the SASS of matmul-tiled at TILE_WIDTH 2: Mds at +0, Nds at +16);
 //   - constant memory: one request that the constant cache serves in as many passes as
-//     there are distinct addresses among the lanes.
+//     there are distinct addresses among the lanes;
+//   - 128-bit accesses (x.ldg4, x.lds4, x.sts4: LDG.128, LDS.128, STS.128): one request for
+//     the four elements of each lane. Global: a lane's 16 aligned bytes lie in one sector, so
+//     the sectors are those of the lanes' first words. Shared: each half-warp is served on
+//     its own; its wavefronts are the largest number of distinct words one bank holds among
+//     the half-warp's 16-byte chunks, and the fewest it can need is one per 128 distinct bytes
+//     (so a warp reading 512 contiguous bytes takes 4 wavefronts with no bank conflict).
+//     That rule is fitted to Nsight Compute's counts on an H100 (docs/design.md).
+//
+// A thread's x.unrolled(i) names the iteration of an unrolled loop its next accesses belong
+// to: nvcc emits each iteration of a loop with a constant trip count as instructions of its
+// own, so a lane that skips a guarded access in one iteration does not shift its later ones
+// onto other instructions. Lanes are matched by that tag where their logs part.
 // PMPP sec. 5.3 and 6.1 (memory coalescing); the bank model is CUDA's for compute
 // capability 5.0 and later (32 banks of 4 bytes).
 #pragma once
@@ -44,8 +56,14 @@ struct WarpTransactions {
     uint32_t sectors = 0;      ///< global: distinct 32-byte sectors
     uint32_t cacheLines = 0;   ///< global: distinct 128-byte lines
     uint32_t wavefronts = 0;   ///< shared: passes through the banks; constant: distinct addresses
+    /// Shared, constant: the fewest wavefronts (passes) the lanes' bytes need: 1 for 32-bit
+    /// accesses, one per 128 distinct bytes of each half-warp for 128-bit ones. Bank
+    /// conflicts are wavefronts - ideal.
+    uint32_t ideal = 0;
 };
-WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* words);
+/// `wide`: a 128-bit access; `words[lane]` is then the first of the lane's four words (a
+/// multiple of 4).
+WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* words, bool wide = false);
 
 /// The figures of one source access (line, array, load or store) summed over the launch.
 struct AccessSite {
@@ -53,10 +71,12 @@ struct AccessSite {
     uint8_t array = kNoArray;
     AccessKind kind = AccessKind::GlobalLoad;
     uint64_t requests = 0;     ///< warp memory instructions with at least one active lane
-    uint64_t lanes = 0;        ///< active lanes over those requests (element accesses)
+    uint64_t lanes = 0;        ///< element accesses over those requests (4 a lane if wide)
     uint64_t sectors = 0;      ///< global only
     uint64_t cacheLines = 0;   ///< global only
     uint64_t wavefronts = 0;   ///< shared: bank passes; constant: distinct addresses
+    uint64_t ideal = 0;        ///< shared, constant: the fewest wavefronts (WarpTransactions::ideal)
+    bool wide = false;         ///< 128-bit accesses (four elements a lane)
 };
 
 /// The figures of one source line's accesses of one memory space, loads or stores apart,
@@ -66,9 +86,11 @@ struct LineMemory {
     Space space = Space::Global;
     bool store = false;
     std::vector<uint8_t> arrays;   ///< array ids, in order of first access
-    uint64_t requests = 0, lanes = 0, sectors = 0, cacheLines = 0, wavefronts = 0;
-    /// Shared: wavefronts beyond one per request; constant: passes beyond one per request.
-    uint64_t conflicts() const { return wavefronts - requests; }
+    uint64_t requests = 0, lanes = 0, sectors = 0, cacheLines = 0, wavefronts = 0, ideal = 0;
+    bool wide = false;             ///< some of the line's accesses are 128-bit
+    /// Shared: wavefronts beyond the fewest the accesses need (bank conflicts); constant:
+    /// passes beyond one per request.
+    uint64_t conflicts() const { return wavefronts - ideal; }
 };
 
 /// The sites of a launch grouped by (line, space, load or store), ordered by line, then
@@ -102,12 +124,28 @@ public:
     void setSharedBase(uint8_t array, uint32_t word) { sharedBase_[array] = word; }
     uint32_t sharedBase(uint8_t array) const { return sharedBase_[array]; }
 
-    /// One element access by the running thread: word `word` of array `array` (for shared
-    /// arrays the slot; the array's base is added here) on source line `line`.
-    void access(AccessKind kind, uint8_t array, unsigned line, uint32_t word)
+    /// The key of a source access: (line, array, 128-bit or not, kind) in the low 24 bits,
+    /// the x.unrolled() tag above them. Lines past kMaxLine share one key.
+    static constexpr unsigned kMaxLine = 4095;
+    static constexpr unsigned kTagShift = 24;
+    static constexpr uint32_t kSiteMask = (1u << kTagShift) - 1;
+    static constexpr uint32_t siteKey(unsigned line, uint8_t array, AccessKind kind, bool wide)
     {
+        return ((std::min(line, kMaxLine) * 256u + array) * 2u + (wide ? 1u : 0u)) * 8u + static_cast<uint32_t>(kind);
+    }
+    static constexpr unsigned lineOfKey(uint32_t key) { return (key & kSiteMask) / 16u / 256u; }
+    static constexpr AccessKind kindOfKey(uint32_t key) { return static_cast<AccessKind>(key % 8u); }
+
+    /// One element access by the running thread: word `word` of array `array` (for shared
+    /// arrays the slot; the array's base is added here) on source line `line`. `vector`:
+    /// kVectorHead for the first element of a 128-bit access (logged for the four), kVectorTail
+    /// for the other three (not logged), 0 for a 32-bit access. `tag`: the thread's
+    /// x.unrolled() tag.
+    void access(AccessKind kind, uint8_t array, unsigned line, uint32_t word, uint8_t vector = 0, uint8_t tag = 0)
+    {
+        if (vector & kVectorTail) return;
         if (cursor_ >= end_) [[unlikely]] growLog();
-        const uint64_t key = (uint64_t{line} * 256u + array) * 8u + static_cast<uint32_t>(kind);
+        const uint64_t key = siteKey(line, array, kind, vector != 0) | uint32_t{tag} << kTagShift;
         const bool shared = kind == AccessKind::SharedLoad || kind == AccessKind::SharedStore;
         *cursor_ = key << 32 | (shared ? sharedBase_[array] + word : word);
         cursor_ += kWarpLanes;

@@ -36,6 +36,7 @@ struct Raw {
     AccessKind kind = AccessKind::GlobalLoad;
     uint8_t array = kNoArray;
     unsigned line = 0;
+    bool wide = false;                     ///< a 128-bit access
     int interval = 0;
     uint32_t mask = 0;
     std::array<int, kWarpLanes> event{};   ///< index into Trace::events, by lane
@@ -53,10 +54,12 @@ std::pair<int, int> intervalSteps(const Trace& t, int interval)
     return {b, e};
 }
 
-/// The access key the simulator's model uses: (line, array, kind).
+/// The access key the simulator's model uses: (line, array, 128-bit or not, kind) and the
+/// thread's x.unrolled() tag.
 uint32_t accessKey(const Event& e)
 {
-    return (uint32_t{e.line} * 256u + e.array) * 8u + static_cast<uint32_t>(kindOf(e.op));
+    return WarpMemory::siteKey(e.line, e.array, kindOf(e.op), (e.flags & kVectorHead) != 0) |
+           uint32_t{e.unrolled} << WarpMemory::kTagShift;
 }
 
 /// Groups the memory events of steps [sb, se) (one barrier interval) into warp memory
@@ -76,7 +79,8 @@ std::vector<Raw> groupInterval(const Trace& t, int sb, int se, int onlyWarp)
     for (int s = sb; s < se; ++s)
         for (int i = t.steps[s].begin; i < t.steps[s].end; ++i) {
             const Event& e = t.events[i];
-            if (!isMemory(e.op) || e.thread >= byThread.size()) continue;
+            // A 128-bit access is one instruction: its first element stands for the four.
+            if (!isMemory(e.op) || e.thread >= byThread.size() || (e.flags & kVectorTail)) continue;
             if (onlyWarp >= 0 && e.thread / kWarpLanes != static_cast<unsigned>(onlyWarp)) continue;
             byThread[e.thread].push_back(i);
         }
@@ -89,6 +93,7 @@ std::vector<Raw> groupInterval(const Trace& t, int sb, int se, int onlyWarp)
         r.kind = kindOf(e.op);
         r.array = e.array;
         r.line = e.line;
+        r.wide = (e.flags & kVectorHead) != 0;
         r.interval = t.steps[sb].interval;
         r.event.fill(-1);
         return r;
@@ -136,7 +141,7 @@ std::vector<Raw> groupInterval(const Trace& t, int sb, int se, int onlyWarp)
                 same = accessKey(e) == key && (!isConstantKey(key) || e.index == lead.index);
             }
             if (!same) break;
-            const bool second = i > 0 && !heldSecond && heldKey / 8 / 256 == key / 8 / 256 &&
+            const bool second = i > 0 && !heldSecond && WarpMemory::lineOfKey(heldKey) == WarpMemory::lineOfKey(key) &&
                                 isConstantKey(heldKey) != isConstantKey(key);
             if (held) emitRow(i - 1);
             if (second) {
@@ -209,10 +214,12 @@ void addTo(Totals& t, AccessKind kind, const WarpTransactions& x)
     case AccessKind::SharedLoad:
         ++t.shared_ld_requests;
         t.shared_ld_wavefronts += x.wavefronts;
+        t.shared_ld_conflicts += x.wavefronts - x.ideal;
         break;
     case AccessKind::SharedStore:
         ++t.shared_st_requests;
         t.shared_st_wavefronts += x.wavefronts;
+        t.shared_st_conflicts += x.wavefronts - x.ideal;
         break;
     case AccessKind::ConstantLoad:
         ++t.constant_ld_requests;
@@ -331,7 +338,7 @@ constexpr CompiledNote kNotes[] = {
 uint32_t WarpInstruction::conflicts() const
 {
     if (spaceOf(kind) == Space::Global || transactions.wavefronts == 0) return 0;
-    return transactions.wavefronts - 1;
+    return transactions.wavefronts - transactions.ideal;
 }
 
 unsigned warpCount(const Trace& t)
@@ -371,7 +378,8 @@ std::vector<WarpInstruction> warpInstructions(const Trace& t, int step, unsigned
         w.interval = r.interval;
         w.mask = r.mask;
         const std::array<uint32_t, kWarpLanes> words = wordsOf(t, r, bases);
-        w.transactions = transactionsOf(r.kind, r.mask, words.data());
+        w.wide = r.wide;
+        w.transactions = transactionsOf(r.kind, r.mask, words.data(), r.wide);
         for (unsigned lane = 0; lane < kWarpLanes; ++lane) {
             WarpLane& l = w.lanes[lane];
             l.thread = static_cast<uint16_t>(warp * kWarpLanes + lane);
@@ -458,7 +466,7 @@ std::vector<Totals> memoryPerStep(const Trace& t)
         if (sb != s) break;   // intervals out of order: not a trace buildTrace made
         for (const Raw& r : groupInterval(t, sb, se, -1)) {
             const std::array<uint32_t, kWarpLanes> words = wordsOf(t, r, bases);
-            addTo(out[stepOfEvent(t, r.first)], r.kind, transactionsOf(r.kind, r.mask, words.data()));
+            addTo(out[stepOfEvent(t, r.first)], r.kind, transactionsOf(r.kind, r.mask, words.data(), r.wide));
         }
         s = se;
     }

@@ -58,6 +58,7 @@ struct WarpInstruction {
     AccessKind kind = AccessKind::GlobalLoad;
     uint8_t array = kNoArray;     ///< index into Trace::arrays
     unsigned line = 0;            ///< source line in the kernel file
+    bool wide = false;            ///< a 128-bit access: each lane's word is the first of four
     int interval = 0;             ///< the barrier interval (Step::interval)
     uint32_t mask = 0;            ///< active lanes
     std::array<WarpLane, kWarpLanes> lanes{};
@@ -66,7 +67,8 @@ struct WarpInstruction {
     /// bank, then wavefront. Constant: one group per distinct address, by pass.
     std::vector<LaneGroup> groups;
     std::vector<uint32_t> cacheLines;   ///< global: the distinct 128-byte lines, ascending
-    /// Shared: wavefronts beyond the first; constant: passes beyond the first; global: 0.
+    /// Shared: wavefronts beyond the fewest the lanes' bytes need (bank conflicts); constant:
+    /// passes beyond the first; global: 0.
     uint32_t conflicts() const;
 };
 

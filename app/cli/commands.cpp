@@ -170,6 +170,11 @@ ordered_json memoryJson(const sim::Simulation& r)
     m["shared_st_requests"] = t.shared_st_requests;
     m["shared_st_wavefronts"] = t.shared_st_wavefronts;
     m["shared_st_bank_conflicts"] = t.shared_st_wavefronts - t.shared_st_requests;
+    // Extension: the wavefronts beyond the fewest the requests' bytes need, Nsight Compute's
+    // bank conflicts; the same as the contract's wavefronts - requests for 32-bit accesses,
+    // fewer for 128-bit ones (which need up to 4 wavefronts without a conflict).
+    m["shared_ld_wavefronts_beyond_needed"] = t.shared_ld_conflicts;
+    m["shared_st_wavefronts_beyond_needed"] = t.shared_st_conflicts;
     m["constant_ld_requests"] = t.constant_ld_requests;
     m["constant_ld_serializations"] = t.constant_ld_passes - t.constant_ld_requests;
     m["requested_bytes"] = sim::requestedBytes(t);
@@ -185,11 +190,13 @@ ordered_json memoryJson(const sim::Simulation& r)
         e["requests"] = l.requests;
         e["sectors"] = l.space == sim::Space::Global ? ordered_json(l.sectors) : ordered_json(nullptr);
         e["wavefronts"] = l.space == sim::Space::Global ? ordered_json(nullptr) : ordered_json(l.wavefronts);
-        e["bank_conflicts"] = l.space == sim::Space::Shared ? ordered_json(l.conflicts()) : ordered_json(nullptr);
+        e["bank_conflicts"] = l.space == sim::Space::Shared ? ordered_json(l.wavefronts - l.requests) : ordered_json(nullptr);
         ordered_json names = ordered_json::array();
         for (uint8_t a : l.arrays) names.push_back(a < r.arrays.size() ? r.arrays[a].name : "?");
         e["arrays"] = names;
         e["lanes"] = l.lanes;
+        e["vector_bits"] = l.wide ? 128 : 32;   // 128: x.ldg4, x.lds4, x.sts4 (one request, four elements a lane)
+        e["wavefronts_beyond_needed"] = l.space == sim::Space::Shared ? ordered_json(l.conflicts()) : ordered_json(nullptr);
         lines.push_back(e);
     }
     m["per_line"] = lines;
@@ -220,9 +227,9 @@ void printMemoryTable(std::ostream& out, const sim::Simulation& r)
         << std::setprecision(3) << ratio(t.global_ld_sectors, t.global_ld_requests) << " per request)\n"
         << "    global stores  " << t.global_st_requests << " requests, " << t.global_st_sectors << " sectors\n"
         << "    shared loads   " << t.shared_ld_requests << " requests, " << t.shared_ld_wavefronts
-        << " wavefronts, " << t.shared_ld_wavefronts - t.shared_ld_requests << " bank conflicts\n"
+        << " wavefronts, " << t.shared_ld_conflicts << " beyond the fewest needed (bank conflicts)\n"
         << "    shared stores  " << t.shared_st_requests << " requests, " << t.shared_st_wavefronts
-        << " wavefronts, " << t.shared_st_wavefronts - t.shared_st_requests << " bank conflicts\n";
+        << " wavefronts, " << t.shared_st_conflicts << " beyond the fewest needed (bank conflicts)\n";
     if (t.constant_ld_requests)
         out << "    constant loads " << t.constant_ld_requests << " requests, "
             << t.constant_ld_passes - t.constant_ld_requests << " serializations\n";

@@ -106,8 +106,12 @@ TEST(CliMemory, EveryKernelHasTheMemoryObject)
         EXPECT_EQ(m["sectors_per_request"].get<double>(),
                   std::round(1000.0 * static_cast<double>(u(m["global_ld_sectors"])) /
                              static_cast<double>(u(m["global_ld_requests"]))) / 1000.0);
+        // The contract's conflicts: wavefronts minus requests. The extension counts the
+        // wavefronts beyond the fewest needed, at most that (fewer for 128-bit accesses).
         EXPECT_EQ(u(m["shared_ld_bank_conflicts"]), u(m["shared_ld_wavefronts"]) - u(m["shared_ld_requests"]));
         EXPECT_EQ(u(m["shared_st_bank_conflicts"]), u(m["shared_st_wavefronts"]) - u(m["shared_st_requests"]));
+        EXPECT_LE(u(m["shared_ld_wavefronts_beyond_needed"]), u(m["shared_ld_bank_conflicts"]));
+        EXPECT_LE(u(m["shared_st_wavefronts_beyond_needed"]), u(m["shared_st_bank_conflicts"]));
         EXPECT_EQ(u(m["requested_bytes"]), 32 * (u(m["global_ld_sectors"]) + u(m["global_st_sectors"])));
         EXPECT_EQ(u(m["compulsory_bytes"]), u(m["compulsory_read_bytes"]) + u(m["compulsory_write_bytes"]));
         EXPECT_GT(u(m["compulsory_read_bytes"]), 0u);
@@ -149,6 +153,13 @@ TEST(CliMemory, EveryKernelHasTheMemoryObject)
                 sum[space + "_" + op + "_lanes"] += u(l["lanes"]);
                 if (space == "shared") {
                     EXPECT_EQ(u(l["bank_conflicts"]), u(l["wavefronts"]) - u(l["requests"])) << l;
+                    // 32-bit accesses need one wavefront a request; a 128-bit one (x.lds4,
+                    // x.sts4) one per 128 distinct bytes of each half-warp, up to 4.
+                    if (l.value("vector_bits", 32) == 32)
+                        EXPECT_EQ(u(l["wavefronts_beyond_needed"]), u(l["bank_conflicts"])) << l;
+                    else
+                        EXPECT_LE(u(l["wavefronts_beyond_needed"]), u(l["bank_conflicts"])) << l;
+                    if (l.value("vector_bits", 32) == 128) ++sum["wide_lines"];
                     sum["shared_" + op + "_bank_conflicts"] += u(l["bank_conflicts"]);
                 } else {
                     EXPECT_EQ(op, "ld");
@@ -168,6 +179,12 @@ TEST(CliMemory, EveryKernelHasTheMemoryObject)
         EXPECT_EQ(sum["shared_ld_lanes"], u(j["totals"]["shared_loads"]));
         EXPECT_EQ(sum["shared_st_lanes"], u(j["totals"]["shared_stores"]));
         EXPECT_EQ(sum["constant_ld_lanes"], u(j["totals"]["constant_loads"]));
+        // 128-bit lines where, and only where, the kernel's source makes 128-bit accesses.
+        const std::string& source = sim::kernelSource(std::string(k.sourceFile));
+        const bool vectorSource = source.find("x.ldg4(") != std::string::npos ||
+                                  source.find("x.lds4(") != std::string::npos ||
+                                  source.find("x.sts4(") != std::string::npos;
+        EXPECT_EQ(sum["wide_lines"] > 0, vectorSource) << k.name;
     }
 }
 
@@ -253,7 +270,8 @@ TEST(CliMemory, TextOutputPrintsThePerLineTable)
             } else {
                 EXPECT_EQ(sectors, "-") << row;
                 EXPECT_EQ(wave, std::to_string(u(l["wavefronts"]))) << row;
-                EXPECT_EQ(conflicts, std::to_string(u(l["wavefronts"]) - u(l["requests"]))) << row;
+                if (space == "shared") EXPECT_EQ(conflicts, std::to_string(u(l["wavefronts_beyond_needed"]))) << row;
+                else EXPECT_EQ(conflicts, std::to_string(u(l["wavefronts"]) - u(l["requests"]))) << row;
             }
             // Then the statement of that line of the kernel's source, not empty.
             std::string statement;

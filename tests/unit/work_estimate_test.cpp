@@ -147,7 +147,9 @@ TEST(WorkEstimate, Sentences)
     EXPECT_EQ(d.rfind("Simulating matmul-naive at width 5000, tile 16 takes about ", 0), 0u) << d;
     EXPECT_NE(d.find(" on this machine (1.25e11 multiply-adds)"), std::string::npos) << d;
     const std::string m = memorySentence(big, e, 100ull << 20);
-    EXPECT_NE(m.find("needs about 1016 MiB of memory"), std::string::npos) << m;
+    // 1017 MiB: three 5000^2 matrices (286 MiB), their per-element load and store counters,
+    // and a Totals of 160 bytes (20 counters) for each of the 313^2 blocks.
+    EXPECT_NE(m.find("needs about 1017 MiB of memory"), std::string::npos) << m;
     EXPECT_NE(m.find("more than the 100 MiB available on this machine"), std::string::npos) << m;
     EXPECT_EQ(durationWords(0.4), "under a second");
     EXPECT_EQ(durationWords(45), "45 s");

@@ -94,7 +94,7 @@ std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
 struct LineFigures {
     uint64_t requests = 0;                      ///< warp memory requests, every space
     uint64_t globalRequests = 0, sectors = 0;   ///< global loads and stores
-    uint64_t sharedRequests = 0, wavefronts = 0;
+    uint64_t sharedRequests = 0, wavefronts = 0, conflicts = 0;
     std::vector<sim::LineMemory> rows;          ///< by space, loads before stores (tooltip)
     std::vector<const sim::CompiledNote*> notes;
 };
@@ -144,6 +144,7 @@ std::map<unsigned, LineFigures> lineFigures(const sim::Simulation& s)
         } else if (m.space == sim::Space::Shared) {
             l.sharedRequests += m.requests;
             l.wavefronts += m.wavefronts;
+            l.conflicts += m.conflicts();
         }
         l.rows.push_back(m);
     }
@@ -158,15 +159,16 @@ const char* const kColumnTips[4] = {
     "Global memory: 32-byte sectors per request. 4 for a coalesced warp reading 128 consecutive bytes, up to 32 "
     "when every lane needs a sector of its own.",
     "Shared memory: wavefronts, the passes through the 32 banks; one per request without bank conflicts.",
-    "Shared memory: bank conflicts, the wavefronts beyond one per request (lanes reading different words of one "
-    "bank wait for each other)."};
+    "Shared memory: bank conflicts, the wavefronts beyond the fewest the request needs (one for 32-bit "
+    "accesses; for a 128-bit one, one per 128 bytes of each half-warp): lanes reading different words of one "
+    "bank wait for each other."};
 
 /// The four column texts of a line.
 std::array<std::string, 4> columnTexts(const LineFigures& l)
 {
     return {compact(l.requests), ratio(l.sectors, l.globalRequests),
             l.sharedRequests ? compact(l.wavefronts) : "-",
-            l.sharedRequests ? compact(l.wavefronts - l.sharedRequests) : "-"};
+            l.sharedRequests ? compact(l.conflicts) : "-"};
 }
 
 /// The x (screen) where column `c` ends.

@@ -94,7 +94,7 @@ std::string bytes(uint64_t v)
 
 uint64_t bankConflicts(const sim::Totals& t)
 {
-    return t.shared_ld_wavefronts + t.shared_st_wavefronts - t.shared_ld_requests - t.shared_st_requests;
+    return t.shared_ld_conflicts + t.shared_st_conflicts;
 }
 
 /// The panel: it keeps the traced block's warp memory figures up to each step.
