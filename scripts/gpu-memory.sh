@@ -222,9 +222,6 @@ for name in cases:
         say("   shared loads: DIFFER with no vector shared load in the SASS (unexplained)")
         unexplained += 1
     st_clean = (not src_st or len(src_st) == len(sass_st)) and not merged_st
-    if st_differs and st_clean and not noisy.get("shared st"):
-        say("   shared stores: DIFFER with one STS per source store and no vector store (unexplained)")
-        unexplained += 1
     shared_clean += (not merged) + st_clean
     shared_equal += (not merged and not ld_differs) + (st_clean and not st_differs)
     for e in mem.get("per_line", []):
