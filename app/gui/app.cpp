@@ -513,10 +513,29 @@ void App::handleKeys()
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
     if (last < 0) return;
     if (keyPressed(ImGuiKey_Space)) view_.playing = !view_.playing && view_.cursor < last;
+    // Practice mode (docs/practice.md): P switches it, R restarts it; while a question waits,
+    // the digit keys, minus and Backspace type a number, Enter reveals, the next-step keys
+    // hold and the previous-step keys skip the question.
+    Practice& practice = view_.practice;
+    if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
+        practiceToggle(practice);
+        if (practice.on) view_.open[panelId("practice")] = true;
+    }
+    if (practice.on && !io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false)) practiceRestart(practice, view_);
+    if (practiceWaiting(practice)) {
+        for (int d = 0; d <= 9; ++d)
+            if (ImGui::IsKeyPressed(GLFW_KEY_0 + d) || ImGui::IsKeyPressed(GLFW_KEY_KP_0 + d))
+                practice.typed += static_cast<char>('0' + d);
+        if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) practice.typed += '-';
+        if (keyPressed(ImGuiKey_Backspace) && !practice.typed.empty()) practice.typed.pop_back();
+        if (keyPressed(ImGuiKey_Enter) || keyPressed(ImGuiKey_KeyPadEnter)) practiceReveal(practice, loaded_, view_);
+    }
     if (keyPressed(ImGuiKey_RightArrow) || keyPressed(ImGuiKey_PageDown))
-        view_.cursor = std::min(last, view_.cursor + 1);
-    if (keyPressed(ImGuiKey_LeftArrow) || keyPressed(ImGuiKey_PageUp))
-        view_.cursor = std::max(0, view_.cursor - 1);
+        if (!practiceNext(practice, loaded_, view_)) view_.cursor = std::min(last, view_.cursor + 1);
+    if (keyPressed(ImGuiKey_LeftArrow) || keyPressed(ImGuiKey_PageUp)) {
+        if (practiceWaiting(practice)) practiceSkip(practice);
+        else view_.cursor = std::max(0, view_.cursor - 1);
+    }
     if (keyPressed(ImGuiKey_Home)) view_.cursor = 0;
     if (keyPressed(ImGuiKey_End)) view_.cursor = last;
     // [ and ]: the previous and the next warp of the traced block (Memory panel). ImGui 1.86's
@@ -556,6 +575,13 @@ void App::updateReplay()
 void App::drawUi()
 {
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
+    // Practice mode: the cells the panels draw are collected for scripted clicks (Practice::drawn
+    // once the frame is drawn), a question of another simulation is dropped, and the Practice
+    // panel is shown while the mode is on.
+    Practice& practice = view_.practice;
+    practice.drawing.clear();
+    practiceFollow(practice, loaded_);
+    if (practice.on) view_.open[panelId("practice")] = true;
     for (const std::unique_ptr<Panel>& p : panels_) p->update(f);
     // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
     // caption while the mouse is at the top edge of the screen or a menu is open.
@@ -573,6 +599,7 @@ void App::drawUi()
         if (view_.open[p->id]) p->draw(f);
     view_.resetLayout = false;
     drawSimulationControls();
+    practice.drawn.swap(practice.drawing);
 }
 
 void App::drawSimulationControls()

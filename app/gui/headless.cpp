@@ -4,6 +4,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -41,7 +42,18 @@ void check(const std::string& e)
 /// One run of a command-line mode over the app's frames.
 class Headless {
 public:
-    explicit Headless(App& app) : app_(app), opt_(app.options()) {}
+    explicit Headless(App& app) : app_(app), opt_(app.options())
+    {
+        // Scripted clicks give the hidden window a mouse (it has none of its own).
+        for (const ScriptedInput& in : opt_.keys)
+            if (!in.click.empty()) {
+                app_.inputHook = [this](ImGuiIO& io) {
+                    io.MousePos = mousePos_;
+                    io.MouseDown[0] = mouseDown_;
+                };
+                break;
+            }
+    }
 
     void run()
     {
@@ -116,15 +128,43 @@ private:
     }
 
     /// --keys: once the scenario has loaded, each key goes down for one frame and up the
-    /// next, through the same ImGui key state the GLFW backend fills from real presses.
-    /// Returns whether keys are still being pressed.
+    /// next, through the same ImGui key state the GLFW backend fills from real presses. A
+    /// click:CELL waits until the layout stands still (at most 30 frames), then presses the
+    /// mouse button for one frame over the middle of the cell where a panel drew it in the
+    /// frame before and lets it go over the same place the next, through App::inputHook; a
+    /// cell no panel draws (one outside its array, say) is handed to practice mode's answer
+    /// as such a click would be, so that its refusal shows. type:TEXT sets practice mode's
+    /// answer text. Returns whether input is still being given.
     bool pressKeys()
     {
         const bool typing = opt_.offscreen() && keyNext_ < opt_.keys.size();
+        if (!clickHeld_) mousePos_ = ImVec2(-FLT_MAX, -FLT_MAX);   // no hover left behind after a click
         if (typing && app_.loaded().sim && !app_.simulating()) {
-            ImGui::GetIO().KeysDown[opt_.keys[keyNext_]] = !keyHeld_;
-            if (keyHeld_) ++keyNext_;
-            keyHeld_ = !keyHeld_;
+            const ScriptedInput& in = opt_.keys[keyNext_];
+            Practice& practice = app_.view().practice;
+            if (in.key) {
+                ImGui::GetIO().KeysDown[in.key] = !keyHeld_;
+                if (keyHeld_) ++keyNext_;
+                keyHeld_ = !keyHeld_;
+            } else if (in.type) {
+                practiceType(practice, *in.type);
+                ++keyNext_;
+            } else if (clickHeld_) {
+                mouseDown_ = false;   // released over the cell
+                clickHeld_ = false;
+                waited_ = 0;
+                ++keyNext_;
+            } else if (layoutSteadyFrames() >= 2 || ++waited_ > 30) {
+                const CellRef ref = *parseCellRef(in.click);
+                if (const auto it = practice.drawn.find(ref); it != practice.drawn.end()) {
+                    mousePos_ = it->second;
+                    mouseDown_ = clickHeld_ = true;
+                } else {
+                    practiceClickCell(practice, app_.loaded(), ref);
+                    waited_ = 0;
+                    ++keyNext_;
+                }
+            }
         }
         return typing;
     }
@@ -226,6 +266,10 @@ private:
     std::vector<std::string> exportFiles_;   ///< --export-steps: the files, in the order written
     size_t keyNext_ = 0;                ///< next of opt_.keys to press
     bool keyHeld_ = false;              ///< opt_.keys[keyNext_] is down this frame
+    ImVec2 mousePos_{-FLT_MAX, -FLT_MAX};   ///< a scripted click's mouse, for App::inputHook
+    bool mouseDown_ = false;
+    bool clickHeld_ = false;            ///< a scripted click's button is down this frame
+    int waited_ = 0;                    ///< frames a click has waited for the layout
     std::unique_ptr<GifWriter> gif_;    ///< --format gif: the file being written
     std::vector<double> frameMs_;       ///< --frames: CPU milliseconds of the frames counted (wall time)
     std::vector<double> threadMs_;      ///< --frames: the app thread's CPU time of the same frames

@@ -121,7 +121,30 @@ const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP}, {"right", GLFW_KEY_RIGHT},
     {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
     {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
-    {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET}};
+    {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET},
+    // Practice mode (docs/practice.md): on and off, restart, reveal, and typing a number.
+    {"p", GLFW_KEY_P},                {"r", GLFW_KEY_R},            {"enter", GLFW_KEY_ENTER},
+    {"backspace", GLFW_KEY_BACKSPACE}, {"-", GLFW_KEY_MINUS},
+    {"0", GLFW_KEY_0}, {"1", GLFW_KEY_1}, {"2", GLFW_KEY_2}, {"3", GLFW_KEY_3}, {"4", GLFW_KEY_4},
+    {"5", GLFW_KEY_5}, {"6", GLFW_KEY_6}, {"7", GLFW_KEY_7}, {"8", GLFW_KEY_8}, {"9", GLFW_KEY_9}};
+
+/// --keys: a key name of kKeyCodes, click:CELL (a cell practice mode may be answered with,
+/// as parseCellRef reads it) or type:TEXT.
+CLI::Validator keysValidator()
+{
+    return CLI::Validator(
+        [](std::string& in) {
+            for (const auto& [name, code] : kKeyCodes)
+                if (in == name) return std::string();
+            if (in.rfind("click:", 0) == 0 && parseCellRef(in.substr(6))) return std::string();
+            if (in.rfind("type:", 0) == 0 && in.size() > 5) return std::string();
+            std::string names;
+            for (const auto& [name, code] : kKeyCodes) names += (names.empty() ? "" : ", ") + name;
+            return "must be a key (" + names + "), click:CELL such as click:M[1][2], or type:TEXT such as type:7; got '" +
+                   in + "'";
+        },
+        "KEY|click:CELL|type:TEXT");
+}
 
 /// A CLI11 parse error as one sentence: "--scale must be between 1 and 4; got 5.", or
 /// CLI11's own words with a pointer to --help.
@@ -173,13 +196,13 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
                  "With --screenshot: save the picture once the simulation has run for a second (its progress "
                  "bar showing), then stop it and exit")
         ->needs(shot);
-    std::vector<std::string> keyNames;
-    for (const auto& [name, code] : kKeyCodes) keyNames.push_back(name);
     cli.add_option("--keys", keys,
                    "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
-                   "right, left, home, end, f5, escape, [ and ] (the previous and next warp)")
+                   "right, left, home, end, f5, escape, [ and ] (the previous and next warp); for practice mode p, "
+                   "r, enter, backspace, - and the digits 0 to 9, click:CELL (click:M[1][2], click:N[5], "
+                   "click:Nds[0][1], click:thread[ty][tx]) and type:TEXT (the answer's text)")
         ->delimiter(',')
-        ->check(oneOf(keyNames))
+        ->check(keysValidator())
         ->needs(shot);
     cli.add_flag("--presentation", presentation, "Start in presentation mode (full screen, UI scale 2x; F5 toggles)");
     cli.add_option("--ui-scale", uiScale, "UI scale, 1 to 3 (1.5 to 3 in presentation mode): fonts drawn at that size")
@@ -250,9 +273,14 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
         o.exportDir = outDir;
     }
     o.printCaption = printCaption;
-    for (const std::string& k : keys)
+    for (const std::string& k : keys) {
+        ScriptedInput in;
         for (const auto& [name, code] : kKeyCodes)
-            if (k == name) o.keys.push_back(code);
+            if (k == name) in.key = code;
+        if (!in.key && k.rfind("click:", 0) == 0) in.click = k.substr(6);
+        if (!in.key && k.rfind("type:", 0) == 0) in.type = k.substr(5);
+        o.keys.push_back(in);
+    }
     o.screenshot = screenshot;
     o.scale = static_cast<float>(scale);
     o.frames = frames;

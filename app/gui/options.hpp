@@ -46,6 +46,15 @@ int exitStatus(const std::exception& e);
 /// --export-steps' picture formats.
 enum class ExportFormat { Png, Gif, Svg };
 
+/// One entry of --keys, in the order given: a key pressed for one frame, a click on a cell
+/// that a panel draws (`click:M[1][2]`, practice mode's answers), or text typed as practice
+/// mode's answer (`type:7`).
+struct ScriptedInput {
+    int key = 0;                        ///< a GLFW key code, or 0
+    std::string click;                  ///< the cell to click, as parseCellRef reads it ("M[1][2]")
+    std::optional<std::string> type;    ///< the answer's text
+};
+
 /// What the command line asked for.
 struct Options {
     sim::Preset preset;                 ///< the scenario to open
@@ -69,7 +78,7 @@ struct Options {
     /// --screenshot-while-simulating: the screenshot is taken one second into the simulation,
     /// with its progress bar, instead of once it is done.
     bool shotWhileSimulating = false;
-    std::vector<int> keys;              ///< --keys: GLFW key codes pressed before --screenshot
+    std::vector<ScriptedInput> keys;    ///< --keys: keys, clicks and typing before --screenshot
     bool yes = false;                   ///< --yes: simulate a long scenario without asking
     /// --results FILE, read and checked (a malformed file ends the app with status 2 before
     /// any window opens); null without the option.

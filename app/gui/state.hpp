@@ -10,6 +10,7 @@
 
 #include "gpu/gpu.hpp"
 #include "panels/panel_table.hpp"
+#include "practice.hpp"
 #include "sim/replay.hpp"
 #include "sim/roofline.hpp"
 #include "sim/scenario_file.hpp"
@@ -155,6 +156,7 @@ struct View {
     int focusOccupancy = 0;      ///< frames left in which to bring the Occupancy panel to the
                                  ///< front (2: a window first drawn after it would cover it)
     HazardFocus hazard;
+    Practice practice;           ///< practice mode: the question asked, the answer, the score
 };
 
 /// The hazard chosen in the Hazards panel, if it belongs to the loaded simulation.

@@ -112,6 +112,9 @@ Palette lightPalette()
     p.codeLine = IM_COL32(240, 228, 66, 150);
     p.codeLineAlt = IM_COL32(204, 121, 167, 110);
     p.hazardLine = IM_COL32(86, 180, 233, 110);
+    // Darker on light cells: sky blue and bluish green would be faint there.
+    p.practiceRight = IM_COL32(0, 140, 100, 255);
+    p.practiceMissed = IM_COL32(0, 100, 170, 255);
     p.chartBg = IM_COL32(240, 241, 244, 255);
     p.chartLine = IM_COL32(120, 124, 136, 140);
     p.captionBg = IM_COL32(232, 238, 248, 255);

@@ -83,6 +83,11 @@ void checkPalette(const Palette& p, const char* theme)
     expectApart({{"this step", p.readNow}, {"block / selected", p.selected}, {"wrong P", p.error},
                  {"hazard", p.hazard}},
                 30.0, theme);
+    // Practice mode's marks (solid frames but the dashed "missed"; each also has its glyph):
+    // the chosen cell, then right, wrong and missed after the reveal.
+    expectApart({{"practice chosen", p.selected}, {"practice right", p.practiceRight},
+                 {"practice wrong", p.practiceWrong}, {"practice missed", p.practiceMissed}},
+                30.0, theme);
 }
 
 }  // namespace

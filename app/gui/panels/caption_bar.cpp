@@ -100,9 +100,16 @@ float CaptionBar::height(const Frame& f)
     // while stepping.
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
+    const std::string practice = practiceCaption(f.view.practice);
     if (generation_ != f.loaded.generation || wrap_ != wrap || fontSize_ != ImGui::GetFontSize() ||
-        notice_ != f.view.notice) {
+        notice_ != f.view.notice || practice_ != practice) {
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
+        // Practice mode's question or verdict takes the narration's place.
+        if (!practice.empty()) {
+            ImGui::PushFont(f.theme.fonts.bold);
+            text = std::max(text, ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y);
+            ImGui::PopFont();
+        }
         const CaptionText c = captionText(f.loaded, f.view);
         ImFont* ui = ImGui::GetFont();
         std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
@@ -124,6 +131,7 @@ float CaptionBar::height(const Frame& f)
         wrap_ = wrap;
         fontSize_ = ImGui::GetFontSize();
         notice_ = f.view.notice;
+        practice_ = practice;
         rows_ = flowRows(widths, gaps, wrap);
         text_ = text;
     }
@@ -174,7 +182,19 @@ void CaptionBar::draw(Frame& f, float y, float height)
         }
         ImGui::PopTextWrapPos();
     }
-    if (c.narration && !c.narration->empty()) {
+    const std::string practice = practiceCaption(f.view.practice);
+    if (!practice.empty()) {
+        // Practice mode: the question (large on a slide, where the whole UI is), or the verdict.
+        const Practice& p = f.view.practice;
+        const ImU32 colour = !p.revealed ? pal.stepText : p.grade.correct ? pal.practiceRight : pal.practiceWrong;
+        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::PushStyleColor(ImGuiCol_Text, colour);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(practice.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+    } else if (c.narration && !c.narration->empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(c.narration->c_str());
         ImGui::PopTextWrapPos();

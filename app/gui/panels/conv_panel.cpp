@@ -142,6 +142,19 @@ bool isSelected(const Ctx& c, int row, int col)
     return outputOf(c, c.f.view.thread, r, cl) && r == row && cl == col;
 }
 
+/// Practice mode: what a click on P element (row, col) answers. The thread that computes it
+/// (ty, tx) while a question asks for threads and the element is the block's, else the
+/// element itself.
+CellRef practicePCell(const Ctx& c, int row, int col)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const Practice& p = c.f.view.practice;
+    const bool threads = p.question && answerArray(*p.question, c.s.scenario) == "thread";
+    if (threads && row >= g.outRow0 && row < g.outRow0 + g.outRows && col >= g.outCol0 && col < g.outCol0 + g.outCols)
+        return CellRef{"thread", sim::Cell{row - g.outRow0, col - g.outCol0}};
+    return CellRef{"P", sim::Cell{row, col}};
+}
+
 /// The label above board `b`: the first of `texts` (longest first) that fits between the
 /// board's left edge and `right` (the canvas's edge when 0), else the last.
 void boardLabel(const Ctx& c, const Board& b, std::initializer_list<std::string> texts, float right = 0)
@@ -199,6 +212,8 @@ void drawN(const Ctx& c, const Board& b)
                 const float in = frameWidth(b, 5);
                 stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal, 2, frameWidth(b, 2.5f));
             }
+            // Practice mode: the cell remembered for scripted clicks, and its mark.
+            practiceCellDrawn(c.f, c.dl, CellRef{"N", sim::Cell{r, col}}, a, z);
         }
     // N's edges, so that ghost cells read as lying outside it.
     const ImVec2 e0 = b.at(std::max(0, b.row0), std::max(0, b.col0));
@@ -275,6 +290,7 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
             const float in = frameWidth(b, 5);
             stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal, 2, frameWidth(b, 2.5f));
         }
+        practiceCellDrawn(c.f, c.dl, CellRef{"N_ds", sim::Cell{sl.slot / ndsCols, sl.slot % ndsCols}}, a, z);
     }
 }
 
@@ -338,6 +354,7 @@ void drawP(const Ctx& c, const Board& b)
                 const float d = std::min(10.0f, b.w / 3);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
+            practiceCellDrawn(c.f, c.dl, practicePCell(c, r, col), a, z);
         }
     const ImVec2 a = b.at(g.outRow0, g.outCol0);
     const ImVec2 z = b.at(std::min(g.height, g.outRow0 + g.outRows), std::min(g.width, g.outCol0 + g.outCols));
@@ -993,11 +1010,19 @@ void canvas(Ctx& c)
     if (over) drawOverviews(c, *over, N.row0, N.rows, N.col0, N.cols);
     ImGui::Dummy(ImVec2(avail.x - 8, std::max(N.end().y, P.end().y) - o0.y + 4));
     if (!hovered) return;
-    if (N.hit(mouse, hr, hc) && (g.insideN(hr, hc) || g.role(hr, hc) == sim::ConvRole::Ghost)) tooltipN(c, hr, hc);
+    // While a practice question waits for cells, a click on N, N_ds or P goes to the answer.
+    const bool click = ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+    if (N.hit(mouse, hr, hc) && (g.insideN(hr, hc) || g.role(hr, hc) == sim::ConvRole::Ghost)) {
+        tooltipN(c, hr, hc);
+        practiceCellClicked(c.f, CellRef{"N", sim::Cell{hr, hc}}, click);
+    }
     if (c.v.ndsArray >= 0 && Nds.hit(mouse, hr, hc)) {
         const int ndsCols = c.s.arrays[c.v.ndsArray].cols;
         for (const sim::ConvSlot& sl : c.v.slots)
-            if (g.twoD ? sl.slot == hr * ndsCols + hc : sl.col == hc) tooltipSlot(c, sl);
+            if (g.twoD ? sl.slot == hr * ndsCols + hc : sl.col == hc) {
+                tooltipSlot(c, sl);
+                practiceCellClicked(c.f, CellRef{"N_ds", sim::Cell{sl.slot / ndsCols, sl.slot % ndsCols}}, click);
+            }
     }
     if (M.hit(mouse, hr, hc)) {
         const int idx = hr * g.maskWidth + hc;
@@ -1005,7 +1030,7 @@ void canvas(Ctx& c)
                           g.twoD ? "Mc" : "M", g.twoD ? hr : hc, g.twoD ? ("][" + std::to_string(hc)).c_str() : "",
                           c.s.M[idx], c.maskSoFar[idx], c.maskSoFar[idx] == 1 ? "" : "s");
     }
-    if (P.hit(mouse, hr, hc)) interactP(c, hr, hc);
+    if (P.hit(mouse, hr, hc) && !practiceCellClicked(c.f, practicePCell(c, hr, hc), click)) interactP(c, hr, hc);
 }
 
 /// The panel, shown only while a convolution is loaded; it keeps the loaded simulation's

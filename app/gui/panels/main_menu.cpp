@@ -121,6 +121,10 @@ void drawMainMenu(Frame& f)
             ImGui::MenuItem("Caption bar", nullptr, &v.caption);
             ImGui::Separator();
             ImGui::MenuItem("Presentation mode", "F5", &v.presentation);
+            if (ImGui::MenuItem("Practice mode", "P", v.practice.on)) {
+                practiceToggle(v.practice);
+                if (v.practice.on) v.open[panelId("practice")] = true;
+            }
             bool light = v.themeKind == ThemeKind::Light;
             if (ImGui::MenuItem("Light theme (projectors)", nullptr, &light))
                 v.themeKind = light ? ThemeKind::Light : ThemeKind::Dark;
@@ -171,8 +175,12 @@ void drawMainMenu(Frame& f)
                "Esc               leave presentation mode\n"
                "Ctrl+O            open a scenario\n"
                "Ctrl+S            save the state on screen as a scenario\n"
-               "Ctrl+E            export steps as PNG, GIF or SVG\n\n"
-               "Click a tile of P to trace that block; click a thread to select it.");
+               "Ctrl+E            export steps as PNG, GIF or SVG\n"
+               "P                 practice mode: a question before each step\n"
+               "Enter             practice: reveal the answer (digits, Backspace: type it)\n"
+               "R                 practice: restart (score 0 of 0, first step)\n\n"
+               "Click a tile of P to trace that block; click a thread to select it.\n"
+               "In practice mode a click on a cell adds it to the answer, or takes it back.");
     textDialog(v.showAbout, "About TileScope",
                "TileScope " TILESCOPE_VERSION "\n\n"
                "Steps through the tiled CUDA kernels of Programming Massively Parallel\n"

@@ -198,6 +198,8 @@ void drawCells(const Ctx& c, const Grid& g)
                     c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
                 }
             }
+            // Practice mode: the cell remembered for scripted clicks, and its mark.
+            practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             if (g.cell < 24 || !font) continue;
             if (isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
@@ -473,16 +475,20 @@ void label(const Ctx& c, const Grid& g, const char* dims)
                   ImVec2(g.origin.x, g.origin.y - ImGui::GetTextLineHeight() - scaled(4)), c.f.theme.palette.cellText, text.c_str());
 }
 
-/// Hover tooltips and the click on P.
+/// Hover tooltips, the click on P, and practice mode's clicks on cells.
 void interact(Ctx& c, const Grid& g)
 {
-    if (!ImGui::IsWindowHovered()) return;
+    // The canvas's button is active from the press on, which a plain hover test refuses.
+    if (!ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) return;
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int r = static_cast<int>(std::floor((m.y - g.origin.y) / g.cell));
     const int col = static_cast<int>(std::floor((m.x - g.origin.x) / g.cell));
     if (!g.contains(r, col)) return;
-    if (!ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tooltipFor(c, g, r, col);
-    if (g.name != "P" || !c.clicked) return;
+    const bool hovered = ImGui::IsWindowHovered();
+    if (hovered && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tooltipFor(c, g, r, col);
+    // While a practice question waits for cells, a press on a cell adds it to the answer.
+    if (practiceCellClicked(c.f, CellRef{g.name, sim::Cell{r, col}}, ImGui::IsMouseClicked(ImGuiMouseButton_Left))) return;
+    if (!hovered || g.name != "P" || !c.clicked) return;
     // A thread of the traced block is selected at once; another block is traced by the
     // caller once the click has not become a double click (which fits instead).
     const sim::Trace& t = c.s.trace;
@@ -612,14 +618,16 @@ void MatricesPanel::canvas(Ctx& c)
     if (t.zoom > mostZoom_ || t.zoom < 0.5f) t = zoomAt(t, centre, 1.0f, 0.5f, mostZoom_);   // another problem
     if (hovered && io.MouseWheel != 0.0f) t = zoomAt(t, io.MousePos, std::pow(1.25f, io.MouseWheel), 0.5f, mostZoom_);
     if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) t = dragBy(t, io.MouseDelta);
-    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    // While a practice question waits for cells, clicks choose cells: no double click fits.
+    const bool choosing = practiceWantsCells(f.view.practice);
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && !choosing) {
         t = fitted(t);
         doubleClick_ = true;
         pendingTrace_.reset();   // its first click was not meant to trace a block
     }
     // A click is a press and release without a drag; the second click of a double click fits only.
     const bool dragged = io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] >= io.MouseDragThreshold * io.MouseDragThreshold;
-    c.clicked = ImGui::IsItemDeactivated() && !doubleClick_ && !dragged;
+    c.clicked = ImGui::IsItemDeactivated() && !doubleClick_ && !dragged && !choosing;
     if (ImGui::IsItemDeactivated()) doubleClick_ = false;
     t = clampPan(t, fitLo, fitHi, avail, scaled(40));
     f.view.zoom = shownZoom_ = t.zoom;

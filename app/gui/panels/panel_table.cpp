@@ -21,6 +21,7 @@ std::unique_ptr<Panel> makeReductionTablePanel();
 std::unique_ptr<Panel> makeMemoryPanel();
 std::unique_ptr<Panel> makeLadderPanel();
 std::unique_ptr<Panel> makeRooflinePanel();
+std::unique_ptr<Panel> makePracticePanel();
 
 namespace {
 
@@ -58,6 +59,9 @@ const PanelInfo kPanels[] = {
     // file's timings as bars with the simulator's counts, and on the roofline.
     {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 3, OnSlide::No, makeLadderPanel},
     {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 3, OnSlide::No, makeRooflinePanel},
+    // Shown while practice mode is on (key P, View > Practice mode; docs/practice.md): the
+    // question, above everything of its column, at the desk and on a slide; it never folds.
+    {"practice", "Practice", false, {D::Left, -1}, {S::Text, -1}, 18.0f, 0, OnSlide::No, makePracticePanel},
 };
 
 }  // namespace

@@ -55,6 +55,7 @@ private:
     float wrap_ = -1, fontSize_ = -1, text_ = 0;
     int rows_ = 1;            ///< rows of the title line
     std::string notice_;      ///< the notice the height was measured with
+    std::string practice_;    ///< the practice line it was measured with (practiceCaption)
 };
 
 }  // namespace ts::app

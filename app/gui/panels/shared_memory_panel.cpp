@@ -120,6 +120,8 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         }
         if (hz && hz->array == array && hz->slot == i)
             dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, 4, 0, std::min(5.0f, cell / 5));
+        // Practice mode: the slot remembered for scripted clicks, and its mark.
+        practiceCellDrawn(f, dl, CellRef{a.name, sim::Cell{i / a.cols, i % a.cols}}, p0, p1);
         if (cell < 3 * lh + 6 || !sl.written) continue;
         const ImU32 tc = textOn(fill);
         const float cx = (p0.x + p1.x) * 0.5f;
@@ -138,6 +140,8 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         const int r = std::clamp(static_cast<int>((m.y - o.y) / cell), 0, a.rows - 1);
         const int i = r * a.cols + c;
         slotTooltip(f, t, array, i, wrong);
+        // While a practice question waits for a slot, a click chooses it.
+        if (practiceCellClicked(f, CellRef{a.name, sim::Cell{r, c}}, clicked)) return;
         if (clicked && f.replay.slots[array][i].written) f.view.thread = f.replay.slots[array][i].writer;
     }
 }

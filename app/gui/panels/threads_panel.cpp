@@ -127,9 +127,15 @@ void ThreadsPanel::draw(Frame& f)
                     if (!tv.hasOutput) ImGui::PushStyleColor(ImGuiCol_Text, pal.noOutput);
                     std::string id = "(" + std::to_string(v.at("ty")) + ", " + std::to_string(v.at("tx")) + ")";
                     if (role) id += role;
-                    if (ImGui::Selectable(id.c_str(), f.view.thread == th, ImGuiSelectableFlags_SpanAllColumns))
+                    // While a practice question asks for threads, a click adds the thread to the answer.
+                    const CellRef thread{"thread", sim::Cell{static_cast<int>(v.at("ty")), static_cast<int>(v.at("tx"))}};
+                    if (ImGui::Selectable(id.c_str(), f.view.thread == th, ImGuiSelectableFlags_SpanAllColumns) &&
+                        !practiceCellClicked(f, thread, true))
                         f.view.thread = th;
-                    tooltip("Click to select this thread: the Code panel shows its index expressions.");
+                    practiceCellDrawn(f, ImGui::GetWindowDrawList(), thread, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+                    tooltip(practiceWantsCells(f.view.practice)
+                                ? "Click to add this thread to the answer, or to take it back."
+                                : "Click to select this thread: the Code panel shows its index expressions.");
                     ImGui::TableNextColumn();
                     ImGui::Text("%.4g", tv.pvalue);
                     tooltip("Pvalue = " + cellValue(tv.pvalue, 6) + " after " + std::to_string(tv.fmas) +

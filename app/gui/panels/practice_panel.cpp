@@ -1,0 +1,110 @@
+// Practice: practice mode's question, the answer being built, the reveal and the session's
+// score (app/gui/practice.hpp, docs/practice.md). The cells of an answer are clicked in the
+// other panels; here a number or a name is typed or chosen, cells may be typed too, and
+// Reveal (or Enter) grades the answer.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "panels.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+/// The panel; it keeps no state of its own (View::practice holds it).
+struct PracticePanel final : Panel {
+    void draw(Frame& f) override;
+};
+
+/// A swatch of mark `m` and its label, on the current line.
+void markLegend(const Frame& f, PracticeMark m, const char* label)
+{
+    const float h = ImGui::GetTextLineHeight() + scaled(4);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(h, h));
+    drawPracticeMark(ImGui::GetWindowDrawList(), p, ImVec2(p.x + h, p.y + h), m, f.theme.palette);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+}
+
+}  // namespace
+
+void PracticePanel::draw(Frame& f)
+{
+    if (beginPanel(f, id)) {
+        Practice& p = f.view.practice;
+        const Palette& pal = f.theme.palette;
+        bool on = p.on;
+        if (ImGui::Checkbox("Practice mode (P)", &on)) practiceToggle(p);
+        tooltip("Before each step is shown, a question about it: answer by clicking cells in the other panels or "
+                "typing, then press Enter (or Reveal).");
+        ImGui::SameLine(0, scaled(16));
+        if (ImGui::Button("Restart (R)")) practiceRestart(p, f.view);
+        tooltip("Score 0 of 0, back to the first step, and new generated questions.");
+        const std::vector<std::string> lines = practiceLines(p, f.loaded);
+        // The score.
+        ImGui::TextWrapped("%s", lines[0].c_str());
+        for (size_t i = 1; i < lines.size(); ++i) {
+            const std::string& l = lines[i];
+            if (i == 1 && p.on && p.question) {
+                // The question, in bold.
+                ImGui::PushFont(f.theme.fonts.bold);
+                ImGui::TextWrapped("%s", l.c_str());
+                ImGui::PopFont();
+            } else if (p.revealed && p.question && (l == "Right." || l == "Not quite.")) {
+                ImGui::PushFont(f.theme.fonts.bold);
+                colouredText(p.grade.correct ? pal.practiceRight : pal.practiceWrong, l);
+                ImGui::PopFont();
+            } else {
+                ImGui::TextWrapped("%s", l.c_str());
+            }
+        }
+        if (practiceWaiting(p)) {
+            const sim::Question& q = *p.question;
+            const std::vector<std::string> choices = practiceChoices(q);
+            bool enter = false;
+            if (!choices.empty()) {
+                for (size_t i = 0; i < choices.size(); ++i) {
+                    if (i) ImGui::SameLine();
+                    const bool chosen = p.typed == choices[i];
+                    if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+                    if (ImGui::Button(choices[i].c_str())) practiceType(p, choices[i]);
+                    if (chosen) ImGui::PopStyleColor();
+                }
+            } else {
+                const bool number = q.answer.shape == sim::AnswerShape::Number;
+                // The field, and the button beside it where both fit, else under it.
+                const ImGuiStyle& st = ImGui::GetStyle();
+                const float button = ImGui::CalcTextSize("Reveal (Enter)").x + 2 * st.FramePadding.x;
+                const float avail = ImGui::GetContentRegionAvail().x;
+                const float field = std::min(ImGui::GetFontSize() * (number ? 8.0f : 14.0f), avail);
+                const bool beside = field + st.ItemSpacing.x + button <= avail;
+                ImGui::SetNextItemWidth(field);
+                enter = ImGui::InputTextWithHint("##answer", number ? "a number" : "or type cells: M[1][2], ...", &p.typed,
+                                                 ImGuiInputTextFlags_EnterReturnsTrue);
+                tooltip(number ? "Type the number (the digit keys work without clicking here too), then Enter."
+                               : "Cells may be typed as well as clicked, separated by commas; Enter reveals.");
+                if (beside) ImGui::SameLine();
+            }
+            if (ImGui::Button("Reveal (Enter)") || enter) practiceReveal(p, f.loaded, f.view);
+        } else if (p.revealed && p.question &&
+                   (p.question->answer.shape == sim::AnswerShape::Cells ||
+                    p.question->answer.shape == sim::AnswerShape::Slot)) {
+            markLegend(f, PracticeMark::Right, "right");
+            ImGui::SameLine(0, scaled(14));
+            markLegend(f, PracticeMark::Wrong, "wrong");
+            ImGui::SameLine(0, scaled(14));
+            markLegend(f, PracticeMark::Missed, "missed");
+        }
+        if (!p.notice.empty()) colouredText(p.noticeIsError ? pal.error : pal.dimText, p.notice);
+    }
+    ImGui::End();
+}
+
+std::unique_ptr<Panel> makePracticePanel() { return std::make_unique<PracticePanel>(); }
+
+}  // namespace ts::app

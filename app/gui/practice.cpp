@@ -1,0 +1,533 @@
+#include "practice.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <initializer_list>
+
+#include "panels/widgets.hpp"
+#include "sim/work_estimate.hpp"
+#include "state.hpp"
+#include "theme.hpp"
+
+namespace ts::app {
+namespace {
+
+/// Simulations a question may start on the frame's thread (another block, a run without a
+/// barrier): longer ones are left out, as a generated question that cannot be answered is.
+constexpr double kMostQuestionSeconds = 1.0;
+
+std::string trim(std::string_view s)
+{
+    size_t a = 0, b = s.size();
+    while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+    return std::string(s.substr(a, b - a));
+}
+
+std::string lower(std::string s)
+{
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool oneD(const sim::Scenario& s) { return sim::familyOf(s) == sim::Family::Conv1D; }
+
+/// "the elements of M", "a slot of Nds", "threads of the block": what the answer is made of.
+std::string answerWords(const std::string& array, sim::QuestionKind kind)
+{
+    if (array == "thread") return "threads of the block";
+    if (array == "Nds" || array == "N_ds" || array == "Mds") return "a slot of " + array;
+    if (kind == sim::QuestionKind::HaloCells || kind == sim::QuestionKind::GhostCells) return "cells of N";
+    return "elements of " + array;
+}
+
+/// The panel where the answer's cells are clicked.
+std::string panelWords(const std::string& array, const sim::Scenario& s)
+{
+    const bool conv = sim::familyOf(s) != sim::Family::Matmul;
+    if (array == "thread") return conv ? "the Threads panel (or P in the Convolution panel)" : "the Threads panel";
+    if (array == "N_ds") return "the Convolution or Shared memory panel";
+    if (array == "Mds" || array == "Nds") return "the Shared memory panel";
+    return conv ? "the Convolution panel" : "the Matrices panel";
+}
+
+/// Rows and columns of `array` in the loaded simulation (threads: the block); false if it
+/// has no such array.
+bool extent(const sim::Simulation& s, const std::string& array, int& rows, int& cols)
+{
+    if (array == "thread") {
+        rows = static_cast<int>(s.trace.blockDim.y);
+        cols = static_cast<int>(s.trace.blockDim.x);
+        return true;
+    }
+    const int i = s.arrayIndex(array);
+    if (i < 0) return false;
+    rows = s.arrays[i].rows;
+    cols = s.arrays[i].cols;
+    return true;
+}
+
+/// Why cell `r` cannot be part of the answer to `p.question` (one sentence), or "".
+std::string refusal(const Practice& p, const Loaded& loaded, const CellRef& r)
+{
+    const sim::Simulation& s = *loaded.sim;
+    const bool line = oneD(s.scenario);
+    const sim::Question& q = *p.question;
+    const std::string want = answerArray(q, s.scenario);
+    const std::string name = cellRefText(r, line && r.array != "thread");
+    if (r.array != want)
+        return "This question asks for " + answerWords(want, q.spec.kind) + "; " + name + " is not one, so it is not taken.";
+    int rows = 0, cols = 0;
+    if (!extent(s, want, rows, cols)) return "The loaded kernel has no array " + want + ".";
+    // Ghost cells lie outside N, at most Mask_Width / 2 past its edge.
+    const bool ghosts = q.spec.kind == sim::QuestionKind::GhostCells || q.spec.kind == sim::QuestionKind::HaloCells;
+    const int n = ghosts ? s.scenario.maskWidth / 2 : 0;
+    const int rowMargin = line ? 0 : n;
+    const sim::Cell c = r.cell;
+    if (c.row >= -rowMargin && c.row < rows + rowMargin && c.col >= -n && c.col < cols + n) return "";
+    const std::string what = want == "thread" ? "the block" : want;
+    std::string range;
+    if (want == "thread")
+        range = std::to_string(cols) + " x " + std::to_string(rows) + " threads: tx 0 to " + std::to_string(cols - 1) +
+                ", ty 0 to " + std::to_string(rows - 1);
+    else if (rows == 1 && line)
+        range = "indices " + std::to_string(-n) + " to " + std::to_string(cols - 1 + n);
+    else
+        range = std::to_string(rows) + " x " + std::to_string(cols) + ": rows " + std::to_string(-rowMargin) + " to " +
+                std::to_string(rows - 1 + rowMargin) + ", columns " + std::to_string(-n) + " to " +
+                std::to_string(cols - 1 + n);
+    return name + " lies outside " + what + " (" + range + (ghosts ? ", ghost cells included" : "") +
+           "), so it is not taken and not counted.";
+}
+
+void refuse(Practice& p, std::string sentence)
+{
+    p.notice = std::move(sentence);
+    p.noticeIsError = true;
+}
+
+std::string joinWords(const std::vector<std::string>& v, const char* last)
+{
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? std::string(" ") + last + " " : ", ") + v[i];
+    return s;
+}
+
+/// The generator over the loaded simulation, made again when the simulation changed.
+sim::QuestionGenerator& generator(Practice& p, const Loaded& loaded)
+{
+    if (!p.generator || p.generatorGeneration != loaded.generation) {
+        p.generatorSim = loaded.sim;
+        p.generator = std::make_shared<sim::QuestionGenerator>(
+            loaded.preset, p.generatorSim.get(), [](const sim::Scenario& s, const sim::SimOptions& o) {
+                const double seconds = sim::estimateWork(s, o).seconds();
+                if (seconds > kMostQuestionSeconds)
+                    throw sim::QuestionError("answering it would simulate for about " + sim::durationWords(seconds) + ".");
+                return sim::simulate(s, o);
+            });
+        p.generatorGeneration = loaded.generation;
+    }
+    return *p.generator;
+}
+
+}  // namespace
+
+std::string cellRefText(const CellRef& r, bool oneDArray)
+{
+    if (r.array == "thread")
+        return "thread (tx=" + std::to_string(r.cell.col) + ", ty=" + std::to_string(r.cell.row) + ")";
+    if (oneDArray && r.cell.row == 0) return r.array + "[" + std::to_string(r.cell.col) + "]";
+    return r.array + "[" + std::to_string(r.cell.row) + "][" + std::to_string(r.cell.col) + "]";
+}
+
+std::optional<CellRef> parseCellRef(std::string_view text)
+{
+    const std::string t = trim(text);
+    const size_t open = t.find('[');
+    if (open == std::string::npos || open == 0) return std::nullopt;
+    CellRef r;
+    r.array = trim(std::string_view(t).substr(0, open));
+    for (char c : r.array)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return std::nullopt;
+    std::vector<int> idx;
+    size_t i = open;
+    while (i < t.size()) {
+        if (std::isspace(static_cast<unsigned char>(t[i]))) {
+            ++i;
+            continue;
+        }
+        if (t[i] != '[' || idx.size() == 2) return std::nullopt;
+        const size_t close = t.find(']', i);
+        if (close == std::string::npos) return std::nullopt;
+        const std::string num = trim(std::string_view(t).substr(i + 1, close - i - 1));
+        char* end = nullptr;
+        const long v = std::strtol(num.c_str(), &end, 10);
+        if (num.empty() || *end != '\0' || v < -1000000000L || v > 1000000000L) return std::nullopt;
+        idx.push_back(static_cast<int>(v));
+        i = close + 1;
+    }
+    if (idx.empty()) return std::nullopt;
+    r.cell = idx.size() == 1 ? sim::Cell{0, idx[0]} : sim::Cell{idx[0], idx[1]};
+    return r;
+}
+
+std::string answerArray(const sim::Question& q, const sim::Scenario& s)
+{
+    switch (q.spec.kind) {
+    case sim::QuestionKind::MdsLoads: return "M";
+    case sim::QuestionKind::NdsLoads: return "N";
+    case sim::QuestionKind::BlockTile: return q.spec.array.empty() ? "N" : q.spec.array;
+    case sim::QuestionKind::NdsSlot: return sim::familyOf(s) == sim::Family::Matmul ? "Nds" : "N_ds";
+    case sim::QuestionKind::ElementReaders: return "thread";
+    case sim::QuestionKind::HaloCells:
+    case sim::QuestionKind::GhostCells: return "N";
+    default: return "";
+    }
+}
+
+bool practiceWaiting(const Practice& p) { return p.on && p.question && !p.revealed; }
+
+bool practiceWantsCells(const Practice& p)
+{
+    return practiceWaiting(p) &&
+           (p.question->answer.shape == sim::AnswerShape::Cells || p.question->answer.shape == sim::AnswerShape::Slot);
+}
+
+void practiceToggle(Practice& p)
+{
+    p.on = !p.on;
+    if (!p.on && practiceWaiting(p)) p.question.reset();
+    p.notice.clear();
+    p.noticeIsError = false;
+}
+
+void practiceFollow(Practice& p, const Loaded& loaded)
+{
+    if (p.generator && p.generatorGeneration != loaded.generation) {
+        // Another simulation: its steps are not the ones asked about.
+        p.question.reset();
+        p.generator.reset();
+        p.generatorSim.reset();
+        p.generatorGeneration = ~0ull;
+    }
+}
+
+bool practiceNext(Practice& p, const Loaded& loaded, View& view)
+{
+    if (!p.on || !loaded.sim || loaded.sim->trace.steps.empty()) return false;
+    practiceFollow(p, loaded);
+    if (practiceWaiting(p)) {
+        p.notice = "Answer first, then press Enter (or Reveal) to see step " + std::to_string(p.step) +
+                   "; Left skips the question.";
+        p.noticeIsError = false;
+        return true;
+    }
+    p.question.reset();
+    const int next = view.cursor + 1, last = static_cast<int>(loaded.sim->trace.steps.size()) - 1;
+    if (next > last) return false;
+    std::vector<sim::Question> qs;
+    try {
+        sim::QuestionGenerator& g = generator(p, loaded);
+        const size_t problems = g.problems().size();
+        qs = g.forStep(next, p.seed, 1);
+        if (g.problems().size() > problems) refuse(p, g.problems().back().message);
+    } catch (const std::exception& e) {
+        refuse(p, "No question for step " + std::to_string(next) + ": " + sim::oneLine(e.what()));
+        return false;
+    }
+    if (qs.empty()) return false;
+    p.question = std::move(qs.front());
+    p.step = next;
+    p.chosen.clear();
+    p.typed.clear();
+    p.revealed = false;
+    p.grade = {};
+    p.given.clear();
+    if (!p.noticeIsError) p.notice.clear();
+    return true;
+}
+
+void practiceSkip(Practice& p)
+{
+    if (!practiceWaiting(p)) return;
+    p.question.reset();
+    p.notice = "Skipped the question of step " + std::to_string(p.step) + "; it is not counted.";
+    p.noticeIsError = false;
+}
+
+bool practiceClickCell(Practice& p, const Loaded& loaded, const CellRef& r)
+{
+    if (!practiceWantsCells(p) || !loaded.sim) {
+        refuse(p, p.on && p.question && !p.revealed
+                      ? "This question takes a number or a name, not cells: type it, then press Enter."
+                      : "No question waits for cells now: press Right for the next step's question.");
+        return false;
+    }
+    if (std::string why = refusal(p, loaded, r); !why.empty()) {
+        refuse(p, why);
+        return false;
+    }
+    if (p.question->answer.shape == sim::AnswerShape::Slot) {
+        const bool same = p.chosen.size() == 1 && *p.chosen.begin() == r.cell;
+        p.chosen.clear();
+        if (!same) p.chosen.insert(r.cell);
+    } else if (!p.chosen.erase(r.cell)) {
+        p.chosen.insert(r.cell);
+    }
+    p.notice.clear();
+    p.noticeIsError = false;
+    return true;
+}
+
+void practiceType(Practice& p, std::string text) { p.typed = std::move(text); }
+
+std::vector<std::string> practiceChoices(const sim::Question& q)
+{
+    if (q.spec.kind == sim::QuestionKind::DroppedBarrierHazard) return {"raw", "war", "none"};
+    if (q.spec.kind == sim::QuestionKind::OccupancyLimiter) return {"registers", "shared_memory", "threads", "blocks"};
+    return {};
+}
+
+bool practiceReveal(Practice& p, const Loaded& loaded, View& view)
+{
+    if (!practiceWaiting(p) || !loaded.sim) return false;
+    const sim::Question& q = *p.question;
+    sim::Answer given;
+    given.shape = q.answer.shape;
+    given.oneD = q.answer.oneD;
+    const std::string typed = trim(p.typed);
+    switch (q.answer.shape) {
+    case sim::AnswerShape::Number: {
+        char* end = nullptr;
+        const long long v = typed.empty() ? 0 : std::strtoll(typed.c_str(), &end, 10);
+        if (typed.empty()) {
+            refuse(p, "Type a whole number first (the digit keys, or the field above), then press Enter.");
+            return false;
+        }
+        if (*end != '\0') {
+            refuse(p, "'" + typed + "' is not a whole number; type one, such as 4, then press Enter.");
+            return false;
+        }
+        given.number = v;
+        break;
+    }
+    case sim::AnswerShape::Name: {
+        const std::vector<std::string> choices = practiceChoices(q);
+        const std::string name = lower(typed);
+        if (std::find(choices.begin(), choices.end(), name) == choices.end()) {
+            refuse(p, typed.empty() ? "Choose " + joinWords(choices, "or") + " first, then press Enter."
+                                    : "Answer " + joinWords(choices, "or") + "; got '" + typed + "'.");
+            return false;
+        }
+        given.name = name;
+        break;
+    }
+    case sim::AnswerShape::Cells:
+    case sim::AnswerShape::Slot: {
+        std::set<sim::Cell> cells = p.chosen;
+        // Typed cells, "M[1][2], M[1][3]", join the clicked ones.
+        std::string token;
+        for (size_t i = 0; i <= typed.size(); ++i) {
+            if (i < typed.size() && typed[i] != ',' && typed[i] != ';') {
+                token += typed[i];
+                continue;
+            }
+            const std::string t = trim(token);
+            token.clear();
+            if (t.empty()) continue;
+            const std::optional<CellRef> r = parseCellRef(t);
+            if (!r) {
+                refuse(p, "'" + t + "' is not a cell; write cells as " +
+                              (answerArray(q, loaded.sim->scenario) == "thread" ? std::string("thread[ty][tx]")
+                                                                                  : answerArray(q, loaded.sim->scenario) + "[1][2]") +
+                              ", separated by commas.");
+                return false;
+            }
+            if (std::string why = refusal(p, loaded, *r); !why.empty()) {
+                refuse(p, why);
+                return false;
+            }
+            cells.insert(r->cell);
+        }
+        if (q.answer.shape == sim::AnswerShape::Slot && cells.size() != 1) {
+            refuse(p, std::string(cells.empty() ? "Choose" : "Choose only") + " one " +
+                          answerWords(answerArray(q, loaded.sim->scenario), q.spec.kind) + " first (click it), then press Enter.");
+            return false;
+        }
+        given.cells.assign(cells.begin(), cells.end());
+        break;
+    }
+    }
+    p.grade = sim::grade(q, given);
+    sim::Question mine = q;
+    mine.answer = given;
+    p.given = sim::answerText(mine);
+    p.chosen = std::set<sim::Cell>(given.cells.begin(), given.cells.end());
+    ++p.asked;
+    if (p.grade.correct) ++p.right;
+    p.revealed = true;
+    p.notice.clear();
+    p.noticeIsError = false;
+    view.cursor = p.step;
+    return true;
+}
+
+void practiceRestart(Practice& p, View& view)
+{
+    p.right = p.asked = 0;
+    p.question.reset();
+    ++p.seed;
+    p.chosen.clear();
+    p.typed.clear();
+    p.notice = "Restarted: score 0 of 0, from the first step; press Right for its question.";
+    p.noticeIsError = false;
+    if (view.cursor > 0) view.cursor = 0;
+}
+
+PracticeMark practiceMark(const Practice& p, const CellRef& r)
+{
+    if (!p.on || !p.question || !p.generatorSim) return PracticeMark::None;
+    if (r.array != answerArray(*p.question, p.generatorSim->scenario)) return PracticeMark::None;
+    auto has = [&](const std::vector<sim::Cell>& v) { return std::find(v.begin(), v.end(), r.cell) != v.end(); };
+    if (!p.revealed) return p.chosen.count(r.cell) ? PracticeMark::Chosen : PracticeMark::None;
+    if (has(p.grade.right)) return PracticeMark::Right;
+    if (has(p.grade.wrong)) return PracticeMark::Wrong;
+    if (has(p.grade.missed)) return PracticeMark::Missed;
+    return PracticeMark::None;
+}
+
+std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded)
+{
+    std::vector<std::string> out;
+    out.push_back("Score: " + std::to_string(p.right) + " of " + std::to_string(p.asked) + " right");
+    if (!p.on) {
+        out.push_back("Practice mode is off: press P (or View > Practice mode) to be asked about each step before "
+                      "it is shown.");
+        return out;
+    }
+    if (!p.question || !loaded.sim) {
+        out.push_back("Press Right (or Page Down) for the next step's question; a step without one is shown at once.");
+        return out;
+    }
+    const sim::Question& q = *p.question;
+    const sim::Scenario& s = loaded.sim->scenario;
+    const std::string array = answerArray(q, s);
+    const bool line = oneD(s) && array != "thread";
+    out.push_back("Step " + std::to_string(p.step) + (q.fixed ? " (the instructor's question)" : "") + ": " + q.prompt);
+    if (!p.revealed) {
+        switch (q.answer.shape) {
+        case sim::AnswerShape::Cells:
+            out.push_back("Click the " + answerWords(array, q.spec.kind) + " in " + panelWords(array, s) +
+                          " (again to take one back; none is an answer too), then press Enter or Reveal.");
+            break;
+        case sim::AnswerShape::Slot:
+            out.push_back("Click " + answerWords(array, q.spec.kind) + " in " + panelWords(array, s) +
+                          ", then press Enter or Reveal.");
+            break;
+        case sim::AnswerShape::Number:
+            out.push_back("Type the number (digit keys), then press Enter or Reveal.");
+            break;
+        case sim::AnswerShape::Name:
+            out.push_back("Choose " + joinWords(practiceChoices(q), "or") + ", then press Enter or Reveal.");
+            break;
+        }
+        if (q.answer.shape == sim::AnswerShape::Cells || q.answer.shape == sim::AnswerShape::Slot) {
+            std::string chosen;
+            for (const sim::Cell& c : p.chosen) chosen += (chosen.empty() ? "" : ", ") + cellRefText({array, c}, line);
+            out.push_back("Your answer so far: " + (chosen.empty() ? std::string("nothing chosen") : chosen) + ".");
+        } else {
+            out.push_back("Your answer so far: " + (trim(p.typed).empty() ? std::string("nothing typed") : trim(p.typed)) +
+                          ".");
+        }
+        return out;
+    }
+    out.push_back(p.grade.correct ? "Right." : "Not quite.");
+    out.push_back("Your answer: " + p.given + ".");
+    out.push_back("The answer: " + sim::answerText(q) + ".");
+    if (q.answer.shape == sim::AnswerShape::Cells || q.answer.shape == sim::AnswerShape::Slot)
+        out.push_back("Marked: " + std::to_string(p.grade.right.size()) + " right (green, tick), " +
+                      std::to_string(p.grade.wrong.size()) + " wrong (vermilion, cross), " +
+                      std::to_string(p.grade.missed.size()) + " missed (blue, dashed, ring).");
+    out.push_back("Why: " + q.explanation);
+    out.push_back("Press Right (or Page Down) for the next question.");
+    return out;
+}
+
+std::string practiceCaption(const Practice& p)
+{
+    if (!p.on || !p.question) return "";
+    const sim::Question& q = *p.question;
+    if (!p.revealed) return "Question for step " + std::to_string(p.step) + ": " + q.prompt + " (Enter reveals)";
+    return (p.grade.correct ? "Right. " : "Not quite: the answer is " + sim::answerText(q) + ". ") + q.explanation;
+}
+
+void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b)
+{
+    Practice& p = f.view.practice;
+    if (!p.on) return;
+    p.drawing[r] = ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+    const PracticeMark m = practiceMark(p, r);
+    if (m != PracticeMark::None) drawPracticeMark(dl, a, b, m, f.theme.palette);
+}
+
+bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked)
+{
+    Practice& p = f.view.practice;
+    if (!practiceWantsCells(p)) return false;
+    if (clicked) practiceClickCell(p, f.loaded, r);
+    return true;
+}
+
+void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal)
+{
+    if (m == PracticeMark::None) return;
+    const float side = std::min(b.x - a.x, b.y - a.y);
+    const float t = std::clamp(side / 9.0f, 1.5f, 4.0f * std::max(1.0f, side / 48.0f));
+    const ImU32 colour = m == PracticeMark::Chosen  ? pal.selected
+                         : m == PracticeMark::Right ? pal.practiceRight
+                         : m == PracticeMark::Wrong ? pal.practiceWrong
+                                                    : pal.practiceMissed;
+    // The contrasting edge: the window's clear colour (near-black, or near-white in the light theme).
+    const ImU32 edge = m == PracticeMark::Chosen ? textOn(pal.selected) : pal.clear;
+    const ImVec2 in(a.x + t * 0.5f + 1, a.y + t * 0.5f + 1), out(b.x - t * 0.5f - 1, b.y - t * 0.5f - 1);
+    if (m == PracticeMark::Missed) {
+        dl->AddRect(ImVec2(in.x - 1, in.y - 1), ImVec2(out.x + 1, out.y + 1), edge, 0, 0, 1.0f);
+        dashedRect(dl, ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), colour, t);
+    } else {
+        dl->AddRect(in, out, edge, 0, 0, t + 2);
+        dl->AddRect(in, out, colour, 0, 0, t);
+    }
+    // The glyph in the top right corner, so the cell's value stays readable.
+    const float g = std::max(6.0f, side * 0.3f);
+    const ImVec2 c0(b.x - t - g - 1, a.y + t + 1), c1(b.x - t - 1, a.y + t + 1 + g);
+    const float gw = std::max(1.5f, t * 0.8f);
+    auto stroke = [&](std::initializer_list<ImVec2> pts) {
+        std::vector<ImVec2> v(pts);
+        dl->AddPolyline(v.data(), static_cast<int>(v.size()), edge, 0, gw + 2);
+        dl->AddPolyline(v.data(), static_cast<int>(v.size()), colour, 0, gw);
+    };
+    const float w = c1.x - c0.x, h = c1.y - c0.y;
+    switch (m) {
+    case PracticeMark::Right:
+        stroke({ImVec2(c0.x + 0.1f * w, c0.y + 0.55f * h), ImVec2(c0.x + 0.4f * w, c0.y + 0.85f * h),
+                ImVec2(c0.x + 0.95f * w, c0.y + 0.15f * h)});
+        break;
+    case PracticeMark::Wrong:
+        stroke({ImVec2(c0.x + 0.1f * w, c0.y + 0.1f * h), ImVec2(c1.x - 0.1f * w, c1.y - 0.1f * h)});
+        stroke({ImVec2(c1.x - 0.1f * w, c0.y + 0.1f * h), ImVec2(c0.x + 0.1f * w, c1.y - 0.1f * h)});
+        break;
+    case PracticeMark::Missed:
+        dl->AddCircle(ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), w * 0.4f, edge, 0, gw + 2);
+        dl->AddCircle(ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), w * 0.4f, colour, 0, gw);
+        break;
+    case PracticeMark::Chosen:
+        dl->AddCircleFilled(ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), w * 0.3f + 1, edge);
+        dl->AddCircleFilled(ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), w * 0.3f, colour);
+        break;
+    case PracticeMark::None: break;
+    }
+}
+
+}  // namespace ts::app

@@ -1,0 +1,158 @@
+// Practice mode, "predict, then reveal" (docs/practice.md): with it on, the step the student
+// is about to see is first asked about (the scenario file's [[question]] tables for that step
+// first, else a question sim::QuestionGenerator::forStep makes for it, seeded by the session).
+// The student answers by clicking cells in the panels (elements of M and N, slots of Mds, Nds
+// and N_ds, threads) or typing a number or a name, then reveals: the answer is graded cell by
+// cell (sim::grade), the cells are marked right, wrong or missed, the question's explanation
+// names the kernel line, and the step is shown. A score per session counts right answers of
+// those asked. The state lives in View::practice; the functions here change it, and the
+// panels call practiceCellDrawn / practiceCellClicked for every cell a student can click.
+#pragma once
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <imgui.h>
+
+#include "sim/questions.hpp"
+
+namespace ts::app {
+
+struct Loaded;
+struct View;
+struct Frame;
+struct Palette;
+
+/// A cell a student can click: an array the panels draw ("M", "N", "P", "Mds", "Nds", "N_ds")
+/// or "thread" (the traced block's threads), and the position in it: (row, col), row 0 in a
+/// 1D array, (ty, tx) for a thread. A ghost cell of a convolution has a row or column outside
+/// N (below 0 or past its edge).
+struct CellRef {
+    std::string array;
+    sim::Cell cell;
+    auto operator<=>(const CellRef&) const = default;
+};
+
+/// "M[1][2]", "N[5]" (a 1D array, `oneD`), "thread (tx=0, ty=1)".
+std::string cellRefText(const CellRef& r, bool oneD);
+
+/// Reads "M[1][2]", "N[5]" (row 0), "N_ds[3]" or "thread[ty][tx]" (spaces allowed, indices may
+/// be negative for ghost cells); none for anything else.
+std::optional<CellRef> parseCellRef(std::string_view text);
+
+/// How a cell is marked in practice mode: chosen for the answer before the reveal; after it,
+/// right (chosen and expected), wrong (chosen, not expected) or missed (expected, not chosen).
+enum class PracticeMark { None, Chosen, Right, Wrong, Missed };
+
+/// Practice mode's state (View::practice).
+struct Practice {
+    bool on = false;
+    /// The session's seed for generated questions: 1 when the app starts, one more at every
+    /// restart, so the same session asks the same questions.
+    uint64_t seed = 1;
+    std::optional<sim::Question> question;   ///< the question asked now (waiting or revealed)
+    int step = -1;                           ///< the step it asks about, shown at the reveal
+    std::set<sim::Cell> chosen;              ///< cells of the answer, clicked or typed
+    std::string typed;                       ///< a typed number, name or cell list
+    bool revealed = false;
+    sim::Grade grade;                        ///< the reveal's grade
+    std::string given;                       ///< the answer graded, in words
+    std::string notice;                      ///< one sentence: how to answer, or why input was refused
+    bool noticeIsError = false;
+    int right = 0, asked = 0;                ///< the session's score
+
+    // What the questions are made from: a generator over the loaded simulation, kept while
+    // it is the same (Loaded::generation).
+    std::shared_ptr<sim::QuestionGenerator> generator;
+    std::shared_ptr<const sim::Simulation> generatorSim;   ///< the simulation it reads
+    uint64_t generatorGeneration = ~0ull;
+
+    /// Where the panels drew each clickable cell in the last frame drawn (its centre, in
+    /// screen pixels), for scripted clicks (`--keys click:M[1][2]`); filled only in practice mode.
+    std::map<CellRef, ImVec2> drawn;
+    std::map<CellRef, ImVec2> drawing;       ///< the same, while a frame is being drawn
+};
+
+/// The array the question's answer cells lie in: "M", "N", "Nds", "N_ds" or "thread"; empty
+/// for a number or a name.
+std::string answerArray(const sim::Question& q, const sim::Scenario& s);
+
+/// Whether a question waits for its answer (asked, not revealed yet).
+bool practiceWaiting(const Practice& p);
+/// Whether a question waits for cells (elements, slots, threads): clicks on cells then go to
+/// the answer instead of their usual action.
+bool practiceWantsCells(const Practice& p);
+
+/// Switches practice mode on or off (key P, View > Practice mode). Off drops a waiting
+/// question without counting it; the score stays until Restart.
+void practiceToggle(Practice& p);
+
+/// Drops the question and the generator when the loaded simulation is not the one they were
+/// made from (another preset, block or problem). Every frame.
+void practiceFollow(Practice& p, const Loaded& loaded);
+
+/// Next step (Right, Page Down) in practice mode. A waiting question holds the step (the
+/// reveal waits for Enter; a notice says so). Otherwise the question of the step after the
+/// cursor is asked and the cursor stays, so the step is not seen before the answer. Returns
+/// false when the step has no question (or there is no next step): the caller steps as usual.
+bool practiceNext(Practice& p, const Loaded& loaded, View& view);
+
+/// Drops a waiting question without counting it (Left, Page Up).
+void practiceSkip(Practice& p);
+
+/// A click on cell `r` while a question waits for cells: toggles it in the answer (a slot
+/// replaces the slot chosen before). A cell of another array than the answer's, or one
+/// outside its array, is refused with one sentence in Practice::notice and not taken.
+/// Returns whether it was taken.
+bool practiceClickCell(Practice& p, const Loaded& loaded, const CellRef& r);
+
+/// Sets the typed answer (a number, a name, or cells written as "M[1][2], M[1][3]").
+void practiceType(Practice& p, std::string text);
+
+/// Enter, or the Reveal button: grades the answer (the cells chosen and typed, the typed
+/// number or name), counts it, marks the cells and shows the question's step. An answer
+/// that cannot be graded (no number typed, a name that is not one of the choices, a typed
+/// cell outside its array) is refused with one sentence and not counted. Returns whether
+/// the answer was graded.
+bool practiceReveal(Practice& p, const Loaded& loaded, View& view);
+
+/// Restart (R, the Restart button): score 0 of 0, no question, the first step, the next seed.
+void practiceRestart(Practice& p, View& view);
+
+/// How cell `r` is marked now.
+PracticeMark practiceMark(const Practice& p, const CellRef& r);
+
+/// The names a question of `q`'s kind takes as its answer ("raw", "war", "none"; the
+/// occupancy limiters); empty for other shapes.
+std::vector<std::string> practiceChoices(const sim::Question& q);
+
+/// The Practice panel's sentences for the state now, in order: the score, then the question
+/// and how to answer, or the verdict, the answer given and expected, and the explanation.
+/// The panel draws them; tests read them.
+std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded);
+
+/// The caption bar's practice line (the question while it waits, the verdict and explanation
+/// once revealed); empty when there is none.
+std::string practiceCaption(const Practice& p);
+
+/// Panels: cell `r` is drawn at [a, b] this frame. In practice mode it is remembered for
+/// scripted clicks and marked (PracticeMark) on `dl`.
+void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b);
+
+/// Panels: the mouse is over cell `r` and `clicked` says whether the panel saw a click on
+/// it. While a question waits for cells, the click goes to the answer (practiceClickCell) and
+/// this returns true: the panel then skips its own action for the click.
+bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked);
+
+/// Draws mark `m` on the cell [a, b]: chosen, a frame in the selection colour with a dot;
+/// right, a solid frame with a tick; wrong, a solid frame with a cross; missed, a dashed
+/// frame with a ring. Each frame has a contrasting edge, so it shows on any fill.
+void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal);
+
+}  // namespace ts::app
