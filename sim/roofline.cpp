@@ -92,7 +92,7 @@ double RungCounts::fmasPerSharedLoad() const
 
 uint64_t RungCounts::sharedBankConflicts() const
 {
-    return (totals.shared_ld_wavefronts - totals.shared_ld_requests) + (totals.shared_st_wavefronts - totals.shared_st_requests);
+    return totals.shared_ld_conflicts + totals.shared_st_conflicts;
 }
 
 double RungCounts::loadBytesPerFlop() const

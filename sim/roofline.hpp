@@ -105,7 +105,10 @@ struct RungCounts {
 
     /// Multiply-adds per element read from shared memory (0 when none is read).
     double fmasPerSharedLoad() const;
-    /// Shared-memory wavefronts (loads and stores) beyond one per request: bank conflicts.
+    /// Shared-memory bank conflicts, loads and stores: the wavefronts beyond the fewest the
+    /// requests' bytes need (Totals::shared_ld_conflicts: one per request for 32-bit
+    /// accesses, one per 128 distinct bytes of each half-warp for 128-bit ones), as Nsight
+    /// Compute counts them.
     uint64_t sharedBankConflicts() const;
     /// Bytes of global load requests per FLOP: 32 x load sectors / flops. The same at every
     /// size whose edges are multiples of sizeGrain(): each block reads the same tiles, so

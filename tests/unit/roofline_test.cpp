@@ -139,6 +139,23 @@ TEST(Roofline, RungCountsScaleWithTheProblem)
     }
 }
 
+// The Ladder panel's conflicts are the model's wavefronts beyond the fewest needed (Nsight
+// Compute's count): matmul-conflict-free was written to have none, the double-buffered rung
+// before it has some, and the tiled kernel's Mds/Nds reads have none.
+TEST(Roofline, BankConflictsOfTheRungs)
+{
+    const sim::RungCounts free = sim::countRung("matmul-conflict-free", 128);
+    const sim::RungCounts doubled = sim::countRung("matmul-double-buffered", 128);
+    const sim::RungCounts tiled = sim::countRung("matmul-tiled", 16);
+    ASSERT_EQ(free.error + doubled.error + tiled.error, "");
+    EXPECT_EQ(free.sharedBankConflicts(), 0u);
+    EXPECT_GT(doubled.sharedBankConflicts(), 0u);
+    EXPECT_EQ(doubled.sharedBankConflicts(), doubled.totals.shared_ld_conflicts + doubled.totals.shared_st_conflicts);
+    EXPECT_EQ(tiled.sharedBankConflicts(), 0u);
+    EXPECT_GT(free.totals.shared_ld_wavefronts, free.totals.shared_ld_requests)
+        << "128-bit reads take several wavefronts without a conflict";
+}
+
 TEST(Roofline, PointsOfTheCommittedH100File)
 {
     const sim::ResultsFile f = sim::loadResultsFile(kH100);

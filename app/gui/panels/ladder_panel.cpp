@@ -85,7 +85,8 @@ constexpr Column kColumns[] = {
     {"ld req", "Global load requests: warp load instructions, the whole grid (simulated)."},
     {"sectors", "32-byte sectors those requests touch: the traffic they ask of the memory system."},
     {"wavefr.", "Shared-memory wavefronts, loads and stores: passes through the 32 banks."},
-    {"confl.", "Shared-memory bank conflicts: wavefronts beyond one per request."},
+    {"confl.", "Shared-memory bank conflicts: wavefronts beyond the fewest the requests' bytes need (one per request "
+               "for 32-bit accesses, one per 128 bytes of each half-warp for 128-bit ones), as Nsight Compute counts them."},
     {"FMA/ld", "Multiply-adds per element read from shared memory (data reuse from registers)."},
     {"thr", "Threads per block."},
     {"regs", "Registers per thread as compiled (ptxas -v), from the results file; \u2014 where it has none."},
@@ -158,7 +159,7 @@ std::string rowTip(const Row& r, int edge)
              " a request); " + thousands(double(t.shared_ld_wavefronts + t.shared_st_wavefronts)) +
              " shared wavefronts, " + thousands(double(r.counts->sharedBankConflicts())) + " bank conflicts; " +
              fmaText(*r.counts) + " multiply-adds per shared load; " + std::to_string(r.counts->threadsPerBlock) +
-             " threads a block. The simulator counts a 128-bit access as four element accesses.";
+             " threads a block. A 128-bit access is one request of four elements a lane, as on the GPU.";
     } else if (r.counts) {
         s += "\nNo counts: " + r.counts->error;
     }
