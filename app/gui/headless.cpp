@@ -157,7 +157,7 @@ private:
             } else if (layoutSteadyFrames() >= 2 || ++waited_ > 30) {
                 const CellRef ref = *parseCellRef(in.click);
                 if (const auto it = practice.drawn.find(ref); it != practice.drawn.end()) {
-                    mousePos_ = it->second;
+                    mousePos_ = it->second.centre();
                     mouseDown_ = clickHeld_ = true;
                 } else {
                     practiceClickCell(practice, app_.loaded(), ref);

@@ -467,7 +467,7 @@ void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImV
 {
     Practice& p = f.view.practice;
     if (!p.on) return;
-    p.drawing[r] = ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+    p.drawing[r] = CellRect{a, b};
     const PracticeMark m = practiceMark(p, r);
     if (m != PracticeMark::None) drawPracticeMark(dl, a, b, m, f.theme.palette);
 }

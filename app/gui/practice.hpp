@@ -46,6 +46,12 @@ std::string cellRefText(const CellRef& r, bool oneD);
 /// be negative for ghost cells); none for anything else.
 std::optional<CellRef> parseCellRef(std::string_view text);
 
+/// Where a panel drew a cell: its corners in screen pixels.
+struct CellRect {
+    ImVec2 min, max;
+    ImVec2 centre() const { return ImVec2((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f); }
+};
+
 /// How a cell is marked in practice mode: chosen for the answer before the reveal; after it,
 /// right (chosen and expected), wrong (chosen, not expected) or missed (expected, not chosen).
 enum class PracticeMark { None, Chosen, Right, Wrong, Missed };
@@ -73,10 +79,10 @@ struct Practice {
     std::shared_ptr<const sim::Simulation> generatorSim;   ///< the simulation it reads
     uint64_t generatorGeneration = ~0ull;
 
-    /// Where the panels drew each clickable cell in the last frame drawn (its centre, in
-    /// screen pixels), for scripted clicks (`--keys click:M[1][2]`); filled only in practice mode.
-    std::map<CellRef, ImVec2> drawn;
-    std::map<CellRef, ImVec2> drawing;       ///< the same, while a frame is being drawn
+    /// Where the panels drew each clickable cell in the last frame drawn, for scripted clicks
+    /// (`--keys click:M[1][2]`) and tests; filled only in practice mode.
+    std::map<CellRef, CellRect> drawn;
+    std::map<CellRef, CellRect> drawing;     ///< the same, while a frame is being drawn
 };
 
 /// The array the question's answer cells lie in: "M", "N", "Nds", "N_ds" or "thread"; empty
