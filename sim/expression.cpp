@@ -20,7 +20,7 @@ public:
         skip();
         if (error_.empty() && pos_ != s_.size())
             fail("unexpected '" + std::string(1, s_[pos_]) + "' at position " + std::to_string(pos_));
-        if (!error_.empty()) return Evaluation{std::nullopt, error_};
+        if (!error_.empty()) return Evaluation{std::nullopt, error_, unknown_};
         return Evaluation{v, {}};
     }
 
@@ -119,7 +119,11 @@ private:
             while (pos_ < s_.size() && identChar(s_[pos_])) ++pos_;
             std::string name(s_.substr(b, pos_ - b));
             auto it = vars_.find(name);
-            if (it == vars_.end()) { fail("the value of '" + name + "' is not known here"); return 0; }
+            if (it == vars_.end()) {
+                if (error_.empty()) unknown_ = name;
+                fail("the value of '" + name + "' is not known here");
+                return 0;
+            }
             return it->second;
         }
         fail("unexpected '" + std::string(1, c) + "' at position " + std::to_string(pos_));
@@ -131,6 +135,7 @@ private:
     size_t pos_ = 0;
     int depth_ = 0;
     std::string error_;
+    std::string unknown_;   ///< the name that had no value, when that failed the evaluation
 };
 
 }  // namespace

@@ -17,6 +17,9 @@ using Variables = std::map<std::string, long long>;
 struct Evaluation {
     std::optional<long long> value;
     std::string error;   ///< one sentence when value is empty
+    /// The first name without a value, when that is why there is none (a kernel's own
+    /// variable that the caller does not follow); else empty.
+    std::string unknown;
 };
 
 /// Evaluates an integer expression of literals, variables, + - * / (C's truncating

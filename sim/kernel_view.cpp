@@ -238,6 +238,7 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
             Evaluation ev = evaluate(sub, vars);
             if (!ev.value) {
                 x.error = ev.error;
+                x.unknown = ev.unknown;
                 break;
             }
             subs.push_back(*ev.value);

@@ -79,6 +79,9 @@ struct AccessExplanation {
     std::string evaluated;          ///< "M[6]", "Mds[1][0]"; empty if it cannot be evaluated
     std::optional<long long> flat;  ///< the evaluated flat index
     std::string error;              ///< why there is no evaluation, if there is none
+    /// A variable of the kernel without a value here (the ladder's own loop variables,
+    /// such as `nxt`): the reason there is no evaluation, not a disagreement.
+    std::string unknown;
     bool agrees() const { return flat && *flat == recorded; }
 };
 

@@ -504,7 +504,14 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         if (a && a->space == sim::Space::Global && a->rows > 1 && !f.view.presentation)
             detail += ", i.e. " + x.array + "[" + std::to_string(x.recorded / a->cols) + "][" +
                       std::to_string(x.recorded % a->cols) + "]";
-        if (x.agrees()) {
+        if (!x.unknown.empty()) {
+            // Not a disagreement: the kernel's own variable, which the panel does not follow.
+            ImGui::PopFont();
+            colouredText(pal.dimText, "'" + x.unknown + "' is this kernel's own variable, which the Code panel does not "
+                                      "follow; the simulator recorded index " + std::to_string(x.recorded) + ", value " +
+                                      cellValue(x.value, false) + ".");
+            ImGui::PushFont(f.theme.fonts.mono);
+        } else if (x.agrees()) {
             if (!f.view.presentation) detail += ", the index the simulator recorded";
             const float indent = ImGui::CalcTextSize("    ").x;
             ImGui::Indent(indent);
