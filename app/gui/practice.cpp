@@ -420,17 +420,16 @@ std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded)
         switch (q.answer.shape) {
         case sim::AnswerShape::Cells:
             out.push_back("Click the " + answerWords(array, q.spec.kind) + " in " + panelWords(array, s) +
-                          " (again to take one back; none is an answer too), then press Enter or Reveal.");
+                          " (again to take one back), then Enter.");
             break;
         case sim::AnswerShape::Slot:
-            out.push_back("Click " + answerWords(array, q.spec.kind) + " in " + panelWords(array, s) +
-                          ", then press Enter or Reveal.");
+            out.push_back("Click " + answerWords(array, q.spec.kind) + " in " + panelWords(array, s) + ", then Enter.");
             break;
         case sim::AnswerShape::Number:
-            out.push_back("Type the number (digit keys), then press Enter or Reveal.");
+            out.push_back("Type the number, then Enter.");
             break;
         case sim::AnswerShape::Name:
-            out.push_back("Choose " + joinWords(practiceChoices(q), "or") + ", then press Enter or Reveal.");
+            out.push_back("Choose " + joinWords(practiceChoices(q), "or") + ", then Enter.");
             break;
         }
         if (q.answer.shape == sim::AnswerShape::Cells || q.answer.shape == sim::AnswerShape::Slot) {
@@ -447,11 +446,10 @@ std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded)
     out.push_back("Your answer: " + p.given + ".");
     out.push_back("The answer: " + sim::answerText(q) + ".");
     if (q.answer.shape == sim::AnswerShape::Cells || q.answer.shape == sim::AnswerShape::Slot)
-        out.push_back("Marked: " + std::to_string(p.grade.right.size()) + " right (green, tick), " +
-                      std::to_string(p.grade.wrong.size()) + " wrong (vermilion, cross), " +
-                      std::to_string(p.grade.missed.size()) + " missed (blue, dashed, ring).");
+        out.push_back("Marked: " + std::to_string(p.grade.right.size()) + " right, " +
+                      std::to_string(p.grade.wrong.size()) + " wrong, " + std::to_string(p.grade.missed.size()) +
+                      " missed.");
     out.push_back("Why: " + q.explanation);
-    out.push_back("Press Right (or Page Down) for the next question.");
     return out;
 }
 
@@ -460,7 +458,8 @@ std::string practiceCaption(const Practice& p)
     if (!p.on || !p.question) return "";
     const sim::Question& q = *p.question;
     if (!p.revealed) return "Question for step " + std::to_string(p.step) + ": " + q.prompt + " (Enter reveals)";
-    return (p.grade.correct ? "Right. " : "Not quite: the answer is " + sim::answerText(q) + ". ") + q.explanation;
+    return p.grade.correct ? "Step " + std::to_string(p.step) + ": right." + (p.given.empty() ? "" : " " + p.given + ".")
+                           : "Step " + std::to_string(p.step) + ": not quite; the answer is " + sim::answerText(q) + ".";
 }
 
 void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b)

@@ -138,13 +138,15 @@ PracticeMark practiceMark(const Practice& p, const CellRef& r);
 /// occupancy limiters); empty for other shapes.
 std::vector<std::string> practiceChoices(const sim::Question& q);
 
-/// The Practice panel's sentences for the state now, in order: the score, then the question
-/// and how to answer, or the verdict, the answer given and expected, and the explanation.
-/// The panel draws them; tests read them.
+/// The Practice panel's sentences for the state now, in order: the score; then, while a
+/// question waits, "Step N: PROMPT", how to answer and the answer so far; once revealed,
+/// "Step N: PROMPT", "Right." or "Not quite.", the answer given, the answer, "Marked: R right,
+/// W wrong, M missed." (cells only) and "Why: EXPLANATION". The panel draws them (on a slide
+/// it leaves out the prompt, which the caption shows large); tests read them.
 std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded);
 
-/// The caption bar's practice line (the question while it waits, the verdict and explanation
-/// once revealed); empty when there is none.
+/// The caption bar's practice line: the question while it waits, the verdict and the answer
+/// once revealed (the explanation is the Practice panel's); empty when there is none.
 std::string practiceCaption(const Practice& p);
 
 /// Panels: cell `r` is drawn at [a, b] this frame. In practice mode it is remembered for

@@ -8,7 +8,8 @@
 // display, two panels on top of each other. Lists (presets, source lines, threads,
 // hazard pairs) may scroll vertically at the desk, never in presentation mode. Every case is
 // checked twice: with the preset's panels, and with the Memory panel opened as well (it is
-// shown by default nowhere, so that no panel goes unchecked).
+// shown by default nowhere, so that no panel goes unchecked) and practice mode on, its panel
+// showing the question of the step after the preset's, then that question's reveal.
 //
 //   layout_check [--preset NAME] [--case NAME] [--shots DIR]
 //
@@ -132,15 +133,43 @@ int main(int argc, char** argv)
                 const int last = static_cast<int>(app.loaded().sim->trace.steps.size()) - 1;
                 const int first = app.view().cursor;
                 // The preset's panels, then the same with the Memory panel opened as the View
-                // menu opens it (it is shown by default nowhere).
+                // menu opens it (it is shown by default nowhere) and practice mode on: its
+                // panel at the first step with the question of the step after it waiting, and
+                // at the last step with that question's wrong answer revealed (the longest the
+                // panel gets; the reveal shows the question's step, then the cursor moves on).
                 for (const bool memory : {false, true}) {
+                    ts::app::Practice& practice = app.view().practice;
                     if (memory) {
                         app.view().open[panelId("memory")] = true;
                         app.view().cursor = first;
+                        practiceToggle(practice);
+                        app.view().open[panelId("practice")] = true;
+                        practiceNext(practice, app.loaded(), app.view());
                         settle(app, display, kSettleFrames);
                     }
-                    const std::string name = std::string(c.name) + (memory ? "+memory" : "");
+                    const std::string name = std::string(c.name) + (memory ? "+memory+practice" : "");
                     for (const int step : {first, last}) {
+                        if (memory && practiceWaiting(practice) && step == last) {
+                            // A wrong answer: no cells, one more than the number, another name.
+                            const ts::sim::Answer& a = practice.question->answer;
+                            const std::vector<std::string> names = practiceChoices(*practice.question);
+                            if (a.shape == ts::sim::AnswerShape::Number) practiceType(practice, std::to_string(a.number + 1));
+                            if (a.shape == ts::sim::AnswerShape::Name)
+                                practiceType(practice, names.front() == a.name ? names.back() : names.front());
+                            if (a.shape == ts::sim::AnswerShape::Slot)
+                                for (int r = 0; r < 64 && practice.chosen.empty(); ++r)
+                                    for (int col = 0; col < 64 && practice.chosen.empty(); ++col)
+                                        if (ts::sim::Cell{r, col} != a.cells.front())
+                                            practiceClickCell(practice, app.loaded(),
+                                                              {answerArray(*practice.question, app.loaded().sim->scenario),
+                                                               ts::sim::Cell{r, col}});
+                            if (!practiceReveal(practice, app.loaded(), app.view())) {
+                                std::printf("%s %s step %d: Practice: the answer was refused: %s\n", p.name.c_str(),
+                                            name.c_str(), step, practice.notice.c_str());
+                                ++offenders;
+                            }
+                            settle(app, display, kSettleFrames);
+                        }
                         if (step != app.view().cursor) {
                             app.view().cursor = step;
                             settle(app, display, kSettleFrames);

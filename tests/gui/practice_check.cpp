@@ -215,7 +215,7 @@ void desk()
     expect(l.size() >= 7 && l[0] == "Score: 0 of 1 right" && l[2] == "Not quite." &&
                l[3] == "Your answer: M[0][0], M[0][2], M[0][3], M[1][2]." &&
                l[4] == "The answer: M[0][2], M[0][3], M[1][2], M[1][3]." &&
-               l[5] == "Marked: 3 right (green, tick), 1 wrong (vermilion, cross), 1 missed (blue, dashed, ring)." &&
+               l[5] == "Marked: 3 right, 1 wrong, 1 missed." &&
                contains(l[6], "Why: Line 34, `Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];`"),
            "the Practice panel says the verdict, both answers, the marks and the kernel line");
     d.expectLaidOut("desk, revealed");

@@ -20,10 +20,15 @@ struct PracticePanel final : Panel {
     void draw(Frame& f) override;
 };
 
-/// A swatch of mark `m` and its label, on the current line.
-void markLegend(const Frame& f, PracticeMark m, const char* label)
+/// A swatch of mark `m` and its label, after the item before it on the same line where it
+/// fits there (`first`: it starts the line).
+void markLegend(const Frame& f, PracticeMark m, const char* label, bool first)
 {
     const float h = ImGui::GetTextLineHeight() + scaled(4);
+    const float width = h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+    if (!first && ImGui::GetItemRectMax().x + scaled(14) + width <=
+                      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine(0, scaled(14));
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(h, h));
     drawPracticeMark(ImGui::GetWindowDrawList(), p, ImVec2(p.x + h, p.y + h), m, f.theme.palette);
@@ -46,12 +51,14 @@ void PracticePanel::draw(Frame& f)
         if (ImGui::Button("Restart (R)")) practiceRestart(p, f.view);
         tooltip("Score 0 of 0, back to the first step, and new generated questions.");
         const std::vector<std::string> lines = practiceLines(p, f.loaded);
-        // The score.
-        ImGui::TextWrapped("%s", lines[0].c_str());
+        // On a slide the caption shows the question large: here the rest.
+        const bool slide = f.view.presentation;
+        ImGui::TextWrapped("%s", lines[0].c_str());   // the score
         for (size_t i = 1; i < lines.size(); ++i) {
             const std::string& l = lines[i];
-            if (i == 1 && p.on && p.question) {
-                // The question, in bold.
+            const bool question = i == 1 && p.on && p.question;
+            if (slide && question) continue;
+            if (question) {
                 ImGui::PushFont(f.theme.fonts.bold);
                 ImGui::TextWrapped("%s", l.c_str());
                 ImGui::PopFont();
@@ -59,6 +66,14 @@ void PracticePanel::draw(Frame& f)
                 ImGui::PushFont(f.theme.fonts.bold);
                 colouredText(p.grade.correct ? pal.practiceRight : pal.practiceWrong, l);
                 ImGui::PopFont();
+            } else if (p.revealed && l.rfind("Marked: ", 0) == 0) {
+                // The marks as the cells show them, with their counts.
+                const std::string right = std::to_string(p.grade.right.size()) + " right";
+                const std::string wrong = std::to_string(p.grade.wrong.size()) + " wrong";
+                const std::string missed = std::to_string(p.grade.missed.size()) + " missed";
+                markLegend(f, PracticeMark::Right, right.c_str(), true);
+                markLegend(f, PracticeMark::Wrong, wrong.c_str(), false);
+                markLegend(f, PracticeMark::Missed, missed.c_str(), false);
             } else {
                 ImGui::TextWrapped("%s", l.c_str());
             }
@@ -91,14 +106,6 @@ void PracticePanel::draw(Frame& f)
                 if (beside) ImGui::SameLine();
             }
             if (ImGui::Button("Reveal (Enter)") || enter) practiceReveal(p, f.loaded, f.view);
-        } else if (p.revealed && p.question &&
-                   (p.question->answer.shape == sim::AnswerShape::Cells ||
-                    p.question->answer.shape == sim::AnswerShape::Slot)) {
-            markLegend(f, PracticeMark::Right, "right");
-            ImGui::SameLine(0, scaled(14));
-            markLegend(f, PracticeMark::Wrong, "wrong");
-            ImGui::SameLine(0, scaled(14));
-            markLegend(f, PracticeMark::Missed, "missed");
         }
         if (!p.notice.empty()) colouredText(p.noticeIsError ? pal.error : pal.dimText, p.notice);
     }
