@@ -519,7 +519,7 @@ void App::handleKeys()
     Practice& practice = view_.practice;
     if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
         practiceToggle(practice);
-        if (practice.on) view_.open[panelId("practice")] = true;
+        if (practice.on && !view_.presentation) view_.open[panelId("practice")] = true;
     }
     if (practice.on && !io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false)) practiceRestart(practice, view_);
     if (practiceWaiting(practice)) {
@@ -576,12 +576,14 @@ void App::drawUi()
 {
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
     // Practice mode: the cells the panels draw are collected for scripted clicks (Practice::drawn
-    // once the frame is drawn), a question of another simulation is dropped, and the Practice
-    // panel is shown while the mode is on.
+    // once the frame is drawn), a question of another simulation is dropped, and at the desk
+    // the Practice panel is shown while the mode is on (a slide keeps its picture wide and
+    // gives the question, the answer so far and the score in the caption; View opens the
+    // panel there too).
     Practice& practice = view_.practice;
     practice.drawing.clear();
     practiceFollow(practice, loaded_);
-    if (practice.on) view_.open[panelId("practice")] = true;
+    if (practice.on && !view_.presentation) view_.open[panelId("practice")] = true;
     for (const std::unique_ptr<Panel>& p : panels_) p->update(f);
     // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
     // caption while the mouse is at the top edge of the screen or a menu is open.

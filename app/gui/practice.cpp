@@ -453,13 +453,27 @@ std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded)
     return out;
 }
 
-std::string practiceCaption(const Practice& p)
+std::string practiceCaption(const Practice& p, bool slide)
 {
-    if (!p.on || !p.question) return "";
+    if (!p.on || !p.question || !p.generatorSim) return "";
     const sim::Question& q = *p.question;
-    if (!p.revealed) return "Question for step " + std::to_string(p.step) + ": " + q.prompt + " (Enter reveals)";
-    return p.grade.correct ? "Step " + std::to_string(p.step) + ": right." + (p.given.empty() ? "" : " " + p.given + ".")
-                           : "Step " + std::to_string(p.step) + ": not quite; the answer is " + sim::answerText(q) + ".";
+    const std::string score = slide ? " Score: " + std::to_string(p.right) + " of " + std::to_string(p.asked) + "." : "";
+    if (!p.revealed) {
+        std::string so = "Enter reveals";
+        if (slide) {
+            // What the presenter has clicked or typed for the hall.
+            const std::string array = answerArray(q, p.generatorSim->scenario);
+            const bool line = oneD(p.generatorSim->scenario) && array != "thread";
+            std::string chosen;
+            for (const sim::Cell& c : p.chosen) chosen += (chosen.empty() ? "" : ", ") + cellRefText({array, c}, line);
+            if (!trim(p.typed).empty()) chosen += (chosen.empty() ? "" : ", ") + trim(p.typed);
+            if (!chosen.empty()) so = "answer so far: " + chosen + "; Enter reveals";
+        }
+        return "Question for step " + std::to_string(p.step) + ": " + q.prompt + " (" + so + ")";
+    }
+    return (p.grade.correct ? "Step " + std::to_string(p.step) + ": right." + (p.given.empty() ? "" : " " + p.given + ".")
+                            : "Step " + std::to_string(p.step) + ": not quite; the answer is " + sim::answerText(q) + ".") +
+           score;
 }
 
 void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b)

@@ -146,8 +146,10 @@ std::vector<std::string> practiceChoices(const sim::Question& q);
 std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded);
 
 /// The caption bar's practice line: the question while it waits, the verdict and the answer
-/// once revealed (the explanation is the Practice panel's); empty when there is none.
-std::string practiceCaption(const Practice& p);
+/// once revealed (the explanation is the Practice panel's); empty when there is none. On a
+/// `slide`, which shows no Practice panel unless asked to, it also gives the answer chosen so
+/// far and the score.
+std::string practiceCaption(const Practice& p, bool slide = false);
 
 /// Panels: cell `r` is drawn at [a, b] this frame. In practice mode it is remembered for
 /// scripted clicks and marked (PracticeMark) on `dl`.

@@ -10,8 +10,10 @@
 //    block; Enter reveals: score 0 of 1, step 6 shown, the Practice panel's text, and in the
 //    picture M[0][2] framed in the "right" colour, M[0][0] in the "wrong" one, M[1][3] in the
 //    "missed" one, M[2][2] in none. Right, a click on N[2][1] and Enter: 1 of 2. R restarts.
-//  - In presentation mode (1920x1080, light theme): the Practice panel is on the slide with
-//    the question; Page Down (a clicker) does not reveal; Enter does.
+//  - In presentation mode (1920x1080, light theme): the slide keeps its panels and its
+//    caption gives the question, the answer clicked so far and, once revealed, the verdict
+//    and the score; Page Down (a clicker) does not reveal; Enter does. The Practice panel,
+//    opened from the View menu, fits the slide too.
 //  - A convolution (conv1d-tiled-tile8-mask5): a question answered by clicking N or threads.
 // Nothing is cut off (layout.hpp's clippedContent) while a question waits and once revealed.
 //
@@ -159,13 +161,14 @@ public:
         return n;
     }
 
-    /// Nothing cut off, and the Practice panel shown and open.
-    void expectLaidOut(const std::string& when)
+    /// Nothing cut off, and the Practice panel shown and open (`panel`) or not shown.
+    void expectLaidOut(const std::string& when, bool panel = true)
     {
         for (const Clipped& c : clippedContent(display_, app_->view().presentation))
             expect(false, when + ": " + c.panel + ": " + c.what);
         const ImGuiWindow* w = ImGui::FindWindowByName("Practice");
-        expect(w && w->WasActive && !w->Collapsed, when + ": the Practice panel is shown and open");
+        const bool shown = w && w->WasActive && !w->Collapsed;
+        expect(shown == panel, when + (panel ? ": the Practice panel is shown and open" : ": no Practice panel"));
     }
 
 private:
@@ -252,17 +255,27 @@ void slide()
     d.key(GLFW_KEY_P);
     d.key(GLFW_KEY_PAGE_DOWN);
     expect(p.question && p.step == 6 && app.view().cursor == 5, "on a slide Page Down asks step 6's question");
-    d.expectLaidOut("slide, question waiting");
+    d.expectLaidOut("slide, question waiting", false);
     d.key(GLFW_KEY_PAGE_DOWN);
     expect(!p.revealed && app.view().cursor == 5, "Page Down again does not reveal: the reveal waits for Enter");
     expect(d.click(M(0, 2)), "the slide's Matrices panel draws M[0][2]");
+    expect(practiceCaption(p, true) == "Question for step 6: Which elements of M does block (bx=0, by=0) load into Mds "
+                                       "in phase 1? (answer so far: M[0][2]; Enter reveals)",
+           "the slide's caption gives the answer so far; got '" + practiceCaption(p, true) + "'");
     d.key(GLFW_KEY_ENTER);
     expect(p.revealed && app.view().cursor == 6 && d.lines()[0] == "Score: 0 of 1 right", "Enter reveals on the slide");
-    d.expectLaidOut("slide, revealed");
+    expect(practiceCaption(p, true) ==
+               "Step 6: not quite; the answer is M[0][2], M[0][3], M[1][2], M[1][3]. Score: 0 of 1.",
+           "the slide's caption gives the verdict and the score; got '" + practiceCaption(p, true) + "'");
+    d.expectLaidOut("slide, revealed", false);
     const Palette& pal = app.theme().palette;
     const Image img = d.picture();
     expect(d.pixels(img, M(0, 2), pal.practiceRight) >= 200, "on the slide M[0][2] is marked right (light theme)");
     expect(d.pixels(img, M(1, 3), pal.practiceMissed) >= 80, "and M[1][3] missed");
+    // The Practice panel opened on the slide from the View menu.
+    app.view().open[panelId("practice")] = true;
+    d.settle();
+    d.expectLaidOut("slide, Practice panel opened");
 }
 
 /// A convolution: each question of the first steps answered by clicking what it asks for,

@@ -100,7 +100,7 @@ float CaptionBar::height(const Frame& f)
     // while stepping.
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
-    const std::string practice = practiceCaption(f.view.practice);
+    const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
     if (generation_ != f.loaded.generation || wrap_ != wrap || fontSize_ != ImGui::GetFontSize() ||
         notice_ != f.view.notice || practice_ != practice) {
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
@@ -182,7 +182,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         }
         ImGui::PopTextWrapPos();
     }
-    const std::string practice = practiceCaption(f.view.practice);
+    const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
     if (!practice.empty()) {
         // Practice mode: the question (large on a slide, where the whole UI is), or the verdict.
         const Practice& p = f.view.practice;

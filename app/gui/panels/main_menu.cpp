@@ -123,7 +123,7 @@ void drawMainMenu(Frame& f)
             ImGui::MenuItem("Presentation mode", "F5", &v.presentation);
             if (ImGui::MenuItem("Practice mode", "P", v.practice.on)) {
                 practiceToggle(v.practice);
-                if (v.practice.on) v.open[panelId("practice")] = true;
+                if (v.practice.on && !v.presentation) v.open[panelId("practice")] = true;
             }
             bool light = v.themeKind == ThemeKind::Light;
             if (ImGui::MenuItem("Light theme (projectors)", nullptr, &light))

@@ -59,8 +59,9 @@ const PanelInfo kPanels[] = {
     // file's timings as bars with the simulator's counts, and on the roofline.
     {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 3, OnSlide::No, makeLadderPanel},
     {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 3, OnSlide::No, makeRooflinePanel},
-    // Shown while practice mode is on (key P, View > Practice mode; docs/practice.md): the
-    // question, above everything of its column, at the desk and on a slide; it never folds.
+    // Shown at the desk while practice mode is on (key P, View > Practice mode; docs/practice.md):
+    // the question, above everything of its column; it never folds. A slide gives the question
+    // in its caption and shows the panel only when asked for (View, or a preset's `panels`).
     {"practice", "Practice", false, {D::Left, -1}, {S::Text, -1}, 18.0f, 0, OnSlide::No, makePracticePanel},
 };
 

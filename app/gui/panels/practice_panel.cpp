@@ -51,13 +51,18 @@ void PracticePanel::draw(Frame& f)
         if (ImGui::Button("Restart (R)")) practiceRestart(p, f.view);
         tooltip("Score 0 of 0, back to the first step, and new generated questions.");
         const std::vector<std::string> lines = practiceLines(p, f.loaded);
-        // On a slide the caption shows the question large: here the rest.
+        // On a slide the caption shows the question large, and the presenter knows how to
+        // answer: here the rest, as short as it goes (the picture keeps its width).
         const bool slide = f.view.presentation;
-        ImGui::TextWrapped("%s", lines[0].c_str());   // the score
+        // The score, beside the buttons where it fits.
+        if (ImGui::GetItemRectMax().x + scaled(16) + ImGui::CalcTextSize(lines[0].c_str()).x <=
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+            ImGui::SameLine(0, scaled(16));
+        ImGui::TextWrapped("%s", lines[0].c_str());
         for (size_t i = 1; i < lines.size(); ++i) {
             const std::string& l = lines[i];
             const bool question = i == 1 && p.on && p.question;
-            if (slide && question) continue;
+            if (slide && (question || (i == 2 && practiceWaiting(p)))) continue;
             if (question) {
                 ImGui::PushFont(f.theme.fonts.bold);
                 ImGui::TextWrapped("%s", l.c_str());
@@ -90,7 +95,7 @@ void PracticePanel::draw(Frame& f)
                     if (ImGui::Button(choices[i].c_str())) practiceType(p, choices[i]);
                     if (chosen) ImGui::PopStyleColor();
                 }
-            } else {
+            } else if (!slide || q.answer.shape == sim::AnswerShape::Number) {
                 const bool number = q.answer.shape == sim::AnswerShape::Number;
                 // The field, and the button beside it where both fit, else under it.
                 const ImGuiStyle& st = ImGui::GetStyle();
