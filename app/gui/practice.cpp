@@ -128,6 +128,21 @@ sim::QuestionGenerator& generator(Practice& p, const Loaded& loaded)
                 return sim::simulate(s, o);
             });
         p.generatorGeneration = loaded.generation;
+        // The scenario file's questions the walk from the first step would not reach.
+        p.opening.clear();
+        p.openingNext = 0;
+        const sim::Uint3 b = loaded.preset.scenario.block;
+        for (const sim::QuestionSpec& spec : loaded.preset.questions) {
+            if (spec.block && (spec.block->x != b.x || spec.block->y != b.y)) continue;
+            try {
+                sim::Question q = p.generator->answer(spec);
+                if (q.spec.step && *q.spec.step != 0) continue;
+                q.fixed = true;
+                p.opening.push_back(std::move(q));
+            } catch (const sim::QuestionError& e) {
+                refuse(p, loaded.preset.file + ", line " + std::to_string(spec.line) + ": " + sim::oneLine(e.what()));
+            }
+        }
     }
     return *p.generator;
 }
@@ -198,6 +213,7 @@ bool practiceWantsCells(const Practice& p)
 void practiceToggle(Practice& p)
 {
     p.on = !p.on;
+    if (p.on) p.openingNext = 0;
     if (!p.on && practiceWaiting(p)) p.question.reset();
     p.notice.clear();
     p.noticeIsError = false;
@@ -226,10 +242,22 @@ bool practiceNext(Practice& p, const Loaded& loaded, View& view)
     }
     p.question.reset();
     const int next = view.cursor + 1, last = static_cast<int>(loaded.sim->trace.steps.size()) - 1;
-    if (next > last) return false;
     std::vector<sim::Question> qs;
     try {
         sim::QuestionGenerator& g = generator(p, loaded);
+        if (view.cursor == 0 && p.openingNext < p.opening.size()) {
+            // A question of the first step, or of none: asked with the first step on screen.
+            p.question = p.opening[p.openingNext++];
+            p.step = 0;
+            p.chosen.clear();
+            p.typed.clear();
+            p.revealed = false;
+            p.grade = {};
+            p.given.clear();
+            if (!p.noticeIsError) p.notice.clear();
+            return true;
+        }
+        if (next > last) return false;
         const size_t problems = g.problems().size();
         qs = g.forStep(next, p.seed, 1);
         if (g.problems().size() > problems) refuse(p, g.problems().back().message);
@@ -377,6 +405,7 @@ bool practiceReveal(Practice& p, const Loaded& loaded, View& view)
 void practiceRestart(Practice& p, View& view)
 {
     p.right = p.asked = 0;
+    p.openingNext = 0;
     p.question.reset();
     ++p.seed;
     p.chosen.clear();

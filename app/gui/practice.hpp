@@ -78,6 +78,11 @@ struct Practice {
     std::shared_ptr<sim::QuestionGenerator> generator;
     std::shared_ptr<const sim::Simulation> generatorSim;   ///< the simulation it reads
     uint64_t generatorGeneration = ~0ull;
+    /// The scenario file's questions that no step after the first reveals (those of step 0,
+    /// and those of no step: a dropped barrier's hazard, occupancy), asked first when Right is
+    /// pressed at the first step; `openingNext` of them have been asked this session.
+    std::vector<sim::Question> opening;
+    size_t openingNext = 0;
 
     /// Where the panels drew each clickable cell in the last frame drawn, for scripted clicks
     /// (`--keys click:M[1][2]`) and tests; filled only in practice mode.
@@ -104,9 +109,12 @@ void practiceToggle(Practice& p);
 void practiceFollow(Practice& p, const Loaded& loaded);
 
 /// Next step (Right, Page Down) in practice mode. A waiting question holds the step (the
-/// reveal waits for Enter; a notice says so). Otherwise the question of the step after the
-/// cursor is asked and the cursor stays, so the step is not seen before the answer. Returns
-/// false when the step has no question (or there is no next step): the caller steps as usual.
+/// reveal waits for Enter; a notice says so). At the first step the scenario file's
+/// questions of that step and of no step are asked first, one a press (Practice::opening).
+/// Otherwise the question of the step after the cursor is asked and the cursor stays, so the
+/// step is not seen before the answer. Returns false when the step has no question (or
+/// there is no next step): the caller steps as usual. Only questions about the traced block
+/// (or naming no block) are asked.
 bool practiceNext(Practice& p, const Loaded& loaded, View& view);
 
 /// Drops a waiting question without counting it (Left, Page Up).

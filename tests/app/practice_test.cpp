@@ -235,3 +235,34 @@ TEST(Practice, AnotherSimulationDropsTheQuestion)
     EXPECT_FALSE(p.on);
     EXPECT_EQ(app::practiceLines(p, l).size(), 2u);
 }
+
+// The scenario file's questions that no later step reveals (missing-barrier-after-load's two
+// dropped-barrier questions name no step) are asked first at the first step, which stays on
+// screen; then the walk goes on with step 1's question. PMPP sec. 5.4: without the barrier
+// after the load, read-after-write; without the one after the use, write-after-read.
+TEST(Practice, AsksTheFilesStepLessQuestionsAtTheFirstStep)
+{
+    const app::Loaded l = load("missing-barrier-after-load");
+    app::View v;
+    v.cursor = 0;
+    app::Practice& p = v.practice;
+    app::practiceToggle(p);
+    for (const char* hazard : {"raw", "war"}) {
+        ASSERT_TRUE(app::practiceNext(p, l, v));
+        ASSERT_EQ(p.question->spec.kind, sim::QuestionKind::DroppedBarrierHazard);
+        EXPECT_TRUE(p.question->fixed);
+        EXPECT_EQ(p.step, 0);
+        app::practiceType(p, hazard);
+        ASSERT_TRUE(app::practiceReveal(p, l, v));
+        EXPECT_TRUE(p.grade.correct) << hazard;
+        EXPECT_EQ(v.cursor, 0);
+    }
+    EXPECT_EQ(p.right, 2);
+    ASSERT_TRUE(app::practiceNext(p, l, v));
+    EXPECT_EQ(p.step, 1);
+    EXPECT_NE(p.question->spec.kind, sim::QuestionKind::DroppedBarrierHazard);
+    // Restart asks them again.
+    app::practiceRestart(p, v);
+    ASSERT_TRUE(app::practiceNext(p, l, v));
+    EXPECT_EQ(p.question->spec.kind, sim::QuestionKind::DroppedBarrierHazard);
+}
