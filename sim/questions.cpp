@@ -614,19 +614,11 @@ struct QuestionGenerator::Impl {
         return static_cast<int>(t.y * d.trace().blockDim.x + t.x);
     }
 
-    /// The thread's variables at a step, with `ph` counted from the thread's own tile fills
-    /// (the n-th fill of Mds is phase n), which holds with a barrier dropped too.
+    /// The thread's variables at a step (threadVariables: `ph` is the step's phase, which the
+    /// trace counts from the tile fills when a barrier is dropped).
     Variables variablesAt(const BlockData& d, int thread, int step) const
     {
-        Variables v = threadVariables(s, d.trace(), thread, step);
-        if (shape == Shape::TiledMatmul) {
-            const int mds = arrayId(d, "Mds");
-            int fills = 0;
-            if (auto it = d.fills[thread].find(mds); it != d.fills[thread].end())
-                for (const Fill& f : it->second) fills += d.stepOf[f.event] <= step;
-            v["ph"] = std::max(0, fills - 1);
-        }
-        return v;
+        return threadVariables(s, d.trace(), thread, step);
     }
 
     std::string line(unsigned n) const { return trim(sourceLine(source, n)); }
@@ -959,12 +951,7 @@ struct QuestionGenerator::Impl {
         for (const std::string& id : identifiers(idsFrom))
             if (id != q.spec.expression || !bare)
                 if (auto it = vars.find(id); it != vars.end()) given.push_back(id + " = " + std::to_string(it->second));
-        // The step's label names its phase by the barriers before it, which miscounts when a
-        // barrier is dropped; name the phase the thread's own tile fills give (variablesAt).
-        std::string label = t.steps[step].label;
-        if (label.rfind("phase ", 0) == 0 && vars.count("ph"))
-            if (const size_t colon = label.find(':'); colon != std::string::npos)
-                label = "phase " + std::to_string(vars.at("ph")) + label.substr(colon);
+        const std::string& label = t.steps[step].label;
         q.prompt = "What is " + q.spec.expression + " for " + who + " at step " + std::to_string(step) + " (" + label +
                    ")?";
         q.explanation = capitalised(lineRef(ln)) + ": " + (given.empty() ? "" : "with " + joinList(given) + ", ") +

@@ -251,7 +251,11 @@ TEST(Questions, IndexValueKnowsThePhaseWithADroppedBarrier)
     q.thread = sim::Uint3{3, 0, 0};
     q.step = 7;
     q.expression = "ph*TILE_WIDTH + tx";
-    EXPECT_EQ(g.answer(q).answer.number, 1 * 4 + 3);
+    const Question seven = g.answer(q);
+    EXPECT_EQ(seven.answer.number, 1 * 4 + 3);
+    // The prompt names the step by the trace's own label, phase 1 (counted from the fills).
+    EXPECT_NE(seven.prompt.find("at step 7 (phase 1: load M tile into Mds)"), std::string::npos) << seven.prompt;
+    EXPECT_NE(seven.explanation.find("ph = 1"), std::string::npos) << seven.explanation;
     q.step = 0;
     EXPECT_EQ(g.answer(q).answer.number, 3);
 }
