@@ -187,4 +187,9 @@ BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& 
     return b;
 }
 
+KernelResources convResources(const sim::Scenario& s)
+{
+    return plainResources<Args<DeviceContext>>(s);
+}
+
 }  // namespace ts::gpu::detail

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu.hpp"
+#include "kernel_resources.hpp"
 
 namespace ts::gpu::detail {
 
@@ -30,5 +31,8 @@ CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M,
 /// multiply-add with an element inside N (the basic kernel's work, the same for all three
 /// kernels); gbytesPerS counts N read once and P written once.
 BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress);
+
+/// kernelResources() for a convolution kernel (s.kernel at its compiled TILE_SIZE s.tile).
+KernelResources convResources(const sim::Scenario& s);
 
 }  // namespace ts::gpu::detail

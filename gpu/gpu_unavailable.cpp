@@ -1,5 +1,6 @@
 // The GPU path of a build without CUDA: every call says plainly why there is no GPU.
 #include "gpu.hpp"
+#include "kernel_resources.hpp"
 
 namespace ts::gpu {
 namespace {
@@ -17,6 +18,8 @@ DeviceInfo queryDevice()
 BenchResult bench(const BenchRequest&, const std::function<void(double)>&) { throw Unavailable(kWhy); }
 
 Ceilings measureCeilings() { throw Unavailable(kWhy); }
+
+KernelResources kernelResources(const sim::Scenario&) { throw Unavailable(kWhy); }
 
 CountedRun runCounted(const sim::Scenario&, const std::vector<float>&, const std::vector<float>&)
 {

@@ -8,6 +8,8 @@
 #include <string>
 #include <tuple>
 
+#include "conv_launch.hpp"
+#include "kernel_resources.hpp"
 #include "registry_launch.cuh"
 
 namespace ts::gpu::detail {
@@ -94,3 +96,19 @@ void launchMatmulCounted(const sim::Scenario& s, const float* M, const float* N,
 }
 
 }  // namespace ts::gpu::detail
+
+namespace ts::gpu {
+
+KernelResources kernelResources(const sim::Scenario& s)
+{
+    detail::requireDevice();
+    if (detail::isCublas(s.kernel))
+        throw LaunchError("cublas is not one of the project's kernels, so it has no compiled instance whose "
+                          "registers TileScope can read.");
+    const sim::KernelInfo* info = sim::findKernel(s.kernel);
+    if (!info) throw LaunchError("'" + s.kernel + "' is not a kernel of the registry.");
+    if (info->family == sim::Family::Matmul) return detail::plainResources<detail::Args<DeviceContext>>(s);
+    return detail::convResources(s);
+}
+
+}  // namespace ts::gpu

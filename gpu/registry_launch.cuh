@@ -10,6 +10,7 @@
 #include "cuda_support.hpp"
 #include "device_context.cuh"
 #include "gpu.hpp"
+#include "kernel_resources.hpp"
 #include "sim/scenario.hpp"
 
 namespace ts::gpu::detail {
@@ -61,17 +62,34 @@ void launchRegistered(const sim::Scenario& s, const Args& args)
     check(cudaGetLastError(), ("launching " + s.kernel).c_str());
 }
 
+/// The attributes (cudaFuncGetAttributes: numRegs, sharedSizeBytes, ...) of the plain
+/// instance (DeviceContext, no dropped barrier) that launches `s`.
+template <class Args>
+cudaFuncAttributes plainAttributes(const sim::Scenario& s)
+{
+    sim::Scenario plain = s;
+    plain.dropBarriers = 0;
+    cudaFuncAttributes a{};
+    withDeviceKernel<DeviceContext, Args>(plain, [&](auto kernel) {
+        check(cudaFuncGetAttributes(&a, kernel), ("reading the attributes of " + s.kernel).c_str());
+    });
+    return a;
+}
+
 /// The static shared memory per block (bytes) of the plain instance that launches `s`.
 template <class Args>
 size_t staticSharedBytes(const sim::Scenario& s)
 {
-    size_t bytes = 0;
-    withDeviceKernel<DeviceContext, Args>(s, [&](auto kernel) {
-        cudaFuncAttributes a{};
-        check(cudaFuncGetAttributes(&a, kernel), ("reading the attributes of " + s.kernel).c_str());
-        bytes = a.sharedSizeBytes;
-    });
-    return bytes;
+    return plainAttributes<Args>(s).sharedSizeBytes;
+}
+
+/// Registers per thread and static shared memory per block of the plain instance that
+/// launches `s` (gpu/kernel_resources.hpp).
+template <class Args>
+KernelResources plainResources(const sim::Scenario& s)
+{
+    const cudaFuncAttributes a = plainAttributes<Args>(s);
+    return KernelResources{a.numRegs, static_cast<int>(a.sharedSizeBytes)};
 }
 
 }  // namespace ts::gpu::detail

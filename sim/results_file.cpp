@@ -99,8 +99,8 @@ public:
         return d;
     }
 
-    /// A whole number of at least 1 (and at most 2^31 - 1).
-    std::optional<int> count(const char* key, bool required) const
+    /// A whole number of at least `least` (1 or 0, and at most 2^31 - 1).
+    std::optional<int> count(const char* key, bool required, int least = 1) const
     {
         if (!required && !has(key)) return std::nullopt;
         const json& v = at(key);
@@ -108,7 +108,8 @@ public:
                                                      std::floor(v.get<double>()) == v.get<double>());
         if (!whole) fail(path_, name(key) + " must be a whole number; got " + described(v) + ".");
         const double d = v.get<double>();
-        if (d < 1 || d > 2147483647.0) fail(path_, name(key) + " must be at least 1; got " + v.dump() + ".");
+        if (d < least || d > 2147483647.0)
+            fail(path_, name(key) + " must be at least " + std::to_string(least) + "; got " + v.dump() + ".");
         return static_cast<int>(d);
     }
 
@@ -162,6 +163,7 @@ ResultEntry readResult(const json& v, const std::string& path, size_t index)
     e.msMedian = r.number("ms_median", false, 0, false);
     e.percentOfCublas = r.number("percent_of_cublas", false, 0, true);
     e.registers = r.count("registers", false);
+    e.staticSharedBytes = r.count("static_shared_bytes", false, 0);
     e.dramBytes = r.number("dram_bytes", false, 0, false);
     return e;
 }
@@ -214,6 +216,12 @@ ResultsFile parseResultsText(std::string_view text, const std::string& path)
     if (results.empty()) fail(path, "results is empty; a results file holds at least one timing.");
     for (size_t i = 0; i < results.size(); ++i) f.results.push_back(readResult(results[i], path, i));
     return f;
+}
+
+void writeResourceKeys(const ResultEntry& e, nlohmann::ordered_json& result)
+{
+    if (e.registers) result["registers"] = *e.registers;
+    if (e.staticSharedBytes) result["static_shared_bytes"] = *e.staticSharedBytes;
 }
 
 std::string resultsDirectory() { return (fs::path(presetDirectory()).parent_path() / "results").string(); }

@@ -3,6 +3,7 @@
 // Ladder and Roofline panels, `tilescope-cli roofline --results FILE`). Plain data; the
 // roofline built from it is in sim/roofline.hpp. No UI, no CUDA.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,9 +29,14 @@ struct ResultEntry {
     double gflops = 0;                  ///< 2 j k l / median time, in GFLOPS (>= 0)
     std::optional<double> msMedian;     ///< median time of one launch, milliseconds
     std::optional<double> percentOfCublas;   ///< its GFLOPS over cuBLAS's in the same run, percent
-    /// Extension: registers per thread of the kernel as compiled (ptxas -v), when the file
-    /// says so; the Ladder panel shows "—" without it.
+    /// Extension: registers per thread of the launched instance as compiled (what
+    /// cudaFuncGetAttributes reports as numRegs, ptxas -v's figure), when the file says so
+    /// (`registers`); the Ladder panel shows "—" without it.
     std::optional<int> registers;
+    /// Extension: static shared memory per block of the launched instance, bytes
+    /// (cudaFuncGetAttributes' sharedSizeBytes: the kernel's __shared__ arrays), when the file
+    /// says so (`static_shared_bytes`, 0 for a kernel without shared memory).
+    std::optional<int> staticSharedBytes;
     /// Extension: bytes the launch moved between DRAM and the chip, measured (a profiler's
     /// DRAM read + write bytes); without it the roofline uses the compulsory-bytes model.
     std::optional<double> dramBytes;
@@ -67,9 +73,16 @@ inline constexpr size_t kMaxResultsBytes = 4u << 20;
 /// multiplication `params` holds whole numbers j, k, l and tile of at least 1). Optional,
 /// checked where present: compute_capability, driver, date (strings), peak_fp32_gflops and
 /// copy_gbytes_per_s (numbers > 0), and per result ms_median (> 0), percent_of_cublas
-/// (>= 0), registers (a whole number of at least 1) and dram_bytes (> 0). Other keys are
-/// ignored. Throws ResultsFileError for anything else; never crashes.
+/// (>= 0), registers (a whole number of at least 1), static_shared_bytes (a whole number of
+/// at least 0) and dram_bytes (> 0). Other keys are ignored. Throws ResultsFileError for
+/// anything else; never crashes.
 ResultsFile parseResultsText(std::string_view text, const std::string& path);
+
+/// Writes the extension keys of one result that `bench` records for a kernel of the project
+/// (not cuBLAS) into `result`, one object of a results file's `results` array:
+/// `registers` (per thread) and `static_shared_bytes` (per block), each only where `e` has
+/// it, so that parseResultsText reads back the same values. Other keys are left alone.
+void writeResourceKeys(const ResultEntry& e, nlohmann::ordered_json& result);
 
 /// Reads the results file at `path`: a path, or the name of a file in the assets' results
 /// folder (resultsDirectory(), with or without ".json"). Throws ResultsFileError for a

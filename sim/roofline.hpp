@@ -76,6 +76,7 @@ struct RooflinePoint {
     bool textbook = false;                      ///< PMPP's example, not a measurement
     std::optional<double> percentOfCublas;      ///< from the results file
     std::optional<int> registers;               ///< from the results file
+    std::optional<int> staticSharedBytes;       ///< from the results file (bytes per block)
     std::string note;                           ///< what the textbook says of it ("" otherwise)
 };
 
@@ -169,7 +170,7 @@ RooflineCeilings textbookCeilings();
 /// `ceilings` {peak_fp32_gflops, memory_gbytes_per_s, source, detail, ridge_flop_per_byte}
 /// and `points`, one object per point {kernel, params, gflops, intensity_dram,
 /// intensity_requested, dram_source, requested_source, bound_gflops {dram, requested},
-/// textbook, and where known percent_of_cublas, registers, note}; null where unknown.
+/// textbook, and where known percent_of_cublas, registers, static_shared_bytes, note}; null where unknown.
 std::string rooflineJson(const Roofline& r, const std::string& profile);
 
 }  // namespace ts::sim

@@ -20,7 +20,9 @@
 #include "conv_verify_cases.hpp"
 #include "kernels/context.cuh"
 #include "gpu/gpu.hpp"
+#include "gpu/kernel_resources.hpp"
 #include "sim/kernel_info.hpp"
+#include "sim/results_file.hpp"
 #include "sim/simulate.hpp"
 #include "sim/warp_memory.hpp"
 #include "work_check.hpp"
@@ -502,6 +504,7 @@ int Commands::runBench()
         }
     }
     std::vector<gpu::BenchRequest> reqs;
+    std::vector<sim::Scenario> scenarios;   // the scenario of each request (its kernel's instance)
     for (const std::string& n : names) {
         sim::Scenario s;
         const std::string asSim = n == "cublas" ? "matmul-naive" : n;
@@ -529,6 +532,7 @@ int Commands::runBench()
         r.reps = reps_;
         r.seed = s.seed;
         reqs.push_back(r);
+        scenarios.push_back(s);
     }
     if (!benchOut_.empty()) {
         // Said before the timings start, not after.
@@ -575,6 +579,15 @@ int Commands::runBench()
         r["max_abs_err"] = b.maxAbsErr;
         if (b.bitExactVsSim) r["bit_exact_vs_sim"] = *b.bitExactVsSim;
         if (ofCublas) r["percent_of_cublas"] = 100.0 * b.gflops / *ofCublas;
+        // Extension: what the launched instance takes from an SM (not for cuBLAS, whose
+        // kernels are its own).
+        sim::ResultEntry resources;
+        if (rq.kernel != "cublas") {
+            const gpu::KernelResources kr = gpu::kernelResources(scenarios[ri]);
+            resources.registers = kr.registers;
+            resources.staticSharedBytes = kr.staticSharedBytes;
+            sim::writeResourceKeys(resources, r);
+        }
         out["results"].push_back(r);
         if (!benchJson_)
             std::cout << std::left << std::setw(14)
@@ -588,6 +601,9 @@ int Commands::runBench()
                       << " GB/s  max|err| " << std::scientific << std::setprecision(2) << b.maxAbsErr
                       << std::defaultfloat
                       << (b.bitExactVsSim ? (*b.bitExactVsSim ? "  bit-exact vs sim" : "  DIFFERS from sim") : "")
+                      << (resources.registers ? "  " + std::to_string(*resources.registers) + " registers, " +
+                                                    std::to_string(*resources.staticSharedBytes) + " B shared"
+                                              : std::string())
                       << (ofCublas ? "  " + percentText(100.0 * b.gflops / *ofCublas) + "% of cuBLAS" : std::string())
                       << "\n";
     }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -71,6 +72,7 @@ TEST(ResultsFile, CommittedH100File)
         EXPECT_EQ(*e.tile, tiles[i]);
         EXPECT_TRUE(e.percentOfCublas.has_value());
         EXPECT_FALSE(e.registers.has_value()) << "the committed file has no registers";
+        EXPECT_FALSE(e.staticSharedBytes.has_value()) << "nor static shared memory: an older file still loads";
         EXPECT_FALSE(e.dramBytes.has_value());
     }
     EXPECT_NEAR(f.results[0].gflops, 5355.50, 0.01);
@@ -105,6 +107,67 @@ TEST(ResultsFile, OptionalKeysAndOtherKernels)
     // A whole number written as 16.0 is a whole number.
     EXPECT_EQ(*sim::parseResultsText(withResult(R"({"kernel": "matmul-naive", "params": {"j": 8, "k": 8, "l": 8,
               "tile": 16.0}, "gflops": 1})"), "z.json").results[0].tile, 16);
+}
+
+/// One result as bench writes it (the contract's keys), with the resource keys of `e`
+/// added by sim::writeResourceKeys, as the text of a results file.
+std::string writtenFile(const sim::ResultEntry& e)
+{
+    nlohmann::ordered_json r;
+    r["kernel"] = "matmul-conflict-free";
+    r["params"] = {{"j", 4096}, {"k", 4096}, {"l", 4096}, {"tile", 128}};
+    r["ms_median"] = 3.27;
+    r["gflops"] = 42002.0;
+    sim::writeResourceKeys(e, r);
+    nlohmann::ordered_json f;
+    f["device"] = "NVIDIA H100 80GB HBM3";
+    f["results"] = nlohmann::ordered_json::array({r});
+    return f.dump(1);
+}
+
+TEST(ResultsFile, RegistersAndStaticSharedMemoryWrittenAndReadBack)
+{
+    // What bench --out records for a rung: cudaFuncGetAttributes' numRegs and sharedSizeBytes
+    // (matmul-conflict-free at tile 128 on the H100: 125 registers, 16.25 KiB).
+    sim::ResultEntry e;
+    e.registers = 125;
+    e.staticSharedBytes = 16640;
+    const std::string text = writtenFile(e);
+    EXPECT_NE(text.find("\"registers\": 125"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"static_shared_bytes\": 16640"), std::string::npos) << text;
+    const sim::ResultsFile f = sim::parseResultsText(text, "w.json");
+    ASSERT_EQ(f.results.size(), 1u);
+    ASSERT_TRUE(f.results[0].registers.has_value());
+    ASSERT_TRUE(f.results[0].staticSharedBytes.has_value());
+    EXPECT_EQ(*f.results[0].registers, 125);
+    EXPECT_EQ(*f.results[0].staticSharedBytes, 16640);
+    // A kernel without shared memory (matmul-naive) records 0 bytes, which is a value, not
+    // a missing key.
+    e.registers = 32;
+    e.staticSharedBytes = 0;
+    const sim::ResultsFile naive = sim::parseResultsText(writtenFile(e), "w.json");
+    ASSERT_TRUE(naive.results[0].staticSharedBytes.has_value());
+    EXPECT_EQ(*naive.results[0].staticSharedBytes, 0);
+    EXPECT_EQ(*naive.results[0].registers, 32);
+}
+
+TEST(ResultsFile, WithoutResourceKeysNothingIsWrittenAndTheFileStillLoads)
+{
+    // cuBLAS's result, and every result of a file written before the keys existed.
+    const std::string text = writtenFile(sim::ResultEntry{});
+    EXPECT_EQ(text.find("registers"), std::string::npos) << text;
+    EXPECT_EQ(text.find("static_shared_bytes"), std::string::npos) << text;
+    const sim::ResultsFile f = sim::parseResultsText(text, "w.json");
+    EXPECT_FALSE(f.results[0].registers.has_value());
+    EXPECT_FALSE(f.results[0].staticSharedBytes.has_value());
+    EXPECT_NEAR(f.results[0].gflops, 42002.0, 1e-9);
+    // Bad values of the new key are refused as the others are.
+    expectRefused(withResult(kGood.substr(0, kGood.size() - 1) + R"(, "static_shared_bytes": -1})"),
+                  "results[0].static_shared_bytes must be at least 0; got -1");
+    expectRefused(withResult(kGood.substr(0, kGood.size() - 1) + R"(, "static_shared_bytes": 8.5})"),
+                  "results[0].static_shared_bytes must be a whole number; got the number 8.5");
+    expectRefused(withResult(kGood.substr(0, kGood.size() - 1) + R"(, "static_shared_bytes": "8 KiB"})"),
+                  "results[0].static_shared_bytes must be a whole number; got the string \"8 KiB\"");
 }
 
 TEST(ResultsFile, MalformedFilesAreRefusedWithOneSentence)

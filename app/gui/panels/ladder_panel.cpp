@@ -3,7 +3,8 @@
 // cuBLAS the 100% bar; beside each bar the counts that explain the step, from one simulation
 // of each kernel on the same 128^3 problem (sim::countRung): global load requests and
 // sectors, shared-memory wavefronts and bank conflicts, multiply-adds per element read from
-// shared memory, threads per block, and registers per thread where the file gives them.
+// shared memory, threads per block, and registers per thread and static shared memory per
+// block where the file gives them (bench --out records them).
 // Without a results file the rungs are listed with their counts and no bars. Where the panel
 // is too narrow for one row per rung, the counts go on a line of their own under the bar.
 #include <imgui.h>
@@ -22,60 +23,6 @@
 namespace ts::app {
 namespace {
 
-/// One bar of the chart.
-struct Row {
-    std::string kernel;
-    int tile = 0;
-    int j = 0, k = 0, l = 0;             ///< 0: not a matrix multiplication
-    std::optional<double> gflops, percent, ms;
-    std::optional<int> registers;
-    const sim::RungCounts* counts = nullptr;
-};
-
-/// The rows: the results file's, in its order, or the ladder's rungs at their default tiles.
-std::vector<Row> rowsOf(const Loaded& loaded)
-{
-    const std::vector<sim::RungCounts>* counts = loaded.ladder ? &loaded.ladder->counts : nullptr;
-    auto countsOf = [&](const std::string& kernel, int tile) {
-        return counts ? sim::findCounts(*counts, kernel, tile) : nullptr;
-    };
-    std::vector<Row> rows;
-    if (!loaded.results) {
-        for (const char* name : sim::kLadderRungs) {
-            Row r;
-            r.kernel = name;
-            r.tile = sim::findKernel(name)->defaultTile;
-            r.counts = countsOf(r.kernel, r.tile);
-            rows.push_back(r);
-        }
-        return rows;
-    }
-    for (const sim::ResultEntry& e : loaded.results->results) {
-        Row r;
-        r.kernel = e.kernel;
-        r.gflops = e.gflops;
-        r.percent = e.percentOfCublas;
-        r.ms = e.msMedian;
-        r.registers = e.registers;
-        if (e.isMatmul()) {
-            r.tile = *e.tile;
-            r.j = *e.j;
-            r.k = *e.k;
-            r.l = *e.l;
-            r.counts = countsOf(r.kernel, r.tile);
-        }
-        rows.push_back(r);
-    }
-    // A share of cuBLAS the file does not give: against cuBLAS on the same problem, if it ran.
-    for (Row& r : rows) {
-        if (r.percent || !r.j) continue;
-        for (const Row& c : rows)
-            if (c.kernel == "cublas" && c.j == r.j && c.k == r.k && c.l == r.l && c.gflops && *c.gflops > 0)
-                r.percent = 100.0 * *r.gflops / *c.gflops;
-    }
-    return rows;
-}
-
 /// The count columns beside the bars.
 struct Column {
     const char* head;
@@ -90,38 +37,16 @@ constexpr Column kColumns[] = {
     {"FMA/ld", "Multiply-adds per element read from shared memory (data reuse from registers)."},
     {"thr", "Threads per block."},
     {"regs", "Registers per thread as compiled (ptxas -v), from the results file; \u2014 where it has none."},
+    {"smem", "Static shared memory per block as compiled (the kernel's __shared__ arrays), from the results file; "
+             "\u2014 where it has none."},
 };
 constexpr int kColumnCount = static_cast<int>(std::size(kColumns));
+static_assert(kColumnCount == kLadderColumns, "a head and a tip for every cell of ladderCells");
 
-std::string fmaText(const sim::RungCounts& c)
-{
-    if (c.totals.shared_loads == 0) return "\u2014";
-    char b[32];
-    const double v = c.fmasPerSharedLoad();
-    std::snprintf(b, sizeof b, v < 10 ? "%.2f" : "%.1f", v);
-    return b;
-}
-
-/// The row's count cells, in kColumns order ("…" while counting, "—" where there are none).
-std::vector<std::string> cells(const Row& r, bool counting, bool slide)
-{
-    std::vector<std::string> out(kColumnCount, counting && !r.counts && r.kernel != "cublas" ? "\u2026" : "\u2014");
-    if (r.registers) out[6] = std::to_string(*r.registers);
-    const sim::RungCounts* c = r.counts;
-    if (!c || !c->error.empty()) return out;
-    auto count = [&](uint64_t v) { return slide ? compactCount(v) : thousands(static_cast<double>(v)); };
-    out[0] = count(c->totals.global_ld_requests);
-    out[1] = count(c->totals.global_ld_sectors);
-    out[2] = count(c->totals.shared_ld_wavefronts + c->totals.shared_st_wavefronts);
-    out[3] = count(c->sharedBankConflicts());
-    out[4] = fmaText(*c);
-    out[5] = std::to_string(c->threadsPerBlock);
-    return out;
-}
 
 /// The words after the bar: "41,802 GFLOPS  82.5 %" (on a slide "41,802  82.5 %", the
 /// heading naming the unit).
-std::string valueText(const Row& r, bool slide)
+std::string valueText(const LadderRow& r, bool slide)
 {
     if (!r.gflops) return "\u2014";
     std::string s = thousands(*r.gflops) + (slide ? "" : " GFLOPS");
@@ -135,7 +60,7 @@ std::string problemText(int j, int k, int l)
 }
 
 /// The tooltip of a row: the kernel in words, its timing and what the counts mean.
-std::string rowTip(const Row& r, int edge)
+std::string rowTip(const LadderRow& r, int edge)
 {
     std::string s = r.kernel;
     if (r.kernel != "cublas" && r.tile) s += " (tile " + std::to_string(r.tile) + ")";
@@ -158,10 +83,15 @@ std::string rowTip(const Row& r, int edge)
              thousands(t.global_ld_requests ? double(t.global_ld_sectors) / double(t.global_ld_requests) : 0, 2) +
              " a request); " + thousands(double(t.shared_ld_wavefronts + t.shared_st_wavefronts)) +
              " shared wavefronts, " + thousands(double(r.counts->sharedBankConflicts())) + " bank conflicts; " +
-             fmaText(*r.counts) + " multiply-adds per shared load; " + std::to_string(r.counts->threadsPerBlock) +
+             ladderFmaText(*r.counts) + " multiply-adds per shared load; " + std::to_string(r.counts->threadsPerBlock) +
              " threads a block. A 128-bit access is one request of four elements a lane, as on the GPU.";
     } else if (r.counts) {
         s += "\nNo counts: " + r.counts->error;
+    }
+    if (r.registers || r.staticSharedBytes) {
+        s += "\nCompiled instance (results file):";
+        if (r.registers) s += " " + std::to_string(*r.registers) + " registers a thread" + (r.staticSharedBytes ? "," : ".");
+        if (r.staticSharedBytes) s += " " + kibibytesText(*r.staticSharedBytes) + " of static shared memory a block.";
     }
     return s;
 }
@@ -176,7 +106,7 @@ void LadderPanel::draw(Frame& f)
         const Palette& pal = f.theme.palette;
         const bool slide = f.view.presentation;
         const bool measured = f.loaded.results != nullptr;
-        const std::vector<Row> rows = rowsOf(f.loaded);
+        const std::vector<LadderRow> rows = ladderRows(f.loaded);
         const bool counting = !f.loaded.ladder || f.loaded.ladder->resultsGeneration != f.loaded.resultsGeneration;
         const int edge = f.loaded.ladder && !f.loaded.ladder->counts.empty() ? f.loaded.ladder->counts.front().edge
                                                                              : sim::kRungCountEdge;
@@ -185,7 +115,7 @@ void LadderPanel::draw(Frame& f)
         std::string heading = "No timings loaded: File > Open results...";
         if (measured) {
             bool same = !rows.empty() && rows.front().j;
-            for (const Row& r : rows) same = same && r.j == rows.front().j && r.k == rows.front().k && r.l == rows.front().l;
+            for (const LadderRow& r : rows) same = same && r.j == rows.front().j && r.k == rows.front().k && r.l == rows.front().l;
             heading = std::string(slide ? "GFLOPS and share of cuBLAS" : "GFLOPS") +
                       (same ? " at " + problemText(rows.front().j, rows.front().k, rows.front().l) : "") + ", " +
                       f.loaded.results->measuredOn();
@@ -209,12 +139,12 @@ void LadderPanel::draw(Frame& f)
         const char* unmeasured = "not measured";
         const float minBar = measured ? ImGui::GetFontSize() * (slide ? 4 : 6) : ImGui::CalcTextSize(unmeasured).x;
         bool compact = slide;
-        auto name = [&](const Row& r) { return compact ? shortName(r.kernel) : r.kernel; };
+        auto name = [&](const LadderRow& r) { return compact ? shortName(r.kernel) : r.kernel; };
         float nameW = 0, valueW = 0;
         auto measure = [&] {
             nameW = 0;
             valueW = ImGui::CalcTextSize("\u2014").x;
-            for (const Row& r : rows) {
+            for (const LadderRow& r : rows) {
                 nameW = std::max(nameW, ImGui::CalcTextSize(name(r).c_str()).x);
                 valueW = std::max(valueW, ImGui::CalcTextSize(valueText(r, compact).c_str()).x);
             }
@@ -226,13 +156,13 @@ void LadderPanel::draw(Frame& f)
             measure();
         }
         std::vector<std::vector<std::string>> text;
-        for (const Row& r : rows) text.push_back(cells(r, counting, compact));
+        for (const LadderRow& r : rows) text.push_back(ladderCells(r, counting, compact));
         float colW[kColumnCount] = {};
         for (int c = 0; c < kColumnCount; ++c) {
             colW[c] = ImGui::CalcTextSize(kColumns[c].head).x;
             for (const auto& t : text) colW[c] = std::max(colW[c], ImGui::CalcTextSize(t[c].c_str()).x);
         }
-        constexpr int kPriority[] = {1, 3, 4, 0, 2, 5, 6};   // sectors, confl., FMA/ld, ld req, wavefr., thr, regs
+        constexpr int kPriority[] = {1, 3, 4, 0, 2, 5, 6, 7};   // sectors, confl., FMA/ld, ld req, wavefr., thr, regs, smem
         std::vector<int> shown;
         float countsW = 0;
         const float fixed = nameW + gap + minBar + (measured ? gap + valueW : 0);
@@ -247,7 +177,7 @@ void LadderPanel::draw(Frame& f)
         const float barW = measured ? std::max(scaled(20), avail - barX - gap - valueW - countsW - 2) : minBar;
         const float countsX = avail - countsW + gap;
         double scale = 0;
-        for (const Row& r : rows)
+        for (const LadderRow& r : rows)
             if (r.gflops) scale = std::max(scale, *r.gflops);
 
         const float x0 = ImGui::GetCursorPosX();
@@ -271,7 +201,7 @@ void LadderPanel::draw(Frame& f)
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
         for (size_t i = 0; i < rows.size(); ++i) {
-            const Row& r = rows[i];
+            const LadderRow& r = rows[i];
             ImGui::PushID(static_cast<int>(i));
             const ImVec2 rowStart = ImGui::GetCursorScreenPos();
             ImGui::TextUnformatted(name(r).c_str());

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <iterator>
 
+#include "sim/kernel_info.hpp"
 #include "sim/kernel_registry.hpp"
+#include "sim/roofline.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
@@ -89,6 +91,87 @@ void headingWithHelp(ImFont* bold, const std::string& heading, const std::string
 std::string shortName(const std::string& kernel)
 {
     return kernel.rfind("matmul-", 0) == 0 ? kernel.substr(7) : kernel;
+}
+
+std::vector<LadderRow> ladderRows(const Loaded& loaded)
+{
+    const std::vector<sim::RungCounts>* counts = loaded.ladder ? &loaded.ladder->counts : nullptr;
+    auto countsOf = [&](const std::string& kernel, int tile) {
+        return counts ? sim::findCounts(*counts, kernel, tile) : nullptr;
+    };
+    std::vector<LadderRow> rows;
+    if (!loaded.results) {
+        for (const char* name : sim::kLadderRungs) {
+            LadderRow r;
+            r.kernel = name;
+            r.tile = sim::findKernel(name)->defaultTile;
+            r.counts = countsOf(r.kernel, r.tile);
+            rows.push_back(r);
+        }
+        return rows;
+    }
+    for (const sim::ResultEntry& e : loaded.results->results) {
+        LadderRow r;
+        r.kernel = e.kernel;
+        r.gflops = e.gflops;
+        r.percent = e.percentOfCublas;
+        r.ms = e.msMedian;
+        r.registers = e.registers;
+        r.staticSharedBytes = e.staticSharedBytes;
+        if (e.isMatmul()) {
+            r.tile = *e.tile;
+            r.j = *e.j;
+            r.k = *e.k;
+            r.l = *e.l;
+            r.counts = countsOf(r.kernel, r.tile);
+        }
+        rows.push_back(r);
+    }
+    // A share of cuBLAS the file does not give: against cuBLAS on the same problem, if it ran.
+    for (LadderRow& r : rows) {
+        if (r.percent || !r.j) continue;
+        for (const LadderRow& c : rows)
+            if (c.kernel == "cublas" && c.j == r.j && c.k == r.k && c.l == r.l && c.gflops && *c.gflops > 0)
+                r.percent = 100.0 * *r.gflops / *c.gflops;
+    }
+    return rows;
+}
+
+std::string kibibytesText(int bytes)
+{
+    if (bytes == 0) return "0";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", bytes / 1024.0);
+    std::string s = b;
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s + " KiB";
+}
+
+std::string ladderFmaText(const sim::RungCounts& c)
+{
+    if (c.totals.shared_loads == 0) return "\u2014";
+    char b[32];
+    const double v = c.fmasPerSharedLoad();
+    std::snprintf(b, sizeof b, v < 10 ? "%.2f" : "%.1f", v);
+    return b;
+}
+
+std::vector<std::string> ladderCells(const LadderRow& r, bool counting, bool slide)
+{
+    std::vector<std::string> out(kLadderColumns, counting && !r.counts && r.kernel != "cublas" ? "\u2026" : "\u2014");
+    if (r.registers) out[6] = std::to_string(*r.registers);
+    if (r.staticSharedBytes) out[7] = kibibytesText(*r.staticSharedBytes);
+    const sim::RungCounts* c = r.counts;
+    if (!c || !c->error.empty()) return out;
+    auto count = [&](uint64_t v) { return slide ? compactCount(v) : thousands(static_cast<double>(v)); };
+    out[0] = count(c->totals.global_ld_requests);
+    out[1] = count(c->totals.global_ld_sectors);
+    out[2] = count(c->totals.shared_ld_wavefronts + c->totals.shared_st_wavefronts);
+    out[3] = count(c->sharedBankConflicts());
+    out[4] = ladderFmaText(*c);
+    out[5] = std::to_string(c->threadsPerBlock);
+    return out;
 }
 
 }  // namespace ts::app

@@ -6,7 +6,9 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "state.hpp"
 
@@ -57,5 +59,37 @@ void headingWithHelp(ImFont* bold, const std::string& heading, const std::string
 
 /// "matmul-tiled" -> "tiled": a rung's name without "matmul-" (for labels on a chart).
 std::string shortName(const std::string& kernel);
+
+/// One row of the Ladder panel: a result of the loaded results file, or a rung of the ladder
+/// at its default tile when none is loaded.
+struct LadderRow {
+    std::string kernel;
+    int tile = 0;
+    int j = 0, k = 0, l = 0;             ///< 0: not a matrix multiplication
+    std::optional<double> gflops, percent, ms;
+    std::optional<int> registers;           ///< per thread, from the results file
+    std::optional<int> staticSharedBytes;   ///< per block, bytes, from the results file
+    const sim::RungCounts* counts = nullptr;   ///< the simulator's 128^3 counts (loaded.ladder)
+};
+
+/// The rows: the results file's, in its order (a share of cuBLAS the file does not give
+/// worked out against cuBLAS on the same problem), or the ladder's rungs at their default
+/// tiles. The rows point into loaded.ladder's counts.
+std::vector<LadderRow> ladderRows(const Loaded& loaded);
+
+/// The Ladder panel's count cells, in its columns' order: load requests, sectors,
+/// wavefronts, conflicts, FMA per shared load, threads, registers, static shared memory.
+inline constexpr int kLadderColumns = 8;
+
+/// A row's kLadderColumns cells: the counts (compactCount on a slide, else thousands), the
+/// registers ("125") and the static shared memory ("16.25 KiB") of the results file; "…"
+/// while the row's counts are being made, "—" where there is no figure.
+std::vector<std::string> ladderCells(const LadderRow& r, bool counting, bool slide);
+
+/// Multiply-adds per element read from shared memory, "4.00" ("—" without shared loads).
+std::string ladderFmaText(const sim::RungCounts& c);
+
+/// Bytes as KiB: "0", "2 KiB", "16.25 KiB" (at most two decimals, trailing zeros dropped).
+std::string kibibytesText(int bytes);
 
 }  // namespace ts::app
