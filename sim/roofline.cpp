@@ -241,6 +241,7 @@ Roofline resultsRoofline(const ResultsFile& f, const std::vector<RungCounts>& co
         p.gflops = e.gflops;
         p.percentOfCublas = e.percentOfCublas;
         p.registers = e.registers;
+        p.staticSharedBytes = e.staticSharedBytes;
         std::optional<double> flops;
         if (e.isMatmul()) {
             p.j = *e.j;
@@ -304,6 +305,7 @@ std::string rooflineJson(const Roofline& r, const std::string& profile)
         q["textbook"] = p.textbook;
         if (p.percentOfCublas) q["percent_of_cublas"] = *p.percentOfCublas;
         if (p.registers) q["registers"] = *p.registers;
+        if (p.staticSharedBytes) q["static_shared_bytes"] = *p.staticSharedBytes;
         if (!p.note.empty()) q["note"] = p.note;
         points.push_back(q);
     }
