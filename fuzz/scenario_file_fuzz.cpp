@@ -9,15 +9,14 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
+#include "panel_names.hpp"
 #include "sim/scenario_file.hpp"
 
 namespace {
 
-/// The app's panel names (app/gui/panels/panel_table.cpp), so that the `panels` check runs
-/// as in the app; a name missing here only makes the fuzzer see one more refusal.
-const ts::sim::PanelNames kPanels = {"scenario", "stats",   "gpu",     "matrices", "timeline", "code",
-                                     "shared-memory", "threads", "hazards", "occupancy", "convolution",
-                                     "reduction-tables"};
+/// The app's panel names (panel_names.hpp, checked against the panel table), so that the
+/// `panels` check runs as in the app.
+const ts::sim::PanelNames& kPanels = ts::fuzz::kAppPanelNames;
 
 }  // namespace
 

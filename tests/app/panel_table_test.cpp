@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "fuzz/panel_names.hpp"
 #include "layout.hpp"
 #include "panels/panel_table.hpp"
 
@@ -26,6 +27,13 @@ TEST(PanelTable, NamesAndTitlesAreUnique)
     EXPECT_EQ(findPanel("memory"), panelId("memory"));
     EXPECT_EQ(findPanel("no-such-panel"), -1);
     EXPECT_THROW(panelId("no-such-panel"), std::logic_error);
+}
+
+// The scenario-file fuzzer and the parser's tests pass the app's panel names without the app
+// (fuzz/panel_names.hpp): the same names, in the same order, as the panel table.
+TEST(PanelTable, FuzzersPanelNamesAreThePanelTables)
+{
+    EXPECT_EQ(ts::fuzz::kAppPanelNames, panelNameList());
 }
 
 TEST(PanelTable, MakesOnePanelPerRowWithItsId)

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "fuzz/panel_names.hpp"
 #include "kernels/context.cuh"
 #include "sim/scenario_file.hpp"
 #include "trace_query.hpp"
@@ -16,9 +17,8 @@ namespace ts::test {
 namespace {
 namespace fs = std::filesystem;
 
-/// The panel names the app passes (its panel table, in View-menu order).
-const sim::PanelNames kAppPanels = {"scenario", "stats",   "gpu",     "matrices",  "timeline",    "code",
-                                    "shared-memory", "threads", "hazards", "occupancy", "convolution", "reduction-tables"};
+/// The panel names the app passes (its panel table, in View-menu order; fuzz/panel_names.hpp).
+const sim::PanelNames& kAppPanels = ts::fuzz::kAppPanelNames;
 
 /// A scratch folder for one test, removed afterwards.
 class ScenarioFiles : public ::testing::Test {
@@ -194,9 +194,10 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
     EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by], two block indices; got an array of 1 value.");
     EXPECT_EQ(errorOf(kGood + "thread = [2, 0]\n"), ", line 4: thread [2, 0] is outside the block of 2 x 2 threads.");
     EXPECT_EQ(errorOf(kGood + "thread = 1\n"), ", line 4: thread must be [tx, ty], a thread index in the block; got the integer 1.");
-    EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\",\n  \"memory\"]\n"),
-              ", line 5: 'memory' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
-              "shared-memory, threads, hazards, occupancy, convolution, reduction-tables.");
+    EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\",\n  \"heatmap\"]\n"),
+              ", line 5: 'heatmap' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
+              "shared-memory, threads, hazards, occupancy, convolution, reduction-tables, memory, ladder, "
+              "roofline, practice.");
     EXPECT_EQ(errorOf(kGood + "panels = \"code\"\n"), ", line 4: panels must be an array of panel names; got the string \"code\".");
     // Without a list of panel names (a caller that shows no panels) any name is kept.
     EXPECT_EQ(sim::loadScenarioFile(write("any.toml", kGood + "panels = [\"memory\"]\n")).panels,
