@@ -72,7 +72,8 @@ std::vector<Clipped> clippedContent(ImVec2 display, bool presentation)
         const std::string panel = panelOf(w);
         if (panel.empty()) continue;
         const bool child = (w->Flags & ImGuiWindowFlags_ChildWindow) != 0;
-        const std::string where = child ? "'" + childName(w) + "' " : std::string();
+        std::string where;
+        if (child) where.append("'").append(childName(w)).append("' ");
         const bool list = child && isList(w);
         // A folded panel shows its title bar and nothing of its content, so nothing is cut.
         const bool folded = w->RootWindow && w->RootWindow->Collapsed;

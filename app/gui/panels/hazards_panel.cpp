@@ -76,7 +76,9 @@ const StepIndex& stepIndex(const Frame& f, const sim::Simulation& s, StepIndex& 
 std::string threadText(const sim::Trace& t, uint16_t thread)
 {
     const int bx = static_cast<int>(t.blockDim.x);
-    return "(" + std::to_string(thread / bx) + "," + std::to_string(thread % bx) + ")";
+    std::string text = "(";
+    text.append(std::to_string(thread / bx)).append(",").append(std::to_string(thread % bx)).append(")");
+    return text;
 }
 
 std::string slotText(const sim::Trace& t, uint8_t array, int32_t slot)
