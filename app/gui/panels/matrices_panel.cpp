@@ -668,6 +668,8 @@ void MatricesPanel::canvas(Ctx& c)
         const int k = g == &M ? 0 : g == &N ? 1 : 2;
         if (g->cell >= kMinCell) drawCells(c, *g);
         else if (!renderer || !drawHeat(c, *g, gpu_[k], *renderer, why)) drawBins(c, *g, bins_[k]);
+        // Practice mode's marks on cells too small for a frame (drawCells marks larger ones).
+        if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
         tileLines(c, *g);
     }
     if (!why.empty()) {
