@@ -1452,14 +1452,23 @@ std::vector<Question> QuestionGenerator::generate(const QuestionRequest& r)
     return out;
 }
 
-std::vector<Question> QuestionGenerator::forStep(int step, uint64_t seed, int count)
+std::vector<Question> QuestionGenerator::forStep(int step, uint64_t seed, int count,
+                                                 const std::vector<QuestionKind>& otherBlocks)
 {
     std::vector<Question> out;
     const Uint3 b{preset_.scenario.block.x, preset_.scenario.block.y, 0};
     auto ours = [&](const QuestionSpec& q) { return !q.block || (q.block->x == b.x && q.block->y == b.y); };
-    for (const QuestionSpec& spec : preset_.questions) {
+    auto otherOk = [&](QuestionKind k) {
+        return std::find(otherBlocks.begin(), otherBlocks.end(), k) != otherBlocks.end() && questionKindApplies(preset_.scenario, k);
+    };
+    // The fixed questions about the traced block first, then those about another block.
+    std::vector<const QuestionSpec*> fixed;
+    for (bool mine : {true, false})
+        for (const QuestionSpec& spec : preset_.questions)
+            if (ours(spec) == mine && (mine || otherOk(spec.kind))) fixed.push_back(&spec);
+    for (const QuestionSpec* fx : fixed) {
+        const QuestionSpec& spec = *fx;
         if (static_cast<int>(out.size()) >= count) break;
-        if (!ours(spec)) continue;
         try {
             Question q = impl_->answer(spec);
             if (q.spec.step != step) continue;
@@ -1567,6 +1576,37 @@ std::vector<Question> QuestionGenerator::forStep(int step, uint64_t seed, int co
     }
     SplitMix64 rng{seed ^ (static_cast<uint64_t>(step) * 0x9E3779B97F4A7C15ull)};
     rng.shuffle(candidates);
+    // Another block of the grid, for the kinds the caller may ask about it: the same work of
+    // the step, in that block. Its own generator, so that the traced block's choice stays.
+    const LaunchShape ls = launchShape(s);
+    const uint64_t blocks = ls.grid.count();
+    if (!otherBlocks.empty() && blocks > 1) {
+        SplitMix64 other{(seed + 0x632BE59BD9B4E019ull) ^ (static_cast<uint64_t>(step) * 0xD1B54A32D192ED03ull)};
+        uint64_t k = other.below(blocks - 1);
+        if (k >= static_cast<uint64_t>(b.y) * ls.grid.x + b.x) ++k;
+        const Uint3 ob{static_cast<unsigned>(k % ls.grid.x), static_cast<unsigned>(k / ls.grid.x), 0};
+        const Uint3 tu{static_cast<unsigned>(other.below(t.blockDim.x)), static_cast<unsigned>(other.below(t.blockDim.y)), 0};
+        std::vector<QuestionSpec> theirs;
+        for (const QuestionSpec& c : candidates) {
+            if (!c.block || !otherOk(c.kind)) continue;
+            if (c.thread && (c.thread->x != tu.x || c.thread->y != tu.y)) continue;   // one thread of theirs
+            QuestionSpec q = c;
+            q.block = ob;
+            if (q.kind == QuestionKind::NdsSlot) q.element.reset();   // the element is the traced block's
+            if (q.kind == QuestionKind::NdsSlot && impl_->shape == Shape::ConvTiled) continue;
+            if (std::none_of(theirs.begin(), theirs.end(), [&](const QuestionSpec& o) { return sameTarget(o, q); }))
+                theirs.push_back(q);
+        }
+        if (step + 1 == static_cast<int>(t.steps.size()) && otherOk(QuestionKind::BlockGlobalLoads)) {
+            QuestionSpec q;
+            q.kind = QuestionKind::BlockGlobalLoads;
+            q.block = ob;
+            theirs.push_back(q);
+        }
+        other.shuffle(theirs);
+        // One step in four asks about the other block first, the rest after the traced block's.
+        candidates.insert(other.below(4) == 0 ? candidates.begin() : candidates.end(), theirs.begin(), theirs.end());
+    }
     for (const QuestionSpec& spec : candidates) {
         if (static_cast<int>(out.size()) >= count) break;
         if (std::any_of(out.begin(), out.end(), [&](const Question& q) { return sameTarget(q.spec, spec); })) continue;

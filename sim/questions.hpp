@@ -138,7 +138,15 @@ public:
     /// `step` of its trace, before the step is shown: the preset's fixed questions for that
     /// block and step, then generated ones whose answer that step reveals (the loads of a
     /// load step, an index expression of the step's line, ...), chosen with `seed`.
-    std::vector<Question> forStep(int step, uint64_t seed = 1, int count = 3);
+    /// `otherBlocks`: kinds that may also ask about another block of the grid (one chosen with
+    /// `seed` and the step; the fixed questions about any block, after those about the traced
+    /// block), where the same step of that
+    /// block's trace reveals the answer: the tiles a load step loads (mds-loads, nds-loads,
+    /// block-tile, nds-slot), an index expression of the step's line (index-value), the
+    /// block's global loads at the last step. With them, one step in four asks about the
+    /// other block first. Empty: only the traced block, as before.
+    std::vector<Question> forStep(int step, uint64_t seed = 1, int count = 3,
+                                  const std::vector<QuestionKind>& otherBlocks = {});
 
     /// Answers one question; throws QuestionError (one sentence) when its target does not
     /// fit the scenario or what the kernel did.

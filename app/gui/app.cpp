@@ -582,7 +582,8 @@ void App::drawUi()
     // panel there too).
     Practice& practice = view_.practice;
     practice.drawing.clear();
-    practiceFollow(practice, loaded_);
+    practice.smallMarksDrawing = false;
+    practiceFollow(practice, loaded_, view_);
     if (practice.on && !view_.presentation) view_.open[panelId("practice")] = true;
     for (const std::unique_ptr<Panel>& p : panels_) p->update(f);
     // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
@@ -602,6 +603,7 @@ void App::drawUi()
     view_.resetLayout = false;
     drawSimulationControls();
     practice.drawn.swap(practice.drawing);
+    practice.smallMarks = practice.smallMarksDrawing;
 }
 
 void App::drawSimulationControls()

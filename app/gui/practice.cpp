@@ -131,9 +131,21 @@ sim::QuestionGenerator& generator(Practice& p, const Loaded& loaded)
         // The scenario file's questions the walk from the first step would not reach.
         p.opening.clear();
         p.openingNext = 0;
+        p.notAsked.clear();
         const sim::Uint3 b = loaded.preset.scenario.block;
         for (const sim::QuestionSpec& spec : loaded.preset.questions) {
-            if (spec.block && (spec.block->x != b.x || spec.block->y != b.y)) continue;
+            if (spec.block && (spec.block->x != b.x || spec.block->y != b.y)) {
+                // About another block: asked where the panels show what it is answered with.
+                const std::string why = whyNotOtherBlock(spec.kind, loaded.preset.scenario);
+                if (!why.empty()) {
+                    p.notAsked.push_back("Not asked here: line " + std::to_string(spec.line) + "'s " +
+                                         std::string(sim::questionKindName(spec.kind)) + " question, about block (bx=" +
+                                         std::to_string(spec.block->x) + ", by=" + std::to_string(spec.block->y) +
+                                         ") rather than the traced one, since " + why +
+                                         "; tilescope-cli questions asks it, or trace that block.");
+                    continue;
+                }
+            }
             try {
                 sim::Question q = p.generator->answer(spec);
                 if (q.spec.step && *q.spec.step != 0) continue;
@@ -202,6 +214,41 @@ std::string answerArray(const sim::Question& q, const sim::Scenario& s)
     }
 }
 
+std::vector<sim::QuestionKind> otherBlockKinds(const sim::Scenario& s)
+{
+    using K = sim::QuestionKind;
+    std::vector<K> kinds;
+    for (K k : sim::applicableQuestionKinds(s))
+        if (whyNotOtherBlock(k, s).empty()) kinds.push_back(k);
+    return kinds;
+}
+
+std::string whyNotOtherBlock(sim::QuestionKind kind, const sim::Scenario& s)
+{
+    using K = sim::QuestionKind;
+    const bool matmul = sim::familyOf(s) == sim::Family::Matmul;
+    switch (kind) {
+    case K::MdsLoads:
+    case K::NdsLoads:
+    case K::BlockTile:
+        return matmul ? "" : "the Convolution panel draws N only around the traced block";
+    case K::HaloCells:
+    case K::GhostCells:
+        return "the Convolution panel draws N only around the traced block, and ghost cells only where it has them";
+    case K::ElementReaders:
+        return "the Threads panel and the Convolution panel's P choose the traced block's threads";
+    default: return "";
+    }
+}
+
+std::string otherBlockName(const Practice& p)
+{
+    if (!p.question || !p.question->spec.block || !p.generatorSim) return "";
+    const sim::Uint3 t = p.generatorSim->trace.block, b = *p.question->spec.block;
+    if (b.x == t.x && b.y == t.y) return "";
+    return "block (bx=" + std::to_string(b.x) + ", by=" + std::to_string(b.y) + ")";
+}
+
 bool practiceWaiting(const Practice& p) { return p.on && p.question && !p.revealed; }
 
 bool practiceWantsCells(const Practice& p)
@@ -219,7 +266,7 @@ void practiceToggle(Practice& p)
     p.noticeIsError = false;
 }
 
-void practiceFollow(Practice& p, const Loaded& loaded)
+void practiceFollow(Practice& p, const Loaded& loaded, View& view)
 {
     if (p.generator && p.generatorGeneration != loaded.generation) {
         // Another simulation: its steps are not the ones asked about.
@@ -228,12 +275,14 @@ void practiceFollow(Practice& p, const Loaded& loaded)
         p.generatorSim.reset();
         p.generatorGeneration = ~0ull;
     }
+    // The state before the first step is shown only while a question of it waits.
+    if (view.cursor < 0 && !practiceWaiting(p) && loaded.sim && !loaded.sim->trace.steps.empty()) view.cursor = 0;
 }
 
 bool practiceNext(Practice& p, const Loaded& loaded, View& view)
 {
     if (!p.on || !loaded.sim || loaded.sim->trace.steps.empty()) return false;
-    practiceFollow(p, loaded);
+    practiceFollow(p, loaded, view);
     if (practiceWaiting(p)) {
         p.notice = "Answer first, then press Enter (or Reveal) to see step " + std::to_string(p.step) +
                    "; Left skips the question.";
@@ -245,10 +294,12 @@ bool practiceNext(Practice& p, const Loaded& loaded, View& view)
     std::vector<sim::Question> qs;
     try {
         sim::QuestionGenerator& g = generator(p, loaded);
-        if (view.cursor == 0 && p.openingNext < p.opening.size()) {
-            // A question of the first step, or of none: asked with the first step on screen.
+        if (view.cursor <= 0 && p.openingNext < p.opening.size()) {
+            // A question of the first step, or of none: asked with the state before the first
+            // step on screen (cursor -1), so that step 0's loads do not give the answer away.
             p.question = p.opening[p.openingNext++];
             p.step = 0;
+            view.cursor = -1;
             p.chosen.clear();
             p.typed.clear();
             p.revealed = false;
@@ -259,7 +310,7 @@ bool practiceNext(Practice& p, const Loaded& loaded, View& view)
         }
         if (next > last) return false;
         const size_t problems = g.problems().size();
-        qs = g.forStep(next, p.seed, 1);
+        qs = g.forStep(next, p.seed, 1, otherBlockKinds(loaded.sim->scenario));
         if (g.problems().size() > problems) refuse(p, g.problems().back().message);
     } catch (const std::exception& e) {
         refuse(p, "No question for step " + std::to_string(next) + ": " + sim::oneLine(e.what()));
@@ -438,13 +489,16 @@ std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded)
     }
     if (!p.question || !loaded.sim) {
         out.push_back("Press Right (or Page Down) for the next step's question; a step without one is shown at once.");
+        out.insert(out.end(), p.notAsked.begin(), p.notAsked.end());
         return out;
     }
     const sim::Question& q = *p.question;
     const sim::Scenario& s = loaded.sim->scenario;
     const std::string array = answerArray(q, s);
     const bool line = oneD(s) && array != "thread";
-    out.push_back("Step " + std::to_string(p.step) + (q.fixed ? " (the instructor's question)" : "") + ": " + q.prompt);
+    const std::string other = otherBlockName(p);
+    out.push_back("Step " + std::to_string(p.step) + (q.fixed ? " (the instructor's question)" : "") +
+                  (other.empty() ? "" : ", about " + other + ", not the traced block") + ": " + q.prompt);
     if (!p.revealed) {
         switch (q.answer.shape) {
         case sim::AnswerShape::Cells:
@@ -498,7 +552,9 @@ std::string practiceCaption(const Practice& p, bool slide)
             if (!trim(p.typed).empty()) chosen += (chosen.empty() ? "" : ", ") + trim(p.typed);
             if (!chosen.empty()) so = "answer so far: " + chosen + "; Enter reveals";
         }
-        return "Question for step " + std::to_string(p.step) + ": " + q.prompt + " (" + so + ")";
+        const std::string other = otherBlockName(p);
+        return "Question for step " + std::to_string(p.step) +
+               (other.empty() ? "" : ", about " + other + ", not the traced block") + ": " + q.prompt + " (" + so + ")";
     }
     return (p.grade.correct ? "Step " + std::to_string(p.step) + ": right." + (p.given.empty() ? "" : " " + p.given + ".")
                             : "Step " + std::to_string(p.step) + ": not quite; the answer is " + sim::answerText(q) + ".") +
@@ -511,7 +567,9 @@ void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImV
     if (!p.on) return;
     p.drawing[r] = CellRect{a, b};
     const PracticeMark m = practiceMark(p, r);
-    if (m != PracticeMark::None) drawPracticeMark(dl, a, b, m, f.theme.palette);
+    if (m == PracticeMark::None) return;
+    drawPracticeMark(dl, a, b, m, f.theme.palette);
+    if (std::min(b.x - a.x, b.y - a.y) < kSmallMarkCell) p.smallMarksDrawing = true;
 }
 
 bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked)
@@ -522,10 +580,81 @@ bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked)
     return true;
 }
 
+CellRect smallMarkRect(ImVec2 a, ImVec2 b)
+{
+    const ImVec2 c((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+    const float h = std::max(2.5f, std::max(b.x - a.x, b.y - a.y) * 0.5f);
+    return CellRect{ImVec2(std::floor(c.x - h), std::floor(c.y - h)), ImVec2(std::floor(c.x + h), std::floor(c.y + h))};
+}
+
+namespace {
+
+ImU32 markColour(PracticeMark m, const Palette& pal)
+{
+    return m == PracticeMark::Chosen  ? pal.selected
+           : m == PracticeMark::Right ? pal.practiceRight
+           : m == PracticeMark::Wrong ? pal.practiceWrong
+                                      : pal.practiceMissed;
+}
+
+/// The small form of mark `m` on `r`: `edge` draws its contrasting edge (1 px round it),
+/// else its colour (missed: a 2 px outline). Two passes over many cells keep each cell's
+/// colour above its neighbours' edges.
+void smallMark(ImDrawList* dl, const CellRect& r, PracticeMark m, const Palette& pal, bool edge)
+{
+    if (edge) {
+        const ImU32 e = m == PracticeMark::Chosen ? textOn(pal.selected) : pal.clear;
+        dl->AddRectFilled(ImVec2(r.min.x - 1, r.min.y - 1), ImVec2(r.max.x + 1, r.max.y + 1), e);
+    } else if (m == PracticeMark::Missed) {
+        dl->AddRect(r.min, r.max, markColour(m, pal), 0, 0, 2.0f);
+    } else {
+        dl->AddRectFilled(r.min, r.max, markColour(m, pal));
+    }
+}
+
+}  // namespace
+
+void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVec2 origin, float cell, int rows,
+                        int cols)
+{
+    Practice& p = f.view.practice;
+    if (!p.on || !p.question || !p.generatorSim || answerArray(*p.question, p.generatorSim->scenario) != array) return;
+    const Palette& pal = f.theme.palette;
+    const ImVec2 clipA = dl->GetClipRectMin(), clipB = dl->GetClipRectMax();
+    std::vector<std::pair<CellRect, PracticeMark>> marks;
+    auto add = [&](const std::vector<sim::Cell>& cells, PracticeMark m) {
+        for (const sim::Cell& c : cells) {
+            if (c.row < 0 || c.col < 0 || c.row >= rows || c.col >= cols) continue;
+            const ImVec2 a(origin.x + c.col * cell, origin.y + c.row * cell), b(a.x + cell, a.y + cell);
+            if (b.x < clipA.x || b.y < clipA.y || a.x > clipB.x || a.y > clipB.y) continue;
+            marks.emplace_back(smallMarkRect(a, b), m);
+            p.drawing[CellRef{array, c}] = marks.back().first;
+        }
+    };
+    if (!p.revealed) {
+        add(std::vector<sim::Cell>(p.chosen.begin(), p.chosen.end()), PracticeMark::Chosen);
+    } else {
+        add(p.grade.missed, PracticeMark::Missed);
+        add(p.grade.wrong, PracticeMark::Wrong);
+        add(p.grade.right, PracticeMark::Right);
+    }
+    if (marks.empty()) return;
+    p.smallMarksDrawing = true;
+    for (bool edge : {true, false})
+        for (const auto& [r, m] : marks) smallMark(dl, r, m, pal, edge);
+}
+
 void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal)
 {
     if (m == PracticeMark::None) return;
     const float side = std::min(b.x - a.x, b.y - a.y);
+    if (side < kSmallMarkCell) {
+        // Too small for a frame and a glyph: a square about the cell in the mark's colour.
+        const CellRect r = smallMarkRect(a, b);
+        smallMark(dl, r, m, pal, true);
+        smallMark(dl, r, m, pal, false);
+        return;
+    }
     const float t = std::clamp(side / 9.0f, 1.5f, 4.0f * std::max(1.0f, side / 48.0f));
     const ImU32 colour = m == PracticeMark::Chosen  ? pal.selected
                          : m == PracticeMark::Right ? pal.practiceRight

@@ -84,11 +84,39 @@ struct Practice {
     std::vector<sim::Question> opening;
     size_t openingNext = 0;
 
+    /// The scenario file's questions about another block than the traced one that the app
+    /// does not ask (otherBlockKinds), one sentence each saying which and why; the Practice
+    /// panel lists them while no question is asked.
+    std::vector<std::string> notAsked;
+
     /// Where the panels drew each clickable cell in the last frame drawn, for scripted clicks
-    /// (`--keys click:M[1][2]`) and tests; filled only in practice mode.
+    /// (`--keys click:M[1][2]`) and tests; filled only in practice mode. Cells under 6 px
+    /// (practiceSmallMarks) are kept only where they carry a mark, at the mark's rectangle.
     std::map<CellRef, CellRect> drawn;
     std::map<CellRef, CellRect> drawing;     ///< the same, while a frame is being drawn
+    /// Whether the last frame drew a mark on cells under 6 px (the Practice panel then says
+    /// how they look); `smallMarksDrawing` while a frame is being drawn.
+    bool smallMarks = false, smallMarksDrawing = false;
 };
+
+/// Cells narrower than this many pixels get the small form of their mark (drawPracticeMark).
+constexpr float kSmallMarkCell = 6.0f;
+
+/// The kinds practice mode asks about another block than the traced one, where the panels
+/// show what a student answers with: matrix multiplication: the elements a block or thread
+/// loads (the Matrices panel draws all of M and N), the slot a thread writes (slots are the
+/// same in every block), an index expression and the block's global loads (typed);
+/// convolution: the slot, the index expression and the global loads only (the Convolution
+/// panel draws N only around the traced block, and its threads and P are the traced block's).
+std::vector<sim::QuestionKind> otherBlockKinds(const sim::Scenario& s);
+
+/// Why practice mode does not ask a question of `kind` about another block (one clause, for
+/// Practice::notAsked); empty when it does.
+std::string whyNotOtherBlock(sim::QuestionKind kind, const sim::Scenario& s);
+
+/// The block a question asks about when it is not the traced one ("block (bx=1, by=0)");
+/// empty for the traced block or a question of no block.
+std::string otherBlockName(const Practice& p);
 
 /// The array the question's answer cells lie in: "M", "N", "Nds", "N_ds" or "thread"; empty
 /// for a number or a name.
@@ -105,19 +133,23 @@ bool practiceWantsCells(const Practice& p);
 void practiceToggle(Practice& p);
 
 /// Drops the question and the generator when the loaded simulation is not the one they were
-/// made from (another preset, block or problem). Every frame.
-void practiceFollow(Practice& p, const Loaded& loaded);
+/// made from (another preset, block or problem); puts the cursor back on the first step when
+/// it was held before it (practiceNext) and no question waits any more. Every frame.
+void practiceFollow(Practice& p, const Loaded& loaded, View& view);
 
 /// Next step (Right, Page Down) in practice mode. A waiting question holds the step (the
 /// reveal waits for Enter; a notice says so). At the first step the scenario file's
-/// questions of that step and of no step are asked first, one a press (Practice::opening).
-/// Otherwise the question of the step after the cursor is asked and the cursor stays, so the
-/// step is not seen before the answer. Returns false when the step has no question (or
-/// there is no next step): the caller steps as usual. Only questions about the traced block
-/// (or naming no block) are asked.
+/// questions of that step and of no step are asked first, one a press (Practice::opening),
+/// with the cursor at -1, the state before the first step, so that step 0's effects are not
+/// seen before the answer. Otherwise the question of the step after the cursor is asked and
+/// the cursor stays, so the step is not seen before the answer. Returns false when the step
+/// has no question (or there is no next step): the caller steps as usual. Questions are
+/// about the traced block, a block of no question, or another block for the kinds of
+/// otherBlockKinds.
 bool practiceNext(Practice& p, const Loaded& loaded, View& view);
 
-/// Drops a waiting question without counting it (Left, Page Up).
+/// Drops a waiting question without counting it (Left, Page Up); practiceFollow then puts a
+/// cursor held before the first step back on it.
 void practiceSkip(Practice& p);
 
 /// A click on cell `r` while a question waits for cells: toggles it in the answer (a slot
@@ -170,7 +202,20 @@ bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked);
 
 /// Draws mark `m` on the cell [a, b]: chosen, a frame in the selection colour with a dot;
 /// right, a solid frame with a tick; wrong, a solid frame with a cross; missed, a dashed
-/// frame with a ring. Each frame has a contrasting edge, so it shows on any fill.
+/// frame with a ring. Each frame has a contrasting edge, so it shows on any fill. A cell
+/// narrower than kSmallMarkCell gets the small form: a square of at least 5 px about its
+/// centre, filled in the mark's colour (missed: a 2 px outline of it), with a 1 px edge in
+/// the contrasting colour.
 void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal);
+
+/// The square the small form of a mark covers for the cell [a, b] (at least 5 px a side).
+CellRect smallMarkRect(ImVec2 a, ImVec2 b);
+
+/// Panels drawing a matrix whose cells are under kSmallMarkCell pixels (a heatmap or bins,
+/// not one shape per cell): the marks of practice mode on `array`, whose cell (r, c) lies at
+/// origin + (c, r) * cell. Chosen cells before the reveal; after it, missed, then wrong, then
+/// right ones on top. Each marked cell is remembered (Practice::drawn) at its mark's square.
+void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVec2 origin, float cell, int rows,
+                        int cols);
 
 }  // namespace ts::app

@@ -226,10 +226,10 @@ TEST(Practice, AnotherSimulationDropsTheQuestion)
     app::Practice& p = v.practice;
     app::practiceToggle(p);
     ASSERT_TRUE(app::practiceNext(p, l, v));
-    app::practiceFollow(p, l);
+    app::practiceFollow(p, l, v);
     EXPECT_TRUE(p.question);
     ++l.generation;
-    app::practiceFollow(p, l);
+    app::practiceFollow(p, l, v);
     EXPECT_FALSE(p.question);
     app::practiceToggle(p);
     EXPECT_FALSE(p.on);
@@ -265,4 +265,109 @@ TEST(Practice, AsksTheFilesStepLessQuestionsAtTheFirstStep)
     app::practiceRestart(p, v);
     ASSERT_TRUE(app::practiceNext(p, l, v));
     EXPECT_EQ(p.question->spec.kind, sim::QuestionKind::DroppedBarrierHazard);
+}
+
+// A question of the first step is asked with the state before it on screen (cursor -1), so
+// that step 0's loads do not give the answer away; the reveal shows step 0, and a skipped
+// question puts the first step back. Before, the cursor stayed on step 0 while it waited.
+TEST(Practice, AQuestionOfTheFirstStepHidesIt)
+{
+    const app::Loaded l = load("missing-barrier-after-load");
+    app::View v;
+    v.cursor = 0;
+    app::Practice& p = v.practice;
+    app::practiceToggle(p);
+    ASSERT_TRUE(app::practiceNext(p, l, v));
+    EXPECT_EQ(p.step, 0);
+    EXPECT_EQ(v.cursor, -1) << "step 0 is on screen while its question waits";
+    const sim::ReplayState before = sim::replay(l.sim->trace, v.cursor);
+    const int m = l.sim->arrayIndex("M");
+    for (int i = 0; i < l.sim->scenario.j * l.sim->scenario.k; ++i)
+        EXPECT_EQ(before.element(m, i).loadsSoFar, 0u) << "M element " << i << " is shown loaded";
+    app::practiceFollow(p, l, v);
+    EXPECT_EQ(v.cursor, -1) << "held while the question waits";
+    app::practiceType(p, "raw");
+    ASSERT_TRUE(app::practiceReveal(p, l, v));
+    EXPECT_EQ(v.cursor, 0);
+    ASSERT_TRUE(app::practiceNext(p, l, v));   // the second question of no step
+    EXPECT_EQ(v.cursor, -1);
+    app::practiceSkip(p);
+    app::practiceFollow(p, l, v);
+    EXPECT_EQ(v.cursor, 0) << "a skipped question shows the first step again";
+}
+
+// Questions about another block than the traced one (tilescope-cli questions asks them): on
+// tiled-64-tile16 (block (0,0) traced, 4 x 4 blocks of 16 x 16) the walk asks some, names
+// the block, and grades against that block's cells (PMPP Fig. 5.9: block (bx, by) loads rows
+// by*16 .. by*16+15 of M, columns bx*16 .. bx*16+15 of N). Before, none was asked.
+TEST(Practice, AsksAboutAnotherBlockWhereThePanelsShowIt)
+{
+    const app::Loaded l = load("tiled-64-tile16");
+    app::View v;
+    v.cursor = 0;
+    app::Practice& p = v.practice;
+    app::practiceToggle(p);
+    int other = 0, cellsChecked = 0;
+    const int last = static_cast<int>(l.sim->trace.steps.size()) - 1;
+    for (int guard = 0; guard < 3 * last && v.cursor < last; ++guard) {
+        if (!app::practiceNext(p, l, v)) {
+            ++v.cursor;
+            continue;
+        }
+        const sim::Question& q = *p.question;
+        const std::string name = app::otherBlockName(p);
+        if (!name.empty()) {
+            ++other;
+            const sim::Uint3 b = *q.spec.block;
+            EXPECT_EQ(name, "block (bx=" + std::to_string(b.x) + ", by=" + std::to_string(b.y) + ")");
+            const std::vector<std::string> lines = app::practiceLines(p, l);
+            EXPECT_NE(lines[1].find(", about " + name + ", not the traced block: "), std::string::npos) << lines[1];
+            EXPECT_NE(app::practiceCaption(p).find("about " + name), std::string::npos);
+            EXPECT_NE(q.prompt.find("block (bx=" + std::to_string(b.x)), std::string::npos) << q.prompt;
+            const auto kinds = app::otherBlockKinds(l.sim->scenario);
+            EXPECT_NE(std::find(kinds.begin(), kinds.end(), q.spec.kind), kinds.end());
+            const bool cells = q.answer.shape == sim::AnswerShape::Cells;
+            if (!cells) app::practiceType(p, std::to_string(q.answer.number + 1));   // a wrong number
+            ASSERT_TRUE(app::practiceReveal(p, l, v)) << p.notice;
+            if (cells) {
+                // Nothing chosen: every cell of the answer is missed and lies in the block's rows or columns.
+                EXPECT_EQ(p.grade.missed, q.answer.cells);
+                const std::string array = app::answerArray(q, l.sim->scenario);
+                for (const sim::Cell& c : q.answer.cells) {
+                    if (array == "M") EXPECT_EQ(c.row / 16, static_cast<int>(b.y)) << q.prompt;
+                    if (array == "N") EXPECT_EQ(c.col / 16, static_cast<int>(b.x)) << q.prompt;
+                    EXPECT_EQ(app::practiceMark(p, CellRef{array, c}), PracticeMark::Missed);
+                    ++cellsChecked;
+                }
+            }
+        } else {
+            app::practiceSkip(p);
+            v.cursor = p.step;
+        }
+        if (p.revealed) v.cursor = p.step;
+    }
+    EXPECT_GT(other, 0) << "no question about another block in the walk";
+    EXPECT_GT(cellsChecked, 0) << "no cell question about another block";
+}
+
+// A kind the app cannot sensibly ask about another block is said so, not skipped in silence:
+// conv2d-tiled-tile8-mask5 traces block (1,1) and its file asks for block (0,0)'s ghost cells.
+TEST(Practice, SaysWhichQuestionsAboutAnotherBlockItDoesNotAsk)
+{
+    const app::Loaded l = load("conv2d-tiled-tile8-mask5");
+    app::View v;
+    v.cursor = 0;
+    app::Practice& p = v.practice;
+    app::practiceToggle(p);
+    app::practiceNext(p, l, v);
+    ASSERT_EQ(p.notAsked.size(), 1u);
+    EXPECT_NE(p.notAsked[0].find("ghost-cells question, about block (bx=0, by=0) rather than the traced one, since the "
+                                 "Convolution panel draws N only around the traced block"),
+              std::string::npos)
+        << p.notAsked[0];
+    p.question.reset();
+    const std::vector<std::string> lines = app::practiceLines(p, l);
+    EXPECT_EQ(lines.back(), p.notAsked[0]);
+    EXPECT_FALSE(app::whyNotOtherBlock(sim::QuestionKind::ElementReaders, l.sim->scenario).empty());
+    EXPECT_TRUE(app::whyNotOtherBlock(sim::QuestionKind::IndexValue, l.sim->scenario).empty());
 }

@@ -35,7 +35,10 @@ CaptionText captionText(const Loaded& loaded, const View& view)
     if (cursor >= 0 && cursor < steps) {
         c.step = cursor;
         c.label = s->trace.steps[cursor].label;
+    } else if (cursor == -1 && steps > 0) {
+        c.label = "before the first step";   // practice mode asks about step 0 before showing it
     }
+    c.practice = practiceCaption(view.practice, view.presentation);
     if (cursor >= 0 && cursor < static_cast<int>(p.narration.size())) c.narration = p.narration[cursor];
     return c;
 }
@@ -46,6 +49,7 @@ std::string captionLine(const CaptionText& c)
     o << c.title << " | step " << c.step.value_or(-1) << " of " << c.lastStep << " | " << c.label << " | "
       << c.narration.value_or("(no narration)");
     if (c.presentation) o << " | presentation " << *c.presentation << "x";
+    if (!c.practice.empty()) o << " | practice: " << c.practice;
     return o.str();
 }
 

@@ -28,13 +28,15 @@ struct CaptionText {
     unsigned blockX = 0, blockY = 0;      ///< the traced block (bx, by)
     std::optional<std::string> narration; ///< the preset's line for the step, if it has one
     std::optional<float> presentation;    ///< the UI scale, in presentation mode
+    std::string practice;                 ///< practice mode's caption line (practiceCaption), or ""
 };
 
 /// The caption for the loaded preset at the view's cursor.
 CaptionText captionText(const Loaded& loaded, const View& view);
 
 /// The caption as one line: "TITLE | step N of LAST | LABEL | NARRATION", "(no narration)"
-/// for a step without one, and " | presentation Sx" in presentation mode.
+/// for a step without one, " | presentation Sx" in presentation mode, and
+/// " | practice: LINE" while practice mode has a question (the slide's practice line).
 std::string captionLine(const CaptionText& c);
 
 /// The caption bar under the menu: the caption, the notice and export progress. It keeps

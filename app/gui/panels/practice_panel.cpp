@@ -36,6 +36,23 @@ void markLegend(const Frame& f, PracticeMark m, const char* label, bool first)
     ImGui::TextUnformatted(label);
 }
 
+/// The small form of mark `m` (cells under 6 px) as a swatch and its label, on the line of
+/// the item before it where it fits (`first`: after the line's text).
+void smallMarkLegend(const Frame& f, PracticeMark m, const char* label)
+{
+    const float h = ImGui::GetTextLineHeight();
+    const float width = h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+    if (ImGui::GetItemRectMax().x + scaled(10) + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine(0, scaled(10));
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(h, h));
+    const ImVec2 c(p.x + h * 0.5f, p.y + h * 0.5f);
+    drawPracticeMark(ImGui::GetWindowDrawList(), ImVec2(c.x - 2.5f, c.y - 2.5f), ImVec2(c.x + 2.5f, c.y + 2.5f), m,
+                     f.theme.palette);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+}
+
 }  // namespace
 
 void PracticePanel::draw(Frame& f)
@@ -81,6 +98,18 @@ void PracticePanel::draw(Frame& f)
                 markLegend(f, PracticeMark::Missed, missed.c_str(), false);
             } else {
                 ImGui::TextWrapped("%s", l.c_str());
+            }
+        }
+        if (p.smallMarks) {
+            // Cells under 6 px (a large matrix, zoomed out) carry the small form of the marks.
+            ImGui::TextUnformatted("Cells under 6 px:");
+            tooltip("Too small for a frame and a sign: a square about the cell in the mark's colour (missed: an outline).");
+            if (p.revealed) {
+                smallMarkLegend(f, PracticeMark::Right, "right");
+                smallMarkLegend(f, PracticeMark::Wrong, "wrong");
+                smallMarkLegend(f, PracticeMark::Missed, "missed");
+            } else {
+                smallMarkLegend(f, PracticeMark::Chosen, "chosen");
             }
         }
         if (practiceWaiting(p)) {

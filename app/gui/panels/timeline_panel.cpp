@@ -103,14 +103,19 @@ void TimelinePanel::draw(Frame& f)
             ImGui::SliderFloat("speed", &v.speed, 0.5f, 20.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
             tooltip("Steps per second while playing");
             scrubber(f, s->trace);
-            const sim::Step& st = s->trace.steps[v.cursor];
-            ImGui::Text("Step %d of %d", v.cursor, last);
-            ImGui::SameLine();
-            ImGui::PushFont(f.theme.fonts.bold);
-            ImGui::TextUnformatted(st.label.c_str());
-            ImGui::PopFont();
-            ImGui::SameLine();
-            ImGui::TextDisabled("(source line %u)", st.line);
+            if (v.cursor < 0) {
+                // Practice mode asks about the first step before showing it (practice.hpp).
+                ImGui::Text("Before step 0 of %d", last);
+            } else {
+                const sim::Step& st = s->trace.steps[v.cursor];
+                ImGui::Text("Step %d of %d", v.cursor, last);
+                ImGui::SameLine();
+                ImGui::PushFont(f.theme.fonts.bold);
+                ImGui::TextUnformatted(st.label.c_str());
+                ImGui::PopFont();
+                ImGui::SameLine();
+                ImGui::TextDisabled("(source line %u)", st.line);
+            }
         }
     }
     ImGui::End();
