@@ -15,6 +15,10 @@
 //    and the score; Page Down (a clicker) does not reveal; Enter does. The Practice panel,
 //    opened from the View menu, fits the slide too.
 //  - A convolution (conv1d-tiled-tile8-mask5): a question answered by clicking N or threads.
+//  - A question of step 0 (a scenario file's tile question) is asked with the state before
+//    the first step on screen: M[0][0] has no frame of step 0's colour until the reveal.
+//  - Cells under 6 px (a 256 x 256 product): the reveal's marks are squares in the marks'
+//    colours, counted in the picture, and the Practice panel's legend line is on.
 // Nothing is cut off (layout.hpp's clippedContent) while a question waits and once revealed.
 //
 // Prints one line per failed check and exits 1 if there is one, else prints
@@ -28,10 +32,14 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <stdexcept>
 #include <thread>
+
+#include <unistd.h>
 
 #include "app.hpp"
 #include "layout.hpp"
+#include "panels/panels.hpp"
 #include "screenshot.hpp"
 
 using namespace ts::app;
@@ -314,6 +322,76 @@ void convolution()
     expect(clicked > 0, "some convolution question was answered by clicks");
 }
 
+/// A scenario file in the temporary folder: `body` and one [[question]], the tile of M that
+/// block (0,0) loads in phase 0 (step 0, asked before the first step is shown).
+std::string tempScenario(const std::string& name, const std::string& body)
+{
+    const std::string path = "/tmp/practice_check-" + std::to_string(::getpid()) + "-" + name + ".toml";
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) throw std::runtime_error("cannot write " + path);
+    std::fputs((body + "\n[[question]]\nkind = \"block-tile\"\nblock = [0, 0]\nphase = 0\narray = \"M\"\n").c_str(), f);
+    std::fclose(f);
+    return path;
+}
+
+/// A question of step 0 is asked with the state before the first step on screen: M[0][0],
+/// which step 0 loads, has no frame of the step's colour until the reveal shows step 0.
+void firstStepHidden()
+{
+    const std::string file = tempScenario("first", "kernel = \"matmul-tiled\"\nwidth = 4\ntile = 2\nstep = 0\n");
+    Driver d(file, 0, ImVec2(1600, 900), false, ThemeKind::Dark);
+    App& app = d.app();
+    Practice& p = d.practice();
+    const Palette& pal = app.theme().palette;
+    d.key(GLFW_KEY_P);
+    const int shown = d.pixels(d.picture(), M(0, 0), pal.readNow);
+    d.key(GLFW_KEY_RIGHT);
+    expect(p.question && p.step == 0 && app.view().cursor == -1, "step 0's question is asked before step 0 is shown");
+    const int hidden = d.pixels(d.picture(), M(0, 0), pal.readNow);
+    expect(contains(captionLine(captionText(app.loaded(), app.view())), "before the first step"),
+           "the caption says the state is before the first step");
+    for (const CellRef& c : {M(0, 0), M(0, 1), M(1, 0), M(1, 1)}) d.click(c);
+    d.key(GLFW_KEY_ENTER);
+    expect(p.revealed && p.grade.correct && app.view().cursor == 0, "the reveal shows step 0");
+    const int revealed = d.pixels(d.picture(), M(0, 0), pal.readNow);
+    std::printf("practice_check: step 0's colour on M[0][0]: %d pixels before the question, %d while asked, %d revealed\n",
+                shown, hidden, revealed);
+    expect(shown > 20 && revealed > 20, "step 0 frames M[0][0] in its colour when shown");
+    expect(hidden == 0, "while step 0's question waits, M[0][0] has no frame of step 0's colour: " + std::to_string(hidden));
+    std::remove(file.c_str());
+}
+
+/// Cells under 6 px (a 256 x 256 product, about 1.5 px an element at the desk): the reveal
+/// still marks the cells, each a square in its mark's colour, and the Practice panel says so.
+void smallCells()
+{
+    const std::string file = tempScenario("small", "kernel = \"matmul-tiled\"\nwidth = 256\ntile = 16\nstep = 0\n");
+    Driver d(file, 0, ImVec2(1600, 900), false, ThemeKind::Dark);
+    App& app = d.app();
+    Practice& p = d.practice();
+    d.key(GLFW_KEY_P);
+    d.key(GLFW_KEY_RIGHT);
+    expect(p.question && p.question->spec.kind == ts::sim::QuestionKind::BlockTile, "the tile question is asked");
+    practiceType(p, "M[0][0], M[5][5], M[40][40]");
+    d.key(GLFW_KEY_ENTER);
+    expect(p.revealed && p.grade.right.size() == 2 && p.grade.wrong.size() == 1 && p.grade.missed.size() == 254,
+           "typed cells graded: 2 right, 1 wrong, 254 missed");
+    d.settle();
+    const Palette& pal = app.theme().palette;
+    const Image img = d.picture();
+    const int right = d.pixels(img, M(5, 5), pal.practiceRight), wrong = d.pixels(img, M(40, 40), pal.practiceWrong),
+              missed = d.pixels(img, M(15, 15), pal.practiceMissed);
+    std::printf("practice_check: small cells: %d, %d and %d pixels of the right, wrong and missed colours\n", right,
+                wrong, missed);
+    expect(right >= 9, "M[5][5] (under 6 px) is marked in the 'right' colour: " + std::to_string(right));
+    expect(wrong >= 9, "M[40][40] is marked in the 'wrong' colour: " + std::to_string(wrong));
+    expect(missed >= 4, "M[15][15] is marked in the 'missed' colour: " + std::to_string(missed));
+    expect(d.pixels(img, M(40, 40), pal.practiceRight) == 0, "the wrong cell has no 'right' colour");
+    expect(p.smallMarks, "the Practice panel is told that small marks are drawn (its legend line)");
+    d.expectLaidOut("small cells, revealed");
+    std::remove(file.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char**)
@@ -326,6 +404,8 @@ int main(int argc, char**)
         desk();
         slide();
         convolution();
+        firstStepHidden();
+        smallCells();
     } catch (const std::exception& e) {
         std::printf("FAIL: %s\n", e.what());
         return 1;
