@@ -34,6 +34,11 @@ struct DeviceContext {
     __device__ __forceinline__ static float4 ldg4(P p, long long i) {
         return *reinterpret_cast<const float4*>(&p[i]);
     }
+    /// Elements i .. i + 3 of global array p written in one 128-bit store (STG.128).
+    template <class P>
+    __device__ __forceinline__ static void stg4(P p, long long i, const float4& v) {
+        *reinterpret_cast<float4*>(&p[i]) = v;
+    }
     /// Slots c .. c + 3 of a shared row in one 128-bit load (LDS.128); c a multiple of 4.
     template <class T, int N>
     __device__ __forceinline__ static float4 lds4(T (&row)[N], long long c) {

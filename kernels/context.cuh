@@ -14,6 +14,16 @@
 #define TS_DEVICE inline
 #endif
 
+/// Asks nvcc to unroll the loop that follows completely (`#pragma unroll`). A register
+/// tile's arrays (Pvalue, Mreg, ...) stay in registers only when every index into them is a
+/// constant, and nvcc's own heuristics stop unrolling once a loop body is large (the
+/// 128 multiply-adds of a warp-tiled lane). Nothing in the simulator, which runs the loop.
+#if defined(__CUDACC__)
+#define TS_UNROLL _Pragma("unroll")
+#else
+#define TS_UNROLL
+#endif
+
 /// Declares a 2D shared-memory array `name[ROWS][COLS]` of element type T, one per block.
 /// On the GPU this is a real `__shared__ T name[ROWS][COLS]`; in the simulator it is a
 /// recording view of the block's shared memory. `__LINE__` keeps two arrays of the same

@@ -17,7 +17,7 @@ widths=("$@")
 mkdir -p "$out"
 export PATH=$PATH:/usr/local/cuda/bin
 cli=$build/bin/tilescope-cli
-rungs="matmul-coarsened matmul-regtile-1d matmul-regtile-2d matmul-vectorized matmul-double-buffered matmul-conflict-free matmul-tuned"
+rungs="matmul-coarsened matmul-regtile-1d matmul-regtile-2d matmul-vectorized matmul-double-buffered matmul-conflict-free matmul-tuned matmul-warptiled"
 
 deps=()
 [ -d "$root/.deps" ] && deps=(-DTILESCOPE_DEPS_PREFIX="$root/.deps")
@@ -33,14 +33,14 @@ deps=()
   awk "/Compiling entry function .*Matmul.*for 'sm_90'/ { n = \$0; sub(/.*function '/, \"\", n); sub(/' for.*/, \"\", n); f = n }
        /Used [0-9]+ registers/ && f != \"\" { print f \"\t\" \$0; f = \"\" }" "$out/build.log" | c++filt |
     sed -E 's/ts::gpu::detail::\(anonymous namespace\):://; s/ts::gpu::detail::deviceKernel</</; s/\(ts::sim::MatmulArgs<[^)]*\)//; s/ptxas info +: //' |
-    grep -E "Coarsened|Regtile|Vectorized|DoubleBuffered|ConflictFree|Tuned|MatmulTiled,|MatmulNaive," | grep -v Counting
+    grep -E "Coarsened|Regtile|Vectorized|DoubleBuffered|ConflictFree|Tuned|Warptiled|MatmulTiled,|MatmulNaive," | grep -v Counting
 } >"$out/ptxas.txt" 2>&1
 cat "$out/ptxas.txt"
 
 "$cli" verify --seed 7 >"$out/verify.log" 2>&1
 echo "verify: $(tail -1 "$out/verify.log")"
-grep -E "coarsened|regtile|vectorized|double-buffered|conflict-free|tuned" "$out/verify.log" | grep -v "pass (" | head
-echo "verify lines of the rungs: $(grep -cE "coarsened|regtile|vectorized|double-buffered|conflict-free|tuned" "$out/verify.log"), passed: $(grep -E "coarsened|regtile|vectorized|double-buffered|conflict-free|tuned" "$out/verify.log" | grep -c "pass (")"
+grep -E "coarsened|regtile|vectorized|double-buffered|conflict-free|tuned|warptiled" "$out/verify.log" | grep -v "pass (" | head
+echo "verify lines of the rungs: $(grep -cE "coarsened|regtile|vectorized|double-buffered|conflict-free|tuned|warptiled" "$out/verify.log"), passed: $(grep -E "coarsened|regtile|vectorized|double-buffered|conflict-free|tuned|warptiled" "$out/verify.log" | grep -c "pass (")"
 
 for k in $rungs; do
   for tool in memcheck racecheck; do

@@ -59,7 +59,7 @@ for k in $("$cli" list-kernels 2>/dev/null | awk 'NR > 0 { print $1 }' | grep -E
         cases+=("$k-100x37x51-t$t|--kernel $k --j 100 --k 37 --l 51 --tile $t")
       done
       cases+=("$k-4-t2|--kernel $k --width 4 --tile 2") ;;
-    matmul-coarsened|matmul-regtile-*|matmul-vectorized|matmul-double-buffered|matmul-conflict-free|matmul-tuned)
+    matmul-coarsened|matmul-regtile-*|matmul-vectorized|matmul-double-buffered|matmul-conflict-free|matmul-tuned|matmul-warptiled)
       # The ladder's rungs compile a few tiles each (TILE_WIDTH or the block's tile of P);
       # their default tile at every size.
       cases+=("$k-256|--kernel $k --width 256")

@@ -542,6 +542,20 @@ public:
         return Float4{p[Index::at(i, l)], p[Index::at(i + 1, l)], p[Index::at(i + 2, l)],
                       p[Index::at(i + 3, l)]};
     }
+    /// `*reinterpret_cast<float4*>(&p[i]) = v`: elements i .. i + 3 of global array `p`
+    /// written in one 128-bit store (STG.128); `i` a multiple of 4, as for ldg4. Recorded as
+    /// four stores of the same line.
+    template <class T>
+    void stg4(const sim::GlobalPtr<T>& p, long long i, const Float4& v, SourceLine loc = SourceLine::current())
+    {
+        if (i % 4 != 0) misaligned("global", i, loc.line());
+        const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
+        p[Index::at(i, l)] = v.x;
+        p[Index::at(i + 1, l)] = v.y;
+        p[Index::at(i + 2, l)] = v.z;
+        p[Index::at(i + 3, l)] = v.w;
+    }
     /// Slots c .. c + 3 of a row of a shared array (`Mds[r]`) in one 128-bit load (LDS.128);
     /// c must be a multiple of 4 and the row's length too, as for ldg4.
     template <class Row>

@@ -61,8 +61,9 @@ struct KernelInfo {
 
     // The shape of the work of the optimisation ladder's rungs (docs/ladder.md); the
     // defaults are those of PMPP's kernels, one P element per thread in a TILE_WIDTH-square
-    // block. With tile T a block computes T x (T * blockColsFactor) elements of P with
-    // (T * blockColsFactor / threadCols) x (T / threadRows) threads.
+    // block. With tile T a block computes (T * blockRowsFactor) x (T * blockColsFactor)
+    // elements of P with (T * blockColsFactor / threadCols) x (T * blockRowsFactor /
+    // threadRows) threads.
     /// Rows of P each thread computes (a register tile's TM).
     int threadRows = 1;
     /// Columns of P each thread computes (a register tile's TN, or COARSE_FACTOR).
@@ -75,6 +76,16 @@ struct KernelInfo {
     bool threadTileSplit = false;
     /// A block's columns of P, in tiles: COARSE_FACTOR for thread coarsening, else 1.
     int blockColsFactor = 1;
+    /// A block's rows of P, in tiles: 2 on matmul-warptiled (a 2T x T tile of P), else 1.
+    int blockRowsFactor = 1;
+    /// Warp tiles (matmul-warptiled): warp w of a block computes the warpRows x warpCols tile
+    /// of P at row (w / (block's columns / warpCols)) * warpRows and column
+    /// (w % (block's columns / warpCols)) * warpCols of the block's tile. Lane (ly, lx) =
+    /// (lane / (warpCols / threadCols), lane % (warpCols / threadCols)) holds threadRows x
+    /// threadCols elements in 4 x 4 pieces: rows ly*4 + {0..3} of every warpRows /
+    /// (threadRows / 4) rows, columns lx*4 + {0..3} of every warpCols / (threadCols / 4)
+    /// columns. 0: no warp tiles.
+    int warpRows = 0, warpCols = 0;
     /// Columns of M (rows of N) a phase loads (a register tile's BK); 0: the tile T.
     int tileK = 0;
     /// The tile `--tile` gives when none is named (the rung's tuned default).

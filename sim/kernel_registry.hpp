@@ -31,6 +31,7 @@
 #include "kernels/matmul_vectorized.cuh"
 #include "kernels/matmul_double_buffered.cuh"
 #include "kernels/matmul_conflict_free.cuh"
+#include "kernels/matmul_warptiled.cuh"
 
 namespace ts::sim {
 
@@ -329,6 +330,28 @@ struct MatmulTuned {
     }
 };
 
+/// Warp tiles: matmul-conflict-free's double buffer and 128-bit accesses with the block's
+/// 2T x T tile of P cut into 64 x 64 warp tiles, each lane's 16 x 8 elements in 4 x 4
+/// pieces inside its warp's tile: fewer shared-memory wavefronts per multiply-add and each
+/// element of N read once for 2T rows of P. The shape of cuBLAS's own FP32 kernel on the
+/// H100 (256 x 128 x 8, eight warps). The ladder's top rung.
+struct MatmulWarptiled {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-warptiled", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_warptiled.cuh", .barriersPerPhase = 1,
+        .summary = "64 x 64 warp tiles in a 2T x T block tile, each lane 16 x 8 elements in 4 x 4 pieces: fewer shared wavefronts per multiply-add",
+        .lecture = "the optimisation ladder, rung 10: warp tiles (the warp as a unit of the tiling, PMPP sec. 4.7's warps meeting sec. 6.3's coarsening)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 16, .threadCols = 8,
+        .blockRowsFactor = 2, .warpRows = 64, .warpCols = 64, .tileK = 8, .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulWarptiled<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
 /// Basic 1D convolution, mask in constant memory (preset conv1d-tiled-tile8-mask5's untiled
 /// counterpart).
 struct Conv1dBasic {
@@ -423,7 +446,7 @@ struct Conv2dTiled {
 inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
                                                "matmul-regtile-1d", "matmul-regtile-2d", "matmul-vectorized",
                                                "matmul-double-buffered", "matmul-conflict-free",
-                                               "matmul-tuned"};
+                                               "matmul-tuned", "matmul-warptiled"};
 
 /// A list of registry entries.
 template <class... K>
@@ -434,7 +457,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
                            registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
                            registry::MatmulVectorized, registry::MatmulDoubleBuffered,
-                           registry::MatmulConflictFree, registry::MatmulTuned,
+                           registry::MatmulConflictFree, registry::MatmulTuned, registry::MatmulWarptiled,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled>;
 

@@ -1,5 +1,6 @@
 #include "kernel_view.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "kernels/context.cuh"
@@ -89,12 +90,44 @@ std::optional<TileRect> phaseTile(const Scenario& s, const Uint3& block, int pha
     const KernelInfo* info = findKernel(s.kernel);
     if (!info || !info->tiled || info->family != Family::Matmul) return std::nullopt;
     // A phase loads the block's rows of M and columns of N, tileK (BK) deep; on the
-    // coarsened rung the N tile is COARSE_FACTOR tiles wide, loaded one after the other.
+    // coarsened rung the N tile is COARSE_FACTOR tiles wide, loaded one after the other,
+    // and on the warp-tiled rung the M tile is two tiles tall.
     const int T = s.tile, K = info->tileK > 0 ? info->tileK : T, W = T * info->blockColsFactor;
-    if (array == "M") return TileRect{static_cast<int>(block.y) * T, phase * K, T, K};
+    const int H = T * info->blockRowsFactor;
+    if (array == "M") return TileRect{static_cast<int>(block.y) * H, phase * K, H, K};
     if (array == "N") return TileRect{phase * K, static_cast<int>(block.x) * W, K, W};
     return std::nullopt;
 }
+
+namespace {
+
+/// The warp-tile layout of KernelInfo::warpRows/warpCols for a block of `blockDim` threads.
+struct WarpTiles {
+    long long tr, tc, wm, wn, warpsN, lanesX, rowStep, colStep;
+    WarpTiles(const KernelInfo& k, const Dim3& blockDim)
+        : tr(k.threadRows), tc(k.threadCols), wm(k.warpRows), wn(k.warpCols),
+          warpsN(std::max<long long>(1, blockDim.x * k.threadCols / k.warpCols)), lanesX(k.warpCols / k.threadCols),
+          rowStep(k.warpRows / (k.threadRows / 4)), colStep(k.warpCols / (k.threadCols / 4))
+    {
+    }
+    /// Element (m, n) of thread t's registers, relative to the block's tile.
+    PElement element(long long t, long long m, long long n) const
+    {
+        const long long warp = t / 32, lane = t % 32;
+        const long long wr = (warp / warpsN) * wm, wc = (warp % warpsN) * wn;
+        return PElement{wr + (m / 4) * rowStep + (lane / lanesX) * 4 + m % 4,
+                        wc + (n / 4) * colStep + (lane % lanesX) * 4 + n % 4};
+    }
+    /// The linear thread that holds element (r, c) of the block's tile.
+    long long owner(long long r, long long c) const
+    {
+        const long long warp = (r / wm) * warpsN + c / wn;
+        const long long ly = (r % wm % rowStep) / 4, lx = (c % wn % colStep) / 4;
+        return warp * 32 + ly * lanesX + lx;
+    }
+};
+
+}  // namespace
 
 PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx, long long ty)
 {
@@ -106,6 +139,10 @@ PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim,
         // across, threadPElements).
         const long long tr = k->threadRows, tc = k->threadCols;
         const long long rows = bdy * tr, cols = bdx * tc;
+        if (k->warpRows > 0) {
+            const PElement e = WarpTiles(*k, blockDim).element(ty * bdx + tx, 0, 0);
+            return PElement{by * rows + e.row, bx * cols + e.col};
+        }
         if (k->threadColsStrided) return PElement{by * rows + ty * tr, bx * cols + tx};
         if (k->threadTileSplit) return PElement{by * rows + ty * (tr / 2), bx * cols + tx * (tc / 2)};
         return PElement{by * rows + ty * tr, bx * cols + tx * tc};
@@ -121,6 +158,19 @@ std::vector<PElement> threadPElements(const Scenario& s, const Uint3& block, con
     const int tr = k ? k->threadRows : 1, tc = k ? k->threadCols : 1;
     const long long colStep = k && k->threadColsStrided ? blockDim.x : 1;
     std::vector<PElement> out;
+    if (k && k->warpRows > 0) {
+        // Pieces of 4 x 4 spread over the warp's tile (KernelInfo::warpRows).
+        const WarpTiles w(*k, blockDim);
+        const long long t = ty * blockDim.x + tx;
+        const long long row0 = static_cast<long long>(block.y) * blockDim.y * tr;
+        const long long col0 = static_cast<long long>(block.x) * blockDim.x * tc;
+        for (int m = 0; m < tr; ++m)
+            for (int n = 0; n < tc; ++n) {
+                const PElement e = w.element(t, m, n);
+                out.push_back(PElement{row0 + e.row, col0 + e.col});
+            }
+        return out;
+    }
     if (k && k->threadTileSplit) {
         // Two halves of rows and of columns, half the block's tile apart.
         const long long halfRows = blockDim.y * tr / 2, halfCols = blockDim.x * tc / 2;
@@ -133,6 +183,33 @@ std::vector<PElement> threadPElements(const Scenario& s, const Uint3& block, con
     for (int m = 0; m < tr; ++m)
         for (int n = 0; n < tc; ++n) out.push_back(PElement{first.row + m, first.col + n * colStep});
     return out;
+}
+
+PElementOwner ownerOfPElement(const Scenario& s, long long row, long long col)
+{
+    const Dim3 bd = launchShape(s).block;
+    const long long bdx = bd.x, bdy = bd.y;
+    const KernelInfo* k = findKernel(s.kernel);
+    if (k && (k->threadRows > 1 || k->threadCols > 1)) {
+        // A rung of the optimisation ladder: a block covers bdy*tr rows and bdx*tc columns;
+        // within it the thread's elements lie side by side, TILE apart (coarsening), in
+        // halves half a block tile apart, or in pieces of a warp tile (threadPElements).
+        const long long tr = k->threadRows, tc = k->threadCols, rows = bdy * tr, cols = bdx * tc;
+        const long long r = row % rows, c = col % cols;
+        const Uint3 b{static_cast<unsigned>(col / cols), static_cast<unsigned>(row / rows), 0};
+        if (k->warpRows > 0) {
+            const long long t = WarpTiles(*k, bd).owner(r, c);
+            return PElementOwner{b, t % bdx, t / bdx};
+        }
+        if (k->threadColsStrided) return PElementOwner{b, c % bdx, r / tr};
+        if (k->threadTileSplit) return PElementOwner{b, (c % (cols / 2)) / (tc / 2), (r % (rows / 2)) / (tr / 2)};
+        return PElementOwner{b, c / tc, r / tr};
+    }
+    // pElementOf is Row = by*bdy + ty, Col = bx*bdx + tx, or with rowFromX Row = bx*bdx + tx,
+    // Col = by*bdy + ty: the axis that runs along the rows is divided out of the row.
+    const long long xi = rowFromX(s) ? row : col, yi = rowFromX(s) ? col : row;
+    return PElementOwner{Uint3{static_cast<unsigned>(xi / bdx), static_cast<unsigned>(yi / bdy), 0}, xi % bdx,
+                         yi % bdy};
 }
 
 std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block)

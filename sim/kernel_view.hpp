@@ -46,9 +46,18 @@ PElement pElementOf(const Scenario& s, const Uint3& block, const Dim3& blockDim,
 /// Every element of P thread (tx, ty) of `block` computes, in the order of its registers
 /// (Pvalue[m][n], row by row): one for PMPP's kernels, COARSE_FACTOR of a row, blockDim.x
 /// apart, for matmul-coarsened, TM x TN side by side for the register-tiled rungs
-/// (KernelInfo::threadRows, threadCols). Some may lie outside P.
+/// (KernelInfo::threadRows, threadCols), in halves (threadTileSplit) or in 4 x 4 pieces of
+/// a warp tile (warpRows). Some may lie outside P.
 std::vector<PElement> threadPElements(const Scenario& s, const Uint3& block, const Dim3& blockDim, long long tx,
                                       long long ty);
+
+/// The thread that computes element (row, col) of P (row, col >= 0) in a matrix
+/// multiplication: its block and (tx, ty) in it, the inverse of threadPElements.
+struct PElementOwner {
+    Uint3 block;
+    long long tx = 0, ty = 0;
+};
+PElementOwner ownerOfPElement(const Scenario& s, long long row, long long col);
 
 /// The part of P that `block` covers in a matrix multiplication, in matrix coordinates
 /// (rows, cols); it may reach past P's edge. Empty for the convolution kernels.

@@ -121,7 +121,7 @@ int sizeGrain(const std::string& kernel, int tile)
     if (!k || k->family != Family::Matmul || tile < 1) return 0;
     if (k->tiled ? std::find(k->tiles.begin(), k->tiles.end(), tile) == k->tiles.end() : tile > k->maxBlockEdge)
         return 0;
-    const int rows = tile, cols = tile * k->blockColsFactor, phase = k->tileK ? k->tileK : tile;
+    const int rows = tile * k->blockRowsFactor, cols = tile * k->blockColsFactor, phase = k->tileK ? k->tileK : tile;
     return std::lcm(std::lcm(rows, cols), std::lcm(phase, 8));
 }
 

@@ -109,10 +109,10 @@ LaunchShape launchShape(const Scenario& s)
         return convLaunchShape(*k, s);
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
-    // A block computes t x (t * blockColsFactor) elements of P, each thread threadRows x
-    // threadCols of them (one, except on the optimisation ladder's rungs).
+    // A block computes (t * blockRowsFactor) x (t * blockColsFactor) elements of P, each
+    // thread threadRows x threadCols of them (one, except on the optimisation ladder's rungs).
     const KernelInfo* k = findKernel(s.kernel);
-    const unsigned rowsPerBlock = t, colsPerBlock = t * static_cast<unsigned>(k ? k->blockColsFactor : 1);
+    const unsigned rowsPerBlock = t * static_cast<unsigned>(k ? k->blockRowsFactor : 1), colsPerBlock = t * static_cast<unsigned>(k ? k->blockColsFactor : 1);
     const unsigned tr = static_cast<unsigned>(k ? k->threadRows : 1), tc = static_cast<unsigned>(k ? k->threadCols : 1);
     sh.block = Dim3{std::max(1u, colsPerBlock / tc), std::max(1u, rowsPerBlock / tr), 1};
     const unsigned rowBlocks = (static_cast<unsigned>(s.j) + rowsPerBlock - 1) / rowsPerBlock;

@@ -23,14 +23,23 @@ uint32_t distinctSorted(uint32_t* v, uint32_t n)
 
 namespace {
 
-/// A 128-bit shared access: each half-warp served on its own (see warp_memory.hpp).
+/// A 128-bit shared access: each half-warp served on its own (see warp_memory.hpp). A
+/// wavefront carries at most 128 bytes to the lanes, 16 bytes each: lanes of one
+/// quarter-warp reading the same 16 bytes share them, lanes of the two quarters of a half
+/// do not. So a half needs one wavefront per 8 distinct chunks of each quarter, summed over
+/// its two quarters, and at least as many as its fullest bank holds distinct chunks.
 void wideShared(WarpTransactions& t, uint32_t mask, const uint32_t* words)
 {
     for (unsigned half = 0; half < 2; ++half) {
         uint32_t chunk[kWarpLanes / 2];
-        uint32_t n = 0;
-        for (unsigned lane = half * 16; lane < half * 16 + 16; ++lane)
-            if (mask & (1u << lane)) chunk[n++] = words[lane];
+        uint32_t n = 0, perQuarter = 0;
+        for (unsigned quarter = 2 * half; quarter < 2 * half + 2; ++quarter) {
+            uint32_t q[kWarpLanes / 4];
+            uint32_t m = 0;
+            for (unsigned lane = quarter * 8; lane < quarter * 8 + 8; ++lane)
+                if (mask & (1u << lane)) q[m++] = chunk[n++] = words[lane];
+            perQuarter += distinctSorted(q, m);
+        }
         if (n == 0) continue;
         n = distinctSorted(chunk, n);
         uint8_t perBank[kSharedBanks] = {};
@@ -38,8 +47,9 @@ void wideShared(WarpTransactions& t, uint32_t mask, const uint32_t* words)
         for (uint32_t i = 0; i < n; ++i)
             for (uint32_t w = chunk[i]; w < chunk[i] + 4; ++w)
                 most = std::max<uint32_t>(most, ++perBank[w % kSharedBanks]);
-        t.wavefronts += most;
-        t.ideal += (n * 16 + 127) / 128;
+        const uint32_t needed = (perQuarter * 16 + 127) / 128;
+        t.wavefronts += std::max(most, needed);
+        t.ideal += needed;
     }
 }
 

@@ -17,10 +17,13 @@
 //   - 128-bit accesses (x.ldg4, x.lds4, x.sts4: LDG.128, LDS.128, STS.128): one request for
 //     the four elements of each lane. Global: a lane's 16 aligned bytes lie in one sector, so
 //     the sectors are those of the lanes' first words. Shared: each half-warp is served on
-//     its own; its wavefronts are the largest number of distinct words one bank holds among
-//     the half-warp's 16-byte chunks, and the fewest it can need is one per 128 distinct bytes
-//     (so a warp reading 512 contiguous bytes takes 4 wavefronts with no bank conflict).
-//     That rule is fitted to Nsight Compute's counts on an H100 (docs/design.md).
+//     its own; the fewest wavefronts it can need is one per 128 bytes of the 16-byte chunks
+//     its two quarter-warps read, each quarter's distinct chunks counted on their own (lanes
+//     of one quarter reading a chunk share it, the two quarters do not), and it takes at
+//     least as many as the largest number of distinct words one bank holds among its chunks
+//     (so a warp reading 512 contiguous bytes takes 4 wavefronts with no bank conflict, and
+//     so does a warp whose four quarters each read the same 128 bytes). That rule is fitted
+//     to Nsight Compute's counts on an H100, per instruction (docs/design.md).
 //
 // A thread's x.unrolled(i) names the iteration of an unrolled loop its next accesses belong
 // to: nvcc emits each iteration of a loop with a constant trip count as instructions of its

@@ -183,7 +183,8 @@ TEST(CliMemory, EveryKernelHasTheMemoryObject)
         const std::string& source = sim::kernelSource(std::string(k.sourceFile));
         const bool vectorSource = source.find("x.ldg4(") != std::string::npos ||
                                   source.find("x.lds4(") != std::string::npos ||
-                                  source.find("x.sts4(") != std::string::npos;
+                                  source.find("x.sts4(") != std::string::npos ||
+                                  source.find("x.stg4(") != std::string::npos;
         EXPECT_EQ(sum["wide_lines"] > 0, vectorSource) << k.name;
     }
 }

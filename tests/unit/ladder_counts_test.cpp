@@ -1,8 +1,8 @@
 // The optimisation ladder's rungs (docs/ladder.md) counted on small problems, against
 // figures worked out by hand here, with the arithmetic in the comments: global loads and
 // their requests and sectors, shared loads, multiply-adds, barriers. Each figure follows
-// from the kernel's loops in kernels/matmul_coarsened.cuh, matmul_regtile_1d.cuh and
-// matmul_regtile_2d.cuh, not from another run of the simulator.
+// from the kernel's loops in kernels/matmul_coarsened.cuh, matmul_regtile_1d.cuh,
+// matmul_regtile_2d.cuh and matmul_warptiled.cuh, not from another run of the simulator.
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -92,6 +92,75 @@ TEST(LadderCounts, Regtile2dByHand)
     EXPECT_EQ(sim::untiledGlobalLoads(r.scenario, sim::Uint3{0, 0, 0}), 2u * 64u * 64u * 16u);
 }
 
+// matmul-warptiled, TILE 64: BM x BN = 128 x 64, BK = 8, lanes of 16 x 8 in warp tiles of
+// 64 x 64, so (64 / 8) x (128 / 16) = 8 x 8 threads, 2 warps (warp 0 rows 0-63, warp 1 rows
+// 64-127). M 128 x 16, N 16 x 64: one block, inside P with k a multiple of 8, so it takes
+// the unchecked path: 2 phases.
+TEST(LadderCounts, WarptiledByHand)
+{
+    const sim::Simulation r = run(matmul("matmul-warptiled", 128, 16, 64, 64));
+    EXPECT_EQ(r.grid.count(), 1u);
+    EXPECT_EQ(r.block.x, 8u);
+    EXPECT_EQ(r.block.y, 8u);
+    const sim::Totals& t = r.counters.totals;
+    // Each phase loads 128 x 8 of M and 8 x 64 of N: 2 x (1024 + 512) elements.
+    EXPECT_EQ(t.global_loads, 3072u);
+    // float4 loads: M 1024 / 4 / 64 = 4 per thread and phase, N 512 / 4 / 64 = 2, so per
+    // phase 2 warps x (4 + 2) = 12 requests; 2 phases: 24.
+    EXPECT_EQ(t.global_ld_requests, 24u);
+    // A request of M: lanes e = 0..31 read rows e / 2 (16 rows), 8 floats each from column
+    // 8 s: 32 bytes on a 32-byte boundary (rows 16 floats = 64 bytes apart): 16 sectors. A
+    // request of N: rows e / 16 (2 rows), 64 floats each: 2 x 8 sectors. 24 x 16 = 384 =
+    // 8 KiB of M + 4 KiB of N over 32 bytes: every sector once.
+    EXPECT_EQ(t.global_ld_sectors, 384u);
+    // 128 x 16 x 64 = 131072 multiply-adds; per 128 of them (one i of one lane) 4 float4 of
+    // Mds and 2 of Nds: 131072 / 128 x 24 = 24576 shared loads, 5.33 multiply-adds per
+    // shared load (4 on the 8 x 8 rungs).
+    EXPECT_EQ(t.flops, 2u * 131072u);
+    EXPECT_EQ(t.shared_loads, 24576u);
+    // Requests: 6 per lane and i, so 6 x 2 warps x 8 i x 2 phases = 192 (128 of M, 64 of N).
+    // Each is served per half-warp, whose quarter-warps do not share what they read. M:
+    // lanes 0-7 hold ly = 0, lanes 8-15 ly = 1, one float4 each, 32 bytes: 1 wavefront a
+    // half, 2 a request. N: each quarter holds lx = 0..7, the same 8 float4 (128 bytes):
+    // 2 wavefronts a half, 4 a request. 128 x 2 + 64 x 4 = 512, the fewest these reads can
+    // take (Nsight Compute counts the same per LDS.128 on an H100): none beyond the needed.
+    EXPECT_EQ(t.shared_ld_requests, 192u);
+    EXPECT_EQ(t.shared_ld_wavefronts, 512u);
+    EXPECT_EQ(t.shared_ld_conflicts, 0u);
+    // Stores per phase: M transposed, 4 x 4 = 16 scalar stores a lane (2 warps: 32
+    // requests); lane e writes row c + d (c = 0 or 4) at column e / 2 of rows 132 floats
+    // long, bank (4 (c + d) + e / 2) mod 32, 32 different banks: 1 wavefront each. N: 2
+    // float4 a lane (4 requests), each half-warp 16 x 16 = 256 bytes: 2 wavefronts, 4 per
+    // request. Two phases: 2 x (32 + 4) requests, 2 x (32 + 16) wavefronts.
+    EXPECT_EQ(t.shared_stores, 2u * (1024u + 512u));
+    EXPECT_EQ(t.shared_st_requests, 72u);
+    EXPECT_EQ(t.shared_st_wavefronts, 96u);
+    EXPECT_EQ(t.shared_st_conflicts, 0u);
+    // One barrier before the loop and one per phase.
+    EXPECT_EQ(t.barriers, 3u);
+    // P in float4: 16 x 8 / 4 = 32 stores a lane, 64 requests; each covers 4 rows of 32
+    // neighbouring floats (128 bytes on a 128-byte boundary): 16 sectors, 1024 in all =
+    // 128 x 64 x 4 bytes / 32.
+    EXPECT_EQ(t.global_stores, 128u * 64u);
+    EXPECT_EQ(t.global_st_requests, 64u);
+    EXPECT_EQ(t.global_st_sectors, 1024u);
+}
+
+// matmul-warptiled with both kinds of block: M 200 x 16, N 16 x 128, TILE 64 gives 2 x 2
+// blocks of 128 x 64; the first row of blocks lies inside P (unchecked), the second covers
+// rows 128-255 of 200 (checked, rows 200 and up zero-filled, not loaded). Every element of
+// M is read by the 2 blocks of its row of blocks, every element of N by the 2 blocks of its
+// column: 2 x 200 x 16 + 2 x 16 x 128 loads, each element exactly twice.
+TEST(LadderCounts, WarptiledCheckedAndUncheckedBlocks)
+{
+    const sim::Simulation r = run(matmul("matmul-warptiled", 200, 16, 128, 64));
+    EXPECT_EQ(r.grid.count(), 4u);
+    EXPECT_EQ(r.counters.totals.global_loads, 2u * 200u * 16u + 2u * 16u * 128u);
+    for (const char* a : {"M", "N"})
+        for (uint32_t n : r.counters.elementLoads[r.arrayIndex(a)]) EXPECT_EQ(n, 2u) << a;
+    EXPECT_EQ(r.counters.totals.global_stores, 200u * 128u);
+}
+
 // matmul-vectorized loads what matmul-regtile-2d loads, four neighbours at a time where
 // they lie in the matrix and start on a 16-byte boundary (k and l multiples of 4: 100 x 36 x
 // 152) and one by one elsewhere (37 and 151 are not): the same elements, as often, and the
@@ -131,6 +200,10 @@ TEST(LadderCounts, RaggedSizesByHand)
         {"matmul-regtile-1d", 64, 6ull * 512 * 256},
         // regtile-2d, TILE 128: 2 x 1 blocks of 256 threads, 4 phases of BK x TM x TN = 512.
         {"matmul-regtile-2d", 128, 2ull * 256 * 4 * 512},
+        // warptiled, TILE 64 (a block 128 x 64 of P): ceil(131 / 128) x ceil(77 / 64) = 2 x 2
+        // blocks of 64 threads, all with boundary checks (k = 29 is no multiple of 8), 4
+        // phases of BK x TM x TN = 8 x 16 x 8 = 1024.
+        {"matmul-warptiled", 64, 4ull * 64 * 4 * 1024},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.kernel);

@@ -238,8 +238,10 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
     };
     for (int tile : tiles) {
         if (k.family == sim::Family::Matmul && big) {
-            add(sim::matmulScenario(k.name, 2 * tile + 7, 29, 2 * tile + 3, tile));
-            add(sim::matmulScenario(k.name, 3 * tile, 40, 2 * tile, tile));
+            // A warp-tiled block covers blockRowsFactor tiles of P's rows.
+            const int r = k.blockRowsFactor;
+            add(sim::matmulScenario(k.name, 2 * tile * r + 7, 29, 2 * tile + 3, tile));
+            add(sim::matmulScenario(k.name, 3 * tile * r, 40, 2 * tile, tile));
         } else if (k.family == sim::Family::Matmul) {
             // A coarsened block covers blockColsFactor tiles of P's columns.
             const int f = k.blockColsFactor;

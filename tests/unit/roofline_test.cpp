@@ -6,6 +6,8 @@
 // grain, checked on a larger, non-square problem simulated in full.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "sim/kernel_registry.hpp"
@@ -113,28 +115,32 @@ TEST(Roofline, RequestedIntensityOfNaiveAndTiledByHand)
     EXPECT_NE(sim::countRung("matmul-tiled", 3).error, "");
 }
 
-// Every rung of the ladder: the counts at 128^3 predict the requested bytes of a 256 x 384 x
-// 128 product (j doubled, k tripled) exactly, as a full simulation of that product counts
-// them. A rung whose traffic depended on the size (a block reading more than its tiles, a
-// store pattern that changed with the grid) would fail here.
+// Every rung of the ladder: the counts at its grain E^3 (128, or 256 for the warp-tiled
+// rung's 256-row blocks) predict the requested bytes of a 2E x 3E x E product (j doubled, k
+// tripled) exactly, as a full simulation of that product counts them. A rung whose traffic
+// depended on the size (a block reading more than its tiles, a store pattern that changed
+// with the grid) would fail here.
 TEST(Roofline, RungCountsScaleWithTheProblem)
 {
     for (const char* name : sim::kLadderRungs) {
         SCOPED_TRACE(name);
-        const int tile = sim::findKernel(name)->defaultTile;
+        const sim::KernelInfo* k = sim::findKernel(name);
+        const int tile = k->defaultTile;
         const sim::RungCounts c = sim::countRung(name, tile);
         ASSERT_EQ(c.error, "");
-        EXPECT_EQ(c.edge, 128);
+        const int e = std::max(128, tile * k->blockRowsFactor);
+        EXPECT_EQ(c.edge, e);
         sim::SimOptions o;
         o.trace = false;
         o.detectHazards = false;
-        const sim::Simulation big = sim::simulate(sim::matmulScenario(name, 256, 384, 128, tile), o);
+        const sim::Simulation big = sim::simulate(sim::matmulScenario(name, 2 * e, 3 * e, e, tile), o);
         ASSERT_EQ(big.error, "");
         const sim::Totals& t = big.counters.totals;
         EXPECT_EQ(t.global_ld_sectors, 6 * c.totals.global_ld_sectors);
         EXPECT_EQ(t.global_st_sectors, 2 * c.totals.global_st_sectors);
         EXPECT_EQ(t.flops, 6 * c.totals.flops);
-        EXPECT_DOUBLE_EQ(*c.requestedIntensity(256, 384, 128),
+        ASSERT_TRUE(c.requestedIntensity(2 * e, 3 * e, e).has_value());
+        EXPECT_DOUBLE_EQ(*c.requestedIntensity(2 * e, 3 * e, e),
                          static_cast<double>(t.flops) / static_cast<double>(sim::requestedBytes(t)));
     }
 }

@@ -253,6 +253,18 @@ TEST(WarpTransactions, WideSharedHalfWarps)
     const WarpTransactions n = wide(AccessKind::SharedLoad, kAll, lanes([](uint32_t l) { return 8 * (l % 16); }));
     EXPECT_EQ(n.wavefronts, 8u);
     EXPECT_EQ(n.ideal, 4u);
+    // The N tile of matmul-warptiled: lane L reads words 4 (L % 8) .. + 3, so each
+    // quarter-warp reads the same 128 bytes (banks 0-31 once). The two quarters of a half
+    // do not share what they read: 2 wavefronts a half, 4 in all, and that is the fewest
+    // (Nsight Compute on an H100: 2048 wavefronts, 2048 ideal, for 512 such LDS.128).
+    const WarpTransactions quarters = wide(AccessKind::SharedLoad, kAll, lanes([](uint32_t l) { return 4 * (l % 8); }));
+    EXPECT_EQ(quarters.wavefronts, 4u);
+    EXPECT_EQ(quarters.ideal, 4u);
+    // Its M tile: quarter q reads chunk q (words 4q .. 4q + 3), 8 lanes each: two chunks a
+    // half in different banks, 1 wavefront a half (Nsight: 1024 for 512 LDS.128).
+    const WarpTransactions fours = wide(AccessKind::SharedLoad, kAll, lanes([](uint32_t l) { return 4 * (l / 8); }));
+    EXPECT_EQ(fours.wavefronts, 2u);
+    EXPECT_EQ(fours.ideal, 2u);
     // One half-warp idle: only the other is served.
     const WarpTransactions half = wide(AccessKind::SharedStore, 0x0000FFFFu, lanes([](uint32_t l) { return 4 * l; }));
     EXPECT_EQ(half.wavefronts, 2u);
@@ -881,13 +893,19 @@ void regroup(const sim::Simulation& r, Regrouped& out)
                 f.passes = words.size();
             } else {
                 // Each half-warp on its own for 128-bit accesses; the whole warp for 32-bit.
+                // A 128-bit half also needs one pass per 128 bytes its two quarter-warps
+                // take, each quarter's distinct 16-byte pieces counted on their own.
                 for (unsigned half = 0; half < (wide ? 2u : 1u); ++half) {
                     std::map<uint64_t, std::set<uint64_t>> bank;
+                    std::set<std::pair<unsigned, uint64_t>> quarterPieces;
                     for (const auto& [lane, w] : lanes)
-                        if (!wide || lane / 16 == half)
+                        if (!wide || lane / 16 == half) {
                             for (uint64_t x = w; x < w + width; ++x) bank[x % 32].insert(x);
+                            quarterPieces.insert({lane / 8, w});
+                        }
                     uint64_t most = 0;
                     for (const auto& [b, ws] : bank) most = std::max<uint64_t>(most, ws.size());
+                    if (wide) most = std::max<uint64_t>(most, (quarterPieces.size() * 16 + 127) / 128);
                     f.passes += most;
                 }
             }
