@@ -161,6 +161,61 @@ TEST(LadderCounts, WarptiledCheckedAndUncheckedBlocks)
     EXPECT_EQ(r.counters.totals.global_stores, 200u * 128u);
 }
 
+// The 128-bit rungs with 8 x 8 thread tiles at TILE 128 (BM = BN = 128, (128 / 8)^2 = 256
+// threads, 8 warps: warp w holds ty = 2w and 2w + 1, tx = 0..15), M 128 x 16, N 16 x 128:
+// one block.
+//  - Elements: each phase of BK loads 128 x BK of M and BK x 128 of N: 16 x 128 x 2 = 4096
+//    in all, whatever BK; every element of P once, 16384 stores.
+//  - Loads: float4, M_LOADS = N_LOADS = 128 x BK / 4 / 256 a thread and phase. BK = 8: 1 + 1
+//    a thread, 8 warps x 2 = 16 requests a phase, 2 phases: 32. BK = 16: 2 + 2 a thread, 32
+//    requests in 1 phase. A request of M covers 32 lanes x 16 bytes of whole 32-byte
+//    sectors (BK = 8: 16 rows of 32 bytes; BK = 16: 8 rows of 64), of N one or two rows of
+//    512 bytes: 16 sectors either way, 32 x 16 = 512 = 16 KiB / 32.
+//  - Multiply-adds 128 x 16 x 128 = 262144; per 64 of them 8 + 8 shared loads: 65536.
+//  - Shared requests: per lane and column i, 2 float4 of Mds and 2 of Nds; 4 x 8 warps x 16
+//    columns = 512 (256 of each tile).
+//  - Barriers: vectorized 2 a phase (2 phases: 4); the double-buffered ones one per step of
+//    their loop s = 0 .. phases: 3 with BK = 8, 2 with BK = 16 (matmul-tuned).
+// Wavefronts (128-bit rule: per half-warp, one per 8 distinct chunks of each quarter, at
+// least the fullest bank):
+//  - vectorized, double-buffered: Mds[i][ty*8 + {0, 4}]: a half-warp shares ty, one chunk
+//    per quarter, 1 wavefront a half, 2 a request: 512. Nds[i][tx*8 + {0, 4}]: 16 chunks 32
+//    bytes apart in a half, whose 4-word groups fall on bank groups 0, 2, 4, 6 four times
+//    each: 4 a half, 8 a request: 2048. Needed 2 a half, so 2 x 2 beyond a request: 1024.
+//  - conflict-free, tuned: Mds at ty*4 (+ 64): 2 a request as above. Nds at tx*4 (+ 64): 16
+//    neighbouring chunks, 8 per quarter, every bank twice: 2 a half, 4 a request, all
+//    needed: 512 + 1024 = 1536, none beyond.
+TEST(LadderCounts, WideRungsByHand)
+{
+    struct Case {
+        const char* kernel;
+        uint64_t ldRequests, barriers, ldWavefronts, ldConflicts;
+    };
+    const Case cases[] = {
+        {"matmul-vectorized", 32, 4, 512 + 2048, 1024},
+        {"matmul-double-buffered", 32, 3, 512 + 2048, 1024},
+        {"matmul-conflict-free", 32, 3, 512 + 1024, 0},
+        {"matmul-tuned", 32, 2, 512 + 1024, 0},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.kernel);
+        const sim::Simulation r = run(matmul(c.kernel, 128, 16, 128, 128));
+        EXPECT_EQ(r.grid.count(), 1u);
+        EXPECT_EQ(r.block.x * r.block.y, 256u);
+        const sim::Totals& t = r.counters.totals;
+        EXPECT_EQ(t.global_loads, 4096u);
+        EXPECT_EQ(t.global_ld_requests, c.ldRequests);
+        EXPECT_EQ(t.global_ld_sectors, 512u);
+        EXPECT_EQ(t.flops, 2u * 262144u);
+        EXPECT_EQ(t.shared_loads, 65536u);
+        EXPECT_EQ(t.shared_ld_requests, 512u);
+        EXPECT_EQ(t.shared_ld_wavefronts, c.ldWavefronts);
+        EXPECT_EQ(t.shared_ld_conflicts, c.ldConflicts);
+        EXPECT_EQ(t.barriers, c.barriers);
+        EXPECT_EQ(t.global_stores, 16384u);
+    }
+}
+
 // matmul-vectorized loads what matmul-regtile-2d loads, four neighbours at a time where
 // they lie in the matrix and start on a 16-byte boundary (k and l multiples of 4: 100 x 36 x
 // 152) and one by one elsewhere (37 and 151 are not): the same elements, as often, and the
