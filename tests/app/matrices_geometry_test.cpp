@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "panels/matrices_geometry.hpp"
+#include "sim/kernel_info.hpp"
+#include "sim/kernel_registry.hpp"
 #include "sim/replay.hpp"
 #include "sim/scenario_file.hpp"
 #include "sim/simulate.hpp"
@@ -262,4 +264,156 @@ TEST(MatricesGeometry, UntiledKernelsHaveNoGhostCells)
     const sim::ReplayState st = sim::replay(r.trace, static_cast<int>(r.trace.steps.size()) - 1);
     EXPECT_TRUE(ghostCells(s, r.trace, st, "N", 7, 9).empty());
     EXPECT_TRUE(ghostCells(s, r.trace, st, "M", 20, 7).empty());
+}
+
+// The tile lines and the room for ghost cells follow the block's tile of P and the phase's
+// depth, not the thread block's x extent: on matmul-conflict-free at tile 128 a block has
+// 16 x 16 threads but covers 128 x 128 elements of P in phases of 8 columns of M. Worked out
+// from kernels/matmul_conflict_free.cuh (BM = BN = TILE, BK 8; matmul-tuned BK 16),
+// matmul_coarsened.cuh (TILE x COARSE_FACTOR*TILE of P, TILE deep) and matmul_regtile_1d.cuh
+// (BM = BN = TILE, BK 8) at 100 x 37 x 51.
+TEST(MatricesGeometry, TileGridOfTheRungsIsTheBlocksTileOfP)
+{
+    struct Want {
+        const char* kernel;
+        int tile, rows, cols, depth, ghostJ, ghostK, ghostL;
+    };
+    const Want wants[] = {
+        {"matmul-naive", 16, 16, 16, 16, 0, 0, 0},
+        {"matmul-tiled", 16, 16, 16, 16, 12, 11, 13},
+        {"matmul-coarsened", 16, 16, 64, 16, 12, 11, 13},
+        {"matmul-regtile-1d", 64, 64, 64, 8, 28, 3, 13},
+        {"matmul-regtile-2d", 128, 128, 128, 8, 28, 3, 77},
+        {"matmul-conflict-free", 128, 128, 128, 8, 28, 3, 77},
+        {"matmul-tuned", 128, 128, 128, 16, 28, 11, 77},
+    };
+    for (const Want& w : wants) {
+        SCOPED_TRACE(w.kernel);
+        const sim::Scenario s = sim::matmulScenario(w.kernel, 100, 37, 51, w.tile);
+        ASSERT_EQ(sim::validate(s), "");
+        const TileGrid g = tileGrid(s);
+        EXPECT_EQ(g.rows, w.rows);
+        EXPECT_EQ(g.cols, w.cols);
+        EXPECT_EQ(g.depth, w.depth);
+        EXPECT_EQ(g.ghostJ, w.ghostJ);
+        EXPECT_EQ(g.ghostK, w.ghostK);
+        EXPECT_EQ(g.ghostL, w.ghostL);
+    }
+    // The thread block is smaller than the tile of P on the register-tiled rungs.
+    const sim::Scenario cf = sim::matmulScenario("matmul-conflict-free", 100, 37, 51, 128);
+    EXPECT_EQ(sim::launchShape(cf).block.x, 16u);
+}
+
+// Every ghost cell a register-tiled rung zero-fills at a ragged size lies inside the room the
+// canvas makes for ghosts (TileGrid), and the traced block's tile of P starts on a tile line;
+// with the thread block's x extent (16 at tile 128) the N tile's zeros past column 64 fell off
+// the canvas. M is checked on the rungs that store Mds as M is laid out: on those that store
+// it transposed or in two buffers, sim::tileSlotElement does not place its slots yet.
+TEST(MatricesGeometry, GhostCellsOfTheRungsFitTheTileGrid)
+{
+    const std::set<std::string> plainMds = {"matmul-tiled", "matmul-coarsened", "matmul-regtile-1d",
+                                            "matmul-regtile-2d"};
+    for (const char* kernel : sim::kLadderRungs) {
+        const sim::KernelInfo* info = sim::findKernel(kernel);
+        ASSERT_NE(info, nullptr) << kernel;
+        if (!info->tiled) continue;
+        SCOPED_TRACE(kernel);
+        const sim::Scenario s = sim::matmulScenario(kernel, 100, 37, 51, info->defaultTile);
+        ASSERT_EQ(sim::validate(s), "");
+        const sim::Simulation r = sim::simulate(s);
+        ASSERT_TRUE(r.error.empty()) << r.error;
+        const TileGrid g = tileGrid(s);
+        const auto p = sim::blockTileOfP(s, r.trace.block);
+        ASSERT_TRUE(p.has_value());
+        EXPECT_EQ(p->row0 % g.rows, 0);
+        EXPECT_EQ(p->col0 % g.cols, 0);
+        EXPECT_EQ(p->rows, g.rows);
+        EXPECT_EQ(p->cols, g.cols);
+        // The last phase's tiles, where the zeros are (one replay per step checked: a replay
+        // of a 128-wide block takes a while).
+        const int last = static_cast<int>(r.trace.steps.size()) - 1;
+        const std::set<Cell> n = ghostSet(s, r, last, "N", 37, 51);
+        EXPECT_FALSE(n.empty()) << "the last phase's N tile reaches past N";
+        for (const Cell& c : n) {
+            EXPECT_LT(c.first, 37 + g.ghostK);
+            EXPECT_LT(c.second, 51 + g.ghostL);
+        }
+        if (!plainMds.count(kernel)) continue;
+        const std::set<Cell> m = ghostSet(s, r, last, "M", 100, 37);
+        EXPECT_FALSE(m.empty()) << "the last phase's M tile reaches past M";
+        for (const Cell& c : m) {
+            EXPECT_LT(c.first, 100 + g.ghostJ);
+            EXPECT_LT(c.second, 37 + g.ghostK);
+        }
+    }
+}
+
+// The selected thread's registers of P come from the trace of its stores. Worked out by hand
+// from kernels/matmul_conflict_free.cuh at tile 128 (BM = BN = 128, TM = TN = 8, 16 x 16
+// threads): thread (tx=1, ty=0) of block (0,0) has rowStart = ty*4 = 0, colStart = tx*4 = 4,
+// and stores Pvalue[m][n] at Row = (m/4)*64 + m%4, Col = 4 + (n/4)*64 + n%4: rows 0..3 and
+// 64..67, columns 4..7 and 68..71; Pvalue[0][0] is P[0][4], Pvalue[3][7] is P[3][71],
+// Pvalue[4][4] is P[64][68], Pvalue[7][3] is P[67][7].
+TEST(MatricesGeometry, RegistersOfPFromTheTraceOfConflictFree)
+{
+    const sim::Scenario s = sim::matmulScenario("matmul-conflict-free", 128, 128, 128, 128, {0, 0});
+    ASSERT_EQ(sim::validate(s), "");
+    const sim::Simulation r = sim::simulate(s);
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    const int thread = linearThread(r.trace.blockDim, 1, 0);
+    ASSERT_EQ(thread, 1);
+    const std::vector<RegisterElement> regs = registerElementsOfP(s, r.trace, r.arrayIndex("P"), thread);
+    ASSERT_EQ(regs.size(), 64u);
+    std::set<int> rows, cols;
+    std::set<std::string> names;
+    for (const RegisterElement& e : regs) {
+        rows.insert(e.row);
+        cols.insert(e.col);
+        names.insert(e.name);
+        EXPECT_EQ(e.name, "Pvalue[" + std::to_string(e.m) + "][" + std::to_string(e.n) + "]");
+    }
+    EXPECT_EQ(rows, (std::set<int>{0, 1, 2, 3, 64, 65, 66, 67}));
+    EXPECT_EQ(cols, (std::set<int>{4, 5, 6, 7, 68, 69, 70, 71}));
+    EXPECT_EQ(names.size(), 64u) << "every register once";
+    auto at = [&](int row, int col) -> std::string {
+        for (const RegisterElement& e : regs)
+            if (e.row == row && e.col == col) return e.name;
+        return "none";
+    };
+    EXPECT_EQ(at(0, 4), "Pvalue[0][0]");
+    EXPECT_EQ(at(3, 71), "Pvalue[3][7]");
+    EXPECT_EQ(at(64, 68), "Pvalue[4][4]");
+    EXPECT_EQ(at(67, 7), "Pvalue[7][3]");
+    EXPECT_EQ(at(4, 4), "none") << "row 4 is thread (1, 1)'s";
+    // The trace and the kernel's formula agree (threadPElements lists Pvalue row by row).
+    const std::vector<sim::PElement> formula = sim::threadPElements(s, r.trace.block, r.trace.blockDim, 1, 0);
+    ASSERT_EQ(formula.size(), 64u);
+    for (const RegisterElement& e : regs) {
+        const sim::PElement& f = formula[e.m * 8 + e.n];
+        EXPECT_EQ(f.row, e.row) << e.name;
+        EXPECT_EQ(f.col, e.col) << e.name;
+    }
+}
+
+// A one-dimensional Pvalue (matmul-regtile-1d: a column of TM = 8) and the stores that a
+// ragged edge skips; PMPP's one-element kernels have no register list.
+TEST(MatricesGeometry, RegistersOfPOneDimensionalAndRagged)
+{
+    // regtile-1d at tile 64: thread (tx, ty) stores Pvalue[m] at Row = by*64 + ty*8 + m,
+    // Col = bx*64 + tx. At j = 13 thread (5, 1) holds rows 8..15 of which 8..12 are inside P.
+    const sim::Scenario s = sim::matmulScenario("matmul-regtile-1d", 13, 16, 64, 64, {0, 0});
+    ASSERT_EQ(sim::validate(s), "");
+    const sim::Simulation r = sim::simulate(s);
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    const std::vector<RegisterElement> regs =
+        registerElementsOfP(s, r.trace, r.arrayIndex("P"), linearThread(r.trace.blockDim, 5, 1));
+    ASSERT_EQ(regs.size(), 5u);
+    for (int m = 0; m < 5; ++m) {
+        EXPECT_EQ(regs[m].row, 8 + m);
+        EXPECT_EQ(regs[m].col, 5);
+        EXPECT_EQ(regs[m].name, "Pvalue[" + std::to_string(m) + "]");
+    }
+    const sim::Scenario tiled = sim::matmulScenario("matmul-tiled", 8, 8, 8, 4, {0, 0});
+    const sim::Simulation rt = sim::simulate(tiled);
+    EXPECT_TRUE(registerElementsOfP(tiled, rt.trace, rt.arrayIndex("P"), 0).empty());
 }

@@ -75,4 +75,46 @@ std::vector<GhostCell> ghostCells(const sim::Scenario& s, const sim::Trace& t, c
     return out;
 }
 
+TileGrid tileGrid(const sim::Scenario& s)
+{
+    TileGrid g;
+    const sim::Uint3 first{0, 0, 0};
+    if (const auto p = sim::blockTileOfP(s, first)) {
+        g.rows = std::max(1, p->rows);
+        g.cols = std::max(1, p->cols);
+    }
+    g.depth = std::max(1, s.tile);
+    const auto m = sim::phaseTile(s, first, 0, "M");
+    if (!m) return g;   // untiled: no phases, nothing zero-filled
+    g.depth = std::max(1, m->cols);
+    auto past = [](int n, int step) { return (n + step - 1) / step * step - n; };
+    g.ghostJ = past(s.j, g.rows);
+    g.ghostK = past(s.k, g.depth);
+    g.ghostL = past(s.l, g.cols);
+    return g;
+}
+
+std::vector<RegisterElement> registerElementsOfP(const sim::Scenario& s, const sim::Trace& t, int arrayP, int thread)
+{
+    std::vector<RegisterElement> out;
+    const sim::KernelInfo* k = sim::findKernel(s.kernel);
+    if (!k || (k->threadRows <= 1 && k->threadCols <= 1) || arrayP < 0 || thread < 0 || s.l < 1) return out;
+    const bool twoD = k->threadRows > 1 && k->threadCols > 1;
+    int inVector = 0;   // the element's place in a 128-bit store (0 for a plain one)
+    for (const sim::Event& e : t.events) {
+        if (e.op != sim::Op::GlobalStore || e.array != arrayP || e.thread != thread || e.unrolled == 0) continue;
+        inVector = (e.flags & sim::kVectorTail) ? inVector + 1 : 0;
+        const int i = e.unrolled - 1 + inVector;   // the iteration m*TN + n of the store loop
+        RegisterElement r;
+        r.row = e.index / s.l;
+        r.col = e.index % s.l;
+        r.m = twoD ? i / k->threadCols : i;
+        r.n = twoD ? i % k->threadCols : 0;
+        r.name = twoD ? "Pvalue[" + std::to_string(r.m) + "][" + std::to_string(r.n) + "]"
+                      : "Pvalue[" + std::to_string(i) + "]";
+        out.push_back(r);
+    }
+    return out;
+}
+
 }  // namespace ts::app

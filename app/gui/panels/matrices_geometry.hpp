@@ -28,6 +28,41 @@ struct POwner {
 /// negative; an element past P's edge gets the block and thread that would cover it.
 POwner ownerOfP(const sim::Scenario& s, int row, int col);
 
+/// The grid of whole tiles the Matrices panel draws its thin lines on, and the ghost cells
+/// its canvas makes room for past the matrices' edges. A block's tile of P is `rows` x
+/// `cols` (sim::blockTileOfP: TILE_WIDTH square for PMPP's kernels, T x 4T for
+/// matmul-coarsened, BM x BN for the register-tiled rungs, whose thread block is smaller
+/// than its tile of P); a phase loads `depth` columns of M and rows of N (sim::phaseTile:
+/// TILE_WIDTH, or the rung's BK). M is cut rows x depth, N depth x cols, P rows x cols.
+struct TileGrid {
+    int rows = 1, cols = 1, depth = 1;
+    /// Rows of P and M (ghostJ), columns of M and rows of N (ghostK), columns of N and P
+    /// (ghostL) past the matrix up to the last whole tile: where a tiled kernel's zero-filled
+    /// slots lie. 0 for an untiled kernel, which fills nothing.
+    int ghostJ = 0, ghostK = 0, ghostL = 0;
+};
+
+/// The TileGrid of `s`, a matrix multiplication; an untiled kernel (matmul-naive) is cut in
+/// its blocks of P along j and l and in steps of its block edge along k, with no ghosts.
+TileGrid tileGrid(const sim::Scenario& s);
+
+/// One element of P that a thread of a ladder rung holds in a register and stores at its end.
+struct RegisterElement {
+    int row = 0, col = 0;       ///< the element of P
+    int m = 0, n = 0;           ///< its register, Pvalue[m][n] (n = 0 for a one-dimensional Pvalue)
+    std::string name;           ///< "Pvalue[m][n]", or "Pvalue[i]" where the kernel's Pvalue has one index
+};
+
+/// The elements of P that linear thread `thread` of the traced block holds in its registers on
+/// a rung whose threads compute several elements (KernelInfo::threadRows or threadCols above
+/// 1: matmul-coarsened, the register-tiled rungs), read from the simulator's trace of the
+/// thread's stores to P: each store carries the x.unrolled() tag of its loop, m*TN + n (one
+/// more per element of a 128-bit store after its first), which names the register. In the
+/// order the thread stored them. Empty for PMPP's one-element kernels, for a thread of
+/// another block, and for elements the thread does not store (outside P). `arrayP` is the
+/// index of P in the trace's arrays (Simulation::arrayIndex("P")).
+std::vector<RegisterElement> registerElementsOfP(const sim::Scenario& s, const sim::Trace& t, int arrayP, int thread);
+
 /// Linear index ty * blockDim.x + tx of thread (tx, ty), as Frame::View::thread counts.
 int linearThread(const sim::Dim3& blockDim, int tx, int ty);
 

@@ -51,14 +51,26 @@ struct Ctx {
     Frame& f;
     const sim::Simulation& s;
     ImDrawList* dl;
-    int T = 1;                                  ///< tile / block edge
+    TileGrid tiles;                             ///< the tiles of M, N and P (tileGrid)
     std::vector<std::pair<int, int32_t>> selectedTouches;   ///< selected thread, cursor step
     std::vector<std::pair<int, int32_t>> sharedReads;       ///< sources of slots read now
     uint32_t heatMax = 1;
     std::optional<sim::TileRect> blockP;        ///< the traced block's part of P (blockRectInP)
     bool clicked = false;                       ///< a click (press and release, no drag) on the canvas
     std::optional<sim::Uint3> traceBlock;       ///< interact(): a click on P asks to trace this block
+    /// The elements of P the selected thread holds in registers (a ladder rung's Pvalue), from
+    /// the trace of its stores (registerElementsOfP); empty for PMPP's kernels.
+    const std::vector<RegisterElement>* registers = nullptr;
 };
+
+/// The register of the selected thread that holds P element (r, col), or nullptr.
+const RegisterElement* registerAt(const Ctx& c, int r, int col)
+{
+    if (!c.registers) return nullptr;
+    for (const RegisterElement& e : *c.registers)
+        if (e.row == r && e.col == col) return &e;
+    return nullptr;
+}
 
 /// Binned colours of a large matrix, rebuilt when the state they show changes.
 struct Bins {
@@ -138,6 +150,8 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.f.theme.palette.error),
                                "differs from the CPU reference %.6g: a race gave it a stale operand", c.s.reference[idx]);
         ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, o.ty, o.tx);
+        if (const RegisterElement* reg = registerAt(c, r, col))
+            ImGui::Text("held by the selected thread in register %s until its store", reg->name.c_str());
         if (e.stored) ImGui::Text("stored by the traced block at this step or before: finished");
         else if (bx == static_cast<int>(t.block.x) && by == static_cast<int>(t.block.y))
             ImGui::TextUnformatted("not stored yet: its thread is still accumulating Pvalue");
@@ -375,17 +389,21 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
     return true;
 }
 
-/// Thin lines every T elements: the tiles of M and N, the blocks of P.
+/// Thin lines between whole tiles: a block's rows of P and M, a phase's columns of M and
+/// rows of N, a block's columns of N and P (tileGrid: BM, BK, BN on the register-tiled rungs).
 void tileLines(const Ctx& c, const Grid& g)
 {
-    if (g.cell * c.T < 12) return;
+    const bool isM = g.name == "M", isN = g.name == "N";
+    const int down = isN ? c.tiles.depth : c.tiles.rows, across = isM ? c.tiles.depth : c.tiles.cols;
     const ImU32 line = IM_COL32(150, 160, 180, 110);
-    for (int r = c.T; r < g.rows; r += c.T) c.dl->AddLine(g.at(r, 0), g.at(r, g.cols), line, 1.5f);
-    for (int col = c.T; col < g.cols; col += c.T) c.dl->AddLine(g.at(0, col), g.at(g.rows, col), line, 1.5f);
+    if (g.cell * down >= 12)
+        for (int r = down; r < g.rows; r += down) c.dl->AddLine(g.at(r, 0), g.at(r, g.cols), line, 1.5f);
+    if (g.cell * across >= 12)
+        for (int col = across; col < g.cols; col += across) c.dl->AddLine(g.at(0, col), g.at(g.rows, col), line, 1.5f);
 }
 
 /// The canvas's extent in cells: M, N and P with their ghost cells (the zero-filled slots past
-/// a tiled kernel's last whole tile of T), N above P and M left of P, and the pixels the
+/// a tiled kernel's last whole tile, TileGrid), N above P and M left of P, and the pixels the
 /// labels take above N and P. The panel sizes its canvas and lays out the picture from it.
 struct CanvasCells {
     int ghostK = 0, ghostJ = 0, ghostL = 0;
@@ -394,15 +412,12 @@ struct CanvasCells {
     float frame = 0;            ///< pixels of both label lines and the margin
 };
 
-CanvasCells canvasCells(const sim::Scenario& sc, int T)
+CanvasCells canvasCells(const sim::Scenario& sc, const TileGrid& tiles)
 {
-    const sim::KernelInfo* info = sim::findKernel(sc.kernel);
     CanvasCells cc;
-    if (info && info->tiled) {
-        cc.ghostK = (sc.k + T - 1) / T * T - sc.k;
-        cc.ghostJ = (sc.j + T - 1) / T * T - sc.j;
-        cc.ghostL = (sc.l + T - 1) / T * T - sc.l;
-    }
+    cc.ghostK = tiles.ghostK;
+    cc.ghostJ = tiles.ghostJ;
+    cc.ghostL = tiles.ghostL;
     cc.wide = static_cast<float>(sc.k + cc.ghostK + sc.l + cc.ghostL);
     cc.high = static_cast<float>(sc.k + cc.ghostK + sc.j + cc.ghostJ);
     cc.label = ImGui::GetTextLineHeight() + scaled(10);
@@ -461,6 +476,16 @@ void blockOutline(const Ctx& c, const Grid& g)
     const sim::TileRect& bp = *c.blockP;
     const ImVec2 a = g.at(bp.row0, bp.col0), b = g.at(bp.row0 + bp.rows, bp.col0 + bp.cols);
     markerFrame(c, ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.selected, 2.5f);
+    if (c.registers && !c.registers->empty()) {
+        // A rung's thread holds several elements in Pvalue: a frame on each that it stores.
+        if (g.cell < kMinCell) return;
+        for (const RegisterElement& e : *c.registers) {
+            if (!g.contains(e.row, e.col)) continue;
+            const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
+            c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell - 4, p.y + g.cell - 4), pal.selected, 2, 0, 1.5f);
+        }
+        return;
+    }
     const sim::PElement e = threadPElement(c.s.scenario, c.s.trace, c.f.view.thread);
     if (g.contains(static_cast<int>(e.row), static_cast<int>(e.col)) && g.cell >= kMinCell) {
         const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
@@ -534,7 +559,7 @@ void legend(const Ctx& c)
     if (!c.s.matchesReference)
         legendItem(pal.error, "wrong P", "P element that differs from the CPU reference (fmaf in k order), "
                                          "marked once it is stored: a race gave it a stale operand.", Swatch::Frame);
-    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step. Where a tile is only a few pixels wide, its frame is drawn larger than the tile, and a faint frame marks the rows of M and the columns of N the block reads.", Swatch::Frame);
+    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step, and a frame inside a cell of P the elements it computes (on a rung of the ladder, every element it holds in its Pvalue registers; hover one for the register). Where a tile is only a few pixels wide, its frame is drawn larger than the tile, and a faint frame marks the rows of M and the columns of N the block reads.", Swatch::Frame);
 }
 
 /// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours and
@@ -551,6 +576,11 @@ private:
     std::array<GpuGrid, 3> gpu_;      ///< M, N, P
     uint64_t heatGeneration_ = ~0ull; ///< Loaded::generation heatMax_ belongs to
     uint32_t heatMax_ = 1;            ///< most global loads of an element of M or N
+    /// The selected thread's registers of P (registerElementsOfP), for registersGeneration_
+    /// and registersThread_.
+    std::vector<RegisterElement> registers_;
+    uint64_t registersGeneration_ = ~0ull;
+    int registersThread_ = -1;
     float shownZoom_ = 1.0f;          ///< the zoom the canvas was last drawn at
     float mostZoom_ = 8.0f;           ///< largest zoom: the smallest matrix's cells at 64 px
     bool doubleClick_ = false;        ///< the mouse button went down as a double click
@@ -568,7 +598,7 @@ void MatricesPanel::canvas(Ctx& c)
     const sim::Simulation* s = &c.s;
     const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N"), arrP = s->arrayIndex("P");
     const sim::Scenario& sc = s->scenario;
-    const CanvasCells cc = canvasCells(sc, c.T);
+    const CanvasCells cc = canvasCells(sc, c.tiles);
     const int ghostK = cc.ghostK, ghostJ = cc.ghostJ, ghostL = cc.ghostL;
     const float lbl = cc.label, wCells = cc.wide, hCells = cc.high, frame = cc.frame;
     c.dl = ImGui::GetWindowDrawList();
@@ -707,8 +737,8 @@ void MatricesPanel::draw(Frame& f)
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList(), 1, {}, {}, 1, {}, false, {}};
-            c.T = static_cast<int>(s->block.x);
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), {}, {}, {}, 1, {}, false, {}};
+            c.tiles = tileGrid(s->scenario);
             c.blockP = blockRectInP(s->scenario, s->trace.block);
             const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N");
             if (heatGeneration_ != f.loaded.generation) {
@@ -718,6 +748,12 @@ void MatricesPanel::draw(Frame& f)
                 heatGeneration_ = f.loaded.generation;
             }
             c.heatMax = heatMax_;
+            if (registersGeneration_ != f.loaded.generation || registersThread_ != f.view.thread) {
+                registers_ = registerElementsOfP(s->scenario, s->trace, s->arrayIndex("P"), f.view.thread);
+                registersGeneration_ = f.loaded.generation;
+                registersThread_ = f.view.thread;
+            }
+            c.registers = &registers_;
             if (f.view.cursor >= 0) {
                 const sim::Step& st = s->trace.steps[f.view.cursor];
                 for (int i = st.begin; i < st.end; ++i) {
@@ -741,7 +777,7 @@ void MatricesPanel::draw(Frame& f)
                     "a drag pans, a double click fits, and a right click chooses the colours (states, global loads, "
                     "values).");
 
-            const CanvasCells cc = canvasCells(s->scenario, c.T);
+            const CanvasCells cc = canvasCells(s->scenario, c.tiles);
             const float wCells = cc.wide, hCells = cc.high;
             // The canvas is as tall as the width allows cells to be (up to 72 px at 1x), and
             // at least tall enough for cells of 10 px (or 140 to 200 px of bins for large ones).
