@@ -11,14 +11,7 @@ namespace {
 /// Expects `args` to fail with `status`, one sentence on stderr, nothing on stdout.
 void expectRefused(const std::string& args, int status, const std::string& mention = "")
 {
-    SCOPED_TRACE("tilescope-cli " + args);
-    const CliRun r = runCli(args);
-    EXPECT_EQ(r.status, status) << r.err;
-    EXPECT_EQ(r.out, "") << "nothing half-written on stdout";
-    ASSERT_GE(r.err.size(), 2u);
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-    EXPECT_EQ(r.err[r.err.size() - 2], '.') << "one sentence: " << r.err;
-    EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+    expectRefusedRun(args, status, {mention});
 }
 
 TEST(CliExitStatus, BadArgumentsExit2)

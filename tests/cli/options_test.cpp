@@ -23,15 +23,7 @@ TEST(CliOptions, VersionPrintsTheProjectVersion)
 /// Expects `args` to be refused with status 2 and one sentence on stderr that contains `mention`.
 void expectRefused(const std::string& args, const std::string& mention)
 {
-    SCOPED_TRACE("tilescope-cli " + args);
-    const CliRun r = runCli(args);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_EQ(r.out, "");
-    ASSERT_GE(r.err.size(), 2u);
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-    EXPECT_EQ(r.err[r.err.size() - 2], '.') << r.err;
-    EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("cannot be negative"), std::string::npos) << r.err;
+    expectRefusedRun(args, 2, {mention, "cannot be negative"});
 }
 
 TEST(CliOptions, NegativeSeedsAreRefused)

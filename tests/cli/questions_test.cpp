@@ -15,25 +15,10 @@ namespace {
 
 using nlohmann::json;
 
-json questionsJson(const std::string& args)
-{
-    const CliRun r = runCli("questions " + args + " --json");
-    if (r.status != 0) throw std::runtime_error("questions " + args + " exited " + std::to_string(r.status) + ": " + r.err);
-    return json::parse(r.out);
-}
+json questionsJson(const std::string& args) { return runJson("questions " + args + " --json"); }
 
 /// Expects `args` to fail with status 2, one sentence on stderr, nothing on stdout.
-void expectRefused(const std::string& args, const std::string& mention)
-{
-    SCOPED_TRACE("tilescope-cli " + args);
-    const CliRun r = runCli(args);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_EQ(r.out, "");
-    ASSERT_GE(r.err.size(), 2u);
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-    EXPECT_EQ(r.err[r.err.size() - 2], '.') << r.err;
-    EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
-}
+void expectRefused(const std::string& args, const std::string& mention) { expectRefusedRun(args, 2, {mention}); }
 
 /// A scenario file in the temporary folder, removed at the end of the test.
 struct TempFile {

@@ -16,23 +16,11 @@ namespace {
 
 const std::string kH100 = std::string(TILESCOPE_ASSETS_DIR) + "/results/ladder-4096-h100.json";
 
-nlohmann::json rooflineJson(const std::string& args)
-{
-    const CliRun r = runCli("roofline " + args + " --json");
-    if (r.status != 0) throw std::runtime_error("roofline " + args + " exited " + std::to_string(r.status) + ": " + r.err);
-    return nlohmann::json::parse(r.out);
-}
+nlohmann::json rooflineJson(const std::string& args) { return runJson("roofline " + args + " --json"); }
 
 void expectRefused(const std::string& args, int status, const std::string& mention)
 {
-    SCOPED_TRACE("tilescope-cli " + args);
-    const CliRun r = runCli(args);
-    EXPECT_EQ(r.status, status) << r.err;
-    EXPECT_EQ(r.out, "");
-    ASSERT_GE(r.err.size(), 2u);
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-    EXPECT_EQ(r.err[r.err.size() - 2], '.') << "one sentence: " << r.err;
-    EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+    expectRefusedRun(args, status, {mention});
 }
 
 // PMPP sec. 5.1: the naive kernel does one multiply and one add (2 FLOPs) for every two

@@ -13,16 +13,7 @@ namespace {
 /// Expects `args` to be refused with status 2 and one sentence about --threads naming `value`.
 void expectRefused(const std::string& args, const std::string& value)
 {
-    SCOPED_TRACE("tilescope-cli " + args);
-    const CliRun r = runCli(args);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_EQ(r.out, "");
-    ASSERT_GE(r.err.size(), 2u);
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-    EXPECT_EQ(r.err[r.err.size() - 2], '.') << r.err;
-    EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("from 1 to 1024"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("got '" + value + "'"), std::string::npos) << r.err;
+    expectRefusedRun(args, 2, {"--threads", "from 1 to 1024", "got '" + value + "'"});
 }
 
 TEST(CliThreads, OutOfRangeIsRefused)
