@@ -125,6 +125,15 @@ int sizeGrain(const std::string& kernel, int tile)
     return std::lcm(std::lcm(rows, cols), std::lcm(phase, 8));
 }
 
+int ladderCountEdge()
+{
+    int edge = kRungCountEdge;
+    for (const char* rung : kLadderRungs)
+        if (const KernelInfo* k = findKernel(rung); k && sizeGrain(rung, k->defaultTile) > 0)
+            edge = std::lcm(edge, sizeGrain(rung, k->defaultTile));
+    return edge;
+}
+
 RungCounts countRung(const std::string& kernel, int tile, int edge, const std::atomic<bool>* cancel)
 {
     RungCounts c;
@@ -136,7 +145,7 @@ RungCounts countRung(const std::string& kernel, int tile, int edge, const std::a
         return c;
     }
     const int grain = sizeGrain(kernel, tile);
-    if (edge == 0 && grain > 0) edge = (std::max(kRungCountEdge, grain) + grain - 1) / grain * grain;
+    if (edge == 0 && grain > 0) edge = std::lcm(ladderCountEdge(), grain);
     c.edge = edge;
     const Scenario s = matmulScenario(kernel, edge > 0 ? edge : kRungCountEdge, edge > 0 ? edge : kRungCountEdge,
                                       edge > 0 ? edge : kRungCountEdge, tile);

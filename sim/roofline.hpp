@@ -130,12 +130,16 @@ struct RungCounts {
 /// pattern. 0 for a kernel that is not a matrix multiplication or a tile it lacks.
 int sizeGrain(const std::string& kernel, int tile);
 
-/// The edge of the problem countRung simulates by default: 128, which every rung's default
-/// tile divides (matmul-coarsened's block covers 32 x 128 of P, the register tiles 128 x 128).
+/// The smallest edge of the problem countRung simulates by default: 128.
 inline constexpr int kRungCountEdge = 128;
 
-/// Simulates `kernel` at `tile` on an edge^3 problem (0: the smallest multiple of
-/// sizeGrain() at least kRungCountEdge), no trace, the memory model on. A kernel that is
+/// The edge countRung simulates every rung of the ladder at by default, so that their
+/// counts compare directly: the least common multiple of kRungCountEdge and every rung's
+/// sizeGrain() at its default tile (256: matmul-warptiled's block covers 256 x 128 of P).
+int ladderCountEdge();
+
+/// Simulates `kernel` at `tile` on an edge^3 problem (0: the smallest common multiple of
+/// ladderCountEdge() and sizeGrain()), no trace, the memory model on. A kernel that is
 /// not a matrix multiplication, a tile it was not compiled for or a fault gives counts
 /// with `error` set; never throws. `cancel`: as SimOptions::cancel.
 RungCounts countRung(const std::string& kernel, int tile, int edge = 0, const std::atomic<bool>* cancel = nullptr);

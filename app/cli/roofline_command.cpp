@@ -79,7 +79,7 @@ void printTable(const sim::Roofline& r)
                   << (p.intensityDram ? orDash(c.bound(*p.intensityDram), 0) : "-") << "\n";
     }
     std::cout << "\nFLOP/B req: per byte the kernel's global requests ask for (32 bytes a sector; the simulator's "
-                 "memory model on a 128^3 problem).\n"
+                 "memory model on a " << sim::ladderCountEdge() << "^3 problem).\n"
               << "FLOP/B DRAM: per byte between DRAM and the chip"
               << (compulsory ? "; c: the compulsory bytes (M and N read once, P written once)" : "")
               << "; m: measured. roof: min(peak, bandwidth x FLOP/B), GFLOPS.\n";

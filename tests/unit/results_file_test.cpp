@@ -53,16 +53,20 @@ TEST(ResultsFile, CommittedH100File)
     EXPECT_EQ(f.device, "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(f.computeCapability, "9.0");
     EXPECT_EQ(f.driver, "13.0");
-    EXPECT_EQ(f.date, "2026-11-23T23:57:29Z");
-    EXPECT_EQ(f.measuredOn(), "measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-23");
+    EXPECT_EQ(f.date, "2026-11-24T05:20:17Z");
+    EXPECT_EQ(f.measuredOn(), "measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-24");
     ASSERT_TRUE(f.peakFp32Gflops && f.copyGbytesPerS);
-    EXPECT_NEAR(*f.peakFp32Gflops, 60405.66, 0.01);
-    EXPECT_NEAR(*f.copyGbytesPerS, 2904.64, 0.01);
-    ASSERT_EQ(f.results.size(), 10u);
-    const char* order[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened", "matmul-regtile-1d", "matmul-regtile-2d",
-                           "matmul-vectorized", "matmul-double-buffered", "matmul-conflict-free", "matmul-tuned", "cublas"};
-    const int tiles[] = {16, 16, 32, 64, 128, 128, 128, 128, 128, 16};
-    for (size_t i = 0; i < 10; ++i) {
+    EXPECT_NEAR(*f.peakFp32Gflops, 60757.00, 0.01);
+    EXPECT_NEAR(*f.copyGbytesPerS, 2944.40, 0.01);
+    ASSERT_EQ(f.results.size(), 11u);
+    const char* order[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened", "matmul-regtile-1d",
+                           "matmul-regtile-2d", "matmul-vectorized", "matmul-double-buffered", "matmul-conflict-free",
+                           "matmul-tuned", "matmul-warptiled", "cublas"};
+    const int tiles[] = {16, 16, 32, 64, 128, 128, 128, 128, 128, 128, 16};
+    // Registers and static shared memory of each launched instance (bench, CUDA runtime).
+    const int registers[] = {32, 30, 32, 55, 128, 96, 127, 125, 127, 213};
+    const int shared[] = {0, 2048, 8192, 4096, 8192, 8192, 16384, 16640, 33280, 24832};
+    for (size_t i = 0; i < 11; ++i) {
         const sim::ResultEntry& e = f.results[i];
         EXPECT_EQ(e.kernel, order[i]);
         ASSERT_TRUE(e.isMatmul()) << e.kernel;
@@ -71,17 +75,22 @@ TEST(ResultsFile, CommittedH100File)
         EXPECT_EQ(*e.l, 4096);
         EXPECT_EQ(*e.tile, tiles[i]);
         EXPECT_TRUE(e.percentOfCublas.has_value());
-        EXPECT_FALSE(e.registers.has_value()) << "the committed file has no registers";
-        EXPECT_FALSE(e.staticSharedBytes.has_value()) << "nor static shared memory: an older file still loads";
+        if (i < 10) {
+            ASSERT_TRUE(e.registers && e.staticSharedBytes) << e.kernel;
+            EXPECT_EQ(*e.registers, registers[i]) << e.kernel;
+            EXPECT_EQ(*e.staticSharedBytes, shared[i]) << e.kernel;
+        } else {
+            EXPECT_FALSE(e.registers.has_value()) << "cuBLAS's kernels are its own";
+        }
         EXPECT_FALSE(e.dramBytes.has_value());
     }
-    EXPECT_NEAR(f.results[0].gflops, 5355.50, 0.01);
-    EXPECT_NEAR(*f.results[0].msMedian, 25.663, 0.001);
-    EXPECT_NEAR(*f.results[7].percentOfCublas, 82.50, 0.01);
-    EXPECT_NEAR(f.results[9].gflops, 50666.12, 0.01);
+    EXPECT_NEAR(f.results[0].gflops, 5354.70, 0.01);
+    EXPECT_NEAR(*f.results[0].msMedian, 25.667, 0.001);
+    EXPECT_NEAR(*f.results[9].percentOfCublas, 96.33, 0.01);
+    EXPECT_NEAR(f.results[10].gflops, 51374.90, 0.01);
     // By name, from the assets' results folder, with or without .json.
     EXPECT_EQ(sim::loadResultsFile("ladder-4096-h100").device, f.device);
-    EXPECT_EQ(sim::loadResultsFile("ladder-4096-h100.json").results.size(), 10u);
+    EXPECT_EQ(sim::loadResultsFile("ladder-4096-h100.json").results.size(), 11u);
 }
 
 TEST(ResultsFile, OptionalKeysAndOtherKernels)

@@ -1,7 +1,7 @@
 // Ladder: the optimisation ladder's timings as horizontal bars (docs/roofline.md, "The Ladder
 // panel"): one bar per result of the loaded results file, its GFLOPS and its share of cuBLAS,
 // cuBLAS the 100% bar; beside each bar the counts that explain the step, from one simulation
-// of each kernel on the same 128^3 problem (sim::countRung): global load requests and
+// of each kernel on the same 256^3 problem (sim::countRung, sim::ladderCountEdge): global load requests and
 // sectors, shared-memory wavefronts and bank conflicts, multiply-adds per element read from
 // shared memory, threads per block, and registers per thread and static shared memory per
 // block where the file gives them (bench --out records them).
