@@ -20,21 +20,12 @@
 #include <thread>
 
 #include "export_job.hpp"
+#include "gui_check.hpp"
 
 namespace fs = std::filesystem;
+using namespace ts::test::gui;
 
 namespace {
-
-int failures = 0, checks = 0;
-
-void expect(bool ok, const std::string& what)
-{
-    ++checks;
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL: %s\n", what.c_str());
-    }
-}
 
 int count(const fs::path& dir, const std::string& ext)
 {
@@ -93,7 +84,5 @@ int main(int argc, char** argv)
         expect(px && w == 1280 && h == 720, e.path().filename().string() + " decodes as a whole 1280x720 PNG");
         stbi_image_free(px);
     }
-    if (failures) return 1;
-    std::printf("export_cancel_check: %d checks passed\n", checks);
-    return 0;
+    return finish("export_cancel_check");
 }

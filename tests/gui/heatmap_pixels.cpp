@@ -27,22 +27,13 @@
 #include <vector>
 
 #include "heatmap.hpp"
+#include "gui_check.hpp"
 #include "theme.hpp"
 
 using namespace ts::app;
+using namespace ts::test::gui;
 
 namespace {
-
-int failures = 0, checks = 0;
-
-void expect(bool ok, const std::string& what)
-{
-    ++checks;
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL: %s\n", what.c_str());
-    }
-}
 
 struct Rgba {
     int r, g, b, a;
@@ -227,10 +218,5 @@ int main()
     renderer.release();
     glfwDestroyWindow(window);
     glfwTerminate();
-    if (failures) {
-        std::printf("heatmap_pixels: %d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    std::printf("heatmap_pixels: %d checks passed\n", checks);
-    return 0;
+    return finish("heatmap_pixels");
 }

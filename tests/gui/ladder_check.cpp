@@ -25,22 +25,13 @@
 #include <thread>
 
 #include "app.hpp"
+#include "gui_check.hpp"
 #include "layout.hpp"
 
 using namespace ts::app;
+using namespace ts::test::gui;
 
 namespace {
-
-int failures = 0, checks = 0;
-
-void expect(bool ok, const std::string& what)
-{
-    ++checks;
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL: %s\n", what.c_str());
-    }
-}
 
 struct Case {
     const char* name;
@@ -81,31 +72,11 @@ int main(int argc, char** argv)
         o.screenshot = "(ladder_check)";   // offscreen: hidden window, no settings
         const ImVec2 display(static_cast<float>(c.width), static_cast<float>(c.height));
         App app(o);
-        for (int attempt = 1;; ++attempt) {
-            try {
-                app.open();
-                break;
-            } catch (const RunError&) {
-                if (attempt == 5) throw;
-                std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            }
-        }
+        openWithRetries(app);
         ImVec2 mouse(-FLT_MAX, -FLT_MAX);
         app.inputHook = [&](ImGuiIO& io) { io.MousePos = mouse; };
-        auto frame = [&] {
-            app.prepareFrame();
-            app.renderFrame(display);
-            app.swapBuffers();
-        };
-        auto settle = [&] {
-            int settled = 0;
-            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-            while (std::chrono::steady_clock::now() < deadline) {
-                frame();
-                if (!app.ready()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-                if (app.ready() && ++settled > 3 && (layoutSteadyFrames() >= 2 || settled > 33)) return;
-            }
-        };
+        auto frame = [&] { drawFrame(app, display); };
+        auto settle = [&] { ts::test::gui::settle(app, display); };
         const std::string at = std::string(c.name) + ": ";
         auto shownUnfolded = [&](const char* name) {
             const ImGuiWindow* w = ImGui::FindWindowByName(panelTable()[panelId(name)].title);
@@ -178,10 +149,5 @@ int main(int argc, char** argv)
         expect(l.results.get() == before, at + "the results shown before stay");
         nothingCut("H100 after a refusal");
     }
-    if (failures) {
-        std::printf("ladder_check: %d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    std::printf("ladder_check: %d checks passed\n", checks);
-    return 0;
+    return finish("ladder_check");
 }

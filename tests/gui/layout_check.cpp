@@ -27,10 +27,13 @@
 #include <vector>
 
 #include "app.hpp"
+#include "gui_check.hpp"
 #include "layout.hpp"
 #include "screenshot.hpp"
 
 using namespace ts::app;
+using ts::test::gui::openWithRetries;
+using ts::test::gui::settle;
 
 namespace {
 
@@ -56,36 +59,6 @@ const Case kCases[] = {
 /// that the check sees what screenshots show: at least 3, and until the layout has placed
 /// every panel as in the frame before twice in a row (or 30 more have passed).
 constexpr int kSettleFrames = 3;
-
-/// Draws frames until the app is ready and the layout steady, for at most 90 s of wall time
-/// (not a count of frames: a hidden window's frame may take a millisecond on a fast machine).
-void settle(App& app, ImVec2 display, int settle)
-{
-    int settled = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    while (std::chrono::steady_clock::now() < deadline) {
-        app.prepareFrame();
-        app.renderFrame(display);
-        if (!app.ready()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        if (app.ready() && ++settled > settle && (layoutSteadyFrames() >= 2 || settled > settle + 30)) return;
-        app.swapBuffers();
-    }
-}
-
-/// Opens the app's window; a loaded X server (Xvfb beside parallel builds) now and then
-/// refuses a connection, so a failed start is tried again a few times.
-void openWithRetries(App& app)
-{
-    for (int attempt = 1;; ++attempt) {
-        try {
-            app.open();
-            return;
-        } catch (const RunError&) {
-            if (attempt == 5) throw;
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        }
-    }
-}
 
 }  // namespace
 

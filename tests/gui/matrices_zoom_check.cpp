@@ -24,22 +24,13 @@
 #include <thread>
 
 #include "app.hpp"
+#include "gui_check.hpp"
 #include "layout.hpp"
 
 using namespace ts::app;
+using namespace ts::test::gui;
 
 namespace {
-
-int failures = 0, checks = 0;
-
-void expect(bool ok, const std::string& what)
-{
-    ++checks;
-    if (!ok) {
-        ++failures;
-        std::printf("FAIL: %s\n", what.c_str());
-    }
-}
 
 std::string num(double v)
 {
@@ -69,15 +60,7 @@ int main(int argc, char** argv)
     o.screenshot = "(matrices_zoom_check)";   // offscreen: hidden window, no settings
     const ImVec2 display(1600, 900);
     App app(o);
-    for (int attempt = 1;; ++attempt) {
-        try {
-            app.open();
-            break;
-        } catch (const RunError&) {
-            if (attempt == 5) throw;
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        }
-    }
+    openWithRetries(app);
     Mouse mouse;
     app.inputHook = [&](ImGuiIO& io) {
         io.MousePos = mouse.pos;
@@ -86,23 +69,10 @@ int main(int argc, char** argv)
         io.DeltaTime = 1.0f / 60.0f;   // double clicks as a person makes them, whatever the frame rate
         mouse.wheel = 0;
     };
-    auto frame = [&] {
-        app.prepareFrame();
-        app.renderFrame(display);
-        app.swapBuffers();
-    };
-    // Until the scenario is simulated and the layout stands still, for at most 90 s of wall
-    // time (a count of frames is no bound: in a hidden window a frame may take a millisecond,
-    // and the simulation a few seconds).
-    auto settle = [&] {
-        int settled = 0;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-        while (std::chrono::steady_clock::now() < deadline) {
-            frame();
-            if (!app.ready()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-            if (app.ready() && ++settled > 3 && (layoutSteadyFrames() >= 2 || settled > 33)) return;
-        }
-    };
+    auto frame = [&] { drawFrame(app, display); };
+    // Until the scenario is simulated and the layout stands still (a count of frames is no
+    // bound: in a hidden window a frame may take a millisecond, the simulation a few seconds).
+    auto settle = [&] { ts::test::gui::settle(app, display); };
     settle();
     if (!app.loaded().sim) {
         std::printf("FAIL: the scenario was not simulated\n");
@@ -184,10 +154,5 @@ int main(int argc, char** argv)
                std::to_string(block().y) + ")");
     expect(block().x > 3 && block().y > 2, "the block clicked lies right of and below block (3, 2); got (" +
                                                std::to_string(block().x) + ", " + std::to_string(block().y) + ")");
-    if (failures) {
-        std::printf("matrices_zoom_check: %d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    std::printf("matrices_zoom_check: %d checks passed\n", checks);
-    return 0;
+    return finish("matrices_zoom_check");
 }
