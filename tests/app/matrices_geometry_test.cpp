@@ -395,6 +395,44 @@ TEST(MatricesGeometry, RegistersOfPFromTheTraceOfConflictFree)
     }
 }
 
+// matmul-warptiled at TILE 64: a block of 8 x 8 threads covers 128 x 64 of P, two warps
+// of 64 x 64. Lane 9 of warp 1 (thread 41, (tx, ty) = (1, 5)) is (ly, lx) = (9 / 8, 9 % 8) =
+// (1, 1) of the warp whose tile starts at row 64: rows 64 + (m / 4)*16 + 4 + m % 4 = 68..71,
+// 84..87, 100..103, 116..119 and columns (n / 4)*32 + 4 + n % 4 = 4..7, 36..39, written as
+// float4 (x.stg4): Pvalue[0][0] is P[68][4], Pvalue[15][7] is P[119][39]. The trace of its
+// 128-bit stores, the formula (threadPElements) and the panel's owner agree.
+TEST(MatricesGeometry, RegistersOfPFromTheTraceOfWarptiled)
+{
+    const sim::Scenario s = sim::matmulScenario("matmul-warptiled", 128, 16, 64, 64, {0, 0});
+    ASSERT_EQ(sim::validate(s), "");
+    const sim::Simulation r = sim::simulate(s);
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    const int thread = linearThread(r.trace.blockDim, 1, 5);
+    ASSERT_EQ(thread, 41);
+    const std::vector<RegisterElement> regs = registerElementsOfP(s, r.trace, r.arrayIndex("P"), thread);
+    ASSERT_EQ(regs.size(), 128u);
+    std::set<int> rows, cols;
+    for (const RegisterElement& e : regs) {
+        rows.insert(e.row);
+        cols.insert(e.col);
+    }
+    EXPECT_EQ(rows, (std::set<int>{68, 69, 70, 71, 84, 85, 86, 87, 100, 101, 102, 103, 116, 117, 118, 119}));
+    EXPECT_EQ(cols, (std::set<int>{4, 5, 6, 7, 36, 37, 38, 39}));
+    const std::vector<sim::PElement> formula = sim::threadPElements(s, r.trace.block, r.trace.blockDim, 1, 5);
+    ASSERT_EQ(formula.size(), 128u);
+    for (const RegisterElement& e : regs) {
+        const sim::PElement& f = formula[e.m * 8 + e.n];
+        EXPECT_EQ(f.row, e.row) << e.name;
+        EXPECT_EQ(f.col, e.col) << e.name;
+        const POwner o = ownerOfP(s, e.row, e.col);
+        EXPECT_EQ(linearThread(r.trace.blockDim, o.tx, o.ty), thread) << e.name;
+    }
+    EXPECT_EQ(formula.front().row, 68);
+    EXPECT_EQ(formula.front().col, 4);
+    EXPECT_EQ(formula.back().row, 119);
+    EXPECT_EQ(formula.back().col, 39);
+}
+
 // A one-dimensional Pvalue (matmul-regtile-1d: a column of TM = 8) and the stores that a
 // ragged edge skips; PMPP's one-element kernels have no register list.
 TEST(MatricesGeometry, RegistersOfPOneDimensionalAndRagged)

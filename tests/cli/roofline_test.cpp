@@ -67,7 +67,7 @@ TEST(CliRoofline, CommittedH100File)
     const nlohmann::json j = rooflineJson("--results " + kH100);
     EXPECT_EQ(j["profile"], "results");
     EXPECT_EQ(j["device"], "NVIDIA H100 80GB HBM3");
-    EXPECT_EQ(j["caption"], "measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-23");
+    EXPECT_EQ(j["caption"], "measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-24");
     EXPECT_EQ(j["ceilings"]["source"], "measured");
     EXPECT_EQ(j["ceilings"]["peak_fp32_gflops"].get<double>(), file["peak_fp32_gflops"].get<double>());
     EXPECT_EQ(j["ceilings"]["memory_gbytes_per_s"].get<double>(), file["copy_gbytes_per_s"].get<double>());
@@ -99,10 +99,12 @@ TEST(CliRoofline, CommittedH100File)
 
     const CliRun text = runCli("roofline --results ladder-4096-h100");
     EXPECT_EQ(text.status, 0) << text.err;
-    EXPECT_NE(text.out.find("Roofline: measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-23"), std::string::npos)
+    EXPECT_NE(text.out.find("Roofline: measured on NVIDIA H100 80GB HBM3, driver 13.0, 2026-11-24"), std::string::npos)
         << text.out;
     EXPECT_NE(text.out.find("matmul-conflict-free"), std::string::npos);
-    EXPECT_NE(text.out.find("41,802"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("41,784"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("matmul-warptiled"), std::string::npos);
+    EXPECT_NE(text.out.find("49,489"), std::string::npos) << text.out;
 }
 
 TEST(CliRoofline, Refusals)

@@ -7,7 +7,7 @@
 //    (the layout's clippedContent(), as gui.layout_nothing_clipped checks the presets);
 //  - File > Open results... with a malformed file: one sentence naming the file in the notice
 //    line, marked as an error, and still no results;
-//  - with the committed H100 file (App::openResults, what the menu calls): its ten timings
+//  - with the committed H100 file (App::openResults, what the menu calls): its eleven timings
 //    shown, counted again for them, nothing cut off; hovering the rows of the Ladder and the
 //    markers of the Roofline opens tooltips;
 //  - a malformed file after it: the notice, and the H100 file still shown.
@@ -112,7 +112,7 @@ int main(int argc, char** argv)
         // ---- the H100 file ----------------------------------------------------------------
         app.openResults(good);
         settle();
-        expect(l.results && l.results->results.size() == 10, at + "the H100 file's ten timings are loaded");
+        expect(l.results && l.results->results.size() == 11, at + "the H100 file's eleven timings are loaded");
         expect(!app.view().noticeIsError, at + "opening it is no error: '" + app.view().notice + "'");
         expect(l.ladder && l.ladder->resultsGeneration == l.resultsGeneration, at + "the kernels were counted for it");
         expect(shownUnfolded("ladder") && shownUnfolded("roofline"), at + "both panels shown, not folded (H100)");

@@ -9,24 +9,8 @@ namespace ts::app {
 
 POwner ownerOfP(const sim::Scenario& s, int row, int col)
 {
-    // pElementOf is Row = by*bdy + ty, Col = bx*bdx + tx, or with rowFromX Row = bx*bdx + tx,
-    // Col = by*bdy + ty: the axis that runs along the rows is divided out of the row.
-    const sim::Dim3 bd = sim::launchShape(s).block;
-    const int bdx = static_cast<int>(bd.x), bdy = static_cast<int>(bd.y);
-    const sim::KernelInfo* k = sim::findKernel(s.kernel);
-    if (k && (k->threadRows > 1 || k->threadCols > 1)) {
-        // A rung of the optimisation ladder: a block covers bdy*tr rows and bdx*tc columns;
-        // within it the thread's elements lie side by side, TILE apart (coarsening), or in
-        // halves half a block tile apart (sim::threadPElements).
-        const int tr = k->threadRows, tc = k->threadCols, rows = bdy * tr, cols = bdx * tc;
-        const int r = row % rows, c = col % cols;
-        const sim::Uint3 b{static_cast<unsigned>(col / cols), static_cast<unsigned>(row / rows), 0};
-        if (k->threadColsStrided) return POwner{b, c % bdx, r / tr};
-        if (k->threadTileSplit) return POwner{b, (c % (cols / 2)) / (tc / 2), (r % (rows / 2)) / (tr / 2)};
-        return POwner{b, c / tc, r / tr};
-    }
-    const int xi = sim::rowFromX(s) ? row : col, yi = sim::rowFromX(s) ? col : row;
-    return POwner{sim::Uint3{static_cast<unsigned>(xi / bdx), static_cast<unsigned>(yi / bdy), 0}, xi % bdx, yi % bdy};
+    const sim::PElementOwner o = sim::ownerOfPElement(s, row, col);
+    return POwner{o.block, static_cast<int>(o.tx), static_cast<int>(o.ty)};
 }
 
 int linearThread(const sim::Dim3& blockDim, int tx, int ty) { return ty * static_cast<int>(blockDim.x) + tx; }
