@@ -58,6 +58,9 @@ struct KernelInfo {
     /// matmul-tiled-nds-transposed and -padded: thread (tx, ty) stores its N element in
     /// Nds[tx][ty], so slot Nds[c][r] holds element (r, c) of the phase's N tile.
     bool ndsTransposed = false;
+    /// The register-tiled rungs from matmul-vectorized on: Mds holds the phase's M tile
+    /// transposed, slot Mds[c][r] (plus BK * buffer for a double buffer) element (r, c).
+    bool mdsTransposed = false;
 
     // The shape of the work of the optimisation ladder's rungs (docs/ladder.md); the
     // defaults are those of PMPP's kernels, one P element per thread in a TILE_WIDTH-square

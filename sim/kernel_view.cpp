@@ -226,9 +226,23 @@ std::optional<PElement> tileSlotElement(const Scenario& s, const Uint3& block, i
                                         const std::string& sharedArray, int r, int c)
 {
     const std::string source = tileSourceArray(s, sharedArray);
-    if (source.empty() || r < 0 || c < 0 || r >= s.tile || c >= s.tile) return std::nullopt;
+    if (source.empty() || r < 0 || c < 0) return std::nullopt;
     const std::optional<TileRect> tile = phaseTile(s, block, phase, source);
     if (!tile) return std::nullopt;
+    if (const KernelInfo* k = findKernel(s.kernel); k->tileK > 0) {
+        // A register-tiled rung: Mds is BM x BK, or BK x BM transposed, Nds BK x BN, each
+        // twice over in a double buffer (rows buf*BK + ...); the index along k is taken
+        // modulo BK. Slots past the tile (the padding of a transposed Mds) hold no element.
+        const int K = k->tileK;
+        int rr = r % K, cc = c;   // Nds
+        if (sharedArray == "Mds") {
+            rr = k->mdsTransposed ? c : r;
+            cc = k->mdsTransposed ? r % K : c % K;
+        }
+        if (rr >= tile->rows || cc >= tile->cols) return std::nullopt;
+        return PElement{tile->row0 + rr, tile->col0 + cc};
+    }
+    if (r >= s.tile || c >= s.tile) return std::nullopt;
     const bool transposed = sharedArray == "Nds" && findKernel(s.kernel)->ndsTransposed;
     if (transposed) std::swap(r, c);
     return PElement{tile->row0 + r, tile->col0 + c};

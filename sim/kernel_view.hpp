@@ -67,7 +67,10 @@ std::optional<TileRect> blockTileOfP(const Scenario& s, const Uint3& block);
 /// `sharedArray` ("Mds" or "Nds") holds once it is loaded in phase `phase` of the tiled
 /// matrix multiplication: (row0 + r, col0 + c) of phaseTile(), or (row0 + c, col0 + r) for a
 /// kernel that stores Nds transposed (matmul-tiled-nds-transposed and -padded,
-/// ndsTransposed). Empty for a padding slot (c >= TILE_WIDTH), other kernels and arrays.
+/// ndsTransposed). On the register-tiled rungs r and c follow the arrays' shapes (Mds
+/// BM x BK or, with mdsTransposed, BK x BM; Nds BK x BN), the k index taken modulo BK for
+/// a double buffer. Empty for a padding slot (c >= TILE_WIDTH, or past a transposed Mds's
+/// BM), other kernels and arrays.
 std::optional<PElement> tileSlotElement(const Scenario& s, const Uint3& block, int phase,
                                         const std::string& sharedArray, int r, int c);
 
