@@ -61,6 +61,46 @@ TEST(LadderCells, AFileWithoutTheKeysShowsDashes)
     EXPECT_EQ(cells[7], kDash);
 }
 
+// The occupancy column on the H100 (the sm_90 profile: 65,536 registers and 64 warps an SM,
+// registers given out 256 a warp), worked out by hand:
+//  - matmul-conflict-free, 256 threads of 125 registers: 125 x 32 = 4,000, rounded up to
+//    4,096 a warp, 8 warps 32,768 a block: 2 blocks, 16 warps, 16 / 64 = 25 %;
+//  - matmul-warptiled, 256 threads of 213 registers: 6,816, rounded to 6,912 a warp, 55,296 a
+//    block: 1 block, 8 warps, 12.5 % (its 24,832 bytes of shared memory would allow 9).
+// The fastest rung runs at half the occupancy of the one before it.
+TEST(LadderCells, OccupancyFromTheResultsFilesDevice)
+{
+    ts::sim::RungCounts counts;
+    counts.threadsPerBlock = 256;
+    LadderRow cf;
+    cf.kernel = "matmul-conflict-free";
+    cf.registers = 125;
+    cf.staticSharedBytes = 16640;
+    cf.computeCapability = "9.0";
+    cf.counts = &counts;
+    ASSERT_TRUE(ladderOccupancy(cf).has_value());
+    EXPECT_EQ(ladderOccupancy(cf)->blocksPerSm, 2);
+    EXPECT_EQ(ladderOccupancy(cf)->limiter, ts::sim::Limiter::Registers);
+    EXPECT_EQ(ladderCells(cf, false, false)[8], "16 w 25 %");
+    LadderRow wt = cf;
+    wt.kernel = "matmul-warptiled";
+    wt.registers = 213;
+    wt.staticSharedBytes = 24832;
+    EXPECT_EQ(ladderOccupancy(wt)->blocksPerSm, 1);
+    EXPECT_EQ(ladderCells(wt, false, false)[8], "8 w 12.5 %");
+    // No figure without the device, the registers or a profile of that device.
+    LadderRow noDevice = cf;
+    noDevice.computeCapability = "";
+    EXPECT_FALSE(ladderOccupancy(noDevice).has_value());
+    EXPECT_EQ(ladderCells(noDevice, false, false)[8], kDash);
+    LadderRow unknown = cf;
+    unknown.computeCapability = "12.0";
+    EXPECT_FALSE(ladderOccupancy(unknown).has_value());
+    LadderRow noRegisters = cf;
+    noRegisters.registers.reset();
+    EXPECT_EQ(ladderCells(noRegisters, false, false)[8], kDash);
+}
+
 TEST(LadderCells, KibibytesText)
 {
     EXPECT_EQ(kibibytesText(0), "0");

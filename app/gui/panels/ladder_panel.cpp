@@ -39,6 +39,9 @@ constexpr Column kColumns[] = {
     {"regs", "Registers per thread as compiled (ptxas -v), from the results file; \u2014 where it has none."},
     {"smem", "Static shared memory per block as compiled (the kernel's __shared__ arrays), from the results file; "
              "\u2014 where it has none."},
+    {"occ.", "Warps resident per SM and their share of the most the SM holds, from the occupancy model of the results "
+             "file's GPU with these threads, registers and shared memory (tilescope-cli occupancy); the fastest rung "
+             "need not have the most."},
 };
 constexpr int kColumnCount = static_cast<int>(std::size(kColumns));
 static_assert(kColumnCount == kLadderColumns, "a head and a tip for every cell of ladderCells");
@@ -162,7 +165,7 @@ void LadderPanel::draw(Frame& f)
             colW[c] = ImGui::CalcTextSize(kColumns[c].head).x;
             for (const auto& t : text) colW[c] = std::max(colW[c], ImGui::CalcTextSize(t[c].c_str()).x);
         }
-        constexpr int kPriority[] = {1, 3, 4, 0, 2, 5, 6, 7};   // sectors, confl., FMA/ld, ld req, wavefr., thr, regs, smem
+        constexpr int kPriority[] = {1, 3, 4, 0, 2, 5, 6, 8, 7};   // sectors, confl., FMA/ld, ld req, wavefr., thr, regs, occ., smem
         std::vector<int> shown;
         float countsW = 0;
         const float fixed = nameW + gap + minBar + (measured ? gap + valueW : 0);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 
 #include "sim/kernel_info.hpp"
+#include "sim/occupancy.hpp"
 #include "sim/kernel_registry.hpp"
 #include "sim/roofline.hpp"
 #include "theme.hpp"
@@ -118,6 +120,7 @@ std::vector<LadderRow> ladderRows(const Loaded& loaded)
         r.ms = e.msMedian;
         r.registers = e.registers;
         r.staticSharedBytes = e.staticSharedBytes;
+        r.computeCapability = loaded.results->computeCapability;
         if (e.isMatmul()) {
             r.tile = *e.tile;
             r.j = *e.j;
@@ -157,6 +160,22 @@ std::string ladderFmaText(const sim::RungCounts& c)
     return b;
 }
 
+std::optional<sim::Occupancy> ladderOccupancy(const LadderRow& r)
+{
+    if (!r.registers || !r.staticSharedBytes || !r.counts || !r.counts->error.empty() || r.computeCapability.empty())
+        return std::nullopt;
+    std::string name = "sm_" + r.computeCapability;
+    name.erase(std::remove(name.begin(), name.end(), '.'), name.end());
+    const sim::OccupancyProfile* p = sim::findOccupancyProfile(name);
+    if (!p) return std::nullopt;
+    sim::OccupancyInput in;
+    in.blockThreads = static_cast<int>(r.counts->threadsPerBlock);
+    in.regsPerThread = *r.registers;
+    in.smemPerBlock = *r.staticSharedBytes;
+    if (!sim::checkOccupancyInput(*p, in).empty()) return std::nullopt;
+    return sim::computeOccupancy(*p, in);
+}
+
 std::vector<std::string> ladderCells(const LadderRow& r, bool counting, bool slide)
 {
     std::vector<std::string> out(kLadderColumns, counting && !r.counts && r.kernel != "cublas" ? "\u2026" : "\u2014");
@@ -171,6 +190,14 @@ std::vector<std::string> ladderCells(const LadderRow& r, bool counting, bool sli
     out[3] = count(c->sharedBankConflicts());
     out[4] = ladderFmaText(*c);
     out[5] = std::to_string(c->threadsPerBlock);
+    if (const std::optional<sim::Occupancy> o = ladderOccupancy(r))
+    {
+        // Warps per SM and their share: "16 w 25 %", "8 w 12.5 %".
+        const double pct = 100 * o->occupancy;
+        char share[32];
+        std::snprintf(share, sizeof share, pct == std::floor(pct) ? "%.0f" : "%.1f", pct);
+        out[8] = std::to_string(o->warpsPerSm) + " w " + share + " %";
+    }
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/occupancy.hpp"
 #include "state.hpp"
 
 namespace ts::app {
@@ -69,6 +70,7 @@ struct LadderRow {
     std::optional<double> gflops, percent, ms;
     std::optional<int> registers;           ///< per thread, from the results file
     std::optional<int> staticSharedBytes;   ///< per block, bytes, from the results file
+    std::string computeCapability;          ///< the results file's device ("9.0"), "" if none
     const sim::RungCounts* counts = nullptr;   ///< the simulator's 128^3 counts (loaded.ladder)
 };
 
@@ -78,8 +80,15 @@ struct LadderRow {
 std::vector<LadderRow> ladderRows(const Loaded& loaded);
 
 /// The Ladder panel's count cells, in its columns' order: load requests, sectors,
-/// wavefronts, conflicts, FMA per shared load, threads, registers, static shared memory.
-inline constexpr int kLadderColumns = 8;
+/// wavefronts, conflicts, FMA per shared load, threads, registers, static shared memory,
+/// occupancy.
+inline constexpr int kLadderColumns = 9;
+
+/// The occupancy of a row's launches on its device: the built-in profile of the results
+/// file's compute capability (sm_90 for "9.0"), the row's threads per block (simulated), its
+/// registers and static shared memory (the results file). Empty where one of them is missing
+/// or the profile is not built in.
+std::optional<sim::Occupancy> ladderOccupancy(const LadderRow& r);
 
 /// A row's kLadderColumns cells: the counts (compactCount on a slide, else thousands), the
 /// registers ("125") and the static shared memory ("16.25 KiB") of the results file; "…"
