@@ -30,8 +30,10 @@ ReplayState initial(const Trace& t)
     for (size_t a = 0; a < t.arrays.size(); ++a)
         if (t.arrays[a].space == Space::Shared) s.slots[a].resize(t.arrays[a].size());
     s.threads.resize(t.blockDim.count());
+    // A thread's first store: its only one on PMPP's kernels, Pvalue[0][0] on the register
+    // tiles (sim::pElementOf), whose other elements follow (threadPElements).
     for (const Event& e : t.events)
-        if (e.op == Op::GlobalStore && e.thread < s.threads.size()) {
+        if (e.op == Op::GlobalStore && e.thread < s.threads.size() && !s.threads[e.thread].hasOutput) {
             ThreadView& th = s.threads[e.thread];
             th.hasOutput = true;
             th.outputArray = e.array;

@@ -40,8 +40,8 @@ struct ThreadView {
     float pvalue = 0;                ///< the accumulator after its last multiply-add (Fma events)
     int fmas = 0;                    ///< multiply-adds so far
     bool hasOutput = false;          ///< it stores a global element somewhere in the trace
-    uint8_t outputArray = kNoArray;  ///< where (from the trace's GlobalStore), if hasOutput
-    int32_t outputIndex = -1;
+    uint8_t outputArray = kNoArray;  ///< where (from the trace's first GlobalStore of the
+    int32_t outputIndex = -1;        ///< thread), if hasOutput
     bool stored = false;             ///< it has stored its output by the cursor
     bool activeNow = false;          ///< it has events in the cursor step
 };

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "sim/kernel_view.hpp"
 #include "sim/replay.hpp"
 #include "sim/simulate.hpp"
 
@@ -227,3 +228,20 @@ TEST(Replay3x3, BoundaryThreadsLoadWithoutAnOutputAndZeroFill)
 
 }  // namespace
 }  // namespace ts::sim
+
+// On the register-tiled rungs a thread stores many elements of P: the Threads panel names
+// its first, Pvalue[0][0], which is sim::pElementOf's element (warp-tiled, TILE 64, 128 x 16
+// x 64: thread (tx, ty) = (1, 5) is lane 9 of warp 1, rows from 64 + 4, columns from 4; its
+// last store would be P[119][39]).
+TEST(ReplayRungs, ThreadsOutputIsItsFirstElement)
+{
+    const ts::sim::Scenario s = ts::sim::matmulScenario("matmul-warptiled", 128, 16, 64, 64, {0, 0});
+    const ts::sim::Simulation r = ts::sim::simulate(s);
+    ASSERT_EQ(r.error, "");
+    const ts::sim::ReplayState st = ts::sim::replay(r.trace, 0);
+    const ts::sim::ThreadView& th = st.threads[5 * 8 + 1];
+    ASSERT_TRUE(th.hasOutput);
+    EXPECT_EQ(th.outputIndex, 68 * 64 + 4);
+    const ts::sim::PElement first = ts::sim::pElementOf(s, r.trace.block, r.trace.blockDim, 1, 5);
+    EXPECT_EQ(th.outputIndex, first.row * 64 + first.col);
+}

@@ -76,8 +76,22 @@ void PracticePanel::draw(Frame& f)
             ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
             ImGui::SameLine(0, scaled(16));
         ImGui::TextWrapped("%s", lines[0].c_str());
+        // The scenario file's questions this view cannot ask (about another block, where the
+        // panels do not show what answers them): one short line, the reasons in its tooltip,
+        // so that the panel keeps its height on a slide.
+        std::string notAsked;
+        int notAskedCount = 0;
+        for (size_t i = 1; i < lines.size(); ++i)
+            if (lines[i].rfind("Not asked here: ", 0) == 0) {
+                notAsked += (notAsked.empty() ? "" : "\n") + lines[i];
+                ++notAskedCount;
+            }
         for (size_t i = 1; i < lines.size(); ++i) {
             const std::string& l = lines[i];
+            if (l.rfind("Not asked here: ", 0) == 0) continue;
+            // On a slide the caption carries the verdict and the answer: the panel keeps the
+            // marks and the reason.
+            if (slide && p.revealed && (l.rfind("Your answer: ", 0) == 0 || l.rfind("The answer: ", 0) == 0)) continue;
             const bool question = i == 1 && p.on && p.question;
             if (slide && (question || (i == 2 && practiceWaiting(p)))) continue;
             if (question) {
@@ -99,6 +113,12 @@ void PracticePanel::draw(Frame& f)
             } else {
                 ImGui::TextWrapped("%s", l.c_str());
             }
+        }
+        if (notAskedCount > 0) {
+            const std::string head = std::to_string(notAskedCount) + (notAskedCount == 1 ? " question" : " questions") +
+                                     " of the file not asked here (?)";
+            ImGui::TextDisabled("%s", head.c_str());
+            tooltip(notAsked);
         }
         if (p.smallMarks) {
             // Cells under 6 px (a large matrix, zoomed out) carry the small form of the marks.

@@ -40,7 +40,13 @@ std::string doing(const sim::Trace& t, const std::vector<const sim::Event*>& ev)
             break;
         case sim::Op::SharedStore:
         case sim::Op::GlobalStore:
-            out += (out.empty() ? "" : "; ") + (pending.empty() ? std::string("Pvalue") : pending) + " -> " + indexText(t, *e);
+            // With nothing read in the step, the value comes from a register: Pvalue for a
+            // store of P, the registers that carried a phase's tile on the double-buffered rungs.
+            out += (out.empty() ? "" : "; ") +
+                   (!pending.empty()                   ? pending
+                    : e->op == sim::Op::GlobalStore ? std::string("Pvalue")
+                                                       : std::string("register")) +
+                   " -> " + indexText(t, *e);
             pending.clear();
             break;
         case sim::Op::ZeroFill:
