@@ -1,11 +1,11 @@
 // Matrix multiplication with warp tiles: matmul-conflict-free's double buffer and 128-bit
 // accesses, with the block's tile of P cut into 64 x 64 warp tiles and each lane's 16 x 8
-// elements placed inside its warp's tile. A warp then reads 4 x 16 + 8 x 16 bytes of the
-// tiles per column of Mds (row of Nds) instead of 16 x 16 + 16 x 16 for the same 128
-// multiply-adds a lane: fewer shared-memory wavefronts per multiply-add, and a taller block
-// (2T x T) that reads each element of N once for 2T rows of P. The seventh rung of the
-// optimisation ladder (docs/ladder.md); boundary checks as PMPP sec. 5.5. Single source:
-// see kernels/context.cuh.
+// elements placed inside its warp's tile. Per column of the tiles a warp's reads take 16
+// shared-memory wavefronts for 128 multiply-adds a lane, where matmul-conflict-free's take
+// 12 for 64: a third fewer per multiply-add. The taller block (2T x T) reads each element of
+// N once for 2T rows of P. The last rung of the optimisation ladder (docs/ladder.md);
+// boundary checks as PMPP sec. 5.5, made once per block where it can (matmulWarptiled).
+// Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 
