@@ -159,6 +159,20 @@ sim::QuestionGenerator& generator(Practice& p, const Loaded& loaded)
     return *p.generator;
 }
 
+/// Puts question `q` of step `step` to the student: no answer chosen or typed yet, nothing
+/// revealed, a notice that is not an error cleared.
+void ask(Practice& p, sim::Question q, int step)
+{
+    p.question = std::move(q);
+    p.step = step;
+    p.chosen.clear();
+    p.typed.clear();
+    p.revealed = false;
+    p.grade = {};
+    p.given.clear();
+    if (!p.noticeIsError) p.notice.clear();
+}
+
 }  // namespace
 
 std::string cellRefText(const CellRef& r, bool oneDArray)
@@ -297,15 +311,8 @@ bool practiceNext(Practice& p, const Loaded& loaded, View& view)
         if (view.cursor <= 0 && p.openingNext < p.opening.size()) {
             // A question of the first step, or of none: asked with the state before the first
             // step on screen (cursor -1), so that step 0's loads do not give the answer away.
-            p.question = p.opening[p.openingNext++];
-            p.step = 0;
+            ask(p, p.opening[p.openingNext++], 0);
             view.cursor = -1;
-            p.chosen.clear();
-            p.typed.clear();
-            p.revealed = false;
-            p.grade = {};
-            p.given.clear();
-            if (!p.noticeIsError) p.notice.clear();
             return true;
         }
         if (next > last) return false;
@@ -317,14 +324,7 @@ bool practiceNext(Practice& p, const Loaded& loaded, View& view)
         return false;
     }
     if (qs.empty()) return false;
-    p.question = std::move(qs.front());
-    p.step = next;
-    p.chosen.clear();
-    p.typed.clear();
-    p.revealed = false;
-    p.grade = {};
-    p.given.clear();
-    if (!p.noticeIsError) p.notice.clear();
+    ask(p, std::move(qs.front()), next);
     return true;
 }
 
