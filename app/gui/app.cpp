@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu_occupancy.hpp"
+#include "figure_notes.hpp"
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
@@ -832,6 +833,7 @@ double App::renderFrame(std::optional<ImVec2> display)
         io.DisplayFramebufferScale = ImVec2(1, 1);
     }
     ImGui::NewFrame();
+    clearFigureNotes();
     handleKeys();
     play(dt_);
     updateReplay();

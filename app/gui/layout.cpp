@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <numeric>
 
+#include "sim/kernel_info.hpp"
+
 namespace ts::app {
 
 namespace {
@@ -161,6 +163,10 @@ PanelFlags presentationPanels(const sim::Preset& p)
     return open;
 }
 
+std::vector<PanelId> lessonPanels(const sim::Preset& p)
+{
+    return {panelId(sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices")};
+}
 
 // ---- the arrangement ----------------------------------------------------------------------
 

@@ -93,6 +93,12 @@ std::vector<std::string> panelNames(const PanelFlags& open);
 /// Scenario, Stats and GPU, waits in the View menu.
 PanelFlags presentationPanels(const sim::Preset& p);
 
+/// The panels that carry preset `p`'s lesson, most important first. The first one's figure
+/// is the main figure that tests/gui/layout_check measures (at least 70% of its panel).
+/// Today: the picture of the kernel's family (Convolution for a convolution, Matrices
+/// otherwise).
+std::vector<PanelId> lessonPanels(const sim::Preset& p);
+
 /// Marks the window being drawn (a child window, a list box, a table with a scrolling body)
 /// as a list: a region whose length grows with the problem (presets, source lines, threads,
 /// hazard pairs) and that may therefore scroll vertically at the desk. Call it right after
