@@ -4,7 +4,7 @@
 //
 //  - without a results file: none loaded, the textbook profile's three points, every rung of
 //    the ladder counted by the simulator, both panels shown and not folded, nothing cut off
-//    (the layout's clippedContent(), as gui.layout_nothing_clipped checks the presets);
+//    (the layout's clippedContent(), as the gui.layout_* checks do for the presets);
 //  - File > Open results... with a malformed file: one sentence naming the file in the notice
 //    line, marked as an error, and still no results;
 //  - with the committed H100 file (App::openResults, what the menu calls): its eleven timings
