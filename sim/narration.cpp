@@ -103,11 +103,16 @@ struct Context {
     Family family;
     int phases = 0;   ///< phases of the tiled loop (0 for a kernel without them)
     int blockThreads;
+    /// The trace's arrays under the names the source gives them (conv2d's mask in constant
+    /// memory is Mc, the trace's M).
+    std::vector<ArrayInfo> arrays;
 
     explicit Context(const Simulation& s)
         : sim(s), t(s.trace), kernel(findKernel(s.scenario.kernel)), family(familyOf(s.scenario)),
-          blockThreads(static_cast<int>(s.trace.blockDim.count()))
+          blockThreads(static_cast<int>(s.trace.blockDim.count())), arrays(s.trace.arrays)
     {
+        for (ArrayInfo& a : arrays)
+            if (family == Family::Conv2D && a.space == Space::Constant) a.name = "Mc";
         if (kernel && kernel->barriersPerPhase > 0)
             for (const Step& st : t.steps) phases = std::max(phases, st.phase + 1);
     }
@@ -142,7 +147,7 @@ struct Context {
             const std::string sfx(suffix);
             if (shared.size() > sfx.size() && shared.compare(shared.size() - sfx.size(), sfx.size(), sfx) == 0) {
                 const std::string base = shared.substr(0, shared.size() - sfx.size());
-                for (const ArrayInfo& a : t.arrays)
+                for (const ArrayInfo& a : arrays)
                     if (a.name == base && a.space == Space::Global) return base;
             }
         }
@@ -200,7 +205,7 @@ std::string loadLine(const Context& c, int index)
     const Step& s = c.t.steps[index];
     const StepFacts f = factsOf(c.t, s);
     if (f.target < 0) return "";
-    const ArrayInfo& target = c.t.arrays[f.target];
+    const ArrayInfo& target = c.arrays[f.target];
     const std::string slots = rangeText(target, f.written.at(f.target));
     const std::string source = c.sourceOf(target.name);
     std::ostringstream o;
@@ -209,7 +214,7 @@ std::string loadLine(const Context& c, int index)
     o << (c.phasePrefix(s).empty() ? capitalised(who) : who);
     std::vector<std::string> from;
     for (const auto& [array, elements] : f.read)
-        if (c.t.arrays[array].space == Space::Global) from.push_back(rangeText(c.t.arrays[array], elements));
+        if (c.arrays[array].space == Space::Global) from.push_back(rangeText(c.arrays[array], elements));
     const std::string edge = c.family == Family::Matmul ? " would load past the edge of " + source + " and write 0 instead"
                                                         : " stand for ghost cells outside " + source + " and write 0";
     if (f.zeroFills == f.fills) {
@@ -287,7 +292,7 @@ std::string useLine(const Context& c, int index)
     // "Iteration 3 of phase 1", "Iteration (1, 2)" for a 2D mask.
     int maskCols = 0;
     for (const auto& [array, elements] : f.read)
-        if (c.t.arrays[array].space == Space::Constant && c.t.arrays[array].rows > 1) maskCols = c.t.arrays[array].cols;
+        if (c.arrays[array].space == Space::Constant && c.arrays[array].rows > 1) maskCols = c.arrays[array].cols;
     const std::string iteration = maskCols ? "(" + str(s.iteration / maskCols) + ", " + str(s.iteration % maskCols) + ")"
                                            : str(s.iteration);
     o << "Iteration " << iteration << (c.phases > 1 ? " of phase " + str(s.phase) : "") << ": ";
@@ -309,7 +314,7 @@ std::string useLine(const Context& c, int index)
     std::vector<std::string> operands;
     if (uniform && first.size() == 2 && f.fmas == k) {
         for (size_t r = 0; r < 2; ++r) {
-            const ArrayInfo& a = c.t.arrays[first[r].first];
+            const ArrayInfo& a = c.arrays[first[r].first];
             std::vector<std::pair<int, int>> rows, cols;
             for (const auto& [thread, reads] : byThread) {
                 rows.push_back({thread, reads[r].second / a.cols});
@@ -328,7 +333,7 @@ std::string useLine(const Context& c, int index)
     if (operands.size() == 2) {
         o << each << " adds " << operands[0] << " * " << operands[1] << " to its " << acc;
         bool global = false;
-        for (const auto& [array, elements] : f.read) global = global || c.t.arrays[array].space == Space::Global;
+        for (const auto& [array, elements] : f.read) global = global || c.arrays[array].space == Space::Global;
         if (global) o << ", both read from global memory";
     } else if (f.read.empty()) {
         o << each << " makes " << (f.fmas == k ? "one multiply-add" : str(f.fmas / std::max(1, k)) + " multiply-adds")
@@ -344,7 +349,7 @@ std::string useLine(const Context& c, int index)
         std::vector<std::string> from;
         for (const auto& [array, elements] : f.read) {
             const int n = static_cast<int>(readers[array].size());
-            from.push_back(rangeText(c.t.arrays[array], elements) +
+            from.push_back(rangeText(c.arrays[array], elements) +
                            (n < k ? " (" + str(n) + (n == 1 ? " thread" : " threads") + ")" : ""));
         }
         o << "the " << k << " threads make " << f.fmas << " multiply-add" << (f.fmas == 1 ? "" : "s") << " into their "
@@ -353,7 +358,7 @@ std::string useLine(const Context& c, int index)
     // Why it pays: how many threads share each value read from shared memory.
     std::vector<std::string> shares, sharedNames;
     for (const auto& [array, elements] : f.read) {
-        const ArrayInfo& a = c.t.arrays[array];
+        const ArrayInfo& a = c.arrays[array];
         if (a.space != Space::Shared || elements.empty()) continue;
         std::map<int, int> readers;
         for (int i = s.begin; i < s.end; ++i) {
@@ -373,8 +378,8 @@ std::string useLine(const Context& c, int index)
     }
     // The mask: every thread reads the same element, one broadcast from the constant cache.
     for (const auto& [array, elements] : f.read)
-        if (c.t.arrays[array].space == Space::Constant && elements.size() == 1 && k > 1)
-            o << "; all " << k << " read the same " << rangeText(c.t.arrays[array], elements)
+        if (c.arrays[array].space == Space::Constant && elements.size() == 1 && k > 1)
+            o << "; all " << k << " read the same " << rangeText(c.arrays[array], elements)
               << ", one broadcast from the constant cache";
     if (f.stale > 0) {
         const unsigned d = c.sim.scenario.dropBarriers;
@@ -402,16 +407,16 @@ std::string barrierLine(const Context& c, int index)
         if (last == StepKind::Other) last = c.t.steps[i].kind;
         const StepFacts f = factsOf(c.t, c.t.steps[i]);
         for (const auto& [array, slots] : f.written)
-            if (c.t.arrays[array].space == Space::Shared) filledBefore.insert(c.t.arrays[array].name);
+            if (c.arrays[array].space == Space::Shared) filledBefore.insert(c.arrays[array].name);
         for (const auto& [array, slots] : f.read)
-            if (c.t.arrays[array].space == Space::Shared) readBefore.insert(c.t.arrays[array].name);
+            if (c.arrays[array].space == Space::Shared) readBefore.insert(c.arrays[array].name);
     }
     if (last != StepKind::LoadTile) filledBefore.clear();
     for (size_t i = static_cast<size_t>(index) + 1; i < c.t.steps.size() && filledAfter.empty(); ++i) {
         const Step& st = c.t.steps[i];
         for (int e = st.begin; e < st.end; ++e)
             if (c.t.events[e].op == Op::SharedStore || c.t.events[e].op == Op::ZeroFill) {
-                filledAfter.insert(c.t.arrays[c.t.events[e].array].name);
+                filledAfter.insert(c.arrays[c.t.events[e].array].name);
                 break;
             }
     }
@@ -438,7 +443,7 @@ std::string storeLine(const Context& c, int index)
     const Step& s = c.t.steps[index];
     const StepFacts f = factsOf(c.t, s);
     if (f.target < 0) return "";
-    const ArrayInfo& out = c.t.arrays[f.target];
+    const ArrayInfo& out = c.arrays[f.target];
     const int k = static_cast<int>(f.storeThreads.size());
     std::ostringstream o;
     // (After the loop: no phase.)
@@ -467,8 +472,8 @@ std::string otherLine(const Context& c, int index)
     const std::string who = c.threads(f.threads);
     o << prefix << (prefix.empty() ? capitalised(who) : who) << " run source line " << s.line;
     std::vector<std::string> reads, writes;
-    for (const auto& [array, e] : f.read) reads.push_back(rangeText(c.t.arrays[array], e));
-    for (const auto& [array, e] : f.written) writes.push_back(rangeText(c.t.arrays[array], e));
+    for (const auto& [array, e] : f.read) reads.push_back(rangeText(c.arrays[array], e));
+    for (const auto& [array, e] : f.written) writes.push_back(rangeText(c.arrays[array], e));
     if (!reads.empty()) o << ", reading " << joinAnd(reads);
     if (!writes.empty()) o << (reads.empty() ? ", writing " : " and writing ") << joinAnd(writes);
     o << ".";
