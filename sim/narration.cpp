@@ -1,6 +1,7 @@
 #include "narration.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <map>
 #include <set>
@@ -113,6 +114,7 @@ struct Context {
     {
         for (ArrayInfo& a : arrays)
             if (family == Family::Conv2D && a.space == Space::Constant) a.name = "Mc";
+        findAccumulator();
         if (kernel && kernel->barriersPerPhase > 0)
             for (const Step& st : t.steps) phases = std::max(phases, st.phase + 1);
     }
@@ -157,10 +159,31 @@ struct Context {
     {
         return phases > 1 ? "Phase " + str(s.phase) + " of " + str(phases) + ": " : "";
     }
-    /// PMPP's kernels keep their sum in Pvalue; the ladder's rungs in several registers.
-    std::string accumulator() const
+    std::string acc = "accumulator";   ///< the kernel's name for its sum (accumulator())
+
+    /// The variable the kernel sums into, as its source names it on the line of its first
+    /// multiply-add: Pvalue (PMPP's kernels), output (conv2d-tiled); "Pvalue array" where a
+    /// thread sums several outputs (the ladder's register tiles).
+    std::string accumulator() const { return acc; }
+    void findAccumulator()
     {
-        return kernel && kernel->threadRows == 1 && kernel->threadCols == 1 ? "Pvalue" : "accumulator";
+        if (!kernel) return;
+        const std::string& src = kernelSource(kernel->sourceFile);
+        for (const Step& st : t.steps) {
+            if (st.kind != StepKind::Use || st.line == 0) continue;
+            size_t at = 0;
+            for (unsigned l = 1; l < st.line && at != std::string::npos; ++l) at = src.find('\n', at) + 1;
+            if (at == std::string::npos || (at == 0 && st.line > 1)) return;
+            const size_t end = src.find('\n', at);
+            const std::string line = src.substr(at, end == std::string::npos ? std::string::npos : end - at);
+            size_t b = line.find_first_not_of(" \t");
+            size_t e = b;
+            while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
+            if (b == std::string::npos || e == b) return;
+            acc = line.substr(b, e - b);
+            if (e < line.size() && line[e] == '[') acc += " array";
+            return;
+        }
     }
 };
 
@@ -239,8 +262,7 @@ std::string loadLine(const Context& c, int index)
         o << "; each value is then read " << (lo == 1 && hi == 2 ? "once or twice" : str(lo) + " to " + str(hi) + " times")
           << " from " << target.name << instead;
     else if (hi > 0)
-        o << "; the steps that follow read " << used << " of these " << filled.size() << " slots, up to " << times(hi)
-          << " each";
+        o << "; " << used << " of these " << filled.size() << " slots are then read, up to " << times(hi) << " each";
     o << ".";
     return o.str();
 }
@@ -405,11 +427,16 @@ std::string barrierLine(const Context& c, int index)
     StepKind last = StepKind::Other;
     for (int i = index - 1; i >= 0 && c.t.steps[i].kind != StepKind::Barrier; --i) {
         if (last == StepKind::Other) last = c.t.steps[i].kind;
-        const StepFacts f = factsOf(c.t, c.t.steps[i]);
-        for (const auto& [array, slots] : f.written)
-            if (c.arrays[array].space == Space::Shared) filledBefore.insert(c.arrays[array].name);
-        for (const auto& [array, slots] : f.read)
-            if (c.arrays[array].space == Space::Shared) readBefore.insert(c.arrays[array].name);
+        // (Array by array, not element by element: a step of a big block has thousands.)
+        std::set<int> written, read;
+        for (int e = c.t.steps[i].begin; e < c.t.steps[i].end; ++e) {
+            const Event& ev = c.t.events[e];
+            if (ev.array >= c.arrays.size() || c.arrays[ev.array].space != Space::Shared) continue;
+            if (ev.op == Op::SharedStore || ev.op == Op::ZeroFill) written.insert(ev.array);
+            else if (ev.op == Op::SharedLoad) read.insert(ev.array);
+        }
+        for (const int a : written) filledBefore.insert(c.arrays[a].name);
+        for (const int a : read) readBefore.insert(c.arrays[a].name);
     }
     if (last != StepKind::LoadTile) filledBefore.clear();
     for (size_t i = static_cast<size_t>(index) + 1; i < c.t.steps.size() && filledAfter.empty(); ++i) {
