@@ -1008,8 +1008,19 @@ struct QuestionGenerator::Impl {
                                                                         x.index % t.arrays[x.array].cols},
                                                            t.arrays[x.array].rows == 1)
                                      : " from global memory";
+        // The threads as the answer names them (tx, or tx and ty, in the block), and in 1D
+        // the outputs they compute, P[bx*TILE_SIZE + tx] (the textbook's i).
+        std::string who = name + (u->threads.size() == 1 ? " is used by thread " : " is used by threads ") +
+                          answerText(q) + " (" + std::to_string(u->threads.size()) + "X)";
+        if (oneD(s)) {
+            const int first = v.geo.outCol0 + q.answer.cells.front().col, last = v.geo.outCol0 + q.answer.cells.back().col;
+            const bool contiguous = last - first + 1 == static_cast<int>(q.answer.cells.size());
+            if (first == last) who += ", which computes P[" + std::to_string(first) + "]";
+            else if (contiguous)
+                who += ", which compute P[" + std::to_string(first) + "] to P[" + std::to_string(last) + "]";
+        }
         q.explanation = capitalised(lineRef(x.line)) + ", reads " + name + from +
-                        " in the multiply-adds of these threads: " + useSentence(v, *u, 64) + ".";
+                        " in the multiply-adds of these threads: " + who + ".";
     }
 
     void haloOrGhost(Question& q, bool halo)

@@ -16,7 +16,7 @@
 //                                          # the tiled kernel skips that __syncthreads()
 //   schedule = "reverse"                   # optional; "in-order" (default), "reverse" or
 //   schedule_seed = 7                      # "random" with this seed (default 1)
-//   narration = ["...", "..."]             # optional; one line per step
+//   narration = ["...", "..."]             # optional; the simple form: one line per step
 //
 //   [occupancy]                            # optional; opens the Occupancy panel with:
 //   profile = "textbook"                   #   textbook (default), sm_75 ... sm_90, current
@@ -29,6 +29,13 @@
 //   block = [1, 0]                         # a malformed one is reported in
 //   thread = [0, 1]                        # Preset::questionProblems and the rest loads
 //   phase = 1
+//
+//   [[narrate]]                            # optional, any number (not with narration):
+//   at = "store P"                         # a line tied to the step where this happens:
+//   phase = 1                              # load/use/barrier/store/other [ARRAY]; phase,
+//   iteration = 0                          # iteration and nth (1 = the first match) narrow
+//   nth = 1                                # it down (sim/narration_anchor.hpp)
+//   text = "Each thread writes its Pvalue."
 #include "scenario_file.hpp"
 
 #include <algorithm>
@@ -57,7 +64,8 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "k",            "l",        "tile",          "seed",
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
-                                 "mask_width",   "thread",   "panels", "question"};
+                                 "mask_width",   "thread",   "panels", "question", "narrate"};
+constexpr const char* kNarrateKeys[] = {"at", "text", "phase", "iteration", "nth"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
 constexpr size_t kMaxScenarioBytes = size_t{1} << 20;   ///< 1 MiB: larger is not a scenario file
@@ -284,6 +292,8 @@ std::string quoted(const std::string& s)
     return o.str();
 }
 
+void narrateTables(const std::string& file, const toml::node& n, Preset& p);
+
 Preset parse(const std::string& file, const toml::table& t, const PanelNames& panels)
 {
     Preset p;
@@ -337,6 +347,11 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
         const toml::array* a = n->as_array();
         if (!a) fail(file, *n, "narration must be an array of strings, one per step; got " + describe(*n) + ".");
         for (const toml::node& line : *a) p.narration.push_back(text(file, "each narration line", line));
+    }
+    if (const toml::node* n = t.get("narrate")) {
+        if (t.get("narration"))
+            fail(file, *n, "give either narration = [...] (one line per step) or [[narrate]] tables, not both.");
+        narrateTables(file, *n, p);
     }
 
     // The problem itself: each key is applied in turn and the scenario re-validated, so a
@@ -417,6 +432,34 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     // Practice questions last: they are checked against the whole scenario.
     if (const toml::node* n = t.get("question")) readQuestionTables(file, *n, p);
     return p;
+}
+
+/// The [[narrate]] tables: each a line tied to the step of an event (NarrationAnchor).
+void narrateTables(const std::string& file, const toml::node& n, Preset& p)
+{
+    const toml::array* a = n.as_array();
+    if (!a || !a->is_array_of_tables())
+        fail(file, n, "narrate must be written as [[narrate]] tables, each with at = \"...\" and text = \"...\".");
+    for (const toml::node& e : *a) {
+        const toml::table& tab = *e.as_table();
+        onlyKnownKeys(file, tab, kNarrateKeys, " in a [[narrate]] table");
+        NarrationAnchor anchor;
+        anchor.line = static_cast<int>(e.source().begin.line);
+        const toml::node* at = tab.get("at");
+        const toml::node* txt = tab.get("text");
+        if (!at) fail(file, e, "a [[narrate]] table needs at = \"...\", the step it narrates (" + std::string(anchorKinds()) +
+                                   ", optionally with an array: \"store P\").");
+        if (!txt) fail(file, e, "a [[narrate]] table needs text = \"...\", the line to show.");
+        if (std::string why = parseAnchorAt(text(file, "at", *at), anchor); !why.empty()) fail(file, *at, why);
+        anchor.text = text(file, "text", *txt);
+        if (anchor.text.empty()) fail(file, *txt, "text must not be empty; a step without a line gets a generated one.");
+        constexpr long long kIntMax = std::numeric_limits<int>::max();
+        if (const toml::node* v = tab.get("phase")) anchor.phase = static_cast<int>(integer(file, "phase", *v, 0, kIntMax));
+        if (const toml::node* v = tab.get("iteration"))
+            anchor.iteration = static_cast<int>(integer(file, "iteration", *v, 0, kIntMax));
+        if (const toml::node* v = tab.get("nth")) anchor.nth = static_cast<int>(integer(file, "nth", *v, 1, kIntMax));
+        p.narrate.push_back(std::move(anchor));
+    }
 }
 
 std::vector<std::string> presetNames()
@@ -568,6 +611,13 @@ void saveScenarioFile(const Preset& p, const std::string& path)
           << "\n";
     }
     writeQuestionTables(o, p);
+    for (const NarrationAnchor& a : p.narrate) {
+        o << "\n[[narrate]]\nat = " << quoted(a.at) << "\n";
+        if (a.phase) o << "phase = " << *a.phase << "\n";
+        if (a.iteration) o << "iteration = " << *a.iteration << "\n";
+        if (a.nth != 1) o << "nth = " << a.nth << "\n";
+        o << "text = " << quoted(a.text) << "\n";
+    }
     // Write beside the target and rename, so a failed write leaves no half-written file.
     const std::string tmp = path + ".tmp";
     {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "machine.hpp"
+#include "narration_anchor.hpp"
 #include "occupancy.hpp"
 #include "question_spec.hpp"
 #include "scenario.hpp"
@@ -45,7 +46,11 @@ struct Preset {
     int step = 0;              ///< starting step; -1 means the last step
     std::optional<Uint3> thread;         ///< selected thread (tx, ty) in the traced block
     std::vector<std::string> panels;     ///< panels shown (the app's names); empty: keep the user's
-    std::vector<std::string> narration;  ///< per step (may be shorter than the trace)
+    /// The simple form of narration: line i for step i (may be shorter than the trace).
+    std::vector<std::string> narration;
+    /// The file's [[narrate]] tables: lines tied to the step of an event (sim/narration.hpp
+    /// places both forms on a trace's steps).
+    std::vector<NarrationAnchor> narrate;
     std::optional<OccupancyQuestion> occupancy;   ///< open the Occupancy panel with these
     /// The file's [[question]] tables that are well formed, in file order: an instructor's
     /// practice questions, answered from the simulation (sim/questions.hpp).

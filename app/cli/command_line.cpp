@@ -18,7 +18,8 @@ CLI::App& configured(CLI::App& app)
 }  // namespace
 
 CommandLine::CommandLine()
-    : app_(), commands_(configured(app_)), questions_(addQuestionsCommand(app_, questionsOpt_))
+    : app_(), commands_(configured(app_)), questions_(addQuestionsCommand(app_, questionsOpt_)),
+      narrate_(addNarrateCommand(app_, narrateOpt_))
 {
 }
 

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "commands.hpp"
+#include "narrate_command.hpp"
 #include "questions_command.hpp"
 
 namespace ts::cli {
@@ -23,13 +24,20 @@ public:
     int parse(int argc, const char* const* argv, std::ostream& out = std::cout, std::ostream& err = std::cerr);
 
     /// Runs the subcommand parse() read; returns its exit status (docs/cli.md).
-    int run() { return questions_->parsed() ? runQuestions(questionsOpt_) : commands_.run(); }
+    int run()
+    {
+        if (questions_->parsed()) return runQuestions(questionsOpt_);
+        if (narrate_->parsed()) return runNarrate(narrateOpt_);
+        return commands_.run();
+    }
 
 private:
     CLI::App app_;
     Commands commands_;
     QuestionsOptions questionsOpt_;
     CLI::App* questions_;   ///< `questions` (app/cli/questions_command.hpp)
+    NarrateOptions narrateOpt_;
+    CLI::App* narrate_;     ///< `narrate` (app/cli/narrate_command.hpp)
 };
 
 }  // namespace ts::cli

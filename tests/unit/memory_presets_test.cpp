@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/machine.hpp"
+#include "sim/narration.hpp"
 #include "sim/scenario_file.hpp"
 #include "sim/simulate.hpp"
 #include "sim/warp_memory.hpp"
@@ -50,7 +51,7 @@ PresetRun run(const std::string& name)
     r.sim = sim::simulate(r.preset.scenario, o);
     EXPECT_EQ(r.sim.error, "") << name;
     EXPECT_TRUE(r.sim.matchesReference) << name;
-    for (const std::string& line : r.preset.narration) r.narration += line + "\n";
+    for (const std::string& line : sim::placeNarration(r.preset, r.sim.trace).lines) r.narration += line + "\n";
     return r;
 }
 
@@ -162,7 +163,7 @@ TEST(MemoryPresets, Conv2dBankConflicts)
     // The block is internal: every thread loads, none stores a ghost 0, and the stores above
     // are the load line's alone. Every step of the trace has its narration.
     EXPECT_EQ(b.zero_fills, 0u);
-    EXPECT_EQ(r.preset.narration.size(), r.sim.trace.steps.size());
+    EXPECT_EQ(sim::placeNarration(r.preset, r.sim.trace).problems, std::vector<std::string>{});
     // Figures of the launch as measured on the H100.
     EXPECT_EQ(r.sim.counters.totals.shared_ld_requests, 76800u);
     EXPECT_EQ(r.sim.counters.totals.shared_ld_wavefronts, 153600u);

@@ -474,6 +474,13 @@ TEST(Questions, ElementReadersFromTheWindow)
         int nonEmpty = 0;
         for (const Question& q : ask(p, QuestionKind::ElementReaders)) {
             EXPECT_EQ(q.answer.cells, readers(p.scenario, *q.spec.block, *q.spec.element)) << where(q);
+            // The explanation lists the same threads as the answer, in the same words (it
+            // once said "threads 8..12" by output index where the answer said tx=0..4).
+            if (!q.answer.cells.empty())
+                EXPECT_NE(q.explanation.find("used by thread" + std::string(q.answer.cells.size() == 1 ? " " : "s ") +
+                                             sim::answerText(q) + " ("),
+                          std::string::npos)
+                    << where(q) << ": " << q.explanation;
             nonEmpty += !q.answer.cells.empty();
         }
         EXPECT_GT(nonEmpty, 0);
@@ -501,7 +508,11 @@ element = 5
     ASSERT_FALSE(qs.empty());
     ASSERT_TRUE(qs[0].fixed);
     EXPECT_EQ(qs[0].answer.cells, (Cells{{0, 0}, {0, 1}, {0, 2}, {0, 3}}));
-    EXPECT_NE(qs[0].explanation.find("N[5] is used by threads 4, 5, 6, 7 (4X)"), std::string::npos) << qs[0].explanation;
+    // The explanation names the threads as the answer does (tx in the block), and the
+    // outputs they compute: i = bx*TILE_SIZE + tx = 4 to 7.
+    EXPECT_NE(qs[0].explanation.find("N[5] is used by threads tx=0, tx=1, tx=2, tx=3 (4X), which compute P[4] to P[7]"),
+              std::string::npos)
+        << qs[0].explanation;
     EXPECT_EQ(qs[0].line, 47u);   // Pvalue += N_ds[tx + j]*M[j];
 }
 

@@ -10,6 +10,7 @@
 
 #include "fuzz/panel_names.hpp"
 #include "kernels/context.cuh"
+#include "sim/narration.hpp"
 #include "sim/scenario_file.hpp"
 #include "trace_query.hpp"
 
@@ -73,9 +74,9 @@ TEST(Presets, EveryPresetLoadsValidatesAndFitsItsTrace)
         EXPECT_EQ(r.matchesReference, p.scenario.dropBarriers == 0);
         const int steps = static_cast<int>(r.trace.steps.size());
         EXPECT_LT(p.step, steps) << "the starting step exists";
-        EXPECT_LE(static_cast<int>(p.narration.size()), steps) << "no narration past the last step";
-        EXPECT_FALSE(p.narration.empty());
-        for (const std::string& line : p.narration) EXPECT_FALSE(line.empty());
+        // Every hand-written line lands on a step of the trace (sim/narration.hpp).
+        EXPECT_FALSE(p.narration.empty() && p.narrate.empty());
+        EXPECT_EQ(sim::placeNarration(p, r.trace).problems, std::vector<std::string>{});
     }
 }
 
@@ -286,6 +287,11 @@ TEST_F(ScenarioFiles, SaveAndLoadRoundTrip)
         const sim::Preset r = sim::loadScenarioFile(again);
         EXPECT_EQ(r.title, pre.title);
         EXPECT_EQ(r.narration, pre.narration);
+        ASSERT_EQ(r.narrate.size(), pre.narrate.size());
+        for (size_t i = 0; i < r.narrate.size(); ++i) {
+            EXPECT_EQ(sim::describeAnchor(r.narrate[i]), sim::describeAnchor(pre.narrate[i]));
+            EXPECT_EQ(r.narrate[i].text, pre.narrate[i].text);
+        }
         EXPECT_EQ(r.step, pre.step);
         EXPECT_EQ(r.panels, pre.panels);
         EXPECT_EQ(r.thread.has_value(), pre.thread.has_value());
@@ -391,7 +397,7 @@ TEST(Presets, BarrierAndOccupancyLessons)
         int wrong = 0;
         for (size_t i = 0; i < r.P.size(); ++i) wrong += std::memcmp(&r.P[i], &r.reference[i], sizeof(float)) != 0;
         EXPECT_EQ(wrong, 60) << "the narration's 60 of 64";
-        EXPECT_EQ(p.narration.size(), r.trace.steps.size()) << "a line for every step";
+        EXPECT_EQ(sim::placeNarration(p, r.trace).problems, std::vector<std::string>{}) << "every line lands";
     }
     // Preset occupancy-seed004 (PMPP sec. 4.7): 256-thread blocks at 10 registers: 6
     // blocks, 1536 threads; at 12: 5, 1280.

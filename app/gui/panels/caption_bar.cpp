@@ -1,14 +1,17 @@
-// The caption bar under the menu: the preset's title, the current step, and the preset's
-// narration for that step (lecture presets carry one line per step).
+// The caption bar under the menu: the preset's title, the current step, and its narration
+// (the preset's hand-written line where one lands on the step, else one generated from the
+// trace: sim/narration.hpp).
 #include <imgui.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <vector>
 
 #include "panels.hpp"
+#include "sim/narration.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -16,6 +19,32 @@ namespace {
 
 constexpr const char* kHint = "Space plays, Left/Right step, Home/End jump. Hover any cell for its index, "
                               "value and loads; click a tile of P to trace that block.";
+
+/// The narration of every step of the loaded simulation and the problems of the preset's
+/// hand-written lines, made once per simulation (a trace of a thousand steps is narrated
+/// in one go, not every frame).
+struct StepLines {
+    std::weak_ptr<const sim::Simulation> sim;
+    uint64_t generation = ~0ull;
+    std::vector<sim::StepNarration> lines;
+    std::string problem;   ///< CaptionText::narrationProblem
+};
+
+const StepLines& stepLines(const Loaded& loaded)
+{
+    static StepLines cache;
+    if (cache.generation != loaded.generation || cache.sim.expired() || cache.sim.lock() != loaded.sim) {
+        cache.sim = loaded.sim;
+        cache.generation = loaded.generation;
+        std::vector<std::string> problems;
+        cache.lines = sim::narrateSteps(loaded.preset, *loaded.sim, &problems);
+        cache.problem.clear();
+        if (!problems.empty())
+            cache.problem = problems.front() +
+                            (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : "");
+    }
+    return cache;
+}
 
 }  // namespace
 
@@ -26,7 +55,10 @@ CaptionText captionText(const Loaded& loaded, const View& view)
     c.title = p.title.empty() ? "TileScope" : p.title;
     if (view.presentation) c.presentation = view.presentationScale;
     const sim::Simulation* s = loaded.sim.get();
-    if (!s) return c;
+    if (!s) {
+        c.simulating = true;
+        return c;
+    }
     const int cursor = view.cursor;
     const int steps = static_cast<int>(s->trace.steps.size());
     c.lastStep = steps - 1;
@@ -39,13 +71,25 @@ CaptionText captionText(const Loaded& loaded, const View& view)
         c.label = "before the first step";   // practice mode asks about step 0 before showing it
     }
     c.practice = practiceCaption(view.practice, view.presentation);
-    if (cursor >= 0 && cursor < static_cast<int>(p.narration.size())) c.narration = p.narration[cursor];
+    if (steps > 0) {
+        const StepLines& lines = stepLines(loaded);
+        c.narrationProblem = lines.problem;
+        if (c.step) {
+            c.narration = lines.lines[*c.step].text;
+            c.handWritten = lines.lines[*c.step].handWritten;
+        }
+    }
     return c;
 }
 
 std::string captionLine(const CaptionText& c)
 {
     std::ostringstream o;
+    if (c.simulating) {
+        o << c.title << " | simulating...";
+        if (c.presentation) o << " | presentation " << *c.presentation << "x";
+        return o.str();
+    }
     o << c.title << " | step " << c.step.value_or(-1) << " of " << c.lastStep << " | " << c.label << " | "
       << c.narration.value_or("(no narration)");
     if (c.presentation) o << " | presentation " << *c.presentation << "x";
@@ -93,6 +137,14 @@ std::string blockText(const CaptionText& c)
     return "block (bx=" + std::to_string(c.blockX) + ", by=" + std::to_string(c.blockY) + ")";
 }
 
+/// The notice the title line shows: the view's, else a hand-written narration line of the
+/// preset that lands on no step (said in the error colour, never dropped silently).
+std::string noticeText(const Frame& f)
+{
+    if (!f.view.notice.empty() || !f.loaded.sim || f.loaded.sim->trace.steps.empty()) return f.view.notice;
+    return stepLines(f.loaded).problem;
+}
+
 }  // namespace
 
 float CaptionBar::height(const Frame& f)
@@ -105,8 +157,9 @@ float CaptionBar::height(const Frame& f)
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
     const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
+    const std::string notice = noticeText(f);
     if (generation_ != f.loaded.generation || wrap_ != wrap || fontSize_ != ImGui::GetFontSize() ||
-        notice_ != f.view.notice || practice_ != practice) {
+        notice_ != notice || practice_ != practice) {
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         // Practice mode's question or verdict takes the narration's place.
         if (!practice.empty()) {
@@ -118,8 +171,9 @@ float CaptionBar::height(const Frame& f)
         ImFont* ui = ImGui::GetFont();
         std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
         if (f.loaded.sim) {
-            for (const std::string& n : f.loaded.preset.narration)
-                text = std::max(text, ImGui::CalcTextSize(n.c_str(), nullptr, false, wrap).y);
+            if (!f.loaded.sim->trace.steps.empty())
+                for (const sim::StepNarration& n : stepLines(f.loaded).lines)
+                    text = std::max(text, ImGui::CalcTextSize(n.text.c_str(), nullptr, false, wrap).y);
             float label = 0;
             for (const sim::Step& s : f.loaded.sim->trace.steps) label = std::max(label, textWidth(ui, s.label));
             widths.push_back(textWidth(ui, stepText(c.lastStep, c.lastStep)));
@@ -128,13 +182,13 @@ float CaptionBar::height(const Frame& f)
         } else {
             widths.push_back(textWidth(ui, "simulating..."));
         }
-        if (!f.view.notice.empty()) widths.push_back(textWidth(ui, f.view.notice));
+        if (!notice.empty()) widths.push_back(textWidth(ui, notice));
         std::vector<float> gaps(widths.size(), scaled(24));
         if (f.loaded.sim) gaps[2] = st.ItemSpacing.x;
         generation_ = f.loaded.generation;
         wrap_ = wrap;
         fontSize_ = ImGui::GetFontSize();
-        notice_ = f.view.notice;
+        notice_ = notice;
         practice_ = practice;
         rows_ = flowRows(widths, gaps, wrap);
         text_ = text;
@@ -160,8 +214,9 @@ void CaptionBar::draw(Frame& f, float y, float height)
     std::vector<std::string> items = {c.title};
     if (c.step) items = {c.title, stepText(*c.step, c.lastStep), c.label, blockText(c)};
     else if (f.busy.simulating) items.push_back("simulating...");
-    const size_t notice = f.view.notice.empty() ? 0 : items.size();
-    if (notice) items.push_back(f.view.notice);
+    const std::string noticeLine = noticeText(f);
+    const size_t notice = noticeLine.empty() ? 0 : items.size();
+    if (notice) items.push_back(noticeLine);
     std::vector<float> widths, gaps(items.size(), scaled(24));
     for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : ui, items[i]));
     if (c.step) gaps[2] = ImGui::GetStyle().ItemSpacing.x;
@@ -175,7 +230,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
             ImGui::TextUnformatted(items[i].c_str());
             ImGui::PopFont();
         } else if (i == notice) {
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError ? pal.error : pal.finished), "%s",
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError || f.view.notice.empty() ? pal.error : pal.finished), "%s",
                                items[i].c_str());
         } else if (c.step && i == 1) {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "%s", items[i].c_str());

@@ -26,7 +26,14 @@ struct CaptionText {
     int lastStep = -1;                    ///< the trace's last step
     std::string label;                    ///< the step's label ("phase 0: load Mds, Nds")
     unsigned blockX = 0, blockY = 0;      ///< the traced block (bx, by)
-    std::optional<std::string> narration; ///< the preset's line for the step, if it has one
+    /// The step's narration: the preset's hand-written line where one lands on the step,
+    /// else the line generated from the trace (sim/narration.hpp); unset without a step.
+    std::optional<std::string> narration;
+    bool handWritten = false;             ///< narration is the preset's own line
+    /// The preset's hand-written lines that land on no step, as one sentence ("" if none):
+    /// the first problem and how many there are (sim::placeNarration).
+    std::string narrationProblem;
+    bool simulating = false;              ///< no simulation yet: the first one is running
     std::optional<float> presentation;    ///< the UI scale, in presentation mode
     std::string practice;                 ///< practice mode's caption line (practiceCaption), or ""
 };
@@ -35,7 +42,8 @@ struct CaptionText {
 CaptionText captionText(const Loaded& loaded, const View& view);
 
 /// The caption as one line: "TITLE | step N of LAST | LABEL | NARRATION", "(no narration)"
-/// for a step without one, " | presentation Sx" in presentation mode, and
+/// for a step without one (only before the first step), "TITLE | simulating..." while the
+/// first simulation runs, " | presentation Sx" in presentation mode, and
 /// " | practice: LINE" while practice mode has a question (the slide's practice line).
 std::string captionLine(const CaptionText& c);
 
@@ -46,8 +54,8 @@ class CaptionBar {
 public:
     /// Height the bar needs: the title line (title, step, label, block and notice, on more
     /// rows when they do not fit one) with the preset's widest step label, and its tallest
-    /// narration (or the hint) wrapped to the window's width, so that the panels below stay
-    /// put while stepping.
+    /// narration of all its steps (or the hint) wrapped to the window's width, so that the
+    /// panels below stay put while stepping. The narration is made once per simulation.
     float height(const Frame& f);
     /// Draws the bar at `y`, `height` pixels high, across the window.
     void draw(Frame& f, float y, float height);
