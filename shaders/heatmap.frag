@@ -29,7 +29,7 @@ uniform float uHeight;      // pixels of the viewport (rows count from the top)
 uniform int uMode;          // 0 state colours, 1 load counts, 2 values (through the map)
 uniform bool uIsP;          // P: no load counts; value hidden in the block until stored
 uniform vec2 uRange;        // scalar values mapped to 0 and 1
-uniform float uBand;        // pixels of the frames drawn for flags in value mode (0: fills)
+uniform float uBand;        // pixels of the frames drawn for flags (0: fills, cells under 4 px)
 uniform vec3 uMap[17];      // the colour map, equally spaced stops (Palette's heat ramp)
 // cell, in Mds/Nds, loaded earlier, loaded this phase, this step, P finished, wrong P
 uniform vec4 uColours[7];
@@ -79,7 +79,8 @@ void main()
     float t = (scalar - uRange.x) / max(uRange.y - uRange.x, 1e-30);
 
     // The fill: the most telling state first, as the binned drawing of the Matrices panel
-    // ranks them; in value mode with frames, the value and a frame for the state.
+    // ranks them; with frames (cells of 4 px or more), the fill and a frame for this step,
+    // loaded this phase or a wrong P, so that "this step" never hides "in Mds/Nds".
     vec4 base = uColours[0];
     bool showScalar = (uMode == 1 && !uIsP) || (uMode == 2 && (flags & kInBlock) == 0u) ||
                       (uMode == 2 && (flags & kStored) != 0u);
@@ -99,10 +100,14 @@ void main()
         fragColour = frame.a > 0.0 && edge < uBand ? frame : base;
         return;
     }
+    // Cells under uBand's 4 px have no room for a frame: "this step" is every other pixel
+    // (a checkerboard of yellow dots) over the fill, which stays visible (in Mds/Nds, say).
+    vec4 fill = base;
+    if ((flags & kStored) != 0u) fill = uColours[5];
+    else if ((flags & kInShared) != 0u) fill = uColours[1];
+    else if ((flags & kLoadedThisPhase) != 0u) fill = uColours[3];
+    bool dot = ((int(gl_FragCoord.x) + int(gl_FragCoord.y)) & 1) == 0;
     if ((flags & kWrong) != 0u) fragColour = uColours[6];
-    else if ((flags & kReadNow) != 0u) fragColour = uColours[4];
-    else if ((flags & kStored) != 0u) fragColour = uColours[5];
-    else if ((flags & kInShared) != 0u) fragColour = uColours[1];
-    else if ((flags & kLoadedThisPhase) != 0u) fragColour = uColours[3];
-    else fragColour = base;
+    else if ((flags & kReadNow) != 0u && dot) fragColour = uColours[4];
+    else fragColour = fill;
 }

@@ -336,7 +336,7 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
     glUniform1i(at("uMode"), scalars ? static_cast<int>(v.mode) : 0);
     glUniform1i(at("uIsP"), v.isP ? 1 : 0);
     glUniform2f(at("uRange"), v.lo, v.hi);
-    glUniform1f(at("uBand"), v.mode == HeatMode::Values ? v.band : 0.0f);
+    glUniform1f(at("uBand"), v.band);   // frames for the states in every mode (the legend's marks)
     float map[kMapStops * 3];
     for (int i = 0; i < kMapStops; ++i) {
         const ImVec4 c = ImGui::ColorConvertU32ToFloat4(heatColour(static_cast<float>(i) / (kMapStops - 1)));

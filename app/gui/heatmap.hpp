@@ -67,7 +67,7 @@ struct HeatView {
     HeatMode mode = HeatMode::State;
     bool isP = false;                   ///< P: no load counts; its value shows once stored
     float lo = 0, hi = 1;               ///< scalars mapped to the colour map's 0 and 1
-    float band = 0;                     ///< pixels of the state frames in Values mode (0: fills)
+    float band = 0;                     ///< pixels of the state frames (0: fills, "this step" dotted)
     bool operator==(const HeatView&) const = default;
 };
 

@@ -670,8 +670,13 @@ void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const 
         dl->AddRect(in, out, edge, 0, 0, t + 2);
         dl->AddRect(in, out, colour, 0, 0, t);
     }
-    // The glyph in the top right corner, so the cell's value stays readable.
-    const float g = std::max(6.0f, side * 0.3f);
+    // The glyph in the top right corner, above the band of the cell's value (centred, at
+    // most the mono font's 16 px at 1x high), so that the value stays readable; where the
+    // corner has no room for a glyph of 5 px (at 1x), the frame alone (its colour and, for
+    // "missed", its dashes) marks the cell.
+    const float band = scaled(16) + 2;
+    const float g = std::min(std::max(6.0f, side * 0.3f), (side - band) * 0.5f - t - 1);
+    if (g < scaled(5)) return;
     const ImVec2 c0(b.x - t - g - 1, a.y + t + 1), c1(b.x - t - 1, a.y + t + 1 + g);
     const float gw = std::max(1.5f, t * 0.8f);
     auto stroke = [&](std::initializer_list<ImVec2> pts) {

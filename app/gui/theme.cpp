@@ -60,10 +60,45 @@ ImFont* addFont(const std::string& family, const std::string& style, float px, b
     return ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), px, &cfg, ranges);
 }
 
-void setStyle(float scale, ThemeKind kind)
+}  // namespace
+
+Palette lightPalette()
 {
-    ImGuiStyle& s = ImGui::GetStyle();
-    s = ImGuiStyle();
+    Palette p;
+    p.cell = IM_COL32(138, 141, 150, 255);
+    p.cellText = IM_COL32(0, 0, 0, 255);
+    p.dimText = IM_COL32(70, 74, 84, 255);
+    p.grid = IM_COL32(255, 255, 255, 255);
+    p.loadedEarlier = IM_COL32(152, 122, 70, 255);
+    p.zeroFill = IM_COL32(150, 70, 130, 255);
+    p.halo = IM_COL32(55, 145, 245, 255);
+    p.selected = IM_COL32(0, 0, 0, 255);
+    p.noOutput = IM_COL32(110, 110, 118, 255);
+    p.error = IM_COL32(190, 30, 20, 255);
+    p.codeLine = IM_COL32(240, 228, 66, 130);
+    p.codeBar = IM_COL32(125, 105, 0, 255);
+    p.codeLineAlt = IM_COL32(204, 121, 167, 60);
+    p.hazardLine = IM_COL32(86, 180, 233, 60);
+    p.hazardText = IM_COL32(0, 84, 150, 255);
+    p.wrongReadText = IM_COL32(170, 60, 0, 255);
+    p.warnText = IM_COL32(150, 80, 0, 255);
+    p.okText = IM_COL32(0, 115, 80, 255);
+    // Darker on light cells and as words on white: sky blue and bluish green would be faint there.
+    p.practiceRight = IM_COL32(0, 120, 85, 255);
+    p.practiceWrong = IM_COL32(190, 70, 0, 255);
+    p.practiceMissed = IM_COL32(0, 100, 170, 255);
+    p.chartBg = IM_COL32(240, 241, 244, 255);
+    p.chartLine = IM_COL32(120, 124, 136, 140);
+    p.captionBg = IM_COL32(232, 238, 248, 255);
+    p.stepOutline = IM_COL32(0, 0, 0, 255);
+    p.stepText = IM_COL32(110, 90, 0, 255);
+    p.clear = IM_COL32(250, 250, 250, 255);
+    return p;
+}
+
+ImGuiStyle themeStyle(ThemeKind kind, float scale)
+{
+    ImGuiStyle s;
     s.WindowRounding = 4;
     s.FrameRounding = 3;
     s.GrabRounding = 3;
@@ -72,56 +107,48 @@ void setStyle(float scale, ThemeKind kind)
     s.ItemSpacing = ImVec2(8, 6);
     s.WindowTitleAlign = ImVec2(0.0f, 0.5f);
     ImVec4* c = s.Colors;
+    auto rgb = [](int r, int g, int b, float a = 1.0f) { return ImVec4(r / 255.0f, g / 255.0f, b / 255.0f, a); };
     if (kind == ThemeKind::Light) {
         ImGui::StyleColorsLight(&s);
         c[ImGuiCol_Text] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
+        c[ImGuiCol_TextDisabled] = rgb(92, 94, 102);   // ImGui's 0.6 grey is 2.8:1 on white
         c[ImGuiCol_WindowBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
         c[ImGuiCol_ChildBg] = ImVec4(0.97f, 0.97f, 0.97f, 1.0f);
         c[ImGuiCol_Border] = ImVec4(0.0f, 0.0f, 0.0f, 0.55f);
         c[ImGuiCol_TitleBg] = ImVec4(0.85f, 0.87f, 0.90f, 1.0f);
         c[ImGuiCol_TitleBgActive] = ImVec4(0.72f, 0.80f, 0.92f, 1.0f);
+        c[ImGuiCol_CheckMark] = rgb(0, 90, 180);
+        c[ImGuiCol_SliderGrab] = rgb(0, 100, 200);
+        c[ImGuiCol_SliderGrabActive] = rgb(0, 70, 160);
         s.WindowBorderSize = 1.5f;
         s.FrameBorderSize = 1.0f;
         s.ScaleAllSizes(scale);
-        return;
+        return s;
     }
     ImGui::StyleColorsDark(&s);
+    c[ImGuiCol_TextDisabled] = rgb(160, 164, 176);   // ImGui's 0.5 grey is 4.4:1 on the window
     c[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.115f, 0.135f, 1.0f);
     c[ImGuiCol_ChildBg] = ImVec4(0.085f, 0.095f, 0.11f, 1.0f);
     c[ImGuiCol_TitleBg] = ImVec4(0.14f, 0.16f, 0.20f, 1.0f);
     c[ImGuiCol_TitleBgActive] = ImVec4(0.17f, 0.23f, 0.33f, 1.0f);
     c[ImGuiCol_MenuBarBg] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
+    // ImGui's bright blue buttons and headers leave white text at 3.1 to 3.9:1: darker blues.
+    c[ImGuiCol_Button] = rgb(44, 72, 112);
+    c[ImGuiCol_ButtonHovered] = rgb(50, 92, 150);
+    c[ImGuiCol_ButtonActive] = rgb(36, 84, 150);
     c[ImGuiCol_Header] = ImVec4(0.20f, 0.30f, 0.45f, 0.8f);
+    c[ImGuiCol_HeaderHovered] = rgb(50, 86, 136);
+    c[ImGuiCol_HeaderActive] = rgb(40, 80, 140);
+    c[ImGuiCol_Tab] = rgb(36, 56, 86);
+    c[ImGuiCol_TabHovered] = rgb(50, 92, 150);
+    c[ImGuiCol_TabActive] = rgb(44, 78, 124);
+    c[ImGuiCol_TabUnfocused] = rgb(30, 40, 56);
+    c[ImGuiCol_TabUnfocusedActive] = rgb(38, 58, 88);
     c[ImGuiCol_TableHeaderBg] = ImVec4(0.16f, 0.18f, 0.22f, 1.0f);
+    c[ImGuiCol_SliderGrab] = rgb(110, 160, 230);
+    c[ImGuiCol_SliderGrabActive] = rgb(140, 185, 245);
     s.ScaleAllSizes(scale);
-}
-
-}  // namespace
-
-Palette lightPalette()
-{
-    Palette p;
-    p.cell = IM_COL32(226, 228, 232, 255);
-    p.cellText = IM_COL32(0, 0, 0, 255);
-    p.dimText = IM_COL32(70, 74, 84, 255);
-    p.grid = IM_COL32(255, 255, 255, 255);
-    p.loadedEarlier = IM_COL32(160, 182, 210, 255);
-    p.selected = IM_COL32(0, 0, 0, 255);
-    p.noOutput = IM_COL32(175, 175, 182, 255);
-    p.error = IM_COL32(200, 40, 20, 255);
-    p.codeLine = IM_COL32(240, 228, 66, 150);
-    p.codeLineAlt = IM_COL32(204, 121, 167, 110);
-    p.hazardLine = IM_COL32(86, 180, 233, 110);
-    // Darker on light cells: sky blue and bluish green would be faint there.
-    p.practiceRight = IM_COL32(0, 140, 100, 255);
-    p.practiceMissed = IM_COL32(0, 100, 170, 255);
-    p.chartBg = IM_COL32(240, 241, 244, 255);
-    p.chartLine = IM_COL32(120, 124, 136, 140);
-    p.captionBg = IM_COL32(232, 238, 248, 255);
-    p.stepOutline = IM_COL32(40, 40, 40, 255);
-    p.stepText = IM_COL32(125, 105, 0, 255);
-    p.clear = IM_COL32(250, 250, 250, 255);
-    return p;
+    return s;
 }
 
 Theme makeTheme(float scale, ThemeKind kind)
@@ -144,7 +171,7 @@ Theme makeTheme(float scale, ThemeKind kind)
     if (missing)
         t.fonts.note = "fontconfig finds no DejaVu Sans or DejaVu Sans Mono on this machine (Debian package "
                        "fonts-dejavu-core); using ImGui's built-in font.";
-    setStyle(scale, kind);
+    ImGui::GetStyle() = themeStyle(kind, scale);
     return t;
 }
 
@@ -160,8 +187,13 @@ const Palette& currentPalette()
 
 void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rounding, float thickness)
 {
+    markFrame(dl, a, b, pal.readNow, pal, thickness, rounding);
+}
+
+void markFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, const Palette& pal, float thickness, float rounding)
+{
     if ((pal.stepOutline >> IM_COL32_A_SHIFT) & 0xFF) dl->AddRect(a, b, pal.stepOutline, rounding, 0, thickness + 2);
-    dl->AddRect(a, b, pal.readNow, rounding, 0, thickness);
+    dl->AddRect(a, b, colour, rounding, 0, thickness);
 }
 
 ImU32 heatColour(float t)
@@ -186,9 +218,35 @@ ImU32 heatColour(float t)
 
 ImU32 textOn(ImU32 background)
 {
-    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(background);
-    const float luma = 0.299f * c.x + 0.587f * c.y + 0.114f * c.z;
-    return luma > 0.55f ? IM_COL32(15, 15, 20, 255) : IM_COL32(235, 238, 245, 255);
+    const ImU32 black = IM_COL32(0, 0, 0, 255), white = IM_COL32(255, 255, 255, 255);
+    return contrastRatio(background, black) >= contrastRatio(background, white) ? black : white;
+}
+
+double relativeLuminance(ImU32 colour)
+{
+    // WCAG 2.1's definition (see the header); the sRGB transfer function linearises.
+    auto channel = [](unsigned c) {
+        const double v = c / 255.0;
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel((colour >> IM_COL32_R_SHIFT) & 0xFF) + 0.7152 * channel((colour >> IM_COL32_G_SHIFT) & 0xFF) +
+           0.0722 * channel((colour >> IM_COL32_B_SHIFT) & 0xFF);
+}
+
+double contrastRatio(ImU32 a, ImU32 b)
+{
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+ImU32 over(ImU32 top, ImU32 below)
+{
+    const unsigned alpha = (top >> IM_COL32_A_SHIFT) & 0xFF;
+    auto mix = [&](int shift) {
+        const double t = (top >> shift) & 0xFF, u = (below >> shift) & 0xFF;
+        return static_cast<unsigned>(std::lround(t * alpha / 255.0 + u * (1.0 - alpha / 255.0)));
+    };
+    return IM_COL32(mix(IM_COL32_R_SHIFT), mix(IM_COL32_G_SHIFT), mix(IM_COL32_B_SHIFT), 255);
 }
 
 }  // namespace ts::app

@@ -230,7 +230,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
             ImGui::TextUnformatted(items[i].c_str());
             ImGui::PopFont();
         } else if (i == notice) {
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError || f.view.notice.empty() ? pal.error : pal.finished), "%s",
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.view.noticeIsError || f.view.notice.empty() ? pal.error : pal.okText), "%s",
                                items[i].c_str());
         } else if (c.step && i == 1) {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.stepText), "%s", items[i].c_str());

@@ -192,7 +192,7 @@ void drawColumns(const Frame& f, const sim::Simulation& s, const MemoryColumns& 
                     texts[c].c_str());
     }
     const float left = columnRight(m, 0) - (MemoryColumns::kColumn + 2) * m.charWidth;
-    if (!l.notes.empty()) dl->AddText(font, font->FontSize, ImVec2(left, y), pal.loadedThisPhase, "*");
+    if (!l.notes.empty()) dl->AddText(font, font->FontSize, ImVec2(left, y), pal.warnText, "*");
     if (!ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(m.right, y + font->FontSize + 2))) return;
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
@@ -213,7 +213,7 @@ void drawColumns(const Frame& f, const sim::Simulation& s, const MemoryColumns& 
         ImGui::TextUnformatted(text.c_str());
     }
     for (const sim::CompiledNote* n : l.notes) {
-        ImGui::PushStyleColor(ImGuiCol_Text, pal.loadedThisPhase);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.warnText);
         ImGui::TextWrapped("* %s: %s", n->array, n->note);
         ImGui::PopStyleColor();
     }
@@ -342,9 +342,19 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const float h = lh * static_cast<float>(l.rows());
-    if (st && l.number == st->line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.codeLine);
-    else if (threadLines.count(l.number)) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.codeLineAlt);
-    if (!l.tag.empty()) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), pal.hazardLine);
+    // One faint fill a line (the hazard's before the step's, before the thread's), so that
+    // every text on it keeps 4.5:1; bars at the left edge say which it is at 3:1, the
+    // step's yellow and the hazard's blue side by side where a line is both.
+    const bool current = st && l.number == st->line, hazard = !l.tag.empty();
+    const ImU32 fill = hazard ? pal.hazardLine : current ? pal.codeLine : threadLines.count(l.number) ? pal.codeLineAlt : 0;
+    if (fill) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), fill);
+    const float bar = std::max(2.0f, scaled(3));
+    // In the window's left padding, outside the content's clip rectangle.
+    const ImVec2 win = ImGui::GetWindowPos();
+    dl->PushClipRect(win, ImVec2(win.x + ImGui::GetWindowWidth(), win.y + ImGui::GetWindowHeight()), false);
+    if (current) dl->AddRectFilled(ImVec2(p.x - 2 * bar - 2, p.y), ImVec2(p.x - bar - 2, p.y + h), pal.codeBar);
+    if (hazard) dl->AddRectFilled(ImVec2(p.x - bar - 1, p.y), ImVec2(p.x - 1, p.y + h), pal.hazardText);
+    dl->PopClipRect();
     if (memory.on)
         if (const auto it = memory.lines.find(l.number); it != memory.lines.end())
             drawColumns(f, s, memory, it->second, p.y + (lh - f.theme.fonts.cell->FontSize) * 0.5f - 1);
@@ -375,7 +385,7 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
         dropToggle(f, s, l.bit, l.number);
     }
     if (l.tag.empty()) return;
-    const ImVec4 colour = ImGui::ColorConvertU32ToFloat4(pal.hazard);
+    const ImVec4 colour = ImGui::ColorConvertU32ToFloat4(pal.hazardText);
     if (l.tagBeside) {
         ImGui::SameLine(0, space * 2);
         ImGui::TextColored(colour, "%s", l.tag.c_str());

@@ -19,6 +19,7 @@
 
 #include "heatmap.hpp"
 #include "layout.hpp"
+#include "meanings.hpp"
 #include "panels.hpp"
 #include "sim/conv_view.hpp"
 #include "widgets.hpp"
@@ -26,10 +27,6 @@
 namespace ts::app {
 namespace {
 
-/// Role colours (Okabe-Ito): internal blue, halo orange; ghost cells take the palette's
-/// zero-fill colour, because a ghost slot is zero-filled.
-constexpr ImU32 kInternal = IM_COL32(0, 114, 178, 255);
-constexpr ImU32 kHalo = IM_COL32(230, 159, 0, 255);
 /// Below this many pixels per element, N shows only the block's neighbourhood.
 constexpr float kMinCell = 14.0f;
 
@@ -97,9 +94,10 @@ struct Ctx {
 ImU32 roleColour(const Palette& pal, sim::ConvRole r)
 {
     switch (r) {
-    case sim::ConvRole::Internal: return kInternal;
-    case sim::ConvRole::Halo: return kHalo;
-    case sim::ConvRole::Ghost: return pal.zeroFill;
+    // One colour a meaning (meanings.hpp), as in the Shared memory panel's N_ds.
+    case sim::ConvRole::Internal: return colourOf(Meaning::Internal, pal);
+    case sim::ConvRole::Halo: return colourOf(Meaning::Halo, pal);
+    case sim::ConvRole::Ghost: return colourOf(Meaning::ZeroFill, pal);
     case sim::ConvRole::Outside: break;
     }
     return pal.cell;
@@ -218,13 +216,13 @@ void drawN(const Ctx& c, const Board& b)
     // N's edges, so that ghost cells read as lying outside it.
     const ImVec2 e0 = b.at(std::max(0, b.row0), std::max(0, b.col0));
     const ImVec2 e1 = b.at(std::min(g.height, b.row0 + b.rows), std::min(g.width, b.col0 + b.cols));
-    c.dl->AddRect(ImVec2(e0.x - 1, e0.y - 1), e1, IM_COL32(200, 205, 215, 200), 0, 0, 1.5f);
+    c.dl->AddRect(ImVec2(e0.x - 1, e0.y - 1), e1, c.f.theme.palette.dimText, 0, 0, 1.5f);
     // The selected thread's window: the input elements its output needs.
     int pr, pc;
     if (outputOf(c, c.f.view.thread, pr, pc)) {
         const int n = g.n;
         const ImVec2 a = b.at(g.twoD ? pr - n : 0, pc - n), z = b.at(g.twoD ? pr + n + 1 : 1, pc + n + 1);
-        c.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(z.x, z.y), c.f.theme.palette.selected, 2, 0, 2.0f);
+        markFrame(c.dl, ImVec2(a.x - 1, a.y - 1), ImVec2(z.x, z.y), c.f.theme.palette.selected, c.f.theme.palette, 2.0f, 2);
     }
 }
 
@@ -331,7 +329,7 @@ void drawM(const Ctx& c, const Board& b)
             const int idx = r * mw + col;
             const ImVec2 a = b.at(r, col), z(a.x + b.w - 1, a.y + b.h - 1);
             const bool now = std::find(c.maskNow.begin(), c.maskNow.end(), idx) != c.maskNow.end();
-            const ImU32 fill = c.maskSoFar[idx] ? IM_COL32(86, 90, 110, 255) : pal.cell;
+            const ImU32 fill = c.maskSoFar[idx] ? pal.loadedEarlier : pal.cell;
             c.dl->AddRectFilled(a, z, fill);
             centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), cellValue(c.s.M[idx], b.w < 52));
             if (now) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
@@ -443,21 +441,32 @@ void stats(const Ctx& c)
     if (!l.note.empty()) colouredText(c.f.theme.palette.dimText, l.note);
 }
 
+/// The legend: the table's entries for what this block's figure holds (meanings.hpp).
 void legend(const Ctx& c)
 {
-    const Palette& pal = c.f.theme.palette;
+    bool first = true;
+    auto entry = [&](Meaning m, const char* more = nullptr) {
+        legendEntry(m, first, more);
+        first = false;
+    };
+    auto has = [&](sim::ConvRole r) {
+        return std::any_of(c.v.uses.begin(), c.v.uses.end(), [r](const sim::ConvUse& u) { return u.role == r; });
+    };
     if (c.f.view.heatmap) {
         heatLegend("uses by the block's threads:", c.heatMax);
+        first = false;
     } else {
-        legendItem(kInternal, "internal", "In the traced block's output tile: the elements it owns (tiled convolution, PMPP sec. 7.4).", Swatch::Fill, true);
-        legendItem(kHalo, "halo", "Outside the output tile but reached by the mask: the block loads them too (halo cells, PMPP sec. 7.4).");
+        entry(Meaning::Internal, c.v.slots.empty() ? nullptr : "The same blue in N_ds (Shared memory panel).");
+        if (has(sim::ConvRole::Halo)) entry(Meaning::Halo, "The same colour in N_ds (Shared memory panel).");
     }
-    legendItem(pal.zeroFill, "ghost cell", "Outside N (index < 0 or >= width): no element; the tiled kernel stores 0 in N_ds, "
-                                           "the basic kernel skips it. Drawn outside N's white edge.", Swatch::Fill, c.f.view.heatmap);
-    legendItem(pal.readNow, "loaded this step", "Read from global memory (or a ghost slot zero-filled) by the cursor step: yellow frame. "
-                                                "An inner frame: read through N_ds, or M read from constant memory.", Swatch::Frame);
-    legendItem(pal.finished, "P finished", "P element stored by the traced block.");
-    legendItem(pal.selected, "thread's window", "White: the block's output tile in P and the selected thread's mask window in N.", Swatch::Frame);
+    if (has(sim::ConvRole::Ghost))
+        entry(Meaning::ZeroFill, c.v.slots.empty() ? "The basic kernel skips them; drawn outside N's edge."
+                                                   : "The tiled kernel stores 0 in N_ds; drawn outside N's edge.");
+    entry(Meaning::ThisStep, "Here: read from global memory (or a ghost slot zero-filled) by the cursor step; an inner "
+                             "frame: read through N_ds, or M read from constant memory.");
+    if (contentsOf(c.s.trace, c.f.loaded.generation).stores) entry(Meaning::Finished);
+    entry(Meaning::Selected, "Here also a frame round the block's output tile in P and the selected thread's mask "
+                             "window in N.");
 }
 
 /// The first and last index (exclusive) of N to draw along one dimension: all of N with the
@@ -853,7 +862,7 @@ void drawOverviews(Ctx& c, const OverviewLayout& l, int row0, int rows, int col0
     // N's edge, faint, where the picture is dark.
     for (const Overview* p : {&l.N, &l.P})
         c.dl->AddRect(ImVec2(p->origin.x - 1, p->origin.y - 1), ImVec2(p->origin.x + p->w + 1, p->origin.y + p->h + 1),
-                      IM_COL32(200, 205, 215, 160), 0, 0, 1.0f);
+                      c.f.theme.palette.dimText, 0, 0, 1.0f);
     overviewFrame(c, l.N, row0, rows, col0, cols);
     overviewFrame(c, l.P, row0, rows, col0, cols);
     const std::string size = g.twoD ? std::to_string(g.height) + " x " + std::to_string(g.width)

@@ -151,7 +151,7 @@ void summary(Frame& f, const sim::Simulation& s, bool setupLine)
         colouredText(pal.error, "This run: " + std::to_string(wrong) + " of " + std::to_string(s.P.size()) +
                                     " P elements wrong (red in Matrices).");
     else
-        colouredText(pal.finished, "This run: P equals the CPU reference.");
+        colouredText(pal.okText, "This run: P equals the CPU reference.");
     tooltip("P compared bit for bit with the CPU reference (fmaf in k order)");
 }
 
@@ -177,7 +177,7 @@ void shown(const Frame& f, const sim::Simulation& s, const std::vector<int>& byS
         return std::string(accessWord(a.write)) + " by " + threadText(t, a.thread) + " at line " +
                std::to_string(a.line) + " (step " + std::to_string(stepOf(bySeq, a.seq)) + ")";
     };
-    colouredText(pal.hazard, std::string("Shown: ") + sim::hazardName(h->kind) + " on " + slotText(t, h->array, h->slot) +
+    colouredText(pal.hazardText, std::string("Shown: ") + sim::hazardName(h->kind) + " on " + slotText(t, h->array, h->slot) +
                                  ", " + access(h->first) + ", then " + access(h->second) + ".");
     tooltip("Marked in Threads (1st, 2nd), Code (both lines) and Shared memory (the slot). Steps gather the "
             "same statement of every thread, so the step of an access can come before the step of an access "

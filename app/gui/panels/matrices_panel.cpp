@@ -22,6 +22,7 @@
 #include "heatmap_view.hpp"
 #include "layout.hpp"
 #include "matrices_geometry.hpp"
+#include "meanings.hpp"
 #include "panels.hpp"
 #include "sim/kernel_view.hpp"
 #include "widgets.hpp"
@@ -61,6 +62,7 @@ struct Ctx {
     /// The elements of P the selected thread holds in registers (a ladder rung's Pvalue), from
     /// the trace of its stores (registerElementsOfP); empty for PMPP's kernels.
     const std::vector<RegisterElement>* registers = nullptr;
+    FigureContents has;                         ///< what the trace holds (shared arrays, phases, ...)
 };
 
 /// The register of the selected thread that holds P element (r, col), or nullptr.
@@ -79,6 +81,7 @@ struct Bins {
     bool heat = false;
     int binsR = 0, binsC = 0;
     std::vector<ImU32> colour;
+    std::vector<uint8_t> now;   ///< a bin holds an element touched by the cursor step (a frame)
 };
 
 /// One matrix drawn by the GPU (heatmap.hpp): its textures and what they were made from.
@@ -194,7 +197,8 @@ void drawCells(const Ctx& c, const Grid& g)
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
-            if (e.loadedThisPhase && !e.readNow) dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8));
+            if (c.has.phases && e.loadedThisPhase && !e.readNow)
+                dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8), pal.stepOutline);
             if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(4.0f, g.cell / 6));
             if (listed(c.sharedReads, g.array, idx)) {
                 const float in = std::min(5.0f, g.cell / 8);
@@ -208,7 +212,7 @@ void drawCells(const Ctx& c, const Grid& g)
                 const bool inBlock = rectContains(c.blockP, r, col);
                 if (wrongP(c, idx, e.stored, e.storedValue, inBlock)) {
                     const float th = std::min(3.0f, g.cell / 8);
-                    c.dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, 0, 0, th);
+                    markFrame(c.dl, ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, pal, th);
                     c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
                 }
             }
@@ -218,7 +222,7 @@ void drawCells(const Ctx& c, const Grid& g)
             if (isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
                 if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals));
-                else if (!inBlock) centredText(c.dl, font, a, b, pal.dimText, cellValue(c.s.P[idx], decimals));
+                else if (!inBlock) centredText(c.dl, font, a, b, textOn(fill), cellValue(c.s.P[idx], decimals));
             } else {
                 const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
                 centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], decimals));
@@ -236,8 +240,9 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
     const bool heat = c.f.view.heatmap && g.name != "P";
     if (bins.generation != c.f.loaded.generation || bins.cursor != c.f.view.cursor || bins.heat != heat ||
         bins.binsR != br || bins.binsC != bc) {
-        bins = Bins{c.f.loaded.generation, c.f.view.cursor, heat, br, bc, {}};
+        bins = Bins{c.f.loaded.generation, c.f.view.cursor, heat, br, bc, {}, {}};
         bins.colour.assign(static_cast<size_t>(br) * bc, pal.cell);
+        bins.now.assign(bins.colour.size(), 0);
         auto binOf = [&](int32_t idx) {
             const int r = idx / g.cols, col = idx % g.cols;
             return static_cast<size_t>(static_cast<long long>(r) * br / g.rows) * bc +
@@ -266,11 +271,12 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
             ImU32 col = pal.cell;
             if (g.name == "P" && wrongP(c, idx, e.stored, e.storedValue, true)) { p = 5; col = pal.error; }
             else if (e.stored) { p = 3; col = pal.finished; }
-            else if (e.readNow) { p = 4; col = pal.readNow; }
             else if (e.inShared()) { p = 3; col = pal.inShared; }
-            else if (e.loadedThisPhase) { p = 2; col = pal.loadedThisPhase; }
+            else if (e.loadedThisPhase && c.has.phases) { p = 2; col = pal.loadedThisPhase; }
             else if (e.loadsSoFar > 0 && !heat) { p = 1; col = pal.loadedEarlier; }
             const size_t b = binOf(idx);
+            // "This step" is a frame round the bin, over its fill (the legend's mark).
+            if (e.readNow) bins.now[b] = 1;
             if (p > prio[b]) {
                 prio[b] = p;
                 bins.colour[b] = col;
@@ -289,6 +295,12 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
             const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
             c.dl->AddRectFilled(a, ImVec2(a.x + w, a.y + h), bins.colour[static_cast<size_t>(r) * bc + col]);
         }
+    for (int r = r0; r < r1; ++r)
+        for (int col = c0; col < c1; ++col)
+            if (bins.now[static_cast<size_t>(r) * bc + col]) {
+                const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
+                c.dl->AddRect(a, ImVec2(a.x + w, a.y + h), pal.readNow, 0, 0, 1.0f);
+            }
 }
 
 /// The flags of matrix `g` at the cursor (HeatFlag per element, row-major): what the bins
@@ -319,7 +331,7 @@ std::vector<uint8_t> heatFlags(const Ctx& c, const Grid& g, GpuGrid& gg)
     for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
         if (idx < 0 || static_cast<size_t>(idx) >= n) continue;
         uint8_t b = flags[idx];
-        if (e.loadedThisPhase) b |= kLoadedThisPhase;
+        if (e.loadedThisPhase && c.has.phases) b |= kLoadedThisPhase;
         if (e.readNow) b |= kReadNow;
         if (e.inShared()) b |= kInShared;
         if (e.loadsSoFar > 0) b |= kLoadedEarlier;
@@ -446,9 +458,11 @@ void phaseTile(const Ctx& c, const Grid& g)
     // (Nds slot [r][c] stands for N(row0 + c, col0 + r) in the kernels that store it transposed).
     for (const GhostCell& gc : ghostCells(c.s.scenario, t, c.f.replay, g.name, g.rows, g.cols)) {
         const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell - 1, p0.y + g.cell - 1);
-        c.dl->AddRectFilled(p0, p1, (pal.zeroFill & 0x00FFFFFF) | 0x90000000u);
+        const ImU32 ghost = (pal.zeroFill & 0x00FFFFFF) | 0x90000000u;
+        c.dl->AddRectFilled(p0, p1, ghost);
         if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.cell / 6));
-        if (g.cell >= 24) centredText(c.dl, c.f.theme.fonts.cell, p0, p1, pal.cellText, "0");
+        if (g.cell >= 24)
+            centredText(c.dl, c.f.theme.fonts.cell, p0, p1, textOn(over(ghost, ImGui::GetColorU32(ImGuiCol_ChildBg))), "0");
     }
     const ImVec2 a = g.at(tile->row0, tile->col0), b = g.at(tile->row0 + tile->rows, tile->col0 + tile->cols);
     markerFrame(c, ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.loadedThisPhase, 2.0f);
@@ -541,25 +555,33 @@ void valueLegend()
             "once stored.");
 }
 
+/// The legend: the table's entries for what this trace's figure holds (meanings.hpp).
 void legend(const Ctx& c)
 {
-    const Palette& pal = c.f.theme.palette;
+    bool first = true;
+    auto entry = [&](Meaning m, const char* more = nullptr) {
+        legendEntry(m, first, more);
+        first = false;
+    };
     if (c.f.view.heatmap) {
         heatLegend("global loads, whole grid:", c.heatMax);
+        first = false;
     } else if (c.f.view.values) {
         valueLegend();
+        first = false;
     } else {
-        legendItem(pal.inShared, "in Mds/Nds now", "The element's value sits in a shared-memory slot of the traced block now.", Swatch::Fill, true);
-        legendItem(pal.loadedEarlier, "loaded earlier", "Loaded by the traced block in an earlier phase; its slot has been overwritten since.");
+        if (c.has.shared) entry(Meaning::InShared, "Here: Mds or Nds.");
+        entry(Meaning::LoadedEarlier);
     }
-    legendItem(pal.loadedThisPhase, "loaded this phase", "Read from global memory by the traced block in the current phase (dashed orange frame). The orange outline is the phase's tile.", Swatch::Dashed);
-    legendItem(pal.readNow, "this step", "Read by the current step: from global memory (solid yellow frame), or through its copy in Mds/Nds (inner yellow frame).", Swatch::Frame);
-    legendItem(pal.zeroFill, "zero fill", "A tile slot past the matrix edge: the thread stored 0 in shared memory instead of loading (boundary checks, PMPP sec. 5.5).");
-    legendItem(pal.finished, "P finished", "P element stored by the traced block.");
-    if (!c.s.matchesReference)
-        legendItem(pal.error, "wrong P", "P element that differs from the CPU reference (fmaf in k order), "
-                                         "marked once it is stored: a race gave it a stale operand.", Swatch::Frame);
-    legendItem(pal.selected, "block", "The traced block's tile of P; the small white corner marks what the selected thread touches in this step, and a frame inside a cell of P the elements it computes (on a rung of the ladder, every element it holds in its Pvalue registers; hover one for the register). Where a tile is only a few pixels wide, its frame is drawn larger than the tile, and a faint frame marks the rows of M and the columns of N the block reads.", Swatch::Frame);
+    if (c.has.phases) entry(Meaning::LoadedThisPhase, "The orange outline is the phase's tile.");
+    entry(Meaning::ThisStep);
+    if (c.has.zeroFills) entry(Meaning::ZeroFill);
+    if (c.has.stores) entry(Meaning::Finished);
+    if (!c.s.matchesReference) entry(Meaning::WrongP, "Marked once it is stored.");
+    entry(Meaning::Selected, "The traced block's tile of P has the frame; where a tile is only a few pixels wide, "
+                             "its frame is drawn larger than the tile, and a faint frame marks the rows of M and the "
+                             "columns of N the block reads. On a rung of the ladder, a frame inside every element the "
+                             "thread holds in its Pvalue registers (hover one for the register).");
 }
 
 /// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours and
@@ -737,7 +759,7 @@ void MatricesPanel::draw(Frame& f)
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList(), {}, {}, {}, 1, {}, false, {}};
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), {}, {}, {}, 1, {}, false, {}, nullptr, {}};
             c.tiles = tileGrid(s->scenario);
             c.blockP = blockRectInP(s->scenario, s->trace.block);
             const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N");
@@ -748,6 +770,7 @@ void MatricesPanel::draw(Frame& f)
                 heatGeneration_ = f.loaded.generation;
             }
             c.heatMax = heatMax_;
+            c.has = contentsOf(s->trace, f.loaded.generation);
             if (registersGeneration_ != f.loaded.generation || registersThread_ != f.view.thread) {
                 registers_ = registerElementsOfP(s->scenario, s->trace, s->arrayIndex("P"), f.view.thread);
                 registersGeneration_ = f.loaded.generation;

@@ -532,7 +532,11 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
     // Bank numbers under the columns (every one where they fit, else every 8th), and the
     // depth of a conflicting column.
     const float y = top + rows * cellH + scaled(1);
-    const bool all = m.textWidth("31") <= m.lane - 2;
+    // In the cell font (14 px at 1x) where it fits the label row, else the small one; dimText
+    // keeps 4.5:1 on the window in both themes (tests/app/palette_test.cpp).
+    ImFont* font = f.theme.fonts.cell->FontSize <= m.label ? f.theme.fonts.cell : m.small;
+    auto width = [&](const char* t) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, t).x; };
+    const bool all = width("31") <= m.lane - 2;
     for (unsigned b = 0; b < sim::kSharedBanks;) {
         const ImVec2 a(o.x + b * m.lane, y), z(o.x + (b + 1) * m.lane, y + m.label);
         if (depth[b] > 1) {
@@ -540,11 +544,11 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
             unsigned e = b + 1;
             while (e < sim::kSharedBanks && depth[e] == depth[b]) ++e;
             const std::string d = std::to_string(depth[b]) + "\u00d7";
-            centredText(dl, m.small, a, ImVec2(o.x + e * m.lane, z.y), pal.error, d);
+            centredText(dl, font, a, ImVec2(o.x + e * m.lane, z.y), pal.error, d);
             b = e;
             continue;
         }
-        if (all || b % 8 == 0) centredText(dl, m.small, a, all ? z : ImVec2(a.x + 3 * m.lane, z.y), pal.dimText,
+        if (all || b % 8 == 0) centredText(dl, font, a, all ? z : ImVec2(a.x + 3 * m.lane, z.y), pal.dimText,
                                            std::to_string(b));
         ++b;
     }

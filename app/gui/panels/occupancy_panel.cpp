@@ -157,7 +157,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         const float tw = ImGui::CalcTextSize(t).x;
         const float tx = xc - 4 - tw >= a.x ? xc - 4 - tw : xc + 4;
         dl->AddRectFilled(ImVec2(tx - 2, b.y - 2 * lh - 6), ImVec2(tx + tw + 2, b.y - lh - 4), f.theme.palette.chartBg);
-        dl->AddText(ImVec2(tx, b.y - 2 * lh - 5), (pal.error & 0x00FFFFFF) | 0xC0000000u, t);
+        dl->AddText(ImVec2(tx, b.y - 2 * lh - 5), pal.error, t);   // opaque: 4.5:1 on the chart
     }
     for (size_t i = 1; i < s.x.size(); ++i) {
         const float xa = X(static_cast<float>(s.x[i - 1])), xb = X(static_cast<float>(s.x[i]));
@@ -229,7 +229,7 @@ void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale,
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), f.theme.palette.chartBg, 3);
     const std::string label = barLabel(blocks, scale, limiter, tie);
     if (blocks) {
-        const ImU32 c = limiter ? pal.loadedThisPhase : pal.inShared;
+        const ImU32 c = limiter ? pal.warnText : pal.inShared;   // both 3:1 on chartBg
         const int n = std::min(*blocks, scale);
         const float seg = w / static_cast<float>(scale);
         for (int i = 0; i < n; ++i)
@@ -237,7 +237,7 @@ void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale,
     }
     ImGui::Dummy(ImVec2(w, h));
     ImGui::SameLine();
-    if (limiter) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.loadedThisPhase), "%s", label.c_str());
+    if (limiter) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warnText), "%s", label.c_str());
     else ImGui::TextUnformatted(label.c_str());
     tooltip(detail);
 }

@@ -62,7 +62,7 @@ void table(const Frame& f, const sim::ReductionTable& t)
             ImGui::TableNextColumn();
             ImGui::Text("%.2f", c.simulated ? *c.simulated : c.formula);
             if (c.simulated) {
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.finished), "simulated");
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.okText), "simulated");
                 tooltip("Simulated: block " + std::string(t.dims == 1 ? "1" : "(1, 1)") + " of " +
                         (t.dims == 1 ? "conv1d-tiled on N of 3 x TILE_SIZE elements"
                                      : "conv2d-tiled on N of 3 x TILE_SIZE squared") +

@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "layout.hpp"
+#include "meanings.hpp"
 #include "panels.hpp"
+#include "sim/conv_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -61,7 +64,7 @@ void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i, const st
     if (sl.readNow) ImGui::TextUnformatted("read by the current step");
     for (const sim::Event* r : wrong) {
         if (r->index != i) continue;
-        ImGui::PushStyleColor(ImGuiCol_Text, f.theme.palette.wrongRead);
+        ImGui::PushStyleColor(ImGuiCol_Text, f.theme.palette.wrongReadText);
         const std::string who = threadText(t, r->thread);
         if (std::isnan(r->value))
             ImGui::Text("wrong read by thread %s: the slot had never been written (NaN)", who.c_str());
@@ -74,7 +77,7 @@ void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i, const st
         ImGui::PopStyleColor();
     }
     if (const sim::Hazard* h = focusedHazard(f.loaded, f.view); h && h->array == array && h->slot == i)
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.theme.palette.hazard), "%s hazard: %s by %s, then %s by %s",
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.theme.palette.hazardText), "%s hazard: %s by %s, then %s by %s",
                            sim::hazardName(h->kind), h->first.write ? "write" : "read", threadText(t, h->first.thread).c_str(),
                            h->second.write ? "write" : "read", threadText(t, h->second.thread).c_str());
     if (sl.writtenNow) ImGui::TextUnformatted("written by the current step");
@@ -82,8 +85,21 @@ void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i, const st
     ImGui::EndTooltip();
 }
 
-/// One shared array as a grid of `cell`-pixel slots under its name.
-void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
+/// The fill of a written slot: a convolution's N_ds slot in the colour of its role (internal,
+/// halo cell, ghost cell), as the Convolution panel draws it; else in shared memory, or
+/// zero-filled.
+ImU32 slotFill(const Palette& pal, const sim::SlotView& sl, const sim::ConvSlot* conv)
+{
+    if (!sl.written) return pal.cell;
+    if (sl.zeroFilled) return colourOf(Meaning::ZeroFill, pal);
+    if (conv && conv->role == sim::ConvRole::Halo) return colourOf(Meaning::Halo, pal);
+    if (conv && conv->role == sim::ConvRole::Internal) return colourOf(Meaning::Internal, pal);
+    return colourOf(Meaning::InShared, pal);
+}
+
+/// One shared array as a grid of `cell`-pixel slots under its name; `conv` the convolution's
+/// view when the array is its N_ds (else null).
+void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::ConvView* conv)
 {
     const Palette& pal = f.theme.palette;
     const sim::ArrayInfo& a = t.arrays[array];
@@ -105,10 +121,18 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         const sim::SlotView& sl = f.replay.slots[array][i];
         const ImVec2 p0(o.x + (i % a.cols) * cell, o.y + (i / a.cols) * cell);
         const ImVec2 p1(p0.x + cell - 2, p0.y + cell - 2);
-        const ImU32 fill = !sl.written ? pal.cell : sl.zeroFilled ? pal.zeroFill : pal.inShared;
+        const sim::ConvSlot* cs = nullptr;
+        if (conv)
+            for (const sim::ConvSlot& x : conv->slots)
+                if (x.slot == i) cs = &x;
+        const ImU32 fill = slotFill(pal, sl, cs);
         dl->AddRectFilled(p0, p1, fill, 3);
-        if (sl.writtenNow) dashedRect(dl, p0, p1, pal.loadedThisPhase, std::min(3.0f, cell / 8));
-        if (sl.readNow) stepFrame(dl, p0, p1, pal, 3, std::min(4.0f, cell / 6));
+        // This step: an outer frame where the step writes the slot, an inner one where it reads it.
+        if (sl.writtenNow) stepFrame(dl, p0, p1, pal, 3, std::min(4.0f, cell / 6));
+        if (sl.readNow) {
+            const float in = std::min(5.0f, cell / 8);
+            stepFrame(dl, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in), pal, 2, std::min(2.5f, cell / 10));
+        }
         if (sl.written && sl.writer == f.view.thread) {
             const float d = std::min(12.0f, cell / 4);
             dl->AddTriangleFilled(p0, ImVec2(p0.x + d, p0.y), ImVec2(p0.x, p0.y + d), pal.selected);
@@ -116,10 +140,10 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
         if (std::any_of(wrong.begin(), wrong.end(), [&](const sim::Event* r) { return r->index == i; })) {
             const float d = std::min(18.0f, cell / 3);
             dl->AddTriangleFilled(p1, ImVec2(p1.x - d, p1.y), ImVec2(p1.x, p1.y - d), pal.wrongRead);
-            dl->AddRect(ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, 2, 0, std::min(2.5f, cell / 10));
+            markFrame(dl, ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, pal, std::min(2.5f, cell / 10), 2);
         }
         if (hz && hz->array == array && hz->slot == i)
-            dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, 4, 0, std::min(5.0f, cell / 5));
+            markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(5.0f, cell / 5), 4);
         // Practice mode: the slot remembered for scripted clicks, and its mark.
         practiceCellDrawn(f, dl, CellRef{a.name, sim::Cell{i / a.cols, i % a.cols}}, p0, p1);
         if (cell < 3 * lh + 6 || !sl.written) continue;
@@ -146,9 +170,14 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell)
     }
 }
 
-/// The panel; it keeps no state of its own.
+/// The panel; it keeps a convolution's view (N_ds's slots and their roles), made once per
+/// simulation.
 struct SharedMemoryPanel final : Panel {
     void draw(Frame& f) override;
+
+private:
+    uint64_t generation_ = ~0ull;          ///< Loaded::generation that conv_ belongs to
+    std::optional<sim::ConvView> conv_;
 };
 
 }  // namespace
@@ -161,24 +190,31 @@ void SharedMemoryPanel::draw(Frame& f)
         if (s)
             for (size_t a = 0; a < s->trace.arrays.size(); ++a)
                 if (s->trace.arrays[a].space == sim::Space::Shared) shared.push_back(static_cast<int>(a));
+        if (s && generation_ != f.loaded.generation) {
+            generation_ = f.loaded.generation;
+            const bool isConv = sim::familyOf(s->scenario) != sim::Family::Matmul && !s->trace.steps.empty();
+            conv_ = isConv ? std::optional<sim::ConvView>(sim::convView(*s)) : std::nullopt;
+        }
+        const sim::ConvView* conv = conv_ && conv_->ndsArray >= 0 ? &*conv_ : nullptr;
         if (!s) {
             ImGui::TextUnformatted("Simulating...");
         } else if (shared.empty()) {
             ImGui::TextWrapped("This kernel uses no shared memory: every operand comes from global memory.");
         } else {
-            const Palette& pal = f.theme.palette;
-            legendItem(pal.inShared, "loaded", "The slot holds a value loaded from global memory.", Swatch::Fill, true);
-            legendItem(pal.zeroFill, "zero fill", "The thread stored 0: its tile element lies outside the matrix.");
-            legendItem(pal.loadedThisPhase, "written now", "Written by the current step (dashed orange frame).", Swatch::Dashed);
-            legendItem(pal.readNow, "read now", "Read by the current step (solid yellow frame).", Swatch::Frame);
-            legendItem(pal.selected, "by selected thread", "Written by the selected thread (white corner).");
-            if (!f.loaded.wrongReads.empty())
-                legendItem(pal.wrongRead, "wrong read",
-                           "A thread read this slot in the current step and got a different value than it gets with "
-                           "every barrier in place: a stale one (old, or never written) without the barrier after "
-                           "the load, the next phase's without the barrier after the use (vermilion corner).");
-            if (focusedHazard(f.loaded, f.view))
-                legendItem(pal.hazard, "hazard", "The slot of the hazard shown in the Hazards panel.", Swatch::Frame);
+            // The legend: the table's entries for what these arrays hold (meanings.hpp).
+            const FigureContents has = contentsOf(s->trace, f.loaded.generation);
+            if (conv) {
+                legendEntry(Meaning::Internal, true, "N_ds's slots for the block's output tile.");
+                legendEntry(Meaning::Halo, false, "N_ds's slots for the halo.");
+            } else {
+                legendEntry(Meaning::InShared, true, "Here: the slot holds a value loaded from global memory.");
+            }
+            if (has.zeroFills) legendEntry(Meaning::ZeroFill);
+            legendEntry(Meaning::ThisStep, false, "Here: an outer frame where the step writes the slot, an inner one "
+                                                  "where it reads it.");
+            legendEntry(Meaning::Selected, false, "Here: the slots the selected thread wrote (white corner).");
+            if (!f.loaded.wrongReads.empty()) legendEntry(Meaning::WrongRead);
+            if (focusedHazard(f.loaded, f.view)) legendEntry(Meaning::Hazard);
             const float width = ImGui::GetContentRegionAvail().x;
             const float n = static_cast<float>(shared.size());
             const float head = ImGui::GetTextLineHeightWithSpacing();
@@ -203,7 +239,7 @@ void SharedMemoryPanel::draw(Frame& f)
             for (size_t i = 0; i < shared.size(); ++i) {
                 if (i) ImGui::SameLine(0, scaled(24));
                 ImGui::BeginGroup();
-                drawArray(f, s->trace, shared[i], cell);
+                drawArray(f, s->trace, shared[i], cell, conv && shared[i] == conv->ndsArray ? conv : nullptr);
                 ImGui::EndGroup();
             }
             ImGui::EndChild();

@@ -152,7 +152,7 @@ void ThreadsPanel::draw(Frame& f)
                         const int cols = t.arrays[tv.outputArray].cols;
                         const std::string e = "P[" + std::to_string(tv.outputIndex / cols) + "][" +
                                               std::to_string(tv.outputIndex % cols) + "]";
-                        if (tv.stored) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.finished), "%s", e.c_str());
+                        if (tv.stored) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.okText), "%s", e.c_str());
                         else ImGui::TextUnformatted(e.c_str());
                         tooltip("The thread's P element (" + rowCol + ")" +
                                 (tv.stored ? ", stored: finished (green, as in Matrices)" : ", not stored yet"));
@@ -170,7 +170,7 @@ void ThreadsPanel::draw(Frame& f)
                     else if (byThread[th].empty()) ImGui::TextDisabled("-");
                     else if (wrong.empty()) ImGui::TextWrapped("%s", doing(t, byThread[th]).c_str());
                     else {
-                        ImGui::PushStyleColor(ImGuiCol_Text, pal.wrongRead);
+                        ImGui::PushStyleColor(ImGuiCol_Text, pal.wrongReadText);
                         ImGui::TextWrapped("%s  [wrong: %s]", doing(t, byThread[th]).c_str(), wrong.c_str());
                         ImGui::PopStyleColor();
                         tooltip("This thread read a shared slot and got a different value than it gets with every "

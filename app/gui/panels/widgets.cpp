@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "theme.hpp"
 
@@ -52,12 +53,13 @@ void growToAtLeast(ImVec2& a, ImVec2& b, float least)
     grow(a.y, b.y);
 }
 
-void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
+void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, ImU32 edge)
 {
     const float t = std::max(1.0f, thickness);
     const float want = std::max(4.0f, 2.5f * t);
     // One side from p to q (axis-aligned): an odd number of dash/gap pieces, dashes first
-    // and last, drawn as filled rectangles t wide on the inner side.
+    // and last, each a rectangle t wide on the inner side.
+    std::vector<std::pair<ImVec2, ImVec2>> dashes;
     auto side = [&](ImVec2 p, ImVec2 q, bool horizontal) {
         const float len = horizontal ? q.x - p.x : q.y - p.y;
         if (len <= 0) return;
@@ -66,14 +68,17 @@ void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thicknes
         const float piece = len / pieces;
         for (int i = 0; i < pieces; i += 2) {
             const float s = i * piece, e = s + piece;
-            if (horizontal) dl->AddRectFilled(ImVec2(p.x + s, p.y), ImVec2(p.x + e, p.y + t), colour);
-            else dl->AddRectFilled(ImVec2(p.x, p.y + s), ImVec2(p.x + t, p.y + e), colour);
+            if (horizontal) dashes.emplace_back(ImVec2(p.x + s, p.y), ImVec2(p.x + e, p.y + t));
+            else dashes.emplace_back(ImVec2(p.x, p.y + s), ImVec2(p.x + t, p.y + e));
         }
     };
     side(a, ImVec2(b.x, a.y), true);
     side(ImVec2(a.x, b.y - t), ImVec2(b.x, b.y - t), true);
     side(ImVec2(a.x, a.y + t), ImVec2(a.x, b.y - t), false);
     side(ImVec2(b.x - t, a.y + t), ImVec2(b.x - t, b.y - t), false);
+    if ((edge >> IM_COL32_A_SHIFT) & 0xFF)
+        for (const auto& [p, q] : dashes) dl->AddRectFilled(ImVec2(p.x - 1, p.y - 1), ImVec2(q.x + 1, q.y + 1), edge);
+    for (const auto& [p, q] : dashes) dl->AddRectFilled(p, q, colour);
 }
 
 void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch style, bool first)
@@ -92,9 +97,9 @@ void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch sty
     case Swatch::Frame:
         // "This step" gets the same edge as on the cells (light theme).
         if (colour == currentPalette().readNow) stepFrame(dl, a, b, currentPalette(), 0, 3.0f);
-        else dl->AddRect(a, b, colour, 0, 0, 3.0f);
+        else markFrame(dl, a, b, colour, currentPalette(), 3.0f);
         break;
-    case Swatch::Dashed: dashedRect(dl, a, b, colour, 3.0f); break;
+    case Swatch::Dashed: dashedRect(dl, a, b, colour, 3.0f, currentPalette().stepOutline); break;
     }
     ImGui::Dummy(ImVec2(h * 1.3f, h));
     ImGui::SameLine(0, scaled(5));

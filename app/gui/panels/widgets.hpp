@@ -19,14 +19,16 @@ void helpMarker(const char* text);
 /// different frame styles, so the shape tells them apart where the hue does not.
 enum class Swatch { Fill, Frame, Dashed };
 
-/// One legend entry: a swatch drawn in `style` and a label, with a tooltip saying what the
-/// colour means. Entries after the `first` go on the same line while they fit, then wrap.
+/// One legend entry for a colour that is not a state of the table of meanings (meanings.hpp's
+/// legendEntry draws those): a roofline's kernel, say. A swatch drawn in `style` and a
+/// label, with a tooltip saying what the colour means. Entries after the `first` go on the same line while they fit, then wrap.
 void legendItem(ImU32 colour, const char* label, const char* meaning, Swatch style = Swatch::Fill, bool first = false);
 
 /// A dashed frame just inside the rectangle [a, b], `thickness` pixels wide: dashes of
 /// about 2.5 thicknesses (at least 4 px) with equal gaps, each side starting and ending on
-/// a dash so the corners read as corners.
-void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness);
+/// a dash so the corners read as corners. A non-zero `edge` is drawn 1 px round each dash
+/// (Palette::stepOutline), so that the dashes keep 3:1 against any fill under them.
+void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, ImU32 edge = 0);
 
 /// Smallest side, in pixels at UI scale 1, of the frames that mark a tile or a block on a
 /// large matrix (Matrices and Convolution panels): a 32-element tile may be a few pixels
