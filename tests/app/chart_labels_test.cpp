@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <utility>
@@ -91,7 +92,9 @@ std::vector<RooflineLabel> checkLayout(const sim::Roofline& r, float w, float h,
     const std::vector<RooflineLabel> labels = rooflineLabels(r, ax, marks, rad, m, 5 * scale);
     std::set<size_t> named;
     for (const RooflineLabel& l : labels) {
-        EXPECT_TRUE(l.place.placed) << what << ": '" << l.lines.front() << "' has no place";
+        // A roof's figure may go to the legend under the chart; a point's name and the note not.
+        const bool roof = l.kind != RooflineLabelKind::Point && l.kind != RooflineLabelKind::Note;
+        if (!roof) EXPECT_TRUE(l.place.placed) << what << ": '" << l.lines.front() << "' has no place";
         if (!l.place.placed) continue;
         if (l.kind == RooflineLabelKind::Point) named.insert(l.point);
         EXPECT_TRUE(inside(l.place.box, plot)) << what << ": '" << l.lines.front() << "' leaves the plot";
@@ -106,6 +109,15 @@ std::vector<RooflineLabel> checkLayout(const sim::Roofline& r, float w, float h,
             if (labels[i].place.placed && labels[j].place.placed)
                 EXPECT_FALSE(overlap(labels[i].place.box, labels[j].place.box))
                     << what << ": '" << labels[i].lines.front() << "' overlaps '" << labels[j].lines.front() << "'";
+    int full = 0, numbered = 0, leaders = 0, legend = 0;
+    for (const RooflineLabel& l : labels) {
+        full += l.place.placed && !l.place.shortForm;
+        numbered += l.place.placed && l.place.shortForm;
+        leaders += l.place.placed && l.place.leader;
+        legend += !l.place.placed;
+    }
+    std::printf("%s (%.0f x %.0f at %.0fx): %d labels in full, %d by number, %d with leader lines, %d roof figures in the legend\n",
+                what.c_str(), w, h, scale, full, numbered, leaders, legend);
     for (size_t i = 0; i < r.points.size(); ++i)
         if (r.points[i].gflops > 0) EXPECT_TRUE(named.count(i)) << what << ": " << r.points[i].kernel << " is not named";
     // Markers never cover each other.
@@ -120,7 +132,9 @@ std::vector<RooflineLabel> checkLayout(const sim::Roofline& r, float w, float h,
 
 // The plot sizes (width x height of the plot box inside the axes) the Roofline panel had in
 // the app with the H100 file (tests/gui/scenarios/ladder-roofline.toml), measured at each
-// window size at the desk (scale 1) and on a slide (scale 2).
+// window size at the desk (scale 1) and on a slide (scale 2; at 1280 x 720 the layout folds
+// both panels today, as on main, so that size is the 1280-wide column with the chart's
+// least height and a little more), and a square one.
 TEST(ChartLabels, H100AtThePanelsSizes)
 {
     const sim::Roofline& r = h100();
@@ -130,8 +144,9 @@ TEST(ChartLabels, H100AtThePanelsSizes)
         float w, h, scale;
     };
     const Size sizes[] = {
-        {"1280x720 desk", 356, 445, 1},   {"1600x900 desk", 1529, 265, 1},  {"1920x1080 desk", 1849, 355, 1},
-        {"1280x720 slide", 1139, 422, 2}, {"1600x900 slide", 1459, 422, 2}, {"1920x1080 slide", 623, 580, 2},
+        {"1280x720 desk", 356, 422, 1},   {"1600x900 desk", 1529, 231, 1},  {"1920x1080 desk", 1849, 321, 1},
+        {"1280x720 slide", 1111, 300, 2}, {"1600x900 slide", 1431, 304, 2}, {"1920x1080 slide", 623, 534, 2},
+        {"1920x1080 slide, square", 900, 800, 2},
     };
     for (const Size& s : sizes) {
         const std::vector<RooflineLabel> labels = checkLayout(r, s.w, s.h, s.scale, s.what);
@@ -142,7 +157,9 @@ TEST(ChartLabels, H100AtThePanelsSizes)
             if (l.kind == RooflineLabelKind::Note) {
                 ++notes;
                 EXPECT_EQ(r.points[l.point].kernel, "matmul-naive") << s.what;
+                // In full on the chart, or as a "*" by the point with the sentence in the legend.
                 EXPECT_TRUE(l.place.placed) << s.what;
+                if (l.place.shortForm) std::printf("  %s: the note is a * by naive, its sentence under the chart\n", s.what);
             }
         EXPECT_EQ(notes, 1) << s.what;
     }
@@ -167,8 +184,9 @@ TEST(ChartLabels, TextbookProfile)
     checkLayout(r, 500, 300, 2, "textbook slide");
 }
 
-// Twenty points crowded into a factor of 1.6 of intensity and of GFLOPS: every one named, by
-// number where its name finds no room, and no two labels overlapping.
+// Twenty points crowded into a factor of 1.6 of intensity and of GFLOPS (and their twenty
+// DRAM markers in one column): every one named, by number where its name finds no room, and
+// no two labels overlapping.
 TEST(ChartLabels, SyntheticCrowd)
 {
     sim::Roofline r;
@@ -184,7 +202,8 @@ TEST(ChartLabels, SyntheticCrowd)
         p.dramSource = sim::DramSource::Compulsory;
         r.points.push_back(p);
     }
-    for (float scale : {1.0f, 2.0f}) checkLayout(r, 500, 300, scale, "crowd at scale " + std::to_string(scale));
+    checkLayout(r, 600, 360, 1, "crowd at the desk");
+    checkLayout(r, 1200, 560, 2, "crowd on a slide");
 }
 
 // All points on one spot: the markers are set side by side, every point still named.

@@ -48,8 +48,11 @@ struct Placer {
     std::vector<Box> placed;
     std::vector<Segment> leaders;
 
-    /// Free of the plot's edges, marks, lines, placed labels and leaders.
-    bool free(const Box& b) const
+    bool strict = true;   ///< keep off the soft lines of other items
+
+    /// Free of the plot's edges, marks, lines, placed labels and leaders (and, while strict,
+    /// of the soft lines of items other than `owner`).
+    bool free(const Box& b, int owner) const
     {
         if (b.x0 < p.plot.x0 || b.x1 > p.plot.x1 || b.y0 < p.plot.y0 || b.y1 > p.plot.y1) return false;
         const float half = p.gap / 2;
@@ -57,6 +60,9 @@ struct Placer {
             if (boxesClose(b, m, half)) return false;
         for (const Segment& s : p.lines)
             if (segmentCrossesBox(s, b, half)) return false;
+        if (strict)
+            for (const SoftLine& s : p.softLines)
+                if (s.owner != owner && segmentCrossesBox(s.line, b, 1)) return false;
         for (const Box& q : placed)
             if (boxesClose(b, q, p.gap)) return false;
         for (const Segment& s : leaders)
@@ -116,7 +122,7 @@ bool placeNear(Placer& pl, const LabelRequest& r, float w, bool preferred, Label
     for (const auto& t : around(r, w, pl.p.gap)) tries.push_back(t);
     for (const auto& t : tries) {
         const Box b = boxAt(t, w, r.height);
-        if (pl.free(b)) {
+        if (pl.free(b, r.owner)) {
             out.box = b;
             out.placed = true;
             pl.placed.push_back(b);
@@ -150,7 +156,7 @@ bool placeFar(Placer& pl, const LabelRequest& r, float w, LabelPlace& out)
     Box best;
     Segment bestLine;
     for (const Try& t : tries) {
-        if (!pl.free(t.b)) continue;
+        if (!pl.free(t.b, r.owner)) continue;
         Segment line;
         const int n = pl.leaderCrossings(r, t.b, line);
         if (n < bestCrossings) bestCrossings = n, best = t.b, bestLine = line;
@@ -183,19 +189,36 @@ std::vector<LabelPlace> placeLabels(const LabelProblem& p)
     }
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return choices[a] < choices[b]; });
-    for (size_t i : order) placeNear(pl, p.labels[i], p.labels[i].width, true, out[i]);
-    std::vector<size_t> ranked(n);
-    std::iota(ranked.begin(), ranked.end(), 0);
-    std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) { return p.labels[a].rank < p.labels[b].rank; });
-    for (size_t i : ranked)
-        if (!out[i].placed && p.labels[i].leaderAllowed) placeFar(pl, p.labels[i], p.labels[i].width, out[i]);
-    for (size_t i : ranked) {
-        const LabelRequest& r = p.labels[i];
-        if (out[i].placed || r.shortWidth <= 0) continue;
-        out[i].shortForm = true;
-        if (!placeNear(pl, r, r.shortWidth, false, out[i]) && !(r.leaderAllowed && placeFar(pl, r, r.shortWidth, out[i])))
-            out[i].shortForm = false;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return p.labels[a].rank != p.labels[b].rank ? p.labels[a].rank < p.labels[b].rank : choices[a] < choices[b];
+    });
+    for (size_t k = 0; k < n;) {
+        // One rank: beside the marks, then far; keeping off soft lines, then not.
+        size_t e = k;
+        while (e < n && p.labels[order[e]].rank == p.labels[order[k]].rank) ++e;
+        for (bool strict : {true, false}) {
+            pl.strict = strict;
+            for (size_t j = k; j < e; ++j)
+                if (!out[order[j]].placed) placeNear(pl, p.labels[order[j]], p.labels[order[j]].width, true, out[order[j]]);
+        }
+        for (bool strict : {true, false}) {
+            pl.strict = strict;
+            for (size_t j = k; j < e; ++j) {
+                const size_t i = order[j];
+                if (!out[i].placed && p.labels[i].leaderAllowed) placeFar(pl, p.labels[i], p.labels[i].width, out[i]);
+            }
+        }
+        k = e;
+    }
+    for (bool strict : {true, false}) {
+        pl.strict = strict;
+        for (size_t i : order) {
+            const LabelRequest& r = p.labels[i];
+            if (out[i].placed || r.shortWidth <= 0) continue;
+            out[i].shortForm = true;
+            if (!placeNear(pl, r, r.shortWidth, false, out[i]) && !(r.leaderAllowed && placeFar(pl, r, r.shortWidth, out[i])))
+                out[i].shortForm = false;
+        }
     }
     return out;
 }

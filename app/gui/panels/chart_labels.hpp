@@ -41,7 +41,8 @@ struct LabelRequest {
     /// fits nowhere; 0: none.
     float shortWidth = 0;
     bool leaderAllowed = true;        ///< may sit away from its mark, joined to it by a line
-    int rank = 0;                     ///< who goes far first: lower ranks, then the requests' order
+    int rank = 0;                     ///< lower ranks are placed first (all their places tried)
+    int owner = -1;                   ///< the item it names: it may lie on that item's soft lines
 };
 
 /// What placeLabels decided for one request.
@@ -53,24 +54,33 @@ struct LabelPlace {
     Segment leaderLine;       ///< from the mark's edge to the nearest point of the box
 };
 
+/// A faint line that belongs to one item (the line joining a point's two markers): its own
+/// label may lie on it; others avoid it where they can, and lie on it where nothing else is free.
+struct SoftLine {
+    Segment line;
+    int owner = -1;
+};
+
 /// A chart's labelling problem: the plot's box, what labels must not cover, the labels.
 struct LabelProblem {
     Box plot;                         ///< every label stays inside it
     std::vector<Box> marks;           ///< the markers' boxes (labels never cover one)
     std::vector<Segment> lines;       ///< roofs and other lines (labels never cross one)
+    std::vector<SoftLine> softLines;  ///< lines labels keep off where they can
     std::vector<LabelRequest> labels;
     float gap = 4;                    ///< pixels between a label and a mark, a line or another label
     float step = 4;                   ///< the grid, in pixels, on which far places are searched
 };
 
-/// Places every label of `p`, in order of need: first each label's preferred places and the
-/// eight places around its mark (right, left, above, below, then the corners), labels with
-/// the fewest free choices first; then those left over at the free place nearest their
-/// mark on a grid over the plot (lower LabelRequest::rank first), joined to the mark by a
-/// leader line that crosses no label, mark or earlier leader (where one exists); then the
-/// short forms the same way. A placed
-/// box overlaps no other placed box, no mark and no line, with `gap` to spare, and lies in
-/// the plot. One LabelPlace per request, in the requests' order.
+/// Places every label of `p`, rank by rank (LabelRequest::rank, lowest first). Within a
+/// rank: first each label's preferred places and the eight places around its mark (right,
+/// left, above, below, then the corners), labels with the fewest free choices first; then
+/// those left over at the free place nearest their mark on a grid over the plot, joined to
+/// the mark by a leader line that crosses no label, mark or earlier leader where one exists;
+/// each step first keeping off other items' soft lines, then not. Last, the short forms of
+/// labels with no place, the same way. A placed box overlaps no other placed box, no mark
+/// and no line, with `gap` to spare, and lies in the plot. One LabelPlace per request, in
+/// the requests' order.
 std::vector<LabelPlace> placeLabels(const LabelProblem& p);
 
 }  // namespace ts::app

@@ -208,8 +208,8 @@ void LadderPanel::draw(Frame& f)
             hx += colW[c] + gap;
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        // The rows share the height the panel has: each at least a line, the bars growing with
-        // the room (up to two thirds of their row), the text centred on them.
+        // The rows share the height the panel has (each at least a line), the bars two thirds
+        // of their row, the text centred on them.
         const float rowMin = lh + ImGui::GetStyle().ItemSpacing.y;
         const float n = static_cast<float>(std::max<size_t>(rows.size(), 1));
         const float rowsH = elasticHeight(n * rowMin, FLT_MAX);

@@ -161,8 +161,12 @@ std::vector<RooflineLabel> rooflineLabels(const sim::Roofline& r, const Roofline
     prob.step = std::max(2.0f, lh / 4);
     for (const RooflineMark& m : marks) prob.marks.push_back({m.x - radius, m.y - radius, m.x + radius, m.y + radius});
 
-    // The lines labels keep off: the roofs and the ridge's dashed line. A label may lie on the
-    // faint line that joins a point's two markers (beside its own marker it reads as its name).
+    // The lines labels keep off: the roofs and the ridge's dashed line; where they can, the
+    // faint line that joins another point's two markers (its own reads as its name's line).
+    for (const RooflineMark& a : marks)
+        for (const RooflineMark& b : marks)
+            if (a.point == b.point && a.requested && !b.requested)
+                prob.softLines.push_back({{a.x, a.y, b.x, b.y}, static_cast<int>(a.point)});
     const Segment memory = memoryRoofSegment(c, axes);
     if (memory.x0 != memory.x1) prob.lines.push_back(memory);
     const std::optional<double> ridge = c.ridge();
@@ -200,6 +204,7 @@ std::vector<RooflineLabel> rooflineLabels(const sim::Roofline& r, const Roofline
         l.shortText = std::to_string(number);
         LabelRequest q = request(l.lines, at->x, at->y, radius);
         q.shortWidth = text.width(l.shortText) + 2 * pad;
+        q.owner = static_cast<int>(i);
         labels.push_back(l);
         prob.labels.push_back(q);
         if (firstAbove == r.points.size() && aboveMemoryRoof(c, p)) firstAbove = i;
@@ -270,22 +275,29 @@ std::vector<RooflineLabel> rooflineLabels(const sim::Roofline& r, const Roofline
         l.point = firstAbove;
         labels.push_back(l);
         prob.labels.push_back({});
-        // The note wrapped as narrow as its longest words allow, then wider, until it finds a
-        // place; then the short note the same way.
+        // The note wrapped to a few words a line, a third of the plot, as narrow as its words
+        // allow, then wider, until it finds a place; then the short note the same way.
         const std::string shortNote = "caches (L1, L2) served the reuse: DRAM does not bound " +
                                       std::string(one ? "it" : "them");
         bool placed = false;
+        labels.back().shortText = "*";
         for (const std::string& t : {note, shortNote}) {
-            const float narrow = text.width("served the reuse, so DRAM");
-            for (float width : {narrow, plot.width() * 0.3f, plot.width() * 0.45f, plot.width() * 0.6f}) {
+            const float narrow = text.width("the reuse: DRAM");
+            for (float width : {text.width("served the reuse, so DRAM"), plot.width() * 0.3f, narrow, plot.width() * 0.45f,
+                                plot.width() * 0.6f}) {
                 labels.back().lines = wrap(t, std::max(narrow, width), text);
                 prob.labels.back() = request(labels.back().lines, at->x, at->y, radius);
                 prob.labels.back().rank = 1;
-                placed = placeLabels(prob).back().placed;
+                prob.labels.back().owner = static_cast<int>(firstAbove);
+                prob.labels.back().shortWidth = text.width("*") + 2 * pad;
+                const LabelPlace last = placeLabels(prob).back();
+                placed = last.placed && !last.shortForm;
                 if (placed) break;
             }
             if (placed) break;
         }
+        // No room on the chart: a "*" by the point, and the whole note under the chart.
+        if (!placed) labels.back().lines = {note};
     }
     const std::vector<LabelPlace> places = placeLabels(prob);
     for (size_t i = 0; i < labels.size(); ++i) labels[i].place = places[i];

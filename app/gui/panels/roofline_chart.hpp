@@ -62,7 +62,7 @@ enum class RooflineLabelKind {
 struct RooflineLabel {
     RooflineLabelKind kind = RooflineLabelKind::Point;
     std::vector<std::string> lines;   ///< its text, one entry a line
-    std::string shortText;            ///< the point's number ("3"), drawn where its name does not fit
+    std::string shortText;            ///< the point's number ("3"), or "*" for the note, drawn where the whole does not fit
     size_t point = 0;                 ///< Point, Note: the point it names (index into Roofline::points)
     LabelPlace place;
 };
@@ -80,7 +80,8 @@ std::string rooflinePointName(const sim::RooflinePoint& p);
 
 /// Every label of the roofline `r` drawn on `axes` with `marks` (markers `radius` pixels):
 /// each point's name, the roofs' figures, the ridge's intensity and, where a point beats its
-/// memory roof, a note saying why (anchored on the first such point), placed by
+/// memory roof, a note saying why (anchored on the first such point; where it finds no room
+/// it becomes a "*" by the point, its whole sentence in `lines` for the legend), placed by
 /// placeLabels() clear of the markers, the roofs, the ridge's line and the lines joining a
 /// point's two markers. `gap`: pixels between labels and what they keep clear of.
 std::vector<RooflineLabel> rooflineLabels(const sim::Roofline& r, const RooflineAxes& axes,

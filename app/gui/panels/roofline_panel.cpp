@@ -96,6 +96,7 @@ private:
     RooflineSource source_;
     float legendHeight_ = 0;   ///< what the legend under the chart took in the frame before
     std::vector<std::string> keyed_;   ///< "3 regtile-1d": points the chart numbers for want of room
+    std::vector<std::string> unplacedRoofs_;   ///< the note ("* ...") and roofs' figures the chart had no room for
 };
 
 void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
@@ -105,8 +106,9 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const float lh = ImGui::GetTextLineHeight();
     const float w = ImGui::GetContentRegionAvail().x;
     // A picture that takes all the height the panel has (its legend below it), at least
-    // seven lines of text (a 1280 x 720 slide has room for that beside the caption).
-    const float h = elasticHeight(7 * lh, FLT_MAX, legendHeight_);
+    // twelve lines of text at the desk and seven on a slide (a 1280 x 720 slide has room for
+    // that under the caption).
+    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendHeight_);
 
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("chart", ImVec2(w, h));
@@ -118,7 +120,6 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const Box plot{o.x + left, o.y + lh + scaled(4), o.x + w - scaled(6), o.y + h - bottom};
     if (plot.width() < scaled(40) || plot.height() < scaled(40)) return;
     const float rad = scaled(6.0f);
-    if (std::getenv("TS_DEBUG_PLOT")) std::fprintf(stderr, "plot %.0f x %.0f\n", plot.width(), plot.height());
     const RooflineAxes ax = rooflineAxes(r, plot, 1.5f * lh + scaled(6), 3 * (2 * rad + 2));
     const ImVec2 a(plot.x0, plot.y0), b(plot.x1, plot.y1);
     auto X = [&](double v) { return ax.x(v); };
@@ -235,9 +236,16 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
         noteChartLabel(ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y1), l.place.shortForm ? l.shortText : l.lines.front());
     }
     keyed_.clear();
+    unplacedRoofs_.clear();
+    for (const RooflineLabel& l : labels)
+        if (!l.place.placed && (l.kind == RooflineLabelKind::Memory || l.kind == RooflineLabelKind::Peak ||
+                                l.kind == RooflineLabelKind::Ridge))
+            unplacedRoofs_.push_back(l.lines.front());
     for (const RooflineLabel& l : labels)
         if (l.kind == RooflineLabelKind::Point && (!l.place.placed || l.place.shortForm))
             keyed_.push_back(l.shortText + " " + l.lines.front());
+        else if (l.kind == RooflineLabelKind::Note && (!l.place.placed || l.place.shortForm))
+            unplacedRoofs_.insert(unplacedRoofs_.begin(), "* " + l.lines.front());
     if (hovered) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const RooflineMark* best = nullptr;
@@ -314,6 +322,11 @@ void RooflinePanel::draw(Frame& f)
                         drawMark(dl, c, rad, m.shape, m.colour, true, text, 1.5f);
                     });
                 }
+                legendBottom = ImGui::GetCursorScreenPos().y;
+            }
+            // The note and the roofs' figures the chart had no room for.
+            if (!unplacedRoofs_.empty()) {
+                for (const std::string& t : unplacedRoofs_) colouredText(text, t);
                 legendBottom = ImGui::GetCursorScreenPos().y;
             }
             // The legend belongs to the figure (the pixel checks measure them together).
