@@ -10,11 +10,14 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "figure_notes.hpp"
 #include "ladder_view.hpp"
+#include "layout.hpp"
 #include "panels.hpp"
 #include "sim/kernel_info.hpp"
 #include "sim/kernel_registry.hpp"
@@ -143,12 +146,14 @@ void LadderPanel::draw(Frame& f)
         const float minBar = measured ? ImGui::GetFontSize() * (slide ? 4 : 6) : ImGui::CalcTextSize(unmeasured).x;
         bool compact = slide;
         auto name = [&](const LadderRow& r) { return compact ? shortName(r.kernel) : r.kernel; };
+        // Each name after its kernel's marker, the key to the Roofline's points.
+        const float markW = lh + scaled(6);
         float nameW = 0, valueW = 0;
         auto measure = [&] {
             nameW = 0;
             valueW = ImGui::CalcTextSize("\u2014").x;
             for (const LadderRow& r : rows) {
-                nameW = std::max(nameW, ImGui::CalcTextSize(name(r).c_str()).x);
+                nameW = std::max(nameW, markW + ImGui::CalcTextSize(name(r).c_str()).x);
                 valueW = std::max(valueW, ImGui::CalcTextSize(valueText(r, compact).c_str()).x);
             }
             if (!measured) valueW = 0;
@@ -203,36 +208,48 @@ void LadderPanel::draw(Frame& f)
             hx += colW[c] + gap;
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
+        // The rows share the height the panel has (each at least a line), the bars two thirds
+        // of their row, the text centred on them.
+        const float rowMin = lh + ImGui::GetStyle().ItemSpacing.y;
+        const float n = static_cast<float>(std::max<size_t>(rows.size(), 1));
+        const float rowsH = elasticHeight(n * rowMin, FLT_MAX);
+        const float rowH = std::max(rowMin, rowsH / n);
+        const float barH = std::max(lh, std::min(rowH - scaled(4), rowH * 0.67f));
+        const ImVec2 top = ImGui::GetCursorScreenPos();
+        const ImVec2 headsTop(top.x, top.y - ImGui::GetTextLineHeightWithSpacing());
+        const ImU32 textColour = ImGui::GetColorU32(ImGuiCol_Text);
+        const ImU32 markEdge = (pal.cellText & 0x00FFFFFF) | 0xE0000000u;
         for (size_t i = 0; i < rows.size(); ++i) {
             const LadderRow& r = rows[i];
             ImGui::PushID(static_cast<int>(i));
-            const ImVec2 rowStart = ImGui::GetCursorScreenPos();
-            ImGui::TextUnformatted(name(r).c_str());
-            ImGui::SameLine(x0 + barX);
-            const ImVec2 b = ImGui::GetCursorScreenPos();
+            const ImVec2 rowStart(top.x, top.y + rowH * static_cast<float>(i));
+            const float mid = rowStart.y + rowH / 2, ty = mid - lh / 2;
+            ImGui::SetCursorScreenPos(rowStart);
+            ImGui::InvisibleButton("row", ImVec2(avail, rowH));
+            const bool hovered = ImGui::IsItemHovered();
+            const KernelMark mark = kernelMark(r.kernel, pal);
+            drawMark(dl, ImVec2(rowStart.x + lh / 2, mid), lh * 0.36f, mark.shape, mark.colour, true, markEdge, 1.5f);
+            dl->AddText(ImVec2(rowStart.x + markW, ty), textColour, name(r).c_str());
+            const float bx = rowStart.x + barX;
             if (measured) {
-                dl->AddRectFilled(b, ImVec2(b.x + barW, b.y + lh), pal.chartBg, 2);
+                dl->AddRectFilled(ImVec2(bx, mid - barH / 2), ImVec2(bx + barW, mid + barH / 2), pal.chartBg, 2);
                 if (r.gflops && scale > 0) {
                     const float w = static_cast<float>(std::clamp(*r.gflops / scale, 0.0, 1.0)) * barW;
-                    dl->AddRectFilled(ImVec2(b.x, b.y + 1), ImVec2(b.x + std::max(w, 2.0f), b.y + lh - 1),
-                                      kernelColour(r.kernel, pal), 2);
+                    dl->AddRectFilled(ImVec2(bx, mid - barH / 2 + 1), ImVec2(bx + std::max(w, 2.0f), mid + barH / 2 - 1),
+                                      mark.colour, 2);
                 }
-                ImGui::Dummy(ImVec2(barW, lh));
-                ImGui::SameLine(0, gap);
-                ImGui::TextUnformatted(valueText(r, compact).c_str());
+                dl->AddText(ImVec2(bx + barW + gap, ty), textColour, valueText(r, compact).c_str());
             } else {
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%s", unmeasured);
+                dl->AddText(ImVec2(bx, ty), pal.dimText, unmeasured);
             }
             float x = countsX;
             for (int c : shown) {
                 const float tw = ImGui::CalcTextSize(text[i][c].c_str()).x;
-                ImGui::SameLine(x0 + x + colW[c] - tw, 0);
-                ImGui::TextUnformatted(text[i][c].c_str());
+                dl->AddText(ImVec2(rowStart.x + x + colW[c] - tw, ty), textColour, text[i][c].c_str());
                 x += colW[c] + gap;
             }
-            const ImVec2 rowEnd(rowStart.x + avail, ImGui::GetCursorScreenPos().y);
-            if (ImGui::IsMouseHoveringRect(rowStart, rowEnd) && ImGui::IsWindowHovered()) {
-                dl->AddRect(ImVec2(rowStart.x - 2, rowStart.y - 1), ImVec2(rowEnd.x, rowEnd.y - 1), pal.chartLine, 2);
+            if (hovered) {
+                dl->AddRect(ImVec2(rowStart.x - 2, rowStart.y), ImVec2(rowStart.x + avail, rowStart.y + rowH), pal.chartLine, 2);
                 ImGui::BeginTooltip();
                 ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
                 ImGui::TextUnformatted(rowTip(r, edge).c_str());
@@ -241,6 +258,10 @@ void LadderPanel::draw(Frame& f)
             }
             ImGui::PopID();
         }
+        ImGui::SetCursorScreenPos(top);
+        ImGui::Dummy(ImVec2(avail, rowH * n));
+        // The figure: the columns' heads and the rows (the pixel checks measure it).
+        noteFigure(headsTop, ImVec2(top.x + avail, top.y + rowH * n));
     }
     ImGui::End();
 }

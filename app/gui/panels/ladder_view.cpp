@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <vector>
 
 #include "sim/kernel_info.hpp"
 #include "sim/occupancy.hpp"
@@ -70,13 +71,88 @@ std::string resultsCaption(const Loaded& loaded)
     return loaded.results ? loaded.results->measuredOn() : "textbook A100 profile (PMPP)";
 }
 
-ImU32 kernelColour(const std::string& kernel, const Palette& pal)
+KernelMark kernelMark(const std::string& kernel, const Palette& pal)
 {
-    if (kernel == "cublas") return pal.finished;
-    const size_t n = std::size(sim::kLadderRungs);
-    for (size_t i = 0; i < n; ++i)
-        if (kernel == sim::kLadderRungs[i]) return heatColour(0.22f + 0.78f * static_cast<float>(i) / static_cast<float>(n - 1));
-    return pal.noOutput;
+    // The chart background's lightness picks the colours (each 3:1 or more against it).
+    const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(pal.chartBg);
+    const bool light = 0.2126f * bg.x + 0.7152f * bg.y + 0.0722f * bg.z > 0.5f;
+    // Okabe-Ito's hues (and white) on the dark theme; on the light one darker versions, the
+    // second kernel of a shape much darker than the first, so that the pair differs in grey.
+    struct Entry {
+        const char* kernel;
+        MarkShape shape;
+        ImU32 dark, light;
+    };
+    static const Entry table[] = {
+        {"matmul-naive", MarkShape::Circle, IM_COL32(213, 94, 0, 255), IM_COL32(200, 80, 0, 255)},
+        {"matmul-tiled", MarkShape::Square, IM_COL32(86, 180, 233, 255), IM_COL32(0, 125, 195, 255)},
+        {"matmul-coarsened", MarkShape::Diamond, IM_COL32(230, 159, 0, 255), IM_COL32(165, 100, 0, 255)},
+        {"matmul-regtile-1d", MarkShape::TriangleUp, IM_COL32(204, 121, 167, 255), IM_COL32(170, 70, 130, 255)},
+        {"matmul-regtile-2d", MarkShape::TriangleDown, IM_COL32(60, 150, 220, 255), IM_COL32(0, 70, 140, 255)},
+        {"matmul-vectorized", MarkShape::Plus, IM_COL32(225, 228, 235, 255), IM_COL32(30, 30, 30, 255)},
+        {"matmul-double-buffered", MarkShape::Circle, IM_COL32(86, 180, 233, 255), IM_COL32(0, 95, 95, 255)},
+        {"matmul-conflict-free", MarkShape::Square, IM_COL32(213, 94, 0, 255), IM_COL32(140, 40, 0, 255)},
+        {"matmul-tuned", MarkShape::Diamond, IM_COL32(204, 121, 167, 255), IM_COL32(110, 30, 90, 255)},
+        {"matmul-warptiled", MarkShape::TriangleUp, IM_COL32(239, 241, 89, 255), IM_COL32(90, 85, 0, 255)},
+        {"cublas", MarkShape::Star, IM_COL32(0, 158, 115, 255), IM_COL32(0, 125, 88, 255)},
+    };
+    for (const Entry& e : table)
+        if (kernel == e.kernel) return {e.shape, light ? e.light : e.dark};
+    return {MarkShape::Circle, pal.noOutput};
+}
+
+ImU32 kernelColour(const std::string& kernel, const Palette& pal) { return kernelMark(kernel, pal).colour; }
+
+void drawMark(ImDrawList* dl, ImVec2 c, float r, MarkShape shape, ImU32 colour, bool filled, ImU32 edge, float thickness)
+{
+    // The outline of the shape, clockwise, sized so that the shapes look about as large.
+    std::vector<ImVec2> v;
+    auto at = [&](float dx, float dy) { v.push_back(ImVec2(c.x + dx, c.y + dy)); };
+    switch (shape) {
+    case MarkShape::Circle:
+        for (int i = 0; i < 20; ++i) at(r * std::cos(i * 0.31416f), r * std::sin(i * 0.31416f));
+        break;
+    case MarkShape::Square: {
+        const float s = r * 0.9f;
+        at(-s, -s), at(s, -s), at(s, s), at(-s, s);
+        break;
+    }
+    case MarkShape::Diamond: {
+        const float s = r * 1.25f;
+        at(0, -s), at(s, 0), at(0, s), at(-s, 0);
+        break;
+    }
+    case MarkShape::TriangleUp: {
+        const float s = r * 1.3f;
+        at(0, -s), at(s * 0.866f, s * 0.5f), at(-s * 0.866f, s * 0.5f);
+        break;
+    }
+    case MarkShape::TriangleDown: {
+        const float s = r * 1.3f;
+        at(0, s), at(-s * 0.866f, -s * 0.5f), at(s * 0.866f, -s * 0.5f);
+        break;
+    }
+    case MarkShape::Plus: {
+        const float s = r * 1.1f, t = r * 0.4f;
+        at(-t, -s), at(t, -s), at(t, -t), at(s, -t), at(s, t), at(t, t), at(t, s), at(-t, s), at(-t, t), at(-s, t),
+            at(-s, -t), at(-t, -t);
+        break;
+    }
+    case MarkShape::Star:
+        for (int i = 0; i < 10; ++i) {
+            const float a = -1.5708f + i * 0.62832f, d = i % 2 ? r * 0.55f : r * 1.3f;
+            at(d * std::cos(a), d * std::sin(a));
+        }
+        break;
+    }
+    const int n = static_cast<int>(v.size());
+    if (filled) {
+        // A fan from the centre fills the concave shapes (plus, star) as well as the convex.
+        for (int i = 0; i < n; ++i) dl->AddTriangleFilled(c, v[i], v[(i + 1) % n], colour);
+        dl->AddPolyline(v.data(), n, edge, ImDrawFlags_Closed, std::max(1.0f, thickness * 0.5f));
+    } else {
+        dl->AddPolyline(v.data(), n, colour, ImDrawFlags_Closed, thickness);
+    }
 }
 
 void headingWithHelp(ImFont* bold, const std::string& heading, const std::string& help)

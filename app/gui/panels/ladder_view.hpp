@@ -50,9 +50,29 @@ private:
 /// (PMPP)" when no results file is loaded.
 std::string resultsCaption(const Loaded& loaded);
 
-/// The colour of `kernel` in both panels: the ladder's rungs along the heat ramp in ladder
-/// order (matmul-naive darkest), cuBLAS in the palette's "finished" green, anything else grey.
+/// The shape of a kernel's marker on the Roofline and beside its name in the Ladder.
+enum class MarkShape { Circle, Square, Diamond, TriangleUp, TriangleDown, Plus, Star };
+
+/// A kernel's marker: its shape and colour.
+struct KernelMark {
+    MarkShape shape = MarkShape::Circle;
+    ImU32 colour = 0;
+};
+
+/// The marker of `kernel` in both panels: each rung of the ladder and cuBLAS a pair of shape
+/// and colour no other has, neighbouring rungs differing in both, the colours Okabe-Ito's
+/// (and a white or black) at 3:1 or more against the palette's chart background (darker
+/// ones on the light theme's); anything else a grey circle. The colour alone tells the
+/// kernels apart for most eyes; the shape tells them apart in grey.
+KernelMark kernelMark(const std::string& kernel, const Palette& pal);
+
+/// kernelMark(kernel, pal).colour: the kernel's colour in both panels (its bar in the Ladder).
 ImU32 kernelColour(const std::string& kernel, const Palette& pal);
+
+/// Draws marker `shape` centred on `c`, about `r` pixels from centre to edge: filled in
+/// `colour` with an `edge` outline, or (`filled` false) as a `colour` outline `thickness`
+/// pixels wide.
+void drawMark(ImDrawList* dl, ImVec2 c, float r, MarkShape shape, ImU32 colour, bool filled, ImU32 edge, float thickness);
 
 /// `heading` in `bold`, wrapped so that a "(?)" fits after its last line, and the "(?)"
 /// that shows `help` when hovered.

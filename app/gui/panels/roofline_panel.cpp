@@ -3,20 +3,27 @@
 // where they come from, the ridge point where they meet, and every kernel of the loaded
 // results file at its measured GFLOPS twice: at the intensity of the bytes its requests ask
 // for (filled marker, from the simulator) and at its DRAM intensity (hollow marker, measured
-// or the compulsory bytes), joined by a faint line. Hovering a marker names the kernel and
-// its figures. With no results file, PMPP's A100 and its examples, each at its bound.
+// or the compulsory bytes), joined by a faint line, each kernel with its own shape and colour
+// and named beside its marker (roofline_chart.hpp places the labels clear of every marker,
+// line and other label); a note says why a point above its memory roof is there. Hovering a
+// marker names the kernel and its figures. With no results file, PMPP's A100 and its
+// examples, each at its bound.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "figure_notes.hpp"
 #include "ladder_view.hpp"
 #include "layout.hpp"
 #include "panels.hpp"
+#include "roofline_chart.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -88,6 +95,8 @@ private:
     void chart(Frame& f, const sim::Roofline& r);
     RooflineSource source_;
     float legendHeight_ = 0;   ///< what the legend under the chart took in the frame before
+    std::vector<std::string> keyed_;   ///< "3 regtile-1d": points the chart numbers for want of room
+    std::vector<std::string> unplacedRoofs_;   ///< the note ("* ...") and roofs' figures the chart had no room for
 };
 
 void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
@@ -96,251 +105,157 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const sim::RooflineCeilings& c = r.ceilings;
     const float lh = ImGui::GetTextLineHeight();
     const float w = ImGui::GetContentRegionAvail().x;
-    // A picture: as tall as three quarters of its width where there is room, at least a
-    // few lines of text less than that where there is not.
-    const float h = elasticHeight(std::min(scaled(150), w * 0.6f), w * 0.75f, legendHeight_);
-
-    // The ranges: every intensity and GFLOPS, the ridge and the peak, in whole decades.
-    double xlo = DBL_MAX, xhi = 0, ylo = DBL_MAX, yhi = 0;
-    for (const sim::RooflinePoint& p : r.points) {
-        if (p.gflops <= 0) continue;
-        for (const std::optional<double>& i : {p.intensityRequested, p.intensityDram})
-            if (i && *i > 0) xlo = std::min(xlo, *i), xhi = std::max(xhi, *i);
-        ylo = std::min(ylo, p.gflops);
-        yhi = std::max(yhi, p.gflops);
-    }
-    const std::optional<double> ridge = c.ridge();
-    if (ridge) xlo = std::min(xlo, *ridge), xhi = std::max(xhi, *ridge);
-    if (c.peakFp32Gflops) yhi = std::max(yhi, *c.peakFp32Gflops), ylo = std::min(ylo, *c.peakFp32Gflops);
-    if (xhi <= 0) xlo = 0.1, xhi = 100;
-    if (yhi <= 0) ylo = 100, yhi = 1e5;
-    const double lx0 = std::floor(std::log10(xlo / 1.2)), lx1 = std::max(lx0 + 2, std::ceil(std::log10(xhi * 1.2)));
-    double ly1 = std::ceil(std::log10(yhi * 1.3));
-    const double ly0 = std::min(ly1 - 2, std::floor(std::log10(ylo / 1.5)));
+    // A picture that takes all the height the panel has (its legend below it), at least
+    // twelve lines of text at the desk and seven on a slide (a 1280 x 720 slide has room for
+    // that under the caption).
+    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendHeight_);
 
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("chart", ImVec2(w, h));
     const bool hovered = ImGui::IsItemHovered();
+    noteFigure(o, ImVec2(o.x + w, o.y + h));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // The y axis's title on a line above the plot, the x axis's figures and title below it.
     const float left = ImGui::CalcTextSize("100k").x + scaled(8), bottom = 2 * lh + scaled(6);
-    const ImVec2 a(o.x + left, o.y + lh + scaled(4)), b(o.x + w - scaled(10), o.y + h - bottom);
-    if (b.x - a.x < scaled(40) || b.y - a.y < scaled(40)) return;
-    // Room for the peak's label above the flat roof: the top of the plot raised until the
-    // peak lies a line and a half below it.
-    if (c.peakFp32Gflops) {
-        const double d = (1.5 * lh) / (b.y - a.y), top = std::log10(*c.peakFp32Gflops);
-        if ((ly1 - top) / (ly1 - ly0) < d) ly1 = (top - d * ly0) / (1 - d);
-    }
-    auto X = [&](double v) { return a.x + static_cast<float>((std::log10(v) - lx0) / (lx1 - lx0)) * (b.x - a.x); };
-    auto Y = [&](double v) { return b.y - static_cast<float>((std::log10(v) - ly0) / (ly1 - ly0)) * (b.y - a.y); };
+    const Box plot{o.x + left, o.y + lh + scaled(4), o.x + w - scaled(6), o.y + h - bottom};
+    if (plot.width() < scaled(40) || plot.height() < scaled(40)) return;
+    const float rad = scaled(6.0f);
+    const RooflineAxes ax = rooflineAxes(r, plot, 1.5f * lh + scaled(6), 3 * (2 * rad + 2));
+    const ImVec2 a(plot.x0, plot.y0), b(plot.x1, plot.y1);
+    auto X = [&](double v) { return ax.x(v); };
+    auto Y = [&](double v) { return ax.y(v); };
+    auto text = [&](ImVec2 at, ImU32 col, const std::string& t) {
+        const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+        dl->AddText(at, col, t.c_str());
+        noteChartLabel(at, ImVec2(at.x + ts.x, at.y + ts.y), t);
+    };
     dl->AddRectFilled(a, b, pal.chartBg, 3);
     dl->PushClipRect(a, b, true);
     // Decades, with faint lines at 2 to 9 times each.
-    for (double e = lx0; e <= lx1; ++e)
-        for (int m = 1; m < 10 && e + std::log10(m) <= lx1; ++m) {
-            const float x = X(std::pow(10.0, e) * m);
-            dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), m == 1 ? pal.chartLine : (pal.chartLine & 0x00FFFFFF) | 0x30000000u);
+    const ImU32 faint = (pal.chartLine & 0x00FFFFFF) | 0x30000000u;
+    for (double e = std::floor(ax.lx0); e <= ax.lx1; ++e)
+        for (int m = 1; m < 10; ++m) {
+            const double v = std::pow(10.0, e) * m;
+            if (std::log10(v) < ax.lx0 || std::log10(v) > ax.lx1) continue;
+            dl->AddLine(ImVec2(X(v), a.y), ImVec2(X(v), b.y), m == 1 ? pal.chartLine : faint);
         }
-    for (double e = ly0; e <= ly1; ++e)
-        for (int m = 1; m < 10 && e + std::log10(m) <= ly1; ++m) {
-            const float y = Y(std::pow(10.0, e) * m);
-            dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), m == 1 ? pal.chartLine : (pal.chartLine & 0x00FFFFFF) | 0x30000000u);
+    for (double e = std::floor(ax.ly0); e <= ax.ly1; ++e)
+        for (int m = 1; m < 10; ++m) {
+            const double v = std::pow(10.0, e) * m;
+            if (std::log10(v) < ax.ly0 || std::log10(v) > ax.ly1) continue;
+            dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), m == 1 ? pal.chartLine : faint);
         }
     dl->PopClipRect();
-    for (double e = lx0; e <= lx1; ++e) {
+    // The axes' figures: every decade, and on the y axis 2 and 5 times it where they leave a
+    // line between figures.
+    float lastX = -FLT_MAX;
+    for (double e = std::ceil(ax.lx0); e <= ax.lx1; ++e) {
         const std::string t = decade(std::pow(10.0, e));
         const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        dl->AddText(ImVec2(std::clamp(X(std::pow(10.0, e)) - tw / 2, o.x, b.x - tw), b.y + 2), pal.dimText, t.c_str());
+        const float x = std::clamp(X(std::pow(10.0, e)) - tw / 2, o.x, b.x - tw);
+        if (x < lastX + scaled(8)) continue;
+        text(ImVec2(x, b.y + 2), pal.dimText, t);
+        lastX = x + tw;
     }
-    for (double e = ly0; e <= ly1; ++e) {
-        const std::string t = decade(std::pow(10.0, e));
-        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - 4, std::clamp(Y(std::pow(10.0, e)) - lh / 2, a.y, b.y - lh)),
-                    pal.dimText, t.c_str());
-    }
-    const char* xTitle = "FLOP per byte (log)";
-    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(xTitle).x, b.y + lh + 4), pal.dimText, xTitle);
-    dl->AddText(ImVec2(o.x, o.y), pal.dimText, "GFLOPS (log)");
-
-    // Where the points' markers go, before anything is labelled (labels keep clear of them).
-    struct Marker {
-        ImVec2 at;
-        size_t point;
-        bool requested;
-    };
-    std::vector<Marker> markers;
-    const float rad = scaled(5.5f);
-    for (size_t i = 0; i < r.points.size(); ++i) {
-        const sim::RooflinePoint& p = r.points[i];
-        if (p.gflops <= 0) continue;
-        if (p.intensityDram) markers.push_back({ImVec2(X(*p.intensityDram), Y(p.gflops)), i, false});
-        if (p.intensityRequested) markers.push_back({ImVec2(X(*p.intensityRequested), Y(p.gflops)), i, true});
-    }
-    // Labels: the first of the candidate places that stays in the plot and covers no marker
-    // and no label before it (the first candidate, if none does).
-    std::vector<ImVec4> taken;   // x0, y0, x1, y1
-    if (ridge && c.peakFp32Gflops) {
-        const ImVec2 rp(X(*ridge), Y(*c.peakFp32Gflops));
-        const float e = scaled(6);
-        taken.push_back(ImVec4(rp.x - e, rp.y - e, rp.x + e, rp.y + e));
-    }
-    auto freeAt = [&](const ImVec4& q) {
-        bool free = q.x >= a.x && q.z <= b.x && q.y >= a.y && q.w <= b.y;
-        // A little air between labels, so that two names never read as one.
-        const float air = scaled(6);
-        for (const ImVec4& t : taken) free = free && (q.z + air < t.x || q.x > t.z + air || q.w < t.y || q.y > t.w);
-        for (const Marker& m : markers)
-            free = free && (m.at.x + rad < q.x || m.at.x - rad > q.z || m.at.y + rad < q.y || m.at.y - rad > q.w);
-        return free;
-    };
-    auto label = [&](const std::string& t, ImU32 col, std::initializer_list<ImVec2> places, bool always = true) -> bool {
-        const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
-        auto rect = [&](ImVec2 p) {
-            p.x = std::clamp(p.x, a.x + 2, std::max(a.x + 2, b.x - ts.x - 2));
-            p.y = std::clamp(p.y, a.y + 2, std::max(a.y + 2, b.y - ts.y - 2));
-            return ImVec4(p.x - 2, p.y - 1, p.x + ts.x + 2, p.y + ts.y + 1);
-        };
-        std::optional<ImVec4> at;
-        for (const ImVec2& p : places)
-            if (freeAt(rect(p))) {
-                at = rect(p);
-                break;
-            }
-        if (!at && !always) return false;
-        const ImVec4 q = at ? *at : rect(*places.begin());
-        dl->AddRectFilled(ImVec2(q.x, q.y), ImVec2(q.z, q.w), (pal.chartBg & 0x00FFFFFF) | 0xD0000000u, 2);
-        dl->AddText(ImVec2(q.x + 2, q.y + 1), col, t.c_str());
-        taken.push_back(q);
-        return true;
-    };
-
-    // The roofs themselves keep labels off them: small squares along each, as obstacles.
-    {
-        const float e = scaled(2);
-        auto along = [&](ImVec2 p, ImVec2 q) {
-            const float len = std::hypot(q.x - p.x, q.y - p.y);
-            for (float t = 0; t <= len; t += scaled(8)) {
-                const float x = p.x + (q.x - p.x) * t / len, y = p.y + (q.y - p.y) * t / len;
-                if (x >= a.x && x <= b.x && y >= a.y && y <= b.y) taken.push_back(ImVec4(x - e, y - e, x + e, y + e));
-            }
-        };
-        if (c.memoryGbytesPerS) {
-            const double bw = *c.memoryGbytesPerS;
-            const double xs = std::max(std::pow(10.0, lx0), std::pow(10.0, ly0) / bw);
-            const double xe = ridge ? *ridge : std::pow(10.0, lx1);
-            if (xe > xs) along(ImVec2(X(xs), Y(bw * xs)), ImVec2(X(xe), Y(bw * xe)));
+    float lastY = FLT_MAX;
+    for (double e = std::floor(ax.ly0); e <= ax.ly1; ++e)
+        for (int m : {1, 2, 5}) {
+            const double v = std::pow(10.0, e) * m;
+            if (std::log10(v) < ax.ly0 || std::log10(v) > ax.ly1) continue;
+            const float y = std::clamp(Y(v) - lh / 2, a.y, b.y - lh);
+            if (y > lastY - 1.5f * lh) continue;
+            const std::string t = decade(v);
+            text(ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - scaled(4), y), pal.dimText, t);
+            lastY = y;
         }
-        if (c.peakFp32Gflops)
-            along(ImVec2(ridge ? X(*ridge) : a.x, Y(*c.peakFp32Gflops)), ImVec2(b.x, Y(*c.peakFp32Gflops)));
-    }
+    const char* xTitle = "FLOP per byte (log)";
+    text(ImVec2(b.x - ImGui::CalcTextSize(xTitle).x, b.y + lh + scaled(4)), pal.dimText, xTitle);
+    text(ImVec2(o.x, o.y), pal.dimText, "GFLOPS (log)");
 
     // The roofs and the ridge (their source is in the panel's heading).
     const ImU32 roofColour = ImGui::GetColorU32(ImGuiCol_Text);
     const float thick = std::max(2.0f, scaled(2.5f));
+    const std::optional<double> ridge = c.ridge();
     if (ridge && c.peakFp32Gflops) {
         const ImVec2 rp(X(*ridge), Y(*c.peakFp32Gflops));
         for (float y = rp.y; y < b.y; y += scaled(8))
             dl->AddLine(ImVec2(rp.x, y), ImVec2(rp.x, std::min(b.y, y + scaled(4))), pal.dimText, 1.5f);
     }
-    if (c.memoryGbytesPerS) {
-        const double bw = *c.memoryGbytesPerS;
-        const double xs = std::max(std::pow(10.0, lx0), std::pow(10.0, ly0) / bw);
-        const double xe = ridge ? *ridge : std::pow(10.0, lx1);
+    const Segment memory = memoryRoofSegment(c, ax);
+    if (memory.x0 != memory.x1) {
         dl->PushClipRect(a, b, true);
-        if (xe > xs) dl->AddLine(ImVec2(X(xs), Y(bw * xs)), ImVec2(X(xe), Y(bw * xe)), roofColour, thick);
+        dl->AddLine(ImVec2(memory.x0, memory.y0), ImVec2(memory.x1, memory.y1), roofColour, thick);
         dl->PopClipRect();
-        // Along the slope: above and left of it (where only a kernel that beats the roof with
-        // its caches lies), else below and right of it.
-        const std::string t = "memory " + thousands(bw) + " GB/s";
-        const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        auto above = [&](double f) {
-            const double x = xs * std::pow(xe / xs, f);
-            return ImVec2(X(x) - tw - scaled(8), Y(bw * x) - lh - scaled(6));
-        };
-        auto below = [&](double f) {
-            const double x = xs * std::pow(xe / xs, f);
-            return ImVec2(X(x) + scaled(8), Y(bw * x) + scaled(4));
-        };
-        label(t, roofColour, {above(0.55), above(0.75), above(0.35), below(0.4), below(0.2), below(0.6)});
     }
     if (c.peakFp32Gflops) {
-        const double peak = *c.peakFp32Gflops;
-        const float xs = ridge ? X(*ridge) : a.x;
-        dl->AddLine(ImVec2(xs, Y(peak)), ImVec2(b.x, Y(peak)), roofColour, thick);
-        // Left of the ridge at the peak's height (above the memory roof), else above the flat roof.
-        const std::string t = "FP32 peak " + thousands(peak) + " GFLOPS";
-        const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        label(t, roofColour,
-              {ImVec2(b.x - tw - scaled(4), Y(peak) - lh - scaled(4)), ImVec2(xs - scaled(10) - tw, Y(peak) - lh / 2),
-               ImVec2(xs + scaled(10), Y(peak) - lh - scaled(4)), ImVec2(b.x - tw, Y(peak) + scaled(4))});
+        const float y = Y(*c.peakFp32Gflops);
+        dl->AddLine(ImVec2(ridge ? std::max(a.x, X(*ridge)) : a.x, y), ImVec2(b.x, y), roofColour, thick);
     }
-    if (ridge && c.peakFp32Gflops) {
-        const ImVec2 rp(X(*ridge), Y(*c.peakFp32Gflops));
-        dl->AddCircleFilled(rp, scaled(4.5f), roofColour);
-        // Its figure at the foot of the dashed line, where the points seldom are.
-        const std::string t = "ridge " + intensityText(*ridge) + " FLOP/B";
-        const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        label(t, pal.dimText, {ImVec2(rp.x + scaled(4), b.y - lh - scaled(4)), ImVec2(rp.x - scaled(4) - tw, b.y - lh - scaled(4))});
-    }
+    if (ridge && c.peakFp32Gflops) dl->AddCircleFilled(ImVec2(X(*ridge), Y(*c.peakFp32Gflops)), scaled(4.5f), roofColour);
 
-    // The points: requested (filled) and DRAM (hollow) joined by a faint line; the textbook's
-    // examples as squares.
-    const ImU32 edge = (pal.cellText & 0x00FFFFFF) | 0xD0000000u;
-    for (size_t i = 0; i < r.points.size(); ++i) {
-        const sim::RooflinePoint& p = r.points[i];
-        if (p.gflops <= 0 || !p.intensityRequested || !p.intensityDram) continue;
-        const ImU32 col = kernelColour(p.kernel, pal);
-        dl->AddLine(ImVec2(X(*p.intensityRequested), Y(p.gflops)), ImVec2(X(*p.intensityDram), Y(p.gflops)),
-                    (col & 0x00FFFFFF) | 0x70000000u, std::max(1.0f, scaled(1.5f)));
+    // The markers (set aside where they would cover each other) and every label, placed
+    // clear of them (chart_labels.hpp).
+    const std::vector<RooflineMark> marks = rooflineMarks(r, ax, rad);
+    TextMeasure measure;
+    measure.width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+    measure.lineHeight = lh;
+    measure.pad = scaled(3);
+    const std::vector<RooflineLabel> labels = rooflineLabels(r, ax, marks, rad, measure, scaled(5));
+    // A point's two markers joined by a faint line in its colour.
+    for (const RooflineMark& q : marks)
+        for (const RooflineMark& d : marks)
+            if (q.point == d.point && q.requested && !d.requested)
+                dl->AddLine(ImVec2(q.x, q.y), ImVec2(d.x, d.y), (kernelColour(r.points[q.point].kernel, pal) & 0x00FFFFFF) | 0x90000000u,
+                            std::max(1.0f, scaled(1.5f)));
+    for (const RooflineLabel& l : labels)
+        if (l.place.placed && l.place.leader)
+            dl->AddLine(ImVec2(l.place.leaderLine.x0, l.place.leaderLine.y0), ImVec2(l.place.leaderLine.x1, l.place.leaderLine.y1),
+                        pal.dimText, std::max(1.0f, scaled(1.25f)));
+    const ImU32 edge = (pal.cellText & 0x00FFFFFF) | 0xE0000000u;
+    for (const RooflineMark& m : marks) {
+        const KernelMark k = kernelMark(r.points[m.point].kernel, pal);
+        drawMark(dl, ImVec2(m.x, m.y), rad, k.shape, k.colour, m.requested || r.points[m.point].textbook, edge,
+                 std::max(2.0f, scaled(2.5f)));
     }
-    // The textbook's examples with their figures (shorter where that does not fit); a
-    // measured kernel's short name beside its filled marker where that covers nothing (the
-    // legend names them all).
-    for (const Marker& m : markers) {
-        const sim::RooflinePoint& p = r.points[m.point];
-        if (!p.textbook && !m.requested) continue;
-        const std::string name = shortName(p.kernel) + (p.textbook && p.tile ? " " + std::to_string(p.tile) : "");
-        std::vector<std::string> texts{name};
-        if (p.textbook)
-            texts = {name + ", " + intensityText(*p.intensityDram) + " OP/B: " + thousands(p.gflops),
-                     name + ": " + thousands(p.gflops), name};
-        for (const std::string& t : texts) {
-            const float tw = ImGui::CalcTextSize(t.c_str()).x;
-            const ImVec2 right(m.at.x + rad + scaled(4), m.at.y - lh / 2), leftOf(m.at.x - rad - scaled(4) - tw, m.at.y - lh / 2);
-            const ImVec2 under(m.at.x - tw / 2, m.at.y + rad + scaled(2)), over(m.at.x - tw / 2, m.at.y - rad - lh - scaled(2));
-            // Below and right of the marker, above and left of it: off a roof through the marker.
-            const ImVec2 belowRight(m.at.x + rad + scaled(3), m.at.y + rad + scaled(2));
-            const ImVec2 aboveLeft(m.at.x - rad - tw - scaled(6), m.at.y - rad - lh - scaled(2));
-            if (label(t, p.textbook ? roofColour : pal.dimText, {right, leftOf, belowRight, aboveLeft, under, over}, false))
-                break;
-        }
-    }
-    // The markers last, over everything.
-    for (const Marker& m : markers) {
-        const sim::RooflinePoint& p = r.points[m.point];
-        const ImU32 col = kernelColour(p.kernel, pal);
-        const ImVec2 d = m.at;
-        if (p.textbook) {
-            dl->AddRectFilled(ImVec2(d.x - rad, d.y - rad), ImVec2(d.x + rad, d.y + rad), col);
-            dl->AddRect(ImVec2(d.x - rad, d.y - rad), ImVec2(d.x + rad, d.y + rad), edge, 0, 0, 1.5f);
-        } else if (m.requested) {
-            dl->AddCircleFilled(d, rad, col);
-            dl->AddCircle(d, rad, edge, 0, 1.5f);
+    for (const RooflineLabel& l : labels) {
+        if (!l.place.placed) continue;
+        const Box& q = l.place.box;
+        const bool note = l.kind == RooflineLabelKind::Note;
+        dl->AddRectFilled(ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y1), (pal.chartBg & 0x00FFFFFF) | 0xE0000000u, scaled(3));
+        if (note) dl->AddRect(ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y1), pal.dimText, scaled(3), 0, std::max(1.0f, scaled(1)));
+        const ImU32 col = l.kind == RooflineLabelKind::Ridge ? pal.dimText : roofColour;
+        float y = q.y0 + measure.pad;
+        if (l.place.shortForm) {
+            dl->AddText(ImVec2(q.x0 + measure.pad, y), col, l.shortText.c_str());
         } else {
-            dl->AddCircle(d, rad + 1.0f, edge, 0, 1.0f);
-            dl->AddCircle(d, rad - 1.0f, col, 0, std::max(2.0f, scaled(2.5f)));
+            for (const std::string& line : l.lines) {
+                dl->AddText(ImVec2(q.x0 + measure.pad, y), col, line.c_str());
+                y += lh;
+            }
         }
+        noteChartLabel(ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y1), l.place.shortForm ? l.shortText : l.lines.front());
     }
+    keyed_.clear();
+    unplacedRoofs_.clear();
+    for (const RooflineLabel& l : labels)
+        if (!l.place.placed && (l.kind == RooflineLabelKind::Memory || l.kind == RooflineLabelKind::Peak ||
+                                l.kind == RooflineLabelKind::Ridge))
+            unplacedRoofs_.push_back(l.lines.front());
+    for (const RooflineLabel& l : labels)
+        if (l.kind == RooflineLabelKind::Point && (!l.place.placed || l.place.shortForm))
+            keyed_.push_back(l.shortText + " " + l.lines.front());
+        else if (l.kind == RooflineLabelKind::Note && (!l.place.placed || l.place.shortForm))
+            unplacedRoofs_.insert(unplacedRoofs_.begin(), "* " + l.lines.front());
     if (hovered) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
-        const Marker* best = nullptr;
+        const RooflineMark* best = nullptr;
         float bestD = scaled(12) * scaled(12);
-        for (const Marker& m : markers) {
-            const float d = (m.at.x - mouse.x) * (m.at.x - mouse.x) + (m.at.y - mouse.y) * (m.at.y - mouse.y);
+        for (const RooflineMark& m : marks) {
+            const float d = (m.x - mouse.x) * (m.x - mouse.x) + (m.y - mouse.y) * (m.y - mouse.y);
             if (d <= bestD) bestD = d, best = &m;
         }
         if (best) {
-            dl->AddCircle(best->at, rad + scaled(4), roofColour, 0, 2.0f);
+            dl->AddCircle(ImVec2(best->x, best->y), rad + scaled(5), roofColour, 0, 2.0f);
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
             ImGui::TextUnformatted(pointTip(r, r.points[best->point]).c_str());
@@ -377,31 +292,47 @@ void RooflinePanel::draw(Frame& f)
                                           ". Ceilings: " + groupedNoBreak(r->ceilings.detail) + ".";
             headingWithHelp(f.theme.fonts.bold, r->caption, intro);
             chart(f, *r);
-            // The legend: the markers, then each kernel's colour.
+            // The legend: what filled and hollow markers are (each point is named on the chart;
+            // those it had to number, by number).
             const float top = ImGui::GetCursorPosY();
             const float rad = scaled(5.0f);
             const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+            float legendBottom = 0;
             if (r->textbook) {
-                markerLegend("the textbook's bound", true, [&](ImDrawList* dl, ImVec2 c) {
-                    dl->AddRectFilled(ImVec2(c.x - rad, c.y - rad), ImVec2(c.x + rad, c.y + rad), text);
-                });
+                markerLegend("the textbook's bound", true, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
+                legendBottom = ImGui::GetCursorScreenPos().y;
                 // The argument itself, example by example.
                 for (const sim::RooflinePoint& p : r->points)
                     colouredText(pal.dimText, shortName(p.kernel) + (p.tile ? " " + std::to_string(p.tile) : "") + ": " + groupedNoBreak(p.note) + ".");
             } else {
-                markerLegend("requested (simulated)", true, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
+                markerLegend("filled: bytes requested (simulated)", true, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
                 const bool compulsory = std::any_of(r->points.begin(), r->points.end(), [](const sim::RooflinePoint& p) {
                     return p.dramSource == sim::DramSource::Compulsory;
                 });
-                markerLegend(compulsory ? "DRAM (compulsory bytes)" : "DRAM", false,
+                markerLegend(compulsory ? "hollow: DRAM bytes (compulsory)" : "hollow: DRAM bytes", false,
                              [&](ImDrawList* dl, ImVec2 c) { dl->AddCircle(c, rad - 1, text, 0, 2.5f); });
-                std::vector<std::string> seen;
-                for (const sim::RooflinePoint& p : r->points) {
-                    if (std::find(seen.begin(), seen.end(), p.kernel) != seen.end()) continue;
-                    seen.push_back(p.kernel);
-                    legendItem(kernelColour(p.kernel, pal), shortName(p.kernel).c_str(), p.kernel.c_str(), Swatch::Fill, false);
+                // The points the chart had to number for want of room, by number.
+                for (const std::string& k : keyed_) {
+                    const std::string name = k.substr(k.find(' ') + 1);
+                    const sim::RooflinePoint* p = nullptr;
+                    for (const sim::RooflinePoint& q : r->points)
+                        if (rooflinePointName(q) == name) p = &q;
+                    markerLegend(k.c_str(), false, [&](ImDrawList* dl, ImVec2 c) {
+                        const KernelMark m = kernelMark(p ? p->kernel : "", pal);
+                        drawMark(dl, c, rad, m.shape, m.colour, true, text, 1.5f);
+                    });
                 }
+                legendBottom = ImGui::GetCursorScreenPos().y;
             }
+            // The note and the roofs' figures the chart had no room for.
+            if (!unplacedRoofs_.empty()) {
+                for (const std::string& t : unplacedRoofs_) colouredText(text, t);
+                legendBottom = ImGui::GetCursorScreenPos().y;
+            }
+            // The legend belongs to the figure (the pixel checks measure them together).
+            const ImVec2 wp = ImGui::GetWindowPos();
+            noteFigure(ImVec2(wp.x + ImGui::GetWindowContentRegionMin().x, wp.y + top - ImGui::GetScrollY()),
+                       ImVec2(wp.x + ImGui::GetWindowContentRegionMax().x, legendBottom));
             legendHeight_ = ImGui::GetCursorPosY() - top;
         }
     }
