@@ -54,10 +54,16 @@ int valueChars(float largest, bool negative, int decimals)
 
 ValueFormat valueFormat(float cell, float margin, std::span<const float> advances, float largest, bool negative)
 {
+    auto fits = [&](size_t f, int d) {
+        return static_cast<float>(valueChars(largest, negative, d)) * advances[f] <= cell - margin;
+    };
+    // Two decimals in a smaller font before one in a larger: the Shared memory panel and the
+    // tooltips write two or three, and a value should read the same everywhere.
     for (size_t f = 0; f < advances.size(); ++f)
-        for (int d = 3; d >= 1; --d)
-            if (static_cast<float>(valueChars(largest, negative, d)) * advances[f] <= cell - margin)
-                return ValueFormat{static_cast<int>(f), d};
+        for (int d = 3; d >= 2; --d)
+            if (fits(f, d)) return ValueFormat{static_cast<int>(f), d};
+    for (size_t f = 0; f < advances.size(); ++f)
+        if (fits(f, 1)) return ValueFormat{static_cast<int>(f), 1};
     return ValueFormat{};
 }
 

@@ -41,7 +41,8 @@ struct ValueFormat {
     int decimals = 3;
 };
 
-/// The first of (font 0, 3 decimals), (font 0, 2), (font 0, 1), (font 1, 3), ... in which
+/// The first of (font 0, 3 decimals), (font 0, 2), (font 1, 3), (font 1, 2), ..., then
+/// (font 0, 1 decimal), (font 1, 1), ... in which
 /// every value of magnitude up to `largest` (a negative one when `negative`) fits a cell
 /// `cell` pixels wide less `margin` pixels, for monospaced fonts whose characters are
 /// `advances` pixels wide, largest font first. {-1, 3} when none fits. A non-finite or

@@ -608,9 +608,15 @@ struct MatricesPanel final : Panel {
 
 private:
     /// The canvas: fit layout, zoom and pan (mouse and View), grids, interaction.
-    void canvas(Ctx& c);
+    /// `shape` is figureShape()'s, with room for the legend in the corner above M and left of N
+    /// where `corner`.
+    void canvas(Ctx& c, const FigureShape& shape, bool corner);
     /// The legend, then the zoom slider (on the legend's last line where it fits).
     void legendAndZoom(const Ctx& c);
+    /// legendAndZoom() in a column of its own (beside the figure, or in its corner), measured
+    /// into legendColumn_.
+    void legendColumn();
+    const Ctx* ctx_ = nullptr;        ///< the frame's context while it is drawn
 
     std::array<Bins, 3> bins_;        ///< M, N, P
     std::array<GpuGrid, 3> gpu_;      ///< M, N, P
@@ -631,9 +637,10 @@ private:
     /// Where the legend goes: above the figure, or beside it where the panel is too short
     /// for the figure at its full width and that gives larger cells; the legend's height
     /// above and its size beside, as drawn last (pixels).
-    bool beside_ = false;
+    enum class Legend { Above, Beside, Corner };
+    Legend legendAt_ = Legend::Above;
     float legendAbove_ = 0;
-    ImVec2 legendBeside_{0, 0};
+    ImVec2 legendColumn_{0, 0};
     /// The largest magnitude of the values of M, N and P (final and CPU reference) and
     /// whether any is negative, for the font of the cells' values; of valuesGeneration_.
     std::array<float, 3> largest_{};
@@ -657,7 +664,19 @@ void MatricesPanel::legendAndZoom(const Ctx& c)
             "values).");
 }
 
-void MatricesPanel::canvas(Ctx& c)
+void MatricesPanel::legendColumn()
+{
+    // In the small font, so that the legend fits the corner of small problems; on a slide
+    // that is 23 px at the default scale of 2.
+    ImGui::PushFont(ctx_->f.theme.fonts.small);
+    ImGui::BeginGroup();
+    legendAndZoom(*ctx_);
+    ImGui::EndGroup();
+    ImGui::PopFont();
+    legendColumn_ = ImGui::GetItemRectSize();
+}
+
+void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
 {
     Frame& f = c.f;
     const sim::Simulation* s = &c.s;
@@ -675,15 +694,15 @@ void MatricesPanel::canvas(Ctx& c)
     const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
     const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
     const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
-    const FigureShape shape = figureShape(sc, cc, f.theme.fonts);
     const float cell = std::max(0.05f, fitCell(shape, avail.x, avail.y, kMostCell * f.theme.scale));
     const float leftW = std::max((sc.k + ghostK) * cell, shape.across[0].least);
     const float rightW = std::max((sc.l + ghostL) * cell, shape.across[1].least);
+    const float bandN = std::max((sc.k + ghostK) * cell, shape.down[0].least);   // N sits at its band's foot
     const float total = figureWidth(shape, cell);
     // Fit-picture corners, in pixels from the canvas's top-left corner.
     const float x0 = std::max(0.0f, (avail.x - total) * 0.5f);
-    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl);
-    const ImVec2 fitP(fitN.x, fitN.y + (sc.k + ghostK) * cell + lbl);
+    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl + bandN - (sc.k + ghostK) * cell);
+    const ImVec2 fitP(fitN.x, lbl + bandN + lbl);
     const ImVec2 fitM(x0 + scaled(4), fitP.y);
     const ImVec2 fitLo(x0, 0), fitHi(fitP.x + std::max((sc.l + ghostL) * cell, rightW) + 2, fitP.y + (sc.j + ghostJ) * cell + 2);
     mostZoom_ = std::max(8.0f, 64.0f * f.theme.scale / cell);
@@ -777,6 +796,15 @@ void MatricesPanel::canvas(Ctx& c)
         const ImVec2 lo(std::max(a.x, o.x), std::max(a.y, o.y)), hi(std::min(b.x, o.x + avail.x), std::min(b.y, o.y + avail.y));
         if (lo.x < hi.x && lo.y < hi.y) noteFigure(lo, hi);
     }
+    if (corner) {
+        // The legend in the corner the figure leaves empty, above M and left of N (where the
+        // fit picture has it; it stays there while the matrices are zoomed and panned).
+        ImGui::SetCursorScreenPos(ImVec2(o.x + x0 + scaled(4), o.y));
+        ImGui::BeginChild("legend", ImVec2(std::max(1.0f, leftW), lbl + bandN - scaled(4)), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        legendColumn();
+        ImGui::EndChild();
+    }
     for (Grid* g : {&M, &N, &P}) interact(c, *g);
     if (c.traceBlock) pendingTrace_ = std::pair(*c.traceBlock, ImGui::GetTime());
     if (pendingTrace_ && ImGui::GetTime() - pendingTrace_->second > io.MouseDoubleClickTime) {
@@ -846,44 +874,85 @@ void MatricesPanel::draw(Frame& f)
             const FigureShape shape = figureShape(s->scenario, cc, f.theme.fonts);
             const ImVec2 room(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
             const float gap = scaled(16), most = kMostCell * f.theme.scale;
-            // The canvas wants cells as large as the panel's width allows, and at least cells
-            // of 10 px (or 140 to 200 px of bins for large matrices).
-            const float want = figureHeight(shape, fitCell(shape, room.x, FLT_MAX, most)) + 1;
-            const float least = std::min(want, cc.frame + std::max(scaled(140), std::min(cc.high * scaled(10), scaled(200))));
-            // Where the panel is shorter than that, the legend goes beside the figure if its
-            // cells are larger so (measured in the frames before; a little in favour of the
-            // layout drawn last, so that it does not flip back and forth).
-            const float cellAbove = fitCell(shape, room.x, room.y - legendAbove_, most);
-            const float cellBeside = legendBeside_.y <= room.y
-                                         ? fitCell(shape, room.x - legendBeside_.x - gap, room.y, most) : 0.0f;
-            beside_ = beside_ ? cellBeside >= cellAbove : cellBeside > 1.05f * cellAbove;
+            // The legend as a column in the small font (measured when drawn so; at first nine
+            // lines of 18 characters and the zoom slider): beside the figure, or in the corner above M and left of N that
+            // the figure leaves empty, there making M's column and N's rows at least as
+            // large as the legend.
+            const ImFont* small = f.theme.fonts.small;
+            const ImGuiStyle& style = ImGui::GetStyle();
+            const ImVec2 column = legendColumn_.x > 0 ? legendColumn_
+                                                      : ImVec2(small->FontSize * (0.6f * 18 + 1.3f) + scaled(5),
+                                                               9 * (small->FontSize + style.ItemSpacing.y) +
+                                                                   small->FontSize + 2 * style.FramePadding.y);
+            // The legend above the figure as drawn last (at first three lines).
+            const float above = legendAbove_ > 0 ? legendAbove_ : ImGui::GetFrameHeightWithSpacing() * 3;
+            FigureShape cornered = shape;
+            cornered.across[0].least = std::max(shape.across[0].least, column.x);
+            cornered.down[0].least = column.y - cc.label + scaled(8);
+            // Each place's cells with the room the panel has now, and with the panel's width
+            // and any height (what the panel asks the layout for: the height of its best).
+            auto cellAt = [&](Legend at, float h) {
+                switch (at) {
+                case Legend::Above: return fitCell(shape, room.x, h - above, most);
+                case Legend::Beside: return column.y <= h ? fitCell(shape, room.x - column.x - gap, h, most) : 0.0f;
+                case Legend::Corner: return fitCell(cornered, room.x, h, most);
+                }
+                return 0.0f;
+            };
+            auto heightAt = [&](Legend at, float cell) {
+                return at == Legend::Above ? above + figureHeight(shape, cell)
+                       : at == Legend::Beside ? std::max(column.y, figureHeight(shape, cell)) : figureHeight(cornered, cell);
+            };
+            const Legend places[3] = {Legend::Above, Legend::Corner, Legend::Beside};
+            Legend best = Legend::Above;
+            for (Legend at : places)
+                if (cellAt(at, FLT_MAX) > cellAt(best, FLT_MAX) * 1.001f) best = at;
+            const float want = heightAt(best, cellAt(best, FLT_MAX)) + 1;
+            const float least = std::min(want, above + cc.frame +
+                                                   std::max(scaled(140), std::min(cc.high * scaled(10), scaled(200))));
+            // Where the panel has less than that, the place with the largest cells (a little
+            // in favour of the place drawn last, so that the legend does not jump about).
+            // The legend is measured in the first frames: above, then as a column where a
+            // column may do better.
+            Legend at = legendAt_;
+            for (Legend p : places)
+                if (cellAt(p, room.y) > 1.05f * cellAt(at, room.y)) at = p;
+            if (legendAbove_ <= 0) {
+                at = Legend::Above;
+            } else if (legendColumn_.x <= 0) {
+                const Legend col = cellAt(Legend::Corner, room.y) >= cellAt(Legend::Beside, room.y) ? Legend::Corner
+                                                                                                 : Legend::Beside;
+                if (cellAt(col, room.y) > 0.8f * cellAt(Legend::Above, room.y)) at = col;
+            }
+            legendAt_ = at;
+            ctx_ = &c;
             const ImGuiWindowFlags canvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
-            if (!beside_) {
+            if (at == Legend::Above) {
                 const float y0 = ImGui::GetCursorPosY();
                 legendAndZoom(c);
                 legendAbove_ = ImGui::GetCursorPosY() - y0;
+                ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least - legendAbove_, want - legendAbove_)), false,
+                                  canvasFlags);
+                canvas(c, shape, false);
+                ImGui::EndChild();
+            } else if (at == Legend::Corner) {
                 ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false, canvasFlags);
-                canvas(c);
+                canvas(c, cornered, true);
                 ImGui::EndChild();
             } else {
-                // The same height asked for as with the legend above, so that the layout
-                // gives the panel what it gave it before.
-                const float h = elasticHeight(legendAbove_ + least, legendAbove_ + want);
-                const float width = std::max(1.0f, room.x - legendBeside_.x - gap);
+                const float h = elasticHeight(least, want);
+                const float width = std::max(1.0f, room.x - column.x - gap);
                 const float figure = std::min(width, figureWidth(shape, fitCell(shape, width, h, most)) + 1);
-                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (room.x - figure - gap - legendBeside_.x) * 0.5f));
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (room.x - figure - gap - column.x) * 0.5f));
                 ImGui::BeginChild("canvas", ImVec2(figure, h), false, canvasFlags);
-                canvas(c);
+                canvas(c, shape, false);
                 ImGui::EndChild();
                 ImGui::SameLine(0, gap);
-                ImGui::BeginChild("legend", ImVec2(std::max(legendBeside_.x, ImGui::GetFontSize() * 4), h), false,
-                                  canvasFlags);
-                ImGui::BeginGroup();
-                legendAndZoom(c);
-                ImGui::EndGroup();
-                legendBeside_ = ImGui::GetItemRectSize();
+                ImGui::BeginChild("legend", ImVec2(std::max(column.x, ImGui::GetFontSize() * 4), h), false, canvasFlags);
+                legendColumn();
                 ImGui::EndChild();
             }
+            ctx_ = nullptr;
         }
     }
     ImGui::End();
