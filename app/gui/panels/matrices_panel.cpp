@@ -790,10 +790,11 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     label(c, N, kl.c_str());
     label(c, P, jl.c_str());
     // The figure the pixel checks measure: the three matrices with their labels and ghost
-    // cells, as far as the canvas shows them.
+    // cells, as far as the canvas shows them (its clip rectangle, inside the panel's).
     {
         const ImVec2 a = t.toScreen(fitLo), b = t.toScreen(fitHi);
-        const ImVec2 lo(std::max(a.x, o.x), std::max(a.y, o.y)), hi(std::min(b.x, o.x + avail.x), std::min(b.y, o.y + avail.y));
+        const ImVec2 clipA = c.dl->GetClipRectMin(), clipB = c.dl->GetClipRectMax();
+        const ImVec2 lo(std::max(a.x, clipA.x), std::max(a.y, clipA.y)), hi(std::min(b.x, clipB.x), std::min(b.y, clipB.y));
         if (lo.x < hi.x && lo.y < hi.y) noteFigure(lo, hi);
     }
     if (corner) {
@@ -874,7 +875,7 @@ void MatricesPanel::draw(Frame& f)
             const FigureShape shape = figureShape(s->scenario, cc, f.theme.fonts);
             const ImVec2 room(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
             const float gap = scaled(16), most = kMostCell * f.theme.scale;
-            // The legend as a column in the small font (measured when drawn so; at first nine
+            // The legend as a column in the small font (measured when drawn so; at first seven
             // lines of 18 characters and the zoom slider): beside the figure, or in the corner above M and left of N that
             // the figure leaves empty, there making M's column and N's rows at least as
             // large as the legend.
@@ -882,7 +883,7 @@ void MatricesPanel::draw(Frame& f)
             const ImGuiStyle& style = ImGui::GetStyle();
             const ImVec2 column = legendColumn_.x > 0 ? legendColumn_
                                                       : ImVec2(small->FontSize * (0.6f * 18 + 1.3f) + scaled(5),
-                                                               9 * (small->FontSize + style.ItemSpacing.y) +
+                                                               7 * (small->FontSize + style.ItemSpacing.y) +
                                                                    small->FontSize + 2 * style.FramePadding.y);
             // The legend above the figure as drawn last (at first three lines).
             const float above = legendAbove_ > 0 ? legendAbove_ : ImGui::GetFrameHeightWithSpacing() * 3;
