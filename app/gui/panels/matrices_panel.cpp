@@ -206,6 +206,10 @@ void drawCells(const Ctx& c, const Grid& g)
             const ImVec2 a = g.at(r, col), b(a.x + g.cell - 1, a.y + g.cell - 1);
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
+            // Practice mode: the cell remembered for scripted clicks, and its mark, under the
+            // step's frames (its frame is as thick as a ninth of the cell, and would hide
+            // them on the large cells of a small problem).
+            practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (e.loadedThisPhase && !e.readNow) dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8));
             if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(4.0f, g.cell / 6));
@@ -225,8 +229,6 @@ void drawCells(const Ctx& c, const Grid& g)
                     c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
                 }
             }
-            // Practice mode: the cell remembered for scripted clicks, and its mark.
-            practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             if (!font) continue;
             if (isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
