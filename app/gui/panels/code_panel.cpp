@@ -105,7 +105,9 @@ struct MemoryColumns {
     bool on = false;
     std::map<unsigned, LineFigures> lines;
     float right = 0;
-    float charWidth = 0;                        ///< of the columns' font (the cell font)
+    float charWidth = 0;                        ///< of the columns' font
+    ImFont* font = nullptr;                     ///< the columns' font (the cell font, else the small one)
+    ImFont* listing = nullptr;                  ///< the source's font (CodePanel::memoryHeader chooses both)
     static constexpr int kColumn = 5;           ///< characters a column
     static constexpr int kChars = 4 * kColumn + 3 + 2;   ///< with gaps and the note mark
 };
@@ -182,7 +184,7 @@ void drawColumns(const Frame& f, const sim::Simulation& s, const MemoryColumns& 
 {
     const Palette& pal = f.theme.palette;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    ImFont* font = f.theme.fonts.cell;
+    ImFont* font = m.font;
     const std::array<std::string, 4> texts = columnTexts(l);
     for (int c = 0; c < 4; ++c) {
         const float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, texts[c].c_str()).x;
@@ -229,6 +231,8 @@ struct Scrolled {
     int cursor = -1;
     uint64_t generation = ~0ull;
     int again = 0;
+    float height = 0;   ///< the listing's height when it last scrolled: a new height scrolls again
+    int frames = 0;     ///< frames drawn since the step changed
 };
 
 /// One row of the listing as drawn: a piece of a source line (the whole line when it fits),
@@ -357,7 +361,7 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
     dl->PopClipRect();
     if (memory.on)
         if (const auto it = memory.lines.find(l.number); it != memory.lines.end())
-            drawColumns(f, s, memory, it->second, p.y + (lh - f.theme.fonts.cell->FontSize) * 0.5f - 1);
+            drawColumns(f, s, memory, it->second, p.y + (lh - memory.font->FontSize) * 0.5f - 1);
     const bool dropped = (l.bit & s.scenario.dropBarriers) != 0;
     // The line number or blank columns, then `indent` spaces.
     auto start = [&](bool numbered, int indent) {
@@ -411,8 +415,9 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
         for (int i = st->begin; i < st->end; ++i)
             if (s.trace.events[i].thread == f.view.thread) threadLines.insert(s.trace.events[i].line);
     const bool slide = f.view.presentation;
-    // On a slide the listing takes the cell font, a little smaller, so more of each line fits.
-    ImFont* font = slide ? f.theme.fonts.cell : f.theme.fonts.mono;
+    // The font memoryHeader() chose: on a slide the cell font or the small one, so that more
+    // of each line fits.
+    ImFont* font = memory.listing;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float lh = font->FontSize + style.ItemSpacing.y;
     const float ch = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "0").x;
@@ -458,12 +463,21 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
     ImGui::BeginChild("source", ImVec2(0, height), true, flags);
     if (!slide) markScrollingList();
     ImGui::PushFont(font);
+    // The step's line is centred in the listing where the file allows, when the step
+    // changes, while the layout still settles the panel's size after that (at most 30
+    // frames), and when the listing's height changes.
     if (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation)
-        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4};
+        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4, height, 0};
+    if ((layoutSteadyFrames() < 2 && scrolled.frames < 30) || scrolled.height != height)
+        scrolled.again = std::max(scrolled.again, 2);
+    scrolled.height = height;
+    ++scrolled.frames;
     const bool scroll = !slide && st && scrolled.again > 0;
     for (size_t i = first; i < last; ++i) {
+        const float y0 = ImGui::GetCursorScreenPos().y;
         drawLine(f, s, text, lines[i], st, threadLines, lh, memory);
-        if (scroll && lines[i].number == st->line) ImGui::SetScrollHereY(0.4f);
+        if (scroll && lines[i].number == st->line)
+            ImGui::SetScrollFromPosY((y0 + ImGui::GetCursorScreenPos().y) * 0.5f - ImGui::GetWindowPos().y, 0.5f);
     }
     if (scrolled.again > 0) --scrolled.again;
     ImGui::PopFont();
@@ -604,17 +618,39 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
 {
     // At the desk a checkbox; on a slide the columns follow the Memory panel.
     const bool slide = f.view.presentation;
-    ImFont* cell = f.theme.fonts.cell;
-    memory_.charWidth = cell->CalcTextSizeA(cell->FontSize, FLT_MAX, 0, "0").x;
-    // Only where the listing keeps 24 characters of source beside them at the desk, 36 on a
-    // slide (source() measures the same way).
+    const bool wanted = !memory_.lines.empty() && (slide ? f.view.open[panelId("memory")] : f.view.codeMemory);
+    // The fonts of the listing and the columns: at the desk the code font and the cell font,
+    // else the cell font for both, else the cell and the small font, until the listing keeps
+    // 24 characters of source beside the columns (source() measures the same way); on a
+    // slide the cell font, or the small one (23 px at the default scale of 2) where the cell
+    // font leaves fewer than 40 columns of source, or 36 beside the memory columns. Never
+    // smaller than the small font.
     const ImGuiStyle& style = ImGui::GetStyle();
-    ImFont* code = slide ? f.theme.fonts.cell : f.theme.fonts.mono;
-    const float ch = code->CalcTextSizeA(code->FontSize, FLT_MAX, 0, "0").x;
+    const Fonts& fonts = f.theme.fonts;
     const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
-    const float room = (inner - MemoryColumns::kChars * memory_.charWidth - 3 * ch - style.ItemSpacing.x) / ch;
-    const bool wide = room >= (slide ? 36 : 24);
-    memory_.on = !memory_.lines.empty() && wide && (slide ? f.view.open[panelId("memory")] : f.view.codeMemory);
+    auto advance = [](const ImFont* font) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "0").x; };
+    auto roomWith = [&](const ImFont* code, const ImFont* columns, bool on) {
+        const float ch = advance(code);
+        return (inner - (on ? MemoryColumns::kChars * advance(columns) : 0) - 3 * ch - style.ItemSpacing.x) / ch;
+    };
+    using FontPair = std::pair<ImFont*, ImFont*>;   // the listing's, the columns'
+    std::vector<FontPair> candidates;
+    if (slide) candidates = {{fonts.cell, fonts.cell}, {fonts.small, fonts.small}};
+    else if (wanted) candidates = {{fonts.mono, fonts.cell}, {fonts.cell, fonts.cell}, {fonts.cell, fonts.small}, {fonts.small, fonts.small}};
+    else candidates = {{fonts.mono, fonts.cell}};
+    const float need = slide ? (wanted ? 36.0f : 40.0f) : 24.0f;
+    FontPair chosen = candidates.front();
+    bool wide = false;
+    for (const FontPair& pair : candidates) {
+        chosen = pair;
+        wide = roomWith(pair.first, pair.second, wanted) >= need;
+        if (wide) break;
+    }
+    memory_.listing = chosen.first;
+    memory_.font = chosen.second;
+    memory_.charWidth = advance(memory_.font);
+    ImFont* cell = memory_.font;
+    memory_.on = wanted && wide;
     namesY_ = -1;
     if (s.accessSites.empty()) return;
     const float names = MemoryColumns::kChars * memory_.charWidth;
@@ -651,7 +687,7 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
 void CodePanel::memoryColumnNames(const Frame& f)
 {
     if (namesY_ < 0 || !memory_.on) return;
-    ImFont* cell = f.theme.fonts.cell;
+    ImFont* cell = memory_.font;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (int c = 0; c < 4; ++c) {
         const float w = cell->CalcTextSizeA(cell->FontSize, FLT_MAX, 0, kColumnNames[c]).x;

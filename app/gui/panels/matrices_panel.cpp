@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "figure_fit.hpp"
+#include "figure_notes.hpp"
 #include "heatmap.hpp"
 #include "heatmap_view.hpp"
 #include "layout.hpp"
@@ -63,6 +66,10 @@ struct Ctx {
     /// the trace of its stores (registerElementsOfP); empty for PMPP's kernels.
     const std::vector<RegisterElement>* registers = nullptr;
     FigureContents has;                         ///< what the trace holds (shared arrays, phases, ...)
+    /// The largest magnitude of the values of M, N and P and whether any is negative
+    /// (MatricesPanel::largest_), for valueFormat.
+    std::array<float, 3> largest{};
+    std::array<bool, 3> negative{};
 };
 
 /// The register of the selected thread that holds P element (r, col), or nullptr.
@@ -179,9 +186,15 @@ void drawCells(const Ctx& c, const Grid& g)
 {
     const Palette& pal = c.f.theme.palette;
     const Fonts& fonts = c.f.theme.fonts;
-    const CellText text = g.cell >= 56 * c.f.theme.scale ? cellText({fonts.mono, fonts.cell}, g.cell)
-                                                         : cellText({fonts.cell, fonts.small}, g.cell);
-    ImFont* font = text.font;
+    // Values in the largest of the code, cell and small fonts in which every value of the
+    // matrix fits its cell (fewer decimals first), never smaller than the small font.
+    const int k = g.name == "M" ? 0 : g.name == "N" ? 1 : 2;
+    ImFont* const candidates[3] = {fonts.mono, fonts.cell, fonts.small};
+    std::array<float, 3> advances{};
+    for (int i = 0; i < 3; ++i)
+        advances[i] = candidates[i] ? candidates[i]->CalcTextSizeA(candidates[i]->FontSize, FLT_MAX, 0, "0").x : 1e9f;
+    const ValueFormat text = valueFormat(g.cell - 1, 3 + scaled(2), advances, c.largest[k], c.negative[k]);
+    ImFont* font = text.font >= 0 ? candidates[text.font] : nullptr;
     const int decimals = text.decimals;
     const ImVec2 clipA = ImGui::GetWindowDrawList()->GetClipRectMin();
     const ImVec2 clipB = ImGui::GetWindowDrawList()->GetClipRectMax();
@@ -196,6 +209,10 @@ void drawCells(const Ctx& c, const Grid& g)
             const ImVec2 a = g.at(r, col), b(a.x + g.cell - 1, a.y + g.cell - 1);
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
+            // Practice mode: the cell remembered for scripted clicks, and its mark, under the
+            // step's frames (its frame is as thick as a ninth of the cell, and would hide
+            // them on the large cells of a small problem).
+            practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (c.has.phases && e.loadedThisPhase && !e.readNow)
                 dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8), pal.stepOutline);
@@ -216,9 +233,7 @@ void drawCells(const Ctx& c, const Grid& g)
                     c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
                 }
             }
-            // Practice mode: the cell remembered for scripted clicks, and its mark.
-            practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
-            if (g.cell < 24 || !font) continue;
+            if (!font) continue;
             if (isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
                 if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals));
@@ -437,6 +452,31 @@ CanvasCells canvasCells(const sim::Scenario& sc, const TileGrid& tiles)
     return cc;
 }
 
+/// Largest cell of the fit picture, in pixels at UI scale 1: a problem of a few elements
+/// fills its panel without its cells growing past a sixth of a 1080p screen.
+constexpr float kMostCell = 180.0f;
+
+/// The fit picture as figure_fit.hpp sees it: M's column, then N's and P's, across; N's
+/// rows, then P's, down. M's column is at least as wide as M's label and N's and P's as
+/// wide as theirs, so that the labels of M and P never run into each other on small
+/// matrices at a large UI scale; the margins and the two label lines do not scale.
+FigureShape figureShape(const sim::Scenario& sc, const CanvasCells& cc, const Fonts& fonts)
+{
+    const ImFont* bold = fonts.bold;
+    auto labelWidth = [&](const char* name, int rows, int cols) {
+        const std::string t = std::string(name) + "  (" + std::to_string(rows) + " x " + std::to_string(cols) + ")";
+        return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, t.c_str()).x;
+    };
+    FigureShape s;
+    s.across = {FigureSpan{static_cast<float>(sc.k + cc.ghostK), labelWidth("M", sc.j, sc.k)},
+                FigureSpan{static_cast<float>(sc.l + cc.ghostL),
+                           std::max(labelWidth("N", sc.k, sc.l), labelWidth("P", sc.j, sc.l))}};
+    s.down = {FigureSpan{static_cast<float>(sc.k + cc.ghostK), 0}, FigureSpan{static_cast<float>(sc.j + cc.ghostJ), 0}};
+    s.fixedWide = scaled(22);
+    s.fixedHigh = cc.frame;
+    return s;
+}
+
 /// Frame [a, b] grown about its centre to at least kMinMarker (scaled) pixels a side.
 void markerFrame(const Ctx& c, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
 {
@@ -592,7 +632,15 @@ struct MatricesPanel final : Panel {
 
 private:
     /// The canvas: fit layout, zoom and pan (mouse and View), grids, interaction.
-    void canvas(Ctx& c);
+    /// `shape` is figureShape()'s, with room for the legend in the corner above M and left of N
+    /// where `corner`.
+    void canvas(Ctx& c, const FigureShape& shape, bool corner);
+    /// The legend, then the zoom slider (on the legend's last line where it fits).
+    void legendAndZoom(const Ctx& c);
+    /// legendAndZoom() in a column of its own (beside the figure, or in its corner), measured
+    /// into legendColumn_.
+    void legendColumn();
+    const Ctx* ctx_ = nullptr;        ///< the frame's context while it is drawn
 
     std::array<Bins, 3> bins_;        ///< M, N, P
     std::array<GpuGrid, 3> gpu_;      ///< M, N, P
@@ -610,11 +658,49 @@ private:
     /// to trace and when the click was made (ImGui::GetTime()).
     std::optional<std::pair<sim::Uint3, double>> pendingTrace_;
     bool gpuRefused_ = false;         ///< the heatmap failed on this machine: bins from now on
+    /// Where the legend goes: above the figure, or beside it where the panel is too short
+    /// for the figure at its full width and that gives larger cells; the legend's height
+    /// above and its size beside, as drawn last (pixels).
+    enum class Legend { Above, Beside, Corner };
+    Legend legendAt_ = Legend::Above;
+    float legendAbove_ = 0;
+    ImVec2 legendColumn_{0, 0};
+    /// The largest magnitude of the values of M, N and P (final and CPU reference) and
+    /// whether any is negative, for the font of the cells' values; of valuesGeneration_.
+    std::array<float, 3> largest_{};
+    std::array<bool, 3> negative_{};
+    uint64_t valuesGeneration_ = ~0ull;
 };
 
 }  // namespace
 
-void MatricesPanel::canvas(Ctx& c)
+void MatricesPanel::legendAndZoom(const Ctx& c)
+{
+    legend(c);
+    // The zoom slider ends the legend's line if it fits there.
+    const float zoomWidth = ImGui::GetFontSize() * 6 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("zoom").x;
+    if (ImGui::GetItemRectMax().x + scaled(20) + zoomWidth <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine(0, scaled(20));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderFloat("zoom", &c.f.view.zoom, 0.5f, mostZoom_, "%.1fx", ImGuiSliderFlags_Logarithmic);
+    tooltip("Cell size, 1x: the matrices fit the panel. On the matrices the mouse wheel zooms at the cursor, "
+            "a drag pans, a double click fits, and a right click chooses the colours (states, global loads, "
+            "values).");
+}
+
+void MatricesPanel::legendColumn()
+{
+    // In the small font, so that the legend fits the corner of small problems; on a slide
+    // that is 23 px at the default scale of 2.
+    ImGui::PushFont(ctx_->f.theme.fonts.small);
+    ImGui::BeginGroup();
+    legendAndZoom(*ctx_);
+    ImGui::EndGroup();
+    ImGui::PopFont();
+    legendColumn_ = ImGui::GetItemRectSize();
+}
+
+void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
 {
     Frame& f = c.f;
     const sim::Simulation* s = &c.s;
@@ -622,38 +708,27 @@ void MatricesPanel::canvas(Ctx& c)
     const sim::Scenario& sc = s->scenario;
     const CanvasCells cc = canvasCells(sc, c.tiles);
     const int ghostK = cc.ghostK, ghostJ = cc.ghostJ, ghostL = cc.ghostL;
-    const float lbl = cc.label, wCells = cc.wide, hCells = cc.high, frame = cc.frame;
+    const float lbl = cc.label;
     c.dl = ImGui::GetWindowDrawList();
     const ImVec2 avail(std::max(1.0f, ImGui::GetContentRegionAvail().x), std::max(1.0f, ImGui::GetContentRegionAvail().y));
     const ImVec2 o = ImGui::GetCursorScreenPos();
 
-    // The fit picture (zoom 1, no pan): cells as large as the canvas allows, up to 72 px at 1x.
-    float cell = std::min((avail.x - scaled(20)) / wCells, (avail.y - frame) / hCells);
-    cell = std::min(cell, 72.0f * f.theme.scale);
+    // The fit picture (zoom 1, no pan): cells as large as the canvas allows (figure_fit.hpp),
+    // labels wider than their matrices taking width from the cells.
     const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
     const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
     const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
-    // M's column is as wide as M or its label, whichever is wider, so that the labels of M
-    // and P never run into each other on small matrices at a large UI scale.
-    const ImFont* bold = f.theme.fonts.bold;
-    auto labelWidth = [&](const char* name, const std::string& dims) {
-        return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, (std::string(name) + "  (" + dims + ")").c_str()).x;
-    };
-    float leftW = 0, rightW = 0, total = 0;
-    for (int fit = 0; fit < 4; ++fit) {
-        leftW = std::max((sc.k + ghostK) * cell, labelWidth("M", jk));
-        rightW = std::max((sc.l + ghostL) * cell, std::max(labelWidth("N", kl), labelWidth("P", jl)));
-        total = leftW + rightW + scaled(22);
-        // Labels wider than their matrices take width from the cells.
-        if (total <= avail.x) break;
-        cell *= std::max(0.1f, (avail.x - scaled(22)) / (leftW + rightW));
-    }
+    const float cell = std::max(0.05f, fitCell(shape, avail.x, avail.y, kMostCell * f.theme.scale));
+    const float leftW = std::max((sc.k + ghostK) * cell, shape.across[0].least);
+    const float rightW = std::max((sc.l + ghostL) * cell, shape.across[1].least);
+    const float bandN = std::max((sc.k + ghostK) * cell, shape.down[0].least);   // N sits at its band's foot
+    const float total = figureWidth(shape, cell);
     // Fit-picture corners, in pixels from the canvas's top-left corner.
     const float x0 = std::max(0.0f, (avail.x - total) * 0.5f);
-    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl);
-    const ImVec2 fitP(fitN.x, fitN.y + (sc.k + ghostK) * cell + lbl);
+    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl + bandN - (sc.k + ghostK) * cell);
+    const ImVec2 fitP(fitN.x, lbl + bandN + lbl);
     const ImVec2 fitM(x0 + scaled(4), fitP.y);
-    const ImVec2 fitLo(x0, 0), fitHi(fitP.x + (sc.l + ghostL) * cell + 2, fitP.y + (sc.j + ghostJ) * cell + 2);
+    const ImVec2 fitLo(x0, 0), fitHi(fitP.x + std::max((sc.l + ghostL) * cell, rightW) + 2, fitP.y + (sc.j + ghostJ) * cell + 2);
     mostZoom_ = std::max(8.0f, 64.0f * f.theme.scale / cell);
 
     // Zoom and pan: the slider (about the canvas's centre), the wheel (at the cursor), a drag,
@@ -738,6 +813,23 @@ void MatricesPanel::canvas(Ctx& c)
     label(c, M, jk.c_str());
     label(c, N, kl.c_str());
     label(c, P, jl.c_str());
+    // The figure the pixel checks measure: the three matrices with their labels and ghost
+    // cells, as far as the canvas shows them (its clip rectangle, inside the panel's).
+    {
+        const ImVec2 a = t.toScreen(fitLo), b = t.toScreen(fitHi);
+        const ImVec2 clipA = c.dl->GetClipRectMin(), clipB = c.dl->GetClipRectMax();
+        const ImVec2 lo(std::max(a.x, clipA.x), std::max(a.y, clipA.y)), hi(std::min(b.x, clipB.x), std::min(b.y, clipB.y));
+        if (lo.x < hi.x && lo.y < hi.y) noteFigure(lo, hi);
+    }
+    if (corner) {
+        // The legend in the corner the figure leaves empty, above M and left of N (where the
+        // fit picture has it; it stays there while the matrices are zoomed and panned).
+        ImGui::SetCursorScreenPos(ImVec2(o.x + x0 + scaled(4), o.y));
+        ImGui::BeginChild("legend", ImVec2(std::max(1.0f, leftW), lbl + bandN - scaled(4)), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        legendColumn();
+        ImGui::EndChild();
+    }
     for (Grid* g : {&M, &N, &P}) interact(c, *g);
     if (c.traceBlock) pendingTrace_ = std::pair(*c.traceBlock, ImGui::GetTime());
     if (pendingTrace_ && ImGui::GetTime() - pendingTrace_->second > io.MouseDoubleClickTime) {
@@ -771,6 +863,23 @@ void MatricesPanel::draw(Frame& f)
             }
             c.heatMax = heatMax_;
             c.has = contentsOf(s->trace, f.loaded.generation);
+            if (valuesGeneration_ != f.loaded.generation) {
+                const std::vector<float>* of[3][2] = {{&s->M, nullptr}, {&s->N, nullptr}, {&s->P, &s->reference}};
+                for (int k = 0; k < 3; ++k) {
+                    largest_[k] = 0;
+                    negative_[k] = false;
+                    for (const std::vector<float>* v : of[k])
+                        if (v)
+                            for (float x : *v)
+                                if (std::isfinite(x)) {
+                                    largest_[k] = std::max(largest_[k], std::abs(x));
+                                    negative_[k] = negative_[k] || x < 0;
+                                }
+                }
+                valuesGeneration_ = f.loaded.generation;
+            }
+            c.largest = largest_;
+            c.negative = negative_;
             if (registersGeneration_ != f.loaded.generation || registersThread_ != f.view.thread) {
                 registers_ = registerElementsOfP(s->scenario, s->trace, s->arrayIndex("P"), f.view.thread);
                 registersGeneration_ = f.loaded.generation;
@@ -787,31 +896,89 @@ void MatricesPanel::draw(Frame& f)
             for (size_t a = 0; a < f.replay.slots.size(); ++a)
                 for (const sim::SlotView& sl : f.replay.slots[a])
                     if (sl.readNow && sl.sourceIndex >= 0) c.sharedReads.emplace_back(sl.sourceArray, sl.sourceIndex);
-            legend(c);
-            // The zoom slider ends the legend's line if it fits there.
-            const float zoomWidth = ImGui::GetFontSize() * 6 + ImGui::GetStyle().ItemInnerSpacing.x +
-                                    ImGui::CalcTextSize("zoom").x;
-            if (ImGui::GetItemRectMax().x + scaled(20) + zoomWidth <=
-                ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-                ImGui::SameLine(0, scaled(20));
-            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-            ImGui::SliderFloat("zoom", &f.view.zoom, 0.5f, mostZoom_, "%.1fx", ImGuiSliderFlags_Logarithmic);
-            tooltip("Cell size, 1x: the matrices fit the panel. On the matrices the mouse wheel zooms at the cursor, "
-                    "a drag pans, a double click fits, and a right click chooses the colours (states, global loads, "
-                    "values).");
-
             const CanvasCells cc = canvasCells(s->scenario, c.tiles);
-            const float wCells = cc.wide, hCells = cc.high;
-            // The canvas is as tall as the width allows cells to be (up to 72 px at 1x), and
-            // at least tall enough for cells of 10 px (or 140 to 200 px of bins for large ones).
-            const float frame = cc.frame;
-            const float widest = std::min((ImGui::GetContentRegionAvail().x - scaled(20)) / wCells, 72.0f * f.theme.scale);
-            const float want = frame + hCells * widest + 1;
-            const float least = std::min(want, frame + std::max(scaled(140), std::min(hCells * scaled(10), scaled(200))));
-            ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false,
-                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-            canvas(c);
-            ImGui::EndChild();
+            const FigureShape shape = figureShape(s->scenario, cc, f.theme.fonts);
+            const ImVec2 room(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
+            const float gap = scaled(16), most = kMostCell * f.theme.scale;
+            // The legend as a column in the small font (measured when drawn so; at first seven
+            // lines of 18 characters and the zoom slider): beside the figure, or in the corner above M and left of N that
+            // the figure leaves empty, there making M's column and N's rows at least as
+            // large as the legend.
+            const ImFont* small = f.theme.fonts.small;
+            const ImGuiStyle& style = ImGui::GetStyle();
+            const ImVec2 column = legendColumn_.x > 0 ? legendColumn_
+                                                      : ImVec2(small->FontSize * (0.6f * 18 + 1.3f) + scaled(5),
+                                                               7 * (small->FontSize + style.ItemSpacing.y) +
+                                                                   small->FontSize + 2 * style.FramePadding.y);
+            // The legend above the figure as drawn last (at first three lines).
+            const float above = legendAbove_ > 0 ? legendAbove_ : ImGui::GetFrameHeightWithSpacing() * 3;
+            FigureShape cornered = shape;
+            cornered.across[0].least = std::max(shape.across[0].least, column.x);
+            cornered.down[0].least = column.y - cc.label + scaled(8);
+            // Each place's cells with the room the panel has now, and with the panel's width
+            // and any height (what the panel asks the layout for: the height of its best).
+            auto cellAt = [&](Legend at, float h) {
+                switch (at) {
+                case Legend::Above: return fitCell(shape, room.x, h - above, most);
+                case Legend::Beside: return column.y <= h ? fitCell(shape, room.x - column.x - gap, h, most) : 0.0f;
+                case Legend::Corner: return fitCell(cornered, room.x, h, most);
+                }
+                return 0.0f;
+            };
+            auto heightAt = [&](Legend at, float cell) {
+                return at == Legend::Above ? above + figureHeight(shape, cell)
+                       : at == Legend::Beside ? std::max(column.y, figureHeight(shape, cell)) : figureHeight(cornered, cell);
+            };
+            const Legend places[3] = {Legend::Above, Legend::Corner, Legend::Beside};
+            Legend best = Legend::Above;
+            for (Legend at : places)
+                if (cellAt(at, FLT_MAX) > cellAt(best, FLT_MAX) * 1.001f) best = at;
+            const float want = heightAt(best, cellAt(best, FLT_MAX)) + 1;
+            const float least = std::min(want, above + cc.frame +
+                                                   std::max(scaled(140), std::min(cc.high * scaled(10), scaled(200))));
+            // Where the panel has less than that, the place with the largest cells (a little
+            // in favour of the place drawn last, so that the legend does not jump about).
+            // The legend is measured in the first frames: above, then as a column where a
+            // column may do better.
+            Legend at = legendAt_;
+            for (Legend p : places)
+                if (cellAt(p, room.y) > 1.05f * cellAt(at, room.y)) at = p;
+            if (legendAbove_ <= 0) {
+                at = Legend::Above;
+            } else if (legendColumn_.x <= 0) {
+                const Legend col = cellAt(Legend::Corner, room.y) >= cellAt(Legend::Beside, room.y) ? Legend::Corner
+                                                                                                 : Legend::Beside;
+                if (cellAt(col, room.y) > 0.8f * cellAt(Legend::Above, room.y)) at = col;
+            }
+            legendAt_ = at;
+            ctx_ = &c;
+            const ImGuiWindowFlags canvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+            if (at == Legend::Above) {
+                const float y0 = ImGui::GetCursorPosY();
+                legendAndZoom(c);
+                legendAbove_ = ImGui::GetCursorPosY() - y0;
+                ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least - legendAbove_, want - legendAbove_)), false,
+                                  canvasFlags);
+                canvas(c, shape, false);
+                ImGui::EndChild();
+            } else if (at == Legend::Corner) {
+                ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least, want)), false, canvasFlags);
+                canvas(c, cornered, true);
+                ImGui::EndChild();
+            } else {
+                const float h = elasticHeight(least, want);
+                const float width = std::max(1.0f, room.x - column.x - gap);
+                const float figure = std::min(width, figureWidth(shape, fitCell(shape, width, h, most)) + 1);
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (room.x - figure - gap - column.x) * 0.5f));
+                ImGui::BeginChild("canvas", ImVec2(figure, h), false, canvasFlags);
+                canvas(c, shape, false);
+                ImGui::EndChild();
+                ImGui::SameLine(0, gap);
+                ImGui::BeginChild("legend", ImVec2(std::max(column.x, ImGui::GetFontSize() * 4), h), false, canvasFlags);
+                legendColumn();
+                ImGui::EndChild();
+            }
+            ctx_ = nullptr;
         }
     }
     ImGui::End();

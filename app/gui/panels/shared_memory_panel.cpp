@@ -6,11 +6,14 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "figure_fit.hpp"
+#include "figure_notes.hpp"
 #include "layout.hpp"
 #include "meanings.hpp"
 #include "panels.hpp"
@@ -98,12 +101,14 @@ ImU32 slotFill(const Palette& pal, const sim::SlotView& sl, const sim::ConvSlot*
 }
 
 /// One shared array as a grid of `cell`-pixel slots under its name; `conv` the convolution's
-/// view when the array is its N_ds (else null).
+/// view when the array is its N_ds (else null). Notes the grid with its name as part of the
+/// panel's figure.
 void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::ConvView* conv)
 {
     const Palette& pal = f.theme.palette;
     const sim::ArrayInfo& a = t.arrays[array];
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 head = ImGui::GetCursorScreenPos();
     ImGui::PushFont(f.theme.fonts.bold);
     ImGui::TextUnformatted(a.name.c_str());
     ImGui::PopFont();
@@ -111,9 +116,14 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::
     ImGui::TextDisabled("%d x %d", a.rows, a.cols);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(a.name.c_str(), ImVec2(cell * a.cols, cell * a.rows));
+    noteFigure(head, ImVec2(std::max(o.x + cell * a.cols, ImGui::GetItemRectMax().x), o.y + cell * a.rows));
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
+    // A slot shows its value, the element it was loaded from and its writer in the cell font,
+    // else the small one, where three lines fit; else its value alone where that fits.
     ImFont* mono = f.theme.fonts.cell;
+    if (3 * mono->FontSize + 6 > cell) mono = f.theme.fonts.small;
+    const bool threeLines = 3 * mono->FontSize + 6 <= cell;
     const float lh = mono->FontSize;
     const std::vector<const sim::Event*> wrong = wrongReads(f, t, array);
     const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
@@ -146,13 +156,17 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::
             markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(5.0f, cell / 5), 4);
         // Practice mode: the slot remembered for scripted clicks, and its mark.
         practiceCellDrawn(f, dl, CellRef{a.name, sim::Cell{i / a.cols, i % a.cols}}, p0, p1);
-        if (cell < 3 * lh + 6 || !sl.written) continue;
+        if (cell < lh + 6 || !sl.written) continue;
         const ImU32 tc = textOn(fill);
         const float cx = (p0.x + p1.x) * 0.5f;
         auto line = [&](float y, const std::string& s, ImU32 col) {
             const float w = mono->CalcTextSizeA(lh, 1e9f, 0, s.c_str()).x;
             if (w <= cell - 6) dl->AddText(mono, lh, ImVec2(cx - w * 0.5f, y), col, s.c_str());
         };
+        if (!threeLines) {
+            line((p0.y + p1.y - lh) * 0.5f, cellValue(sl.value, true), tc);
+            continue;
+        }
         const float y0 = (p0.y + p1.y) * 0.5f - 1.5f * lh;
         line(y0, cellValue(sl.value, cell < 7 * lh * 0.6f), tc);
         line(y0 + lh, sl.zeroFilled ? "zero fill" : sl.sourceIndex >= 0 ? elementText(t, sl.sourceArray, sl.sourceIndex) : "", tc);
@@ -215,29 +229,41 @@ void SharedMemoryPanel::draw(Frame& f)
             legendEntry(Meaning::Selected, false, "Here: the slots the selected thread wrote (white corner).");
             if (!f.loaded.wrongReads.empty()) legendEntry(Meaning::WrongRead);
             if (focusedHazard(f.loaded, f.view)) legendEntry(Meaning::Hazard);
-            const float width = ImGui::GetContentRegionAvail().x;
-            const float n = static_cast<float>(shared.size());
+            // The arrays side by side, or one above the other where that gives larger slots
+            // (a tall panel on a slide); as large as the panel allows (figure_fit.hpp), at
+            // least 1.2 font heights a slot for small tiles and 4 px for large ones.
+            const ImVec2 room = ImGui::GetContentRegionAvail();
             const float head = ImGui::GetTextLineHeightWithSpacing();
-            // The arrays side by side: their columns together, the tallest one's rows (Nds
-            // padded to TILE_WIDTH + 1 columns is wider than Mds).
-            int cols = 0, rows = 0, widestArray = 0;
+            const float gap = scaled(24), spacing = ImGui::GetStyle().ItemSpacing.y;
+            const float n = static_cast<float>(shared.size());
+            FigureShape side, stacked;
+            int rows = 0, widestArray = 0;
             for (int a : shared) {
-                cols += s->trace.arrays[a].cols;
-                rows = std::max(rows, s->trace.arrays[a].rows);
-                widestArray = std::max(widestArray, s->trace.arrays[a].cols);
+                const sim::ArrayInfo& ai = s->trace.arrays[a];
+                side.across.push_back(FigureSpan{static_cast<float>(ai.cols), 0});
+                stacked.down.push_back(FigureSpan{static_cast<float>(ai.rows), 0});
+                rows = std::max(rows, ai.rows);
+                widestArray = std::max(widestArray, ai.cols);
             }
-            // Small tiles keep cells big enough to read; large ones may shrink to a few pixels
-            // a slot. The arrays are as tall as the width lets their cells be (at most 150 px
-            // at 1x), and at least as tall as the smallest cells.
+            side.down = {FigureSpan{static_cast<float>(rows), 0}};
+            side.fixedWide = gap * (n - 1) + 2;
+            side.fixedHigh = head;
+            stacked.across = {FigureSpan{static_cast<float>(widestArray), 0}};
+            stacked.fixedWide = 2;
+            stacked.fixedHigh = n * head + (n - 1) * spacing;
             const float smallest = widestArray <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
-            const float gaps = scaled(24) * (n - 1) + 2;
-            const float widest = std::clamp((width - gaps) / static_cast<float>(cols), smallest,
-                                            std::max(smallest, 150.0f * f.theme.scale));
-            const float tall = elasticHeight(head + rows * smallest, head + rows * widest);
-            const float cell = std::clamp((tall - head) / rows, smallest, widest);
+            const float most = std::max(smallest, 150.0f * f.theme.scale);
+            const float bySide = fitCell(side, room.x, room.y, most), byStack = fitCell(stacked, room.x, room.y, most);
+            // A little in favour of side by side, the textbook's picture.
+            const bool stack = byStack > 1.1f * bySide;
+            const FigureShape& shape = stack ? stacked : side;
+            const float widest = std::max(smallest, fitCell(shape, room.x, FLT_MAX, most));
+            const float want = figureHeight(shape, widest), least = figureHeight(shape, smallest);
+            const float tall = elasticHeight(least, want);
+            const float cell = std::clamp(fitCell(shape, room.x, tall, most), smallest, widest);
             ImGui::BeginChild("arrays", ImVec2(0, tall), false, ImGuiWindowFlags_NoScrollbar);
             for (size_t i = 0; i < shared.size(); ++i) {
-                if (i) ImGui::SameLine(0, scaled(24));
+                if (i && !stack) ImGui::SameLine(0, gap);
                 ImGui::BeginGroup();
                 drawArray(f, s->trace, shared[i], cell, conv && shared[i] == conv->ndsArray ? conv : nullptr);
                 ImGui::EndGroup();
