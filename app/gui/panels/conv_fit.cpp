@@ -9,7 +9,7 @@ namespace ts::app {
 namespace {
 
 /// Cells may be this much taller than wide (or wider than tall) in 2D, to fill the room.
-constexpr float kAspect2D = 4.0f / 3.0f;
+constexpr float kAspect2D = 1.2f;
 /// 1D rows may be this many times as tall as their cells are wide.
 constexpr float kAspect1D = 3.0f;
 
@@ -78,42 +78,43 @@ ConvFit fit1D(const ConvFitInput& in)
 
 /// 2D, arrangement `a`: the cells' width and height that fill the canvas, before the
 /// aspect limits.
-void cells2D(const ConvFitInput& in, int a, int mid, float& cw, float& ch)
+void cells2D(const ConvFitInput& in, int a, int mid, float grow, float& cw, float& ch)
 {
     const float L = in.label, g = in.gap;
     const int ndsRows = in.ndsRows;
     if (a == 0) {
-        // N | N_ds over M | P: M as wide as N_ds (mid columns of cells), square in cells.
-        cw = (in.width - 2 * g) / (2 * in.nCols + mid);
-        const float middle = ndsRows > 0 ? (in.height - 2 * L - g) / (ndsRows + mid) : (in.height - L) / mid;
+        // N | N_ds over M | P: M as wide as N_ds (mid columns of cells), square in cells;
+        // the middle column's cells `grow` times N's.
+        cw = (in.width - 2 * g) / (2 * in.nCols + mid * grow);
+        const float middle = ndsRows > 0 ? (in.height - 2 * L - g) / ((ndsRows + mid) * grow) : (in.height - L) / (mid * grow);
         ch = std::min((in.height - L) / in.nRows, middle);
     } else {
-        // N | N_ds over M | P, in two rows: M under N, P under N_ds.
+        // N | N_ds over M | P, in two rows: M under N, P under N_ds; `grow` is 1.
         cw = (in.width - g) / (2 * in.nCols);
         const int top = std::max(in.nRows, ndsRows);
         ch = (in.height - 2 * L - g) / (top + std::max(in.nRows, mid));
     }
 }
 
-ConvFit place2D(const ConvFitInput& in, int a, int mid, float cw, float ch)
+ConvFit place2D(const ConvFitInput& in, int a, int mid, float grow, float cw, float ch)
 {
     ConvFit f;
     f.arrangement = a;
     const float L = in.label, g = in.gap;
     const bool nds = in.ndsCols > 0;
     // The mask's cells: M spans `mid` of N's cells across and down.
-    const float mw = cw * mid / in.mask, mh = ch * mid / in.mask;
+    const float mw = grow * cw * mid / in.mask, mh = grow * ch * mid / in.mask;
     if (a == 0) {
-        const float used = (2 * in.nCols + mid) * cw;
+        const float used = (2 * in.nCols + mid * grow) * cw;
         const float spread = std::clamp((in.width - used) / 2 - g, 0.0f, 4 * g);
         f.n = FitBoard{0, L, cw, ch, in.nRows, in.nCols};
         const float x1 = f.n.right() + g + spread;
-        f.nds = FitBoard{x1, L, cw, ch, in.ndsRows, in.ndsCols};
+        f.nds = FitBoard{x1, L, grow * cw, grow * ch, in.ndsRows, in.ndsCols};
         f.m = FitBoard{x1, nds ? f.nds.bottom() + g + L : L, mw, mh, in.mask, in.mask};
         // M at the bottom of its column when the column is shorter than N.
         const float low = f.n.bottom() - f.m.rows * mh;
         if (nds && low > f.m.y) f.m.y = low;
-        f.p = FitBoard{x1 + mid * cw + g + spread, L, cw, ch, in.nRows, in.nCols};
+        f.p = FitBoard{x1 + mid * grow * cw + g + spread, L, cw, ch, in.nRows, in.nCols};
     } else {
         const int top = std::max(in.nRows, in.ndsRows);
         const float usedH = (top + std::max(in.nRows, mid)) * ch + 2 * L + g;
@@ -143,12 +144,16 @@ ConvFit fitConvBoards(const ConvFitInput& in)
     // The arrangement whose cells are largest, weighed by how much of the canvas it covers.
     ConvFit best;
     float bestScore = -1;
-    for (int a = 0; a < 2; ++a) {
+    // The wide arrangement may give N_ds and M up to twice N's cells, where the height
+    // would otherwise go unused.
+    for (int step = 0; step <= 11; ++step) {
+        const int a = step <= 10 ? 0 : 1;
+        const float grow = a == 0 ? 1.0f + 0.1f * step : 1.0f;
         float cw, ch;
-        cells2D(in, a, mid, cw, ch);
+        cells2D(in, a, mid, grow, cw, ch);
         cw = std::clamp(std::min(cw, ch * kAspect2D), kLeastFitCell, most);
         ch = std::clamp(std::min(ch, cw * kAspect2D), kLeastFitCell, most);
-        const ConvFit f = place2D(in, a, mid, cw, ch);
+        const ConvFit f = place2D(in, a, mid, grow, cw, ch);
         const float covered = std::min(f.right, in.width) * std::min(f.bottom, in.height);
         const float score = cw * ch * covered;
         if (score > bestScore) {

@@ -5,8 +5,9 @@
 // 1D: four rows, one above the other (N with its indices, N_ds under the N elements it
 // holds, M, P), cells as wide as the canvas allows and rows as tall as it allows, up to
 // three times their width. 2D: the arrangement, of a few, whose cells come out largest:
-// "N | N_ds over M | P" on a wide canvas, "N | N_ds" over "M | P" on a tall one; N_ds has N's
-// cells (it holds a part of N), M is as wide as N_ds, and cells may be up to a third taller
+// "N | N_ds over M | P" on a wide canvas (N_ds and M there with N's cells or up to twice
+// as large where the height allows), "N | N_ds" over "M | P" on a tall one (N_ds with N's
+// cells: it holds a part of N); M is as wide as N_ds, and cells may be up to a fifth taller
 // or wider than square to fill the room.
 #pragma once
 

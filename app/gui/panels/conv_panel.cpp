@@ -425,8 +425,7 @@ void stats(const Ctx& c)
         // The formula with the numbers put in, without its names (the desk has both).
         const size_t eq = l.formulaText.find(" = ");
         const std::string formula = eq == std::string::npos ? l.formulaText : l.formulaText.substr(eq + 3);
-        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many (simulated). "
-                           "Formula: %s%s",
+        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many: %s%s",
                            blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
                            static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
                            static_cast<unsigned long long>(l.untiled), l.reduction, formula.c_str(),
@@ -955,12 +954,12 @@ CloseUp closeUp(const Ctx& c, float width, float height)
     return u;
 }
 
-/// The close-up's least height: 1D rows 18 px tall at 1x, 2D N's rows 6 px tall (the
+/// The close-up's least height: 1D rows 12 px tall at 1x, 2D N's rows 6 px tall (the
 /// wide arrangement: N, then N_ds over M, then P).
 float leastCloseUp(const Ctx& c, float width)
 {
     const float lbl = ImGui::GetTextLineHeight() + 8;
-    if (!c.v.geo.twoD) return 7 * lbl + 4 * scaled(18) + 3 * scaled(8);
+    if (!c.v.geo.twoD) return 7 * lbl + 4 * scaled(12) + 3 * scaled(8);
     const CloseUp u = closeUp(c, width, 0);
     return lbl + u.rn * scaled(6) + 4;
 }
