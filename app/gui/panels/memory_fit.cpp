@@ -20,7 +20,7 @@ void check(const WarpPictureInput& in)
 
 /// Each part's least and most.
 struct Range {
-    float lanes, perRow, bottom;
+    float lanesMin, lanesMax, perRow, bottom;
     float gapMin, gapMax, cellMin, cellMax;
 };
 
@@ -28,15 +28,16 @@ Range rangeOf(const WarpPictureInput& in)
 {
     const float u = in.unit, fs = in.font;
     Range r;
-    r.lanes = fs + 6 * u;
+    r.lanesMin = fs + 6 * u;
+    r.lanesMax = 2 * fs + 6 * u;
     r.perRow = in.global ? 2 * (fs + 3 * u) + 4 * u : 0;
     r.bottom = in.global ? 0 : fs + 3 * u;
     r.gapMin = in.connectors ? 10 * u : 6 * u;
-    // Long connectors show where each lane goes: up to two fifths of the width.
-    r.gapMax = in.connectors ? std::max(48 * u, 0.4f * in.width) : 6 * u;
+    // Long connectors show where each lane goes: up to half the width.
+    r.gapMax = in.connectors ? std::max(48 * u, 0.5f * in.width) : 6 * u;
     // Cells hold their lanes' label where they are tall enough; a deep conflict draws bars.
     r.cellMin = in.global || in.rows <= 2 ? fs + 4 * u : 8 * u;
-    r.cellMax = in.rows <= 8 ? std::max(r.cellMin, 2.5f * fs) : r.cellMin;
+    r.cellMax = in.rows <= 8 ? std::max(r.cellMin, 3 * fs) : r.cellMin;
     return r;
 }
 
@@ -46,8 +47,8 @@ WarpPictureSize warpPictureSize(const WarpPictureInput& in)
 {
     check(in);
     const Range r = rangeOf(in);
-    const float fixed = r.lanes + in.rows * r.perRow + r.bottom;
-    return {fixed + r.gapMin + in.rows * r.cellMin, fixed + r.gapMax + in.rows * r.cellMax};
+    const float fixed = in.rows * r.perRow + r.bottom;
+    return {fixed + r.lanesMin + r.gapMin + in.rows * r.cellMin, fixed + r.lanesMax + r.gapMax + in.rows * r.cellMax};
 }
 
 WarpPictureParts splitWarpPicture(const WarpPictureInput& in, float height)
@@ -59,7 +60,7 @@ WarpPictureParts splitWarpPicture(const WarpPictureInput& in, float height)
     const Range r = rangeOf(in);
     const float t = size.want > size.min ? std::clamp((height - size.min) / (size.want - size.min), 0.0f, 1.0f) : 0.0f;
     WarpPictureParts p;
-    p.lanes = r.lanes;
+    p.lanes = r.lanesMin + t * (r.lanesMax - r.lanesMin);
     p.gap = r.gapMin + t * (r.gapMax - r.gapMin);
     p.cell = r.cellMin + t * (r.cellMax - r.cellMin);
     p.perRow = r.perRow;

@@ -36,8 +36,9 @@ struct WarpPictureParts {
 /// sentence naming the value, when a size is negative or not a number or rows is below 1.
 WarpPictureSize warpPictureSize(const WarpPictureInput& in);
 
-/// The parts of a picture `height` pixels tall: from the least to the wanted height the gap
-/// and the cells grow together, in proportion; below the least the parts keep their least
+/// The parts of a picture `height` pixels tall: from the least to the wanted height the lane
+/// row (one to two lines of the small font), the gap (up to half the width) and the cells (up
+/// to three lines) grow together, in proportion; below the least the parts keep their least
 /// (the picture is taller than `height`), above the wanted height they keep their most (the
 /// rest stays empty under the picture). Throws as warpPictureSize does.
 WarpPictureParts splitWarpPicture(const WarpPictureInput& in, float height);

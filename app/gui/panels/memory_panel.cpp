@@ -330,13 +330,15 @@ void laneTooltip(Frame& f, const sim::Simulation& s, const WarpInstruction& in, 
 
 /// A global instruction: lanes above, the 128-byte segments they touch below as sectors of 8
 /// words, each segment named under its sectors (the connectors end at the sectors' top).
-void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m, float h,
+void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m0, float h,
                 int& hoveredLane)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = f.theme.palette;
-    const Strip st = stripOf(in, m);
-    const WarpPictureParts parts = splitWarpPicture(pictureInput(in, m), h);
+    const Strip st = stripOf(in, m0);
+    const WarpPictureParts parts = splitWarpPicture(pictureInput(in, m0), h);
+    Measures m = m0;
+    m.laneH = parts.lanes;
     const float conn = parts.gap;
     const float rowH = parts.cell + parts.perRow;
     const float sectorH = parts.cell;
@@ -442,13 +444,15 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
 
 /// A shared instruction: lanes above, 32 bank columns below with one cell per distinct word
 /// and one row per wavefront.
-void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m, float h,
+void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m0, float h,
                 int& hoveredLane)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = f.theme.palette;
     const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
-    const WarpPictureParts parts = splitWarpPicture(pictureInput(in, m), h);
+    const WarpPictureParts parts = splitWarpPicture(pictureInput(in, m0), h);
+    Measures m = m0;
+    m.laneH = parts.lanes;
     const float conn = parts.gap;
     const float cellH = parts.cell;
     hoveredLane = drawLanes(f, in, o, m, static_cast<unsigned>(s.trace.blockDim.count()));
