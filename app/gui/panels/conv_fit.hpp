@@ -1,6 +1,6 @@
 // Where the Convolution panel puts its boards (N, N_ds, the mask M and P) so that they fill
 // the canvas it has: pure arithmetic in pixels, no ImGui, so that a unit test can hold it to
-// the room it was given (tests/app/conv_fit_test.cpp).
+// the room it was given (tests/app/figure_fit_test.cpp).
 //
 // 1D: four rows, one above the other (N with its indices, N_ds under the N elements it
 // holds, M, P), cells as wide as the canvas allows and rows as tall as it allows, up to

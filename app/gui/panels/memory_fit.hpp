@@ -2,7 +2,7 @@
 // gap the connectors cross, and the rows below it (bank cells, one row per wavefront, or rows
 // of 128-byte segments), so that the picture fills the height the panel gives it. Pure
 // arithmetic in pixels, no ImGui, so that a unit test can hold it to the room
-// (tests/app/conv_fit_test.cpp).
+// (tests/app/figure_fit_test.cpp).
 #pragma once
 
 namespace ts::app {
