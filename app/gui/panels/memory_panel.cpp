@@ -11,7 +11,7 @@
 // Lanes are coloured by lane number (heat ramp, lane 0 dark, lane 31 light); hovering a lane
 // or a cell says which thread, element and word it is; clicking a lane selects its thread.
 // `[` and `]` (or the arrows at the top) pick the warp; selecting a thread anywhere shows its
-// warp. Lines where nvcc's instructions differ from this per-element model carry a note.
+// warp. Source lines where nvcc's instructions differ from this per-element model carry a note.
 #include <imgui.h>
 
 #include <algorithm>
