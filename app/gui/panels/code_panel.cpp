@@ -492,7 +492,10 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     const sim::Step& st = t.steps[f.view.cursor];
     const sim::Variables v = sim::threadVariables(s.scenario, t, f.view.thread, f.view.cursor);
     ImGui::PushFont(f.theme.fonts.bold);
-    ImGui::TextWrapped("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
+    if (v.count("Width"))   // a 1D convolution: thread i computes P[i]
+        ImGui::TextWrapped("Thread (tx=%lld), i = %lld, computes P[%lld]:", v.at("tx"), v.at("i"), v.at("i"));
+    else
+        ImGui::TextWrapped("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
     ImGui::PopFont();
     tooltip("The selected thread (click one in Threads, Shared memory or P). Its variables are put into "
             "the index expressions of the source lines it ran in this step.");

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "conv_fit.hpp"
+#include "figure_notes.hpp"
 #include "heatmap.hpp"
 #include "layout.hpp"
 #include "meanings.hpp"
@@ -191,12 +193,16 @@ void drawN(const Ctx& c, const Board& b)
             if (!inside) {   // ghost cells: a dashed look, outside N's edge
                 for (float x = a.x + 3; x < z.x; x += 6) c.dl->AddLine(ImVec2(x, a.y), ImVec2(x, a.y + 2), pal.grid);
             }
-            std::string text;
-            if (!inside) text = "0";
-            else if (heat && u) text = std::to_string(u->uses());
-            else text = cellValue(c.s.N[static_cast<size_t>(r) * g.width + col], true);
-            if (b.w >= (heat || !inside ? 22 : 50) * c.f.theme.scale)
-                centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), text);
+            // A ghost's 0 or a use count where the cell holds two digits; a value where
+            // every value of N would fit (cellText), so that no cell shows one alone.
+            if (!inside || heat) {
+                const std::string text = !inside ? "0" : u ? std::to_string(u->uses()) : "";
+                if (b.w >= scaled(22)) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), text);
+            } else if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.w - 2);
+                       ct.font && b.h >= ct.font->FontSize + 2) {
+                centredText(c.dl, ct.font, a, z, textOn(fill),
+                            cellValue(c.s.N[static_cast<size_t>(r) * g.width + col], ct.decimals));
+            }
             // Loaded by the cursor step: from global memory, or a ghost slot zero-filled now.
             bool loadedNow = false, readNow = false;
             if (inside) loadedNow = c.f.replay.element(c.v.nArray, r * g.width + col).readNow;
@@ -275,13 +281,26 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
         const ImU32 fill = sv.written ? roleColour(pal, sl.role) : pal.cell;
         c.dl->AddRectFilled(a, z, fill);
         if (sv.written) {
+            // The slot's value and the thread that loaded it: both where the cell is two
+            // lines tall, else the value, else the loader, each for every slot or none
+            // ("11,11" is the widest loader in 2D).
             const int bdx = static_cast<int>(c.s.trace.blockDim.x);
             const std::string who = g.twoD ? std::to_string(sv.writer / bdx) + "," + std::to_string(sv.writer % bdx)
                                            : std::string("t").append(std::to_string(sv.writer));
-            // Every label or none: "11,11" is the widest in 2D.
-            ImFont* font = c.f.theme.fonts.cell;
-            if (font->CalcTextSizeA(font->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= b.w - 4)
-                centredText(c.dl, font, a, z, textOn(fill), who);
+            ImFont* small = c.f.theme.fonts.small;
+            const bool whoFits = small->CalcTextSizeA(small->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= b.w - 4 &&
+                                 b.h >= small->FontSize + 2;
+            const CellText ct = cellText({c.f.theme.fonts.cell, small}, b.w - 2);
+            const bool valueFits = ct.font && b.h >= ct.font->FontSize + 2;
+            if (valueFits && whoFits && b.h >= ct.font->FontSize + small->FontSize + 6) {
+                const float mid = std::floor((a.y + z.y) * 0.5f);
+                centredText(c.dl, ct.font, a, ImVec2(z.x, mid), textOn(fill), cellValue(sv.value, ct.decimals));
+                centredText(c.dl, small, ImVec2(a.x, mid), z, textOn(fill), who);
+            } else if (valueFits) {
+                centredText(c.dl, ct.font, a, z, textOn(fill), cellValue(sv.value, ct.decimals));
+            } else if (whoFits) {
+                centredText(c.dl, small, a, z, textOn(fill), who);
+            }
         }
         if (sv.writtenNow) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
         if (sv.readNow) {
@@ -347,7 +366,9 @@ void drawP(const Ctx& c, const Board& b)
             const ImVec2 a = b.at(r, col), z(a.x + b.w - 1, a.y + b.h - 1);
             const ImU32 fill = e.stored ? pal.finished : pal.cell;
             c.dl->AddRectFilled(a, z, fill);
-            if (e.stored && b.w >= 22) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), cellValue(e.storedValue, true));
+            if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.w - 2);
+                e.stored && ct.font && b.h >= ct.font->FontSize + 2)
+                centredText(c.dl, ct.font, a, z, textOn(fill), cellValue(e.storedValue, ct.decimals));
             if (isSelected(c, r, col)) {
                 const float d = std::min(10.0f, b.w / 3);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
@@ -402,42 +423,52 @@ void stats(const Ctx& c)
         // The formula with the numbers put in, without its names (the desk has both).
         const size_t eq = l.formulaText.find(" = ");
         const std::string formula = eq == std::string::npos ? l.formulaText : l.formulaText.substr(eq + 3);
-        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many (simulated). "
-                           "Formula: %s%s",
+        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many: %s%s",
                            blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
                            static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
                            static_cast<unsigned long long>(l.untiled), l.reduction, formula.c_str(),
                            l.formula ? "" : " (not this kernel's)");
         return;
     }
-    const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (ImGui::BeginTable("convloads", 4, tf)) {
-        ImGui::TableSetupColumn(blockName.c_str());
-        ImGui::TableSetupColumn("global");
-        ImGui::TableSetupColumn("shared");
-        ImGui::TableSetupColumn("constant");
-        ImGui::TableHeadersRow();
-        auto row = [](const char* what, const sim::Totals& t) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(what);
-            for (uint64_t n : {t.global_loads, t.shared_loads, t.constant_loads}) {
+    // The desk: the same paragraph with the formula's names and the shared and constant
+    // loads, so that the figure keeps the panel's room; the table of loads on hover.
+    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all (shared %llu of %llu, constant %llu of %llu); "
+                       "%s: %llu, reduction %llu / %llu = %.2f (simulated). Formula (PMPP ch. 7): %s%s",
+                       blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
+                       static_cast<unsigned long long>(l.block.global_loads),
+                       static_cast<unsigned long long>(now.shared_loads), static_cast<unsigned long long>(l.block.shared_loads),
+                       static_cast<unsigned long long>(now.constant_loads),
+                       static_cast<unsigned long long>(l.block.constant_loads), basic.c_str(),
+                       static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
+                       static_cast<unsigned long long>(l.block.global_loads), l.reduction, l.formulaText.c_str(),
+                       l.formula ? "" : " (not this kernel's)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+        if (ImGui::BeginTable("convloads", 4, tf)) {
+            ImGui::TableSetupColumn(blockName.c_str());
+            ImGui::TableSetupColumn("global");
+            ImGui::TableSetupColumn("shared");
+            ImGui::TableSetupColumn("constant");
+            ImGui::TableHeadersRow();
+            auto row = [](const char* what, const sim::Totals& t) {
+                ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::Text("%llu", static_cast<unsigned long long>(n));
-            }
-        };
-        row("loads up to this step", now);
-        row("loads, whole kernel", l.block);
-        ImGui::EndTable();
+                ImGui::TextUnformatted(what);
+                for (uint64_t n : {t.global_loads, t.shared_loads, t.constant_loads}) {
+                    ImGui::TableNextColumn();
+                    ImGui::Text("%llu", static_cast<unsigned long long>(n));
+                }
+            };
+            row("loads up to this step", now);
+            row("loads, whole kernel", l.block);
+            ImGui::EndTable();
+        }
+        ImGui::TextUnformatted("Element reads by the traced block (simulated): N from global memory, N_ds from shared\n"
+                               "memory, the mask M from constant memory. The basic kernel reads every in-range element\n"
+                               "of each output's window from global memory; ghost elements it skips (PMPP sec. 7.1).");
+        ImGui::EndTooltip();
     }
-    tooltip("Element reads by the traced block (simulated): N from global memory, N_ds from shared memory, "
-            "the mask M from constant memory.");
-    ImGui::TextWrapped("%s: %llu global loads for the same outputs; reduction %llu / %llu = %.2f (simulated)", basic.c_str(),
-                static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
-                static_cast<unsigned long long>(l.block.global_loads), l.reduction);
-    tooltip("The basic kernel reads every in-range element of each output's window from global memory; "
-            "ghost elements it skips (ghost cells, PMPP sec. 7.1).");
-    ImGui::TextWrapped("Formula (PMPP ch. 7): %s%s", l.formulaText.c_str(), l.formula ? "" : " (not this kernel's)");
     if (!l.note.empty()) colouredText(c.f.theme.palette.dimText, l.note);
 }
 
@@ -900,64 +931,102 @@ void drawOverviews(Ctx& c, const OverviewLayout& l, int row0, int rows, int col0
     if (l.P.hit(m, r, col)) interactP(c, r, col);
 }
 
-/// The canvas's height for the panel's width (elasticHeight()): in 1D the rows of N, N_ds, M
-/// and P, whose cells the width sizes; in 2D N takes up to half the width and as much
-/// height, and shrinks with less.
+/// The close-up's cells: N's extent (rows [r0, r0 + rn), columns [c0, c0 + cn), ghost cells
+/// included) and the boards' fit in a canvas of `width` x `height` pixels.
+struct CloseUp {
+    int r0 = 0, rn = 1, c0 = 0, cn = 1;
+    ConvFit fit;
+};
+
+CloseUp closeUp(const Ctx& c, float width, float height)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    CloseUp u;
+    // N's extent: all of it when it fits at kMinCell, else the block's neighbourhood.
+    extent(g.width, g.inCol0, g.inCols, g.tile, g.twoD ? width * 0.5f : width - 8, u.c0, u.cn);
+    if (g.twoD) extent(g.height, g.inRow0, g.inRows, g.tile, width * 0.5f, u.r0, u.rn);
+    ConvFitInput in;
+    in.width = std::max(0.0f, width - 8);
+    in.height = std::max(0.0f, height);
+    in.label = ImGui::GetTextLineHeight() + 8;
+    in.gap = scaled(8);
+    in.mostCell = scaled(96);
+    in.twoD = g.twoD;
+    in.nRows = u.rn;
+    in.nCols = u.cn;
+    if (c.v.ndsArray >= 0) {
+        in.ndsRows = g.twoD ? g.inRows : 1;
+        in.ndsCols = g.inCols;
+    }
+    in.mask = g.maskWidth;
+    u.fit = fitConvBoards(in);
+    return u;
+}
+
+/// The close-up's least height: 1D rows 12 px tall at 1x, 2D N's rows 6 px tall (the
+/// wide arrangement: N, then N_ds over M, then P).
+float leastCloseUp(const Ctx& c, float width)
+{
+    const float lbl = ImGui::GetTextLineHeight() + 8;
+    if (!c.v.geo.twoD) return 7 * lbl + 4 * scaled(12) + 3 * scaled(8);
+    const CloseUp u = closeUp(c, width, 0);
+    return lbl + u.rn * scaled(6) + 4;
+}
+
+/// The canvas's height for the panel's width (elasticHeight()): at least the close-up's
+/// least, and as much as makes its cells as large as the width allows (conv_fit.hpp), with the
+/// overview of a large N above it.
 float canvasHeight(const Ctx& c)
 {
     const sim::ConvGeometry& g = c.v.geo;
-    const float lbl = ImGui::GetTextLineHeight() + 8;
     const float width = ImGui::GetContentRegionAvail().x;
-    const float scale = c.f.theme.scale;
-    if (!g.twoD) {
-        int first, count;
-        extent(g.width, g.inCol0, g.inCols, g.tile, width - 8, first, count);
-        const float w = std::min(64.0f * scale, (width - 8) / count);
-        const float h = std::clamp(w * 1.4f, 26.0f * scale, 52.0f * scale);
-        const float mw = std::min(72.0f * scale, (width - 8) / g.maskWidth);
-        const float rest = 5 * lbl + std::clamp(mw, 30.0f * scale, 40.0f * scale) + 22 + 2;
-        const float over = needsOverview(g, width) ? overviewHeight(g, width) : 0.0f;
-        return elasticHeight(rest + 3 * 26.0f * scale, rest + 3 * h + over);
+    CloseUp u = closeUp(c, width, 0);
+    ConvFitInput in;
+    in.width = std::max(0.0f, width - 8);
+    in.label = ImGui::GetTextLineHeight() + 8;
+    in.gap = scaled(8);
+    in.mostCell = scaled(96);
+    in.twoD = g.twoD;
+    in.nRows = u.rn;
+    in.nCols = u.cn;
+    if (c.v.ndsArray >= 0) {
+        in.ndsRows = g.twoD ? g.inRows : 1;
+        in.ndsCols = g.inCols;
     }
-    const float want = width * 0.5f + lbl + 16;
-    return elasticHeight(std::min(want, scaled(240)), want + (needsOverview(g, width) ? overviewHeight(g, width) : 0.0f));
+    in.mask = g.maskWidth;
+    const float over = needsOverview(g, width) ? overviewHeight(g, width) : 0.0f;
+    const float least = leastCloseUp(c, width);
+    return elasticHeight(least, std::max(least, wantedConvHeight(in)) + over + 4);
 }
 
 void canvas(Ctx& c)
 {
     const sim::ConvGeometry& g = c.v.geo;
-    const float lbl = ImGui::GetTextLineHeight() + 8;
     // A large N: the overview of the whole N and P at the top, the close-up below it.
     const ImVec2 avail0 = ImGui::GetContentRegionAvail();
     const ImVec2 o0 = ImGui::GetCursorScreenPos();
-    const float scale = c.f.theme.scale;
     std::optional<OverviewLayout> over;
-    if (c.ov && needsOverview(g, avail0.x)) {
-        // 1D: the close-up's least height (rows of 26 px at 1x, as canvasHeight() asks).
-        const float mh = std::clamp(std::min(72.0f * scale, (avail0.x - 8) / g.maskWidth), 30.0f * scale, 40.0f * scale);
-        over = layoutOverview(c, o0, avail0, 5 * lbl + mh + 24 + 3 * 26.0f * scale);
-    }
+    if (c.ov && needsOverview(g, avail0.x)) over = layoutOverview(c, o0, avail0, leastCloseUp(c, avail0.x));
     const float top = over ? over->height : 0.0f;
     const ImVec2 avail(avail0.x, avail0.y - top);
-    const ImVec2 o(o0.x, o0.y + top);
+    const ImVec2 o(o0.x + 4, o0.y + top);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const bool hovered = ImGui::IsWindowHovered();
     int hr, hc;
-    Board N, P, M, Nds;
+    // The boards fill the canvas (conv_fit.hpp).
+    const CloseUp u = closeUp(c, avail.x, avail.y - 4);
+    const ConvFit& fit = u.fit;
+    auto board = [&](const FitBoard& b, int row0, int col0) {
+        return Board{ImVec2(std::floor(o.x + b.x), std::floor(o.y + b.y)), b.cellW, b.cellH, row0, col0, b.rows, b.cols};
+    };
+    Board N = board(fit.n, u.r0, u.c0), P = board(fit.p, u.r0, u.c0), M = board(fit.m, 0, 0), Nds;
     std::string nText = "N: input, " + (g.twoD ? std::to_string(g.height) + " x " + std::to_string(g.width)
                                                : std::to_string(g.width) + " elements");
     if (!g.twoD) {
-        int first, count;
-        extent(g.width, g.inCol0, g.inCols, g.tile, avail.x - 8, first, count);
-        const float w = std::min(64.0f * scale, (avail.x - 8) / count);
-        const float mw = std::min(72.0f * scale, (avail.x - 8) / g.maskWidth);
-        const float mh = std::clamp(mw, 30.0f * scale, 40.0f * scale);
-        // Rows as tall as the canvas allows, between 26 and 52 px (at 1x).
-        const float h = std::clamp(std::min(w * 1.4f, (avail.y - 5 * lbl - mh - 24) / 3), 26.0f * scale, 52.0f * scale);
-        N = Board{ImVec2(o.x + 4, o.y + lbl), w, h, 0, first, 1, count};
-        Nds = Board{ImVec2(N.origin.x, N.origin.y + h + 2 * lbl + 6), w, h, 0, first, 1, count};
-        M = Board{ImVec2(o.x + 4, Nds.origin.y + h + lbl + 6), mw, mh, 0, 0, 1, g.maskWidth};
-        P = Board{ImVec2(N.origin.x, M.origin.y + M.h + lbl + 6), w, h, 0, first, 1, count};
+        const int first = u.c0, count = u.cn;
+        const float w = N.w;
+        // In 1D N_ds is drawn under N, slot under the element it holds: N's columns.
+        Nds = Board{ImVec2(N.origin.x, std::floor(o.y + fit.nds.y)), w, fit.nds.cellH, 0, first, 1, count};
         if (first > std::min(0, g.inCol0) || first + count < std::max(g.width, g.inCol0 + g.inCols))
             nText += " (showing N[" + std::to_string(first) + "..." + std::to_string(first + count - 1) + "])";
         // Index labels under N, as many as fit.
@@ -973,31 +1042,16 @@ void canvas(Ctx& c)
                               c.f.theme.palette.dimText, t.c_str());
             }
     } else {
-        int r0, rn, c0, cn;
-        const float side = std::min(avail.x * 0.5f, avail.y - lbl - 8);
-        extent(g.height, g.inRow0, g.inRows, g.tile, side, r0, rn);
-        extent(g.width, g.inCol0, g.inCols, g.tile, side, c0, cn);
-        const float cell = std::min(48.0f * scale, side / std::max(rn, cn));
-        N = Board{ImVec2(o.x + 4, o.y + lbl), cell, cell, r0, c0, rn, cn};
-        const float x1 = o.x + 4 + cn * cell + scaled(20), rightW = o.x + avail.x - 8 - x1;
-        const int ndsN = c.v.ndsArray >= 0 ? g.inCols : 0;
-        const float ndsCell = ndsN ? std::min(rightW / ndsN, (avail.y - 2 * lbl - 16) * 0.6f / ndsN) : 0;
-        Nds = Board{ImVec2(x1, o.y + lbl), ndsCell, ndsCell, 0, 0, ndsN, ndsN};
-        const float y2 = Nds.origin.y + ndsN * ndsCell + lbl + 8, h2 = o.y + avail.y - 8 - y2;
-        const float mCell = std::min({58.0f * scale, h2 / g.maskWidth, rightW * 0.4f / g.maskWidth});
-        M = Board{ImVec2(x1, y2), mCell, mCell, 0, 0, g.maskWidth, g.maskWidth};
-        // P starts after the mask or after the mask's label, whichever is wider.
-        const ImFont* bold = c.f.theme.fonts.bold;
-        const float maskLabel = bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, "Mc: mask").x;
-        const float px = x1 + std::max(g.maskWidth * mCell, maskLabel) + scaled(20);
-        const float pCell = std::min((o.x + avail.x - 8 - px) / cn, h2 / rn);
-        P = Board{ImVec2(px, y2), pCell, pCell, r0, c0, rn, cn};
+        Nds = board(fit.nds, 0, 0);
         const int fullRows = std::max(g.height, g.inRow0 + g.inRows) - std::min(0, g.inRow0);
         const int fullCols = std::max(g.width, g.inCol0 + g.inCols) - std::min(0, g.inCol0);
-        if (rn < fullRows || cn < fullCols)
-            nText += " (showing rows " + std::to_string(r0) + "..." + std::to_string(r0 + rn - 1) + ", cols " +
-                     std::to_string(c0) + "..." + std::to_string(c0 + cn - 1) + ")";
+        if (u.rn < fullRows || u.cn < fullCols)
+            nText += " (showing rows " + std::to_string(u.r0) + "..." + std::to_string(u.r0 + u.rn - 1) + ", cols " +
+                     std::to_string(u.c0) + "..." + std::to_string(u.c0 + u.cn - 1) + ")";
     }
+    // The figure for the pixel checks: the boards with their labels, and the overview.
+    noteFigure(ImVec2(o.x + fit.left, o.y + fit.top), ImVec2(o.x + fit.right, o.y + fit.bottom));
+    if (over) noteFigure(o0, ImVec2(o0.x + avail0.x - 4, o0.y + over->height));
     drawN(c, N);
     // In 2D, N's label stops where N_ds begins, and the mask's where P begins.
     boardLabel(c, N, {nText, "N: input", "N"}, g.twoD && c.v.ndsArray >= 0 ? Nds.origin.x - scaled(8) : 0.0f);
@@ -1005,7 +1059,8 @@ void canvas(Ctx& c)
         drawNds(c, Nds, !g.twoD);
         const std::string size = std::to_string(g.inRows) + " x " + std::to_string(g.inCols);
         if (g.twoD)
-            boardLabel(c, Nds, {"N_ds: " + size + " slots (hover: loader)", "N_ds: " + size, "N_ds"});
+            boardLabel(c, Nds, {"N_ds: " + size + " slots (hover: loader)", "N_ds: " + size, "N_ds"},
+                       fit.arrangement == 0 ? P.origin.x - scaled(8) : 0.0f);
         else
             boardLabel(c, Nds, {"N_ds: " + std::to_string(c.v.slots.size()) +
                                     " slots, under the element each holds (tN: tx of the thread that loaded it)",
@@ -1017,7 +1072,7 @@ void canvas(Ctx& c)
     drawP(c, P);
     boardLabel(c, P, {"P: output", "P"});
     if (over) drawOverviews(c, *over, N.row0, N.rows, N.col0, N.cols);
-    ImGui::Dummy(ImVec2(avail.x - 8, std::max(N.end().y, P.end().y) - o0.y + 4));
+    ImGui::Dummy(ImVec2(avail.x - 8, o.y + fit.bottom - o0.y + 4));
     if (!hovered) return;
     // While a practice question waits for cells, a click on N, N_ds or P goes to the answer.
     const bool click = ImGui::IsMouseClicked(ImGuiMouseButton_Left);
@@ -1081,11 +1136,15 @@ void ConvPanel::draw(Frame& f)
             for (const sim::ConvUse& u : view->uses) c.heatMax = std::max(c.heatMax, u.uses());
             stats(c);
             ImGui::Separator();
+            // The legend belongs to the figure (the pixel checks measure both).
+            const ImVec2 legendTop = ImGui::GetCursorScreenPos();
             ImGui::Checkbox("heatmap", &f.view.heatmap);
             tooltip("Colour N by how many threads of the traced block use each element (data reuse in N_ds, "
                     "PMPP sec. 7.4); hover an element for the list.");
             ImGui::SameLine(0, scaled(20));
             legend(c);
+            noteFigure(legendTop, ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x,
+                                         ImGui::GetItemRectMax().y));
             ImGui::BeginChild("convcanvas", ImVec2(0, canvasHeight(c)), false, ImGuiWindowFlags_HorizontalScrollbar);
             c.dl = ImGui::GetWindowDrawList();
             canvas(c);

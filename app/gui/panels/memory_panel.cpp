@@ -1,9 +1,9 @@
 // Memory: what the hardware makes of the cursor step's accesses, for one warp of the traced
 // block (sim/warp_view.hpp). Each warp memory instruction of the step (one source access
 // executed by the warp's active lanes) is drawn under a row of its 32 lanes:
-//   - global memory: the 128-byte lines the lanes touch as a strip of 32-byte sectors, each
+//   - global memory: the 128-byte segments the lanes touch as a strip of 32-byte sectors, each
 //     sector with its 8 words, a word filled in the colour of the lane that reads it; a
-//     coalesced access fills 4 sectors of one line, an uncoalesced one 32 sectors of 32 lines;
+//     coalesced access fills 4 sectors of one segment, an uncoalesced one 32 sectors of 32 segments;
 //   - shared memory: 32 bank columns; each distinct word is a cell in its bank's column, one
 //     row per wavefront, so a bank conflict is a column taller than one cell and a broadcast
 //     is one cell that several lanes point at, labelled with those lanes;
@@ -11,7 +11,7 @@
 // Lanes are coloured by lane number (heat ramp, lane 0 dark, lane 31 light); hovering a lane
 // or a cell says which thread, element and word it is; clicking a lane selects its thread.
 // `[` and `]` (or the arrows at the top) pick the warp; selecting a thread anywhere shows its
-// warp. Lines where nvcc's instructions differ from this per-element model carry a note.
+// warp. Source lines where nvcc's instructions differ from this per-element model carry a note.
 #include <imgui.h>
 
 #include <algorithm>
@@ -21,7 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "figure_notes.hpp"
 #include "layout.hpp"
+#include "memory_fit.hpp"
 #include "panels.hpp"
 #include "sim/kernel_info.hpp"
 #include "sim/warp_view.hpp"
@@ -94,7 +96,7 @@ struct Measures {
     float textWidth(const std::string& s) const { return small->CalcTextSizeA(fs, FLT_MAX, 0, s.c_str()).x; }
 };
 
-/// How a global instruction's lines are laid out: `perRow` lines a row, sectors `sector`
+/// How a global instruction's 128-byte segments are laid out: `perRow` a row, sectors `sector`
 /// pixels wide.
 struct Strip {
     size_t lines = 0, perRow = 1, rows = 1;
@@ -114,43 +116,32 @@ Strip stripOf(const WarpInstruction& in, const Measures& m)
     return s;
 }
 
-/// The lane row and the gap under it (connectors when `connectors`).
-float gapMin() { return scaled(10); }
-float gapWant() { return scaled(48); }
+/// What memory_fit.hpp needs of instruction `in`'s picture.
+WarpPictureInput pictureInput(const WarpInstruction& in, const Measures& m)
+{
+    WarpPictureInput p;
+    p.width = m.width;
+    p.font = m.fs;
+    p.unit = scaled(1);
+    const bool global = sim::spaceOf(in.kind) == sim::Space::Global;
+    p.global = global;
+    p.rows = global ? static_cast<int>(stripOf(in, m).rows) : static_cast<int>(std::max(1u, in.transactions.wavefronts));
+    p.connectors = !global || p.rows == 1;
+    return p;
+}
 
 PictureSize pictureSize(const WarpInstruction& in, const Measures& m)
 {
-    PictureSize p;
-    switch (sim::spaceOf(in.kind)) {
-    case sim::Space::Global: {
-        const Strip s = stripOf(in, m);
-        const float rows = static_cast<float>(s.rows);
-        const float connMin = s.rows == 1 ? gapMin() : scaled(6), connWant = s.rows == 1 ? gapWant() : scaled(6);
-        const float sectorMin = m.fs + scaled(4), sectorWant = std::max(sectorMin, std::min(s.sector * 0.5f, m.fs * 2.2f));
-        p.min = m.laneH + connMin + rows * (2 * m.label + sectorMin + scaled(4));
-        p.want = m.laneH + connWant + rows * (2 * m.label + sectorWant + scaled(4));
-        break;
-    }
-    case sim::Space::Shared: {
-        const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
-        // Cells hold their lanes' label where they are tall enough; a deep conflict may draw
-        // them as bars.
-        const float cellMin = rows <= 2 ? m.fs + scaled(4) : scaled(8);
-        const float cellWant = rows <= 8 ? std::max(cellMin, std::min(m.lane * 1.2f, m.fs * 2.2f)) : cellMin;
-        p.min = m.laneH + gapMin() + rows * cellMin + m.label;
-        p.want = m.laneH + gapWant() + rows * cellWant + m.label;
-        break;
-    }
-    case sim::Space::Constant: break;
-    }
-    return p;
+    if (sim::spaceOf(in.kind) == sim::Space::Constant) return {};
+    const WarpPictureSize w = warpPictureSize(pictureInput(in, m));
+    return {w.min, w.want};
 }
 
 /// The texts drawn above and under an instruction's picture.
 struct Texts {
-    std::string head;                 ///< "line 34 · global load · M"
+    std::string head;                 ///< "source line 34 · global load · M"
     std::string source;               ///< the source line, for the head's tooltip
-    std::string figures;              ///< "1 request · 4 sectors · 2 lines · ..."
+    std::string figures;              ///< "1 request · 4 sectors · 2 segments · ..."
     std::string brief, note;          ///< a compiled note, if the line has one
     std::vector<std::string> more;    ///< verdicts: coalesced or not, broadcasts, conflicts
     size_t key = 0;                   ///< the verdict a slide keeps: the conflict, else the broadcast
@@ -161,7 +152,7 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
     const sim::Trace& t = s.trace;
     Texts x;
     const sim::ArrayInfo& a = t.arrays[in.array];
-    x.head = "line " + std::to_string(in.line) + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + a.name;
+    x.head = "source line " + std::to_string(in.line) + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + a.name;
     if (const sim::KernelInfo* k = sim::findKernel(s.scenario.kernel)) {
         const std::string& text = sim::kernelSource(k->sourceFile);
         size_t b = 0;
@@ -184,7 +175,7 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
         words.erase(std::unique(words.begin(), words.end()), words.end());
         const uint64_t used = 4 * words.size(), moved = uint64_t{tr.sectors} * sim::kSectorBytes;
         x.figures = "1 request \u00b7 " + plural(tr.sectors, "sector", "sectors") + " \u00b7 " +
-                    plural(tr.cacheLines, "line", "lines") + " \u00b7 " + std::to_string(used) + " of " +
+                    plural(tr.cacheLines, "segment", "segments") + " \u00b7 " + std::to_string(used) + " of " +
                     std::to_string(moved) + " bytes used (" + std::to_string(moved ? 100 * used / moved : 0) + "%)";
         const uint64_t fewest = (words.size() + 7) / 8;
         size_t runs = words.empty() ? 0 : 1;   // stretches of consecutive words
@@ -324,7 +315,7 @@ void laneTooltip(Frame& f, const sim::Simulation& s, const WarpInstruction& in, 
         ImGui::PopFont();
         switch (sim::spaceOf(in.kind)) {
         case sim::Space::Global:
-            ImGui::Text("word %u (byte %llu of %s), sector %u, 128-byte line %u", l.word,
+            ImGui::Text("word %u (byte %llu of %s), sector %u, 128-byte segment %u", l.word,
                         4ull * l.word, t.arrays[in.array].name.c_str(), l.sector, l.cacheLine);
             break;
         case sim::Space::Shared:
@@ -337,21 +328,23 @@ void laneTooltip(Frame& f, const sim::Simulation& s, const WarpInstruction& in, 
     ImGui::EndTooltip();
 }
 
-/// A global instruction: lanes above, the lines they touch below as sectors of 8 words.
-void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m, float h,
+/// A global instruction: lanes above, the 128-byte segments they touch below as sectors of 8
+/// words, each segment named under its sectors (the connectors end at the sectors' top).
+void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m0, float h,
                 int& hoveredLane)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = f.theme.palette;
-    const Strip st = stripOf(in, m);
-    const float rows = static_cast<float>(st.rows);
-    const float conn = st.rows == 1 ? std::clamp(h - m.laneH - rows * (2 * m.label + m.fs + scaled(8)), gapMin(), gapWant())
-                                    : scaled(6);
-    const float rowH = (h - m.laneH - conn) / rows;
-    const float sectorH = std::max(scaled(4), rowH - 2 * m.label - scaled(4));
+    const Strip st = stripOf(in, m0);
+    const WarpPictureParts parts = splitWarpPicture(pictureInput(in, m0), h);
+    Measures m = m0;
+    m.laneH = parts.lanes;
+    const float conn = parts.gap;
+    const float rowH = parts.cell + parts.perRow;
+    const float sectorH = parts.cell;
     hoveredLane = drawLanes(f, in, o, m, static_cast<unsigned>(s.trace.blockDim.count()));
     const float wordW = st.sector / 8;
-    // Where each line sits: its row and its x.
+    // Where each segment sits: its row and its x.
     auto lineOrigin = [&](size_t i) {
         const size_t r = i / st.perRow, c = i % st.perRow;
         return ImVec2(o.x + c * (4 * st.sector + st.gap), o.y + m.laneH + conn + r * rowH);
@@ -361,10 +354,10 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
         const size_t i = static_cast<size_t>(std::lower_bound(in.cacheLines.begin(), in.cacheLines.end(), line) -
                                              in.cacheLines.begin());
         const ImVec2 lo = lineOrigin(i);
-        a = ImVec2(lo.x + (word % 32) * wordW, lo.y + m.label);
+        a = ImVec2(lo.x + (word % 32) * wordW, lo.y);
         b = ImVec2(a.x + wordW, a.y + sectorH);
     };
-    // Connectors: lane to word, one row of lines only.
+    // Connectors: lane to word, one row of segments only.
     if (st.rows == 1)
         for (unsigned l = 0; l < kWarpLanes; ++l) {
             if (!in.lanes[l].active) continue;
@@ -374,11 +367,11 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
                         laneColour(l), std::max(1.0f, scaled(1.2f)));
         }
     const sim::ArrayInfo& arr = s.trace.arrays[in.array];
-    // The lines' names, all in the longest form that fits every one: their elements
-    // ("M[384..415]"), "line 12" or "12".
+    // The segments' names, all in the longest form that fits every one: their elements
+    // ("M[384..415]"), "segment 12" or "12".
     auto lineName = [&](uint32_t line, int form) {
         if (form == 0) return arr.name + "[" + std::to_string(line * 32) + ".." + std::to_string(line * 32 + 31) + "]";
-        return (form == 1 ? "line " : "") + std::to_string(line);
+        return (form == 1 ? "segment " : "") + std::to_string(line);
     };
     int form = 0;
     for (; form < 3; ++form) {
@@ -390,15 +383,13 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
         const ImVec2 lo = lineOrigin(i);
         const uint32_t line = in.cacheLines[i];
         if (form < 3) {
-            // On the window's background, so that the connectors pass under it.
+            // Under the sectors and the lanes they serve, where no connector passes.
             const std::string n = lineName(line, form);
-            dl->AddRectFilled(ImVec2(lo.x, lo.y), ImVec2(lo.x + m.textWidth(n) + 2, lo.y + m.fs),
-                              ImGui::GetColorU32(ImGuiCol_WindowBg));
-            dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y), pal.dimText, n.c_str());
+            dl->AddText(m.small, m.fs, ImVec2(lo.x + 1, lo.y + sectorH + m.label + scaled(2)), pal.dimText, n.c_str());
         }
         for (uint32_t sec = 0; sec < 4; ++sec) {
             const uint32_t sector = line * 4 + sec;
-            const ImVec2 a(lo.x + sec * st.sector, lo.y + m.label), b(a.x + st.sector - 1, a.y + sectorH);
+            const ImVec2 a(lo.x + sec * st.sector, lo.y), b(a.x + st.sector - 1, a.y + sectorH);
             const auto g = std::find_if(in.groups.begin(), in.groups.end(),
                                         [&](const sim::LaneGroup& x) { return x.unit == sector; });
             const bool moved = g != in.groups.end();
@@ -412,7 +403,7 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
                                       ImVec2(wb.x - (wordW > 3 ? 0.5f : 0), wb.y), laneColour(l));
                 }
                 dl->AddRect(a, b, pal.readNow, 2, 0, std::max(1.0f, scaled(1.5f)));
-                // The lanes under the sector, spreading under the line's sectors that move
+                // The lanes under the sector, spreading under the segment's sectors that move
                 // nothing where the sector is too narrow.
                 const std::string lanes = sim::laneRanges(g->lanes);
                 auto moves = [&](uint32_t x) {
@@ -433,7 +424,7 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
             }
             if (ImGui::IsMouseHoveringRect(a, b)) {
                 ImGui::BeginTooltip();
-                ImGui::Text("sector %u (bytes %u..%u of %s), in 128-byte line %u", sector, sector * 32,
+                ImGui::Text("sector %u (bytes %u..%u of %s), in 128-byte segment %u", sector, sector * 32,
                             sector * 32 + 31, arr.name.c_str(), line);
                 if (moved) {
                     ImGui::Text("moved for lanes %s", sim::laneRanges(g->lanes).c_str());
@@ -453,14 +444,17 @@ void drawGlobal(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
 
 /// A shared instruction: lanes above, 32 bank columns below with one cell per distinct word
 /// and one row per wavefront.
-void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m, float h,
+void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, ImVec2 o, const Measures& m0, float h,
                 int& hoveredLane)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = f.theme.palette;
     const float rows = static_cast<float>(std::max(1u, in.transactions.wavefronts));
-    const float conn = std::clamp(h - m.laneH - m.label - rows * (m.fs + scaled(10)), gapMin(), gapWant());
-    const float cellH = std::max(scaled(3), (h - m.laneH - conn - m.label) / rows);
+    const WarpPictureParts parts = splitWarpPicture(pictureInput(in, m0), h);
+    Measures m = m0;
+    m.laneH = parts.lanes;
+    const float conn = parts.gap;
+    const float cellH = parts.cell;
     hoveredLane = drawLanes(f, in, o, m, static_cast<unsigned>(s.trace.blockDim.count()));
     const float top = o.y + m.laneH + conn;
     auto cellRect = [&](const sim::LaneGroup& g, ImVec2& a, ImVec2& b) {
@@ -474,12 +468,14 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
         for (unsigned w = 0; w < static_cast<unsigned>(rows); ++w)
             dl->AddRectFilled(ImVec2(o.x + b * m.lane, top + w * cellH),
                               ImVec2(o.x + (b + 1) * m.lane - 1, top + (w + 1) * cellH - 1), pal.chartBg, 2);
-    // Connectors, then the cells over them.
+    // Connectors from each lane to the top of its bank's column (a word of a later
+    // wavefront sits lower in the column, under the cells of the earlier ones: a line to it
+    // would cross their labels).
     for (unsigned l = 0; l < kWarpLanes; ++l) {
         if (!in.lanes[l].active) continue;
         const float x = o.x + (in.lanes[l].bank + 0.5f) * m.lane;
-        dl->AddLine(ImVec2(o.x + (l + 0.5f) * m.lane, o.y + m.laneH), ImVec2(x, top + in.lanes[l].wavefront * cellH),
-                    laneColour(l), std::max(1.0f, scaled(1.2f)));
+        dl->AddLine(ImVec2(o.x + (l + 0.5f) * m.lane, o.y + m.laneH), ImVec2(x, top), laneColour(l),
+                    std::max(1.0f, scaled(1.2f)));
     }
     // Which cells of a row are taken, so that a label may spread over free neighbours.
     std::vector<std::vector<bool>> taken(static_cast<size_t>(rows), std::vector<bool>(sim::kSharedBanks, false));
@@ -529,14 +525,15 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
             ImGui::EndTooltip();
         }
     }
-    // Bank numbers under the columns (every one where they fit, else every 8th), and the
-    // depth of a conflicting column.
+    // Bank numbers under the columns (every one where they fit, else every 4th or 8th), and
+    // the depth of a conflicting column.
     const float y = top + rows * cellH + scaled(1);
     // In the cell font (14 px at 1x) where it fits the label row, else the small one; dimText
     // keeps 4.5:1 on the window in both themes (tests/app/palette_test.cpp).
     ImFont* font = f.theme.fonts.cell->FontSize <= m.label ? f.theme.fonts.cell : m.small;
     auto width = [&](const char* t) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, t).x; };
     const bool all = width("31") <= m.lane - 2;
+    const unsigned every = all ? 1 : width("28") + scaled(6) <= 4 * m.lane ? 4 : 8;
     for (unsigned b = 0; b < sim::kSharedBanks;) {
         const ImVec2 a(o.x + b * m.lane, y), z(o.x + (b + 1) * m.lane, y + m.label);
         if (depth[b] > 1) {
@@ -548,8 +545,9 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
             b = e;
             continue;
         }
-        if (all || b % 8 == 0) centredText(dl, font, a, all ? z : ImVec2(a.x + 3 * m.lane, z.y), pal.dimText,
-                                           std::to_string(b));
+        if (b % every == 0)
+            centredText(dl, font, a, all ? z : ImVec2(a.x + std::min(3u, every - 1) * m.lane, z.y), pal.dimText,
+                        std::to_string(b));
         ++b;
     }
 }
@@ -589,7 +587,7 @@ std::string rowText(const sim::Trace& t, const WarpInstruction& in, float width)
     const sim::WarpTransactions& tr = in.transactions;
     const bool global = sim::spaceOf(in.kind) == sim::Space::Global;
     const std::string line = std::to_string(in.line);
-    const std::string figures = global ? plural(tr.sectors, "sector", "sectors") + ", " + plural(tr.cacheLines, "line", "lines")
+    const std::string figures = global ? plural(tr.sectors, "sector", "sectors") + ", " + plural(tr.cacheLines, "segment", "segments")
                                        : sim::spaceOf(in.kind) == sim::Space::Shared
                                              ? plural(tr.wavefronts, "wavefront", "wavefronts")
                                              : plural(tr.wavefronts, "pass", "passes");
@@ -599,7 +597,7 @@ std::string rowText(const sim::Trace& t, const WarpInstruction& in, float width)
     const char* op = sim::isStore(in.kind) ? "st" : "ld";
     const std::string space = global ? "global" : sim::spaceOf(in.kind) == sim::Space::Shared ? "shared" : "const";
     const std::string options[] = {
-        "line " + line + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + array + " \u00b7 " + figures,
+        "source line " + line + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + array + " \u00b7 " + figures,
         line + " \u00b7 " + space + " " + op + " " + array + " \u00b7 " + figures,
         line + " " + space + " " + op + " " + array + " \u00b7 " + shortFigures,
         line + " " + op + " " + array + " " + shortFigures,
@@ -687,8 +685,9 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
     };
     const char* tip = "A warp memory instruction of this step: one source access executed by the warp's active "
                       "lanes. Click to draw it.";
-    if (slide && n > 1) {
-        // A slide: the instructions in a combo box whose face is the one drawn.
+    if (n > 1) {
+        // The instructions in a combo box whose face is the one drawn, so that the picture
+        // keeps the panel's room (a list of rows took four of them at the desk).
         ImGui::SetNextItemWidth(-FLT_MIN);
         const float face = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2 * style.FramePadding.x;
         if (ImGui::BeginCombo("##instruction", rowText(t, cache_[std::min(chosen_, n - 1)], face).c_str())) {
@@ -700,22 +699,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
             ImGui::EndCombo();
         }
         tooltip(tip);
-    } else if (!slide) {
-        // The desk: one row each; a long list scrolls.
-        const float rowH = ImGui::GetTextLineHeight() + style.ItemSpacing.y;
-        const bool scrolls = n > 4;
-        const float listWidth = ImGui::GetContentRegionAvail().x - (scrolls ? style.ScrollbarSize : 0);
-        if (scrolls) {
-            ImGui::BeginChild("instructions", ImVec2(0, std::floor(4.5f * rowH)), false);
-            markScrollingList();
-        }
-        for (size_t i = 0; i < n; ++i) {
-            ImGui::PushID(static_cast<int>(i));
-            if (ImGui::Selectable(rowText(t, cache_[i], listWidth - style.FramePadding.x).c_str(), i == chosen_)) choose(i);
-            ImGui::PopID();
-            tooltip(tip);
-        }
-        if (scrolls) ImGui::EndChild();
+    } else {
         ImGui::Separator();
     }
 
@@ -738,6 +722,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
     for (const std::string& line : more) fixed += textH(ImGui::GetFont(), line);
     const PictureSize p = pictureSize(in, m);
     if (p.want > 0) fixed += style.ItemSpacing.y;
+    // The picture takes what the texts leave (memory_fit.hpp), the verdicts under it.
     const float height = elasticHeight(fixed + p.min, fixed + p.want);
     if (head) {
         ImGui::PushFont(f.theme.fonts.bold);
@@ -745,6 +730,8 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
         ImGui::PopFont();
         if (!x.source.empty()) tooltip(x.source);
     }
+    // The figures line heads the picture: the pixel checks count it with the picture.
+    const ImVec2 figureTop = ImGui::GetCursorScreenPos();
     ImGui::TextWrapped("%s", x.figures.c_str());
     if (!x.brief.empty()) {
         colouredText(pal.dimText, x.brief + "  (?)");
@@ -755,6 +742,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
         const ImVec2 o = ImGui::GetCursorScreenPos();
         ImGui::InvisibleButton("picture", ImVec2(m.width, h));
         const bool clicked = ImGui::IsItemClicked();
+        noteFigure(figureTop, ImVec2(o.x + m.width, o.y + h));
         int lane = -1;
         if (sim::spaceOf(in.kind) == sim::Space::Global) drawGlobal(f, s, in, o, m, h, lane);
         else drawShared(f, s, in, o, m, h, lane);

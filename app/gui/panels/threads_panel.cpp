@@ -147,18 +147,24 @@ void ThreadsPanel::draw(Frame& f)
                     tooltip("Pvalue = " + cellValue(tv.pvalue, 6) + " after " + std::to_string(tv.fmas) +
                             " fused multiply-adds (a register of the thread)");
                     ImGui::TableNextColumn();
-                    const std::string rowCol = "Row " + std::to_string(v.at("Row")) + ", Col " + std::to_string(v.at("Col"));
+                    // A 1D convolution's thread i computes P[i]: one index, as the 1D lecture writes it.
+                    const bool oneD = v.count("Width") > 0;
+                    const std::string rowCol = oneD ? "element i = " + std::to_string(v.at("Col"))
+                                                    : "Row " + std::to_string(v.at("Row")) + ", Col " + std::to_string(v.at("Col"));
                     if (tv.hasOutput) {
                         const int cols = t.arrays[tv.outputArray].cols;
-                        const std::string e = "P[" + std::to_string(tv.outputIndex / cols) + "][" +
-                                              std::to_string(tv.outputIndex % cols) + "]";
+                        const std::string e = t.arrays[tv.outputArray].rows <= 1
+                                                  ? "P[" + std::to_string(tv.outputIndex) + "]"
+                                                  : "P[" + std::to_string(tv.outputIndex / cols) + "][" +
+                                                        std::to_string(tv.outputIndex % cols) + "]";
                         if (tv.stored) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.okText), "%s", e.c_str());
                         else ImGui::TextUnformatted(e.c_str());
                         tooltip("The thread's P element (" + rowCol + ")" +
                                 (tv.stored ? ", stored: finished (green, as in Matrices)" : ", not stored yet"));
                     } else {
                         std::string why = "none";
-                        if (v.at("Row") >= s->scenario.j) why += ": Row " + std::to_string(v.at("Row")) + " >= j";
+                        if (oneD) why += ": i = " + std::to_string(v.at("Col")) + " >= Width";
+                        else if (v.at("Row") >= s->scenario.j) why += ": Row " + std::to_string(v.at("Row")) + " >= j";
                         else if (v.at("Col") >= s->scenario.l) why += ": Col " + std::to_string(v.at("Col")) + " >= l";
                         ImGui::TextWrapped("%s", why.c_str());
                         tooltip("This thread (" + rowCol + ") computes no P element, yet it still loads its elements "
