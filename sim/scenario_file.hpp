@@ -45,6 +45,10 @@ struct Preset {
     int step = 0;              ///< starting step; -1 means the last step
     std::optional<Uint3> thread;         ///< selected thread (tx, ty) in the traced block
     std::vector<std::string> panels;     ///< panels shown (the app's names); empty: keep the user's
+    /// The panels that carry the lesson (the app's names), most important first: the app opens
+    /// them and gives them room before the others; the first is the preset's main figure.
+    /// Each is one of `panels` when that is given. Empty: the picture of the kernel's family.
+    std::vector<std::string> lesson;
     std::vector<std::string> narration;  ///< per step (may be shorter than the trace)
     std::optional<OccupancyQuestion> occupancy;   ///< open the Occupancy panel with these
     /// The file's [[question]] tables that are well formed, in file order: an instructor's

@@ -150,14 +150,18 @@ std::vector<std::string> panelNames(const PanelFlags& open)
 
 PanelFlags presentationPanels(const sim::Preset& p)
 {
-    if (!p.panels.empty()) return panelsNamed(p.panels);
-    PanelFlags open(panelTable().size(), false);
+    PanelFlags open = withLesson(p, PanelFlags(panelTable().size(), false));
+    if (!p.panels.empty()) {
+        const PanelFlags named = panelsNamed(p.panels);
+        for (int i = 0; i < panelCount(); ++i) open[i] = open[i] || named[i];
+        return open;
+    }
     for (int i = 0; i < panelCount(); ++i) {
         switch (panelTable()[i].onSlide) {
         case OnSlide::No: break;
         case OnSlide::Yes: open[i] = true; break;
-        case OnSlide::IfBarrierDropped: open[i] = p.scenario.dropBarriers != 0; break;
-        case OnSlide::IfOccupancyQuestion: open[i] = p.occupancy.has_value(); break;
+        case OnSlide::IfBarrierDropped: open[i] = open[i] || p.scenario.dropBarriers != 0; break;
+        case OnSlide::IfOccupancyQuestion: open[i] = open[i] || p.occupancy.has_value(); break;
         }
     }
     return open;
@@ -165,7 +169,19 @@ PanelFlags presentationPanels(const sim::Preset& p)
 
 std::vector<PanelId> lessonPanels(const sim::Preset& p)
 {
-    return {panelId(sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices")};
+    std::vector<PanelId> out;
+    for (const std::string& name : p.lesson)
+        if (const PanelId id = findPanel(name); id >= 0 && std::find(out.begin(), out.end(), id) == out.end())
+            out.push_back(id);
+    if (out.empty()) out.push_back(panelId(sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices"));
+    return out;
+}
+
+PanelFlags withLesson(const sim::Preset& p, PanelFlags open)
+{
+    open.resize(panelTable().size(), false);
+    for (PanelId id : lessonPanels(p)) open[id] = true;
+    return open;
 }
 
 // ---- the arrangement ----------------------------------------------------------------------

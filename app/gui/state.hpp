@@ -79,6 +79,7 @@ struct ScenarioForm {
     uint64_t scheduleSeed = 1;                         ///< for the random schedule
     std::string error;           ///< the last refusal, one sentence (shown in red)
     uint64_t syncedGeneration = ~0ull;   ///< draft was last copied from this simulation
+    uint64_t syncedRun = 0;              ///< or from this run while it simulated (Busy::simulatingRun)
 };
 
 /// The Occupancy panel's inputs (PMPP sec. 4.7): a block size, registers per thread and shared
@@ -178,6 +179,12 @@ struct Requests {
 struct Busy {
     bool simulating = false;
     double simulatingSeconds = 0;
+    /// While simulating: the scenario being simulated (the views still show the one before),
+    /// and which run of the app's it is (a new number for each simulation started).
+    sim::Scenario simulatingScenario;
+    sim::Schedule simulatingSchedule = sim::Schedule::InOrder;
+    uint64_t simulatingScheduleSeed = 1;
+    uint64_t simulatingRun = 0;
     bool timing = false;
     float timingProgress = 0;    ///< 0..1
     std::string timingStage;     ///< "matmul-tiled (2 of 3)"
