@@ -69,9 +69,19 @@ App::~App()
     glfwTerminate();
 }
 
+float App::screenHeight() const
+{
+    // An offscreen picture is the window's size times --scale, which wantedScale() applies.
+    if (opt_.offscreen()) return static_cast<float>(opt_.height);
+    int w = 0, h = 0;
+    if (window_) glfwGetWindowSize(window_, &w, &h);
+    return h > 0 ? static_cast<float>(h) : kPresentationScreenHeight;
+}
+
 float App::wantedScale() const
 {
-    const float ui = view_.presentation ? view_.presentationScale : view_.uiScale;
+    // A slide follows the screen's height (the setting is its scale at 1080 pixels).
+    const float ui = view_.presentation ? presentationScaleFor(view_.presentationScale, screenHeight()) : view_.uiScale;
     return ui * (opt_.offscreen() ? opt_.scale : 1.0f);
 }
 
@@ -93,6 +103,8 @@ void App::applyLook()
 {
     // Full screen follows presentation mode (command-line modes keep their window size).
     if (!opt_.headless() && fullScreen_ != view_.presentation) setFullScreen(view_.presentation);
+    view_.screenHeight = screenHeight();
+    view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
     if (ImGui::IsAnyItemActive()) return;
     if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind) return;
@@ -165,6 +177,8 @@ void App::openWindow()
     view_.heatmap = opt_.heatmap == "loads";
     view_.values = opt_.heatmap == "values";
     if (opt_.uiScale) (opt_.presentation ? view_.presentationScale : view_.uiScale) = *opt_.uiScale;
+    view_.screenHeight = screenHeight();
+    view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     theme_ = makeTheme(wantedScale(), view_.themeKind);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");

@@ -37,6 +37,11 @@ struct PanelNeed {
     int fold = -1;          ///< PanelInfo::fold to use instead of the table's (-1: the table's)
     bool pinned = false;    ///< opened again by hand after the layout folded it: never folds
     bool folded = false;    ///< folded by hand: stays folded
+    /// Its place in the preset's lesson (lessonPanels(): 0 the main figure), -1: not in it.
+    /// The lesson's panels get their wanted height before the others in their column and
+    /// fold after every other panel (the main one never); on a slide the main one takes the
+    /// picture column.
+    int lesson = -1;
 };
 
 /// The arrangement of the shown panels: a place for each panel id (unused ids keep an empty

@@ -27,7 +27,9 @@ struct CaptionText {
     std::string label;                    ///< the step's label ("phase 0: load Mds, Nds")
     unsigned blockX = 0, blockY = 0;      ///< the traced block (bx, by)
     std::optional<std::string> narration; ///< the preset's line for the step, if it has one
-    std::optional<float> presentation;    ///< the UI scale, in presentation mode
+    std::optional<float> presentation;    ///< the UI scale setting (at 1080p), in presentation mode
+    float presentationDrawn = 0;          ///< the scale it draws at in this window (presentationScaleFor)
+    float screenHeight = 0;               ///< the window's height it follows, screen pixels
     std::string practice;                 ///< practice mode's caption line (practiceCaption), or ""
 };
 
@@ -35,7 +37,9 @@ struct CaptionText {
 CaptionText captionText(const Loaded& loaded, const View& view);
 
 /// The caption as one line: "TITLE | step N of LAST | LABEL | NARRATION", "(no narration)"
-/// for a step without one, " | presentation Sx" in presentation mode, and
+/// for a step without one, " | presentation Sx" in presentation mode (S the setting, the
+/// scale at 1080p; " (Dx at H px high)" after it where the window's height H makes it draw
+/// at another scale D), and
 /// " | practice: LINE" while practice mode has a question (the slide's practice line).
 std::string captionLine(const CaptionText& c);
 
