@@ -270,6 +270,11 @@ std::string sourceLine(const std::string& text, unsigned line)
     return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
 }
 
+std::string writtenArrayName(const Scenario& s, const ArrayInfo& a)
+{
+    return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? std::string("Mc") : a.name;
+}
+
 std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t, int thread,
                                                int step, const std::string& source)
 {
@@ -277,11 +282,8 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
     if (step < 0 || step >= static_cast<int>(t.steps.size())) return out;
     const Variables vars = threadVariables(s, t, thread, step);
     // The names the source writes: conv2d's mask in constant memory is Mc, the trace's M.
-    auto written = [&](const ArrayInfo& a) {
-        return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? std::string("Mc") : a.name;
-    };
     std::vector<std::string> names;
-    for (const ArrayInfo& a : t.arrays) names.push_back(written(a));
+    for (const ArrayInfo& a : t.arrays) names.push_back(writtenArrayName(s, a));
 
     // The textual accesses of each line, and how many of each array were matched so far.
     struct LineAccesses {
@@ -310,19 +312,19 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
         LineAccesses& la = it->second;
         const AccessText* acc = nullptr;
         for (size_t a = 0; a < la.accesses.size() && !acc; ++a)
-            if (!la.used[a] && la.accesses[a].array == written(info)) {
+            if (!la.used[a] && la.accesses[a].array == writtenArrayName(s, info)) {
                 la.used[a] = true;
                 acc = &la.accesses[a];
             }
         if (!acc) {
             x.error = "Line " + std::to_string(e.line) + " of the source shows no access to " +
-                      written(info) + ".";
+                      writtenArrayName(s, info) + ".";
             out.push_back(x);
             continue;
         }
         x.written = acc->text();
-        x.substituted = written(info);
-        x.evaluated = written(info);
+        x.substituted = writtenArrayName(s, info);
+        x.evaluated = writtenArrayName(s, info);
         std::vector<long long> subs;
         for (const std::string& sub : acc->subscripts) {
             x.substituted.append("[").append(substitute(sub, vars)).append("]");

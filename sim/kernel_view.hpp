@@ -97,6 +97,10 @@ struct AccessExplanation {
     bool agrees() const { return flat && *flat == recorded; }
 };
 
+/// The name the kernel's source gives array `a`: the trace's name, except the 2D
+/// convolution's mask in constant memory, which conv2d's source calls Mc (the trace's M).
+std::string writtenArrayName(const Scenario& s, const ArrayInfo& a);
+
 /// Every array access of linear thread `thread` in step `step`, in the order the thread
 /// performed them, each matched with its expression on the event's source line of
 /// `source` (the kernel file's text). Accesses are matched to the line's textual

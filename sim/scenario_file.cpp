@@ -12,6 +12,8 @@
 //   step = 0                               # optional; starting step, or "last"
 //   thread = [1, 0]                        # optional; [tx, ty] of the selected thread
 //   panels = ["matrices", "code"]          # optional; the panels shown (the app's names)
+//   lesson = ["memory", "code"]            # optional; the panels that carry the lesson, most
+//                                          # important first: opened, and given room first
 //   drop_barrier = "after-load"            # optional; or "after-compute", or a list of both:
 //                                          # the tiled kernel skips that __syncthreads()
 //   schedule = "reverse"                   # optional; "in-order" (default), "reverse" or
@@ -64,7 +66,8 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "k",            "l",        "tile",          "seed",
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
-                                 "mask_width",   "thread",   "panels", "question", "narrate"};
+                                 "mask_width",   "thread",   "panels", "question", "narrate",
+                                 "lesson"};
 constexpr const char* kNarrateKeys[] = {"at", "text", "phase", "iteration", "nth"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
@@ -192,6 +195,7 @@ void checkTypes(const std::string& file, const toml::table& t)
     }
     // panels, narration: arrays of strings.
     for (auto [key, whole, each] : {std::tuple{"panels", "an array of panel names", "each panel name"},
+                                    std::tuple{"lesson", "an array of panel names", "each lesson panel name"},
                                     std::tuple{"narration", "an array of strings, one per step", "each narration line"}}) {
         const toml::node* n = t.get(key);
         if (!n) continue;
@@ -294,6 +298,26 @@ std::string quoted(const std::string& s)
 
 void narrateTables(const std::string& file, const toml::node& n, Preset& p);
 
+/// The panel names of array `n` (key `key`, "panels" or "lesson"), each one of `known`
+/// unless `known` is empty.
+std::vector<std::string> panelList(const std::string& file, const char* key, const toml::node& n,
+                                   const PanelNames& known)
+{
+    const toml::array* a = n.as_array();
+    if (!a) fail(file, n, std::string(key) + " must be an array of panel names; got " + describe(n) + ".");
+    std::vector<std::string> out;
+    for (const toml::node& e : *a) {
+        const std::string name = text(file, "each panel name", e);
+        if (!known.empty() && std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string list;
+            for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+            fail(file, e, "'" + name + "' is not a panel; the panels are " + list + ".");
+        }
+        out.push_back(name);
+    }
+    return out;
+}
+
 Preset parse(const std::string& file, const toml::table& t, const PanelNames& panels)
 {
     Preset p;
@@ -330,18 +354,18 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
             integer(file, "schedule_seed", *n, 0, std::numeric_limits<long long>::max()));
     }
     if (const toml::node* n = t.get("occupancy")) p.occupancy = occupancyTable(file, *n);
-    if (const toml::node* n = t.get("panels")) {
-        const toml::array* a = n->as_array();
-        if (!a) fail(file, *n, "panels must be an array of panel names; got " + describe(*n) + ".");
-        for (const toml::node& e : *a) {
-            const std::string name = text(file, "each panel name", e);
-            if (!panels.empty() && std::find(panels.begin(), panels.end(), name) == panels.end()) {
-                std::string list;
-                for (const std::string& k : panels) list += (list.empty() ? "" : ", ") + k;
-                fail(file, e, "'" + name + "' is not a panel; the panels are " + list + ".");
-            }
-            p.panels.push_back(name);
-        }
+    if (const toml::node* n = t.get("panels")) p.panels = panelList(file, "panels", *n, panels);
+    if (const toml::node* n = t.get("lesson")) {
+        p.lesson = panelList(file, "lesson", *n, panels);
+        if (p.lesson.empty())
+            fail(file, *n, "lesson must name at least one panel, the one that carries the lesson first; or leave "
+                           "lesson out for the picture of the kernel's family.");
+        // The lesson's panels are shown: a `panels` list that leaves one out contradicts it.
+        const toml::array& a = *n->as_array();
+        for (size_t i = 0; i < p.lesson.size(); ++i)
+            if (!p.panels.empty() && std::find(p.panels.begin(), p.panels.end(), p.lesson[i]) == p.panels.end())
+                fail(file, *a.get(i), "lesson names '" + p.lesson[i] + "', which panels does not show; add it to "
+                                      "panels or take it out of lesson.");
     }
     if (const toml::node* n = t.get("narration")) {
         const toml::array* a = n->as_array();
@@ -598,6 +622,11 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     if (!p.panels.empty()) {
         o << "panels = [";
         for (size_t i = 0; i < p.panels.size(); ++i) o << (i ? ", " : "") << quoted(p.panels[i]);
+        o << "]\n";
+    }
+    if (!p.lesson.empty()) {
+        o << "lesson = [";
+        for (size_t i = 0; i < p.lesson.size(); ++i) o << (i ? ", " : "") << quoted(p.lesson[i]);
         o << "]\n";
     }
     if (!p.narration.empty()) {

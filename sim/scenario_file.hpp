@@ -46,6 +46,10 @@ struct Preset {
     int step = 0;              ///< starting step; -1 means the last step
     std::optional<Uint3> thread;         ///< selected thread (tx, ty) in the traced block
     std::vector<std::string> panels;     ///< panels shown (the app's names); empty: keep the user's
+    /// The panels that carry the lesson (the app's names), most important first: the app opens
+    /// them and gives them room before the others; the first is the preset's main figure.
+    /// Each is one of `panels` when that is given. Empty: the picture of the kernel's family.
+    std::vector<std::string> lesson;
     /// The simple form of narration: line i for step i (may be shorter than the trace).
     std::vector<std::string> narration;
     /// The file's [[narrate]] tables: lines tied to the step of an event (sim/narration.hpp

@@ -362,7 +362,8 @@ std::string durationSentence(const Scenario& s, const WorkEstimate& e)
 {
     const std::string d = durationWords(e.seconds());
     std::string t = "Simulating " + problemWords(s) + " takes " + (e.seconds() >= 1 ? "about " : "") + d +
-                    " on this machine (" + countWords(e.fmas) + " multiply-adds";
+                    " on this machine when it is idle, up to " + durationWords(e.busySeconds()) +
+                    " when it is busy (" + countWords(e.fmas) + " multiply-adds";
     if (e.tracedEvents && e.traceSeconds >= 0.1 * e.seconds())
         t += "; recording the " + countWords(e.tracedEvents) + " events of block (" + std::to_string(s.block.x) +
              ", " + std::to_string(s.block.y) + ") takes " + durationWords(e.traceSeconds) + " of it";

@@ -16,6 +16,12 @@ namespace ts::sim {
 /// Above this many estimated seconds the CLI wants --yes and the app asks first.
 inline constexpr double kAskAboveSeconds = 10.0;
 
+/// How much longer a run takes while other programs keep the machine's cores busy: the
+/// app's 1024 x 1024 run took 52 s against an estimate of 21 s with six builds sharing the
+/// development machine's two cores (2.5x). The estimate gives this as the upper end of its
+/// range (WorkEstimate::busySeconds).
+inline constexpr double kBusySlowdown = 2.5;
+
 /// The work of one sim::simulate() call. Counts are whole-grid figures of the simulated
 /// kernel; exact for matrix multiplication, within a few per cent for convolutions (halo
 /// and ghost cells are not told apart). Bytes are the peak the simulation holds at once.
@@ -40,8 +46,11 @@ struct WorkEstimate {
     double runSeconds = 0;         ///< the grid of fibers with every counter
     double traceSeconds = 0;       ///< recording and grouping the traced block's events
 
-    /// Estimated time on this machine, seconds (CPU time of one core).
+    /// Estimated time on this machine, seconds (CPU time of one core, the machine otherwise
+    /// idle, with a margin of a quarter for light load).
     double seconds() const { return setupSeconds + runSeconds + traceSeconds; }
+    /// The longest it is likely to take while other programs keep the cores busy, seconds.
+    double busySeconds() const { return seconds() * kBusySlowdown; }
     /// Estimated peak memory, bytes.
     uint64_t bytes() const { return dataBytes + counterBytes + stackBytes + traceBytes + baseBytes; }
     /// Adds the work of a second simulation held at the same time (the app's run with every
@@ -75,9 +84,10 @@ std::string durationWords(double seconds);
 /// "512 MiB", "2.4 GiB": a size in binary units.
 std::string byteWords(uint64_t bytes);
 
-/// "Simulating matmul-naive at width 5000, tile 16 takes about 1 h on this machine
-/// (1.25e11 multiply-adds)": no final stop, so that the CLI and the app can add their own
-/// ending ("; add --yes to run it anyway.").
+/// "Simulating matmul-naive at width 5000, tile 16 takes about 1 h on this machine when it
+/// is idle, up to 2 h 30 min when it is busy (1.25e11 multiply-adds)": the estimate and
+/// busySeconds(), no final stop, so that the CLI and the app can add their own ending
+/// ("; add --yes to run it anyway.").
 std::string durationSentence(const Scenario& s, const WorkEstimate& e);
 /// "Simulating ... needs about 26.3 GiB of memory (inputs and counters 2.1 GiB, trace of
 /// block (0, 0) 24.2 GiB), more than the 21.5 GiB available on this machine": no final stop.

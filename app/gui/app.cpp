@@ -69,9 +69,19 @@ App::~App()
     glfwTerminate();
 }
 
+float App::screenHeight() const
+{
+    // An offscreen picture is the window's size times --scale, which wantedScale() applies.
+    if (opt_.offscreen()) return static_cast<float>(opt_.height);
+    int w = 0, h = 0;
+    if (window_) glfwGetWindowSize(window_, &w, &h);
+    return h > 0 ? static_cast<float>(h) : kPresentationScreenHeight;
+}
+
 float App::wantedScale() const
 {
-    const float ui = view_.presentation ? view_.presentationScale : view_.uiScale;
+    // A slide follows the screen's height (the setting is its scale at 1080 pixels).
+    const float ui = view_.presentation ? presentationScaleFor(view_.presentationScale, screenHeight()) : view_.uiScale;
     return ui * (opt_.offscreen() ? opt_.scale : 1.0f);
 }
 
@@ -93,6 +103,8 @@ void App::applyLook()
 {
     // Full screen follows presentation mode (command-line modes keep their window size).
     if (!opt_.headless() && fullScreen_ != view_.presentation) setFullScreen(view_.presentation);
+    view_.screenHeight = screenHeight();
+    view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
     if (ImGui::IsAnyItemActive()) return;
     if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind) return;
@@ -165,6 +177,8 @@ void App::openWindow()
     view_.heatmap = opt_.heatmap == "loads";
     view_.values = opt_.heatmap == "values";
     if (opt_.uiScale) (opt_.presentation ? view_.presentationScale : view_.uiScale) = *opt_.uiScale;
+    view_.screenHeight = screenHeight();
+    view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     theme_ = makeTheme(wantedScale(), view_.themeKind);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -207,6 +221,10 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     pendingKeepCursor_ = keepCursor;
     simEstimate_ = work.seconds();
     simWhat_ = sim::problemWords(p.scenario);
+    busy_.simulatingScenario = p.scenario;
+    busy_.simulatingSchedule = p.schedule;
+    busy_.simulatingScheduleSeed = p.scheduleSeed;
+    ++busy_.simulatingRun;
     const double share = work.seconds() > 0 ? first.seconds() / work.seconds() : 1.0;
     const std::atomic<bool>* cancel = simJob_.cancelFlag();
     const unsigned threads = opt.threads;
@@ -251,8 +269,9 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step, bool confirm
     if (view_.presentation && slideLayout_) {
         view_.open = presentationPanels(p);
         relayoutFrames_ = 2;
-    } else if (!p.panels.empty()) {
-        view_.open = panelsNamed(p.panels);   // the preset shows only what its slide needs
+    } else {
+        // The preset shows only what its slide needs, and at least its lesson's panels.
+        view_.open = withLesson(p, p.panels.empty() ? view_.open : panelsNamed(p.panels));
     }
     // --panel NAME: the panel exported is shown even where the preset leaves it out, and
     // never folded.
@@ -272,6 +291,11 @@ sim::Preset App::currentPreset() const
     const unsigned bx = loaded_.sim->trace.blockDim.x;
     p.thread = sim::Uint3{view_.thread % bx, view_.thread / bx, 0};
     p.panels = panelNames(view_.open);
+    // The lesson's panels the user has closed are no longer the lesson (a file names only
+    // shown panels there).
+    std::erase_if(p.lesson, [&](const std::string& name) {
+        return std::find(p.panels.begin(), p.panels.end(), name) == p.panels.end();
+    });
     if (view_.open[panelId("occupancy")]) {
         sim::OccupancyQuestion q;
         q.profile = view_.occupancy.profile;
@@ -640,7 +664,7 @@ void App::drawSimulationControls()
     struct Row {
         std::string what;
         float done;
-        double elapsed, estimate;
+        double elapsed, estimate, busyEstimate;   ///< seconds (estimates 0: none)
         bool cancelling;
         std::function<void()> cancel;
         const char* tip;
@@ -648,13 +672,13 @@ void App::drawSimulationControls()
     std::vector<Row> rows;
     if (simJob_.running() && simJob_.seconds() >= 0.3)
         rows.push_back({"Simulating " + simWhat_, simJob_.progress(), simJob_.seconds(), simEstimate_,
-                        simJob_.cancelRequested(), [this] { simJob_.cancel(); },
+                        simEstimate_ * sim::kBusySlowdown, simJob_.cancelRequested(), [this] { simJob_.cancel(); },
                         "Stop the simulation (Esc); the scenario shown now stays"});
     if (busy_.timing && gpuJob_.seconds() >= 0.3)
-        rows.push_back({"Timing on the GPU", gpuJob_.progress(), gpuJob_.seconds(), 0, gpuJob_.cancelRequested(),
+        rows.push_back({"Timing on the GPU", gpuJob_.progress(), gpuJob_.seconds(), 0, 0, gpuJob_.cancelRequested(),
                         [this] { gpuJob_.cancel(); }, "Stop the GPU timings; the timings shown before stay"});
     if (exportJob_.running() && exportJob_.seconds() >= 0.3)
-        rows.push_back({"Exporting steps", exportJob_.progress(), exportJob_.seconds(), 0,
+        rows.push_back({"Exporting steps", exportJob_.progress(), exportJob_.seconds(), 0, 0,
                         exportJob_.cancelRequested(), [this] { exportJob_.cancel(); },
                         "Stop the export; the pictures written so far stay"});
     if (rows.empty()) return;
@@ -670,15 +694,21 @@ void App::drawSimulationControls()
             const Row& r = rows[i];
             ImGui::PushID(static_cast<int>(i));
             const float done = std::clamp(r.done, 0.0f, 1.0f);
-            // What is left: from the pace so far once there is one, else from the estimate.
+            // What is left: from the pace measured so far once there is one (it follows a
+            // busy machine), else the estimate's range, the machine idle to busy.
             const bool paced = done > 0.02f;
             const double left = paced ? r.elapsed * (1 - done) / done : std::max(0.0, r.estimate - r.elapsed);
+            const double most = std::max(0.0, r.busyEstimate - r.elapsed);
             ImGui::TextUnformatted(r.what.c_str());
-            const std::string overlay = std::to_string(static_cast<int>(done * 100)) + "%" +
-                                        (!paced && r.estimate <= 0 ? std::string()
-                                         : left < 1               ? std::string(", almost done")
-                                                                  : ", about " + sim::durationWords(left) + " left");
-            ImGui::ProgressBar(done, ImVec2(em * 16, 0), overlay.c_str());
+            std::string when;
+            if (paced || r.estimate > 0) {
+                if (paced ? left < 1 : most < 1) when = ", almost done";
+                else if (paced) when = ", about " + sim::durationWords(left) + " left";
+                else if (sim::durationWords(left) == sim::durationWords(most)) when = ", about " + sim::durationWords(most) + " left";
+                else when = ", " + sim::durationWords(left) + " to " + sim::durationWords(most) + " left";
+            }
+            const std::string overlay = std::to_string(static_cast<int>(done * 100)) + "%" + when;
+            ImGui::ProgressBar(done, ImVec2(em * 20, 0), overlay.c_str());
             ImGui::SameLine();
             ImGui::BeginDisabled(r.cancelling);
             if (ImGui::Button(r.cancelling ? "Cancelling..." : "Cancel")) r.cancel();

@@ -140,6 +140,8 @@ private:
     /// brings back the panels and arrangement of the desk.
     void followPresentation();
     void setFullScreen(bool on);
+    /// The window's height in screen pixels (an offscreen picture's --window height).
+    float screenHeight() const;
     float wantedScale() const;
 
     Options opt_;

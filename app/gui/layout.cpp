@@ -150,14 +150,18 @@ std::vector<std::string> panelNames(const PanelFlags& open)
 
 PanelFlags presentationPanels(const sim::Preset& p)
 {
-    if (!p.panels.empty()) return panelsNamed(p.panels);
-    PanelFlags open(panelTable().size(), false);
+    PanelFlags open = withLesson(p, PanelFlags(panelTable().size(), false));
+    if (!p.panels.empty()) {
+        const PanelFlags named = panelsNamed(p.panels);
+        for (int i = 0; i < panelCount(); ++i) open[i] = open[i] || named[i];
+        return open;
+    }
     for (int i = 0; i < panelCount(); ++i) {
         switch (panelTable()[i].onSlide) {
         case OnSlide::No: break;
         case OnSlide::Yes: open[i] = true; break;
-        case OnSlide::IfBarrierDropped: open[i] = p.scenario.dropBarriers != 0; break;
-        case OnSlide::IfOccupancyQuestion: open[i] = p.occupancy.has_value(); break;
+        case OnSlide::IfBarrierDropped: open[i] = open[i] || p.scenario.dropBarriers != 0; break;
+        case OnSlide::IfOccupancyQuestion: open[i] = open[i] || p.occupancy.has_value(); break;
         }
     }
     return open;
@@ -165,7 +169,19 @@ PanelFlags presentationPanels(const sim::Preset& p)
 
 std::vector<PanelId> lessonPanels(const sim::Preset& p)
 {
-    return {panelId(sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices")};
+    std::vector<PanelId> out;
+    for (const std::string& name : p.lesson)
+        if (const PanelId id = findPanel(name); id >= 0 && std::find(out.begin(), out.end(), id) == out.end())
+            out.push_back(id);
+    if (out.empty()) out.push_back(panelId(sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices"));
+    return out;
+}
+
+PanelFlags withLesson(const sim::Preset& p, PanelFlags open)
+{
+    open.resize(panelTable().size(), false);
+    for (PanelId id : lessonPanels(p)) open[id] = true;
+    return open;
 }
 
 // ---- the arrangement ----------------------------------------------------------------------
@@ -192,22 +208,41 @@ float columnLeast(const Column& c, const std::vector<bool>& folded, float titleB
 }
 
 /// The column a panel starts in: its desk column, or on a slide the picture column (0) or
-/// the first text column (1).
+/// the first text column (1). The lesson's main panel is a slide's picture.
 size_t home(const PanelNeed& n, bool slides)
 {
     const PanelInfo& info = panelTable()[n.id];
     if (!slides) return static_cast<size_t>(info.desk.column);
-    return info.slide.column == SlideColumn::Picture ? 0 : 1;
+    return info.slide.column == SlideColumn::Picture || n.lesson == 0 ? 0 : 1;
 }
+
+/// Whether a panel sits in a slide's picture column.
+bool inPicture(const PanelNeed& n) { return panelTable()[n.id].slide.column == SlideColumn::Picture || n.lesson == 0; }
 
 /// The order in which a panel folds (PanelInfo::fold, or the need's own).
 int foldRank(const PanelNeed& n) { return n.fold >= 0 ? n.fold : panelTable()[n.id].fold; }
 
-/// The sort key of a panel in its column.
-int rankOf(PanelId id, bool slides)
+/// The sort key of a panel in its column: the table's rank; on a slide the lesson's main
+/// panel comes first.
+int rankOf(const PanelNeed& n, bool slides)
 {
-    const PanelInfo& info = panelTable()[id];
+    const PanelInfo& info = panelTable()[n.id];
+    if (slides && n.lesson == 0) return -1000;
     return slides ? info.slide.rank : info.desk.rank;
+}
+
+/// Which panel folds first: the highest key, none below 0. Panels outside the lesson fold
+/// before those in it (by PanelInfo::fold, or the need's own), a picture outside the lesson
+/// (fold 0: Matrices beside a Memory lesson) after the others; then the lesson's, its last
+/// first. The lesson's main panel, the Practice panel (the question asked) and a panel
+/// opened again by hand never fold, nor does a lesson's panel of fold 0.
+int foldKey(const PanelNeed& n)
+{
+    static const PanelId practice = panelId("practice");
+    const int rank = foldRank(n);
+    if (n.pinned || n.lesson == 0 || n.id == practice) return -1;
+    if (n.lesson > 0) return rank == 0 ? -1 : n.lesson;
+    return rank == 0 ? 500 : 1000 + rank;
 }
 
 }  // namespace
@@ -233,11 +268,11 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         } else {
             float text = 0;
             for (const PanelNeed& n : needs)
-                if (panelTable()[n.id].slide.column == SlideColumn::Text) text += least(n, out.folded, titleBar);
+                if (!inPicture(n)) text += least(n, out.folded, titleBar);
             // Two text columns only where three columns are not too narrow for their panels.
             float picture = 0, first = 0, second = 0;
             for (const PanelNeed& n : needs) {
-                if (panelTable()[n.id].slide.column == SlideColumn::Picture) {
+                if (inPicture(n)) {
                     picture = std::max(picture, n.minWidth);
                 } else if (n.minWidth > first) {
                     second = first;
@@ -252,7 +287,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         }
         for (Column& c : cols)
             std::stable_sort(c.panels.begin(), c.panels.end(), [&](const PanelNeed* a, const PanelNeed* b) {
-                return rankOf(a->id, slides) < rankOf(b->id, slides);
+                return rankOf(*a, slides) < rankOf(*b, slides);
             });
         for (size_t i = 0; i < cols.size(); ++i) {
             while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
@@ -287,9 +322,8 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         if (fits) break;
         const PanelNeed* fold = nullptr;
         for (const PanelNeed& n : needs) {
-            const int rank = foldRank(n);
-            if (!candidate[n.id] || rank == 0 || n.pinned || out.folded[n.id]) continue;
-            if (!fold || rank > foldRank(*fold)) fold = &n;
+            if (!candidate[n.id] || foldKey(n) < 0 || out.folded[n.id]) continue;
+            if (!fold || foldKey(n) > foldKey(*fold)) fold = &n;
         }
         if (!fold) break;
         out.folded[fold->id] = true;
@@ -370,29 +404,39 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                     out.squeezed.push_back(c->panels[k]->id);
                 }
         } else {
-            float spare = H - sum, more = 0;
-            for (size_t k = 0; k < h.size(); ++k) {
-                const PanelNeed& n = *c->panels[k];
-                if (!out.folded[n.id] && n.want < FLT_MAX) more += n.want - h[k];
-            }
-            if (more > 0) {
+            // The lesson's panels first: each up to its wanted height (in proportion to how
+            // much more, where the room is short); then the others; then what is left to the
+            // panels that grow with any room (the lesson's where it has such a panel), else
+            // to the column's last panel that is not folded, so that no hole is left.
+            float spare = H - sum;
+            for (const bool lessonPass : {true, false}) {
+                float more = 0;
+                for (size_t k = 0; k < h.size(); ++k) {
+                    const PanelNeed& n = *c->panels[k];
+                    if (!out.folded[n.id] && n.want < FLT_MAX && (n.lesson >= 0) == lessonPass) more += n.want - h[k];
+                }
+                if (more <= 0) continue;
                 const float give = std::min(spare, more);
                 for (size_t k = 0; k < h.size(); ++k) {
                     const PanelNeed& n = *c->panels[k];
-                    if (!out.folded[n.id] && n.want < FLT_MAX) h[k] += give * (n.want - h[k]) / more;
+                    if (!out.folded[n.id] && n.want < FLT_MAX && (n.lesson >= 0) == lessonPass)
+                        h[k] += give * (n.want - h[k]) / more;
                 }
                 spare -= give;
             }
-            int growing = 0, last = -1;
+            int growing = 0, growingLesson = 0, last = -1;
             for (size_t k = 0; k < h.size(); ++k) {
                 const PanelNeed& n = *c->panels[k];
                 growing += !out.folded[n.id] && n.want == FLT_MAX;
+                growingLesson += !out.folded[n.id] && n.want == FLT_MAX && n.lesson >= 0;
                 if (!out.folded[n.id]) last = static_cast<int>(k);
             }
-            // Else the last panel that is not folded (a folded one keeps its title bar's height).
+            const bool lessonOnly = growingLesson > 0;
+            if (lessonOnly) growing = growingLesson;
             for (size_t k = 0; k < h.size() && spare > 0; ++k) {
                 const PanelNeed& n = *c->panels[k];
-                if (growing ? !out.folded[n.id] && n.want == FLT_MAX : static_cast<int>(k) == last)
+                const bool grows = !out.folded[n.id] && n.want == FLT_MAX && (!lessonOnly || n.lesson >= 0);
+                if (growing ? grows : static_cast<int>(k) == last)
                     h[k] += growing ? spare / static_cast<float>(growing) : spare;
             }
         }
@@ -518,6 +562,7 @@ void computeFrame(const Frame& f)
     }
     L.openBefore = f.view.open;
     const PanelFlags onSlide = presentationPanels(f.loaded.preset);
+    const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
         if (!shown[i]) continue;
@@ -528,6 +573,12 @@ void computeFrame(const Frame& f)
         need.min = p.measured ? p.fixed + p.elasticMin : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
         need.want = !p.measured || p.grows ? FLT_MAX : std::max(need.min, p.fixed + p.elasticWant);
         need.minWidth = panelTable()[i].minWidth * font;
+        // The lesson's panels: wide enough to show all they have for it (Code its memory
+        // columns beside the source at the desk), and first to get room.
+        if (const auto at = std::find(lesson.begin(), lesson.end(), i); at != lesson.end()) {
+            need.lesson = static_cast<int>(at - lesson.begin());
+            if (!f.view.presentation) need.minWidth = std::max(need.minWidth, panelTable()[i].lessonWidth * font);
+        }
         // The panels the preset's slide shows are its subject, and so are those the app opened
         // for what the user loaded (View::subject): at the desk the others fold first (each
         // group in the table's order).

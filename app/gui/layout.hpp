@@ -37,6 +37,11 @@ struct PanelNeed {
     int fold = -1;          ///< PanelInfo::fold to use instead of the table's (-1: the table's)
     bool pinned = false;    ///< opened again by hand after the layout folded it: never folds
     bool folded = false;    ///< folded by hand: stays folded
+    /// Its place in the preset's lesson (lessonPanels(): 0 the main figure), -1: not in it.
+    /// The lesson's panels get their wanted height before the others in their column and
+    /// fold after every other panel (the main one never); on a slide the main one takes the
+    /// picture column.
+    int lesson = -1;
 };
 
 /// The arrangement of the shown panels: a place for each panel id (unused ids keep an empty
@@ -86,18 +91,25 @@ PanelFlags panelsNamed(const std::vector<std::string>& names);
 /// The names (PanelInfo::name) of the panels open in `open`.
 std::vector<std::string> panelNames(const PanelFlags& open);
 
-/// The panels presentation mode shows for preset `p`: the preset's own list if it has one,
-/// else those whose PanelInfo::onSlide asks for it (the picture, Code and Shared memory;
-/// Hazards when the preset drops a barrier, Occupancy when it asks an occupancy question).
+/// The panels presentation mode shows for preset `p`: its lesson's panels (lessonPanels)
+/// and the preset's own list if it has one, else those whose PanelInfo::onSlide asks for it
+/// (the picture, Code and Shared memory; Hazards when the preset drops a barrier, Occupancy
+/// when it asks an occupancy question).
 /// The caption bar says the step and PageDown/PageUp move it, so the Timeline, like
 /// Scenario, Stats and GPU, waits in the View menu.
 PanelFlags presentationPanels(const sim::Preset& p);
 
-/// The panels that carry preset `p`'s lesson, most important first. The first one's figure
-/// is the main figure that tests/gui/layout_check measures (at least 70% of its panel).
-/// Today: the picture of the kernel's family (Convolution for a convolution, Matrices
-/// otherwise).
+/// The panels that carry preset `p`'s lesson, most important first: the scenario file's
+/// `lesson` list (sim::Preset::lesson; a name the panel table lacks is skipped), else the
+/// picture of the kernel's family (Convolution for a convolution, Matrices otherwise). The
+/// first one's figure is the main figure that tests/gui/layout_check measures (at least 70%
+/// of its panel). The layout gives these panels their room before the others, at the desk
+/// and on a slide, and folds them last.
 std::vector<PanelId> lessonPanels(const sim::Preset& p);
+
+/// `open` with the panels of preset `p`'s lesson opened too (the app opens a preset so at the
+/// desk, whatever the user had open).
+PanelFlags withLesson(const sim::Preset& p, PanelFlags open);
 
 /// Marks the window being drawn (a child window, a list box, a table with a scrolling body)
 /// as a list: a region whose length grows with the problem (presets, source lines, threads,

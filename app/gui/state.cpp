@@ -1,8 +1,16 @@
 #include "state.hpp"
 
+#include <cmath>
+
 #include "kernels/context.cuh"
 
 namespace ts::app {
+
+float presentationScaleFor(float setting, float height)
+{
+    if (height <= 0) height = kPresentationScreenHeight;
+    return std::round(setting * height / kPresentationScreenHeight * 100.0f) / 100.0f;
+}
 
 std::string describe(const sim::Scenario& s)
 {

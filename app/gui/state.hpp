@@ -79,6 +79,7 @@ struct ScenarioForm {
     uint64_t scheduleSeed = 1;                         ///< for the random schedule
     std::string error;           ///< the last refusal, one sentence (shown in red)
     uint64_t syncedGeneration = ~0ull;   ///< draft was last copied from this simulation
+    uint64_t syncedRun = 0;              ///< or from this run while it simulated (Busy::simulatingRun)
 };
 
 /// The Occupancy panel's inputs (PMPP sec. 4.7): a block size, registers per thread and shared
@@ -113,6 +114,16 @@ struct ExportForm {
     std::string dir = "tilescope-export";
 };
 
+/// The screen height whose UI scale the presentation setting is: a 1080p projector.
+inline constexpr float kPresentationScreenHeight = 1080.0f;
+
+/// The UI scale presentation mode draws at on a screen `height` pixels high (screen
+/// coordinates) for the user's setting `setting`, which is the scale at 1080 pixels: setting
+/// x height / 1080, rounded to hundredths (2 at 1080p is 1.33 at 720p and 2.67 at 1440p), so
+/// a slide keeps its proportions on any projector and text of 18 px at 1080p is 12 px at
+/// 720p. A height of 0 or less counts as 1080.
+float presentationScaleFor(float setting, float height);
+
 /// How the loaded state is viewed.
 struct View {
     int cursor = 0;              ///< step of the trace; the views show the state after it
@@ -132,7 +143,14 @@ struct View {
     bool presentation = false;   ///< presentation mode: full screen at presentationScale
     ThemeKind themeKind = ThemeKind::Dark;
     float uiScale = 1.0f;        ///< UI scale outside presentation mode, 1..3
-    float presentationScale = 2.0f;   ///< UI scale in presentation mode, 1.5..3
+    /// UI scale in presentation mode on a screen 1080 pixels high, 1.5..3: a slide is drawn at
+    /// presentationScaleFor(presentationScale, its height), so that it looks the same on a
+    /// 720p and a 1080p projector.
+    float presentationScale = 2.0f;
+    /// The UI scale presentation mode draws at in this window (presentationScaleFor), and the
+    /// window's height in screen pixels it follows; set by the app every frame.
+    float presentationDrawn = 2.0f;
+    float screenHeight = 1080.0f;
     /// Worker threads a simulation uses (sim::SimOptions::threads): 0 one per core, else
     /// 1..limits::kMaxSimThreads; View > Simulation threads, kept in settings.toml.
     int simThreads = 0;
@@ -178,6 +196,12 @@ struct Requests {
 struct Busy {
     bool simulating = false;
     double simulatingSeconds = 0;
+    /// While simulating: the scenario being simulated (the views still show the one before),
+    /// and which run of the app's it is (a new number for each simulation started).
+    sim::Scenario simulatingScenario;
+    sim::Schedule simulatingSchedule = sim::Schedule::InOrder;
+    uint64_t simulatingScheduleSeed = 1;
+    uint64_t simulatingRun = 0;
     bool timing = false;
     float timingProgress = 0;    ///< 0..1
     std::string timingStage;     ///< "matmul-tiled (2 of 3)"

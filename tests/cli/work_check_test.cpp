@@ -37,7 +37,8 @@ TEST(CliWorkCheck, NaiveWidth5000AsksForYes)
     for (const std::string extra : {"", " --json"})
         expectQuickRefusal("simulate --kernel matmul-naive --width 5000" + extra,
                            {"tilescope-cli: Simulating matmul-naive at width 5000, tile 16 takes about ",
-                            " on this machine (1.25e11 multiply-adds); add --yes to run it anyway."});
+                            " on this machine when it is idle, up to ",
+                            " when it is busy (1.25e11 multiply-adds); add --yes to run it anyway."});
 }
 
 TEST(CliWorkCheck, OtherFamiliesAskToo)

@@ -2,6 +2,7 @@
 // every malformed file is refused with its file name and line; save and load round-trip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -77,6 +78,17 @@ TEST(Presets, EveryPresetLoadsValidatesAndFitsItsTrace)
         // Every hand-written line lands on a step of the trace (sim/narration.hpp).
         EXPECT_FALSE(p.narration.empty() && p.narrate.empty());
         EXPECT_EQ(sim::placeNarration(p, r.trace).problems, std::vector<std::string>{});
+    }
+}
+
+// Every lecture preset names the panels that carry its lesson (the app gives them room first).
+TEST(Presets, EveryPresetNamesItsLesson)
+{
+    for (const sim::Preset& p : sim::listPresets(kAppPanels)) {
+        EXPECT_FALSE(p.lesson.empty()) << p.name;
+        for (const std::string& name : p.lesson)
+            if (!p.panels.empty())
+                EXPECT_NE(std::find(p.panels.begin(), p.panels.end(), name), p.panels.end()) << p.name << ": " << name;
     }
 }
 
@@ -223,6 +235,42 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
               "most 1024 threads; got 33.");
 }
 
+// lesson: the panels that carry a preset's lesson, read in order, refused at the line of a
+// bad name or of a name that `panels` does not show, and written back.
+TEST_F(ScenarioFiles, LessonPanels)
+{
+    const sim::Preset p = sim::loadScenarioFile(
+        write("lesson.toml", kGood + "panels = [\"matrices\", \"code\", \"memory\"]\nlesson = [\"memory\", \"code\"]\n"),
+        kAppPanels);
+    EXPECT_EQ(p.lesson, (std::vector<std::string>{"memory", "code"}));
+    // Without panels any of the app's panels may carry the lesson.
+    EXPECT_EQ(sim::loadScenarioFile(write("alone.toml", kGood + "lesson = [\"shared-memory\"]\n"), kAppPanels).lesson,
+              std::vector<std::string>{"shared-memory"});
+    EXPECT_TRUE(sim::loadScenarioFile(write("none.toml", kGood), kAppPanels).lesson.empty());
+
+    EXPECT_EQ(errorOf(kGood + "lesson = [\"code\",\n  \"bank-diagram\"]\n"),
+              ", line 5: 'bank-diagram' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
+              "shared-memory, threads, hazards, occupancy, convolution, reduction-tables, memory, ladder, "
+              "roofline, practice.");
+    EXPECT_EQ(errorOf(kGood + "lesson = \"memory\"\n"),
+              ", line 4: lesson must be an array of panel names; got the string \"memory\".");
+    EXPECT_EQ(errorOf(kGood + "lesson = [3]\n"),
+              ", line 4: each lesson panel name must be a string in quotes; got the integer 3.");
+    EXPECT_EQ(errorOf(kGood + "lesson = []\n"),
+              ", line 4: lesson must name at least one panel, the one that carries the lesson first; or leave "
+              "lesson out for the picture of the kernel's family.");
+    EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\", \"code\"]\nlesson = [\"code\",\n  \"memory\"]\n"),
+              ", line 6: lesson names 'memory', which panels does not show; add it to panels or take it out of "
+              "lesson.");
+
+    // Written back in its order, and read again.
+    sim::Preset q = p;
+    q.lesson = {"code", "matrices"};
+    const std::string path = (dir / "again.toml").string();
+    sim::saveScenarioFile(q, path);
+    EXPECT_EQ(sim::loadScenarioFile(path, kAppPanels).lesson, q.lesson);
+}
+
 TEST_F(ScenarioFiles, SyntaxErrorsNameTheLine)
 {
     const std::string e = errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = \n");
@@ -294,6 +342,7 @@ TEST_F(ScenarioFiles, SaveAndLoadRoundTrip)
         }
         EXPECT_EQ(r.step, pre.step);
         EXPECT_EQ(r.panels, pre.panels);
+        EXPECT_EQ(r.lesson, pre.lesson);
         EXPECT_EQ(r.thread.has_value(), pre.thread.has_value());
         EXPECT_EQ(sim::validate(r.scenario), "");
         EXPECT_EQ(std::tie(r.scenario.j, r.scenario.k, r.scenario.l, r.scenario.tile),

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -53,7 +54,11 @@ CaptionText captionText(const Loaded& loaded, const View& view)
     CaptionText c;
     const sim::Preset& p = loaded.preset;
     c.title = p.title.empty() ? "TileScope" : p.title;
-    if (view.presentation) c.presentation = view.presentationScale;
+    if (view.presentation) {
+        c.presentation = view.presentationScale;
+        c.presentationDrawn = view.presentationDrawn;
+        c.screenHeight = view.screenHeight;
+    }
     const sim::Simulation* s = loaded.sim.get();
     if (!s) {
         c.simulating = true;
@@ -92,7 +97,20 @@ std::string captionLine(const CaptionText& c)
     }
     o << c.title << " | step " << c.step.value_or(-1) << " of " << c.lastStep << " | " << c.label << " | "
       << c.narration.value_or("(no narration)");
-    if (c.presentation) o << " | presentation " << *c.presentation << "x";
+    if (c.presentation) {
+        // The setting is the scale at 1080p; a window of another height draws at its share.
+        auto scale = [](float v) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.2f", v);
+            std::string t = b;
+            while (t.back() == '0') t.pop_back();
+            if (t.back() == '.') t.pop_back();
+            return t;
+        };
+        o << " | presentation " << scale(*c.presentation) << "x";
+        if (scale(c.presentationDrawn) != scale(*c.presentation))
+            o << " (" << scale(c.presentationDrawn) << "x at " << static_cast<int>(std::lround(c.screenHeight)) << " px high)";
+    }
     if (!c.practice.empty()) o << " | practice: " << c.practice;
     return o.str();
 }

@@ -36,33 +36,33 @@ using S = SlideColumn;
 // content (lists and pictures share what is left), so that no panel is cut off and no hole
 // is left (layout.hpp).
 const PanelInfo kPanels[] = {
-    // name, title, shown by default, desk place, slide place, min width (font heights),
-    // fold order, shown on a slide, maker
-    {"scenario", "Scenario", true, {D::Left, 0}, {S::Text, 5}, 17.5f, 4, OnSlide::No, makeScenarioPanel},
-    {"stats", "Stats", true, {D::Left, 1}, {S::Text, 4}, 18.5f, 3, OnSlide::No, makeStatsPanel},
-    {"gpu", "GPU", true, {D::Left, 3}, {S::Text, 6}, 14.0f, 9, OnSlide::No, makeGpuPanel},
-    {"matrices", "Matrices", true, {D::Centre, 1}, {S::Picture, 1}, 16.0f, 0, OnSlide::Yes, makeMatricesPanel},
-    {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 24.0f, 7, OnSlide::No, makeTimelinePanel},
-    {"code", "Code", true, {D::Right, 0}, {S::Text, 0}, 16.0f, 1, OnSlide::Yes, makeCodePanel},
-    {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 2, OnSlide::Yes,
+    // name, title, shown by default, desk place, slide place, min width and width as a
+    // lesson's panel at the desk (font heights), fold order, shown on a slide, maker
+    {"scenario", "Scenario", true, {D::Left, 0}, {S::Text, 5}, 17.5f, 0, 4, OnSlide::No, makeScenarioPanel},
+    {"stats", "Stats", true, {D::Left, 1}, {S::Text, 4}, 18.5f, 0, 3, OnSlide::No, makeStatsPanel},
+    {"gpu", "GPU", true, {D::Left, 3}, {S::Text, 6}, 14.0f, 0, 9, OnSlide::No, makeGpuPanel},
+    {"matrices", "Matrices", true, {D::Centre, 1}, {S::Picture, 1}, 16.0f, 0, 0, OnSlide::Yes, makeMatricesPanel},
+    {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 24.0f, 0, 7, OnSlide::No, makeTimelinePanel},
+    {"code", "Code", true, {D::Right, 0}, {S::Text, 0}, 16.0f, 34.0f, 1, OnSlide::Yes, makeCodePanel},
+    {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 0, 2, OnSlide::Yes,
      makeSharedMemoryPanel},
-    {"threads", "Threads", true, {D::Right, 2}, {S::Text, 3}, 20.0f, 8, OnSlide::No, makeThreadsPanel},
-    {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 5, OnSlide::IfBarrierDropped, makeHazardsPanel},
-    {"occupancy", "Occupancy", false, {D::Centre, 0}, {S::Picture, 0}, 28.0f, 0, OnSlide::IfOccupancyQuestion,
+    {"threads", "Threads", true, {D::Right, 2}, {S::Text, 3}, 20.0f, 0, 8, OnSlide::No, makeThreadsPanel},
+    {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 0, 5, OnSlide::IfBarrierDropped, makeHazardsPanel},
+    {"occupancy", "Occupancy", false, {D::Centre, 0}, {S::Picture, 0}, 28.0f, 0, 0, OnSlide::IfOccupancyQuestion,
      makeOccupancyPanel},
-    {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 20.0f, 0, OnSlide::Yes, makeConvPanel},
-    {"reduction-tables", "Reduction tables", false, {D::Centre, 2}, {S::Picture, 2}, 30.0f, 6, OnSlide::No,
+    {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 20.0f, 0, 0, OnSlide::Yes, makeConvPanel},
+    {"reduction-tables", "Reduction tables", false, {D::Centre, 2}, {S::Picture, 2}, 30.0f, 0, 6, OnSlide::No,
      makeReductionTablePanel},
     // Shown from the View menu or a preset's `panels`: the warp memory instructions of the step.
-    {"memory", "Memory", false, {D::Centre, 4}, {S::Text, 9}, 16.0f, 3, OnSlide::No, makeMemoryPanel},
+    {"memory", "Memory", false, {D::Centre, 4}, {S::Text, 9}, 16.0f, 0, 3, OnSlide::No, makeMemoryPanel},
     // Shown from the View menu, File > Open results... or a preset's `panels`: a results
     // file's timings as bars with the simulator's counts, and on the roofline.
-    {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 3, OnSlide::No, makeLadderPanel},
-    {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 3, OnSlide::No, makeRooflinePanel},
+    {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 0, 3, OnSlide::No, makeLadderPanel},
+    {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 0, 3, OnSlide::No, makeRooflinePanel},
     // Shown at the desk while practice mode is on (key P, View > Practice mode; docs/practice.md):
     // the question, above everything of its column; it never folds. A slide gives the question
     // in its caption and shows the panel only when asked for (View, or a preset's `panels`).
-    {"practice", "Practice", false, {D::Left, -1}, {S::Text, -1}, 18.0f, 0, OnSlide::No, makePracticePanel},
+    {"practice", "Practice", false, {D::Left, -1}, {S::Text, -1}, 18.0f, 0, 0, OnSlide::No, makePracticePanel},
 };
 
 }  // namespace

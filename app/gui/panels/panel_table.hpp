@@ -63,6 +63,10 @@ struct PanelInfo {
     /// The narrowest the panel may be, in font heights (ImGui::GetFontSize()): its widest
     /// row that cannot wrap (a form, a table, a row of buttons). 0: anything.
     float minWidth;
+    /// The narrowest the panel may be at the desk when it carries the preset's lesson
+    /// (layout.hpp, lessonPanels), in font heights: wide enough to show everything it has for
+    /// the lesson (Code: its memory columns beside 24 characters of source). 0: minWidth.
+    float lessonWidth;
     /// When the window is too small for every shown panel, the layout folds panels to their
     /// title bar, highest `fold` first (0: never folds). Clicking a folded panel's arrow
     /// opens it again and folds another.

@@ -34,7 +34,9 @@ struct CaptionText {
     /// the first problem and how many there are (sim::placeNarration).
     std::string narrationProblem;
     bool simulating = false;              ///< no simulation yet: the first one is running
-    std::optional<float> presentation;    ///< the UI scale, in presentation mode
+    std::optional<float> presentation;    ///< the UI scale setting (at 1080p), in presentation mode
+    float presentationDrawn = 0;          ///< the scale it draws at in this window (presentationScaleFor)
+    float screenHeight = 0;               ///< the window's height it follows, screen pixels
     std::string practice;                 ///< practice mode's caption line (practiceCaption), or ""
 };
 
@@ -43,7 +45,9 @@ CaptionText captionText(const Loaded& loaded, const View& view);
 
 /// The caption as one line: "TITLE | step N of LAST | LABEL | NARRATION", "(no narration)"
 /// for a step without one (only before the first step), "TITLE | simulating..." while the
-/// first simulation runs, " | presentation Sx" in presentation mode, and
+/// first simulation runs, " | presentation Sx" in presentation mode (S the setting, the
+/// scale at 1080p; " (Dx at H px high)" after it where the window's height H makes it draw
+/// at another scale D), and
 /// " | practice: LINE" while practice mode has a question (the slide's practice line).
 std::string captionLine(const CaptionText& c);
 

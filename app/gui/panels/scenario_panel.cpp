@@ -10,6 +10,7 @@
 
 #include "layout.hpp"
 #include "panels.hpp"
+#include "sim/work_estimate.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -158,11 +159,22 @@ struct ScenarioPanel final : Panel {
 void ScenarioPanel::draw(Frame& f)
 {
     ScenarioForm& form = f.view.form;
-    if (f.loaded.sim && form.syncedGeneration != f.loaded.generation) {
-        form.draft = f.loaded.sim->scenario;
-        form.square = form.draft.j == form.draft.k && form.draft.k == form.draft.l;
-        form.schedule = f.loaded.preset.schedule;
-        form.scheduleSeed = f.loaded.preset.scheduleSeed;
+    // The form shows the scenario being simulated while it simulates (a preset or file opened,
+    // the sizes applied), else the one loaded; each once, so that what the user types stays.
+    auto show = [&form](const sim::Scenario& s, sim::Schedule schedule, uint64_t seed) {
+        form.draft = s;
+        form.square = s.j == s.k && s.k == s.l;
+        form.schedule = schedule;
+        form.scheduleSeed = seed;
+    };
+    if (f.busy.simulating) {
+        if (form.syncedRun != f.busy.simulatingRun) {
+            show(f.busy.simulatingScenario, f.busy.simulatingSchedule, f.busy.simulatingScheduleSeed);
+            form.syncedRun = f.busy.simulatingRun;
+            form.syncedGeneration = ~0ull;   // the loaded one again once the run ends or is cancelled
+        }
+    } else if (f.loaded.sim && form.syncedGeneration != f.loaded.generation) {
+        show(f.loaded.sim->scenario, f.loaded.preset.schedule, f.loaded.preset.scheduleSeed);
         form.syncedGeneration = f.loaded.generation;
     }
     if (beginPanel(f, id)) {
@@ -218,7 +230,9 @@ void ScenarioPanel::draw(Frame& f)
         if (busy) {
             ImGui::SameLine();
             ImGui::Text("simulating... %.1f s", f.busy.simulatingSeconds);
-            tooltip("The simulation runs on a worker thread; the views keep showing the last one until it ends.");
+            tooltip("The simulation of the sizes above runs on a worker thread; the other panels keep showing " +
+                    sim::problemWords(f.loaded.sim ? f.loaded.sim->scenario : f.busy.simulatingScenario) +
+                    " until it ends.");
         }
         if (!form.error.empty()) colouredText(f.theme.palette.error, form.error);
 

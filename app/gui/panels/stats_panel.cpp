@@ -7,11 +7,13 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "panels.hpp"
 #include "sim/warp_view.hpp"
 #include "widgets.hpp"
+#include "word_wrap.hpp"
 
 namespace ts::app {
 namespace {
@@ -89,6 +91,25 @@ std::string bytes(uint64_t v)
     char b[32];
     if (u == 0) std::snprintf(b, sizeof b, "%llu B", static_cast<unsigned long long>(v));
     else std::snprintf(b, sizeof b, x < 10 ? "%.2f %s" : x < 100 ? "%.1f %s" : "%.0f %s", x, units[u]);
+    return b;
+}
+
+/// `text` wrapped at the panel's edge, only at its spaces (word_wrap.hpp): a figure such as
+/// "4.000" or "1,064,960" is never cut in two, as ImGui's TextWrapped cuts it after the
+/// full stop or a comma.
+void textWrappedAtSpaces(const std::string& text)
+{
+    const float width = ImGui::GetContentRegionAvail().x;
+    for (const std::string& line : wrapAtSpaces(text, width, [](std::string_view s) {
+             return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+         }))
+        ImGui::TextUnformatted(line.c_str());
+}
+
+std::string printed(const char* format, auto... values)
+{
+    char b[256];
+    std::snprintf(b, sizeof b, format, values...);
     return b;
 }
 
@@ -176,24 +197,25 @@ void StatsPanel::draw(Frame& f)
             }
             ImGui::Spacing();
             const double opb = sim::opsPerByte(all);
-            ImGui::TextWrapped("OP/B = flops / (4 B \u00d7 global loads)");
-            ImGui::TextWrapped("     = %llu / (4 \u00d7 %llu) = %.3f", static_cast<unsigned long long>(all.flops),
-                               static_cast<unsigned long long>(all.global_loads), opb);
+            textWrappedAtSpaces("OP/B = flops / (4 B \u00d7 global loads)");
+            textWrappedAtSpaces(printed("     = %llu / (4 \u00d7 %llu) = %.3f", static_cast<unsigned long long>(all.flops),
+                                        static_cast<unsigned long long>(all.global_loads), opb));
             tooltip("Compute-to-global-memory-access ratio of the whole grid: floating-point operations "
                     "per byte read from global memory (4 bytes per float).");
             const uint64_t naive = sim::untiledGlobalLoads(s->scenario);
             const uint64_t naiveBlock = sim::untiledGlobalLoads(s->scenario, s->trace.block);
             if (all.global_loads) {
-                ImGui::TextWrapped("naive kernel: %llu global loads, %s\u00d7 as many",
-                            static_cast<unsigned long long>(naive),
-                            fixed(static_cast<double>(naive) / static_cast<double>(all.global_loads), 2).c_str());
+                textWrappedAtSpaces(printed("naive kernel: %llu global loads, %s\u00d7 as many",
+                                            static_cast<unsigned long long>(naive),
+                                            fixed(static_cast<double>(naive) / static_cast<double>(all.global_loads), 2).c_str()));
                 tooltip("The untiled kernel (matmul-naive) reads 2k elements for every P element: 2 x j x l x k "
                         "global loads. The reduction is naive loads / these loads.");
             }
             if (blk.global_loads)
-                ImGui::TextWrapped("this block: naive %llu, here %llu: %s\u00d7 fewer", static_cast<unsigned long long>(naiveBlock),
-                            static_cast<unsigned long long>(blk.global_loads),
-                            fixed(static_cast<double>(naiveBlock) / static_cast<double>(blk.global_loads), 2).c_str());
+                textWrappedAtSpaces(printed("this block: naive %llu, here %llu: %s\u00d7 fewer",
+                                            static_cast<unsigned long long>(naiveBlock),
+                                            static_cast<unsigned long long>(blk.global_loads),
+                                            fixed(static_cast<double>(naiveBlock) / static_cast<double>(blk.global_loads), 2).c_str()));
             ImGui::Spacing();
             ImGui::Checkbox("heatmap of global loads", &f.view.heatmap);
             tooltip("Colour every element of M and N by how often the whole grid read it from global "

@@ -19,16 +19,20 @@
 namespace ts::app {
 namespace {
 
-std::string indexText(const sim::Trace& t, const sim::Event& e)
+/// An element as the kernel's source indexes it, as the Code panel writes it: a 2D array the
+/// source subscripts twice (Mds[ty][tx], conv2d's mask Mc[i][j]) by row and column, a global
+/// array by its flat index (M[Row*Width + k] is M[6]).
+std::string indexText(const sim::Scenario& s, const sim::Trace& t, const sim::Event& e)
 {
     const sim::ArrayInfo& a = t.arrays[e.array];
-    if (a.rows > 1 && a.space == sim::Space::Shared)
-        return a.name + "[" + std::to_string(e.index / a.cols) + "][" + std::to_string(e.index % a.cols) + "]";
-    return a.name + "[" + std::to_string(e.index) + "]";
+    const std::string name = sim::writtenArrayName(s, a);
+    if (a.rows > 1 && a.space != sim::Space::Global)
+        return name + "[" + std::to_string(e.index / a.cols) + "][" + std::to_string(e.index % a.cols) + "]";
+    return name + "[" + std::to_string(e.index) + "]";
 }
 
 /// What a thread did in the step, from its events: "M[6] -> Mds[1][0]", "Mds[0][1] * Nds[1][0]".
-std::string doing(const sim::Trace& t, const std::vector<const sim::Event*>& ev)
+std::string doing(const sim::Scenario& s, const sim::Trace& t, const std::vector<const sim::Event*>& ev)
 {
     std::string out, pending;
     for (const sim::Event* e : ev) {
@@ -36,7 +40,7 @@ std::string doing(const sim::Trace& t, const std::vector<const sim::Event*>& ev)
         case sim::Op::GlobalLoad:
         case sim::Op::SharedLoad:
         case sim::Op::ConstantLoad:
-            pending += (pending.empty() ? "" : " * ") + indexText(t, *e);
+            pending += (pending.empty() ? "" : " * ") + indexText(s, t, *e);
             break;
         case sim::Op::SharedStore:
         case sim::Op::GlobalStore:
@@ -46,11 +50,11 @@ std::string doing(const sim::Trace& t, const std::vector<const sim::Event*>& ev)
                    (!pending.empty()                   ? pending
                     : e->op == sim::Op::GlobalStore ? std::string("Pvalue")
                                                        : std::string("register")) +
-                   " -> " + indexText(t, *e);
+                   " -> " + indexText(s, t, *e);
             pending.clear();
             break;
         case sim::Op::ZeroFill:
-            out += (out.empty() ? "" : "; ") + std::string("0 -> ") + indexText(t, *e) + " (zero fill)";
+            out += (out.empty() ? "" : "; ") + std::string("0 -> ") + indexText(s, t, *e) + " (zero fill)";
             pending.clear();
             break;
         case sim::Op::Fma:
@@ -70,7 +74,8 @@ std::string wrongText(const Frame& f, const sim::Trace& t, const std::vector<con
     std::string out;
     if (f.loaded.wrongReads.size() != t.events.size()) return out;
     for (const sim::Event* e : ev)
-        if (f.loaded.wrongReads[e - t.events.data()]) out += (out.empty() ? "" : ", ") + indexText(t, *e);
+        if (f.loaded.wrongReads[e - t.events.data()])
+            out += (out.empty() ? "" : ", ") + indexText(f.loaded.sim->scenario, t, *e);
     return out;
 }
 
@@ -152,11 +157,12 @@ void ThreadsPanel::draw(Frame& f)
                     const std::string rowCol = oneD ? "element i = " + std::to_string(v.at("Col"))
                                                     : "Row " + std::to_string(v.at("Row")) + ", Col " + std::to_string(v.at("Col"));
                     if (tv.hasOutput) {
-                        const int cols = t.arrays[tv.outputArray].cols;
-                        const std::string e = t.arrays[tv.outputArray].rows <= 1
-                                                  ? "P[" + std::to_string(tv.outputIndex) + "]"
-                                                  : "P[" + std::to_string(tv.outputIndex / cols) + "][" +
-                                                        std::to_string(tv.outputIndex % cols) + "]";
+                        // A 1D output (conv1d's P) by its index alone, as its source writes it.
+                        const sim::ArrayInfo& out = t.arrays[tv.outputArray];
+                        const int cols = out.cols;
+                        const std::string e = out.rows > 1 ? "P[" + std::to_string(tv.outputIndex / cols) + "][" +
+                                                                 std::to_string(tv.outputIndex % cols) + "]"
+                                                           : "P[" + std::to_string(tv.outputIndex) + "]";
                         if (tv.stored) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.okText), "%s", e.c_str());
                         else ImGui::TextUnformatted(e.c_str());
                         tooltip("The thread's P element (" + rowCol + ")" +
@@ -174,10 +180,10 @@ void ThreadsPanel::draw(Frame& f)
                     const std::string wrong = wrongText(f, t, byThread[th]);
                     if (barrier) ImGui::TextWrapped("waits at __syncthreads()");
                     else if (byThread[th].empty()) ImGui::TextDisabled("-");
-                    else if (wrong.empty()) ImGui::TextWrapped("%s", doing(t, byThread[th]).c_str());
+                    else if (wrong.empty()) ImGui::TextWrapped("%s", doing(s->scenario, t, byThread[th]).c_str());
                     else {
                         ImGui::PushStyleColor(ImGuiCol_Text, pal.wrongReadText);
-                        ImGui::TextWrapped("%s  [wrong: %s]", doing(t, byThread[th]).c_str(), wrong.c_str());
+                        ImGui::TextWrapped("%s  [wrong: %s]", doing(s->scenario, t, byThread[th]).c_str(), wrong.c_str());
                         ImGui::PopStyleColor();
                         tooltip("This thread read a shared slot and got a different value than it gets with every "
                                 "barrier in place: a stale one (old, or never written: NaN) when the barrier "

@@ -1,11 +1,14 @@
 // Timeline: first, back, play/pause, forward, last, speed, and a scrubber of the trace's
-// steps with the phases marked (Trace::phaseStarts). Keys are handled by the app.
+// steps with the phases marked (Trace::phaseStarts); a long trace is drawn in bins of steps
+// (timeline_bins.hpp). Keys are handled by the app.
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "panels.hpp"
+#include "timeline_bins.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -23,7 +26,9 @@ ImU32 kindColour(const Palette& pal, sim::StepKind k)
     return pal.dimText;
 }
 
-/// The scrubber: one segment per step coloured by kind, phase marks, the cursor.
+/// The scrubber: one column per step coloured by kind where each step gets a few pixels,
+/// else one column per bin of steps with the shares of its kinds stacked (timeline_bins.hpp),
+/// phase marks with as many labels as fit, the cursor.
 void scrubber(Frame& f, const sim::Trace& t)
 {
     const Palette& pal = f.theme.palette;
@@ -42,22 +47,48 @@ void scrubber(Frame& f, const sim::Trace& t)
     if (active) f.view.cursor = stepAt(ImGui::GetIO().MousePos.x);
 
     dl->AddRectFilled(ImVec2(p.x, barTop), ImVec2(p.x + w, barBottom), f.theme.palette.chartBg, 3);
-    for (int i = 0; i < n; ++i) {
-        const float x0 = p.x + i * seg, x1 = p.x + (i + 1) * seg;
-        const ImU32 c = kindColour(pal, t.steps[i].kind);
-        const float inset = std::min(2.0f, seg * 0.15f);
-        const ImU32 faded = (c & 0x00FFFFFF) | (i <= f.view.cursor ? 0xE0000000u : 0x60000000u);
-        dl->AddRectFilled(ImVec2(x0 + inset, barTop + 4), ImVec2(x1 - inset, barBottom - 4), faded, 2);
+    // A column at least 4 px wide (scaled), so that a long trace reads as its phases' pattern.
+    std::vector<sim::StepKind> kinds;
+    kinds.reserve(t.steps.size());
+    for (const sim::Step& st : t.steps) kinds.push_back(st.kind);
+    const std::vector<TimelineBin> bins = timelineBins(kinds, static_cast<int>(w / scaled(4)));
+    const float top = barTop + 4, bottom = barBottom - 4;
+    for (const TimelineBin& b : bins) {
+        const float x0 = p.x + b.first * seg, x1 = p.x + b.end * seg;
+        const float inset = std::min(2.0f, (x1 - x0) * 0.15f);
+        const bool done = b.first <= f.view.cursor;
+        // The kinds stacked bottom to top in the bin's share of each (one step: its kind).
+        float y = bottom;
+        const float steps = static_cast<float>(b.end - b.first);
+        for (sim::StepKind k : {sim::StepKind::Use, sim::StepKind::LoadTile, sim::StepKind::Barrier,
+                                sim::StepKind::Store, sim::StepKind::Other}) {
+            const int c = b.kinds[static_cast<size_t>(k)];
+            if (!c) continue;
+            const float y1 = y - (bottom - top) * static_cast<float>(c) / steps;
+            const ImU32 colour = (kindColour(pal, k) & 0x00FFFFFF) | (done ? 0xE0000000u : 0x60000000u);
+            dl->AddRectFilled(ImVec2(x0 + inset, y1), ImVec2(x1 - inset, y), colour, bins.size() == kinds.size() ? 2.0f : 0.0f);
+            y = y1;
+        }
     }
-    for (int s : t.phaseStarts()) {
-        const float x = p.x + s * seg;
-        dl->AddLine(ImVec2(x, p.y + 2), ImVec2(x, barBottom), pal.cellText, 2.0f);
-        const std::string label = "phase " + std::to_string(t.steps[s].phase);
-        if (s == 0 || seg * 3 > ImGui::CalcTextSize(label.c_str()).x * 0.5f)
-            dl->AddText(ImVec2(x + 4, p.y), pal.cellText, label.c_str());
+    // Phase marks: a line at each phase's first step; labels where they fit side by side.
+    const std::vector<int> starts = t.phaseStarts();
+    std::vector<float> markX, labelW;
+    std::vector<std::string> labels;
+    for (int s : starts) {
+        markX.push_back(p.x + s * seg);
+        labels.push_back((s == 0 ? "phase " : "") + std::to_string(t.steps[s].phase));
+        labelW.push_back(ImGui::CalcTextSize(labels.back().c_str()).x + 4);
+    }
+    const float markWidth = starts.size() * scaled(6) > w ? 1.0f : 2.0f;
+    for (size_t i = 0; i < markX.size(); ++i)
+        dl->AddLine(ImVec2(markX[i], barTop - 2), ImVec2(markX[i], barBottom), pal.cellText, markWidth);
+    for (int i : labelledMarks(markX, labelW, ImGui::GetFontSize() * 0.5f, p.x + w)) {
+        dl->AddLine(ImVec2(markX[i], p.y + 2), ImVec2(markX[i], barTop), pal.cellText, markWidth);
+        dl->AddText(ImVec2(markX[i] + 4, p.y), pal.cellText, labels[i].c_str());
     }
     if (f.view.cursor >= 0) {
-        const float x0 = p.x + f.view.cursor * seg, x1 = x0 + seg;
+        // At least a few pixels wide, so that the cursor shows on a long trace.
+        const float x0 = p.x + f.view.cursor * seg, x1 = std::max(x0 + seg, x0 + scaled(3));
         stepFrame(dl, ImVec2(x0, barTop), ImVec2(x1, barBottom), pal, 3, 3.0f);
     }
     if (hovered) {
