@@ -248,14 +248,19 @@ std::string loadLine(const Context& c, int index)
                         ", which the convolution counts as 0");
     } else if (f.zeroFills) {
         const int loaders = static_cast<int>(f.fillThreads.size() - f.zeroThreads.size());
-        o << " fill " << slots << ": " << loaders << " load " << (from.empty() ? "values" : joinAnd(from)) << ", and "
+        o << " fill " << slots << ": " << loaders << " load " << (from.empty() ? "values from registers" : joinAnd(from)) << ", and "
           << f.zeroThreads.size() << edge;
+    } else if (from.empty()) {
+        // (The ladder's rungs load into registers first and store them a statement later.)
+        o << " write values held in registers into " << slots;
+    } else if (from.size() > 1) {
+        o << " read " << joinAnd(from) << " from global memory and write " << slots;
     } else {
-        o << " load " << (from.empty() ? "values" : joinAnd(from)) << " into " << slots;
+        o << " load " << from.front() << " into " << slots;
     }
     const std::set<int>& filled = f.written.at(f.target);
     const auto [lo, hi, used] = readsUntilOverwritten(c.t, index, f.target, filled);
-    const std::string instead = f.zeroFills < f.fills ? " instead of from global memory" : "";
+    const std::string instead = f.zeroFills < f.fills && !from.empty() ? " instead of from global memory" : "";
     if (hi > 0 && lo == hi)
         o << "; each value is then read " << times(lo) << " from " << target.name << instead;
     else if (hi > 0 && lo > 0)
@@ -475,8 +480,13 @@ std::string storeLine(const Context& c, int index)
     std::ostringstream o;
     // (After the loop: no phase.)
     o << capitalised(c.threads(f.storeThreads));
-    if (f.stores == k)
-        o << (k == 1 ? " stores its " : " store their ") << c.accumulator() << " to " << rangeText(out, f.written.at(f.target));
+    const std::string acc = c.accumulator();
+    const bool several = acc.size() > 6 && acc.compare(acc.size() - 6, 6, " array") == 0;   // Pvalue[c]
+    if (f.stores == k && several)
+        o << (k == 1 ? " stores one element of its " : " store one element of their ") << acc << " each to "
+          << rangeText(out, f.written.at(f.target));
+    else if (f.stores == k)
+        o << (k == 1 ? " stores its " : " store their ") << acc << " to " << rangeText(out, f.written.at(f.target));
     else o << " store " << f.stores / std::max(1, k) << " results each to " << rangeText(out, f.written.at(f.target));
     if (k < c.blockThreads) {
         o << "; the other " << c.blockThreads - k << " store nothing";

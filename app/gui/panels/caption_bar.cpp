@@ -145,6 +145,35 @@ float textWidth(ImFont* font, const std::string& s)
     return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s.c_str()).x;
 }
 
+/// `text` with a newline where a row of `wrap` pixels in the current font is full, breaking
+/// at spaces only: ImGui's own wrapping also breaks after a '.', which cuts a range such as
+/// M[96..99] in two. A word wider than the row keeps a row of its own (ImGui then wraps it).
+std::string wrappedAtSpaces(const std::string& text, float wrap)
+{
+    ImFont* font = ImGui::GetFont();
+    const float space = textWidth(font, " ");
+    std::string out;
+    float x = 0;
+    size_t from = 0;
+    while (from < text.size()) {
+        size_t to = text.find(' ', from);
+        if (to == std::string::npos) to = text.size();
+        const std::string word = text.substr(from, to - from);
+        const float w = textWidth(font, word);
+        if (!out.empty() && x + space + w > wrap) {
+            out += '\n';
+            x = 0;
+        } else if (!out.empty()) {
+            out += ' ';
+            x += space;
+        }
+        out += word;
+        x += w;
+        from = to + 1;
+    }
+    return out;
+}
+
 std::string stepText(int step, int last)
 {
     return "Step " + std::to_string(step) + " of " + std::to_string(last);
@@ -191,7 +220,7 @@ float CaptionBar::height(const Frame& f)
         if (f.loaded.sim) {
             if (!f.loaded.sim->trace.steps.empty())
                 for (const sim::StepNarration& n : stepLines(f.loaded).lines)
-                    text = std::max(text, ImGui::CalcTextSize(n.text.c_str(), nullptr, false, wrap).y);
+                    text = std::max(text, ImGui::CalcTextSize(wrappedAtSpaces(n.text, wrap).c_str(), nullptr, false, wrap).y);
             float label = 0;
             for (const sim::Step& s : f.loaded.sim->trace.steps) label = std::max(label, textWidth(ui, s.label));
             widths.push_back(textWidth(ui, stepText(c.lastStep, c.lastStep)));
@@ -273,7 +302,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         ImGui::PopFont();
     } else if (c.narration && !c.narration->empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(c.narration->c_str());
+        ImGui::TextUnformatted(wrappedAtSpaces(*c.narration, ImGui::GetContentRegionAvail().x).c_str());
         ImGui::PopTextWrapPos();
     } else {
         ImGui::PushStyleColor(ImGuiCol_Text, pal.dimText);
