@@ -13,6 +13,10 @@
 namespace ts::test::gui {
 namespace {
 
+using app::contrastRatio;
+using app::over;
+using app::relativeLuminance;
+
 /// Where a glyph sits in the font atlas: its font and code point.
 struct AtlasGlyph {
     const ImFont* font;
@@ -51,23 +55,6 @@ void appendUtf8(std::string& s, unsigned c)
     }
 }
 
-double channel(unsigned c)
-{
-    const double v = c / 255.0;
-    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-}
-
-/// `fg` (with its alpha) blended over opaque `bg`, as the renderer's blending does.
-ImU32 over(ImU32 fg, ImU32 bg)
-{
-    const double a = ((fg >> IM_COL32_A_SHIFT) & 0xFF) / 255.0;
-    auto mix = [&](int shift) {
-        const double f = (fg >> shift) & 0xFF, b = (bg >> shift) & 0xFF;
-        return static_cast<unsigned>(std::lround(a * f + (1 - a) * b));
-    };
-    return IM_COL32(mix(IM_COL32_R_SHIFT), mix(IM_COL32_G_SHIFT), mix(IM_COL32_B_SHIFT), 255);
-}
-
 /// One glyph quad found in the draw lists.
 struct Glyph {
     const ImDrawList* list;
@@ -101,18 +88,6 @@ ImU32 medianBackground(const app::Image& img, ImVec2 min, ImVec2 max)
 }
 
 }  // namespace
-
-double relativeLuminance(ImU32 c)
-{
-    return 0.2126 * channel((c >> IM_COL32_R_SHIFT) & 0xFF) + 0.7152 * channel((c >> IM_COL32_G_SHIFT) & 0xFF) +
-           0.0722 * channel((c >> IM_COL32_B_SHIFT) & 0xFF);
-}
-
-double contrastRatio(ImU32 a, ImU32 b)
-{
-    const double la = relativeLuminance(a), lb = relativeLuminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
 
 std::vector<DrawnText> measureTexts(ImDrawData* data, ImVec2 display, ImU32 clear)
 {

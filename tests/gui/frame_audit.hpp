@@ -8,7 +8,8 @@
 // median luminance under its quad in that picture; its colour is its vertex colour composited
 // over that background (its alpha), as the renderer blends it. The contrast ratio is WCAG
 // 2.1's: (L1 + 0.05) / (L2 + 0.05) with L the relative luminance of the sRGB colour
-// (sec. 1.4.3 and its definition of relative luminance). A text (a run of glyphs of one
+// (sec. 1.4.3 and its definition of relative luminance; app/gui/theme.hpp's contrastRatio and
+// over(), which the palette's unit test uses too). A text (a run of glyphs of one
 // colour on one baseline, as one AddText call draws it) is as good as its worst glyph.
 //
 // Text size. Each glyph's font is found from its atlas coordinates, so the check knows the
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "figure_notes.hpp"
+#include "theme.hpp"
 
 namespace ts::test::gui {
 
@@ -37,12 +39,6 @@ struct DrawnText {
     float fontSize = 0;     ///< pixels
     double contrast = 0;    ///< WCAG contrast ratio of its worst glyph (1 to 21)
 };
-
-/// WCAG 2.1 relative luminance of an sRGB colour (ImU32; alpha ignored), 0 to 1.
-double relativeLuminance(ImU32 c);
-
-/// WCAG 2.1 contrast ratio of two opaque colours, 1 to 21.
-double contrastRatio(ImU32 a, ImU32 b);
 
 /// Every text in `data` (the frame just built by ImGui::Render(), `display` pixels) with its
 /// contrast measured on a second rendering without the glyphs over `clear` (the window's
