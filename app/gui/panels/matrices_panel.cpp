@@ -393,7 +393,9 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
     v.isP = isP;
     v.lo = gg.lo;
     v.hi = gg.hi;
-    v.band = g.cell >= 4 ? 1.0f * fb : 0.0f;
+    // Frames where a 1 px frame leaves the fill most of the cell: 4 px in value mode (the
+    // value is the fill), 8 px for the states (else "in Mds/Nds" drowns in frames).
+    v.band = g.cell >= (mode == HeatMode::State ? 8.0f : 4.0f) ? 1.0f * fb : 0.0f;
     const std::optional<HeatPicture> pic = renderer.draw(gg.image, v, heatColours(c.f.theme.palette), &why);
     if (!pic) return false;
     const ImVec2 a(static_cast<float>(part->x), static_cast<float>(part->y));
@@ -441,7 +443,7 @@ CanvasCells canvasCells(const sim::Scenario& sc, const TileGrid& tiles)
 void markerFrame(const Ctx& c, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
 {
     growToAtLeast(a, b, kMinMarker * c.f.theme.scale);
-    c.dl->AddRect(a, b, colour, 3, 0, thickness);
+    markFrame(c.dl, a, b, colour, c.f.theme.palette, thickness, 3);   // with the edge: 3:1 on any cell
 }
 
 /// The tile of the current phase on M or N, with ghost cells where it leaves the matrix and
