@@ -222,7 +222,8 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         // the occupancy chart's limit labels, tooltips of wrong P.
         expectText(t.name, {"error", p.error}, plus({window, child, tooltip, caption, chart}, code));
         // okText: "P equals the CPU reference" (Hazards), "simulated" (reduction table),
-        // the caption's notice, a stored P in Threads.
+        // the caption's notice, a stored P in Threads, practice's "Right." (its "Not quite."
+        // is in error).
         expectText(t.name, {"okText", p.okText}, {window, child, caption});
         // hazardText: the hazard shown (Hazards), its tag in Code, the slot's tooltip.
         expectText(t.name, {"hazardText", p.hazardText}, plus({window, child, tooltip}, code));
@@ -234,9 +235,6 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         expectText(t.name, {"stepText", p.stepText}, {caption, chart, window});
         // noOutput: a thread without a P element (Threads).
         expectText(t.name, {"noOutput", p.noOutput}, {window, child});
-        // Practice panel: the verdict line in the answer's colour.
-        expectText(t.name, {"practiceRight", p.practiceRight}, {window, child});
-        expectText(t.name, {"practiceWrong", p.practiceWrong}, {window, child});
         // Values in cells take textOn(fill): each fill, and the ghost cell's translucent fill
         // over the window (Matrices' phase tile).
         for (const MeaningStyle& m : meaningTable()) {

@@ -722,8 +722,6 @@ void MatricesPanel::canvas(Ctx& c)
         const int k = g == &M ? 0 : g == &N ? 1 : 2;
         if (g->cell >= kMinCell) drawCells(c, *g);
         else if (!renderer || !drawHeat(c, *g, gpu_[k], *renderer, why)) drawBins(c, *g, bins_[k]);
-        // Practice mode's marks on cells too small for a frame (drawCells marks larger ones).
-        if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
         tileLines(c, *g);
     }
     if (!why.empty()) {
@@ -737,6 +735,10 @@ void MatricesPanel::canvas(Ctx& c)
     phaseTile(c, M);
     phaseTile(c, N);
     blockOutline(c, P);
+    // Practice mode's marks on cells too small for a frame (drawCells marks larger ones), over
+    // the tiles' frames (their edges would cover a mark on a tile's corner).
+    for (Grid* g : {&M, &N, &P})
+        if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
     label(c, M, jk.c_str());
     label(c, N, kl.c_str());
     label(c, P, jl.c_str());
