@@ -216,8 +216,9 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         // dimText: notes in every panel, chart axes (Occupancy, Roofline), line numbers in Code,
         // the caption's block and hints, the Memory panel's bank numbers (on the window).
         expectText(t.name, {"dimText", p.dimText}, plus({window, child, tooltip, caption, chart}, code));
-        // cellText: the grids' names (Matrices, Convolution) and the Timeline's labels.
-        expectText(t.name, {"cellText", p.cellText}, {window, child, chart});
+        // cellText: the grids' names (Matrices, Convolution), the Timeline's labels, the Code
+        // panel's memory columns (on the highlighted lines too).
+        expectText(t.name, {"cellText", p.cellText}, plus({window, child, chart}, code));
         // error: refusals (Scenario, menu, Stats, Hazards, GPU), a dropped barrier in Code,
         // the occupancy chart's limit labels, tooltips of wrong P.
         expectText(t.name, {"error", p.error}, plus({window, child, tooltip, caption, chart}, code));
