@@ -31,8 +31,9 @@ uniform bool uIsP;          // P: no load counts; value hidden in the block unti
 uniform vec2 uRange;        // scalar values mapped to 0 and 1
 uniform float uBand;        // pixels of the frames drawn for flags (0: fills, cells under 4 px)
 uniform vec3 uMap[17];      // the colour map, equally spaced stops (Palette's heat ramp)
-// cell, in Mds/Nds, loaded earlier, loaded this phase, this step, P finished, wrong P
-uniform vec4 uColours[7];
+// cell, in Mds/Nds, loaded earlier, loaded this phase, this step, P finished, wrong P, and
+// the edge round the outline of this step (Palette::stepOutline)
+uniform vec4 uColours[8];
 
 out vec4 fragColour;
 
@@ -41,6 +42,15 @@ vec3 mapped(float t)
     float x = clamp(t, 0.0, 1.0) * 16.0;
     int i = min(15, int(x));
     return mix(uMap[i], uMap[i + 1], x - float(i));
+}
+
+// Whether the element at element coordinate `e` (column, row) is touched by the cursor step,
+// read from the bound level (a texel of 2^uLevel elements).
+bool nowAt(vec2 e)
+{
+    if (e.x < 0.0 || e.y < 0.0 || e.x >= float(uSize.x) || e.y >= float(uSize.y)) return false;
+    ivec2 t = clamp(ivec2(floor(e)) >> uLevel, ivec2(0), uLevelSize - 1);
+    return (texelFetch(uFlags, t, 0).r & kReadNow) != 0u;
 }
 
 void main()
@@ -100,14 +110,21 @@ void main()
         fragColour = frame.a > 0.0 && edge < uBand ? frame : base;
         return;
     }
-    // Cells under uBand's 4 px have no room for a frame: "this step" is every other pixel
-    // (a checkerboard of yellow dots) over the fill, which stays visible (in Mds/Nds, say).
+    // Cells too small for a frame each: "this step" is one outline round the elements it
+    // touches, 2 px of yellow inside with 1 px of the edge colour outside, so that the fill
+    // under it (in Mds/Nds, say) stays visible, as the legend's frame says.
     vec4 fill = base;
     if ((flags & kStored) != 0u) fill = uColours[5];
     else if ((flags & kInShared) != 0u) fill = uColours[1];
     else if ((flags & kLoadedThisPhase) != 0u) fill = uColours[3];
-    bool dot = ((int(gl_FragCoord.x) + int(gl_FragCoord.y)) & 1) == 0;
+    float d1 = 1.0 / uCell, d2 = 2.0 / uCell;   // 1 and 2 pixels, in elements
+    bool now = (flags & kReadNow) != 0u && nowAt(centre);
+    bool inner = now && !(nowAt(centre + vec2(d2, 0.0)) && nowAt(centre - vec2(d2, 0.0)) &&
+                          nowAt(centre + vec2(0.0, d2)) && nowAt(centre - vec2(0.0, d2)));
+    bool outer = !now && (nowAt(centre + vec2(d1, 0.0)) || nowAt(centre - vec2(d1, 0.0)) ||
+                          nowAt(centre + vec2(0.0, d1)) || nowAt(centre - vec2(0.0, d1)));
     if ((flags & kWrong) != 0u) fragColour = uColours[6];
-    else if ((flags & kReadNow) != 0u && dot) fragColour = uColours[4];
+    else if (inner) fragColour = uColours[4];
+    else if (outer && uColours[7].a > 0.0) fragColour = uColours[7];
     else fragColour = fill;
 }

@@ -77,8 +77,8 @@ void defineLevels(std::vector<unsigned>& tex, size_t count, Upload upload)
 
 HeatColours heatColours(const Palette& pal)
 {
-    return HeatColours{pal.cell, pal.inShared, pal.loadedEarlier, pal.loadedThisPhase, pal.readNow, pal.finished,
-                       pal.error};
+    return HeatColours{pal.cell,     pal.inShared, pal.loadedEarlier, pal.loadedThisPhase,
+                       pal.readNow,  pal.finished, pal.error,         pal.stepOutline};
 }
 
 std::vector<std::vector<uint8_t>> flagPyramid(const std::vector<uint8_t>& level0, int rows, int cols)
@@ -346,16 +346,16 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
     }
     glUniform3fv(at("uMap"), kMapStops, map);
     const ImU32 list[] = {colours.cell,    colours.inShared, colours.loadedEarlier, colours.loadedThisPhase,
-                          colours.readNow, colours.finished, colours.error};
-    float rgba[7 * 4];
-    for (int i = 0; i < 7; ++i) {
+                          colours.readNow, colours.finished, colours.error,         colours.edge};
+    float rgba[8 * 4];
+    for (int i = 0; i < 8; ++i) {
         const ImVec4 c = ImGui::ColorConvertU32ToFloat4(list[i]);
         rgba[i * 4] = c.x;
         rgba[i * 4 + 1] = c.y;
         rgba[i * 4 + 2] = c.z;
         rgba[i * 4 + 3] = c.w;
     }
-    glUniform4fv(at("uColours"), 7, rgba);
+    glUniform4fv(at("uColours"), 8, rgba);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     restore();
     image.drawn_ = HeatImage::Drawn{v, colours, image.version_, true};

@@ -44,6 +44,7 @@ enum class HeatMode {
 /// The state colours the shader uses, from the palette (ImU32, RGBA).
 struct HeatColours {
     ImU32 cell = 0, inShared = 0, loadedEarlier = 0, loadedThisPhase = 0, readNow = 0, finished = 0, error = 0;
+    ImU32 edge = 0;   ///< Palette::stepOutline: round the outline of "this step" on small cells
     bool operator==(const HeatColours&) const = default;
 };
 

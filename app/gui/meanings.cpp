@@ -23,7 +23,7 @@ constexpr std::array<MeaningStyle, 17> kTable{{
      "(dashed orange frame).", Mark::Dashed, &Palette::loadedThisPhase},
     {Meaning::ThisStep, "this step", "Touched by the current step (solid yellow frame): an outer frame where it is read "
      "from or written to memory, an inner frame where it is read through its copy in shared memory. Where cells are "
-     "under 4 pixels, yellow dots over the cell's fill.", Mark::Frame,
+     "too small for a frame each, one yellow outline round the elements it touches.", Mark::Frame,
      &Palette::readNow},
     {Meaning::Internal, "internal", "In the traced block's output tile: the elements it owns (tiled convolution, PMPP "
      "sec. 7.4).", Mark::Fill, &Palette::inShared},

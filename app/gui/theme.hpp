@@ -59,7 +59,7 @@ struct Palette {
     ImU32 okText = IM_COL32(0, 184, 134, 255);       ///< green words: P equals the reference, "simulated"
     ImU32 practiceRight = IM_COL32(0, 158, 115, 255);    ///< practice mode: a cell chosen and expected
                                                          ///< (bluish green frame with a tick)
-    ImU32 practiceWrong = IM_COL32(240, 120, 50, 255);   ///< chosen, not expected (vermilion frame, cross)
+    ImU32 practiceWrong = IM_COL32(213, 94, 0, 255);     ///< chosen, not expected (vermilion frame, cross)
     ImU32 practiceMissed = IM_COL32(86, 180, 233, 255);  ///< expected, not chosen (sky blue dashed frame, ring)
     ImU32 chartBg = IM_COL32(32, 35, 43, 255);       ///< background of bars and charts
     ImU32 chartLine = IM_COL32(70, 75, 88, 120);     ///< grid lines of charts (a guide, not data)

@@ -216,13 +216,15 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         // dimText: notes in every panel, chart axes (Occupancy, Roofline), line numbers in Code,
         // the caption's block and hints, the Memory panel's bank numbers (on the window).
         expectText(t.name, {"dimText", p.dimText}, plus({window, child, tooltip, caption, chart}, code));
-        // cellText: the grids' names (Matrices, Convolution) and the Timeline's labels.
-        expectText(t.name, {"cellText", p.cellText}, {window, child, chart});
+        // cellText: the grids' names (Matrices, Convolution), the Timeline's labels, the Code
+        // panel's memory columns (on the highlighted lines too).
+        expectText(t.name, {"cellText", p.cellText}, plus({window, child, chart}, code));
         // error: refusals (Scenario, menu, Stats, Hazards, GPU), a dropped barrier in Code,
         // the occupancy chart's limit labels, tooltips of wrong P.
         expectText(t.name, {"error", p.error}, plus({window, child, tooltip, caption, chart}, code));
         // okText: "P equals the CPU reference" (Hazards), "simulated" (reduction table),
-        // the caption's notice, a stored P in Threads.
+        // the caption's notice, a stored P in Threads, practice's "Right." (its "Not quite."
+        // is in error).
         expectText(t.name, {"okText", p.okText}, {window, child, caption});
         // hazardText: the hazard shown (Hazards), its tag in Code, the slot's tooltip.
         expectText(t.name, {"hazardText", p.hazardText}, plus({window, child, tooltip}, code));
@@ -234,9 +236,6 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         expectText(t.name, {"stepText", p.stepText}, {caption, chart, window});
         // noOutput: a thread without a P element (Threads).
         expectText(t.name, {"noOutput", p.noOutput}, {window, child});
-        // Practice panel: the verdict line in the answer's colour.
-        expectText(t.name, {"practiceRight", p.practiceRight}, {window, child});
-        expectText(t.name, {"practiceWrong", p.practiceWrong}, {window, child});
         // Values in cells take textOn(fill): each fill, and the ghost cell's translucent fill
         // over the window (Matrices' phase tile).
         for (const MeaningStyle& m : meaningTable()) {

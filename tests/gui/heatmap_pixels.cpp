@@ -146,8 +146,15 @@ int main()
             expectPixel(px, v.width, c * cell + 5, r * cell + 9, edge, name + ", bottom edge");
         }
 
-    // ---- the same flags in state mode: fills ------------------------------------------------
+    // ---- the same flags in state mode with frames: the cell's fill, the state's frame -------
     v.mode = HeatMode::State;
+    renderer.draw(image, v, colours);
+    px = renderer.readBack(image, v.width, v.height);
+    expectPixel(px, v.width, 2 * cell + 5, cell + 5, rgba(pal.cell), "state mode with frames, element (1, 2)'s centre");
+    expectPixel(px, v.width, 2 * cell, cell + 5, rgba(pal.loadedThisPhase), "state mode with frames, element (1, 2)'s edge");
+
+    // ---- the same flags in state mode without frames (cells under 8 px): fills --------------
+    v.band = 0;
     renderer.draw(image, v, colours);
     px = renderer.readBack(image, v.width, v.height);
     for (int i = 0; i < rows * cols; ++i) {
@@ -164,6 +171,28 @@ int main()
     px = renderer.readBack(image, v.width, v.height);
     expectPixel(px, v.width, 5, 5, rgba(pal.inShared), "after new flags, element (0, 0) in Mds/Nds");
     expectPixel(px, v.width, 2 * cell + 5, cell + 5, rgba(pal.cell), "after new flags, element (1, 2) plain");
+
+    // ---- small cells (5 px, no frames): "this step" is an outline round the elements it
+    // touches, and their fill ("in Mds/Nds") shows inside it -----------------------------------
+    {
+        const int n = 8, px5 = 5;
+        std::vector<uint8_t> f(n * n, 0);
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) f[r * n + c] = kReadNow | kInShared;
+        HeatImage small;
+        small.setFlags(n, n, f);
+        HeatView sv;
+        sv.cell = px5;
+        sv.width = sv.height = n * px5;
+        renderer.draw(small, sv, colours);
+        const std::vector<uint8_t> got = renderer.readBack(small, sv.width, sv.height);
+        expectPixel(got, sv.width, 10, 10, rgba(pal.inShared), "inside the outline: in Mds/Nds, not covered");
+        expectPixel(got, sv.width, 10, 1, rgba(pal.readNow), "the outline's top, 2 px of yellow");
+        expectPixel(got, sv.width, 18, 10, rgba(pal.readNow), "the outline's right side");
+        expectPixel(got, sv.width, 20, 10, rgba(pal.stepOutline), "the edge outside the outline");
+        expectPixel(got, sv.width, 30, 30, rgba(pal.cell), "an untouched element");
+        small.release();
+    }
 
     // ---- 64 x 64 at a quarter pixel per element: one flagged element still shows ---------------
     const int big = 64;

@@ -292,7 +292,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
     if (!practice.empty()) {
         // Practice mode: the question (large on a slide, where the whole UI is), or the verdict.
         const Practice& p = f.view.practice;
-        const ImU32 colour = !p.revealed ? pal.stepText : p.grade.correct ? pal.practiceRight : pal.practiceWrong;
+        const ImU32 colour = !p.revealed ? pal.stepText : p.grade.correct ? pal.okText : pal.error;   // 4.5:1 on the bar
         ImGui::PushFont(f.theme.fonts.bold);
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
         ImGui::PushTextWrapPos(0.0f);

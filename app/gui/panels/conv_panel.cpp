@@ -711,6 +711,7 @@ void drawOverviewBins(const Ctx& c, const Overview& p, OverviewBins& bins)
     const bool heat = c.f.view.heatmap && !p.isP;
     std::vector<ImU32> colour(bins.loads.size(), pal.cell);
     std::vector<int> prio(colour.size(), 0);
+    std::vector<uint8_t> now(colour.size(), 0);
     for (size_t b = 0; b < colour.size(); ++b) {
         if (heat) colour[b] = heatColour(static_cast<float>(bins.loads[b]) / static_cast<float>(c.ov->loadsMax));
         if (bins.wrong[b]) {
@@ -729,10 +730,11 @@ void drawOverviewBins(const Ctx& c, const Overview& p, OverviewBins& bins)
         const size_t b = binOf(idx);
         if (p.isP && wrongP(c, idx, &e, true)) mark(b, 5, pal.error);
         else if (e.stored) mark(b, 3, pal.finished);
-        else if (e.readNow) mark(b, 4, pal.readNow);
         else if (e.inShared()) mark(b, 3, pal.inShared);
         else if (e.loadedThisPhase) mark(b, 2, pal.loadedThisPhase);
         else if (e.loadsSoFar > 0 && !heat) mark(b, 1, pal.loadedEarlier);
+        // "This step" is a frame round the bin over its fill, never a fill (meanings.hpp).
+        if (e.readNow && !(p.isP && wrongP(c, idx, &e, true))) now[b] = 1;
     }
     for (int r = 0; r < br; ++r)
         for (int col = 0; col < bc; ++col) {
@@ -740,6 +742,13 @@ void drawOverviewBins(const Ctx& c, const Overview& p, OverviewBins& bins)
             const ImVec2 z(p.origin.x + (col + 1) * p.w / bc, p.origin.y + (r + 1) * p.h / br);
             c.dl->AddRectFilled(a, z, colour[static_cast<size_t>(r) * bc + col]);
         }
+    for (int r = 0; r < br; ++r)
+        for (int col = 0; col < bc; ++col)
+            if (now[static_cast<size_t>(r) * bc + col]) {
+                const ImVec2 a(p.origin.x + col * p.w / bc, p.origin.y + r * p.h / br);
+                const ImVec2 z(p.origin.x + (col + 1) * p.w / bc, p.origin.y + (r + 1) * p.h / br);
+                c.dl->AddRect(a, z, pal.readNow, 0, 0, 1.0f);
+            }
 }
 
 /// The white frame round elements [row0, row0 + rows) x [col0, col0 + cols) of overview

@@ -408,7 +408,9 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
     v.isP = isP;
     v.lo = gg.lo;
     v.hi = gg.hi;
-    v.band = g.cell >= 4 ? 1.0f * fb : 0.0f;
+    // Frames where a 1 px frame leaves the fill most of the cell: 4 px in value mode (the
+    // value is the fill), 8 px for the states (else "in Mds/Nds" drowns in frames).
+    v.band = g.cell >= (mode == HeatMode::State ? 8.0f : 4.0f) ? 1.0f * fb : 0.0f;
     const std::optional<HeatPicture> pic = renderer.draw(gg.image, v, heatColours(c.f.theme.palette), &why);
     if (!pic) return false;
     const ImVec2 a(static_cast<float>(part->x), static_cast<float>(part->y));
@@ -481,7 +483,7 @@ FigureShape figureShape(const sim::Scenario& sc, const CanvasCells& cc, const Fo
 void markerFrame(const Ctx& c, ImVec2 a, ImVec2 b, ImU32 colour, float thickness)
 {
     growToAtLeast(a, b, kMinMarker * c.f.theme.scale);
-    c.dl->AddRect(a, b, colour, 3, 0, thickness);
+    markFrame(c.dl, a, b, colour, c.f.theme.palette, thickness, 3);   // with the edge: 3:1 on any cell
 }
 
 /// The tile of the current phase on M or N, with ghost cells where it leaves the matrix and
@@ -795,8 +797,6 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
         const int k = g == &M ? 0 : g == &N ? 1 : 2;
         if (g->cell >= kMinCell) drawCells(c, *g);
         else if (!renderer || !drawHeat(c, *g, gpu_[k], *renderer, why)) drawBins(c, *g, bins_[k]);
-        // Practice mode's marks on cells too small for a frame (drawCells marks larger ones).
-        if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
         tileLines(c, *g);
     }
     if (!why.empty()) {
@@ -810,6 +810,10 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     phaseTile(c, M);
     phaseTile(c, N);
     blockOutline(c, P);
+    // Practice mode's marks on cells too small for a frame (drawCells marks larger ones), over
+    // the tiles' frames (their edges would cover a mark on a tile's corner).
+    for (Grid* g : {&M, &N, &P})
+        if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
     label(c, M, jk.c_str());
     label(c, N, kl.c_str());
     label(c, P, jl.c_str());

@@ -100,7 +100,7 @@ void PracticePanel::draw(Frame& f)
                 ImGui::PopFont();
             } else if (p.revealed && p.question && (l == "Right." || l == "Not quite.")) {
                 ImGui::PushFont(f.theme.fonts.bold);
-                colouredText(p.grade.correct ? pal.practiceRight : pal.practiceWrong, l);
+                colouredText(p.grade.correct ? pal.okText : pal.error, l);   // words: 4.5:1 (palette test)
                 ImGui::PopFont();
             } else if (p.revealed && l.rfind("Marked: ", 0) == 0) {
                 // The marks as the cells show them, with their counts.
