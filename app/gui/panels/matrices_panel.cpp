@@ -878,9 +878,9 @@ void MatricesPanel::draw(Frame& f)
             const ImVec2 room(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
             const float gap = scaled(16), most = kMostCell * f.theme.scale;
             // The legend as a column in the small font (measured when drawn so; at first seven
-            // lines of 18 characters and the zoom slider): beside the figure, or in the corner above M and left of N that
-            // the figure leaves empty, there making M's column and N's rows at least as
-            // large as the legend.
+            // lines of 18 characters and the zoom slider): beside the figure, or in the corner
+            // above M and left of N that the figure leaves empty, there making M's column and
+            // N's rows at least as large as the legend.
             const ImFont* small = f.theme.fonts.small;
             const ImGuiStyle& style = ImGui::GetStyle();
             const ImVec2 column = legendColumn_.x > 0 ? legendColumn_
