@@ -422,7 +422,7 @@ void tileLines(const Ctx& c, const Grid& g)
 /// labels take above N and P. The panel sizes its canvas and lays out the picture from it.
 struct CanvasCells {
     int ghostK = 0, ghostJ = 0, ghostL = 0;
-    float wide = 0, high = 0;   ///< columns of M and P, rows of N and P, in cells
+    float high = 0;             ///< rows of N and P, in cells
     float label = 0;            ///< pixels of one label line with its gap
     float frame = 0;            ///< pixels of both label lines and the margin
 };
@@ -433,7 +433,6 @@ CanvasCells canvasCells(const sim::Scenario& sc, const TileGrid& tiles)
     cc.ghostK = tiles.ghostK;
     cc.ghostJ = tiles.ghostJ;
     cc.ghostL = tiles.ghostL;
-    cc.wide = static_cast<float>(sc.k + cc.ghostK + sc.l + cc.ghostL);
     cc.high = static_cast<float>(sc.k + cc.ghostK + sc.j + cc.ghostJ);
     cc.label = ImGui::GetTextLineHeight() + scaled(10);
     cc.frame = 2 * cc.label + scaled(10);
