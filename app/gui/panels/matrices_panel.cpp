@@ -436,7 +436,7 @@ void tileLines(const Ctx& c, const Grid& g)
 /// labels take above N and P. The panel sizes its canvas and lays out the picture from it.
 struct CanvasCells {
     int ghostK = 0, ghostJ = 0, ghostL = 0;
-    float wide = 0, high = 0;   ///< columns of M and P, rows of N and P, in cells
+    float high = 0;             ///< rows of N and P, in cells
     float label = 0;            ///< pixels of one label line with its gap
     float frame = 0;            ///< pixels of both label lines and the margin
 };
@@ -447,7 +447,6 @@ CanvasCells canvasCells(const sim::Scenario& sc, const TileGrid& tiles)
     cc.ghostK = tiles.ghostK;
     cc.ghostJ = tiles.ghostJ;
     cc.ghostL = tiles.ghostL;
-    cc.wide = static_cast<float>(sc.k + cc.ghostK + sc.l + cc.ghostL);
     cc.high = static_cast<float>(sc.k + cc.ghostK + sc.j + cc.ghostJ);
     cc.label = ImGui::GetTextLineHeight() + scaled(10);
     cc.frame = 2 * cc.label + scaled(10);
@@ -460,11 +459,11 @@ constexpr float kMostCell = 180.0f;
 
 /// The fit picture as figure_fit.hpp sees it: M's column, then N's and P's, across; N's
 /// rows, then P's, down. M's column is at least as wide as M's label and N's and P's as
-/// wide as theirs, so that the labels of M and P never run into each other on small
-/// matrices at a large UI scale; the margins and the two label lines do not scale.
-FigureShape figureShape(const sim::Scenario& sc, const CanvasCells& cc, const Fonts& fonts)
+/// wide as theirs (in the font `bold`), so that the labels of M and P never run into each
+/// other on small matrices at a large UI scale; the margins and the two label lines do not
+/// scale.
+FigureShape figureShape(const sim::Scenario& sc, const CanvasCells& cc, const ImFont* bold)
 {
-    const ImFont* bold = fonts.bold;
     auto labelWidth = [&](const char* name, int rows, int cols) {
         const std::string t = std::string(name) + "  (" + std::to_string(rows) + " x " + std::to_string(cols) + ")";
         return bold->CalcTextSizeA(bold->FontSize, 1e9f, 0, t.c_str()).x;
@@ -549,10 +548,10 @@ void blockOutline(const Ctx& c, const Grid& g)
     }
 }
 
-void label(const Ctx& c, const Grid& g, const char* dims)
+void label(const Ctx& c, const Grid& g, const char* dims, ImFont* font)
 {
     const std::string text = g.name + "  (" + dims + ")";
-    c.dl->AddText(c.f.theme.fonts.bold, c.f.theme.fonts.bold->FontSize,
+    c.dl->AddText(font, font->FontSize,
                   ImVec2(g.origin.x, g.origin.y - ImGui::GetTextLineHeight() - scaled(4)), c.f.theme.palette.cellText, text.c_str());
 }
 
@@ -643,6 +642,9 @@ private:
     /// into legendColumn_.
     void legendColumn();
     const Ctx* ctx_ = nullptr;        ///< the frame's context while it is drawn
+    /// The font of the matrices' labels: bold, or the small font where bold labels wider
+    /// than their matrices (64 x 64 in a narrow slide column) would make the cells smaller.
+    ImFont* labelFont_ = nullptr;
 
     std::array<Bins, 3> bins_;        ///< M, N, P
     std::array<GpuGrid, 3> gpu_;      ///< M, N, P
@@ -814,9 +816,9 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     // the tiles' frames (their edges would cover a mark on a tile's corner).
     for (Grid* g : {&M, &N, &P})
         if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
-    label(c, M, jk.c_str());
-    label(c, N, kl.c_str());
-    label(c, P, jl.c_str());
+    label(c, M, jk.c_str(), labelFont_);
+    label(c, N, kl.c_str(), labelFont_);
+    label(c, P, jl.c_str(), labelFont_);
     // The figure the pixel checks measure: the three matrices with their labels and ghost
     // cells, as far as the canvas shows them (its clip rectangle, inside the panel's).
     {
@@ -829,7 +831,8 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
         // The legend in the corner the figure leaves empty, above M and left of N (where the
         // fit picture has it; it stays there while the matrices are zoomed and panned).
         ImGui::SetCursorScreenPos(ImVec2(o.x + x0 + scaled(4), o.y));
-        ImGui::BeginChild("legend", ImVec2(std::max(1.0f, leftW), lbl + bandN - scaled(4)), false,
+        // As wide as it was measured, so that its items wrap as they did then.
+        ImGui::BeginChild("legend", ImVec2(std::max(legendColumn_.x, ImGui::GetFontSize() * 4), lbl + bandN - scaled(4)), false,
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
         legendColumn();
         ImGui::EndChild();
@@ -901,24 +904,39 @@ void MatricesPanel::draw(Frame& f)
                 for (const sim::SlotView& sl : f.replay.slots[a])
                     if (sl.readNow && sl.sourceIndex >= 0) c.sharedReads.emplace_back(sl.sourceArray, sl.sourceIndex);
             const CanvasCells cc = canvasCells(s->scenario, c.tiles);
-            const FigureShape shape = figureShape(s->scenario, cc, f.theme.fonts);
             const ImVec2 room(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
             const float gap = scaled(16), most = kMostCell * f.theme.scale;
+
             // The legend as a column in the small font (measured when drawn so; at first seven
-            // lines of 18 characters and the zoom slider): beside the figure, or in the corner above M and left of N that
-            // the figure leaves empty, there making M's column and N's rows at least as
-            // large as the legend.
+            // lines of 15 characters and the zoom slider): beside the figure, or in the corner
+            // above M and left of N that the figure leaves empty, there making M's column and
+            // N's rows at least as large as the legend.
             const ImFont* small = f.theme.fonts.small;
             const ImGuiStyle& style = ImGui::GetStyle();
             const ImVec2 column = legendColumn_.x > 0 ? legendColumn_
-                                                      : ImVec2(small->FontSize * (0.6f * 18 + 1.3f) + scaled(5),
+                                                      : ImVec2(small->FontSize * (0.6f * 15 + 1.3f) + scaled(5),
                                                                7 * (small->FontSize + style.ItemSpacing.y) +
                                                                    small->FontSize + 2 * style.FramePadding.y);
             // The legend above the figure as drawn last (at first three lines).
             const float above = legendAbove_ > 0 ? legendAbove_ : ImGui::GetFrameHeightWithSpacing() * 3;
-            FigureShape cornered = shape;
-            cornered.across[0].least = std::max(shape.across[0].least, column.x);
-            cornered.down[0].least = column.y - cc.label + scaled(8);
+            auto corner = [&](const FigureShape& sh) {
+                FigureShape c = sh;
+                c.across[0].least = std::max(sh.across[0].least, column.x);
+                c.down[0].least = column.y - cc.label + scaled(8);
+                return c;
+            };
+            // Labels in bold unless the small font gives the cells a tenth more room (64 x 64
+            // in a narrow slide column, where bold labels are wider than their matrices).
+            auto bestCell = [&](const FigureShape& sh) {
+                return std::max({fitCell(sh, room.x, room.y - above, most), fitCell(corner(sh), room.x, room.y, most),
+                                 column.y <= room.y ? fitCell(sh, room.x - column.x - gap, room.y, most) : 0.0f});
+            };
+            labelFont_ = bestCell(figureShape(s->scenario, cc, f.theme.fonts.small)) >
+                                 1.1f * bestCell(figureShape(s->scenario, cc, f.theme.fonts.bold))
+                             ? f.theme.fonts.small
+                             : f.theme.fonts.bold;
+            const FigureShape shape = figureShape(s->scenario, cc, labelFont_);
+            const FigureShape cornered = corner(shape);
             // Each place's cells with the room the panel has now, and with the panel's width
             // and any height (what the panel asks the layout for: the height of its best).
             auto cellAt = [&](Legend at, float h) {
@@ -938,8 +956,15 @@ void MatricesPanel::draw(Frame& f)
             for (Legend at : places)
                 if (cellAt(at, FLT_MAX) > cellAt(best, FLT_MAX) * 1.001f) best = at;
             const float want = heightAt(best, cellAt(best, FLT_MAX)) + 1;
-            const float least = std::min(want, above + cc.frame +
-                                                   std::max(scaled(140), std::min(cc.high * scaled(10), scaled(200))));
+            float least = above + cc.frame + std::max(scaled(140), std::min(cc.high * scaled(10), scaled(200)));
+            if (f.view.presentation) {
+                // A slide cannot scroll: the least is that of cells of 10 px (at most 200 px of
+                // rows) with the legend where it takes the least height, above or in the corner.
+                const float cell10 = std::min(cc.high * scaled(10), scaled(200)) / std::max(1.0f, cc.high);
+                least = heightAt(Legend::Above, cell10);
+                if (figureWidth(cornered, cell10) <= room.x) least = std::min(least, heightAt(Legend::Corner, cell10));
+            }
+            least = std::min(want, least);
             // Where the panel has less than that, the place with the largest cells (a little
             // in favour of the place drawn last, so that the legend does not jump about).
             // The legend is measured in the first frames: above, then as a column where a
