@@ -434,16 +434,13 @@ void stats(const Ctx& c)
     }
     // The desk: the same paragraph with the formula's names and the shared and constant
     // loads, so that the figure keeps the panel's room; the table of loads on hover.
-    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all (shared %llu of %llu, constant %llu of %llu); "
-                       "%s: %llu, reduction %llu / %llu = %.2f (simulated). Formula (PMPP ch. 7): %s%s",
+    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, reduction %llu / %llu = %.2f "
+                       "(simulated). Formula (PMPP ch. 7): %s%s",
                        blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
-                       static_cast<unsigned long long>(l.block.global_loads),
-                       static_cast<unsigned long long>(now.shared_loads), static_cast<unsigned long long>(l.block.shared_loads),
-                       static_cast<unsigned long long>(now.constant_loads),
-                       static_cast<unsigned long long>(l.block.constant_loads), basic.c_str(),
+                       static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
                        static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
                        static_cast<unsigned long long>(l.block.global_loads), l.reduction, l.formulaText.c_str(),
-                       l.formula ? "" : " (not this kernel's)");
+                       l.formula ? "" : l.note.empty() ? " (not this kernel's)" : " (not this kernel's: hover)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
@@ -469,9 +466,13 @@ void stats(const Ctx& c)
         ImGui::TextUnformatted("Element reads by the traced block (simulated): N from global memory, N_ds from shared\n"
                                "memory, the mask M from constant memory. The basic kernel reads every in-range element\n"
                                "of each output's window from global memory; ghost elements it skips (PMPP sec. 7.1).");
+        if (!l.note.empty()) {
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+            colouredText(c.f.theme.palette.dimText, l.note);
+            ImGui::PopTextWrapPos();
+        }
         ImGui::EndTooltip();
     }
-    if (!l.note.empty()) colouredText(c.f.theme.palette.dimText, l.note);
 }
 
 void legend(const Ctx& c)
