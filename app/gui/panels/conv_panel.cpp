@@ -824,8 +824,8 @@ float overviewHeight(const sim::ConvGeometry& g, float width)
 }
 
 /// Places the overviews at the top of the canvas (corner `o`, `avail` pixels), leaving the
-/// close-up below at least `closeUp` pixels (1D: its least height) or 70 % of the rest
-/// (2D); nothing when that leaves the overview too small to draw.
+/// close-up below at least `closeUp` pixels (its least height; 2D: and 70 % of the rest);
+/// nothing when that leaves the overview too small to draw or the close-up too little.
 std::optional<OverviewLayout> layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avail, float closeUp)
 {
     const sim::ConvGeometry& g = c.v.geo;
@@ -851,6 +851,7 @@ std::optional<OverviewLayout> layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avai
     l.noteW = o.x + avail.x - 8 - l.notePos.x;
     l.noteH = side + lbl - 4;
     l.height = l.N.origin.y + side + scaled(12) - o.y;
+    if (avail.y - l.height < closeUp) return std::nullopt;   // the close-up first
     return l;
 }
 
