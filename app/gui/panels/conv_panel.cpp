@@ -956,14 +956,14 @@ CloseUp closeUp(const Ctx& c, float width, float height)
     return u;
 }
 
-/// The close-up's least height: 1D rows 12 px tall at 1x, 2D N's rows 6 px tall (the
+/// The close-up's least height: 1D rows 12 px tall at 1x, 2D N's rows 4 px tall (the
 /// wide arrangement: N, then N_ds over M, then P).
 float leastCloseUp(const Ctx& c, float width)
 {
     const float lbl = ImGui::GetTextLineHeight() + 8;
-    if (!c.v.geo.twoD) return 7 * lbl + 4 * scaled(12) + 3 * scaled(8);
+    if (!c.v.geo.twoD) return 5 * lbl + 4 * scaled(12) + 3 * scaled(8) + 4;   // conv_fit's labels, gaps and rows
     const CloseUp u = closeUp(c, width, 0);
-    return lbl + u.rn * scaled(6) + 4;
+    return lbl + u.rn * scaled(4) + 4;
 }
 
 /// The canvas's height for the panel's width (elasticHeight()): at least the close-up's
