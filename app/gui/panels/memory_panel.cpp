@@ -617,9 +617,9 @@ struct MemoryPanel final : Panel {
 
 private:
     /// The instructions of the step and the chosen one's picture. `besideThreads`, when not
-    /// empty, says the line of the warp arrows has room: the combo box goes there, or this
-    /// text (the warp's threads) where the step has no combo box.
-    void instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads);
+    /// empty, says the line of the warp arrows has `besideWidth` pixels free: the combo box
+    /// goes there where its shortest face fits, else this text (the warp's threads).
+    void instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads, float besideWidth);
     int thread_ = -1;
     // The instructions of (generation, cursor, warp), as last computed.
     uint64_t cachedGeneration_ = ~0ull;
@@ -635,7 +635,7 @@ private:
     AccessKind chosenKind_ = AccessKind::GlobalLoad;
 };
 
-void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads)
+void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads, float besideWidth)
 {
     const sim::Trace& t = s.trace;
     const sim::Step& st = t.steps[f.view.cursor];
@@ -657,10 +657,20 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
                 if (interest(cache_[i]) > interest(cache_[chosen_])) chosen_ = i;
     }
     const Palette& pal = f.theme.palette;
-    const bool comboBeside = !besideThreads.empty() && st.kind != sim::StepKind::Barrier && cache_.size() > 1;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float faceBeside = besideWidth - ImGui::GetFrameHeight() - 2 * style.FramePadding.x;
+    const bool comboBeside = !besideThreads.empty() && st.kind != sim::StepKind::Barrier && cache_.size() > 1 &&
+                             ImGui::CalcTextSize(rowText(t, cache_[std::min(chosen_, cache_.size() - 1)], faceBeside).c_str()).x <=
+                                 faceBeside;
     if (!besideThreads.empty() && !comboBeside) {
-        ImGui::SameLine();
-        colouredText(pal.dimText, besideThreads);
+        // The threads beside the arrows, without their rows where they would wrap.
+        const std::string shortThreads = besideThreads.substr(0, besideThreads.find(" ("));
+        for (const std::string& text : {besideThreads, shortThreads})
+            if (ImGui::CalcTextSize(text.c_str()).x <= besideWidth) {
+                ImGui::SameLine();
+                colouredText(pal.dimText, text);
+                break;
+            }
     }
     if (st.kind == sim::StepKind::Barrier) {
         colouredText(pal.dimText, "A barrier: no memory access in this step.");
@@ -677,7 +687,6 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
                                                      "warps that do: " + which + ".");
         return;
     }
-    const ImGuiStyle& style = ImGui::GetStyle();
     const bool slide = f.view.presentation;
     const size_t n = cache_.size();
     auto choose = [&](size_t i) {
@@ -808,7 +817,7 @@ void MemoryPanel::draw(Frame& f)
             const float at = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
             const float contentW = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
             if (right - at >= 0.45f * contentW) {
-                instructions(f, *s, threads + rows);
+                instructions(f, *s, threads + rows, right - at);
             } else {
                 bool shown = false;
                 for (const std::string& text : {threads + rows, threads})
@@ -818,7 +827,7 @@ void MemoryPanel::draw(Frame& f)
                         shown = true;
                     }
                 if (!shown && !f.view.presentation) colouredText(f.theme.palette.dimText, threads + rows);
-                instructions(f, *s, "");
+                instructions(f, *s, "", 0);
             }
         }
     }
