@@ -418,32 +418,24 @@ void stats(const Ctx& c)
                                                : "block " + std::to_string(b.x);
     const sim::KernelInfo* info = sim::findKernel(c.s.scenario.kernel);
     const std::string basic = info && info->untiled ? info->untiled : c.s.scenario.kernel;
-    if (c.f.view.presentation) {
-        // A slide: the block's loads so far and in all, and the reduction with its formula.
-        // The formula with the numbers put in, without its names (the desk has both).
-        const size_t eq = l.formulaText.find(" = ");
-        const std::string formula = eq == std::string::npos ? l.formulaText : l.formulaText.substr(eq + 3);
-        ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many: %s%s",
-                           blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
-                           static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
-                           static_cast<unsigned long long>(l.untiled), l.reduction, formula.c_str(),
-                           l.formula ? "" : " (not this kernel's)");
-        return;
-    }
-    // The desk: the same paragraph with the formula's names and the shared and constant
-    // loads, so that the figure keeps the panel's room; the table of loads on hover.
-    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all (shared %llu of %llu, constant %llu of %llu); "
-                       "%s: %llu, reduction %llu / %llu = %.2f (simulated). Formula (PMPP ch. 7): %s%s",
-                       blockName.c_str(), static_cast<unsigned long long>(now.global_loads),
-                       static_cast<unsigned long long>(l.block.global_loads),
-                       static_cast<unsigned long long>(now.shared_loads), static_cast<unsigned long long>(l.block.shared_loads),
-                       static_cast<unsigned long long>(now.constant_loads),
-                       static_cast<unsigned long long>(l.block.constant_loads), basic.c_str(),
-                       static_cast<unsigned long long>(l.untiled), static_cast<unsigned long long>(l.untiled),
-                       static_cast<unsigned long long>(l.block.global_loads), l.reduction, l.formulaText.c_str(),
-                       l.formula ? "" : " (not this kernel's)");
+    // The block's loads so far and in all, and the reduction with its formula with the
+    // numbers put in, in one paragraph, so that the figure keeps the panel's room; at the
+    // desk the formula with its names, the table of loads and the kernel's note on hover.
+    const size_t eq = l.formulaText.find(" = ");
+    const std::string formula = eq == std::string::npos ? l.formulaText : l.formulaText.substr(eq + 3);
+    // (A slide leaves out "simulated", which the desk says: a fourth line there cost the
+    // figure 5 % of the panel at 1920x1080.)
+    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many%s: %s%s",
+                       blockName.c_str(),
+                       static_cast<unsigned long long>(now.global_loads), static_cast<unsigned long long>(l.block.global_loads),
+                       basic.c_str(), static_cast<unsigned long long>(l.untiled), l.reduction,
+                       c.f.view.presentation ? "" : " (simulated)", formula.c_str(), l.formula ? "" : " (not this kernel's)");
+    if (c.f.view.presentation) return;
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
+        ImGui::Text("Formula (PMPP ch. 7): %s%s", l.formulaText.c_str(), l.formula ? "" : " (not this kernel's)");
+        ImGui::Text("%s: %llu global loads for the same outputs (simulated)", basic.c_str(),
+                    static_cast<unsigned long long>(l.untiled));
         const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
         if (ImGui::BeginTable("convloads", 4, tf)) {
             ImGui::TableSetupColumn(blockName.c_str());
@@ -467,9 +459,13 @@ void stats(const Ctx& c)
         ImGui::TextUnformatted("Element reads by the traced block (simulated): N from global memory, N_ds from shared\n"
                                "memory, the mask M from constant memory. The basic kernel reads every in-range element\n"
                                "of each output's window from global memory; ghost elements it skips (PMPP sec. 7.1).");
+        if (!l.note.empty()) {
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+            colouredText(c.f.theme.palette.dimText, l.note);
+            ImGui::PopTextWrapPos();
+        }
         ImGui::EndTooltip();
     }
-    if (!l.note.empty()) colouredText(c.f.theme.palette.dimText, l.note);
 }
 
 /// The legend: the table's entries for what this block's figure holds (meanings.hpp).
@@ -841,8 +837,8 @@ float overviewHeight(const sim::ConvGeometry& g, float width)
 }
 
 /// Places the overviews at the top of the canvas (corner `o`, `avail` pixels), leaving the
-/// close-up below at least `closeUp` pixels (1D: its least height) or 70 % of the rest
-/// (2D); nothing when that leaves the overview too small to draw.
+/// close-up below at least `closeUp` pixels (its least height; 2D: and 70 % of the rest);
+/// nothing when that leaves the overview too small to draw or the close-up too little.
 std::optional<OverviewLayout> layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avail, float closeUp)
 {
     const sim::ConvGeometry& g = c.v.geo;
@@ -868,6 +864,7 @@ std::optional<OverviewLayout> layoutOverview(const Ctx& c, ImVec2 o, ImVec2 avai
     l.noteW = o.x + avail.x - 8 - l.notePos.x;
     l.noteH = side + lbl - 4;
     l.height = l.N.origin.y + side + scaled(12) - o.y;
+    if (avail.y - l.height < closeUp) return std::nullopt;   // the close-up first
     return l;
 }
 
@@ -972,14 +969,14 @@ CloseUp closeUp(const Ctx& c, float width, float height)
     return u;
 }
 
-/// The close-up's least height: 1D rows 12 px tall at 1x, 2D N's rows 6 px tall (the
+/// The close-up's least height: 1D rows 12 px tall at 1x, 2D N's rows 4 px tall (the
 /// wide arrangement: N, then N_ds over M, then P).
 float leastCloseUp(const Ctx& c, float width)
 {
     const float lbl = ImGui::GetTextLineHeight() + 8;
-    if (!c.v.geo.twoD) return 7 * lbl + 4 * scaled(12) + 3 * scaled(8);
+    if (!c.v.geo.twoD) return 5 * lbl + 4 * scaled(12) + 3 * scaled(8) + 4;   // conv_fit's labels, gaps and rows
     const CloseUp u = closeUp(c, width, 0);
-    return lbl + u.rn * scaled(6) + 4;
+    return lbl + u.rn * scaled(4) + 4;
 }
 
 /// The canvas's height for the panel's width (elasticHeight()): at least the close-up's

@@ -620,7 +620,10 @@ struct MemoryPanel final : Panel {
     void draw(Frame& f) override;
 
 private:
-    void instructions(Frame& f, const sim::Simulation& s);
+    /// The instructions of the step and the chosen one's picture. `besideThreads`, when not
+    /// empty, says the line of the warp arrows has `besideWidth` pixels free: the combo box
+    /// goes there where its shortest face fits, else this text (the warp's threads).
+    void instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads, float besideWidth);
     int thread_ = -1;
     // The instructions of (generation, cursor, warp), as last computed.
     uint64_t cachedGeneration_ = ~0ull;
@@ -636,7 +639,7 @@ private:
     AccessKind chosenKind_ = AccessKind::GlobalLoad;
 };
 
-void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
+void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads, float besideWidth)
 {
     const sim::Trace& t = s.trace;
     const sim::Step& st = t.steps[f.view.cursor];
@@ -658,6 +661,21 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
                 if (interest(cache_[i]) > interest(cache_[chosen_])) chosen_ = i;
     }
     const Palette& pal = f.theme.palette;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float faceBeside = besideWidth - ImGui::GetFrameHeight() - 2 * style.FramePadding.x;
+    const bool comboBeside = !besideThreads.empty() && st.kind != sim::StepKind::Barrier && cache_.size() > 1 &&
+                             ImGui::CalcTextSize(rowText(t, cache_[std::min(chosen_, cache_.size() - 1)], faceBeside).c_str()).x <=
+                                 faceBeside;
+    if (!besideThreads.empty() && !comboBeside) {
+        // The threads beside the arrows, without their rows where they would wrap.
+        const std::string shortThreads = besideThreads.substr(0, besideThreads.find(" ("));
+        for (const std::string& text : {besideThreads, shortThreads})
+            if (ImGui::CalcTextSize(text.c_str()).x <= besideWidth) {
+                ImGui::SameLine();
+                colouredText(pal.dimText, text);
+                break;
+            }
+    }
     if (st.kind == sim::StepKind::Barrier) {
         colouredText(pal.dimText, "A barrier: no memory access in this step.");
         return;
@@ -673,7 +691,6 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
                                                      "warps that do: " + which + ".");
         return;
     }
-    const ImGuiStyle& style = ImGui::GetStyle();
     const bool slide = f.view.presentation;
     const size_t n = cache_.size();
     auto choose = [&](size_t i) {
@@ -688,6 +705,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
     if (n > 1) {
         // The instructions in a combo box whose face is the one drawn, so that the picture
         // keeps the panel's room (a list of rows took four of them at the desk).
+        if (comboBeside) ImGui::SameLine();
         ImGui::SetNextItemWidth(-FLT_MIN);
         const float face = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2 * style.FramePadding.x;
         if (ImGui::BeginCombo("##instruction", rowText(t, cache_[std::min(chosen_, n - 1)], face).c_str())) {
@@ -713,10 +731,16 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s)
     auto textH = [&](ImFont* font, const std::string& text) {
         return font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str()).y + style.ItemSpacing.y;
     };
-    // A slide says less: the combo box names the instruction, one verdict tells the story.
-    const bool head = !slide || n == 1;
+    // The combo box names the instruction (the head only where there is none); a slide says
+    // less: one verdict tells the story.
+    const bool head = n == 1;
     std::vector<std::string> more = x.more;
-    if (slide && !more.empty()) more = {x.more[std::min(x.key, x.more.size() - 1)]};
+    if (slide && !more.empty()) {
+        // One verdict, without the advice to hover (a slide is not pointed at).
+        more = {x.more[std::min(x.key, x.more.size() - 1)]};
+        const std::string hover = " (hover a cell for its lanes)";
+        if (const size_t at = more[0].find(hover); at != std::string::npos) more[0].erase(at, hover.size());
+    }
     float fixed = (head ? textH(f.theme.fonts.bold, x.head) : 0) + textH(ImGui::GetFont(), x.figures);
     if (!x.brief.empty()) fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
     for (const std::string& line : more) fixed += textH(ImGui::GetFont(), line);
@@ -766,20 +790,6 @@ void MemoryPanel::draw(Frame& f)
             const sim::Trace& t = s->trace;
             const int warps = static_cast<int>(sim::warpCount(t));
             f.view.warp = std::clamp(f.view.warp, 0, warps - 1);
-            ImGui::BeginDisabled(f.view.warp == 0);
-            if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) --f.view.warp;
-            ImGui::EndDisabled();
-            tooltip("The previous warp ([)");
-            ImGui::SameLine();
-            ImGui::Text("warp %d of %d", f.view.warp, warps);
-            tooltip("Warps are 32 threads of the block by linear index (threadIdx.x fastest, then y): warp w holds "
-                    "threads 32w to 32w + 31, its lanes 0 to 31. [ and ] pick the warp; selecting a thread anywhere "
-                    "shows its warp.");
-            ImGui::SameLine();
-            ImGui::BeginDisabled(f.view.warp + 1 >= warps);
-            if (ImGui::ArrowButton("##next", ImGuiDir_Right)) ++f.view.warp;
-            ImGui::EndDisabled();
-            tooltip("The next warp (])");
             const unsigned first = static_cast<unsigned>(f.view.warp) * kWarpLanes;
             const unsigned last = std::min<unsigned>(first + kWarpLanes, static_cast<unsigned>(t.blockDim.count())) - 1;
             const std::string threads = "threads " + std::to_string(first) + "-" + std::to_string(last);
@@ -789,18 +799,40 @@ void MemoryPanel::draw(Frame& f)
                 rows = first / bx == last / bx ? " (ty " + std::to_string(first / bx) + ")"
                                                : " (ty " + std::to_string(first / bx) + "-" + std::to_string(last / bx) + ")";
             }
-            // Beside the arrows, as much as fits there (on a slide nothing more); else below.
+            ImGui::BeginDisabled(f.view.warp == 0);
+            if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) --f.view.warp;
+            ImGui::EndDisabled();
+            tooltip("The previous warp ([)");
+            ImGui::SameLine();
+            ImGui::Text("warp %d of %d", f.view.warp, warps);
+            tooltip("This warp: " + threads + rows +
+                    ". Warps are 32 threads of the block by linear index (threadIdx.x fastest, then y): warp w "
+                    "holds threads 32w to 32w + 31, its lanes 0 to 31. [ and ] pick the warp; selecting a thread "
+                    "anywhere shows its warp.");
+            ImGui::SameLine();
+            ImGui::BeginDisabled(f.view.warp + 1 >= warps);
+            if (ImGui::ArrowButton("##next", ImGuiDir_Right)) ++f.view.warp;
+            ImGui::EndDisabled();
+            tooltip("The next warp (])");
+            // Beside the arrows: the instructions' combo box where almost half the width is left
+            // (so that the picture keeps the panel's room), else as much of the threads as
+            // fits there (on a slide nothing more), else the threads below.
             const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
             const float at = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
-            bool shown = false;
-            for (const std::string& text : {threads + rows, threads})
-                if (!shown && at + ImGui::CalcTextSize(text.c_str()).x <= right) {
-                    ImGui::SameLine();
-                    colouredText(f.theme.palette.dimText, text);
-                    shown = true;
-                }
-            if (!shown && !f.view.presentation) colouredText(f.theme.palette.dimText, threads + rows);
-            instructions(f, *s);
+            const float contentW = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+            if (right - at >= 0.45f * contentW) {
+                instructions(f, *s, threads + rows, right - at);
+            } else {
+                bool shown = false;
+                for (const std::string& text : {threads + rows, threads})
+                    if (!shown && at + ImGui::CalcTextSize(text.c_str()).x <= right) {
+                        ImGui::SameLine();
+                        colouredText(f.theme.palette.dimText, text);
+                        shown = true;
+                    }
+                if (!shown && !f.view.presentation) colouredText(f.theme.palette.dimText, threads + rows);
+                instructions(f, *s, "", 0);
+            }
         }
     }
     ImGui::End();
