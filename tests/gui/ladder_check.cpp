@@ -118,7 +118,8 @@ int main(int argc, char** argv)
         expect(shownUnfolded("ladder") && shownUnfolded("roofline"), at + "both panels shown, not folded (H100)");
         nothingCut("H100");
         // Tooltips: down the middle of the Ladder's bars, and down the Roofline's column of DRAM
-        // markers (all at 683 FLOP/B, near the right end of the x axis).
+        // markers (all at 683 FLOP/B, near the right end of the x axis, set side by side where
+        // they would cover each other).
         const ImGuiWindow* ladder = ImGui::FindWindowByName("Ladder");
         const ImGuiWindow* roofline = ImGui::FindWindowByName("Roofline");
         int rowTips = 0, markerTips = 0;
@@ -130,7 +131,7 @@ int main(int argc, char** argv)
             }
         if (roofline)
             for (float y = roofline->Pos.y + 40; y < roofline->Pos.y + roofline->Size.y; y += 4)
-                for (float fx : {0.945f, 0.955f, 0.965f}) {
+                for (float fx : {0.86f, 0.88f, 0.90f, 0.92f, 0.94f, 0.96f, 0.98f}) {
                     mouse = ImVec2(roofline->Pos.x + roofline->Size.x * fx, y);
                     frame();
                     markerTips += tooltipShown();
