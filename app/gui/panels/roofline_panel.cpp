@@ -95,6 +95,8 @@ private:
     void chart(Frame& f, const sim::Roofline& r);
     RooflineSource source_;
     float legendHeight_ = 0;   ///< what the legend under the chart took in the frame before
+    float legendReserve_ = 0;  ///< the most it took since the panel's size last changed
+    std::string legendKey_;    ///< that size
     std::vector<std::string> keyed_;   ///< "3 regtile-1d": points the chart numbers for want of room
     std::vector<std::string> unplacedRoofs_;
     std::string layoutKey_;                 ///< what the markers and labels below were placed for
@@ -111,7 +113,13 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     // A picture that takes all the height the panel has (its legend below it), at least
     // twelve lines of text at the desk and seven on a slide (a 1280 x 720 slide has room for
     // that under the caption).
-    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendHeight_);
+    // The legend's room: the most it took since the panel last changed size, so that a legend
+    // that grows when a label goes under the chart does not make the chart grow back and the
+    // label return (a loop between two frames).
+    const std::string sizeKey = std::to_string(w) + " " + std::to_string(ImGui::GetWindowHeight()) + " " + std::to_string(lh);
+    if (sizeKey != legendKey_) legendKey_ = sizeKey, legendReserve_ = 0;
+    legendReserve_ = std::max(legendReserve_, legendHeight_);
+    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendReserve_ + ImGui::GetStyle().ItemSpacing.y);
 
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("chart", ImVec2(w, h));
@@ -201,7 +209,7 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     TextMeasure measure;
     measure.width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
     measure.lineHeight = lh;
-    measure.pad = scaled(3);
+    measure.pad = scaled(2);
     // Placed again only when the plot, the text's size or the points change (a search over
     // the plot for each label that does not fit beside its marker).
     std::string key = std::to_string(plot.x0) + " " + std::to_string(plot.y0) + " " + std::to_string(plot.x1) + " " +
@@ -211,7 +219,7 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     if (key != layoutKey_) {
         layoutKey_ = key;
         marks_ = rooflineMarks(r, ax, rad);
-        labels_ = rooflineLabels(r, ax, marks_, rad, measure, scaled(5));
+        labels_ = rooflineLabels(r, ax, marks_, rad, measure, scaled(4));
     }
     const std::vector<RooflineMark>& marks = marks_;
     const std::vector<RooflineLabel>& labels = labels_;
