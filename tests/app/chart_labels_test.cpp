@@ -59,7 +59,7 @@ struct Fonts {
         TextMeasure m;
         m.width = [f](const std::string& t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()).x; };
         m.lineHeight = f->FontSize;
-        m.pad = 3 * theme.scale;
+        m.pad = 2 * theme.scale;
         return m;
     }
     ImGuiContext* ctx;
@@ -89,7 +89,7 @@ std::vector<RooflineLabel> checkLayout(const sim::Roofline& r, float w, float h,
     const float rad = 6 * scale;
     const RooflineAxes ax = rooflineAxes(r, plot, 1.5f * m.lineHeight + 6 * scale, 3 * (2 * rad + 2));
     const std::vector<RooflineMark> marks = rooflineMarks(r, ax, rad);
-    const std::vector<RooflineLabel> labels = rooflineLabels(r, ax, marks, rad, m, 5 * scale);
+    const std::vector<RooflineLabel> labels = rooflineLabels(r, ax, marks, rad, m, 4 * scale);
     std::set<size_t> named;
     for (const RooflineLabel& l : labels) {
         // A roof's figure may go to the legend under the chart; a point's name and the note not.
@@ -159,7 +159,10 @@ TEST(ChartLabels, H100AtThePanelsSizes)
                 EXPECT_EQ(r.points[l.point].kernel, "matmul-naive") << s.what;
                 // In full on the chart, or as a "*" by the point with the sentence in the legend.
                 EXPECT_TRUE(l.place.placed) << s.what;
-                if (l.place.shortForm) std::printf("  %s: the note is a * by naive, its sentence under the chart\n", s.what);
+                if (l.place.shortForm) {
+                    std::printf("  %s: the note is a * by naive, its sentence under the chart\n", s.what);
+                    EXPECT_LT(l.place.box.height(), 2 * 17 * s.scale) << s.what << ": the * is one line high";
+                }
             }
         EXPECT_EQ(notes, 1) << s.what;
     }

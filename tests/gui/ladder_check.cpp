@@ -19,12 +19,15 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app.hpp"
+#include "figure_notes.hpp"
 #include "gui_check.hpp"
 #include "layout.hpp"
 
@@ -117,8 +120,38 @@ int main(int argc, char** argv)
         expect(l.ladder && l.ladder->resultsGeneration == l.resultsGeneration, at + "the kernels were counted for it");
         expect(shownUnfolded("ladder") && shownUnfolded("roofline"), at + "both panels shown, not folded (H100)");
         nothingCut("H100");
+        // The figures fill their panels (issue 25): the Ladder's rows and the Roofline's chart
+        // with its legend, as the panels note them (figure_notes.hpp), cover at least 70% of
+        // the panel's inner area; no two of the Roofline's labels overlap.
+        for (const char* title : {"Ladder", "Roofline"}) {
+            const ImGuiWindow* w = ImGui::FindWindowByName(title);
+            const FigureNote* n = nullptr;
+            for (const FigureNote& x : figureNotes())
+                if (x.window == title) n = &x;
+            expect(w && n, at + title + ": its figure is noted");
+            if (!w || !n) continue;
+            const ImRect in = w->InnerRect;
+            const float fw = std::min(n->max.x, in.Max.x) - std::max(n->min.x, in.Min.x);
+            const float fh = std::min(n->max.y, in.Max.y) - std::max(n->min.y, in.Min.y);
+            const float share = std::max(0.0f, fw) * std::max(0.0f, fh) / (in.GetWidth() * in.GetHeight());
+            std::printf("%s%s: figure %.0f x %.0f in %.0f x %.0f, %.0f%%\n", at.c_str(), title, fw, fh, in.GetWidth(),
+                        in.GetHeight(), 100 * share);
+            expect(share >= 0.7f, at + title + ": the figure covers " + std::to_string(100 * share) + "% of the panel");
+        }
+        int labels = 0;
+        const std::vector<LabelNote>& notes = labelNotes();
+        for (size_t i = 0; i < notes.size(); ++i) {
+            if (notes[i].window != "Roofline") continue;
+            ++labels;
+            for (size_t j = i + 1; j < notes.size(); ++j)
+                if (notes[j].window == "Roofline" && notes[i].min.x < notes[j].max.x && notes[j].min.x < notes[i].max.x &&
+                    notes[i].min.y < notes[j].max.y && notes[j].min.y < notes[i].max.y)
+                    expect(false, at + "Roofline labels '" + notes[i].text + "' and '" + notes[j].text + "' overlap");
+        }
+        expect(labels >= 11, at + "the Roofline notes a label for each of its 11 points at least; " + std::to_string(labels));
         // Tooltips: down the middle of the Ladder's bars, and down the Roofline's column of DRAM
-        // markers (all at 683 FLOP/B, near the right end of the x axis).
+        // markers (all at 683 FLOP/B, near the right end of the x axis, set side by side where
+        // they would cover each other).
         const ImGuiWindow* ladder = ImGui::FindWindowByName("Ladder");
         const ImGuiWindow* roofline = ImGui::FindWindowByName("Roofline");
         int rowTips = 0, markerTips = 0;
@@ -130,7 +163,7 @@ int main(int argc, char** argv)
             }
         if (roofline)
             for (float y = roofline->Pos.y + 40; y < roofline->Pos.y + roofline->Size.y; y += 4)
-                for (float fx : {0.945f, 0.955f, 0.965f}) {
+                for (float fx : {0.86f, 0.88f, 0.90f, 0.92f, 0.94f, 0.96f, 0.98f}) {
                     mouse = ImVec2(roofline->Pos.x + roofline->Size.x * fx, y);
                     frame();
                     markerTips += tooltipShown();

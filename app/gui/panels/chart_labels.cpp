@@ -216,7 +216,9 @@ std::vector<LabelPlace> placeLabels(const LabelProblem& p)
             const LabelRequest& r = p.labels[i];
             if (out[i].placed || r.shortWidth <= 0) continue;
             out[i].shortForm = true;
-            if (!placeNear(pl, r, r.shortWidth, false, out[i]) && !(r.leaderAllowed && placeFar(pl, r, r.shortWidth, out[i])))
+            LabelRequest q = r;
+            if (r.shortHeight > 0) q.height = r.shortHeight;
+            if (!placeNear(pl, q, q.shortWidth, false, out[i]) && !(q.leaderAllowed && placeFar(pl, q, q.shortWidth, out[i])))
                 out[i].shortForm = false;
         }
     }

@@ -40,6 +40,7 @@ struct LabelRequest {
     /// The short form's width (a number keyed in the legend), tried where the whole label
     /// fits nowhere; 0: none.
     float shortWidth = 0;
+    float shortHeight = 0;            ///< the short form's height; 0: `height`
     bool leaderAllowed = true;        ///< may sit away from its mark, joined to it by a line
     int rank = 0;                     ///< lower ranks are placed first (all their places tried)
     int owner = -1;                   ///< the item it names: it may lie on that item's soft lines

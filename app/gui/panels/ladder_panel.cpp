@@ -146,8 +146,8 @@ void LadderPanel::draw(Frame& f)
         const float minBar = measured ? ImGui::GetFontSize() * (slide ? 4 : 6) : ImGui::CalcTextSize(unmeasured).x;
         bool compact = slide;
         auto name = [&](const LadderRow& r) { return compact ? shortName(r.kernel) : r.kernel; };
-        // Each name after its kernel's marker, the key to the Roofline's points.
-        const float markW = lh + scaled(6);
+        // Each name after its kernel's marker, the key to the Roofline's points (with timings).
+        const float markW = measured ? lh + scaled(6) : 0;
         float nameW = 0, valueW = 0;
         auto measure = [&] {
             nameW = 0;
@@ -228,7 +228,8 @@ void LadderPanel::draw(Frame& f)
             ImGui::InvisibleButton("row", ImVec2(avail, rowH));
             const bool hovered = ImGui::IsItemHovered();
             const KernelMark mark = kernelMark(r.kernel, pal);
-            drawMark(dl, ImVec2(rowStart.x + lh / 2, mid), lh * 0.36f, mark.shape, mark.colour, true, markEdge, 1.5f);
+            // The marker is the key to the Roofline's points, which are the results file's.
+            if (measured) drawMark(dl, ImVec2(rowStart.x + lh / 2, mid), lh * 0.36f, mark.shape, mark.colour, true, markEdge, 1.5f);
             dl->AddText(ImVec2(rowStart.x + markW, ty), textColour, name(r).c_str());
             const float bx = rowStart.x + barX;
             if (measured) {

@@ -60,9 +60,10 @@ struct KernelMark {
 };
 
 /// The marker of `kernel` in both panels: each rung of the ladder and cuBLAS a pair of shape
-/// and colour no other has, neighbouring rungs differing in both, the colours Okabe-Ito's
-/// (and a white or black) at 3:1 or more against the palette's chart background (darker
-/// ones on the light theme's); anything else a grey circle. The colour alone tells the
+/// and colour no other has, neighbouring rungs differing in both, a shape that comes back in
+/// a colour of another lightness; the colours Okabe-Ito's hues (and a white, or on the light
+/// theme darker versions and a black), 3:1 or more against the palette's chart background
+/// (tests/app/chart_labels_test.cpp); anything else a grey circle. The colour alone tells the
 /// kernels apart for most eyes; the shape tells them apart in grey.
 KernelMark kernelMark(const std::string& kernel, const Palette& pal);
 

@@ -7,12 +7,15 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "chart_labels.hpp"
+#include "figure_notes.hpp"
 #include "kernel_resources.hpp"
 #include "layout.hpp"
 #include "panels.hpp"
@@ -111,6 +114,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
            int maxWarps, float height, bool heading = true)
 {
     const Palette& pal = f.theme.palette;
+    const ImVec2 top = ImGui::GetCursorScreenPos();
     if (heading) {
         ImGui::PushFont(f.theme.fonts.bold);
         ImGui::TextWrapped("%s", id);
@@ -128,6 +132,7 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
     const ImVec2 a(o.x + left, o.y + 4), b(o.x + w - 8, o.y + height - bottom);
     ImGui::InvisibleButton(id, ImVec2(w, height));
     const bool hovered = ImGui::IsItemHovered();
+    noteFigure(top, ImVec2(o.x + w, o.y + height));
     const float x0 = static_cast<float>(s.x.front()), x1 = static_cast<float>(s.x.back());
     auto X = [&](float x) { return a.x + (x - x0) / (x1 - x0) * (b.x - a.x); };
     auto Y = [&](float y) { return b.y - y / static_cast<float>(maxWarps) * (b.y - a.y); };
@@ -148,45 +153,91 @@ void chart(const Frame& f, const char* id, const char* xLabel, const Series& s, 
         if (s.x[i] <= current) prev = static_cast<int>(i);
         else if (next < 0) next = static_cast<int>(i);
     }
+    // The step line, the two cliffs in full and the current point; then their labels, placed
+    // clear of the line, the cliffs and each other (chart_labels.hpp) so that no label hides
+    // the cliff it names.
+    LabelProblem prob;
+    prob.plot = {a.x, a.y, b.x, b.y};
+    prob.gap = scaled(3);
+    prob.step = std::max(2.0f, lh / 4);
+    for (size_t i = 1; i < s.x.size(); ++i) {
+        const float xa = X(static_cast<float>(s.x[i - 1])), xb = X(static_cast<float>(s.x[i]));
+        const float ya = Y(static_cast<float>(s.warps[i - 1])), yb = Y(static_cast<float>(s.warps[i]));
+        prob.lines.push_back({xa, ya, xb, ya});
+        if (ya != yb) prob.lines.push_back({xb, ya, xb, yb});
+    }
+    struct Text {
+        std::string text;
+        ImU32 colour;
+    };
+    std::vector<Text> texts;
+    auto cliffLabel = [&](int i, ImU32 colour, bool leftFirst) {
+        const float xc = X(static_cast<float>(s.x[i]));
+        prob.lines.push_back({xc, a.y, xc, b.y});
+        char t[96];
+        std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[i], s.warps[i - 1], s.warps[i]);
+        LabelRequest q;
+        q.width = ImGui::CalcTextSize(t).x + 2 * scaled(2);
+        q.height = lh + 2 * scaled(1);
+        q.ax = xc;
+        q.ay = b.y - q.height / 2 - prob.gap;
+        const std::pair<float, float> left{xc - prob.gap - q.width, b.y - q.height - prob.gap},
+            right{xc + prob.gap, b.y - q.height - prob.gap};
+        const std::pair<float, float> leftHigh{left.first, left.second - q.height - prob.gap},
+            rightHigh{right.first, right.second - q.height - prob.gap};
+        q.preferred = leftFirst ? std::vector<std::pair<float, float>>{left, leftHigh, right, rightHigh}
+                                : std::vector<std::pair<float, float>>{right, rightHigh, left, leftHigh};
+        prob.labels.push_back(q);
+        texts.push_back({t, colour});
+    };
     // Only a cliff the current point still sits below (no rise since) is the one it fell from.
     if (prev >= 0 && s.warps[prev] == currentWarps) {
         const float xc = X(static_cast<float>(s.x[prev]));
-        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), (pal.error & 0x00FFFFFF) | 0xA0000000u, 1.5f);
-        char t[96];
-        std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[prev], s.warps[prev - 1], s.warps[prev]);
-        const float tw = ImGui::CalcTextSize(t).x;
-        const float tx = xc - 4 - tw >= a.x ? xc - 4 - tw : xc + 4;
-        dl->AddRectFilled(ImVec2(tx - 2, b.y - 2 * lh - 6), ImVec2(tx + tw + 2, b.y - lh - 4), f.theme.palette.chartBg);
-        dl->AddText(ImVec2(tx, b.y - 2 * lh - 5), pal.error, t);   // opaque: 4.5:1 on the chart
+        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), (pal.error & 0x00FFFFFF) | 0xA0000000u, std::max(1.5f, scaled(1.5f)));
+        cliffLabel(prev, pal.error, true);   // opaque: 4.5:1 on the chart
     }
     for (size_t i = 1; i < s.x.size(); ++i) {
         const float xa = X(static_cast<float>(s.x[i - 1])), xb = X(static_cast<float>(s.x[i]));
         dl->AddLine(ImVec2(xa, Y(static_cast<float>(s.warps[i - 1]))), ImVec2(xb, Y(static_cast<float>(s.warps[i - 1]))),
-                    pal.inShared, 2.5f);
+                    pal.inShared, std::max(2.5f, scaled(2.5f)));
         dl->AddLine(ImVec2(xb, Y(static_cast<float>(s.warps[i - 1]))), ImVec2(xb, Y(static_cast<float>(s.warps[i]))),
-                    pal.inShared, 2.5f);
+                    pal.inShared, std::max(2.5f, scaled(2.5f)));
     }
     if (next >= 0) {
         const float xc = X(static_cast<float>(s.x[next]));
-        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), pal.error, 2.0f);
-        char t[96];
-        std::snprintf(t, sizeof t, "cliff at %d: %d -> %d warps", s.x[next], s.warps[next - 1], s.warps[next]);
-        const float tw = ImGui::CalcTextSize(t).x;
-        const float tx = xc + 4 + tw <= b.x ? xc + 4 : xc - 4 - tw;
-        dl->AddRectFilled(ImVec2(tx - 2, b.y - lh - 4), ImVec2(tx + tw + 2, b.y - 2), f.theme.palette.chartBg);
-        dl->AddText(ImVec2(tx, b.y - lh - 3), pal.error, t);
+        dl->AddLine(ImVec2(xc, a.y), ImVec2(xc, b.y), pal.error, std::max(2.0f, scaled(2)));
+        cliffLabel(next, pal.error, false);
     }
+    const float dot = scaled(6);
     if (current >= s.x.front() && current <= s.x.back()) {
         const ImVec2 pt(X(static_cast<float>(current)), Y(static_cast<float>(currentWarps)));
-        dl->AddCircleFilled(pt, 6, pal.readNow);
-        dl->AddCircle(pt, 6, IM_COL32(0, 0, 0, 255), 0, 1.5f);
+        dl->AddCircleFilled(pt, dot, pal.readNow);
+        dl->AddCircle(pt, dot, IM_COL32(0, 0, 0, 255), 0, std::max(1.5f, scaled(1.5f)));
+        prob.marks.push_back({pt.x - dot, pt.y - dot, pt.x + dot, pt.y + dot});
         char t[64];
         std::snprintf(t, sizeof t, "%d warps", currentWarps);
-        const float tw = ImGui::CalcTextSize(t).x;
-        const float tx = pt.x + 9 + tw <= b.x ? pt.x + 9 : pt.x - 9 - tw;
-        const float ty = pt.y - lh - 4 >= a.y ? pt.y - lh - 4 : pt.y + 6;
-        dl->AddRectFilled(ImVec2(tx - 2, ty), ImVec2(tx + tw + 2, ty + lh), f.theme.palette.chartBg);
-        dl->AddText(ImVec2(tx, ty), pal.stepText, t);
+        LabelRequest q;
+        q.width = ImGui::CalcTextSize(t).x + 2 * scaled(2);
+        q.height = lh + 2 * scaled(1);
+        q.ax = pt.x;
+        q.ay = pt.y;
+        q.radius = dot;
+        // Above and right of the point, off the line through it.
+        q.preferred = {{pt.x + dot + prob.gap, pt.y - dot - prob.gap - q.height}, {pt.x - dot - prob.gap - q.width, pt.y - dot - prob.gap - q.height},
+                       {pt.x + dot + prob.gap, pt.y + dot + prob.gap}};
+        prob.labels.push_back(q);
+        texts.push_back({t, pal.stepText});
+    }
+    const std::vector<LabelPlace> places = placeLabels(prob);
+    for (size_t i = 0; i < places.size(); ++i) {
+        if (!places[i].placed) continue;
+        const Box& q = places[i].box;
+        if (places[i].leader)
+            dl->AddLine(ImVec2(places[i].leaderLine.x0, places[i].leaderLine.y0),
+                        ImVec2(places[i].leaderLine.x1, places[i].leaderLine.y1), pal.dimText, std::max(1.0f, scaled(1)));
+        dl->AddRectFilled(ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y1), (pal.chartBg & 0x00FFFFFF) | 0xC0000000u, scaled(2));
+        dl->AddText(ImVec2(q.x0 + scaled(2), q.y0 + scaled(1)), texts[i].colour, texts[i].text.c_str());
+        noteChartLabel(ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y1), texts[i].text);
     }
     char range[96];
     std::snprintf(range, sizeof range, "%d", s.x.front());
@@ -236,6 +287,7 @@ void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale,
             dl->AddRectFilled(ImVec2(p.x + i * seg + 1, p.y + 2), ImVec2(p.x + (i + 1) * seg - 1, p.y + h - 2), c, 2);
     }
     ImGui::Dummy(ImVec2(w, h));
+    noteFigure(ImVec2(p.x - nameW + ImGui::GetStyle().WindowPadding.x, p.y), ImVec2(p.x + w, p.y + h));
     ImGui::SameLine();
     if (limiter) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warnText), "%s", label.c_str());
     else ImGui::TextUnformatted(label.c_str());
@@ -393,13 +445,13 @@ void OccupancyPanel::draw(Frame& f)
             result(f, *p, o, in);
             ImGui::Separator();
             const Charts& c = charts(*p, in, charts_);
-            // The three charts share what the panel has left, each at least 110 px (at 1x) and
-            // at most 220 px high; where they do not fit, tabs show one at a time.
+            // The three charts share what the panel has left, each at least 110 px (at 1x), as
+            // tall as the room allows; where they do not fit, tabs show one at a time.
             const float spacing = ImGui::GetStyle().ItemSpacing.y;
             const float heads = 3 * (ImGui::GetTextLineHeightWithSpacing() + spacing);
             const float tabs = ImGui::GetFrameHeightWithSpacing() + spacing;
             const float all = heads + 3 * scaled(110);
-            const float room = elasticHeight(std::min(all, tabs + scaled(90)), heads + 3 * scaled(220));
+            const float room = elasticHeight(std::min(all, tabs + scaled(90)), FLT_MAX);
             const int maxWarps = p->maxWarpsPerSm();
             if (room >= all) {
                 const float h = (room - heads) / 3;

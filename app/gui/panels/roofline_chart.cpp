@@ -290,6 +290,7 @@ std::vector<RooflineLabel> rooflineLabels(const sim::Roofline& r, const Roofline
                 prob.labels.back().rank = 1;
                 prob.labels.back().owner = static_cast<int>(firstAbove);
                 prob.labels.back().shortWidth = text.width("*") + 2 * pad;
+                prob.labels.back().shortHeight = lh + 2 * pad;
                 const LabelPlace last = placeLabels(prob).back();
                 placed = last.placed && !last.shortForm;
                 if (placed) break;

@@ -14,7 +14,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,8 +94,13 @@ private:
     void chart(Frame& f, const sim::Roofline& r);
     RooflineSource source_;
     float legendHeight_ = 0;   ///< what the legend under the chart took in the frame before
+    float legendReserve_ = 0;  ///< the most it took since the panel's size last changed
+    std::string legendKey_;    ///< that size
     std::vector<std::string> keyed_;   ///< "3 regtile-1d": points the chart numbers for want of room
-    std::vector<std::string> unplacedRoofs_;   ///< the note ("* ...") and roofs' figures the chart had no room for
+    std::vector<std::string> unplacedRoofs_;
+    std::string layoutKey_;                 ///< what the markers and labels below were placed for
+    std::vector<RooflineMark> marks_;
+    std::vector<RooflineLabel> labels_;   ///< the note ("* ...") and roofs' figures the chart had no room for
 };
 
 void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
@@ -108,7 +112,13 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     // A picture that takes all the height the panel has (its legend below it), at least
     // twelve lines of text at the desk and seven on a slide (a 1280 x 720 slide has room for
     // that under the caption).
-    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendHeight_);
+    // The legend's room: the most it took since the panel last changed size, so that a legend
+    // that grows when a label goes under the chart does not make the chart grow back and the
+    // label return (a loop between two frames).
+    const std::string sizeKey = std::to_string(w) + " " + std::to_string(ImGui::GetWindowHeight()) + " " + std::to_string(lh);
+    if (sizeKey != legendKey_) legendKey_ = sizeKey, legendReserve_ = 0;
+    legendReserve_ = std::max(legendReserve_, legendHeight_);
+    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendReserve_ + ImGui::GetStyle().ItemSpacing.y);
 
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("chart", ImVec2(w, h));
@@ -195,12 +205,23 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
 
     // The markers (set aside where they would cover each other) and every label, placed
     // clear of them (chart_labels.hpp).
-    const std::vector<RooflineMark> marks = rooflineMarks(r, ax, rad);
     TextMeasure measure;
     measure.width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
     measure.lineHeight = lh;
-    measure.pad = scaled(3);
-    const std::vector<RooflineLabel> labels = rooflineLabels(r, ax, marks, rad, measure, scaled(5));
+    measure.pad = scaled(2);
+    // Placed again only when the plot, the text's size or the points change (a search over
+    // the plot for each label that does not fit beside its marker).
+    std::string key = std::to_string(plot.x0) + " " + std::to_string(plot.y0) + " " + std::to_string(plot.x1) + " " +
+                      std::to_string(plot.y1) + " " + std::to_string(lh) + " " + r.caption + " " +
+                      std::to_string(c.peakFp32Gflops.value_or(0)) + " " + std::to_string(c.memoryGbytesPerS.value_or(0));
+    for (const sim::RooflinePoint& p : r.points) key += " " + p.kernel + std::to_string(p.gflops);
+    if (key != layoutKey_) {
+        layoutKey_ = key;
+        marks_ = rooflineMarks(r, ax, rad);
+        labels_ = rooflineLabels(r, ax, marks_, rad, measure, scaled(4));
+    }
+    const std::vector<RooflineMark>& marks = marks_;
+    const std::vector<RooflineLabel>& labels = labels_;
     // A point's two markers joined by a faint line in its colour.
     for (const RooflineMark& q : marks)
         for (const RooflineMark& d : marks)
@@ -290,6 +311,9 @@ void RooflinePanel::draw(Frame& f)
                                                           ? " (the compulsory bytes: M and N read once, P written once)"
                                                           : "") +
                                           ". Ceilings: " + groupedNoBreak(r->ceilings.detail) + ".";
+            if (r->textbook && f.view.presentation)
+                for (const sim::RooflinePoint& p : r->points)
+                    intro += "\n" + shortName(p.kernel) + (p.tile ? " " + std::to_string(p.tile) : "") + ": " + groupedNoBreak(p.note) + ".";
             headingWithHelp(f.theme.fonts.bold, r->caption, intro);
             chart(f, *r);
             // The legend: what filled and hollow markers are (each point is named on the chart;
@@ -300,10 +324,12 @@ void RooflinePanel::draw(Frame& f)
             float legendBottom = 0;
             if (r->textbook) {
                 markerLegend("the textbook's bound", true, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
+                for (const std::string& k : keyed_) markerLegend(k.c_str(), false, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
                 legendBottom = ImGui::GetCursorScreenPos().y;
-                // The argument itself, example by example.
-                for (const sim::RooflinePoint& p : r->points)
-                    colouredText(pal.dimText, shortName(p.kernel) + (p.tile ? " " + std::to_string(p.tile) : "") + ": " + groupedNoBreak(p.note) + ".");
+                // The argument itself, example by example (on a slide in the heading's "(?)").
+                if (!f.view.presentation)
+                    for (const sim::RooflinePoint& p : r->points)
+                        colouredText(pal.dimText, shortName(p.kernel) + (p.tile ? " " + std::to_string(p.tile) : "") + ": " + groupedNoBreak(p.note) + ".");
             } else {
                 markerLegend("filled: bytes requested (simulated)", true, [&](ImDrawList* dl, ImVec2 c) { dl->AddCircleFilled(c, rad, text); });
                 const bool compulsory = std::any_of(r->points.begin(), r->points.end(), [](const sim::RooflinePoint& p) {
@@ -326,7 +352,12 @@ void RooflinePanel::draw(Frame& f)
             }
             // The note and the roofs' figures the chart had no room for.
             if (!unplacedRoofs_.empty()) {
-                for (const std::string& t : unplacedRoofs_) colouredText(text, t);
+                std::string roofs;
+                for (const std::string& t : unplacedRoofs_) {
+                    if (t.rfind("* ", 0) == 0) colouredText(text, t);
+                    else roofs += (roofs.empty() ? "" : ", ") + t;
+                }
+                if (!roofs.empty()) colouredText(text, roofs);
                 legendBottom = ImGui::GetCursorScreenPos().y;
             }
             // The legend belongs to the figure (the pixel checks measure them together).
