@@ -257,9 +257,10 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
 
     // Columns: the desk's three, or the slide's picture column and one text column, two
     // when the text panels are together taller than the window. A column too short for its
-    // panels gives its last ones, one by one, to the column with the most room left, if they
-    // fit there. When that is not enough, the panel with the highest PanelInfo::fold folds
-    // and the panels are placed again, until every column fits or nothing is left to fold.
+    // panels gives its last ones outside the lesson, one by one, to the column with the most
+    // room left, if they fit there. When that is not enough, a panel folds (foldKey: those
+    // outside the lesson first) and the panels are placed again, until every column fits or
+    // nothing is left to fold.
     std::vector<Column> cols;
     for (;;) {
         if (!slides) {
@@ -291,7 +292,12 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             });
         for (size_t i = 0; i < cols.size(); ++i) {
             while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
-                const PanelNeed* last = cols[i].panels.back();
+                // The last panel outside the lesson: the lesson's panels keep their place (the
+                // others fold first instead).
+                const auto it = std::find_if(cols[i].panels.rbegin(), cols[i].panels.rend(),
+                                             [](const PanelNeed* n) { return n->lesson < 0; });
+                if (it == cols[i].panels.rend()) break;
+                const PanelNeed* last = *it;
                 const float h = least(*last, out.folded, titleBar);
                 size_t best = i;
                 float room = 0;
@@ -303,7 +309,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                     }
                 }
                 if (best == i) break;
-                cols[i].panels.pop_back();
+                cols[i].panels.erase(std::next(it).base());
                 cols[best].panels.push_back(last);
             }
         }
