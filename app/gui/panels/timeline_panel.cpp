@@ -79,9 +79,13 @@ void scrubber(Frame& f, const sim::Trace& t)
         labels.push_back((s == 0 ? "phase " : "") + std::to_string(t.steps[s].phase));
         labelW.push_back(ImGui::CalcTextSize(labels.back().c_str()).x + 4);
     }
-    const float markWidth = starts.size() * scaled(6) > w ? 1.0f : 2.0f;
+    // Phases closer than 12 px (scaled): a tick above the bar each, so that the marks do not
+    // turn the bar into a comb; else a line across it.
+    const bool dense = static_cast<float>(starts.size()) * scaled(12) > w;
+    const float markWidth = dense ? 1.0f : 2.0f;
     for (size_t i = 0; i < markX.size(); ++i)
-        dl->AddLine(ImVec2(markX[i], barTop - 2), ImVec2(markX[i], barBottom), pal.cellText, markWidth);
+        dl->AddLine(ImVec2(markX[i], barTop - h * 0.35f), ImVec2(markX[i], dense ? barTop : barBottom), pal.cellText,
+                    markWidth);
     for (int i : labelledMarks(markX, labelW, ImGui::GetFontSize() * 0.5f, p.x + w)) {
         dl->AddLine(ImVec2(markX[i], p.y + 2), ImVec2(markX[i], barTop), pal.cellText, markWidth);
         dl->AddText(ImVec2(markX[i] + 4, p.y), pal.cellText, labels[i].c_str());
