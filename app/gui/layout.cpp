@@ -372,18 +372,30 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         for (const PanelNeed* n : c->panels) m = std::max(m, n->minWidth);
         minW.push_back(std::min(m, 0.7f * W));
     }
-    for (size_t i = 0; i < used.size(); ++i) {
-        float need = minW[i] - used[i]->width;
-        if (need <= 0) continue;
-        float spare = 0;
-        for (size_t j = 0; j < used.size(); ++j) spare += std::max(0.0f, used[j]->width - minW[j]);
-        const float take = std::min(need, spare);
-        for (size_t j = 0; j < used.size() && spare > 0; ++j) {
-            const float s = std::max(0.0f, used[j]->width - minW[j]);
-            used[j]->width -= take * s / spare;
-        }
-        used[i]->width += take;
+    // Then the lesson's panels' wider widths (PanelNeed::lessonWidth), from what the other
+    // columns have beyond their minimum.
+    std::vector<float> lessonW;
+    for (Column* c : used) {
+        float m = 0;
+        for (const PanelNeed* n : c->panels)
+            if (!out.folded[n->id]) m = std::max(m, n->lessonWidth);
+        lessonW.push_back(std::min(m, 0.7f * W));
     }
+    for (const std::vector<float>* wanted : {&minW, &lessonW})
+        for (size_t i = 0; i < used.size(); ++i) {
+            float need = (*wanted)[i] - used[i]->width;
+            if (need <= 0) continue;
+            float spare = 0;
+            for (size_t j = 0; j < used.size(); ++j)
+                if (j != i) spare += std::max(0.0f, used[j]->width - minW[j]);
+            const float take = std::min(need, spare);
+            for (size_t j = 0; j < used.size() && spare > 0; ++j) {
+                if (j == i) continue;
+                const float s = std::max(0.0f, used[j]->width - minW[j]);
+                used[j]->width -= take * s / spare;
+            }
+            used[i]->width += take;
+        }
     float x = 0;
     for (Column* c : used) {
         c->x = std::round(x);
@@ -583,7 +595,7 @@ void computeFrame(const Frame& f)
         // columns beside the source at the desk), and first to get room.
         if (const auto at = std::find(lesson.begin(), lesson.end(), i); at != lesson.end()) {
             need.lesson = static_cast<int>(at - lesson.begin());
-            if (!f.view.presentation) need.minWidth = std::max(need.minWidth, panelTable()[i].lessonWidth * font);
+            if (!f.view.presentation) need.lessonWidth = panelTable()[i].lessonWidth * font;
         }
         // The panels the preset's slide shows are its subject, and so are those the app opened
         // for what the user loaded (View::subject): at the desk the others fold first (each
