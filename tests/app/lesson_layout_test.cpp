@@ -104,8 +104,8 @@ TEST(LessonLayout, At1280x720TheSlidePutsTheMainLessonPanelInThePictureColumn)
 
 TEST(LessonLayout, ALessonsWidthComesAfterEveryColumnsMinimum)
 {
-    // 1280 px: Stats needs 315, the Timeline 476 (28 font heights), Code carries the lesson and
-    // would show its memory columns at 578. The minimums come first: the centre keeps its 476,
+    // 1280 px: Stats needs 315, the centre column 476 (a Timeline of 28 font heights), Code
+    // carries the lesson and would show its memory columns at 578. The minimums come first: the centre keeps its 476,
     // Code gets what is left beyond the others' minimums, 1280 - 315 - 476 = 489 px, more than
     // its share (35.5%: 454 px) but not the 578 it would like.
     std::vector<PanelNeed> needs = {need("stats", 430, 430, 18.5f * 17), need("timeline", 100, 100, 28 * 17),

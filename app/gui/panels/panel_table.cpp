@@ -42,7 +42,7 @@ const PanelInfo kPanels[] = {
     {"stats", "Stats", true, {D::Left, 1}, {S::Text, 4}, 18.5f, 0, 3, OnSlide::No, makeStatsPanel},
     {"gpu", "GPU", true, {D::Left, 3}, {S::Text, 6}, 14.0f, 0, 9, OnSlide::No, makeGpuPanel},
     {"matrices", "Matrices", true, {D::Centre, 1}, {S::Picture, 1}, 16.0f, 0, 0, OnSlide::Yes, makeMatricesPanel},
-    {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 28.0f, 0, 7, OnSlide::No, makeTimelinePanel},
+    {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 24.0f, 0, 7, OnSlide::No, makeTimelinePanel},
     {"code", "Code", true, {D::Right, 0}, {S::Text, 0}, 16.0f, 34.0f, 1, OnSlide::Yes, makeCodePanel},
     {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 0, 2, OnSlide::Yes,
      makeSharedMemoryPanel},
