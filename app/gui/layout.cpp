@@ -368,34 +368,45 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
     std::vector<float> minW;
     for (Column* c : used) {
         c->width = W * c->share / shares;
+        // (A folded panel shows only its title bar: its width does not count.)
         float m = 0;
-        for (const PanelNeed* n : c->panels) m = std::max(m, n->minWidth);
+        for (const PanelNeed* n : c->panels)
+            if (!out.folded[n->id]) m = std::max(m, n->minWidth);
         minW.push_back(std::min(m, 0.7f * W));
     }
     // Then the lesson's panels' wider widths (PanelNeed::lessonWidth), from what the other
-    // columns have beyond their minimum.
+    // columns have beyond their minimum; not from a column with a picture of the lesson (a
+    // panel that grows with any room, whose text and figure grow taller as it narrows).
     std::vector<float> lessonW;
+    std::vector<bool> donor;
     for (Column* c : used) {
         float m = 0;
+        bool picture = false;
         for (const PanelNeed* n : c->panels)
-            if (!out.folded[n->id]) m = std::max(m, n->lessonWidth);
+            if (!out.folded[n->id]) {
+                m = std::max(m, n->lessonWidth);
+                picture = picture || (n->lesson >= 0 && n->want == FLT_MAX);
+            }
         lessonW.push_back(std::min(m, 0.7f * W));
+        donor.push_back(!picture);
     }
-    for (const std::vector<float>* wanted : {&minW, &lessonW})
+    for (const std::vector<float>* wanted : {&minW, &lessonW}) {
+        const bool lessonPass = wanted == &lessonW;
+        auto spareOf = [&](size_t j) {
+            return lessonPass && !donor[j] ? 0.0f : std::max(0.0f, used[j]->width - minW[j]);
+        };
         for (size_t i = 0; i < used.size(); ++i) {
             float need = (*wanted)[i] - used[i]->width;
             if (need <= 0) continue;
             float spare = 0;
             for (size_t j = 0; j < used.size(); ++j)
-                if (j != i) spare += std::max(0.0f, used[j]->width - minW[j]);
+                if (j != i) spare += spareOf(j);
             const float take = std::min(need, spare);
-            for (size_t j = 0; j < used.size() && spare > 0; ++j) {
-                if (j == i) continue;
-                const float s = std::max(0.0f, used[j]->width - minW[j]);
-                used[j]->width -= take * s / spare;
-            }
+            for (size_t j = 0; j < used.size() && spare > 0; ++j)
+                if (j != i) used[j]->width -= take * spareOf(j) / spare;
             used[i]->width += take;
         }
+    }
     float x = 0;
     for (Column* c : used) {
         c->x = std::round(x);

@@ -109,7 +109,7 @@ TEST(LessonLayout, ALessonsWidthComesAfterEveryColumnsMinimum)
     // Code gets what is left beyond the others' minimums, 1280 - 315 - 476 = 489 px, more than
     // its share (35.5%: 454 px) but not the 578 it would like.
     std::vector<PanelNeed> needs = {need("stats", 430, 430, 18.5f * 17), need("timeline", 100, 100, 28 * 17),
-                                    need("matrices", 200, FLT_MAX, 16 * 17, 0), need("code", 300, 900, 16 * 17, 1)};
+                                    need("matrices", 200, FLT_MAX, 16 * 17), need("code", 300, 900, 16 * 17, 0)};
     needs.back().lessonWidth = 34 * 17;
     const Arrangement a = arrange(needs, ImVec2(1280, 720), 105, false, 25);
     EXPECT_GE(rectOf(a, "timeline").size.x + 0.5f, 28 * 17);
@@ -118,6 +118,14 @@ TEST(LessonLayout, ALessonsWidthComesAfterEveryColumnsMinimum)
     // With room, Code gets all of its lesson width.
     const Arrangement b = arrange(needs, ImVec2(1600, 900), 105, false, 25);
     EXPECT_GE(rectOf(b, "code").size.x + 0.5f, 34 * 17);
+    // A picture of the lesson (Matrices, whose text and figure grow taller as it narrows) keeps
+    // its column's width: Code has its share less what Stats' minimum took, 1280 x 0.355 -
+    // (315 - 275) x 0.355 / (0.43 + 0.355) = 436 px.
+    needs[2].lesson = 0;
+    needs[3].lesson = 1;
+    const Arrangement c = arrange(needs, ImVec2(1280, 720), 105, false, 25);
+    EXPECT_LT(rectOf(c, "code").size.x, 34 * 17 - 100);
+    EXPECT_GE(rectOf(c, "code").size.x + 0.5f, 16 * 17);
 }
 
 TEST(LessonLayout, LessonPanelsGetTheirWantedHeightBeforeTheOthers)
