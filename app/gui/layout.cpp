@@ -375,8 +375,9 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         minW.push_back(std::min(m, 0.7f * W));
     }
     // Then the lesson's panels' wider widths (PanelNeed::lessonWidth), from what the other
-    // columns have beyond their minimum; not from a column with a picture of the lesson (a
-    // panel that grows with any room, whose text and figure grow taller as it narrows).
+    // columns have beyond their minimum; not from a column with a picture of the lesson
+    // (Matrices, Convolution, Occupancy: a slide's picture panels, whose text and figure grow
+    // taller as they narrow).
     std::vector<float> lessonW;
     std::vector<bool> donor;
     for (Column* c : used) {
@@ -385,7 +386,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         for (const PanelNeed* n : c->panels)
             if (!out.folded[n->id]) {
                 m = std::max(m, n->lessonWidth);
-                picture = picture || (n->lesson >= 0 && n->want == FLT_MAX);
+                picture = picture || (n->lesson >= 0 && panelTable()[n->id].slide.column == SlideColumn::Picture);
             }
         lessonW.push_back(std::min(m, 0.7f * W));
         donor.push_back(!picture);
