@@ -368,10 +368,8 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
     std::vector<float> minW;
     for (Column* c : used) {
         c->width = W * c->share / shares;
-        // (A folded panel shows only its title bar: its width does not count.)
         float m = 0;
-        for (const PanelNeed* n : c->panels)
-            if (!out.folded[n->id]) m = std::max(m, n->minWidth);
+        for (const PanelNeed* n : c->panels) m = std::max(m, n->minWidth);
         minW.push_back(std::min(m, 0.7f * W));
     }
     // Then the lesson's panels' wider widths (PanelNeed::lessonWidth), from what the other
