@@ -71,7 +71,11 @@ App::~App()
 
 float App::screenHeight() const
 {
-    // An offscreen picture is the window's size times --scale, which wantedScale() applies.
+    // The display the UI was laid out at last (the window, or the size an offscreen picture
+    // or a check draws at, --scale times --window, which wantedScale() applies); before the
+    // first frame the window's size.
+    const float pixel = opt_.offscreen() ? opt_.scale : 1.0f;
+    if (ImGui::GetCurrentContext() && ImGui::GetIO().DisplaySize.y > 0) return ImGui::GetIO().DisplaySize.y / pixel;
     if (opt_.offscreen()) return static_cast<float>(opt_.height);
     int w = 0, h = 0;
     if (window_) glfwGetWindowSize(window_, &w, &h);

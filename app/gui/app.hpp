@@ -140,7 +140,8 @@ private:
     /// brings back the panels and arrangement of the desk.
     void followPresentation();
     void setFullScreen(bool on);
-    /// The window's height in screen pixels (an offscreen picture's --window height).
+    /// The height in screen pixels of the display the UI is laid out at (the window's, or an
+    /// offscreen picture's --window height).
     float screenHeight() const;
     float wantedScale() const;
 

@@ -257,9 +257,10 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
 
     // Columns: the desk's three, or the slide's picture column and one text column, two
     // when the text panels are together taller than the window. A column too short for its
-    // panels gives its last ones, one by one, to the column with the most room left, if they
-    // fit there. When that is not enough, the panel with the highest PanelInfo::fold folds
-    // and the panels are placed again, until every column fits or nothing is left to fold.
+    // panels gives its last ones outside the lesson, one by one, to the column with the most
+    // room left, if they fit there. When that is not enough, a panel folds (foldKey: those
+    // outside the lesson first) and the panels are placed again, until every column fits or
+    // nothing is left to fold.
     std::vector<Column> cols;
     for (;;) {
         if (!slides) {
@@ -291,7 +292,12 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             });
         for (size_t i = 0; i < cols.size(); ++i) {
             while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
-                const PanelNeed* last = cols[i].panels.back();
+                // The last panel outside the lesson: the lesson's panels keep their place (the
+                // others fold first instead).
+                const auto it = std::find_if(cols[i].panels.rbegin(), cols[i].panels.rend(),
+                                             [](const PanelNeed* n) { return n->lesson < 0; });
+                if (it == cols[i].panels.rend()) break;
+                const PanelNeed* last = *it;
                 const float h = least(*last, out.folded, titleBar);
                 size_t best = i;
                 float room = 0;
@@ -303,7 +309,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                     }
                 }
                 if (best == i) break;
-                cols[i].panels.pop_back();
+                cols[i].panels.erase(std::next(it).base());
                 cols[best].panels.push_back(last);
             }
         }
@@ -366,17 +372,39 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
         for (const PanelNeed* n : c->panels) m = std::max(m, n->minWidth);
         minW.push_back(std::min(m, 0.7f * W));
     }
-    for (size_t i = 0; i < used.size(); ++i) {
-        float need = minW[i] - used[i]->width;
-        if (need <= 0) continue;
-        float spare = 0;
-        for (size_t j = 0; j < used.size(); ++j) spare += std::max(0.0f, used[j]->width - minW[j]);
-        const float take = std::min(need, spare);
-        for (size_t j = 0; j < used.size() && spare > 0; ++j) {
-            const float s = std::max(0.0f, used[j]->width - minW[j]);
-            used[j]->width -= take * s / spare;
+    // Then the lesson's panels' wider widths (PanelNeed::lessonWidth), from what the other
+    // columns have beyond their minimum; not from a column with a picture of the lesson
+    // (Matrices, Convolution, Occupancy: a slide's picture panels, whose text and figure grow
+    // taller as they narrow).
+    std::vector<float> lessonW;
+    std::vector<bool> donor;
+    for (Column* c : used) {
+        float m = 0;
+        bool picture = false;
+        for (const PanelNeed* n : c->panels)
+            if (!out.folded[n->id]) {
+                m = std::max(m, n->lessonWidth);
+                picture = picture || (n->lesson >= 0 && panelTable()[n->id].slide.column == SlideColumn::Picture);
+            }
+        lessonW.push_back(std::min(m, 0.7f * W));
+        donor.push_back(!picture);
+    }
+    for (const std::vector<float>* wanted : {&minW, &lessonW}) {
+        const bool lessonPass = wanted == &lessonW;
+        auto spareOf = [&](size_t j) {
+            return lessonPass && !donor[j] ? 0.0f : std::max(0.0f, used[j]->width - minW[j]);
+        };
+        for (size_t i = 0; i < used.size(); ++i) {
+            float need = (*wanted)[i] - used[i]->width;
+            if (need <= 0) continue;
+            float spare = 0;
+            for (size_t j = 0; j < used.size(); ++j)
+                if (j != i) spare += spareOf(j);
+            const float take = std::min(need, spare);
+            for (size_t j = 0; j < used.size() && spare > 0; ++j)
+                if (j != i) used[j]->width -= take * spareOf(j) / spare;
+            used[i]->width += take;
         }
-        used[i]->width += take;
     }
     float x = 0;
     for (Column* c : used) {
@@ -577,7 +605,7 @@ void computeFrame(const Frame& f)
         // columns beside the source at the desk), and first to get room.
         if (const auto at = std::find(lesson.begin(), lesson.end(), i); at != lesson.end()) {
             need.lesson = static_cast<int>(at - lesson.begin());
-            if (!f.view.presentation) need.minWidth = std::max(need.minWidth, panelTable()[i].lessonWidth * font);
+            if (!f.view.presentation) need.lessonWidth = panelTable()[i].lessonWidth * font;
         }
         // The panels the preset's slide shows are its subject, and so are those the app opened
         // for what the user loaded (View::subject): at the desk the others fold first (each

@@ -42,6 +42,9 @@ struct PanelNeed {
     /// fold after every other panel (the main one never); on a slide the main one takes the
     /// picture column.
     int lesson = -1;
+    /// The width it shows everything it has for the lesson at (PanelInfo::lessonWidth), in
+    /// pixels: given after every column has its minimum width, from the others' spare. 0: none.
+    float lessonWidth = 0;
 };
 
 /// The arrangement of the shown panels: a place for each panel id (unused ids keep an empty

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "settings.hpp"
+#include "state.hpp"
 #include "settings_text.hpp"
 
 namespace fs = std::filesystem;
@@ -160,4 +161,21 @@ TEST(SettingsText, UnclassifiableCharacterInJunkIsAnErrorNotUndefinedBehaviour)
     EXPECT_FALSE(v.theme.has_value());
     EXPECT_EQ(error.rfind("mem/settings.toml:1: ", 0), 0u) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+// presentation_scale is the slide's scale on a screen 1080 pixels high: a 720p window draws
+// the slide at two thirds of it, a 1440p one at four thirds, so that a slide looks the same on
+// any projector (2 x 720 / 1080 = 1.333, rounded to hundredths).
+TEST(PresentationScale, FollowsTheScreenHeightFromThe1080pSetting)
+{
+    EXPECT_FLOAT_EQ(presentationScaleFor(2.0f, 1080), 2.0f);
+    EXPECT_FLOAT_EQ(presentationScaleFor(2.0f, 720), 1.33f);
+    EXPECT_FLOAT_EQ(presentationScaleFor(2.0f, 900), 1.67f);
+    EXPECT_FLOAT_EQ(presentationScaleFor(1.5f, 1440), 2.0f);
+    EXPECT_FLOAT_EQ(presentationScaleFor(3.0f, 2160), 6.0f);
+    // A window whose height is not known yet draws at the setting.
+    EXPECT_FLOAT_EQ(presentationScaleFor(2.5f, 0), 2.5f);
+    // 18 px of lesson text at 1080p (the floor for the back row) is 12 px at 720p:
+    // the UI font (17 px at scale 1) at the 720p scale.
+    EXPECT_NEAR(17 * presentationScaleFor(2.0f, 720), 17 * 2.0f * 720 / 1080, 0.1f);
 }

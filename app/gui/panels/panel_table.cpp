@@ -50,7 +50,7 @@ const PanelInfo kPanels[] = {
     {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 0, 5, OnSlide::IfBarrierDropped, makeHazardsPanel},
     {"occupancy", "Occupancy", false, {D::Centre, 0}, {S::Picture, 0}, 28.0f, 0, 0, OnSlide::IfOccupancyQuestion,
      makeOccupancyPanel},
-    {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 20.0f, 0, 0, OnSlide::Yes, makeConvPanel},
+    {"convolution", "Convolution", true, {D::Centre, 1}, {S::Picture, 1}, 22.0f, 0, 0, OnSlide::Yes, makeConvPanel},
     {"reduction-tables", "Reduction tables", false, {D::Centre, 2}, {S::Picture, 2}, 30.0f, 0, 6, OnSlide::No,
      makeReductionTablePanel},
     // Shown from the View menu or a preset's `panels`: the warp memory instructions of the step.

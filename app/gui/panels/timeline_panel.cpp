@@ -79,9 +79,13 @@ void scrubber(Frame& f, const sim::Trace& t)
         labels.push_back((s == 0 ? "phase " : "") + std::to_string(t.steps[s].phase));
         labelW.push_back(ImGui::CalcTextSize(labels.back().c_str()).x + 4);
     }
-    const float markWidth = starts.size() * scaled(6) > w ? 1.0f : 2.0f;
+    // Phases closer than 12 px (scaled): a tick above the bar each, so that the marks do not
+    // turn the bar into a comb; else a line across it.
+    const bool dense = static_cast<float>(starts.size()) * scaled(12) > w;
+    const float markWidth = dense ? 1.0f : 2.0f;
     for (size_t i = 0; i < markX.size(); ++i)
-        dl->AddLine(ImVec2(markX[i], barTop - 2), ImVec2(markX[i], barBottom), pal.cellText, markWidth);
+        dl->AddLine(ImVec2(markX[i], barTop - h * 0.35f), ImVec2(markX[i], dense ? barTop : barBottom), pal.cellText,
+                    markWidth);
     for (int i : labelledMarks(markX, labelW, ImGui::GetFontSize() * 0.5f, p.x + w)) {
         dl->AddLine(ImVec2(markX[i], p.y + 2), ImVec2(markX[i], barTop), pal.cellText, markWidth);
         dl->AddText(ImVec2(markX[i] + 4, p.y), pal.cellText, labels[i].c_str());
@@ -96,6 +100,13 @@ void scrubber(Frame& f, const sim::Trace& t)
         ImGui::SetTooltip("step %d: %s (line %u)\nclick or drag to go there", i, t.steps[i].label.c_str(),
                           t.steps[i].line);
     }
+}
+
+/// Continues the row of the item before when `width` more pixels fit on it.
+void sameLineIfFits(float width)
+{
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
 }
 
 /// The panel; it keeps no state of its own.
@@ -129,8 +140,12 @@ void TimelinePanel::draw(Frame& f)
             ImGui::SameLine();
             if (ImGui::Button(">|")) v.cursor = last;
             tooltip("Last step (End)");
+            // The speed slider beside the buttons, narrower where the panel is (at least 6 font
+            // heights), else on a row of its own.
             ImGui::SameLine(0, scaled(20));
-            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+            const float label = ImGui::CalcTextSize("speed").x + ImGui::GetStyle().ItemInnerSpacing.x;
+            if (ImGui::GetContentRegionAvail().x - label < ImGui::GetFontSize() * 6) ImGui::NewLine();
+            ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().x - label));
             ImGui::SliderFloat("speed", &v.speed, 0.5f, 20.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
             tooltip("Steps per second while playing");
             scrubber(f, s->trace);
@@ -138,14 +153,16 @@ void TimelinePanel::draw(Frame& f)
                 // Practice mode asks about the first step before showing it (practice.hpp).
                 ImGui::Text("Before step 0 of %d", last);
             } else {
+                // The step, its label and its source line, each on the row before where it fits.
                 const sim::Step& st = s->trace.steps[v.cursor];
                 ImGui::Text("Step %d of %d", v.cursor, last);
-                ImGui::SameLine();
                 ImGui::PushFont(f.theme.fonts.bold);
+                sameLineIfFits(ImGui::CalcTextSize(st.label.c_str()).x);
                 ImGui::TextUnformatted(st.label.c_str());
                 ImGui::PopFont();
-                ImGui::SameLine();
-                ImGui::TextDisabled("(source line %u)", st.line);
+                const std::string line = "(source line " + std::to_string(st.line) + ")";
+                sameLineIfFits(ImGui::CalcTextSize(line.c_str()).x);
+                ImGui::TextDisabled("%s", line.c_str());
             }
         }
     }
