@@ -65,6 +65,15 @@ WarpPictureParts splitWarpPicture(const WarpPictureInput& in, float height)
     p.cell = r.cellMin + t * (r.cellMax - r.cellMin);
     p.perRow = r.perRow;
     p.bottom = r.bottom;
+    // Above the wanted height the picture still fills its room: the rest goes half to the
+    // connectors (where there are any) and half to the rows' cells, so that a slide's tall
+    // panel shows taller bank cells and longer lines rather than an empty band.
+    if (height > size.want) {
+        const float extra = height - size.want;
+        const float toGap = in.connectors ? 0.5f * extra : 0.0f;
+        p.gap += toGap;
+        p.cell += (extra - toGap) / static_cast<float>(in.rows);
+    }
     return p;
 }
 

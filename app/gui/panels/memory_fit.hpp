@@ -39,8 +39,10 @@ WarpPictureSize warpPictureSize(const WarpPictureInput& in);
 /// The parts of a picture `height` pixels tall: from the least to the wanted height the lane
 /// row (one to two lines of the small font), the gap (up to half the width) and the cells (up
 /// to three lines) grow together, in proportion; below the least the parts keep their least
-/// (the picture is taller than `height`), above the wanted height they keep their most (the
-/// rest stays empty under the picture). Throws as warpPictureSize does.
+/// (the picture is taller than `height`); above the wanted height the lane row keeps its
+/// most and the rest is shared, half to the gap (all of it to the cells where there are no
+/// connectors) and half to the cells, evenly over the rows, so that the parts add up to
+/// `height`. Throws as warpPictureSize does.
 WarpPictureParts splitWarpPicture(const WarpPictureInput& in, float height);
 
 }  // namespace ts::app

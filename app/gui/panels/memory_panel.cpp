@@ -480,6 +480,9 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
     // Which cells of a row are taken, so that a label may spread over free neighbours.
     std::vector<std::vector<bool>> taken(static_cast<size_t>(rows), std::vector<bool>(sim::kSharedBanks, false));
     for (const sim::LaneGroup& g : in.groups) taken[g.wavefront][g.bank] = true;
+    // The cells first, then their labels: a label that spreads over free neighbours claims
+    // them, so that no later cell or label is drawn over it (text takes its colour from the
+    // cell it sits on, theme.hpp textOn()).
     for (const sim::LaneGroup& g : in.groups) {
         ImVec2 a, b;
         cellRect(g, a, b);
@@ -487,31 +490,8 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
         dl->AddRectFilled(a, b, c, 2);
         if (std::popcount(g.lanes) > 1) dl->AddRect(a, b, pal.selected, 2, 0, std::max(1.0f, scaled(1.5f)));
         if (g.wavefront > 0) dl->AddRect(a, b, pal.error, 2, 0, std::max(1.0f, scaled(2)));
-        // The lanes as a label: in the cell, or over the free cells beside it.
-        const std::string lanes = sim::laneRanges(g.lanes);
-        const std::string count = std::to_string(std::popcount(g.lanes));
-        if (cellH >= m.fs) {
-            unsigned lo = g.bank, hi = g.bank;
-            while (lo > 0 && !taken[g.wavefront][lo - 1] && (g.bank - lo) < 6) --lo;
-            while (hi + 1 < sim::kSharedBanks && !taken[g.wavefront][hi + 1] && (hi - g.bank) < 6) ++hi;
-            const float w = m.textWidth(lanes);
-            const float cx = (a.x + b.x) * 0.5f;
-            const float left = o.x + lo * m.lane, right = o.x + (hi + 1) * m.lane - 1;
-            const float y = (a.y + b.y - m.fs) * 0.5f;
-            if (w <= m.lane - 2) {
-                dl->AddText(m.small, m.fs, ImVec2(cx - w * 0.5f, y), textOn(c), lanes.c_str());
-            } else if (w + 4 <= right - left) {
-                // A wider cell over the free neighbours, centred on the bank where it can be.
-                const float x0 = std::clamp(cx - w * 0.5f - 2, left, right - w - 4);
-                const ImVec2 la(x0, a.y), lb(x0 + w + 4, b.y);
-                dl->AddRectFilled(la, lb, c, 2);
-                dl->AddRect(la, lb, pal.selected, 2, 0, std::max(1.0f, scaled(1.5f)));
-                dl->AddText(m.small, m.fs, ImVec2(x0 + 2, y), textOn(c), lanes.c_str());
-            } else if (std::popcount(g.lanes) > 1 && m.textWidth(count) <= m.lane - 2) {
-                dl->AddText(m.small, m.fs, ImVec2(cx - m.textWidth(count) * 0.5f, y), textOn(c), count.c_str());
-            }
-        }
         if (ImGui::IsMouseHoveringRect(a, b)) {
+            const std::string lanes = sim::laneRanges(g.lanes);
             ImGui::BeginTooltip();
             ImGui::Text("bank %u, wavefront %u: shared word %u", g.bank, g.wavefront + 1, g.unit);
             ImGui::PushFont(f.theme.fonts.mono);
@@ -523,6 +503,37 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
                 ImGui::Text("bank %u holds %u different words: %u wavefronts, one after the other", g.bank,
                             depth[g.bank], depth[g.bank]);
             ImGui::EndTooltip();
+        }
+    }
+    for (const sim::LaneGroup& g : in.groups) {
+        if (cellH < m.fs) break;
+        ImVec2 a, b;
+        cellRect(g, a, b);
+        const ImU32 c = laneColour(firstLane(g.lanes));
+        // The lanes as a label: in the cell, or over the free cells beside it.
+        const std::string lanes = sim::laneRanges(g.lanes);
+        const std::string count = std::to_string(std::popcount(g.lanes));
+        std::vector<bool>& row = taken[g.wavefront];
+        unsigned lo = g.bank, hi = g.bank;
+        while (lo > 0 && !row[lo - 1] && (g.bank - lo) < 6) --lo;
+        while (hi + 1 < sim::kSharedBanks && !row[hi + 1] && (hi - g.bank) < 6) ++hi;
+        const float w = m.textWidth(lanes);
+        const float cx = (a.x + b.x) * 0.5f;
+        const float left = o.x + lo * m.lane, right = o.x + (hi + 1) * m.lane - 1;
+        const float y = (a.y + b.y - m.fs) * 0.5f;
+        if (w <= m.lane - 2) {
+            dl->AddText(m.small, m.fs, ImVec2(cx - w * 0.5f, y), textOn(c), lanes.c_str());
+        } else if (w + 4 <= right - left) {
+            // A wider cell over the free neighbours, centred on the bank where it can be.
+            const float x0 = std::clamp(cx - w * 0.5f - 2, left, right - w - 4);
+            const ImVec2 la(x0, a.y), lb(x0 + w + 4, b.y);
+            dl->AddRectFilled(la, lb, c, 2);
+            dl->AddRect(la, lb, pal.selected, 2, 0, std::max(1.0f, scaled(1.5f)));
+            dl->AddText(m.small, m.fs, ImVec2(x0 + 2, y), textOn(c), lanes.c_str());
+            for (unsigned k = lo; k <= hi; ++k)
+                if (o.x + (k + 1) * m.lane > la.x && o.x + k * m.lane < lb.x) row[k] = true;
+        } else if (std::popcount(g.lanes) > 1 && m.textWidth(count) <= m.lane - 2) {
+            dl->AddText(m.small, m.fs, ImVec2(cx - m.textWidth(count) * 0.5f, y), textOn(c), count.c_str());
         }
     }
     // Bank numbers under the columns (every one where they fit, else every 4th or 8th), and
@@ -746,8 +757,12 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
     for (const std::string& line : more) fixed += textH(ImGui::GetFont(), line);
     const PictureSize p = pictureSize(in, m);
     if (p.want > 0) fixed += style.ItemSpacing.y;
-    // The picture takes what the texts leave (memory_fit.hpp), the verdicts under it.
-    const float height = elasticHeight(fixed + p.min, fixed + p.want);
+    // The picture takes what the texts leave (memory_fit.hpp), the verdicts under it. It asks
+    // the layout for its wanted height, or for the room it has where that is more: a panel
+    // given more shows a taller picture (memory_fit.hpp shares the extra among its parts)
+    // rather than an empty band, and keeps asking for what it fills.
+    const float height =
+        elasticHeight(fixed + p.min, p.want > 0 ? std::max(fixed + p.want, std::floor(ImGui::GetContentRegionAvail().y)) : fixed);
     if (head) {
         ImGui::PushFont(f.theme.fonts.bold);
         ImGui::TextWrapped("%s", x.head.c_str());
@@ -762,7 +777,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
         tooltip(x.note);
     }
     if (p.want > 0) {
-        const float h = std::floor(std::clamp(height - fixed, p.min, p.want));
+        const float h = std::floor(std::max(height - fixed, p.min));
         const ImVec2 o = ImGui::GetCursorScreenPos();
         ImGui::InvisibleButton("picture", ImVec2(m.width, h));
         const bool clicked = ImGui::IsItemClicked();
@@ -776,6 +791,10 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
         }
     }
     for (const std::string& line : more) ImGui::TextWrapped("%s", line.c_str());
+    // The verdicts are the picture's caption (what it shows, in words): the checks count
+    // them with it, as they count the figures line over it.
+    if (p.want > 0 && !more.empty())
+        noteFigure(figureTop, ImVec2(figureTop.x + m.width, ImGui::GetItemRectMax().y));
 }
 
 void MemoryPanel::draw(Frame& f)

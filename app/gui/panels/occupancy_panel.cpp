@@ -294,6 +294,9 @@ void bar(const Frame& f, const char* name, std::optional<int> blocks, int scale,
     tooltip(detail);
 }
 
+bool takeKernel(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote);
+void sliders(Frame& f, const sim::OccupancyProfile* p);
+
 /// Profile, "this kernel" and the three inputs.
 void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
 {
@@ -313,9 +316,22 @@ void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
     if (p) tooltip(p->summary);
     ImGui::SameLine(0, scaled(20));
     ImGui::Checkbox("this kernel", &form.thisKernel);
-    tooltip("Take the block size of the loaded scenario's kernel and the registers per thread and static shared "
-            "memory per block that ptxas gave it when this app was built (nvcc -Xptxas -v).");
+    const bool taken = takeKernel(f, p, kernelNote);
+    // Where the figures were found, the note says where from in the tooltip (the sliders
+    // show them); where not, the panel says why under the form.
+    tooltip(std::string("Take the block size of the loaded scenario's kernel and the registers per thread and static "
+                        "shared memory per block that ptxas gave it when this app was built (nvcc -Xptxas -v).") +
+            (taken ? "\n\n" + kernelNote : std::string()));
+    if (taken) kernelNote.clear();
+    sliders(f, p);
+}
 
+/// With "this kernel" on: the loaded kernel's block size, and the registers and static
+/// shared memory ptxas gave it, into the form; `kernelNote` says where they come from or
+/// why they are unknown. True where the kernel's figures were taken.
+bool takeKernel(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
+{
+    OccupancyForm& form = f.view.occupancy;
     const sim::Simulation* s = f.loaded.sim.get();
     if (form.thisKernel && s && p) {
         form.input.blockThreads = static_cast<int>(sim::launchShape(s->scenario).block.count());
@@ -339,8 +355,17 @@ void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
             form.input.smemPerBlock = k->staticSmem;
             kernelNote = kernelDisplayName(k->mangled) + " for " + k->arch + ": " + std::to_string(k->registers) +
                          " registers, " + std::to_string(k->staticSmem) + " B static shared memory (ptxas -v).";
+            return true;
         }
     }
+    return false;
+}
+
+/// The three inputs' sliders (greyed while "this kernel" sets them).
+void sliders(Frame& f, const sim::OccupancyProfile* p)
+{
+    OccupancyForm& form = f.view.occupancy;
+    const float w = ImGui::GetFontSize() * 9;
     ImGui::BeginDisabled(form.thisKernel);
     const int maxThreads = p ? p->maxThreadsPerBlock : 1024, maxRegs = p ? p->maxRegsPerThread : 255;
     const int maxSmem = p ? p->smemPerBlockOptin : 48 * 1024;
@@ -361,6 +386,9 @@ void inputs(Frame& f, const sim::OccupancyProfile* p, std::string& kernelNote)
 void result(const Frame& f, const sim::OccupancyProfile& p, const sim::Occupancy& o, const sim::OccupancyInput& in)
 {
     const Palette& pal = f.theme.palette;
+    // The sentence heads the bars (it says what they add up to): the checks count it with them.
+    const ImVec2 head = ImGui::GetCursorScreenPos();
+    noteFigure(head, ImVec2(head.x + ImGui::GetContentRegionAvail().x, head.y + ImGui::GetTextLineHeight()));
     ImGui::PushFont(f.theme.fonts.bold);
     // The whole sentence where it fits on one line, else without the threads (in the tooltip).
     char line[160];
@@ -430,12 +458,31 @@ void OccupancyPanel::draw(Frame& f)
         // A slide leaves the general sentence to the lecturer (and to this tooltip).
         const char* intro = "An SM divides its registers, shared memory, thread slots and block slots among the blocks "
                             "it runs; the scarcest decides how many fit (PMPP sec. 4.7). Textbook bound, not measured.";
-        if (!f.view.presentation) colouredText(f.theme.palette.dimText, intro);
         std::string why, kernelNote;
         const std::optional<sim::OccupancyProfile> p = profileOf(f, why);
-        inputs(f, p ? &*p : nullptr, kernelNote);
-        if (!kernelNote.empty()) colouredText(f.theme.palette.dimText, kernelNote);
         const sim::OccupancyInput& in = f.view.occupancy.input;
+        if (f.view.presentation) {
+            // On a slide the chart is the picture: the inputs fold into a header that says
+            // them in one line (open it to change them).
+            const OccupancyForm& form = f.view.occupancy;
+            std::string unusedNote;
+            takeKernel(f, p ? &*p : nullptr, unusedNote);   // the summary says this frame's figures
+            const std::string summary = form.profile + (form.thisKernel ? ", this kernel: " : ": ") +
+                                        std::to_string(in.blockThreads) + " threads, " +
+                                        std::to_string(in.regsPerThread) + " registers, " +
+                                        std::to_string(in.smemPerBlock) + " B shared per block###inputs";
+            if (ImGui::CollapsingHeader(summary.c_str())) inputs(f, p ? &*p : nullptr, kernelNote);
+            else takeKernel(f, p ? &*p : nullptr, kernelNote);
+            tooltip(intro);
+        } else {
+            // At the desk the general sentence sits behind a "(?)" beside the form, so that
+            // the bars and charts keep the panel's room.
+            inputs(f, p ? &*p : nullptr, kernelNote);
+            ImGui::SameLine();
+            colouredText(f.theme.palette.dimText, "(?)");
+            tooltip(intro);
+            if (!kernelNote.empty()) colouredText(f.theme.palette.dimText, kernelNote);
+        }
         const std::string bad = p ? sim::checkOccupancyInput(*p, in) : why;
         ImGui::Separator();
         if (!bad.empty()) {
