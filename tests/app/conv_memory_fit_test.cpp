@@ -195,9 +195,15 @@ TEST(MemoryFit, SharedPictureByHand)
     EXPECT_FLOAT_EQ(s.want, 58 + 300 + 2 * 69 + 29);
     for (const float h : {s.min, (s.min + s.want) / 2, s.want})
         EXPECT_FLOAT_EQ(total(splitWarpPicture(in, h), 2), h) << h;
-    // Beyond the wanted height the parts keep their most; below the least, their least.
-    EXPECT_FLOAT_EQ(total(splitWarpPicture(in, 5000), 2), s.want);
+    // Below the least the parts keep their least; beyond the wanted height the picture still
+    // fills the room: want = 525, so 1000 px leave 475 more, half (237.5) to the gap and half
+    // to the two rows' cells (118.75 each); the lane row keeps its most.
     EXPECT_FLOAT_EQ(total(splitWarpPicture(in, 10), 2), s.min);
+    const WarpPictureParts tall = splitWarpPicture(in, 1000);
+    EXPECT_FLOAT_EQ(total(tall, 2), 1000);
+    EXPECT_FLOAT_EQ(tall.lanes, 58);
+    EXPECT_FLOAT_EQ(tall.gap, 300 + 237.5f);
+    EXPECT_FLOAT_EQ(tall.cell, 69 + 118.75f);
     const WarpPictureParts half = splitWarpPicture(in, (s.min + s.want) / 2);
     EXPECT_FLOAT_EQ(half.gap, (20 + 300) / 2.0f);
     EXPECT_FLOAT_EQ(half.cell, (31 + 69) / 2.0f);
@@ -208,14 +214,19 @@ TEST(MemoryFit, DeepConflictsDrawBarsAndSegmentsCarryTwoLabels)
     WarpPictureInput in;
     in.width = 500;
     in.font = 11.5f;
-    in.rows = 16;   // a 16-way conflict: bars 8 px tall whatever the room
-    EXPECT_FLOAT_EQ(splitWarpPicture(in, 5000).cell, 8);
+    in.rows = 16;   // a 16-way conflict: bars 8 px tall up to the wanted height
+    const WarpPictureSize deep = warpPictureSize(in);
+    EXPECT_FLOAT_EQ(splitWarpPicture(in, deep.want).cell, 8);
+    // 32 px more: 16 to the gap, 16 over the 16 rows (1 px each).
+    EXPECT_FLOAT_EQ(splitWarpPicture(in, deep.want + 32).cell, 9);
     in.global = true;
     in.rows = 3;
     in.connectors = false;
-    const WarpPictureParts p = splitWarpPicture(in, 5000);
+    const WarpPictureSize strip = warpPictureSize(in);
+    const WarpPictureParts p = splitWarpPicture(in, strip.want + 30);
     EXPECT_FLOAT_EQ(p.perRow, 2 * (11.5f + 3) + 4);   // lanes served and the segment's name
-    EXPECT_FLOAT_EQ(p.gap, 6);                      // no connectors over several rows
+    EXPECT_FLOAT_EQ(p.gap, 6);                      // no connectors over several rows: all to the cells
+    EXPECT_FLOAT_EQ(p.cell, 3 * 11.5f + 10);        // its most (three lines of the font) + 30 / 3
     EXPECT_FLOAT_EQ(p.bottom, 0);
     in.rows = 0;
     EXPECT_THROW(warpPictureSize(in), std::invalid_argument);

@@ -763,14 +763,15 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
     // rather than an empty band, and keeps asking for what it fills.
     const float height =
         elasticHeight(fixed + p.min, p.want > 0 ? std::max(fixed + p.want, std::floor(ImGui::GetContentRegionAvail().y)) : fixed);
+    // The head (the picture's title where no combo box names it) and the figures line head
+    // the picture: the pixel checks count them with it.
+    const ImVec2 figureTop = ImGui::GetCursorScreenPos();
     if (head) {
         ImGui::PushFont(f.theme.fonts.bold);
         ImGui::TextWrapped("%s", x.head.c_str());
         ImGui::PopFont();
         if (!x.source.empty()) tooltip(x.source);
     }
-    // The figures line heads the picture: the pixel checks count it with the picture.
-    const ImVec2 figureTop = ImGui::GetCursorScreenPos();
     ImGui::TextWrapped("%s", x.figures.c_str());
     if (!x.brief.empty()) {
         colouredText(pal.dimText, x.brief + "  (?)");
