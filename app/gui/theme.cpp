@@ -73,16 +73,16 @@ Palette lightPalette()
     p.zeroFill = IM_COL32(150, 70, 130, 255);
     p.halo = IM_COL32(55, 145, 245, 255);
     p.selected = IM_COL32(0, 0, 0, 255);
-    p.noOutput = IM_COL32(110, 110, 118, 255);
+    p.noOutput = IM_COL32(92, 94, 102, 255);
     p.error = IM_COL32(190, 30, 20, 255);
     p.codeLine = IM_COL32(240, 228, 66, 130);
     p.codeBar = IM_COL32(125, 105, 0, 255);
     p.codeLineAlt = IM_COL32(204, 121, 167, 60);
     p.hazardLine = IM_COL32(86, 180, 233, 60);
     p.hazardText = IM_COL32(0, 84, 150, 255);
-    p.wrongReadText = IM_COL32(170, 60, 0, 255);
+    p.wrongReadText = IM_COL32(150, 50, 0, 255);
     p.warnText = IM_COL32(150, 80, 0, 255);
-    p.okText = IM_COL32(0, 115, 80, 255);
+    p.okText = IM_COL32(0, 100, 70, 255);
     // Darker on light cells and as words on white: sky blue and bluish green would be faint there.
     p.practiceRight = IM_COL32(0, 120, 85, 255);
     p.practiceWrong = IM_COL32(190, 70, 0, 255);
@@ -118,8 +118,15 @@ ImGuiStyle themeStyle(ThemeKind kind, float scale)
         c[ImGuiCol_TitleBg] = ImVec4(0.85f, 0.87f, 0.90f, 1.0f);
         c[ImGuiCol_TitleBgActive] = ImVec4(0.72f, 0.80f, 0.92f, 1.0f);
         c[ImGuiCol_CheckMark] = rgb(0, 90, 180);
-        c[ImGuiCol_SliderGrab] = rgb(0, 100, 200);
-        c[ImGuiCol_SliderGrabActive] = rgb(0, 70, 160);
+        // Black text is drawn over the grab too: a mid blue keeps it at 6:1 and the grab at
+        // 3:1 against the white frame (ImGui's #0064c8 left the text at 3.7:1).
+        c[ImGuiCol_SliderGrab] = rgb(80, 140, 220);
+        c[ImGuiCol_SliderGrabActive] = rgb(70, 130, 215);
+        // Selected and hovered rows (Threads, Code): pale opaque blues under which grey,
+        // green and vermilion text keep 4.5:1 (ImGui's translucent blue left them at 3.5 to 4:1).
+        c[ImGuiCol_Header] = rgb(220, 233, 250);
+        c[ImGuiCol_HeaderHovered] = rgb(204, 222, 246);
+        c[ImGuiCol_HeaderActive] = rgb(204, 222, 246);   // pressed: as hovered
         s.WindowBorderSize = 1.5f;
         s.FrameBorderSize = 1.0f;
         s.ScaleAllSizes(scale);
@@ -136,9 +143,11 @@ ImGuiStyle themeStyle(ThemeKind kind, float scale)
     c[ImGuiCol_Button] = rgb(44, 72, 112);
     c[ImGuiCol_ButtonHovered] = rgb(50, 92, 150);
     c[ImGuiCol_ButtonActive] = rgb(36, 84, 150);
-    c[ImGuiCol_Header] = ImVec4(0.20f, 0.30f, 0.45f, 0.8f);
-    c[ImGuiCol_HeaderHovered] = rgb(50, 86, 136);
-    c[ImGuiCol_HeaderActive] = rgb(40, 80, 140);
+    // Selected and hovered rows (Threads, Code): dark opaque blues under which grey, green
+    // and orange text keep 4.5:1 (a brighter blue left them at 3.4 to 4:1).
+    c[ImGuiCol_Header] = rgb(34, 46, 66);
+    c[ImGuiCol_HeaderHovered] = rgb(42, 56, 80);
+    c[ImGuiCol_HeaderActive] = rgb(42, 56, 80);   // pressed: as hovered
     c[ImGuiCol_Tab] = rgb(36, 56, 86);
     c[ImGuiCol_TabHovered] = rgb(50, 92, 150);
     c[ImGuiCol_TabActive] = rgb(44, 78, 124);

@@ -41,7 +41,7 @@ struct Palette {
     ImU32 zeroFill = IM_COL32(204, 121, 167, 255);   ///< slot zero-filled, ghost cell (reddish purple)
     ImU32 halo = IM_COL32(86, 150, 233, 255);        ///< convolution: halo cell, in N and N_ds (light blue)
     ImU32 selected = IM_COL32(255, 255, 255, 255);   ///< selected block / thread outline
-    ImU32 noOutput = IM_COL32(150, 150, 158, 255);   ///< thread without a P element (text)
+    ImU32 noOutput = IM_COL32(170, 170, 178, 255);   ///< thread without a P element (text)
     ImU32 error = IM_COL32(255, 110, 90, 255);       ///< refusals and disagreements (text and marks)
     /// The current step's source line in Code: a faint fill that keeps every text on it at
     /// 4.5:1, and a bar at the line's left edge in codeBar (3:1).

@@ -236,6 +236,30 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         expectText(t.name, {"stepText", p.stepText}, {caption, chart, window});
         // noOutput: a thread without a P element (Threads).
         expectText(t.name, {"noOutput", p.noOutput}, {window, child});
+        // Threads' rows: striped (TableRowBgAlt), tinted where the row is a hazard's thread
+        // (hazardLine, on a striped row too), and the selected or hovered row (Header*, drawn
+        // over the others). Its texts: the thread without output, "-" (TextDisabled), the
+        // stored P (okText), a wrong read, and ImGui's Text.
+        {
+            const ImU32 alt = over(t.col(ImGuiCol_TableRowBgAlt), ch);
+            std::vector<Named> rows{{"row", ch},
+                                    {"striped row", alt},
+                                    {"hazard's row", over(p.hazardLine, ch)},
+                                    {"hazard's striped row", over(p.hazardLine, alt)}};
+            for (auto [name, c] : {std::pair{"selected row", ImGuiCol_Header}, std::pair{"hovered row", ImGuiCol_HeaderHovered},
+                                   std::pair{"pressed row", ImGuiCol_HeaderActive}}) {
+                rows.emplace_back(name, over(t.col(c), ch));
+                rows.emplace_back(std::string(name) + " (striped, hazard)", over(t.col(c), over(p.hazardLine, alt)));
+            }
+            for (const Named& text : {Named{"noOutput", p.noOutput}, Named{"TextDisabled", t.col(ImGuiCol_TextDisabled)},
+                                      Named{"okText", p.okText}, Named{"wrongReadText", p.wrongReadText},
+                                      Named{"ImGui Text", t.col(ImGuiCol_Text)}})
+                expectText(t.name, text, rows);
+        }
+        // A slider's value is drawn over its frame and its grab (light theme's sliders).
+        for (auto c : {ImGuiCol_SliderGrab, ImGuiCol_SliderGrabActive})
+            if (std::string(t.name) == "light")
+                EXPECT_GE(contrastRatio(t.col(ImGuiCol_Text), over(t.col(c), w)), 4.5) << t.name << ": text on a slider grab";
         // Values in cells take textOn(fill): each fill, and the ghost cell's translucent fill
         // over the window (Matrices' phase tile).
         for (const MeaningStyle& m : meaningTable()) {
@@ -245,6 +269,9 @@ TEST(Palette, EveryTextReadsOnItsBackground)
         }
         const ImU32 ghost = over((p.zeroFill & 0x00FFFFFF) | 0x90000000u, w);
         EXPECT_GE(contrastRatio(textOn(ghost), ghost), 4.5) << t.name << ": 0 on a ghost cell";
+        // Convolution's ghost cells: the zero-fill at alpha 0xA0 over the canvas (a child).
+        const ImU32 convGhost = over((p.zeroFill & 0x00FFFFFF) | 0xA0000000u, ch);
+        EXPECT_GE(contrastRatio(textOn(convGhost), convGhost), 4.5) << t.name << ": 0 on a ghost cell of N";
     }
 }
 

@@ -197,7 +197,9 @@ void drawN(const Ctx& c, const Board& b)
             // every value of N would fit (cellText), so that no cell shows one alone.
             if (!inside || heat) {
                 const std::string text = !inside ? "0" : u ? std::to_string(u->uses()) : "";
-                if (b.w >= scaled(22)) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), text);
+                // A ghost's fill is translucent: the text is chosen against what it makes over the canvas.
+                const ImU32 under = over(fill, ImGui::GetColorU32(ImGuiCol_ChildBg));
+                if (b.w >= scaled(22)) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(under), text);
             } else if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.w - 2);
                        ct.font && b.h >= ct.font->FontSize + 2) {
                 centredText(c.dl, ct.font, a, z, textOn(fill),

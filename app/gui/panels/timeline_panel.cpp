@@ -143,10 +143,15 @@ void TimelinePanel::draw(Frame& f)
             // The speed slider beside the buttons, narrower where the panel is (at least 6 font
             // heights), else on a row of its own.
             ImGui::SameLine(0, scaled(20));
-            const float label = ImGui::CalcTextSize("speed").x + ImGui::GetStyle().ItemInnerSpacing.x;
+            // The speed is written beside the slider, not on it: no grab colour keeps text at
+            // 4.5:1 while the grab keeps 3:1 against the dark frame.
+            const float label = ImGui::CalcTextSize("20.0 steps/s").x + ImGui::GetStyle().ItemInnerSpacing.x;
             if (ImGui::GetContentRegionAvail().x - label < ImGui::GetFontSize() * 6) ImGui::NewLine();
             ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().x - label));
-            ImGui::SliderFloat("speed", &v.speed, 0.5f, 20.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
+            ImGui::SliderFloat("##speed", &v.speed, 0.5f, 20.0f, "", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoRoundToFormat);
+            tooltip("Steps per second while playing");
+            ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+            ImGui::Text("%.1f steps/s", v.speed);
             tooltip("Steps per second while playing");
             scrubber(f, s->trace);
             if (v.cursor < 0) {
