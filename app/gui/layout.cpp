@@ -173,8 +173,13 @@ std::vector<PanelId> lessonPanels(const sim::Preset& p)
     for (const std::string& name : p.lesson)
         if (const PanelId id = findPanel(name); id >= 0 && std::find(out.begin(), out.end(), id) == out.end())
             out.push_back(id);
-    if (out.empty()) out.push_back(panelId(sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices"));
-    return out;
+    if (!out.empty()) return out;
+    // No lesson named: the family's picture, unless the preset shows panels without it (the
+    // Ladder and Roofline alone); then the first panel it shows.
+    const char* picture = sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices";
+    if (!p.panels.empty() && std::find(p.panels.begin(), p.panels.end(), picture) == p.panels.end())
+        if (const PanelId id = findPanel(p.panels.front()); id >= 0) return {id};
+    return {panelId(picture)};
 }
 
 PanelFlags withLesson(const sim::Preset& p, PanelFlags open)

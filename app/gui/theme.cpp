@@ -175,7 +175,9 @@ Theme makeTheme(float scale, ThemeKind kind)
     t.fonts.bold = addFont("DejaVu Sans", "Bold", std::round(17 * scale), missing);
     t.fonts.mono = addFont("DejaVu Sans Mono", "Book", std::round(16 * scale), missing);
     t.fonts.cell = addFont("DejaVu Sans Mono", "Book", std::round(14 * scale), missing);
-    t.fonts.small = addFont("DejaVu Sans Mono", "Book", std::round(11.5f * scale), missing);
+    // 12 px at 1x (11.5 rounded before): a whole number, so that every font of a --scale 4
+    // export is exactly 4 times its 1x size and the layout makes the same choices.
+    t.fonts.small = addFont("DejaVu Sans Mono", "Book", std::round(12.0f * scale), missing);
     io.FontDefault = t.fonts.ui;
     if (missing)
         t.fonts.note = "fontconfig finds no DejaVu Sans or DejaVu Sans Mono on this machine (Debian package "

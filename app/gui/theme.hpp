@@ -8,7 +8,7 @@
 
 namespace ts::app {
 
-/// The fonts of the app. Sizes in pixels at scale 1: ui 17, mono 16, cell 15.
+/// The fonts of the app. Sizes in pixels at scale 1: ui 17, mono 16, cell 14, small 12.
 struct Fonts {
     ImFont* ui = nullptr;       ///< DejaVu Sans: labels, menus
     ImFont* bold = nullptr;     ///< DejaVu Sans Bold: headings
