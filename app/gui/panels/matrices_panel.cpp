@@ -702,6 +702,8 @@ void MatricesPanel::legendColumn()
     ImGui::EndGroup();
     ImGui::PopFont();
     legendColumn_ = ImGui::GetItemRectSize();
+    // The legend keys the figure's colours: part of the figure the pixel checks measure.
+    noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
 void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
@@ -984,7 +986,10 @@ void MatricesPanel::draw(Frame& f)
             const ImGuiWindowFlags canvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
             if (at == Legend::Above) {
                 const float y0 = ImGui::GetCursorPosY();
+                ImGui::BeginGroup();
                 legendAndZoom(c);
+                ImGui::EndGroup();
+                noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());   // the figure's key, as in legendColumn()
                 legendAbove_ = ImGui::GetCursorPosY() - y0;
                 ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least - legendAbove_, want - legendAbove_)), false,
                                   canvasFlags);
