@@ -977,10 +977,15 @@ void MatricesPanel::draw(Frame& f)
             if (legendAbove_ <= 0) {
                 at = Legend::Above;
             } else if (legendColumn_.x <= 0) {
-                const Legend col = cellAt(Legend::Corner, room.y) >= cellAt(Legend::Beside, room.y) ? Legend::Corner
-                                                                                                 : Legend::Beside;
+                const Legend col = cellAt(Legend::Corner, room.y) > cellAt(Legend::Beside, room.y) ? Legend::Corner
+                                                                                                : Legend::Beside;
                 if (cellAt(col, room.y) > 0.8f * cellAt(Legend::Above, room.y)) at = col;
             }
+            // Where the height bounds the cells (a wide panel), the legend beside them costs
+            // them nothing and the figure spreads over the panel's width: beside, not in the
+            // corner.
+            if (at == Legend::Corner && cellAt(Legend::Beside, room.y) >= 0.999f * cellAt(Legend::Corner, room.y))
+                at = Legend::Beside;
             legendAt_ = at;
             ctx_ = &c;
             const ImGuiWindowFlags canvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
