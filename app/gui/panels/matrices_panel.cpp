@@ -982,9 +982,9 @@ void MatricesPanel::draw(Frame& f)
                 if (cellAt(col, room.y) > 0.8f * cellAt(Legend::Above, room.y)) at = col;
             }
             // Where the height bounds the cells (a wide panel), the legend beside them costs
-            // them nothing and the figure spreads over the panel's width: beside, not in the
-            // corner.
-            if (at == Legend::Corner && cellAt(Legend::Beside, room.y) >= 0.999f * cellAt(Legend::Corner, room.y))
+            // them nothing, or a few percent, and the figure spreads over the panel's width:
+            // beside, not in the corner.
+            if (at == Legend::Corner && cellAt(Legend::Beside, room.y) >= 0.96f * cellAt(Legend::Corner, room.y))
                 at = Legend::Beside;
             legendAt_ = at;
             ctx_ = &c;
