@@ -79,8 +79,10 @@ std::vector<Clipped> clippedContent(ImVec2 display, bool presentation)
         const bool list = child && isList(w);
         // A folded panel shows its title bar and nothing of its content, so nothing is cut.
         const bool folded = w->RootWindow && w->RootWindow->Collapsed;
-        if (w->ScrollMax.x > tol && !folded)
-            out.push_back({panel, where + "content is " + px(w->ScrollMax.x) + " wider than it"});
+        // Wider: what this frame drew past the panel's inner edge (ScrollMax.x is the frame
+        // before's content, stale for one frame after the layout narrowed the panel).
+        const float wider = w->DC.CursorMaxPos.x + w->WindowPadding.x - w->InnerRect.Max.x;
+        if (wider > tol && !folded) out.push_back({panel, where + "content is " + px(wider) + " wider than it"});
         if (w->ScrollMax.y > tol && !folded && !(list && !presentation))
             out.push_back({panel, where + (list ? "list " : "") + "content is " + px(w->ScrollMax.y) + " taller than it"});
         if (child || panel == "caption bar") continue;

@@ -702,6 +702,8 @@ void MatricesPanel::legendColumn()
     ImGui::EndGroup();
     ImGui::PopFont();
     legendColumn_ = ImGui::GetItemRectSize();
+    // The legend keys the figure's colours: part of the figure the pixel checks measure.
+    noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
 void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
@@ -975,16 +977,24 @@ void MatricesPanel::draw(Frame& f)
             if (legendAbove_ <= 0) {
                 at = Legend::Above;
             } else if (legendColumn_.x <= 0) {
-                const Legend col = cellAt(Legend::Corner, room.y) >= cellAt(Legend::Beside, room.y) ? Legend::Corner
-                                                                                                 : Legend::Beside;
+                const Legend col = cellAt(Legend::Corner, room.y) > cellAt(Legend::Beside, room.y) ? Legend::Corner
+                                                                                                : Legend::Beside;
                 if (cellAt(col, room.y) > 0.8f * cellAt(Legend::Above, room.y)) at = col;
             }
+            // Where the height bounds the cells (a wide panel), the legend beside them costs
+            // them nothing, or a few percent, and the figure spreads over the panel's width:
+            // beside, not in the corner.
+            if (at == Legend::Corner && cellAt(Legend::Beside, room.y) >= 0.96f * cellAt(Legend::Corner, room.y))
+                at = Legend::Beside;
             legendAt_ = at;
             ctx_ = &c;
             const ImGuiWindowFlags canvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
             if (at == Legend::Above) {
                 const float y0 = ImGui::GetCursorPosY();
+                ImGui::BeginGroup();
                 legendAndZoom(c);
+                ImGui::EndGroup();
+                noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());   // the figure's key, as in legendColumn()
                 legendAbove_ = ImGui::GetCursorPosY() - y0;
                 ImGui::BeginChild("canvas", ImVec2(0, elasticHeight(least - legendAbove_, want - legendAbove_)), false,
                                   canvasFlags);

@@ -217,6 +217,7 @@ void SharedMemoryPanel::draw(Frame& f)
         } else {
             // The legend: the table's entries for what these arrays hold (meanings.hpp).
             const FigureContents has = contentsOf(s->trace, f.loaded.generation);
+            ImGui::BeginGroup();
             if (conv) {
                 legendEntry(Meaning::Internal, true, "N_ds's slots for the block's output tile.");
                 legendEntry(Meaning::Halo, false, "N_ds's slots for the halo.");
@@ -229,6 +230,9 @@ void SharedMemoryPanel::draw(Frame& f)
             legendEntry(Meaning::Selected, false, "Here: the slots the selected thread wrote (white corner).");
             if (!f.loaded.wrongReads.empty()) legendEntry(Meaning::WrongRead);
             if (focusedHazard(f.loaded, f.view)) legendEntry(Meaning::Hazard);
+            ImGui::EndGroup();
+            // The legend keys the slots' colours: part of the figure the pixel checks measure.
+            noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
             // The arrays side by side, or one above the other where that gives larger slots
             // (a tall panel on a slide); as large as the panel allows (figure_fit.hpp), at
             // least 1.2 font heights a slot for small tiles and 4 px for large ones.
