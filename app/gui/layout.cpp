@@ -177,10 +177,9 @@ std::vector<PanelId> lessonPanels(const sim::Preset& p)
             out.push_back(id);
     if (!out.empty()) return out;
     // No lesson named: the family's picture, unless the preset shows panels without it (the
-    // Ladder and Roofline alone); then the first panel it shows.
+    // Ladder and Roofline alone); then none, and its panels share the room as they ask.
     const char* picture = sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices";
-    if (!p.panels.empty() && std::find(p.panels.begin(), p.panels.end(), picture) == p.panels.end())
-        if (const PanelId id = findPanel(p.panels.front()); id >= 0) return {id};
+    if (!p.panels.empty() && std::find(p.panels.begin(), p.panels.end(), picture) == p.panels.end()) return {};
     return {panelId(picture)};
 }
 

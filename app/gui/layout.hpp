@@ -105,7 +105,7 @@ PanelFlags presentationPanels(const sim::Preset& p);
 /// The panels that carry preset `p`'s lesson, most important first: the scenario file's
 /// `lesson` list (sim::Preset::lesson; a name the panel table lacks is skipped), else the
 /// picture of the kernel's family (Convolution for a convolution, Matrices otherwise), or,
-/// where the preset's `panels` leave that picture out, the first of its panels. The
+/// where the preset's `panels` leave that picture out, none (then no figure is measured). The
 /// first one's figure is the main figure that tests/gui/layout_check measures (at least 70%
 /// of its panel). The layout gives these panels their room before the others, at the desk
 /// and on a slide, and folds them last.

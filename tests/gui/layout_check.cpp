@@ -22,14 +22,16 @@
 // its panel showing the question of the step after the preset's, then that question's reveal.
 //
 //   layout_check [--preset NAME] [--case NAME] [--scenario FILE] [--results FILE]
-//                [--shots DIR] [--verbose]
+//                [--shots DIR] [--verbose] [--report-only KIND,...]
 //
 // Prints one line per offender, "PRESET CASE step N: PANEL: WHAT", a summary of the figures
 // measured and a last line "layout_check: N offenders in M views (S s)"; exit status 0 when
 // there is no offender, 1 when there is one, 2 for bad arguments. --case accepts a prefix
 // ("slides-dark"). --scenario checks that file alone (with --results: its timings, as
 // `tilescope --results` loads them). --shots writes a PNG of every view into DIR. --verbose
-// prints every text under 4.5:1 rather than the first three of each view.
+// prints every text under 4.5:1 rather than the first three of each view. --report-only
+// lists kinds (clipped, figure, contrast, size, labels) whose offenders are printed and
+// counted in the summary by kind but do not fail the run (the last line counts the others).
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -225,20 +227,23 @@ bool answerWrongly(App& app)
 
 int main(int argc, char** argv)
 {
-    std::string onlyPreset, onlyCase, shots, scenarioFile, resultsFile;
+    std::string onlyPreset, onlyCase, shots, scenarioFile, resultsFile, reportOnly;
     bool verbose = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--preset" || a == "--case" || a == "--shots" || a == "--scenario" || a == "--results") && i + 1 < argc) {
+        if ((a == "--preset" || a == "--case" || a == "--shots" || a == "--scenario" || a == "--results" ||
+             a == "--report-only") &&
+            i + 1 < argc) {
             (a == "--preset" ? onlyPreset : a == "--case" ? onlyCase : a == "--shots" ? shots
                                                       : a == "--scenario"           ? scenarioFile
-                                                                                    : resultsFile) = argv[++i];
+                                                      : a == "--results"            ? resultsFile
+                                                                                    : reportOnly) = argv[++i];
         } else if (a == "--verbose") {
             verbose = true;
         } else {
             std::cerr << "layout_check: unknown argument '" << a
                       << "' (layout_check [--preset NAME] [--case NAME] [--scenario FILE] [--results FILE] [--shots DIR] "
-                         "[--verbose]).\n";
+                         "[--verbose] [--report-only KIND,...]).\n";
             return 2;
         }
     }
@@ -357,6 +362,11 @@ int main(int argc, char** argv)
         std::printf("layout_check: the smallest text on a slide %.1f px at 1080 lines\n", fig.leastSlideText);
     std::printf("layout_check: %d chart labels, offenders by kind:", fig.labels);
     for (const char* k : {"clipped", "figure", "contrast", "size", "labels"}) std::printf(" %s %d", k, fig.offenders[k]);
-    std::printf("\nlayout_check: %d offenders in %d views (%.1f s)\n", offenders, fig.views, seconds);
-    return offenders ? 1 : 0;
+    // Kinds reported but not failing the run (--report-only): what is still to be done.
+    int reported = 0;
+    for (const auto& [kind, n] : fig.offenders)
+        if (("," + reportOnly + ",").find("," + kind + ",") != std::string::npos) reported += n;
+    if (reported) std::printf("\nlayout_check: %d of them of the kinds reported only (%s)", reported, reportOnly.c_str());
+    std::printf("\nlayout_check: %d offenders in %d views (%.1f s)\n", offenders - reported, fig.views, seconds);
+    return offenders - reported ? 1 : 0;
 }

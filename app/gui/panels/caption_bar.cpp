@@ -220,7 +220,8 @@ float CaptionBar::height(const Frame& f)
         if (f.loaded.sim) {
             if (!f.loaded.sim->trace.steps.empty())
                 for (const sim::StepNarration& n : stepLines(f.loaded).lines)
-                    text = std::max(text, ImGui::CalcTextSize(wrappedAtSpaces(n.text, wrap).c_str(), nullptr, false, wrap).y);
+                    // The rows as draw() shows them: broken at spaces, not wrapped again.
+                    text = std::max(text, ImGui::CalcTextSize(wrappedAtSpaces(n.text, wrap).c_str()).y);
             float label = 0;
             for (const sim::Step& s : f.loaded.sim->trace.steps) label = std::max(label, textWidth(ui, s.label));
             widths.push_back(textWidth(ui, stepText(c.lastStep, c.lastStep)));
