@@ -943,6 +943,7 @@ void drawOverviews(Ctx& c, const OverviewLayout& l, int row0, int rows, int col0
 /// included) and the boards' fit in a canvas of `width` x `height` pixels.
 struct CloseUp {
     int r0 = 0, rn = 1, c0 = 0, cn = 1;
+    ConvFitInput in;   ///< what the fit was asked (conv_fit.hpp)
     ConvFit fit;
 };
 
@@ -953,7 +954,7 @@ CloseUp closeUp(const Ctx& c, float width, float height)
     // N's extent: all of it when it fits at kMinCell, else the block's neighbourhood.
     extent(g.width, g.inCol0, g.inCols, g.tile, g.twoD ? width * 0.5f : width - 8, u.c0, u.cn);
     if (g.twoD) extent(g.height, g.inRow0, g.inRows, g.tile, width * 0.5f, u.r0, u.rn);
-    ConvFitInput in;
+    ConvFitInput& in = u.in;
     in.width = std::max(0.0f, width - 8);
     in.height = std::max(0.0f, height);
     in.label = ImGui::GetTextLineHeight() + 8;
@@ -988,20 +989,9 @@ float canvasHeight(const Ctx& c)
 {
     const sim::ConvGeometry& g = c.v.geo;
     const float width = ImGui::GetContentRegionAvail().x;
-    CloseUp u = closeUp(c, width, 0);
-    ConvFitInput in;
-    in.width = std::max(0.0f, width - 8);
-    in.label = ImGui::GetTextLineHeight() + 8;
-    in.gap = scaled(8);
-    in.mostCell = scaled(96);
-    in.twoD = g.twoD;
-    in.nRows = u.rn;
-    in.nCols = u.cn;
-    if (c.v.ndsArray >= 0) {
-        in.ndsRows = g.twoD ? g.inRows : 1;
-        in.ndsCols = g.inCols;
-    }
-    in.mask = g.maskWidth;
+    // The boards as closeUp() fits them, asked for a canvas of no height: wantedConvHeight()
+    // says the height that their width allows.
+    const ConvFitInput in = closeUp(c, width, 0).in;
     const float over = needsOverview(g, width) ? overviewHeight(g, width) : 0.0f;
     const float least = leastCloseUp(c, width);
     return elasticHeight(least, std::max(least, wantedConvHeight(in)) + over + 4);
