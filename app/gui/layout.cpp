@@ -298,23 +298,31 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             });
         for (size_t i = 0; i < cols.size(); ++i) {
             while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
-                // The last panel outside the lesson: the lesson's panels keep their place (the
-                // others fold first instead).
-                const auto it = std::find_if(cols[i].panels.rbegin(), cols[i].panels.rend(),
-                                             [](const PanelNeed* n) { return n->lesson < 0; });
+                // The last panel outside the lesson that fits another column; else the last of
+                // the lesson's panels after its main one that does (moving it keeps it open,
+                // where it would otherwise fold: Hazards beside Code on a slide).
+                auto placeFor = [&](const PanelNeed* n) {
+                    const float h = least(*n, out.folded, titleBar);
+                    size_t best = i;
+                    float room = 0;
+                    for (size_t j = 0; j < cols.size(); ++j) {
+                        const float r = H - columnLeast(cols[j], out.folded, titleBar);
+                        if (j != i && r >= h && r > room) {
+                            best = j;
+                            room = r;
+                        }
+                    }
+                    return best;
+                };
+                auto it = std::find_if(cols[i].panels.rbegin(), cols[i].panels.rend(),
+                                       [](const PanelNeed* n) { return n->lesson < 0; });
+                if (it != cols[i].panels.rend() && placeFor(*it) == i) it = cols[i].panels.rend();
+                if (it == cols[i].panels.rend())
+                    it = std::find_if(cols[i].panels.rbegin(), cols[i].panels.rend(),
+                                      [&](const PanelNeed* n) { return n->lesson > 0 && placeFor(n) != i; });
                 if (it == cols[i].panels.rend()) break;
                 const PanelNeed* last = *it;
-                const float h = least(*last, out.folded, titleBar);
-                size_t best = i;
-                float room = 0;
-                for (size_t j = 0; j < cols.size(); ++j) {
-                    const float r = H - columnLeast(cols[j], out.folded, titleBar);
-                    if (j != i && r >= h && r > room) {
-                        best = j;
-                        room = r;
-                    }
-                }
-                if (best == i) break;
+                const size_t best = placeFor(last);
                 cols[i].panels.erase(std::next(it).base());
                 cols[best].panels.push_back(last);
             }

@@ -105,6 +105,41 @@ const FigureContents& contentsOf(const sim::Trace& t, uint64_t generation)
     return cached;
 }
 
+namespace {
+
+/// The space between two entries on one line of a legend.
+float entryGap() { return scaled(14); }
+
+}  // namespace
+
+float legendEntryWidth(Meaning m)
+{
+    return ImGui::GetTextLineHeight() * 1.3f + scaled(5) + ImGui::CalcTextSize(styleOf(m).words).x;
+}
+
+float legendWidth(std::span<const LegendItem> items)
+{
+    float w = 0;
+    for (const LegendItem& i : items) w = std::max(w, legendEntryWidth(i.meaning));
+    return w;
+}
+
+int legendRows(std::span<const LegendItem> items, float width)
+{
+    int rows = 0;
+    float x = 0;
+    for (const LegendItem& i : items) {
+        const float w = legendEntryWidth(i.meaning);
+        if (rows > 0 && x + entryGap() + w <= width) {
+            x += entryGap() + w;
+        } else {
+            ++rows;
+            x = w;
+        }
+    }
+    return rows;
+}
+
 void legendEntry(Meaning m, bool first, const char* more)
 {
     const MeaningStyle& st = styleOf(m);
@@ -113,7 +148,7 @@ void legendEntry(Meaning m, bool first, const char* more)
     const float h = ImGui::GetTextLineHeight();
     const float w = h * 1.3f;
     if (!first) {
-        const float gap = scaled(14), width = w + scaled(5) + ImGui::CalcTextSize(st.words).x;
+        const float gap = entryGap(), width = legendEntryWidth(m);
         const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
         if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0, gap);
     }

@@ -88,4 +88,20 @@ const FigureContents& contentsOf(const sim::Trace& t, uint64_t generation);
 /// the same line while they fit, then wrap.
 void legendEntry(Meaning m, bool first = false, const char* more = nullptr);
 
+/// One entry of a legend drawn with legendEntry(): the meaning and what the panel adds.
+struct LegendItem {
+    Meaning meaning;
+    const char* more = nullptr;
+};
+
+/// The width in pixels legendEntry() takes for `m` in the current font: swatch, gap, words.
+float legendEntryWidth(Meaning m);
+
+/// The width of the widest of `items` (legendEntryWidth): a legend drawn as a column.
+float legendWidth(std::span<const LegendItem> items);
+
+/// How many rows `items` take when legendEntry() lays them out in a region `width` pixels
+/// wide (entries on one line while they fit, then the next line); 0 for none.
+int legendRows(std::span<const LegendItem> items, float width);
+
 }  // namespace ts::app

@@ -71,6 +71,38 @@ TEST(FigureFit, CappedAndImpossible)
     EXPECT_FLOAT_EQ(fitCell(empty, 500, 500, 100), 0.0f);   // nothing to draw
 }
 
+TEST(FigureFit, StretchedCellsFillTheLongerAxis)
+{
+    // 4x4x4 in 1000 x 400 px: the height binds the square, (400 - 60) / 8 = 42.5 px. Across,
+    // (1000 - 22) / 8 = 122.25 px would fit, but a stretch of 1.3 allows 55.25 px.
+    const FigureShape s = matrices(4, 4, 4, 60);
+    CellSize c = fitCells(s, 1000, 400, 1000, 1.3f);
+    EXPECT_NEAR(c.h, 42.5f, 1.0f / 32);
+    EXPECT_NEAR(c.w, 42.5f * 1.3f, 1.0f / 32);
+    // Where the width is the shorter room: (600 - 22) / 8 = 72.25 px across binds before the
+    // stretch does, so the cells are 72.25 x 42.5 px and the figure is as wide as the room.
+    c = fitCells(s, 600, 400, 1000, 2.0f);
+    EXPECT_NEAR(c.w, 578.0f / 8, 1.0f / 32);
+    EXPECT_NEAR(figureWidth(s, c.w), 600.0f, 0.5f);
+    EXPECT_NEAR(c.h, 42.5f, 1.0f / 32);
+    // A tall room stretches the height: 300 x 1000 px gives (300 - 22) / 8 = 34.75 px wide
+    // cells, and 1.5 times that down, 52.125 px (the labels then take 60 of 477 px).
+    c = fitCells(s, 300, 1000, 1000, 1.5f);
+    EXPECT_NEAR(c.w, 34.75f, 1.0f / 32);
+    EXPECT_NEAR(c.h, 52.125f, 1.0f / 32);
+    EXPECT_LE(figureHeight(s, c.h), 1000.0f);
+    // No stretch (1, or less) is the square of fitCell; the cap bounds the longer side too.
+    c = fitCells(s, 1000, 400, 1000, 0.5f);
+    EXPECT_FLOAT_EQ(c.w, c.h);
+    c = fitCells(s, 1000, 400, 50, 2.0f);
+    EXPECT_NEAR(c.h, 42.5f, 1.0f / 32);
+    EXPECT_FLOAT_EQ(c.w, 50.0f);
+    // Nothing fits: no cells at all.
+    c = fitCells(s, 20, 400, 1000, 2.0f);
+    EXPECT_FLOAT_EQ(c.w, 0.0f);
+    EXPECT_FLOAT_EQ(c.h, 0.0f);
+}
+
 TEST(FigureFit, ValueCharacters)
 {
     EXPECT_EQ(valueChars(0.5f, false, 3), 5);      // 0.500

@@ -2,6 +2,7 @@
 #include "figure_fit.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -42,6 +43,18 @@ float fitCell(const FigureShape& s, float width, float height, float most)
         (fits(mid) ? lo : hi) = mid;
     }
     return std::floor(lo * 64) / 64;
+}
+
+CellSize fitCells(const FigureShape& s, float width, float height, float most, float stretch)
+{
+    const float side = fitCell(s, width, height, most);
+    if (side <= 0) return {};
+    // Each axis on its own: the largest cell that fits its length, between the square's side
+    // and `stretch` times it (fitCell() with the other axis unbounded).
+    const float longest = std::max(side, std::min(most, side * std::max(1.0f, stretch)));
+    const float w = std::clamp(fitCell(s, width, FLT_MAX, longest), side, longest);
+    const float h = std::clamp(fitCell(s, FLT_MAX, height, longest), side, longest);
+    return CellSize{w, h};
 }
 
 int valueChars(float largest, bool negative, int decimals)

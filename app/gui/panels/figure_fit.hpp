@@ -1,4 +1,4 @@
-// How large a figure made of square cells can be drawn in the room a panel has, and which
+// How large a figure made of square (or a little stretched) cells can be drawn in the room a panel has, and which
 // font a value fits in such a cell. The Matrices and Shared memory panels size their grids
 // with it so that the figure fills its panel at every window size and UI scale (issue 25:
 // "figures sized for the room"). No ImGui, so that the unit tests can check it without a
@@ -33,6 +33,17 @@ float figureHeight(const FigureShape& s, float cell);
 /// pixels, at most `most`; 0 when not even cells of 0 px fit (the fixed parts are larger
 /// than the room) or the figure has no cells along an axis.
 float fitCell(const FigureShape& s, float width, float height, float most);
+
+/// A cell's width and height in pixels.
+struct CellSize {
+    float w = 0, h = 0;
+};
+
+/// The largest cells with which the figure fits `width` x `height` pixels: the square cell
+/// of fitCell(), then, along the axis with room left over (a wide panel's width, a tall
+/// one's height), as much longer as fits, up to `stretch` times the square's side and at
+/// most `most`. {0, 0} where fitCell() gives 0. `stretch` below 1 counts as 1 (square).
+CellSize fitCells(const FigureShape& s, float width, float height, float most, float stretch);
 
 /// How values are written in cells: which of the candidate fonts (0: the first, the
 /// largest) and how many decimals. font -1: no value fits.

@@ -100,10 +100,10 @@ ImU32 slotFill(const Palette& pal, const sim::SlotView& sl, const sim::ConvSlot*
     return colourOf(Meaning::InShared, pal);
 }
 
-/// One shared array as a grid of `cell`-pixel slots under its name; `conv` the convolution's
-/// view when the array is its N_ds (else null). Notes the grid with its name as part of the
-/// panel's figure.
-void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::ConvView* conv)
+/// One shared array as a grid of slots `cell.w` x `cell.h` pixels under its name; `conv` the
+/// convolution's view when the array is its N_ds (else null). Notes the grid with its name as
+/// part of the panel's figure.
+void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const sim::ConvView* conv)
 {
     const Palette& pal = f.theme.palette;
     const sim::ArrayInfo& a = t.arrays[array];
@@ -115,22 +115,32 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::
     ImGui::SameLine();
     ImGui::TextDisabled("%d x %d", a.rows, a.cols);
     const ImVec2 o = ImGui::GetCursorScreenPos();
-    ImGui::InvisibleButton(a.name.c_str(), ImVec2(cell * a.cols, cell * a.rows));
-    noteFigure(head, ImVec2(std::max(o.x + cell * a.cols, ImGui::GetItemRectMax().x), o.y + cell * a.rows));
+    ImGui::InvisibleButton(a.name.c_str(), ImVec2(cell.w * a.cols, cell.h * a.rows));
+    noteFigure(head, ImVec2(std::max(o.x + cell.w * a.cols, ImGui::GetItemRectMax().x), o.y + cell.h * a.rows));
+    // Frames and marks scale with the slot's shorter side.
+    const float side = std::min(cell.w, cell.h);
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     // A slot shows its value, the element it was loaded from and its writer in the cell font,
     // else the small one, where three lines fit; else its value alone where that fits.
     ImFont* mono = f.theme.fonts.cell;
-    if (3 * mono->FontSize + 6 > cell) mono = f.theme.fonts.small;
-    const bool threeLines = 3 * mono->FontSize + 6 <= cell;
+    if (3 * mono->FontSize + 6 > cell.h) mono = f.theme.fonts.small;
+    const bool threeLines = 3 * mono->FontSize + 6 <= cell.h;
     const float lh = mono->FontSize;
     const std::vector<const sim::Event*> wrong = wrongReads(f, t, array);
     const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
+    // Values in every written slot or in none: where one does not fit its slot ("-0.04"
+    // where "0.53" fits), none is written, so that an empty slot never reads as "no value".
+    const bool compact = !threeLines || cell.w < 7 * lh * 0.6f;
+    bool valuesFit = true;
+    for (int i = 0; i < a.size() && valuesFit; ++i) {
+        const sim::SlotView& sl = f.replay.slots[array][i];
+        if (sl.written) valuesFit = mono->CalcTextSizeA(lh, 1e9f, 0, cellValue(sl.value, compact).c_str()).x <= cell.w - 6;
+    }
     for (int i = 0; i < a.size(); ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
-        const ImVec2 p0(o.x + (i % a.cols) * cell, o.y + (i / a.cols) * cell);
-        const ImVec2 p1(p0.x + cell - 2, p0.y + cell - 2);
+        const ImVec2 p0(o.x + (i % a.cols) * cell.w, o.y + (i / a.cols) * cell.h);
+        const ImVec2 p1(p0.x + cell.w - 2, p0.y + cell.h - 2);
         const sim::ConvSlot* cs = nullptr;
         if (conv)
             for (const sim::ConvSlot& x : conv->slots)
@@ -138,44 +148,47 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::
         const ImU32 fill = slotFill(pal, sl, cs);
         dl->AddRectFilled(p0, p1, fill, 3);
         // This step: an outer frame where the step writes the slot, an inner one where it reads it.
-        if (sl.writtenNow) stepFrame(dl, p0, p1, pal, 3, std::min(4.0f, cell / 6));
+        if (sl.writtenNow) stepFrame(dl, p0, p1, pal, 3, std::min(4.0f, side / 6));
         if (sl.readNow) {
-            const float in = std::min(5.0f, cell / 8);
-            stepFrame(dl, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in), pal, 2, std::min(2.5f, cell / 10));
+            const float in = std::min(5.0f, side / 8);
+            stepFrame(dl, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in), pal, 2, std::min(2.5f, side / 10));
         }
         if (sl.written && sl.writer == f.view.thread) {
-            const float d = std::min(12.0f, cell / 4);
+            const float d = std::min(12.0f, side / 4);
             dl->AddTriangleFilled(p0, ImVec2(p0.x + d, p0.y), ImVec2(p0.x, p0.y + d), pal.selected);
         }
         if (std::any_of(wrong.begin(), wrong.end(), [&](const sim::Event* r) { return r->index == i; })) {
-            const float d = std::min(18.0f, cell / 3);
+            const float d = std::min(18.0f, side / 3);
             dl->AddTriangleFilled(p1, ImVec2(p1.x - d, p1.y), ImVec2(p1.x, p1.y - d), pal.wrongRead);
-            markFrame(dl, ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, pal, std::min(2.5f, cell / 10), 2);
+            markFrame(dl, ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, pal, std::min(2.5f, side / 10), 2);
         }
         if (hz && hz->array == array && hz->slot == i)
-            markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(5.0f, cell / 5), 4);
+            markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(5.0f, side / 5), 4);
         // Practice mode: the slot remembered for scripted clicks, and its mark.
         practiceCellDrawn(f, dl, CellRef{a.name, sim::Cell{i / a.cols, i % a.cols}}, p0, p1);
-        if (cell < lh + 6 || !sl.written) continue;
+        if (cell.h < lh + 6 || !sl.written || !valuesFit) continue;
         const ImU32 tc = textOn(fill);
         const float cx = (p0.x + p1.x) * 0.5f;
         auto line = [&](float y, const std::string& s, ImU32 col) {
             const float w = mono->CalcTextSizeA(lh, 1e9f, 0, s.c_str()).x;
-            if (w <= cell - 6) dl->AddText(mono, lh, ImVec2(cx - w * 0.5f, y), col, s.c_str());
+            if (w > cell.w - 6) return;
+            // On the slot's fill, over the frames of small slots, so that it reads as well there.
+            dl->AddRectFilled(ImVec2(cx - w * 0.5f - 1, y), ImVec2(cx + w * 0.5f + 1, y + lh), fill);
+            dl->AddText(mono, lh, ImVec2(cx - w * 0.5f, y), col, s.c_str());
         };
         if (!threeLines) {
-            line((p0.y + p1.y - lh) * 0.5f, cellValue(sl.value, true), tc);
+            line((p0.y + p1.y - lh) * 0.5f, cellValue(sl.value, compact), tc);
             continue;
         }
         const float y0 = (p0.y + p1.y) * 0.5f - 1.5f * lh;
-        line(y0, cellValue(sl.value, cell < 7 * lh * 0.6f), tc);
+        line(y0, cellValue(sl.value, compact), tc);
         line(y0 + lh, sl.zeroFilled ? "zero fill" : sl.sourceIndex >= 0 ? elementText(t, sl.sourceArray, sl.sourceIndex) : "", tc);
         line(y0 + 2 * lh, "by " + threadText(t, sl.writer), tc);
     }
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;
-        const int c = std::clamp(static_cast<int>((m.x - o.x) / cell), 0, a.cols - 1);
-        const int r = std::clamp(static_cast<int>((m.y - o.y) / cell), 0, a.rows - 1);
+        const int c = std::clamp(static_cast<int>((m.x - o.x) / cell.w), 0, a.cols - 1);
+        const int r = std::clamp(static_cast<int>((m.y - o.y) / cell.h), 0, a.rows - 1);
         const int i = r * a.cols + c;
         slotTooltip(f, t, array, i, wrong);
         // While a practice question waits for a slot, a click chooses it.
@@ -183,6 +196,10 @@ void drawArray(Frame& f, const sim::Trace& t, int array, float cell, const sim::
         if (clicked && f.replay.slots[array][i].written) f.view.thread = f.replay.slots[array][i].writer;
     }
 }
+
+/// How much longer than the other a slot's side may be (fitCells): the slots stay nearly
+/// square, as PMPP draws Mds and Nds.
+constexpr float kStretch = 1.5f;
 
 /// The panel; it keeps a convolution's view (N_ds's slots and their roles), made once per
 /// simulation.
@@ -217,22 +234,20 @@ void SharedMemoryPanel::draw(Frame& f)
         } else {
             // The legend: the table's entries for what these arrays hold (meanings.hpp).
             const FigureContents has = contentsOf(s->trace, f.loaded.generation);
-            ImGui::BeginGroup();
+            std::vector<LegendItem> legend;
             if (conv) {
-                legendEntry(Meaning::Internal, true, "N_ds's slots for the block's output tile.");
-                legendEntry(Meaning::Halo, false, "N_ds's slots for the halo.");
+                legend.push_back({Meaning::Internal, "N_ds's slots for the block's output tile."});
+                legend.push_back({Meaning::Halo, "N_ds's slots for the halo."});
             } else {
-                legendEntry(Meaning::InShared, true, "Here: the slot holds a value loaded from global memory.");
+                legend.push_back({Meaning::InShared, "Here: the slot holds a value loaded from global memory."});
             }
-            if (has.zeroFills) legendEntry(Meaning::ZeroFill);
-            legendEntry(Meaning::ThisStep, false, "Here: an outer frame where the step writes the slot, an inner one "
-                                                  "where it reads it.");
-            legendEntry(Meaning::Selected, false, "Here: the slots the selected thread wrote (white corner).");
-            if (!f.loaded.wrongReads.empty()) legendEntry(Meaning::WrongRead);
-            if (focusedHazard(f.loaded, f.view)) legendEntry(Meaning::Hazard);
-            ImGui::EndGroup();
-            // The legend keys the slots' colours: part of the figure the pixel checks measure.
-            noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+            if (has.zeroFills) legend.push_back({Meaning::ZeroFill, nullptr});
+            legend.push_back({Meaning::ThisStep, "Here: an outer frame where the step writes the slot, an inner one "
+                                                 "where it reads it."});
+            legend.push_back({Meaning::Selected, "Here: the slots the selected thread wrote (white corner)."});
+            if (!f.loaded.wrongReads.empty()) legend.push_back({Meaning::WrongRead, nullptr});
+            if (focusedHazard(f.loaded, f.view)) legend.push_back({Meaning::Hazard, nullptr});
+
             // The arrays side by side, or one above the other where that gives larger slots
             // (a tall panel on a slide); as large as the panel allows (figure_fit.hpp), at
             // least 1.2 font heights a slot for small tiles and 4 px for large ones.
@@ -257,15 +272,41 @@ void SharedMemoryPanel::draw(Frame& f)
             stacked.fixedHigh = n * head + (n - 1) * spacing;
             const float smallest = widestArray <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
             const float most = std::max(smallest, 150.0f * f.theme.scale);
-            const float bySide = fitCell(side, room.x, room.y, most), byStack = fitCell(stacked, room.x, room.y, most);
+            const bool stack = fitCell(stacked, room.x, room.y, most) > 1.1f * fitCell(side, room.x, room.y, most);
             // A little in favour of side by side, the textbook's picture.
-            const bool stack = byStack > 1.1f * bySide;
             const FigureShape& shape = stack ? stacked : side;
-            const float widest = std::max(smallest, fitCell(shape, room.x, FLT_MAX, most));
+
+            // The legend above the arrays (its entries in rows across the panel), or in a
+            // column beside them where the panel is wide and short and that gives the slots
+            // a quarter more area (the desk's Shared memory under Code).
+            const float line = ImGui::GetTextLineHeightWithSpacing(), legendGap = scaled(16);
+            const float aboveHigh = legendRows(legend, room.x) * line;
+            const float column = legendWidth(legend), columnHigh = static_cast<float>(legend.size()) * line;
+            auto area = [&](CellSize c) { return c.w * c.h; };
+            const CellSize above = fitCells(shape, room.x, room.y - aboveHigh, most, kStretch);
+            const CellSize beside = columnHigh <= room.y ? fitCells(shape, room.x - column - legendGap, room.y, most, kStretch)
+                                                         : CellSize{};
+            const bool besideIt = area(beside) > 1.25f * area(above);
+            if (!besideIt) {
+                ImGui::BeginGroup();
+                for (size_t i = 0; i < legend.size(); ++i) legendEntry(legend[i].meaning, i == 0, legend[i].more);
+                ImGui::EndGroup();
+                // The legend keys the slots' colours: part of the figure the pixel checks measure.
+                noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+            }
+            const float wide = besideIt ? room.x - column - legendGap : room.x;
+            const float widest = std::max(smallest, fitCell(shape, wide, FLT_MAX, most));
             const float want = figureHeight(shape, widest), least = figureHeight(shape, smallest);
-            const float tall = elasticHeight(least, want);
-            const float cell = std::clamp(fitCell(shape, room.x, tall, most), smallest, widest);
-            ImGui::BeginChild("arrays", ImVec2(0, tall), false, ImGuiWindowFlags_NoScrollbar);
+            const float tall = besideIt ? elasticHeight(std::max(least, columnHigh), std::max(want, columnHigh))
+                                        : elasticHeight(least, want);
+            // Slots up to half as long again as high (or high as long) where the panel's
+            // shape leaves room along one axis, so that the figure fills it.
+            CellSize cell = fitCells(shape, wide, tall, most, kStretch);
+            cell.w = std::max(cell.w, smallest);
+            cell.h = std::max(cell.h, smallest);
+            const float used = figureWidth(shape, cell.w);
+            ImGui::BeginChild("arrays", ImVec2(besideIt ? std::min(wide, used + 2) : 0, tall), false,
+                              ImGuiWindowFlags_NoScrollbar);
             for (size_t i = 0; i < shared.size(); ++i) {
                 if (i && !stack) ImGui::SameLine(0, gap);
                 ImGui::BeginGroup();
@@ -273,6 +314,15 @@ void SharedMemoryPanel::draw(Frame& f)
                 ImGui::EndGroup();
             }
             ImGui::EndChild();
+            if (besideIt) {
+                ImGui::SameLine(0, legendGap);
+                ImGui::BeginChild("legend", ImVec2(column + 2, tall), false, ImGuiWindowFlags_NoScrollbar);
+                ImGui::BeginGroup();
+                for (size_t i = 0; i < legend.size(); ++i) legendEntry(legend[i].meaning, i == 0, legend[i].more);
+                ImGui::EndGroup();
+                noteFigure(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+                ImGui::EndChild();
+            }
         }
     }
     ImGui::End();
