@@ -24,7 +24,7 @@ uniform ivec2 uLevelSize;   // texels of the bound level (columns, rows)
 uniform int uLevel;         // the bound level: a texel is 2^uLevel elements on a side
 uniform ivec2 uSize;        // elements of the matrix (columns, rows)
 uniform vec2 uFirst;        // element coordinate (column, row) at the top-left pixel corner
-uniform float uCell;        // pixels per element
+uniform vec2 uCell;         // an element's width and height in pixels
 uniform float uHeight;      // pixels of the viewport (rows count from the top)
 uniform int uMode;          // 0 state colours, 1 load counts, 2 values (through the map)
 uniform bool uIsP;          // P: no load counts; value hidden in the block until stored
@@ -64,7 +64,7 @@ void main()
         return;
     }
     ivec2 first, last;
-    if (uLevel == 0 && uCell >= 1.0) {
+    if (uLevel == 0 && min(uCell.x, uCell.y) >= 1.0) {
         first = last = ivec2(floor(centre));
     } else {
         first = ivec2(floor(max(e0, vec2(0.0)))) >> uLevel;
@@ -102,7 +102,7 @@ void main()
     if (uBand > 0.0) {
         // Frames inside the cell, uBand pixels wide: this step, loaded this phase, wrong P.
         vec2 inCell = (centre - floor(centre)) * uCell;
-        float edge = min(min(inCell.x, inCell.y), min(uCell - inCell.x, uCell - inCell.y));
+        float edge = min(min(inCell.x, inCell.y), min(uCell.x - inCell.x, uCell.y - inCell.y));
         vec4 frame = vec4(0.0);
         if ((flags & kWrong) != 0u) frame = uColours[6];
         else if ((flags & kReadNow) != 0u) frame = uColours[4];
@@ -117,12 +117,12 @@ void main()
     if ((flags & kStored) != 0u) fill = uColours[5];
     else if ((flags & kInShared) != 0u) fill = uColours[1];
     else if ((flags & kLoadedThisPhase) != 0u) fill = uColours[3];
-    float d1 = 1.0 / uCell, d2 = 2.0 / uCell;   // 1 and 2 pixels, in elements
+    vec2 d1 = 1.0 / uCell, d2 = 2.0 / uCell;   // 1 and 2 pixels, in elements (across, down)
     bool now = (flags & kReadNow) != 0u && nowAt(centre);
-    bool inner = now && !(nowAt(centre + vec2(d2, 0.0)) && nowAt(centre - vec2(d2, 0.0)) &&
-                          nowAt(centre + vec2(0.0, d2)) && nowAt(centre - vec2(0.0, d2)));
-    bool outer = !now && (nowAt(centre + vec2(d1, 0.0)) || nowAt(centre - vec2(d1, 0.0)) ||
-                          nowAt(centre + vec2(0.0, d1)) || nowAt(centre - vec2(0.0, d1)));
+    bool inner = now && !(nowAt(centre + vec2(d2.x, 0.0)) && nowAt(centre - vec2(d2.x, 0.0)) &&
+                          nowAt(centre + vec2(0.0, d2.y)) && nowAt(centre - vec2(0.0, d2.y)));
+    bool outer = !now && (nowAt(centre + vec2(d1.x, 0.0)) || nowAt(centre - vec2(d1.x, 0.0)) ||
+                          nowAt(centre + vec2(0.0, d1.y)) || nowAt(centre - vec2(0.0, d1.y)));
     if ((flags & kWrong) != 0u) fragColour = uColours[6];
     else if (inner) fragColour = uColours[4];
     else if (outer && uColours[7].a > 0.0) fragColour = uColours[7];

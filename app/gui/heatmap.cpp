@@ -304,10 +304,12 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
 
     // The smallest level whose texels are at least as large as a pixel: a pixel then spans
     // at most 2 x 2 of them.
+    // (Elements may be longer one way than the other: the shorter side decides.)
+    const float side = std::min(v.cellW, v.cellH);
     int level = 0;
-    if (v.cell < 1.0f)
+    if (side < 1.0f)
         level = std::min(static_cast<int>(image.flagTex_.size()) - 1,
-                         static_cast<int>(std::ceil(std::log2(1.0f / v.cell) - 1e-4f)));
+                         static_cast<int>(std::ceil(std::log2(1.0f / side) - 1e-4f)));
     const int levelRows = (image.rows_ + (1 << level) - 1) >> level;
     const int levelCols = (image.cols_ + (1 << level) - 1) >> level;
 
@@ -331,7 +333,7 @@ std::optional<HeatPicture> HeatmapRenderer::draw(HeatImage& image, const HeatVie
     glUniform1i(at("uLevel"), level);
     glUniform2i(at("uSize"), image.cols_, image.rows_);
     glUniform2f(at("uFirst"), v.firstCol, v.firstRow);
-    glUniform1f(at("uCell"), v.cell);
+    glUniform2f(at("uCell"), v.cellW, v.cellH);
     glUniform1f(at("uHeight"), static_cast<float>(v.height));
     glUniform1i(at("uMode"), scalars ? static_cast<int>(v.mode) : 0);
     glUniform1i(at("uIsP"), v.isP ? 1 : 0);

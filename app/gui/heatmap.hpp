@@ -63,7 +63,7 @@ std::vector<std::vector<float>> scalarPyramid(const std::vector<float>& level0, 
 /// Which part of a matrix to draw and how.
 struct HeatView {
     float firstCol = 0, firstRow = 0;   ///< element coordinate at the picture's top-left corner
-    float cell = 1;                     ///< pixels per element (any size above 0)
+    float cellW = 1, cellH = 1;         ///< an element's width and height in pixels (any size above 0)
     int width = 1, height = 1;          ///< pixels of the picture
     HeatMode mode = HeatMode::State;
     bool isP = false;                   ///< P: no load counts; its value shows once stored

@@ -47,30 +47,33 @@ CanvasTransform clampPan(const CanvasTransform& t, ImVec2 lo, ImVec2 hi, ImVec2 
     return out;
 }
 
-ScreenGrid onScreen(const CanvasTransform& t, const GridPlace& g) { return ScreenGrid{t.toScreen(g.corner), g.cell * t.zoom}; }
+ScreenGrid onScreen(const CanvasTransform& t, const GridPlace& g)
+{
+    return ScreenGrid{t.toScreen(g.corner), ImVec2(g.cell.x * t.zoom, g.cell.y * t.zoom)};
+}
 
 std::optional<std::pair<int, int>> elementAt(const CanvasTransform& t, const GridPlace& g, ImVec2 s)
 {
     const ScreenGrid sg = onScreen(t, g);
-    const double col = std::floor((static_cast<double>(s.x) - sg.corner.x) / sg.cell);
-    const double row = std::floor((static_cast<double>(s.y) - sg.corner.y) / sg.cell);
+    const double col = std::floor((static_cast<double>(s.x) - sg.corner.x) / sg.cell.x);
+    const double row = std::floor((static_cast<double>(s.y) - sg.corner.y) / sg.cell.y);
     if (!(row >= 0 && col >= 0 && row < g.rows && col < g.cols)) return std::nullopt;
     return std::pair<int, int>(static_cast<int>(row), static_cast<int>(col));
 }
 
-std::optional<VisiblePart> visiblePart(ImVec2 corner, float cell, int rows, int cols, ImVec2 clipLo, ImVec2 clipHi)
+std::optional<VisiblePart> visiblePart(ImVec2 corner, ImVec2 cell, int rows, int cols, ImVec2 clipLo, ImVec2 clipHi)
 {
-    if (!(cell > 0.0f) || rows <= 0 || cols <= 0) return std::nullopt;
+    if (!(cell.x > 0.0f) || !(cell.y > 0.0f) || rows <= 0 || cols <= 0) return std::nullopt;
     const float x0 = std::max(clipLo.x, corner.x), y0 = std::max(clipLo.y, corner.y);
-    const float x1 = std::min(clipHi.x, corner.x + cols * cell), y1 = std::min(clipHi.y, corner.y + rows * cell);
+    const float x1 = std::min(clipHi.x, corner.x + cols * cell.x), y1 = std::min(clipHi.y, corner.y + rows * cell.y);
     VisiblePart v;
     v.x = static_cast<int>(std::floor(x0));
     v.y = static_cast<int>(std::floor(y0));
     v.width = static_cast<int>(std::ceil(x1)) - v.x;
     v.height = static_cast<int>(std::ceil(y1)) - v.y;
     if (x1 <= x0 || y1 <= y0 || v.width <= 0 || v.height <= 0) return std::nullopt;
-    v.firstCol = (static_cast<float>(v.x) - corner.x) / cell;
-    v.firstRow = (static_cast<float>(v.y) - corner.y) / cell;
+    v.firstCol = (static_cast<float>(v.x) - corner.x) / cell.x;
+    v.firstRow = (static_cast<float>(v.y) - corner.y) / cell.y;
     return v;
 }
 

@@ -45,24 +45,25 @@ CanvasTransform fitted(const CanvasTransform& t);
 CanvasTransform clampPan(const CanvasTransform& t, ImVec2 lo, ImVec2 hi, ImVec2 size, float keep);
 
 /// A matrix of rows x cols elements whose top-left corner is at `corner` in fit-picture
-/// pixels, `cell` fit-picture pixels per element.
+/// pixels, each element `cell.x` fit-picture pixels wide and `cell.y` high.
 struct GridPlace {
     ImVec2 corner;
-    float cell = 1.0f;
+    ImVec2 cell{1.0f, 1.0f};
     int rows = 0, cols = 0;
 };
 
 /// The element (row, col) drawn at screen point `s`, if `s` lies over the matrix.
 std::optional<std::pair<int, int>> elementAt(const CanvasTransform& t, const GridPlace& g, ImVec2 s);
 
-/// The screen rectangle of the matrix: its top-left corner and its pixels per element.
+/// The screen rectangle of the matrix: its top-left corner and an element's width and
+/// height in pixels.
 struct ScreenGrid {
     ImVec2 corner;
-    float cell = 1.0f;
+    ImVec2 cell{1.0f, 1.0f};
 };
 ScreenGrid onScreen(const CanvasTransform& t, const GridPlace& g);
 
-/// The part of a matrix drawn at `corner` (screen) with `cell` pixels per element that lies
+/// The part of a matrix drawn at `corner` (screen) with elements `cell.x` x `cell.y` pixels that lies
 /// inside the screen rectangle [clipLo, clipHi), in whole pixels: the rectangle to draw a
 /// picture of and the element coordinate (column, row) at its top-left corner. Empty when
 /// the matrix is outside the rectangle.
@@ -70,6 +71,6 @@ struct VisiblePart {
     int x = 0, y = 0, width = 0, height = 0;   ///< screen pixels
     float firstCol = 0, firstRow = 0;          ///< element coordinate at (x, y)
 };
-std::optional<VisiblePart> visiblePart(ImVec2 corner, float cell, int rows, int cols, ImVec2 clipLo, ImVec2 clipHi);
+std::optional<VisiblePart> visiblePart(ImVec2 corner, ImVec2 cell, int rows, int cols, ImVec2 clipLo, ImVec2 clipHi);
 
 }  // namespace ts::app

@@ -614,7 +614,7 @@ void smallMark(ImDrawList* dl, const CellRect& r, PracticeMark m, const Palette&
 
 }  // namespace
 
-void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVec2 origin, float cell, int rows,
+void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVec2 origin, ImVec2 cell, int rows,
                         int cols)
 {
     Practice& p = f.view.practice;
@@ -625,7 +625,7 @@ void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVe
     auto add = [&](const std::vector<sim::Cell>& cells, PracticeMark m) {
         for (const sim::Cell& c : cells) {
             if (c.row < 0 || c.col < 0 || c.row >= rows || c.col >= cols) continue;
-            const ImVec2 a(origin.x + c.col * cell, origin.y + c.row * cell), b(a.x + cell, a.y + cell);
+            const ImVec2 a(origin.x + c.col * cell.x, origin.y + c.row * cell.y), b(a.x + cell.x, a.y + cell.y);
             if (b.x < clipA.x || b.y < clipA.y || a.x > clipB.x || a.y > clipB.y) continue;
             marks.emplace_back(smallMarkRect(a, b), m);
             p.drawing[CellRef{array, c}] = marks.back().first;

@@ -213,9 +213,9 @@ CellRect smallMarkRect(ImVec2 a, ImVec2 b);
 
 /// Panels drawing a matrix whose cells are under kSmallMarkCell pixels (a heatmap or bins,
 /// not one shape per cell): the marks of practice mode on `array`, whose cell (r, c) lies at
-/// origin + (c, r) * cell. Chosen cells before the reveal; after it, missed, then wrong, then
+/// origin + (c * cell.x, r * cell.y). Chosen cells before the reveal; after it, missed, then wrong, then
 /// right ones on top. Each marked cell is remembered (Practice::drawn) at its mark's square.
-void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVec2 origin, float cell, int rows,
+void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVec2 origin, ImVec2 cell, int rows,
                         int cols);
 
 }  // namespace ts::app

@@ -86,7 +86,7 @@ TEST(HeatmapView, DragMovesThePictureWithTheMouse)
 TEST(HeatmapView, ElementUnderTheCursorThroughZoomAndPan)
 {
     // A 4096 x 4096 P laid out at 0.125 fit pixels per element from (300, 40).
-    const GridPlace P{ImVec2(300, 40), 0.125f, 4096, 4096};
+    const GridPlace P{ImVec2(300, 40), ImVec2(0.125f, 0.125f), 4096, 4096};
     CanvasTransform t = canvasAt(500, 100);
     // At fit, screen (500 + 300 + 100, 100 + 40 + 50) is element (400, 800).
     auto e = elementAt(t, P, ImVec2(900, 190));
@@ -96,7 +96,8 @@ TEST(HeatmapView, ElementUnderTheCursorThroughZoomAndPan)
     // Zoomed 64 times at that point (the element's top-left corner): 8 screen pixels per
     // element, the same element under it, and the next element 8 pixels to the right.
     t = zoomAt(t, ImVec2(900, 190), 64.0f, 0.5f, 1000.0f);
-    EXPECT_FLOAT_EQ(onScreen(t, P).cell, 8.0f);
+    EXPECT_FLOAT_EQ(onScreen(t, P).cell.x, 8.0f);
+    EXPECT_FLOAT_EQ(onScreen(t, P).cell.y, 8.0f);
     e = elementAt(t, P, ImVec2(900.5f, 190.5f));
     ASSERT_TRUE(e);
     EXPECT_EQ(e->first, 400);
@@ -145,7 +146,7 @@ TEST(HeatmapView, PanIsKeptWhereSomeOfThePictureShows)
 TEST(HeatmapView, VisiblePartOfAMatrix)
 {
     // 4096 columns at 0.125 pixels from x = 100.25: 512 pixels wide, cut by a clip at 400.
-    auto v = visiblePart(ImVec2(100.25f, 50), 0.125f, 4096, 4096, ImVec2(0, 0), ImVec2(400, 300));
+    auto v = visiblePart(ImVec2(100.25f, 50), ImVec2(0.125f, 0.125f), 4096, 4096, ImVec2(0, 0), ImVec2(400, 300));
     ASSERT_TRUE(v);
     EXPECT_EQ(v->x, 100);
     EXPECT_EQ(v->y, 50);
@@ -154,7 +155,7 @@ TEST(HeatmapView, VisiblePartOfAMatrix)
     EXPECT_FLOAT_EQ(v->firstCol, -2.0f);   // a quarter pixel left of the matrix's edge
     EXPECT_FLOAT_EQ(v->firstRow, 0.0f);
     // Zoomed in, from inside the matrix: the clip's corner is element (10.5, 20).
-    v = visiblePart(ImVec2(-105, -200), 10.0f, 100, 100, ImVec2(0, 0), ImVec2(64, 48));
+    v = visiblePart(ImVec2(-105, -200), ImVec2(10.0f, 10.0f), 100, 100, ImVec2(0, 0), ImVec2(64, 48));
     ASSERT_TRUE(v);
     EXPECT_EQ(v->x, 0);
     EXPECT_EQ(v->width, 64);
@@ -162,6 +163,15 @@ TEST(HeatmapView, VisiblePartOfAMatrix)
     EXPECT_FLOAT_EQ(v->firstCol, 10.5f);
     EXPECT_FLOAT_EQ(v->firstRow, 20.0f);
     // Wholly outside: nothing to draw.
-    EXPECT_FALSE(visiblePart(ImVec2(500, 0), 1.0f, 10, 10, ImVec2(0, 0), ImVec2(400, 300)));
-    EXPECT_FALSE(visiblePart(ImVec2(0, 0), 0.0f, 10, 10, ImVec2(0, 0), ImVec2(400, 300)));
+    EXPECT_FALSE(visiblePart(ImVec2(500, 0), ImVec2(1.0f, 1.0f), 10, 10, ImVec2(0, 0), ImVec2(400, 300)));
+    EXPECT_FALSE(visiblePart(ImVec2(0, 0), ImVec2(0.0f, 1.0f), 10, 10, ImVec2(0, 0), ImVec2(400, 300)));
+    // Elements twice as wide as high: 64 x 48 pixels from (0, 0) cover columns 0..3.2 and rows 0..6.
+    v = visiblePart(ImVec2(0, 0), ImVec2(20.0f, 8.0f), 100, 100, ImVec2(0, 0), ImVec2(64, 48));
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->width, 64);
+    EXPECT_EQ(v->height, 48);
+    v = visiblePart(ImVec2(-30, -12), ImVec2(20.0f, 8.0f), 100, 100, ImVec2(0, 0), ImVec2(64, 48));
+    ASSERT_TRUE(v);
+    EXPECT_FLOAT_EQ(v->firstCol, 1.5f);
+    EXPECT_FLOAT_EQ(v->firstRow, 1.5f);
 }

@@ -115,7 +115,8 @@ int main()
     image.setFlags(rows, cols, flags);
     image.setScalars(ramp, false);
     HeatView v;
-    v.cell = cell;
+    v.cellW = cell;
+    v.cellH = cell;
     v.width = cols * cell;
     v.height = rows * cell;
     v.mode = HeatMode::Values;
@@ -182,7 +183,8 @@ int main()
         HeatImage small;
         small.setFlags(n, n, f);
         HeatView sv;
-        sv.cell = px5;
+        sv.cellW = px5;
+        sv.cellH = px5;
         sv.width = sv.height = n * px5;
         renderer.draw(small, sv, colours);
         const std::vector<uint8_t> got = renderer.readBack(small, sv.width, sv.height);
@@ -194,6 +196,29 @@ int main()
         small.release();
     }
 
+    // ---- elements 15 px wide and 8 px high (the Matrices panel's stretched cells) -------------
+    {
+        HeatView r = v;
+        r.cellW = 15;
+        r.cellH = 8;
+        r.width = cols * 15;
+        r.height = rows * 8;
+        r.mode = HeatMode::State;
+        r.band = 2;
+        image.setFlags(rows, cols, flags);   // element (1, 2) loaded this phase again
+        renderer.draw(image, r, colours);
+        const std::vector<uint8_t> got = renderer.readBack(image, r.width, r.height);
+        // Element (1, 2) spans x 30..44 and y 8..15: its frame on all four sides, plain inside.
+        expectPixel(got, r.width, 37, 12, rgba(pal.cell), "stretched cells, element (1, 2)'s centre");
+        expectPixel(got, r.width, 30, 12, rgba(pal.loadedThisPhase), "stretched cells, element (1, 2)'s left edge");
+        expectPixel(got, r.width, 44, 12, rgba(pal.loadedThisPhase), "stretched cells, element (1, 2)'s right edge");
+        expectPixel(got, r.width, 37, 8, rgba(pal.loadedThisPhase), "stretched cells, element (1, 2)'s top edge");
+        expectPixel(got, r.width, 37, 15, rgba(pal.loadedThisPhase), "stretched cells, element (1, 2)'s bottom edge");
+        expectPixel(got, r.width, 37, 4, rgba(pal.cell), "stretched cells, element (0, 2) above it: plain");
+        expectPixel(got, r.width, 52, 12, rgba(pal.cell), "stretched cells, element (1, 3) beside it: plain");
+        image.setFlags(rows, cols, moved);   // as the checks below expect
+    }
+
     // ---- 64 x 64 at a quarter pixel per element: one flagged element still shows ---------------
     const int big = 64;
     std::vector<uint8_t> bigFlags(big * big, 0);
@@ -201,7 +226,8 @@ int main()
     HeatImage many;
     many.setFlags(big, big, bigFlags);
     HeatView q;
-    q.cell = 0.25f;
+    q.cellW = 0.25f;
+    q.cellH = 0.25f;
     q.width = q.height = 16;
     renderer.draw(many, q, colours);
     px = renderer.readBack(many, 16, 16);
@@ -217,7 +243,8 @@ int main()
     loads[10 * big + 20] = 9.0f;
     many.setScalars(loads, true);
     HeatView h;
-    h.cell = 0.5f;
+    h.cellW = 0.5f;
+    h.cellH = 0.5f;
     h.width = h.height = 32;
     h.mode = HeatMode::Loads;
     h.lo = 0;

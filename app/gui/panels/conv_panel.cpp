@@ -665,7 +665,10 @@ bool drawOverviewGpu(const Ctx& c, const Overview& p, OverviewImage& oi, Heatmap
         oi.scalarGeneration = gen;
     }
     HeatView v;
-    v.cell = g.twoD ? p.cellW() * fb * factor : static_cast<float>(wPx) / ((g.width + factor - 1) / factor);
+    // 1D: square texels across the strip, repeated down it.
+    const float across1D = static_cast<float>(wPx) / ((g.width + factor - 1) / factor);
+    v.cellW = g.twoD ? p.cellW() * fb * factor : across1D;
+    v.cellH = g.twoD ? p.cellH() * fb * factor : across1D;
     v.width = wPx;
     v.height = hPx;
     v.mode = mode;

@@ -34,6 +34,11 @@ float figureHeight(const FigureShape& s, float cell);
 /// than the room) or the figure has no cells along an axis.
 float fitCell(const FigureShape& s, float width, float height, float most);
 
+/// How much longer one side of a cell of the Matrices and Shared memory figures may be than
+/// the other (fitCells' `stretch`): cells stay close to PMPP's squares while the figure fills
+/// a panel of another shape than its own.
+constexpr float kCellStretch = 1.5f;
+
 /// A cell's width and height in pixels.
 struct CellSize {
     float w = 0, h = 0;

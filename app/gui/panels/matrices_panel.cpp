@@ -38,14 +38,17 @@ constexpr float kMinCell = 6.0f;
 /// Pixels per bin in bin mode.
 constexpr float kBinPx = 4.0f;
 
-/// One matrix on the canvas.
+/// One matrix on the canvas: its elements `cell.x` pixels wide and `cell.y` high (square, or
+/// a little stretched where the panel's shape leaves room: kStretch).
 struct Grid {
     int array = -1;
     std::string name;
     int rows = 0, cols = 0;
     ImVec2 origin;
-    float cell = 0;
-    ImVec2 at(float r, float c) const { return ImVec2(origin.x + c * cell, origin.y + r * cell); }
+    ImVec2 cell{0, 0};
+    /// The shorter side: what frames, marks and the choice of cells or bins go by.
+    float side() const { return std::min(cell.x, cell.y); }
+    ImVec2 at(float r, float c) const { return ImVec2(origin.x + c * cell.x, origin.y + r * cell.y); }
     ImVec2 end() const { return at(static_cast<float>(rows), static_cast<float>(cols)); }
     bool contains(int r, int c) const { return r >= 0 && c >= 0 && r < rows && c < cols; }
 };
@@ -193,20 +196,24 @@ void drawCells(const Ctx& c, const Grid& g)
     std::array<float, 3> advances{};
     for (int i = 0; i < 3; ++i)
         advances[i] = candidates[i] ? candidates[i]->CalcTextSizeA(candidates[i]->FontSize, FLT_MAX, 0, "0").x : 1e9f;
-    const ValueFormat text = valueFormat(g.cell - 1, 3 + scaled(2), advances, c.largest[k], c.negative[k]);
+    ValueFormat text = valueFormat(g.cell.x - 1, 3 + scaled(2), advances, c.largest[k], c.negative[k]);
+    // A wide, low cell: the font must fit its height too (the next smaller one that does).
+    while (text.font >= 0 && candidates[text.font]->FontSize + 2 > g.cell.y - 1)
+        text.font = text.font + 1 < 3 ? text.font + 1 : -1;
     ImFont* font = text.font >= 0 ? candidates[text.font] : nullptr;
     const int decimals = text.decimals;
     const ImVec2 clipA = ImGui::GetWindowDrawList()->GetClipRectMin();
     const ImVec2 clipB = ImGui::GetWindowDrawList()->GetClipRectMax();
-    const int r0 = std::max(0, static_cast<int>((clipA.y - g.origin.y) / g.cell));
-    const int r1 = std::min(g.rows, static_cast<int>((clipB.y - g.origin.y) / g.cell) + 1);
-    const int c0 = std::max(0, static_cast<int>((clipA.x - g.origin.x) / g.cell));
-    const int c1 = std::min(g.cols, static_cast<int>((clipB.x - g.origin.x) / g.cell) + 1);
+    const int r0 = std::max(0, static_cast<int>((clipA.y - g.origin.y) / g.cell.y));
+    const int r1 = std::min(g.rows, static_cast<int>((clipB.y - g.origin.y) / g.cell.y) + 1);
+    const int c0 = std::max(0, static_cast<int>((clipA.x - g.origin.x) / g.cell.x));
+    const int c1 = std::min(g.cols, static_cast<int>((clipB.x - g.origin.x) / g.cell.x) + 1);
+    const float side = g.side();
     const bool isP = g.name == "P";
     for (int r = r0; r < r1; ++r)
         for (int col = c0; col < c1; ++col) {
             const int32_t idx = r * g.cols + col;
-            const ImVec2 a = g.at(r, col), b(a.x + g.cell - 1, a.y + g.cell - 1);
+            const ImVec2 a = g.at(r, col), b(a.x + g.cell.x - 1, a.y + g.cell.y - 1);
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
             // Practice mode: the cell remembered for scripted clicks, and its mark, under the
@@ -215,32 +222,32 @@ void drawCells(const Ctx& c, const Grid& g)
             practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (c.has.phases && e.loadedThisPhase && !e.readNow)
-                dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, g.cell / 8), pal.stepOutline);
-            if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(4.0f, g.cell / 6));
+                dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, side / 8), pal.stepOutline);
+            if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(4.0f, side / 6));
             if (listed(c.sharedReads, g.array, idx)) {
-                const float in = std::min(5.0f, g.cell / 8);
-                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal, 2, std::min(2.5f, g.cell / 10));
+                const float in = std::min(5.0f, side / 8);
+                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal, 2, std::min(2.5f, side / 10));
             }
             if (listed(c.selectedTouches, g.array, idx)) {
-                const float d = std::min(10.0f, g.cell / 4);
+                const float d = std::min(10.0f, side / 4);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
             if (isP && !c.s.matchesReference) {
                 const bool inBlock = rectContains(c.blockP, r, col);
                 if (wrongP(c, idx, e.stored, e.storedValue, inBlock)) {
-                    const float th = std::min(3.0f, g.cell / 8);
+                    const float th = std::min(3.0f, side / 8);
                     markFrame(c.dl, ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, pal, th);
-                    c.dl->AddLine(ImVec2(b.x - g.cell * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + g.cell * 0.3f), pal.error, th);
+                    c.dl->AddLine(ImVec2(b.x - side * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + side * 0.3f), pal.error, th);
                 }
             }
             if (!font) continue;
             if (isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
-                if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals));
-                else if (!inBlock) centredText(c.dl, font, a, b, textOn(fill), cellValue(c.s.P[idx], decimals));
+                if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals), fill);
+                else if (!inBlock) centredText(c.dl, font, a, b, textOn(fill), cellValue(c.s.P[idx], decimals), fill);
             } else {
                 const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
-                centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], decimals));
+                centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], decimals), fill);
             }
         }
 }
@@ -250,8 +257,8 @@ void drawCells(const Ctx& c, const Grid& g)
 void drawBins(const Ctx& c, const Grid& g, Bins& bins)
 {
     const Palette& pal = c.f.theme.palette;
-    const int br = std::max(1, std::min(g.rows, static_cast<int>(g.rows * g.cell / kBinPx)));
-    const int bc = std::max(1, std::min(g.cols, static_cast<int>(g.cols * g.cell / kBinPx)));
+    const int br = std::max(1, std::min(g.rows, static_cast<int>(g.rows * g.cell.y / kBinPx)));
+    const int bc = std::max(1, std::min(g.cols, static_cast<int>(g.cols * g.cell.x / kBinPx)));
     const bool heat = c.f.view.heatmap && g.name != "P";
     if (bins.generation != c.f.loaded.generation || bins.cursor != c.f.view.cursor || bins.heat != heat ||
         bins.binsR != br || bins.binsC != bc) {
@@ -298,7 +305,7 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
             }
         }
     }
-    const float h = g.rows * g.cell / br, w = g.cols * g.cell / bc;
+    const float h = g.rows * g.cell.y / br, w = g.cols * g.cell.x / bc;
     // Only the bins inside the canvas's clip rectangle (a zoomed matrix reaches far past it).
     const ImVec2 clipA = c.dl->GetClipRectMin(), clipB = c.dl->GetClipRectMax();
     const int r0 = std::clamp(static_cast<int>(std::floor((clipA.y - g.origin.y) / h)), 0, br);
@@ -401,7 +408,8 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
     HeatView v;
     v.firstCol = part->firstCol;
     v.firstRow = part->firstRow;
-    v.cell = g.cell * fb;
+    v.cellW = g.cell.x * fb;
+    v.cellH = g.cell.y * fb;
     v.width = static_cast<int>(std::ceil(part->width * fb));
     v.height = static_cast<int>(std::ceil(part->height * fb));
     v.mode = mode;
@@ -410,7 +418,7 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
     v.hi = gg.hi;
     // Frames where a 1 px frame leaves the fill most of the cell: 4 px in value mode (the
     // value is the fill), 8 px for the states (else "in Mds/Nds" drowns in frames).
-    v.band = g.cell >= (mode == HeatMode::State ? 8.0f : 4.0f) ? 1.0f * fb : 0.0f;
+    v.band = g.side() >= (mode == HeatMode::State ? 8.0f : 4.0f) ? 1.0f * fb : 0.0f;
     const std::optional<HeatPicture> pic = renderer.draw(gg.image, v, heatColours(c.f.theme.palette), &why);
     if (!pic) return false;
     const ImVec2 a(static_cast<float>(part->x), static_cast<float>(part->y));
@@ -425,9 +433,9 @@ void tileLines(const Ctx& c, const Grid& g)
     const bool isM = g.name == "M", isN = g.name == "N";
     const int down = isN ? c.tiles.depth : c.tiles.rows, across = isM ? c.tiles.depth : c.tiles.cols;
     const ImU32 line = IM_COL32(150, 160, 180, 110);
-    if (g.cell * down >= 12)
+    if (g.cell.y * down >= 12)
         for (int r = down; r < g.rows; r += down) c.dl->AddLine(g.at(r, 0), g.at(r, g.cols), line, 1.5f);
-    if (g.cell * across >= 12)
+    if (g.cell.x * across >= 12)
         for (int col = across; col < g.cols; col += across) c.dl->AddLine(g.at(0, col), g.at(g.rows, col), line, 1.5f);
 }
 
@@ -498,11 +506,11 @@ void phaseTile(const Ctx& c, const Grid& g)
     // Ghost cells: zero-filled slots of the tile arrays whose element lies outside the matrix
     // (Nds slot [r][c] stands for N(row0 + c, col0 + r) in the kernels that store it transposed).
     for (const GhostCell& gc : ghostCells(c.s.scenario, t, c.f.replay, g.name, g.rows, g.cols)) {
-        const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell - 1, p0.y + g.cell - 1);
+        const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell.x - 1, p0.y + g.cell.y - 1);
         const ImU32 ghost = (pal.zeroFill & 0x00FFFFFF) | 0x90000000u;
         c.dl->AddRectFilled(p0, p1, ghost);
-        if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.cell / 6));
-        if (g.cell >= 24)
+        if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.side() / 6));
+        if (g.side() >= 24)
             centredText(c.dl, c.f.theme.fonts.cell, p0, p1, textOn(over(ghost, ImGui::GetColorU32(ImGuiCol_ChildBg))), "0");
     }
     const ImVec2 a = g.at(tile->row0, tile->col0), b = g.at(tile->row0 + tile->rows, tile->col0 + tile->cols);
@@ -515,7 +523,7 @@ void blockBand(const Ctx& c, const Grid& g)
 {
     if (!c.blockP || g.name == "P") return;
     const sim::TileRect& bp = *c.blockP;
-    if (static_cast<float>(bp.rows) * g.cell >= kMinMarker * c.f.theme.scale) return;
+    if (static_cast<float>(bp.rows) * g.cell.y >= kMinMarker * c.f.theme.scale) return;
     const bool isM = g.name == "M";
     const ImVec2 a = isM ? g.at(bp.row0, 0) : g.at(0, bp.col0);
     const ImVec2 b = isM ? g.at(bp.row0 + bp.rows, g.cols) : g.at(g.rows, bp.col0 + bp.cols);
@@ -533,18 +541,18 @@ void blockOutline(const Ctx& c, const Grid& g)
     markerFrame(c, ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.selected, 2.5f);
     if (c.registers && !c.registers->empty()) {
         // A rung's thread holds several elements in Pvalue: a frame on each that it stores.
-        if (g.cell < kMinCell) return;
+        if (g.side() < kMinCell) return;
         for (const RegisterElement& e : *c.registers) {
             if (!g.contains(e.row, e.col)) continue;
             const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
-            c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell - 4, p.y + g.cell - 4), pal.selected, 2, 0, 1.5f);
+            c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell.x - 4, p.y + g.cell.y - 4), pal.selected, 2, 0, 1.5f);
         }
         return;
     }
     const sim::PElement e = threadPElement(c.s.scenario, c.s.trace, c.f.view.thread);
-    if (g.contains(static_cast<int>(e.row), static_cast<int>(e.col)) && g.cell >= kMinCell) {
+    if (g.contains(static_cast<int>(e.row), static_cast<int>(e.col)) && g.side() >= kMinCell) {
         const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
-        c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell - 4, p.y + g.cell - 4), pal.selected, 2, 0, 1.5f);
+        c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell.x - 4, p.y + g.cell.y - 4), pal.selected, 2, 0, 1.5f);
     }
 }
 
@@ -561,8 +569,8 @@ void interact(Ctx& c, const Grid& g)
     // The canvas's button is active from the press on, which a plain hover test refuses.
     if (!ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) return;
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const int r = static_cast<int>(std::floor((m.y - g.origin.y) / g.cell));
-    const int col = static_cast<int>(std::floor((m.x - g.origin.x) / g.cell));
+    const int r = static_cast<int>(std::floor((m.y - g.origin.y) / g.cell.y));
+    const int col = static_cast<int>(std::floor((m.x - g.origin.x) / g.cell.x));
     if (!g.contains(r, col)) return;
     const bool hovered = ImGui::IsWindowHovered();
     if (hovered && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tooltipFor(c, g, r, col);
@@ -724,18 +732,20 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     const std::string jk = std::to_string(sc.j) + " x " + std::to_string(sc.k);
     const std::string kl = std::to_string(sc.k) + " x " + std::to_string(sc.l);
     const std::string jl = std::to_string(sc.j) + " x " + std::to_string(sc.l);
-    const float cell = std::max(0.05f, fitCell(shape, avail.x, avail.y, kMostCell * f.theme.scale));
-    const float leftW = std::max((sc.k + ghostK) * cell, shape.across[0].least);
-    const float rightW = std::max((sc.l + ghostL) * cell, shape.across[1].least);
-    const float bandN = std::max((sc.k + ghostK) * cell, shape.down[0].least);   // N sits at its band's foot
-    const float total = figureWidth(shape, cell);
+    // Cells square, or up to kCellStretch times longer along the axis the panel has room on.
+    const CellSize fit = fitCells(shape, avail.x, avail.y, kMostCell * f.theme.scale, kCellStretch);
+    const float cw = std::max(0.05f, fit.w), ch = std::max(0.05f, fit.h);
+    const float leftW = std::max((sc.k + ghostK) * cw, shape.across[0].least);
+    const float rightW = std::max((sc.l + ghostL) * cw, shape.across[1].least);
+    const float bandN = std::max((sc.k + ghostK) * ch, shape.down[0].least);   // N sits at its band's foot
+    const float total = figureWidth(shape, cw);
     // Fit-picture corners, in pixels from the canvas's top-left corner.
     const float x0 = std::max(0.0f, (avail.x - total) * 0.5f);
-    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl + bandN - (sc.k + ghostK) * cell);
+    const ImVec2 fitN(x0 + scaled(4) + leftW + scaled(14), lbl + bandN - (sc.k + ghostK) * ch);
     const ImVec2 fitP(fitN.x, lbl + bandN + lbl);
     const ImVec2 fitM(x0 + scaled(4), fitP.y);
-    const ImVec2 fitLo(x0, 0), fitHi(fitP.x + std::max((sc.l + ghostL) * cell, rightW) + 2, fitP.y + (sc.j + ghostJ) * cell + 2);
-    mostZoom_ = std::max(8.0f, 64.0f * f.theme.scale / cell);
+    const ImVec2 fitLo(x0, 0), fitHi(fitP.x + std::max((sc.l + ghostL) * cw, rightW) + 2, fitP.y + (sc.j + ghostJ) * ch + 2);
+    mostZoom_ = std::max(8.0f, 64.0f * f.theme.scale / std::min(cw, ch));
 
     // Zoom and pan: the slider (about the canvas's centre), the wheel (at the cursor), a drag,
     // a double click (fit), then limits that keep some of the picture in sight.
@@ -784,8 +794,8 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
         ImGui::EndPopup();
     }
 
-    auto grid = [&](int array, const char* name, int rows, int cols, ImVec2 fit) {
-        const ScreenGrid sg = onScreen(t, GridPlace{fit, cell, rows, cols});
+    auto grid = [&](int array, const char* name, int rows, int cols, ImVec2 at) {
+        const ScreenGrid sg = onScreen(t, GridPlace{at, ImVec2(cw, ch), rows, cols});
         return Grid{array, name, rows, cols, sg.corner, sg.cell};
     };
     Grid M = grid(arrM, "M", sc.j, sc.k, fitM);
@@ -793,13 +803,13 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     Grid P = grid(arrP, "P", sc.j, sc.l, fitP);
     std::string why;
     HeatmapRenderer* renderer = nullptr;
-    if (!f.view.vectorOnly && !gpuRefused_ && M.cell < kMinCell) {
+    if (!f.view.vectorOnly && !gpuRefused_ && M.side() < kMinCell) {
         renderer = sharedHeatmapRenderer(&why);
         if (!renderer) gpuRefused_ = true;
     }
     for (Grid* g : {&M, &N, &P}) {
         const int k = g == &M ? 0 : g == &N ? 1 : 2;
-        if (g->cell >= kMinCell) drawCells(c, *g);
+        if (g->side() >= kMinCell) drawCells(c, *g);
         else if (!renderer || !drawHeat(c, *g, gpu_[k], *renderer, why)) drawBins(c, *g, bins_[k]);
         tileLines(c, *g);
     }
@@ -817,7 +827,7 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     // Practice mode's marks on cells too small for a frame (drawCells marks larger ones), over
     // the tiles' frames (their edges would cover a mark on a tile's corner).
     for (Grid* g : {&M, &N, &P})
-        if (g->cell < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
+        if (g->side() < kMinCell) practiceSmallMarks(f, c.dl, g->name, g->origin, g->cell, g->rows, g->cols);
     label(c, M, jk.c_str(), labelFont_);
     label(c, N, kl.c_str(), labelFont_);
     label(c, P, jl.c_str(), labelFont_);
@@ -1007,7 +1017,7 @@ void MatricesPanel::draw(Frame& f)
             } else {
                 const float h = elasticHeight(least, want);
                 const float width = std::max(1.0f, room.x - column.x - gap);
-                const float figure = std::min(width, figureWidth(shape, fitCell(shape, width, h, most)) + 1);
+                const float figure = std::min(width, figureWidth(shape, fitCells(shape, width, h, most, kCellStretch).w) + 1);
                 ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (room.x - figure - gap - column.x) * 0.5f));
                 ImGui::BeginChild("canvas", ImVec2(figure, h), false, canvasFlags);
                 canvas(c, shape, false);

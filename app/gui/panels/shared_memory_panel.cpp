@@ -197,10 +197,6 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
     }
 }
 
-/// How much longer than the other a slot's side may be (fitCells): the slots stay nearly
-/// square, as PMPP draws Mds and Nds.
-constexpr float kStretch = 1.5f;
-
 /// The panel; it keeps a convolution's view (N_ds's slots and their roles), made once per
 /// simulation.
 struct SharedMemoryPanel final : Panel {
@@ -257,9 +253,18 @@ void SharedMemoryPanel::draw(Frame& f)
             const float n = static_cast<float>(shared.size());
             FigureShape side, stacked;
             int rows = 0, widestArray = 0;
+            // Each array at least as wide as its heading ("Mds 4 x 4", drawArray()).
+            auto headWidth = [&](const sim::ArrayInfo& ai) {
+                const ImFont* bold = f.theme.fonts.bold;
+                const std::string dims = std::to_string(ai.rows) + " x " + std::to_string(ai.cols);
+                return bold->CalcTextSizeA(bold->FontSize, FLT_MAX, 0, ai.name.c_str()).x + ImGui::GetStyle().ItemSpacing.x +
+                       ImGui::CalcTextSize(dims.c_str()).x;
+            };
+            float widestHead = 0;
             for (int a : shared) {
                 const sim::ArrayInfo& ai = s->trace.arrays[a];
-                side.across.push_back(FigureSpan{static_cast<float>(ai.cols), 0});
+                widestHead = std::max(widestHead, headWidth(ai));
+                side.across.push_back(FigureSpan{static_cast<float>(ai.cols), headWidth(ai)});
                 stacked.down.push_back(FigureSpan{static_cast<float>(ai.rows), 0});
                 rows = std::max(rows, ai.rows);
                 widestArray = std::max(widestArray, ai.cols);
@@ -267,7 +272,7 @@ void SharedMemoryPanel::draw(Frame& f)
             side.down = {FigureSpan{static_cast<float>(rows), 0}};
             side.fixedWide = gap * (n - 1) + 2;
             side.fixedHigh = head;
-            stacked.across = {FigureSpan{static_cast<float>(widestArray), 0}};
+            stacked.across = {FigureSpan{static_cast<float>(widestArray), widestHead}};
             stacked.fixedWide = 2;
             stacked.fixedHigh = n * head + (n - 1) * spacing;
             const float smallest = widestArray <= 8 ? ImGui::GetFontSize() * 1.2f : 4.0f;
@@ -283,8 +288,8 @@ void SharedMemoryPanel::draw(Frame& f)
             const float aboveHigh = legendRows(legend, room.x) * line;
             const float column = legendWidth(legend), columnHigh = static_cast<float>(legend.size()) * line;
             auto area = [&](CellSize c) { return c.w * c.h; };
-            const CellSize above = fitCells(shape, room.x, room.y - aboveHigh, most, kStretch);
-            const CellSize beside = columnHigh <= room.y ? fitCells(shape, room.x - column - legendGap, room.y, most, kStretch)
+            const CellSize above = fitCells(shape, room.x, room.y - aboveHigh, most, kCellStretch);
+            const CellSize beside = columnHigh <= room.y ? fitCells(shape, room.x - column - legendGap, room.y, most, kCellStretch)
                                                          : CellSize{};
             const bool besideIt = area(beside) > 1.25f * area(above);
             if (!besideIt) {
@@ -301,7 +306,7 @@ void SharedMemoryPanel::draw(Frame& f)
                                         : elasticHeight(least, want);
             // Slots up to half as long again as high (or high as long) where the panel's
             // shape leaves room along one axis, so that the figure fills it.
-            CellSize cell = fitCells(shape, wide, tall, most, kStretch);
+            CellSize cell = fitCells(shape, wide, tall, most, kCellStretch);
             cell.w = std::max(cell.w, smallest);
             cell.h = std::max(cell.h, smallest);
             const float used = figureWidth(shape, cell.w);

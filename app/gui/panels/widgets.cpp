@@ -120,12 +120,14 @@ void colouredText(ImU32 colour, const std::string& text)
     ImGui::PopStyleColor();
 }
 
-bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text)
+bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text, ImU32 backing)
 {
     const float size = font->FontSize;
     const ImVec2 ts = font->CalcTextSizeA(size, 1e9f, 0, text.c_str());
     if (ts.x > b.x - a.x - 2 || ts.y > b.y - a.y) return false;
-    dl->AddText(font, size, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), colour, text.c_str());
+    const ImVec2 at((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f);
+    if (backing) dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + ts.x + 1, at.y + ts.y), backing);
+    dl->AddText(font, size, at, colour, text.c_str());
     return true;
 }
 

@@ -47,7 +47,10 @@ void heatLegend(const char* label, unsigned max);
 void colouredText(ImU32 colour, const std::string& text);
 
 /// `text` centred in the rectangle [a, b] with `font`, if it fits; returns whether it did.
-bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text);
+/// With a `backing` colour (not 0), on a rectangle of that colour just larger than the text,
+/// so that it reads the same over frames drawn on the cell.
+bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text,
+                 ImU32 backing = 0);
 
 /// A float as the cells show it: 3 decimals, or 2 when `narrow`.
 std::string cellValue(float v, bool narrow);
