@@ -345,6 +345,25 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             if (!candidate[n.id] || foldKey(n) < 0 || out.folded[n.id]) continue;
             if (!fold || foldKey(n) > foldKey(*fold)) fold = &n;
         }
+        if (!fold) {
+            // Nothing in the columns that do not fit may fold (the lesson's main panel, the
+            // Practice panel): fold a panel outside the lesson in another column where that
+            // makes room for one of their panels outside the lesson, which then moves there.
+            for (size_t i = 0; i < cols.size(); ++i) {
+                if (columnLeast(cols[i], out.folded, titleBar) <= H) continue;
+                for (const PanelNeed* p : cols[i].panels) {
+                    if (p->lesson >= 0 || out.folded[p->id]) continue;
+                    for (size_t j = 0; j < cols.size(); ++j) {
+                        if (j == i) continue;
+                        const float room = H - columnLeast(cols[j], out.folded, titleBar);
+                        for (const PanelNeed* q : cols[j].panels)
+                            if (q->lesson < 0 && foldKey(*q) >= 0 && !out.folded[q->id] &&
+                                room + q->min - titleBar >= p->min && (!fold || foldKey(*q) > foldKey(*fold)))
+                                fold = q;
+                    }
+                }
+            }
+        }
         if (!fold) break;
         out.folded[fold->id] = true;
     }

@@ -581,7 +581,9 @@ private:
 
 void CodePanel::draw(Frame& f)
 {
-    if (beginPanel(f, id)) {
+    // The listing scrolls, and takes the height the explanations leave it: the window itself
+    // never scrolls (a scrollbar that came and went would change the width they wrap at).
+    if (beginPanel(f, id, ImGuiWindowFlags_NoScrollbar)) {
         const sim::Simulation* s = f.loaded.sim.get();
         const sim::KernelInfo* info = s ? sim::findKernel(s->scenario.kernel) : nullptr;
         if (!s || !info) {

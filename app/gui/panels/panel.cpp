@@ -7,7 +7,7 @@
 
 namespace ts::app {
 
-bool beginPanel(Frame& f, PanelId p)
+bool beginPanel(Frame& f, PanelId p, ImGuiWindowFlags extra)
 {
     const float top = f.top;
     const Placement placed = placePanel(p, f);
@@ -17,10 +17,13 @@ bool beginPanel(Frame& f, PanelId p)
         ImGui::SetNextWindowCollapsed(placed.folded, ImGuiCond_Always);
     }
     // View::open holds flags, not bools ImGui could point at: the close button's choice is
-    // copied back. A slide is arranged by the layout alone.
+    // copied back. A slide is arranged by the layout alone, and does not scroll: no scrollbar
+    // (one that came and went would change the width text wraps at, and the height it takes).
     bool shown = f.view.open[p];
-    const ImGuiWindowFlags flags = f.view.presentation ? ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize : 0;
-    const bool open = ImGui::Begin(panelTable()[p].title, &shown, flags);
+    const ImGuiWindowFlags flags = f.view.presentation ? ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                                             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse
+                                                       : 0;
+    const bool open = ImGui::Begin(panelTable()[p].title, &shown, flags | extra);
     f.view.open[p] = shown;
     panelBegun(p, f, placed);
     if (placed.managed) return open;

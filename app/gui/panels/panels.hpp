@@ -13,8 +13,9 @@ namespace ts::app {
 /// Begins panel `p` as an ImGui window at the place the layout gives it (layout.hpp), below
 /// Frame::top, folded when the layout folds it; at the desk after the user has arranged the
 /// panels by hand, where they are. Returns false when it is folded (call ImGui::End()
-/// either way, as with ImGui::Begin).
-bool beginPanel(Frame& f, PanelId p);
+/// either way, as with ImGui::Begin). `extra`: window flags the panel adds (on a slide no
+/// panel scrolls or shows a scrollbar).
+bool beginPanel(Frame& f, PanelId p, ImGuiWindowFlags extra = 0);
 
 void drawMainMenu(Frame& f);          ///< File, View, Help and their dialogs
 
