@@ -398,7 +398,9 @@ void App::openResults(const std::string& path)
 {
     try {
         auto f = std::make_shared<const sim::ResultsFile>(sim::loadResultsFile(path));
-        view_.notice = "Opened " + path + ": " + std::to_string(f->results.size()) + " timings " + f->measuredOn() + ".";
+        // The file's name, not its whole path: the caption bar says it on a slide too.
+        view_.notice = "Opened " + std::filesystem::path(path).filename().string() + ": " +
+                       std::to_string(f->results.size()) + " timings " + f->measuredOn() + ".";
         view_.noticeIsError = false;
         setResults(std::move(f), true);
     } catch (const sim::ResultsFileError& e) {

@@ -542,7 +542,8 @@ struct LayoutState {
     bool manual = false;            ///< the desk has been arranged by hand
     bool presentation = false;
     PanelId current = -1;           ///< the panel being drawn
-    int steady = 0;                 ///< frames in a row with the same arrangement
+    int steady = 0;                 ///< frames in a row with the same arrangement and needs
+    std::vector<PanelNeed> needs;   ///< what the panels needed in the frame before
 };
 
 bool sameArrangement(const Arrangement& a, const Arrangement& b)
@@ -650,7 +651,18 @@ void computeFrame(const Frame& f)
         needs.push_back(need);
     }
     Arrangement next = arrange(needs, display, f.top, f.view.presentation, titleBar);
-    L.steady = sameArrangement(next, L.arrangement) ? L.steady + 1 : 0;
+    // Steady: the same places from the same needs (a panel whose content still settles, a
+    // Roofline whose legend grows as its chart shrinks, changes its needs before its place).
+    auto sameNeeds = [](const std::vector<PanelNeed>& a, const std::vector<PanelNeed>& b) {
+        if (a.size() != b.size()) return false;
+        for (size_t k = 0; k < a.size(); ++k)
+            if (a[k].id != b[k].id || std::abs(a[k].min - b[k].min) > 0.5f ||
+                (a[k].want != b[k].want && std::abs(a[k].want - b[k].want) > 0.5f))
+                return false;
+        return true;
+    };
+    L.steady = sameArrangement(next, L.arrangement) && sameNeeds(needs, L.needs) ? L.steady + 1 : 0;
+    L.needs = needs;
     L.arrangement = std::move(next);
 }
 

@@ -73,7 +73,7 @@ struct Placement {
 Placement placePanel(PanelId p, const Frame& f);
 
 /// How many frames in a row the layout has placed every panel where it placed it the frame
-/// before: the command-line modes take their pictures once it is 2 or more (the layout
+/// before, from the same measured needs: the command-line modes take their pictures once it is 2 or more (the layout
 /// measures content in one frame and places the panels in the next).
 int layoutSteadyFrames();
 

@@ -561,14 +561,14 @@ std::string practiceCaption(const Practice& p, bool slide)
            score;
 }
 
-void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b)
+void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b, float inset)
 {
     Practice& p = f.view.practice;
     if (!p.on) return;
     p.drawing[r] = CellRect{a, b};
     const PracticeMark m = practiceMark(p, r);
     if (m == PracticeMark::None) return;
-    drawPracticeMark(dl, a, b, m, f.theme.palette);
+    drawPracticeMark(dl, ImVec2(a.x + inset, a.y + inset), ImVec2(b.x - inset, b.y - inset), m, f.theme.palette);
     if (std::min(b.x - a.x, b.y - a.y) < kSmallMarkCell) p.smallMarksDrawing = true;
 }
 

@@ -192,8 +192,9 @@ std::vector<std::string> practiceLines(const Practice& p, const Loaded& loaded);
 std::string practiceCaption(const Practice& p, bool slide = false);
 
 /// Panels: cell `r` is drawn at [a, b] this frame. In practice mode it is remembered for
-/// scripted clicks and marked (PracticeMark) on `dl`.
-void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b);
+/// scripted clicks and marked (PracticeMark) on `dl`, the mark `inset` pixels inside the
+/// cell's edge (inside a frame the panel draws there).
+void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b, float inset = 0);
 
 /// Panels: the mouse is over cell `r` and `clicked` says whether the panel saw a click on
 /// it. While a question waits for cells, the click goes to the answer (practiceClickCell) and

@@ -278,7 +278,8 @@ void slide()
     d.expectLaidOut("slide, revealed", false);
     const Palette& pal = app.theme().palette;
     const Image img = d.picture();
-    expect(d.pixels(img, M(0, 2), pal.practiceRight) >= 200, "on the slide M[0][2] is marked right (light theme)");
+    const int right = d.pixels(img, M(0, 2), pal.practiceRight);
+    expect(right >= 200, "on the slide M[0][2] is marked right (light theme); " + std::to_string(right) + " pixels");
     expect(d.pixels(img, M(1, 3), pal.practiceMissed) >= 80, "and M[1][3] missed");
     // The Practice panel opened on the slide from the View menu.
     app.view().open[panelId("practice")] = true;

@@ -216,10 +216,13 @@ void drawCells(const Ctx& c, const Grid& g)
             const ImVec2 a = g.at(r, col), b(a.x + g.cell.x - 1, a.y + g.cell.y - 1);
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
-            // Practice mode: the cell remembered for scripted clicks, and its mark, under the
-            // step's frames (its frame is as thick as a ninth of the cell, and would hide
-            // them on the large cells of a small problem).
-            practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
+            // Practice mode: the cell remembered for scripted clicks, and its mark: while the
+            // question waits, under the step's frames (its frame is as thick as a ninth of the
+            // cell, and would hide them on the large cells of a small problem); once revealed,
+            // inside the step's frame and over what lies there, since the verdict is then what
+            // the student looks for (and the step's frame still shows what the step did).
+            const bool verdict = c.f.view.practice.revealed;
+            if (!verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (c.has.phases && e.loadedThisPhase && !e.readNow)
                 dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, side / 8), pal.stepOutline);
@@ -240,6 +243,7 @@ void drawCells(const Ctx& c, const Grid& g)
                     c.dl->AddLine(ImVec2(b.x - side * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + side * 0.3f), pal.error, th);
                 }
             }
+            if (verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b, std::min(4.0f, side / 6) + 1);
             if (!font) continue;
             if (isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
