@@ -695,6 +695,16 @@ int Commands::runVerify()
     return failed ? kCheckFailed : kOk;
 }
 
+std::optional<sim::Preset> presetOrSay(const std::string& name)
+{
+    try {
+        return sim::findPreset(name);
+    } catch (const sim::ScenarioFileError& e) {
+        std::cerr << "tilescope-cli: " << e.what() << "\n";
+        return std::nullopt;
+    }
+}
+
 int tileOrDefault(const ProblemOptions& o, const std::string& kernel)
 {
     if (o.tile) return *o.tile;

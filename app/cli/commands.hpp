@@ -8,6 +8,7 @@
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
 #include "roofline_command.hpp"
+#include "sim/scenario_file.hpp"
 
 namespace ts::cli {
 
@@ -28,6 +29,10 @@ struct ProblemOptions {
 /// The tile of `o` (--tile), or the default of kernel `kernel` (KernelInfo::defaultTile)
 /// when none was given.
 int tileOrDefault(const ProblemOptions& o, const std::string& kernel);
+
+/// The lecture preset or scenario file `name` (sim::findPreset), or nothing after one
+/// sentence on stderr (an unknown name, a malformed file): the caller then exits kBadInput.
+std::optional<sim::Preset> presetOrSay(const std::string& name);
 
 /// Registers every subcommand on `app`; run() executes the one that was parsed.
 class Commands {

@@ -23,13 +23,9 @@ CLI::App* addNarrateCommand(CLI::App& app, NarrateOptions& o)
 
 int runNarrate(const NarrateOptions& o)
 {
-    sim::Preset preset;
-    try {
-        preset = sim::findPreset(o.scenario);
-    } catch (const sim::ScenarioFileError& e) {
-        std::cerr << "tilescope-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    const std::optional<sim::Preset> found = presetOrSay(o.scenario);
+    if (!found) return kBadInput;
+    const sim::Preset& preset = *found;
     // As the app runs it: the preset's schedule, its block traced.
     sim::SimOptions opt{true, preset.schedule, preset.scheduleSeed};
     std::variant<sim::Simulation, int> r = guardedSimulate(preset.scenario, opt, o.yes, true);

@@ -137,13 +137,9 @@ CLI::App* addQuestionsCommand(CLI::App& app, QuestionsOptions& o)
 
 int runQuestions(const QuestionsOptions& o)
 {
-    sim::Preset preset;
-    try {
-        preset = sim::findPreset(o.scenario);
-    } catch (const sim::ScenarioFileError& e) {
-        std::cerr << "tilescope-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    const std::optional<sim::Preset> found = presetOrSay(o.scenario);
+    if (!found) return kBadInput;
+    const sim::Preset& preset = *found;
     std::vector<sim::QuestionKind> kinds;
     if (!o.kinds.empty()) {
         size_t from = 0;
