@@ -199,6 +199,7 @@ struct Column {
     float share = 0;
     std::vector<const PanelNeed*> panels;
     float x = 0, width = 0;
+    int index = -1;   ///< its place among the arrangement's columns, from the left
 };
 
 float least(const PanelNeed& n, const std::vector<bool>& folded, float titleBar)
@@ -206,12 +207,6 @@ float least(const PanelNeed& n, const std::vector<bool>& folded, float titleBar)
     return folded[n.id] ? titleBar : n.min;
 }
 
-float columnLeast(const Column& c, const std::vector<bool>& folded, float titleBar)
-{
-    float h = 0;
-    for (const PanelNeed* n : c.panels) h += least(*n, folded, titleBar);
-    return h;
-}
 
 /// The column a panel starts in: its desk column, or on a slide the picture column (0) or
 /// the first text column (1). The lesson's main panel is a slide's picture.
@@ -220,6 +215,24 @@ size_t home(const PanelNeed& n, bool slides)
     const PanelInfo& info = panelTable()[n.id];
     if (!slides) return static_cast<size_t>(info.desk.column);
     return info.slide.column == SlideColumn::Picture || n.lesson == 0 ? 0 : 1;
+}
+
+/// A panel's least height in column `col`; with `margin`, a quarter more in the column it
+/// starts in when the arrangement before had moved it out of there for want of room
+/// (PanelNeed::away), so that it does not move back and forth.
+float leastIn(const PanelNeed& n, const std::vector<bool>& folded, float titleBar, int col, bool slides, bool margin)
+{
+    const float h = least(n, folded, titleBar);
+    return margin && !folded[n.id] && n.away && col == static_cast<int>(home(n, slides)) ? h * 1.25f : h;
+}
+
+/// The least height of column `c`'s panels (leastIn).
+float columnLeast(const Column& c, const std::vector<bool>& folded, float titleBar, bool slides = false,
+                  bool margin = false)
+{
+    float h = 0;
+    for (const PanelNeed* n : c.panels) h += leastIn(*n, folded, titleBar, c.index, slides, margin);
+    return h;
 }
 
 /// Whether a panel sits in a slide's picture column.
@@ -258,6 +271,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
     Arrangement out;
     out.rects.assign(panelTable().size(), Rect{});
     out.folded.assign(panelTable().size(), false);
+    out.column.assign(panelTable().size(), -1);
     const float H = std::max(1.0f, display.y - top), W = display.x;
     for (const PanelNeed& n : needs) out.folded[n.id] = n.folded && !n.pinned;
 
@@ -292,21 +306,22 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             if (text > H && picture + first + second <= W) cols = {Column{0.38f, {}}, Column{0.34f, {}}, Column{0.28f, {}}};
             for (const PanelNeed& n : needs) cols[home(n, true)].panels.push_back(&n);
         }
+        for (size_t i = 0; i < cols.size(); ++i) cols[i].index = static_cast<int>(i);
         for (Column& c : cols)
             std::stable_sort(c.panels.begin(), c.panels.end(), [&](const PanelNeed* a, const PanelNeed* b) {
                 return rankOf(*a, slides) < rankOf(*b, slides);
             });
         for (size_t i = 0; i < cols.size(); ++i) {
-            while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
+            while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar, slides, true) > H) {
                 // The last panel outside the lesson that fits another column; else the last of
                 // the lesson's panels after its main one that does (moving it keeps it open,
                 // where it would otherwise fold: Hazards beside Code on a slide).
                 auto placeFor = [&](const PanelNeed* n) {
-                    const float h = least(*n, out.folded, titleBar);
                     size_t best = i;
                     float room = 0;
                     for (size_t j = 0; j < cols.size(); ++j) {
-                        const float r = H - columnLeast(cols[j], out.folded, titleBar);
+                        const float h = leastIn(*n, out.folded, titleBar, static_cast<int>(j), slides, true);
+                        const float r = H - columnLeast(cols[j], out.folded, titleBar, slides, true);
                         if (j != i && r >= h && r > room) {
                             best = j;
                             room = r;
@@ -507,6 +522,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             y += h[k];
             const float y1 = k + 1 == h.size() && !out.folded[c->panels[k]->id] ? top + H : std::round(y);
             out.rects[c->panels[k]->id] = Rect{ImVec2(c->x, y0), ImVec2(c->width, std::max(1.0f, y1 - y0))};
+            out.column[c->panels[k]->id] = c->index;
         }
     }
     return out;
@@ -593,6 +609,7 @@ void computeFrame(const Frame& f)
     const bool sameKey = k == L.key;
     L.key = k;
     PanelFlags shown(n, false);
+    const std::vector<PanelId> mainPanel = lessonPanels(f.loaded.preset);
     for (int i = 0; i < n; ++i) {
         PanelState& p = L.panels[i];
         ImGuiWindow* w = ImGui::FindWindowByName(panelTable()[i].title);
@@ -613,6 +630,14 @@ void computeFrame(const Frame& f)
             p.elasticMin = std::max(p.elasticMin, rmin);
             p.elasticWant = std::max(p.elasticWant, rwant);
             p.grows = p.grows || grows;
+        } else if (sameKey && p.measured && f.view.presentation && !mainPanel.empty() && mainPanel.front() == i) {
+            // A slide's main panel, measured at another width (its column is wider with two
+            // columns than with three): the larger least height of the two, so that the column
+            // count chosen by one measurement is not undone by the other's.
+            p.fixed = std::max(p.fixed, fixed);
+            p.elasticMin = std::max(p.elasticMin, rmin);
+            p.elasticWant = rwant;
+            p.grows = grows;
         } else {
             p.fixed = fixed;
             p.elasticMin = rmin;
@@ -646,6 +671,9 @@ void computeFrame(const Frame& f)
         // group in the table's order).
         const bool subject = onSlide[i] || (i < static_cast<int>(f.view.subject.size()) && f.view.subject[i]);
         if (!f.view.presentation && !subject && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
+        if (sameKey && static_cast<int>(L.arrangement.column.size()) == n && L.arrangement.column[i] >= 0 &&
+            !L.arrangement.folded[i])
+            need.away = L.arrangement.column[i] != static_cast<int>(home(need, f.view.presentation));
         need.pinned = p.pinned || i == f.view.keepOpen;
         need.folded = p.folded && i != f.view.keepOpen;
         needs.push_back(need);

@@ -45,6 +45,11 @@ struct PanelNeed {
     /// The width it shows everything it has for the lesson at (PanelInfo::lessonWidth), in
     /// pixels: given after every column has its minimum width, from the others' spare. 0: none.
     float lessonWidth = 0;
+    /// The arrangement before (for the same window and panels) had moved it out of the column
+    /// it starts in for want of room there: back in that column it counts a quarter taller.
+    /// A panel of wrapped text is taller in a narrower column; measured in the one it moved
+    /// to, it would otherwise seem to fit back, move back, and swing between the two.
+    bool away = false;
 };
 
 /// The arrangement of the shown panels: a place for each panel id (unused ids keep an empty
@@ -54,6 +59,9 @@ struct Arrangement {
     std::vector<bool> folded;
     /// Panels whose least height did not fit even after folding (they will have to scroll).
     std::vector<PanelId> squeezed;
+    /// The column each panel is in, counted from the left among all of the arrangement's
+    /// columns (the desk's three, a slide's two or three); -1 where it is not shown.
+    std::vector<int> column;
 };
 
 /// Arranges `needs` (each a shown panel, PanelNeed::id a row of the panel table) in a

@@ -150,15 +150,47 @@ TEST(LessonLayout, LessonPanelsGetTheirWantedHeightBeforeTheOthers)
 
 TEST(LessonLayout, TheLessonFoldsLastItsMainPanelNever)
 {
-    // Too little height for anything: every panel outside the lesson folds before the
-    // lesson's second panel, and the main one never folds.
+    // Too little height for anything, and the other columns full (so that no panel can move
+    // there): every panel outside the lesson folds before the lesson's second panel, and the
+    // main one never folds.
     const std::vector<PanelNeed> needs = {need("code", 500, 500, 0, 1), need("shared-memory", 500, 500, 0, 0),
-                                          need("threads", 500, 500, 0)};
+                                          need("threads", 500, 500, 0), need("scenario", 600, 600, 0),
+                                          need("matrices", 600, 600, 0)};
     const Arrangement a = arrange(needs, ImVec2(1600, 700), 100, false, 25);
     EXPECT_FALSE(foldedIn(a, "shared-memory"));
     EXPECT_TRUE(foldedIn(a, "threads"));
     EXPECT_TRUE(foldedIn(a, "code"));   // 500 + 500 + 25 > 600: the lesson's second folds too
     EXPECT_GE(rectOf(a, "shared-memory").size.y + 0.5f, 500);
+    EXPECT_FALSE(foldedIn(a, "scenario"));
+    EXPECT_FALSE(foldedIn(a, "matrices"));
+}
+
+TEST(LessonLayout, ALessonPanelMovesToAColumnWithRoomBeforeItFolds)
+{
+    // The same panels with the other columns empty: Code (the lesson's second) moves to one
+    // of them rather than fold, and so does Threads; nothing folds.
+    const std::vector<PanelNeed> needs = {need("code", 500, 500, 0, 1), need("shared-memory", 500, 500, 0, 0),
+                                          need("threads", 500, 500, 0)};
+    const Arrangement a = arrange(needs, ImVec2(1600, 700), 100, false, 25);
+    for (const char* name : {"code", "shared-memory", "threads"}) EXPECT_FALSE(foldedIn(a, name)) << name;
+    EXPECT_NE(rectOf(a, "code").pos.x, rectOf(a, "shared-memory").pos.x);
+    EXPECT_NE(rectOf(a, "threads").pos.x, rectOf(a, "shared-memory").pos.x);
+}
+
+TEST(LessonLayout, APanelMovedOutOfItsColumnCountsAQuarterTallerThere)
+{
+    // Hazards (home: the left column) measured 148 px high in the centre column it was moved
+    // to; back home, under 450 + 388 px of Scenario and Stats in 993 px, it would seem to fit
+    // (986 px) but is taller there (its text wraps more): moved before, it stays in the centre.
+    std::vector<PanelNeed> needs = {need("scenario", 450, 450, 0), need("stats", 388, 388, 0),
+                                    need("hazards", 148, 148, 0), need("convolution", 247, 5000, 0, 0)};
+    const Arrangement fresh = arrange(needs, ImVec2(1920, 1080), 87, false, 25);
+    EXPECT_EQ(rectOf(fresh, "hazards").pos.x, rectOf(fresh, "scenario").pos.x);   // fits at home
+    needs[2].away = true;
+    const Arrangement moved = arrange(needs, ImVec2(1920, 1080), 87, false, 25);
+    EXPECT_EQ(rectOf(moved, "hazards").pos.x, rectOf(moved, "convolution").pos.x);
+    EXPECT_FALSE(foldedIn(moved, "hazards"));
+    EXPECT_EQ(moved.column[panelId("hazards")], moved.column[panelId("convolution")]);
 }
 
 TEST(LessonLayout, LessonPanelsComeFromThePresetElseTheFamilysPicture)
