@@ -7,5 +7,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TILESCOPE_BUILD_DIR:-$root/build}
 bash "$root/scripts/build.sh"
 cd "$build"
-# known-regression: tests of a defect still to be fixed (tests/gui/CMakeLists.txt says which).
-ctest --output-on-failure --label-exclude "gpu|known-regression"
+ctest --output-on-failure --label-exclude gpu

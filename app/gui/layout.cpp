@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "sim/kernel_info.hpp"
+#include "theme.hpp"
 
 namespace ts::app {
 
@@ -622,7 +623,7 @@ void computeFrame(const Frame& f)
         const bool regions = p.regionFrame == g.FrameCount - 1;
         const float content = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y;
         // (A few pixels to spare for rounding.)
-        const float fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + 4;
+        const float fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + scaled(4);
         const float rmin = regions ? p.regionMin : 0, rwant = regions ? p.regionWant : 0;
         const bool grows = regions && p.regionGrows;
         if (sameKey && p.measured && std::abs(p.width - w->SizeFull.x) < 1) {

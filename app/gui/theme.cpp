@@ -203,7 +203,9 @@ void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rou
 
 void markFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, const Palette& pal, float thickness, float rounding)
 {
-    if ((pal.stepOutline >> IM_COL32_A_SHIFT) & 0xFF) dl->AddRect(a, b, pal.stepOutline, rounding, 0, thickness + 2);
+    // The edge 1 px each side at 1x, as every width here grows with the UI scale (a --scale 4
+    // export draws the 1x picture four times larger).
+    if ((pal.stepOutline >> IM_COL32_A_SHIFT) & 0xFF) dl->AddRect(a, b, pal.stepOutline, rounding, 0, thickness + scaled(2));
     dl->AddRect(a, b, colour, rounding, 0, thickness);
 }
 

@@ -219,40 +219,41 @@ void drawCells(const Ctx& c, const Grid& g)
             // Practice mode: the cell remembered for scripted clicks, and its mark: while the
             // question waits, under the step's frames (its frame is as thick as a ninth of the
             // cell, and would hide them on the large cells of a small problem); once revealed,
-            // inside the step's frame and over what lies there, since the verdict is then what
-            // the student looks for (and the step's frame still shows what the step did).
+            // inside the step's frame and over what lies there, the value included, since the
+            // verdict is then what the student looks for (and the step's frame still shows
+            // what the step did).
             const bool verdict = c.f.view.practice.revealed;
             if (!verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
             if (c.has.phases && e.loadedThisPhase && !e.readNow)
-                dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(3.0f, side / 8), pal.stepOutline);
-            if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(4.0f, side / 6));
+                dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(scaled(3.0f), side / 8), pal.stepOutline);
+            if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(scaled(4.0f), side / 6));
             if (listed(c.sharedReads, g.array, idx)) {
-                const float in = std::min(5.0f, side / 8);
-                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal, 2, std::min(2.5f, side / 10));
+                const float in = std::min(scaled(5.0f), side / 8);
+                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal, 2, std::min(scaled(2.5f), side / 10));
             }
             if (listed(c.selectedTouches, g.array, idx)) {
-                const float d = std::min(10.0f, side / 4);
+                const float d = std::min(scaled(10.0f), side / 4);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
             if (isP && !c.s.matchesReference) {
                 const bool inBlock = rectContains(c.blockP, r, col);
                 if (wrongP(c, idx, e.stored, e.storedValue, inBlock)) {
-                    const float th = std::min(3.0f, side / 8);
+                    const float th = std::min(scaled(3.0f), side / 8);
                     markFrame(c.dl, ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, pal, th);
                     c.dl->AddLine(ImVec2(b.x - side * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + side * 0.3f), pal.error, th);
                 }
             }
-            if (verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b, std::min(4.0f, side / 6) + 1);
-            if (!font) continue;
-            if (isP) {
+            if (font && isP) {
                 const bool inBlock = rectContains(c.blockP, r, col);
                 if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals), fill);
                 else if (!inBlock) centredText(c.dl, font, a, b, textOn(fill), cellValue(c.s.P[idx], decimals), fill);
-            } else {
+            } else if (font) {
                 const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
                 centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], decimals), fill);
             }
+            // The verdict last, over the value's backing as well.
+            if (verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b, std::min(scaled(4.0f), side / 6) + 1);
         }
 }
 
@@ -513,7 +514,7 @@ void phaseTile(const Ctx& c, const Grid& g)
         const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell.x - 1, p0.y + g.cell.y - 1);
         const ImU32 ghost = (pal.zeroFill & 0x00FFFFFF) | 0x90000000u;
         c.dl->AddRectFilled(p0, p1, ghost);
-        if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(4.0f, g.side() / 6));
+        if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(scaled(4.0f), g.side() / 6));
         if (g.side() >= 24)
             centredText(c.dl, c.f.theme.fonts.cell, p0, p1, textOn(over(ghost, ImGui::GetColorU32(ImGuiCol_ChildBg))), "0");
     }

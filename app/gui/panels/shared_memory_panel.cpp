@@ -124,8 +124,8 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
     // A slot shows its value, the element it was loaded from and its writer in the cell font,
     // else the small one, where three lines fit; else its value alone where that fits.
     ImFont* mono = f.theme.fonts.cell;
-    if (3 * mono->FontSize + 6 > cell.h) mono = f.theme.fonts.small;
-    const bool threeLines = 3 * mono->FontSize + 6 <= cell.h;
+    if (3 * mono->FontSize + scaled(6) > cell.h) mono = f.theme.fonts.small;
+    const bool threeLines = 3 * mono->FontSize + scaled(6) <= cell.h;
     const float lh = mono->FontSize;
     const std::vector<const sim::Event*> wrong = wrongReads(f, t, array);
     const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
@@ -135,7 +135,7 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
     bool valuesFit = true;
     for (int i = 0; i < a.size() && valuesFit; ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
-        if (sl.written) valuesFit = mono->CalcTextSizeA(lh, 1e9f, 0, cellValue(sl.value, compact).c_str()).x <= cell.w - 6;
+        if (sl.written) valuesFit = mono->CalcTextSizeA(lh, 1e9f, 0, cellValue(sl.value, compact).c_str()).x <= cell.w - scaled(6);
     }
     for (int i = 0; i < a.size(); ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
@@ -148,30 +148,30 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
         const ImU32 fill = slotFill(pal, sl, cs);
         dl->AddRectFilled(p0, p1, fill, 3);
         // This step: an outer frame where the step writes the slot, an inner one where it reads it.
-        if (sl.writtenNow) stepFrame(dl, p0, p1, pal, 3, std::min(4.0f, side / 6));
+        if (sl.writtenNow) stepFrame(dl, p0, p1, pal, 3, std::min(scaled(4.0f), side / 6));
         if (sl.readNow) {
-            const float in = std::min(5.0f, side / 8);
-            stepFrame(dl, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in), pal, 2, std::min(2.5f, side / 10));
+            const float in = std::min(scaled(5.0f), side / 8);
+            stepFrame(dl, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in), pal, 2, std::min(scaled(2.5f), side / 10));
         }
         if (sl.written && sl.writer == f.view.thread) {
-            const float d = std::min(12.0f, side / 4);
+            const float d = std::min(scaled(12.0f), side / 4);
             dl->AddTriangleFilled(p0, ImVec2(p0.x + d, p0.y), ImVec2(p0.x, p0.y + d), pal.selected);
         }
         if (std::any_of(wrong.begin(), wrong.end(), [&](const sim::Event* r) { return r->index == i; })) {
-            const float d = std::min(18.0f, side / 3);
+            const float d = std::min(scaled(18.0f), side / 3);
             dl->AddTriangleFilled(p1, ImVec2(p1.x - d, p1.y), ImVec2(p1.x, p1.y - d), pal.wrongRead);
-            markFrame(dl, ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, pal, std::min(2.5f, side / 10), 2);
+            markFrame(dl, ImVec2(p0.x + 3, p0.y + 3), ImVec2(p1.x - 3, p1.y - 3), pal.wrongRead, pal, std::min(scaled(2.5f), side / 10), 2);
         }
         if (hz && hz->array == array && hz->slot == i)
-            markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(5.0f, side / 5), 4);
+            markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(scaled(5.0f), side / 5), 4);
         // Practice mode: the slot remembered for scripted clicks, and its mark.
         practiceCellDrawn(f, dl, CellRef{a.name, sim::Cell{i / a.cols, i % a.cols}}, p0, p1);
-        if (cell.h < lh + 6 || !sl.written || !valuesFit) continue;
+        if (cell.h < lh + scaled(6) || !sl.written || !valuesFit) continue;
         const ImU32 tc = textOn(fill);
         const float cx = (p0.x + p1.x) * 0.5f;
         auto line = [&](float y, const std::string& s, ImU32 col) {
             const float w = mono->CalcTextSizeA(lh, 1e9f, 0, s.c_str()).x;
-            if (w > cell.w - 6) return;
+            if (w > cell.w - scaled(6)) return;
             // On the slot's fill, over the frames of small slots, so that it reads as well there.
             dl->AddRectFilled(ImVec2(cx - w * 0.5f - 1, y), ImVec2(cx + w * 0.5f + 1, y + lh), fill);
             dl->AddText(mono, lh, ImVec2(cx - w * 0.5f, y), col, s.c_str());

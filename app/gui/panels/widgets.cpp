@@ -56,7 +56,7 @@ void growToAtLeast(ImVec2& a, ImVec2& b, float least)
 void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, ImU32 edge)
 {
     const float t = std::max(1.0f, thickness);
-    const float want = std::max(4.0f, 2.5f * t);
+    const float want = std::max(scaled(4), 2.5f * t);
     // One side from p to q (axis-aligned): an odd number of dash/gap pieces, dashes first
     // and last, each a rectangle t wide on the inner side.
     std::vector<std::pair<ImVec2, ImVec2>> dashes;
@@ -77,7 +77,10 @@ void dashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thicknes
     side(ImVec2(a.x, a.y + t), ImVec2(a.x, b.y - t), false);
     side(ImVec2(b.x - t, a.y + t), ImVec2(b.x - t, b.y - t), false);
     if ((edge >> IM_COL32_A_SHIFT) & 0xFF)
-        for (const auto& [p, q] : dashes) dl->AddRectFilled(ImVec2(p.x - 1, p.y - 1), ImVec2(q.x + 1, q.y + 1), edge);
+        for (const auto& [p, q] : dashes) {
+            const float e = scaled(1);
+            dl->AddRectFilled(ImVec2(p.x - e, p.y - e), ImVec2(q.x + e, q.y + e), edge);
+        }
     for (const auto& [p, q] : dashes) dl->AddRectFilled(p, q, colour);
 }
 
