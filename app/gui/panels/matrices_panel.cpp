@@ -219,7 +219,7 @@ void drawCells(const Ctx& c, const Grid& g)
             // Practice mode: the cell remembered for scripted clicks, and its mark: while the
             // question waits, under the step's frames (its frame is as thick as a ninth of the
             // cell, and would hide them on the large cells of a small problem); once revealed,
-            // inside the step's frame and over what lies there, the value included, since the
+            // inside the step's frame and over what lies there, under the value, since the
             // verdict is then what the student looks for (and the step's frame still shows
             // what the step did).
             const bool verdict = c.f.view.practice.revealed;
@@ -244,16 +244,21 @@ void drawCells(const Ctx& c, const Grid& g)
                     c.dl->AddLine(ImVec2(b.x - side * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + side * 0.3f), pal.error, th);
                 }
             }
+            // The value on a backing of the cell's fill (over the frames of small cells); after a
+            // reveal the verdict goes over the backing and under the value, so both read.
+            std::string value;
             if (font && isP) {
-                const bool inBlock = rectContains(c.blockP, r, col);
-                if (e.stored) centredText(c.dl, font, a, b, textOn(fill), cellValue(e.storedValue, decimals), fill);
-                else if (!inBlock) centredText(c.dl, font, a, b, textOn(fill), cellValue(c.s.P[idx], decimals), fill);
+                if (e.stored) value = cellValue(e.storedValue, decimals);
+                else if (!rectContains(c.blockP, r, col)) value = cellValue(c.s.P[idx], decimals);
             } else if (font) {
-                const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
-                centredText(c.dl, font, a, b, textOn(fill), cellValue(v[idx], decimals), fill);
+                value = cellValue((g.name == "M" ? c.s.M : c.s.N)[idx], decimals);
             }
-            // The verdict last, over the value's backing as well.
+            const auto box = value.empty() ? std::nullopt : centredTextBox(font, a, b, value);
+            if (box)
+                c.dl->AddRectFilled(ImVec2(box->first.x - 1, box->first.y),
+                                    ImVec2(box->first.x + box->second.x + 1, box->first.y + box->second.y), fill);
             if (verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b, std::min(scaled(4.0f), side / 6) + 1);
+            if (box) c.dl->AddText(font, font->FontSize, box->first, textOn(fill), value.c_str());
         }
 }
 

@@ -123,14 +123,20 @@ void colouredText(ImU32 colour, const std::string& text)
     ImGui::PopStyleColor();
 }
 
+std::optional<std::pair<ImVec2, ImVec2>> centredTextBox(const ImFont* font, ImVec2 a, ImVec2 b, const std::string& text)
+{
+    const ImVec2 ts = font->CalcTextSizeA(font->FontSize, 1e9f, 0, text.c_str());
+    if (ts.x > b.x - a.x - 2 || ts.y > b.y - a.y) return std::nullopt;
+    return std::pair(ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), ts);
+}
+
 bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text, ImU32 backing)
 {
-    const float size = font->FontSize;
-    const ImVec2 ts = font->CalcTextSizeA(size, 1e9f, 0, text.c_str());
-    if (ts.x > b.x - a.x - 2 || ts.y > b.y - a.y) return false;
-    const ImVec2 at((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f);
+    const auto box = centredTextBox(font, a, b, text);
+    if (!box) return false;
+    const auto [at, ts] = *box;
     if (backing) dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + ts.x + 1, at.y + ts.y), backing);
-    dl->AddText(font, size, at, colour, text.c_str());
+    dl->AddText(font, font->FontSize, at, colour, text.c_str());
     return true;
 }
 

@@ -1,7 +1,9 @@
 // Small drawing helpers the panels share: tooltips, legends, cells.
 #pragma once
 #include <initializer_list>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <imgui.h>
 
@@ -51,6 +53,11 @@ void colouredText(ImU32 colour, const std::string& text);
 /// so that it reads the same over frames drawn on the cell.
 bool centredText(ImDrawList* dl, ImFont* font, ImVec2 a, ImVec2 b, ImU32 colour, const std::string& text,
                  ImU32 backing = 0);
+
+/// Where centredText() puts `text` in [a, b] with `font` (top-left corner and size, pixels),
+/// or nothing where it does not fit: for a panel that draws the backing, then marks over it,
+/// then the text.
+std::optional<std::pair<ImVec2, ImVec2>> centredTextBox(const ImFont* font, ImVec2 a, ImVec2 b, const std::string& text);
 
 /// A float as the cells show it: 3 decimals, or 2 when `narrow`.
 std::string cellValue(float v, bool narrow);
