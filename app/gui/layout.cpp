@@ -208,7 +208,6 @@ float least(const PanelNeed& n, const std::vector<bool>& folded, float titleBar)
     return folded[n.id] ? titleBar : n.min;
 }
 
-
 /// The column a panel starts in: its desk column, or on a slide the picture column (0) or
 /// the first text column (1). The lesson's main panel is a slide's picture.
 size_t home(const PanelNeed& n, bool slides)
