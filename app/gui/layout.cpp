@@ -609,7 +609,7 @@ void computeFrame(const Frame& f)
     const bool sameKey = k == L.key;
     L.key = k;
     PanelFlags shown(n, false);
-    const std::vector<PanelId> mainPanel = lessonPanels(f.loaded.preset);
+    const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
     for (int i = 0; i < n; ++i) {
         PanelState& p = L.panels[i];
         ImGuiWindow* w = ImGui::FindWindowByName(panelTable()[i].title);
@@ -630,7 +630,7 @@ void computeFrame(const Frame& f)
             p.elasticMin = std::max(p.elasticMin, rmin);
             p.elasticWant = std::max(p.elasticWant, rwant);
             p.grows = p.grows || grows;
-        } else if (sameKey && p.measured && f.view.presentation && !mainPanel.empty() && mainPanel.front() == i) {
+        } else if (sameKey && p.measured && f.view.presentation && !lesson.empty() && lesson.front() == i) {
             // A slide's main panel, measured at another width (its column is wider with two
             // columns than with three): the larger least height of the two, so that the column
             // count chosen by one measurement is not undone by the other's.
@@ -649,7 +649,6 @@ void computeFrame(const Frame& f)
     }
     L.openBefore = f.view.open;
     const PanelFlags onSlide = presentationPanels(f.loaded.preset);
-    const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
         if (!shown[i]) continue;
