@@ -81,6 +81,33 @@ public:
     uint64_t fmas = 0;
     bool tracing = false;               ///< is the block being run the traced one?
 
+    /// Keep Counters::elementWriters: runGrid clears it when the grid has too many threads to
+    /// number them in 32 bits.
+    bool keepWriters = true;
+    /// 1 + the grid-wide linear index of the running block's thread 0 (elementWriters).
+    uint64_t writerBase = 0;
+
+    /// A global load of the traced block that a thread has not yet stored into shared memory:
+    /// where a value in its registers came from (noteLoad, noteOrigin).
+    struct PendingLoad {
+        float value;
+        uint8_t array;
+        int32_t index;
+    };
+    /// By linear thread of the traced block; at most kPendingLoads each, the oldest dropped.
+    std::vector<std::vector<PendingLoad>> pendingLoads;
+    static constexpr size_t kPendingLoads = 64;
+    /// The traced block's running thread loaded `value` from element `index` of `array`.
+    void noteLoad(float value, uint8_t array, long long index);
+    /// Gives the SharedStore just recorded its origin: element `index` of `array` when the
+    /// store was written as `slot = global element` (array kNoArray otherwise), else the
+    /// thread's oldest pending load of the same bit pattern, which it consumes (a value moved
+    /// through registers, as `float4 v = ...; Mds[..] = v.x;`); none if no load matches (a
+    /// computed value). The inputs are random 24-bit values, so equal values from different
+    /// elements among a thread's last kPendingLoads loads are rare, and stores in load order
+    /// pick the right one even then.
+    void noteOrigin(float value, uint8_t array, long long index);
+
     /// Registers an array (or finds it by name) and returns its id.
     uint8_t arrayId(const std::string& name, Space space, int rows, int cols);
 
@@ -160,12 +187,17 @@ public:
             m_->memory->access(OP == Op::GlobalLoad ? AccessKind::GlobalLoad : AccessKind::ConstantLoad,
                                array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
         float v = data_[i_];
-        if (m_->tracing) m_->record(OP, array_, i_, v, line_, vector);
+        if (m_->tracing) [[unlikely]] {
+            m_->record(OP, array_, i_, v, line_, vector);
+            if constexpr (OP == Op::GlobalLoad) m_->noteLoad(v, array_, i_);
+        }
         return v;
     }
     operator float() const { return load(); }
     unsigned line() const { return line_; }
     Machine* machine() const { return m_; }
+    uint8_t array() const { return array_; }
+    long long index() const { return i_; }
 
 protected:
     const float* data_;
@@ -184,13 +216,14 @@ using ConstantRef = ReadRef<Op::ConstantLoad, &Totals::constant_loads>;
 /// Write (and read) access to one element of a writable global array.
 class GlobalWriteRef : public GlobalRef {
 public:
-    GlobalWriteRef(float* data, uint32_t* loads, uint32_t* stores, Machine* m,
+    GlobalWriteRef(float* data, uint32_t* loads, uint32_t* stores, uint32_t* writers, Machine* m,
                    uint8_t array, long long i, unsigned line)
-        : GlobalRef(data, loads, m, array, i, line), writable_(data), stores_(stores) {}
+        : GlobalRef(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers) {}
     GlobalWriteRef& operator=(float v)
     {
         ++m_->blockTotals->global_stores;
         ++stores_[i_];
+        if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
         const uint8_t vector = m_->takeVector();
         if (m_->memory)
             m_->memory->access(AccessKind::GlobalStore, array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
@@ -203,6 +236,7 @@ public:
 private:
     float* writable_;
     uint32_t* stores_;
+    uint32_t* writers_;
 };
 
 /// A kernel parameter pointing into global memory (`const float* M` / `float* P` on the
@@ -217,7 +251,15 @@ public:
     GlobalPtr(T* data, long long size, Machine* m, uint8_t array)
         : data_(data), size_(size), m_(m), array_(array),
           loads_(m->counters.elementLoads[array].data()),
-          stores_(m->counters.elementStores[array].data()) {}
+          stores_(m->counters.elementStores[array].data())
+    {
+        if constexpr (!std::is_const_v<T>) {
+            // The writers of an array the kernel may write (Counters::elementWriters).
+            std::vector<uint32_t>& w = m->counters.elementWriters[array];
+            if (w.empty() && m->keepWriters) w.assign(static_cast<size_t>(size), 0u);
+            writers_ = w.empty() ? nullptr : w.data();
+        }
+    }
 
     auto operator[](Index ix) const
     {
@@ -225,7 +267,7 @@ public:
         if constexpr (std::is_const_v<T>)
             return GlobalRef(data_, loads_, m_, array_, ix.i, ix.line);
         else
-            return GlobalWriteRef(data_, loads_, stores_, m_, array_, ix.i, ix.line);
+            return GlobalWriteRef(data_, loads_, stores_, writers_, m_, array_, ix.i, ix.line);
     }
 
 private:
@@ -235,6 +277,7 @@ private:
     uint8_t array_ = kNoArray;
     uint32_t* loads_ = nullptr;
     uint32_t* stores_ = nullptr;
+    uint32_t* writers_ = nullptr;
 };
 
 /// One slot of a shared-memory array of the running block.
@@ -261,7 +304,11 @@ public:
     Machine* machine() const { return m_; }
 
     /// A tile load: global element into this slot.
-    SharedRef& operator=(const GlobalRef& g) { store(g.load(), Op::SharedStore); return *this; }
+    SharedRef& operator=(const GlobalRef& g)
+    {
+        store(g.load(), Op::SharedStore, g.array(), g.index());
+        return *this;
+    }
     /// A copy from another shared slot.
     SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
     /// A register value; 0 is the zero fill of the boundary checks.
@@ -293,7 +340,9 @@ private:
         }
     }
 
-    void store(float v, Op op)
+    /// Stores `v`; `from`/`fromArray`: the global element it was loaded from when the
+    /// statement names it (Machine::noteOrigin finds it otherwise).
+    void store(float v, Op op, uint8_t fromArray = kNoArray, long long from = -1)
     {
         ++m_->blockTotals->shared_stores;
         if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
@@ -303,7 +352,10 @@ private:
         if (m_->memory)
             m_->memory->access(AccessKind::SharedStore, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
         data_[slot_] = v;
-        if (m_->tracing) m_->record(op, array_, slot_, v, line_, vector);
+        if (m_->tracing) [[unlikely]] {
+            m_->record(op, array_, slot_, v, line_, vector);
+            if (op == Op::SharedStore) m_->noteOrigin(v, fromArray, from);
+        }
     }
 
     /// Hazard bookkeeping of a write.

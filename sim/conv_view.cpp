@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "problem.hpp"
+#include "provenance.hpp"
 #include "reduction_table.hpp"
 
 namespace ts::sim {
@@ -147,21 +149,31 @@ ConvView convView(const Simulation& sim)
             v.uses.push_back(u);
         }
 
-    // Which N position each N_ds slot stands for, by the kernel's index arithmetic.
+    // Which N position each N_ds slot stands for: the origin of its last store, or for a
+    // zero fill (a ghost cell) where its load step placed the elements it loaded
+    // (sim/provenance.hpp), in slot order.
     if (v.ndsArray >= 0) {
-        const int ndsCols = sim.arrays[v.ndsArray].cols;
-        const bool cache = findKernel(s.kernel)->haloFromGlobal;
-        const int rows = g.twoD ? g.inRows : 1;
-        const int cols = cache ? s.tile : g.inCols;
-        for (int r = 0; r < rows; ++r)
-            for (int c = 0; c < cols; ++c) {
-                ConvSlot sl;
-                sl.slot = g.twoD ? r * ndsCols + c : c;
-                sl.row = g.twoD ? g.inRow0 + r : 0;
-                sl.col = cache ? g.outCol0 + c : g.inCol0 + c;
+        const Trace& t = sim.trace;
+        std::map<int32_t, ConvSlot> bySlot;
+        for (int k = 0; k < static_cast<int>(t.steps.size()); ++k)
+            for (int i = t.steps[k].begin; i < t.steps[k].end; ++i) {
+                const Event& e = t.events[i];
+                if (static_cast<int>(e.array) != v.ndsArray || (e.op != Op::SharedStore && e.op != Op::ZeroFill)) continue;
+                std::optional<PElement> at;
+                if (e.op == Op::SharedStore && e.origin >= 0) {
+                    at = elementAt(t.arrays[e.originArray], e.origin);
+                } else if (const std::optional<SlotPlacement> p = slotPlacement(t, k, e.array)) {
+                    const PElement slot = elementAt(t.arrays[e.array], e.index);
+                    at = p->element(slot.row, slot.col);
+                }
+                if (!at) continue;
+                ConvSlot& sl = bySlot[e.index];
+                sl.slot = e.index;
+                sl.row = static_cast<int>(at->row);
+                sl.col = static_cast<int>(at->col);
                 sl.role = g.role(sl.row, sl.col);
-                v.slots.push_back(sl);
             }
+        for (auto& [index, sl] : bySlot) v.slots.push_back(sl);
     }
     auto useAt = [&](int row, int col) -> ConvUse* {
         const int r = row - g.inRow0, c = col - g.inCol0;

@@ -44,52 +44,36 @@ struct KernelInfo {
     int maxBlockEdge = 0;
     /// The size parameters the kernel takes, in the order they are checked.
     std::span<const ParamLimit> params = {};
+    // How the host launches the kernel (its <<<grid, block>>> as the kernel file's comment
+    // states it) and what its loop does per phase: counts, not places. Which element of P a
+    // thread computes and which global element a shared slot holds are not written here: the
+    // views read them from what the simulator recorded (sim/provenance.hpp).
     /// conv2d-tiled: a block is the input tile, (TILE_SIZE + Mask_Width - 1) threads a side.
     bool blockIsInputTile = false;
-    /// conv1d-tiled: Mask_Width/2 edge threads load each halo, so TILE_SIZE >= Mask_Width/2.
+    /// conv1d-tiled: Mask_Width/2 edge threads load each halo, so TILE_SIZE >= Mask_Width/2
+    /// (a limit on the parameters, checked by validation).
     bool haloByEdgeThreads = false;
-    /// conv1d-tiled-cache: N_ds holds the internal tile only; the halo is read from global
-    /// memory (where the caches serve it).
+    /// conv1d-tiled-cache: N_ds holds the internal tile only and the halo is read from global
+    /// memory (where the caches serve it): the textbook's reduction formula does not count
+    /// its loads, and the work estimate counts its global reads.
     bool haloFromGlobal = false;
-    /// matmul-naive-uncoalesced: Row comes from blockIdx.x and threadIdx.x, Col from the y
-    /// axis, so the grid's x runs over the rows of P (ceil(j / edge) x ceil(l / edge) blocks)
-    /// and thread (tx, ty) of block (bx, by) computes P[bx*edge + tx][by*edge + ty].
-    bool rowFromX = false;
-    /// matmul-tiled-nds-transposed and -padded: thread (tx, ty) stores its N element in
-    /// Nds[tx][ty], so slot Nds[c][r] holds element (r, c) of the phase's N tile.
-    bool ndsTransposed = false;
-    /// The register-tiled rungs from matmul-vectorized on: Mds holds the phase's M tile
-    /// transposed, slot Mds[c][r] (plus BK * buffer for a double buffer) element (r, c).
-    bool mdsTransposed = false;
-
-    // The shape of the work of the optimisation ladder's rungs (docs/ladder.md); the
-    // defaults are those of PMPP's kernels, one P element per thread in a TILE_WIDTH-square
-    // block. With tile T a block computes (T * blockRowsFactor) x (T * blockColsFactor)
-    // elements of P with (T * blockColsFactor / threadCols) x (T * blockRowsFactor /
-    // threadRows) threads.
+    /// The launch's grid x runs over the rows of P (ceil(j / edge) x ceil(l / edge) blocks),
+    /// not its columns (matmul-naive-uncoalesced, whose Row comes from blockIdx.x).
+    bool gridXOverRows = false;
+    /// A block covers (T * blockRowsFactor) x (T * blockColsFactor) elements of P with
+    /// (T * blockColsFactor / threadCols) x (T * blockRowsFactor / threadRows) threads, where T
+    /// is the tile: PMPP's kernels one element per thread in a TILE_WIDTH-square block, the
+    /// optimisation ladder's rungs several (docs/ladder.md).
     /// Rows of P each thread computes (a register tile's TM).
     int threadRows = 1;
     /// Columns of P each thread computes (a register tile's TN, or COARSE_FACTOR).
     int threadCols = 1;
-    /// The thread's columns lie T apart (thread coarsening, PMPP sec. 6.3) rather than side
-    /// by side (a register tile).
-    bool threadColsStrided = false;
-    /// The thread's rows and columns come in two halves of threadRows/2 and threadCols/2,
-    /// half a tile apart (matmul-conflict-free), rather than side by side.
-    bool threadTileSplit = false;
     /// A block's columns of P, in tiles: COARSE_FACTOR for thread coarsening, else 1.
     int blockColsFactor = 1;
     /// A block's rows of P, in tiles: 2 on matmul-warptiled (a 2T x T tile of P), else 1.
     int blockRowsFactor = 1;
-    /// Warp tiles (matmul-warptiled): warp w of a block computes the warpRows x warpCols tile
-    /// of P at row (w / (block's columns / warpCols)) * warpRows and column
-    /// (w % (block's columns / warpCols)) * warpCols of the block's tile. Lane (ly, lx) =
-    /// (lane / (warpCols / threadCols), lane % (warpCols / threadCols)) holds threadRows x
-    /// threadCols elements in 4 x 4 pieces: rows ly*4 + {0..3} of every warpRows /
-    /// (threadRows / 4) rows, columns lx*4 + {0..3} of every warpCols / (threadCols / 4)
-    /// columns. 0: no warp tiles.
-    int warpRows = 0, warpCols = 0;
-    /// Columns of M (rows of N) a phase loads (a register tile's BK); 0: the tile T.
+    /// Columns of M (rows of N) a phase loads (a register tile's BK); 0: the tile T. The loop
+    /// runs ceil(k / BK) phases (phases of a run with a dropped barrier are counted from it).
     int tileK = 0;
     /// The tile `--tile` gives when none is named (the rung's tuned default).
     int defaultTile = 16;

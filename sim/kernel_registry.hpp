@@ -140,7 +140,7 @@ struct MatmulNaiveUncoalesced {
         .untiled = "matmul-naive-uncoalesced", .sourceFile = "matmul_naive_uncoalesced.cuh", .barriersPerPhase = 0,
         .summary = "matmul-naive with threadIdx.x down the rows: a warp's M reads and P writes are not coalesced (PMPP sec. 6.1)",
         .lecture = "PMPP sec. 3.4 (Fig. 3.11's kernel), sec. 5.3 and 6.1 (memory coalescing); presets coalescing-uncoalesced-64, coalescing-naive-64",
-        .maxBlockEdge = 32, .params = kMatmulParams, .rowFromX = true};
+        .maxBlockEdge = 32, .params = kMatmulParams, .gridXOverRows = true};
     template <int, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -159,7 +159,7 @@ struct MatmulTiledNdsTransposed {
         .summary = "matmul-tiled storing Nds transposed: a warp's Nds reads fall into one or two banks (bank conflicts)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-transposed-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams, .ndsTransposed = true};
+        .tiles = TileSizes::values, .params = kMatmulParams};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -178,7 +178,7 @@ struct MatmulTiledNdsPadded {
         .summary = "the transposed Nds padded to TILE_WIDTH + 1 columns: its reads are free of bank conflicts",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-padded-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams, .ndsTransposed = true};
+        .tiles = TileSizes::values, .params = kMatmulParams};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -201,7 +201,7 @@ struct MatmulCoarsened {
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 6.3, Fig. 6.13 (thread coarsening); the optimisation ladder, rung 3",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadCols = kCoarseFactor,
-        .threadColsStrided = true, .blockColsFactor = kCoarseFactor, .defaultTile = 32};
+        .blockColsFactor = kCoarseFactor, .defaultTile = 32};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -260,7 +260,7 @@ struct MatmulVectorized {
         .summary = "matmul-regtile-2d with float4 (128-bit) loads from global and shared memory, the M tile transposed in Mds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "the optimisation ladder, rung 6: vector loads (PMPP sec. 6.1 on coalescing, in 16-byte pieces)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .mdsTransposed = true, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -280,7 +280,7 @@ struct MatmulDoubleBuffered {
         .sourceFile = "matmul_double_buffered.cuh", .barriersPerPhase = 1,
         .summary = "matmul-vectorized with two buffers per shared tile: the next tiles load while the current ones multiply, one barrier per phase",
         .lecture = "the optimisation ladder, rung 7: double buffering (latency hidden behind the multiply-adds)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .mdsTransposed = true, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -300,8 +300,8 @@ struct MatmulConflictFree {
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
         .summary = "matmul-double-buffered with each thread's 8 x 8 tile in four 4 x 4 quarters half a tile apart: 128-bit Nds reads without bank conflicts",
         .lecture = "the optimisation ladder, rung 8: a thread-tile layout the 32 banks serve at once (PMPP sec. 6.1's banks, 16 bytes a lane)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .mdsTransposed = true, .threadRows = 8, .threadCols = 8,
-        .threadTileSplit = true, .tileK = 8, .defaultTile = 128};
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .tileK = 8, .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -321,8 +321,8 @@ struct MatmulTuned {
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
         .summary = "matmul-conflict-free with BK = 16 columns of M per phase: half the barriers, twice the shared memory",
         .lecture = "the optimisation ladder, rung 9: the tile shape, tuned per GPU and size",
-        .tiles = TileSizes::values, .params = kMatmulParams, .mdsTransposed = true, .threadRows = 8, .threadCols = 8,
-        .threadTileSplit = true, .tileK = 16, .defaultTile = 128};
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .tileK = 16, .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -343,8 +343,8 @@ struct MatmulWarptiled {
         .sourceFile = "matmul_warptiled.cuh", .barriersPerPhase = 1,
         .summary = "64 x 64 warp tiles in a 2T x T block tile, each lane 16 x 8 elements in 4 x 4 pieces: fewer shared wavefronts per multiply-add",
         .lecture = "the optimisation ladder, rung 10: warp tiles (the warp as a unit of the tiling, PMPP sec. 4.7's warps meeting sec. 6.3's coarsening)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .mdsTransposed = true, .threadRows = 16, .threadCols = 8,
-        .blockRowsFactor = 2, .warpRows = 64, .warpCols = 64, .tileK = 8, .defaultTile = 128};
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 16, .threadCols = 8,
+        .blockRowsFactor = 2, .tileK = 8, .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {

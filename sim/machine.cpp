@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -69,7 +70,49 @@ uint8_t Machine::arrayId(const std::string& name, Space space, int rows, int col
     arrays.push_back(ArrayInfo{name, space, rows, cols});
     counters.elementLoads.emplace_back(static_cast<size_t>(rows) * cols, 0u);
     counters.elementStores.emplace_back(static_cast<size_t>(rows) * cols, 0u);
+    counters.elementWriters.emplace_back();   // sized by the first GlobalPtr that may write it
     return static_cast<uint8_t>(arrays.size() - 1);
+}
+
+void Machine::noteLoad(float value, uint8_t array, long long index)
+{
+    if (current == nullptr) return;
+    if (pendingLoads.size() <= tid) pendingLoads.resize(static_cast<size_t>(tid) + 1);
+    std::vector<PendingLoad>& p = pendingLoads[tid];
+    if (p.size() == kPendingLoads) p.erase(p.begin());
+    p.push_back(PendingLoad{value, array, static_cast<int32_t>(index)});
+}
+
+void Machine::noteOrigin(float value, uint8_t array, long long index)
+{
+    Event& e = events.back();
+    if (tid >= pendingLoads.size()) {
+        if (array != kNoArray) e.originArray = array, e.origin = static_cast<int32_t>(index);
+        return;
+    }
+    std::vector<PendingLoad>& p = pendingLoads[tid];
+    if (array != kNoArray) {
+        // `slot = global element`: that load is the thread's latest of it.
+        e.originArray = array;
+        e.origin = static_cast<int32_t>(index);
+        for (size_t i = p.size(); i-- > 0;)
+            if (p[i].array == array && p[i].index == index) {
+                p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
+                break;
+            }
+        return;
+    }
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    for (size_t i = 0; i < p.size(); ++i) {
+        uint32_t b;
+        std::memcpy(&b, &p[i].value, sizeof b);
+        if (b != bits) continue;
+        e.originArray = p[i].array;
+        e.origin = p[i].index;
+        p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+    }
 }
 
 void Machine::record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector)
@@ -442,6 +485,8 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     shared_.clear();
     ++m.epoch;   // a new block: nothing before it can race with it
     m.blockIdx = b;
+    m.writerBase = 1 + linearBlock(cfg_.grid, b) * nThreads;
+    if (m.tracing) m.pendingLoads.assign(nThreads, {});
     run.arrived = run.finished = 0;
     run.sameBarrier = true;
     m.vectorLeft = 0;
@@ -684,7 +729,9 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
         for (const ArrayInfo& a : m.arrays) {
             wm.counters.elementLoads.emplace_back(static_cast<size_t>(a.size()), 0u);
             wm.counters.elementStores.emplace_back(static_cast<size_t>(a.size()), 0u);
+            wm.counters.elementWriters.emplace_back();
         }
+        wm.keepWriters = m.keepWriters;
         wm.constant = m.constant;
         wm.dropMask = m.dropMask;
         wm.detectHazards = m.detectHazards;
@@ -788,11 +835,17 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
             std::vector<uint32_t>& stores = m.counters.elementStores[w->toLaunch[a]];
             for (size_t i = 0; i < loads.size(); ++i) loads[i] += c.elementLoads[a][i];
             for (size_t i = 0; i < stores.size(); ++i) stores[i] += c.elementStores[a][i];
+            // Writers: the later thread in block order, as a serial run leaves it.
+            if (c.elementWriters[a].empty()) continue;
+            std::vector<uint32_t>& writers = m.counters.elementWriters[w->toLaunch[a]];
+            if (writers.empty()) writers.assign(c.elementWriters[a].size(), 0u);
+            for (size_t i = 0; i < writers.size(); ++i) writers[i] = std::max(writers[i], c.elementWriters[a][i]);
         }
     }
     if (tracedWorker && traced <= fault) {
         for (Event e : tracedWorker->machine.events) {
             if (e.array != kNoArray) e.array = tracedWorker->toLaunch.at(e.array);
+            if (e.originArray != kNoArray) e.originArray = tracedWorker->toLaunch.at(e.originArray);
             m.events.push_back(e);
         }
     }
@@ -825,11 +878,15 @@ void withThreads(unsigned threads, const std::function<void()>& f)
 
 void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
 {
+    m.keepWriters = cfg.grid.count() * cfg.block.count() < 0xFFFFFFFFull;
     runSerial(m, cfg, body);
+    if (!m.keepWriters)
+        for (std::vector<uint32_t>& w : m.counters.elementWriters) w.clear();
 }
 
 void runGrid(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind)
 {
+    m.keepWriters = cfg.grid.count() * cfg.block.count() < 0xFFFFFFFFull;
     const uint64_t blocks = cfg.grid.count();
     const uint64_t threads = cfg.threads == 0 ? hardwareThreads() : cfg.threads;
     const unsigned workers = static_cast<unsigned>(std::min<uint64_t>(threads, blocks));

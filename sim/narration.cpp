@@ -104,6 +104,8 @@ struct Context {
     Family family;
     int phases = 0;   ///< phases of the tiled loop (0 for a kernel without them)
     int blockThreads;
+    /// The threads' rows of P follow tx (Trace::outputs), as in matmul-naive-uncoalesced.
+    bool rowFromTx = false;
     /// The trace's arrays under the names the source gives them (conv2d's mask in constant
     /// memory is Mc, the trace's M).
     std::vector<ArrayInfo> arrays;
@@ -115,6 +117,9 @@ struct Context {
         for (ArrayInfo& a : arrays)
             if (family == Family::Conv2D && a.space == Space::Constant) a.name = "Mc";
         findAccumulator();
+        // Threads 0 and 1 (tx 0 and 1) compute elements one row apart in the same column.
+        if (t.outputs.size() > 1 && t.blockDim.x > 1 && t.outputs[0].known && t.outputs[1].known)
+            rowFromTx = t.outputs[1].row - t.outputs[0].row == 1 && t.outputs[1].col == t.outputs[0].col;
         if (kernel && kernel->barriersPerPhase > 0)
             for (const Step& st : t.steps) phases = std::max(phases, st.phase + 1);
     }
@@ -285,8 +290,9 @@ std::string coordinate(const Context& c, const std::vector<std::pair<int, int>>&
     if (fits([&](int) { return v0; })) return str(v0);
     const int bdx = static_cast<int>(c.t.blockDim.x), bdy = static_cast<int>(c.t.blockDim.y);
     if (global && c.kernel) {
-        // PMPP's Row and Col (matmul-naive-uncoalesced takes Row from the x axis).
-        const bool swap = c.kernel->rowFromX;
+        // PMPP's Row and Col; Row follows tx where the threads' stores of P say so
+        // (matmul-naive-uncoalesced takes Row from the x axis).
+        const bool swap = c.rowFromTx;
         const int rowBase = swap ? static_cast<int>(c.t.block.x) * bdx : static_cast<int>(c.t.block.y) * bdy;
         const int colBase = swap ? static_cast<int>(c.t.block.y) * bdy : static_cast<int>(c.t.block.x) * bdx;
         if (fits([&](int th) { return rowBase + (swap ? c.tx(th) : c.ty(th)); })) return "Row";

@@ -31,7 +31,7 @@ ReplayState initial(const Trace& t)
         if (t.arrays[a].space == Space::Shared) s.slots[a].resize(t.arrays[a].size());
     s.threads.resize(t.blockDim.count());
     // A thread's first store: its only one on PMPP's kernels, Pvalue[0][0] on the register
-    // tiles (sim::pElementOf), whose other elements follow (threadPElements).
+    // tiles, whose other elements follow.
     for (const Event& e : t.events)
         if (e.op == Op::GlobalStore && e.thread < s.threads.size() && !s.threads[e.thread].hasOutput) {
             ThreadView& th = s.threads[e.thread];
@@ -142,10 +142,11 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
             slot.zeroFilled = e.op == Op::ZeroFill;
             slot.sourceArray = kNoArray;
             slot.sourceIndex = -1;
-            if (e.op == Op::SharedStore && lr && lr->index >= 0) {
-                slot.sourceArray = lr->array;
-                slot.sourceIndex = lr->index;
-                ++changeElement(s, lr->array, lr->index).sharedCopies;
+            if (e.op == Op::SharedStore && e.origin >= 0) {
+                // The simulator's provenance: the global element whose value this is.
+                slot.sourceArray = e.originArray;
+                slot.sourceIndex = e.origin;
+                ++changeElement(s, e.originArray, e.origin).sharedCopies;
             }
             ++s.soFar.shared_stores;
             if (e.op == Op::ZeroFill) ++s.soFar.zero_fills;

@@ -97,10 +97,10 @@ Family familyOf(const Scenario& s)
     return k ? k->family : Family::Matmul;
 }
 
-bool rowFromX(const Scenario& s)
+bool gridXOverRows(const Scenario& s)
 {
     const KernelInfo* k = findKernel(s.kernel);
-    return k && k->rowFromX;
+    return k && k->gridXOverRows;
 }
 
 LaunchShape launchShape(const Scenario& s)
@@ -115,11 +115,13 @@ LaunchShape launchShape(const Scenario& s)
     const unsigned rowsPerBlock = t * static_cast<unsigned>(k ? k->blockRowsFactor : 1), colsPerBlock = t * static_cast<unsigned>(k ? k->blockColsFactor : 1);
     const unsigned tr = static_cast<unsigned>(k ? k->threadRows : 1), tc = static_cast<unsigned>(k ? k->threadCols : 1);
     sh.block = Dim3{std::max(1u, colsPerBlock / tc), std::max(1u, rowsPerBlock / tr), 1};
+    sh.pRows = rowsPerBlock;
+    sh.pCols = colsPerBlock;
     const unsigned rowBlocks = (static_cast<unsigned>(s.j) + rowsPerBlock - 1) / rowsPerBlock;
     const unsigned colBlocks = (static_cast<unsigned>(s.l) + colsPerBlock - 1) / colsPerBlock;
-    // Grid x runs over the columns of P (PMPP Fig. 3.11), or over its rows for a kernel
-    // that takes Row from the x axis (matmul-naive-uncoalesced).
-    sh.grid = rowFromX(s) ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};
+    // Grid x runs over the columns of P (PMPP Fig. 3.11), or over its rows where the launch
+    // says so (matmul-naive-uncoalesced, whose Row comes from the x axis).
+    sh.grid = gridXOverRows(s) ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};
     return sh;
 }
 

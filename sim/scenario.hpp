@@ -63,6 +63,9 @@ std::string validate(const Scenario& s);
 /// Launch shape of a scenario: grid and block in threads.
 struct LaunchShape {
     Dim3 grid, block;
+    /// A matrix multiplication block's rows and columns of P (KernelInfo::blockRowsFactor,
+    /// blockColsFactor times the tile); 0 for a convolution.
+    unsigned pRows = 0, pCols = 0;
 };
 /// The grid and block a kernel's launcher uses for `s` (which must name a known kernel).
 LaunchShape launchShape(const Scenario& s);
@@ -70,10 +73,10 @@ LaunchShape launchShape(const Scenario& s);
 /// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.
 Family familyOf(const Scenario& s);
 
-/// Does `s.kernel` take Row from the x axis (KernelInfo::rowFromX, matmul-naive-uncoalesced)?
-/// Then block (bx, by) covers rows bx*edge.. and columns by*edge.. of P; otherwise rows
-/// by*edge.. and columns bx*edge.. False for an unknown name.
-bool rowFromX(const Scenario& s);
+/// Does the launch of `s.kernel` run its grid's x over the rows of P (KernelInfo::gridXOverRows,
+/// matmul-naive-uncoalesced)? Then grid x counts blocks of rows and y blocks of columns;
+/// otherwise the other way round. False for an unknown name.
+bool gridXOverRows(const Scenario& s);
 
 /// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on
 /// every compiler (the GPU path uses them too). `stream` separates M from N. Throws

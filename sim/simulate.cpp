@@ -8,6 +8,7 @@
 
 #include "kernel_view.hpp"
 #include "problem.hpp"
+#include "provenance.hpp"
 #include "progress.hpp"
 #include "work_estimate.hpp"
 
@@ -157,6 +158,8 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
         }
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
                                info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases);
+        // Each thread's output element, from the provenance: P, the array the kernel writes.
+        setThreadOutputs(sim.trace, sim, sim.arrayIndex("P"));
     }
     sim.matchesReference =
         sim.error.empty() && sim.P.size() == sim.reference.size() &&
@@ -214,15 +217,11 @@ uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
     auto valid = [](long long first, long long extent, long long size) {
         return std::clamp<long long>(size - first, 0, extent);
     };
-    const KernelInfo* k = findKernel(s.kernel);
-    if (const std::optional<TileRect> t = blockTileOfP(s, b); t && k->threadRows * k->threadCols > 1) {
-        // A ladder rung: the block's tile of P, whose threads compute several elements each.
-        return 2ull * valid(t->row0, t->rows, s.j) * valid(t->col0, t->cols, s.l) * s.k;
-    }
-    const bool x = rowFromX(s);   // matmul-naive-uncoalesced: rows along the grid's x
-    const long long rows = x ? valid(1ll * b.x * sh.block.x, sh.block.x, s.j) : valid(1ll * b.y * sh.block.y, sh.block.y, s.j);
-    const long long cols = x ? valid(1ll * b.y * sh.block.y, sh.block.y, s.l) : valid(1ll * b.x * sh.block.x, sh.block.x, s.l);
-    return 2ull * rows * cols * s.k;
+    // The block's rows and columns of P, cut at P's edge: the grid runs over the blocks' tiles
+    // of P, its x over the columns (over the rows where Row comes from x).
+    const bool x = gridXOverRows(s);
+    const long long rowBlock = x ? b.x : b.y, colBlock = x ? b.y : b.x;
+    return 2ull * valid(rowBlock * sh.pRows, sh.pRows, s.j) * valid(colBlock * sh.pCols, sh.pCols, s.l) * s.k;
 }
 
 double opsPerByte(const Totals& t)

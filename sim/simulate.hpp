@@ -76,7 +76,7 @@ Simulation simulate(const Scenario& s, const SimOptions& opt = {});
 
 /// Global loads the untiled counterpart (matmul-naive with the same block edge) performs
 /// on the same problem: 2k per valid P element. Whole grid, or the block `b` only (whose
-/// rows lie along the grid's x for matmul-naive-uncoalesced, rowFromX).
+/// rows lie along the grid's x for matmul-naive-uncoalesced, gridXOverRows).
 /// Convolution: the basic kernel's loads of N (sim/problem.hpp, convUntiledGlobalLoads).
 uint64_t untiledGlobalLoads(const Scenario& s);
 uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b);

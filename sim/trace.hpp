@@ -33,6 +33,18 @@ struct Trace {
     std::vector<ArrayInfo> arrays;
     std::vector<Event> events;
     std::vector<Step> steps;
+    /// By linear thread: the element of the launch's output array (P) that the thread
+    /// computes first, in that array's (row, col); `known` false where nothing says. Set by
+    /// simulate() from the provenance (sim/provenance.hpp, threadOutputs): the thread's own
+    /// first store, or for a thread that stores none (outside P at a ragged edge) where the
+    /// grid's layout of first stores puts it.
+    struct Output {
+        bool known = false;
+        bool stored = false;          ///< the thread stored it (else it lies outside the array)
+        long long row = 0, col = 0;
+    };
+    std::vector<Output> outputs;
+    int outputArray = -1;             ///< the array `outputs` index, -1 if none
     /// Index of the first step of each phase (for the timeline's phase marks).
     std::vector<int> phaseStarts() const;
 };

@@ -55,7 +55,7 @@ enum EventFlag : uint8_t {
     kVectorTail = 8,
 };
 
-/// One recorded event of the traced block (20 bytes).
+/// One recorded event of the traced block (28 bytes).
 struct Event {
     int32_t index = -1;        ///< flat element index into `array`, -1 if none
     float value = 0;           ///< value moved; for Fma the accumulator after the update
@@ -68,6 +68,11 @@ struct Event {
     /// The thread's x.unrolled() tag when it made the access (0: none): the iteration of an
     /// unrolled loop, which names the instruction where lanes skip guarded accesses.
     uint8_t unrolled = 0;
+    /// Provenance of a SharedStore: the global array (originArray) and flat element (origin)
+    /// whose loaded value the store puts in its slot, through any registers in between
+    /// (Machine::noteOrigin). kNoArray / -1 for a value the thread computed and for a zero fill.
+    uint8_t originArray = kNoArray;
+    int32_t origin = -1;
 };
 
 /// Counts of memory operations (element granularity) and work.
@@ -102,6 +107,11 @@ struct Counters {
     std::vector<std::vector<uint32_t>> elementLoads;   ///< by array id, then element/slot;
                                                        ///< shared slots summed over blocks
     std::vector<std::vector<uint32_t>> elementStores;  ///< as elementLoads, for writes
+    /// Who wrote each element of a global array the kernel writes (P), by array id (empty for
+    /// the arrays it only reads): 1 + the grid-wide linear index of the thread whose store
+    /// came last in block order (block (by*gridDim.x + bx) * threads per block + ty*blockDim.x
+    /// + tx), 0 for an element never written. Empty when the grid has 2^32 - 1 threads or more.
+    std::vector<std::vector<uint32_t>> elementWriters;
 };
 
 }  // namespace ts::sim

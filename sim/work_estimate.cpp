@@ -192,7 +192,7 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
         e.referenceFmas = j * k * l;
         // The traced block's rows and columns of P (along the grid's x for a kernel that
         // takes Row from x, matmul-naive-uncoalesced)
-        const bool x = rowFromX(s);
+        const bool x = gridXOverRows(s);
         const uint64_t validRows = x ? valid(1ull * tb.x * sh.block.x, sh.block.x, j) : valid(1ull * tb.y * sh.block.y, sh.block.y, j);
         const uint64_t validCols = x ? valid(1ull * tb.y * sh.block.y, sh.block.y, l) : valid(1ull * tb.x * sh.block.x, sh.block.x, l);
         const uint64_t validThreads = validRows * validCols;

@@ -135,17 +135,23 @@ TEST(KernelView, ARungsOwnVariableIsNamedNotADisagreement)
 
 TEST(KernelView, PhaseTilesReachPastTheEdge)
 {
+    // 3 x 3 x 3, TILE_WIDTH 2, block (0, 1): its phase 1 loads M rows 2-3, columns 2-3, of
+    // which only M[2][2] lies inside M; the other three slots are zero-filled ghost cells.
     Scenario s;
     s.j = s.k = s.l = 3;
-    auto m = phaseTile(s, Uint3{0, 1, 0}, 1, "M");
+    s.block = Uint3{0, 1, 0};
+    const Simulation r = simulate(s);
+    ASSERT_EQ(r.error, "");
+    auto m = phaseTileOf(r.trace, 1, r.arrayIndex("M"));
     ASSERT_TRUE(m);
     EXPECT_EQ(m->row0, 2);
     EXPECT_EQ(m->col0, 2);
     EXPECT_EQ(m->rows, 2);
-    EXPECT_EQ(tileSourceArray(s, "Nds"), "N");
+    EXPECT_EQ(m->cols, 2);
+    EXPECT_EQ(sourceOf(r.trace, r.arrayIndex("Nds")), r.arrayIndex("N"));
     s.kernel = "matmul-naive";
-    EXPECT_EQ(tileSourceArray(s, "Nds"), "");
-    EXPECT_FALSE(phaseTile(s, Uint3{}, 0, "M"));
+    const Simulation naive = simulate(s);
+    EXPECT_FALSE(phaseTileOf(naive.trace, 0, naive.arrayIndex("M")));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "sim/kernel_view.hpp"
+#include "sim/provenance.hpp"
 #include "sim/warp_memory.hpp"
 #include "sim/work_estimate.hpp"
 #include "fused_product.hpp"
@@ -136,20 +137,42 @@ TEST(NewMemoryKernels, UncoalescedGridRunsOverRows)
 
 TEST(NewMemoryKernels, UncoalescedThreadComputesRowFromX)
 {
-    // Thread (tx 5, ty 2) of block (6, 3), edge 16: Row = 6*16 + 5 = 101, Col = 3*16 + 2 = 50.
+    // Thread (tx 5, ty 2) of block (6, 3), edge 16: Row = 6*16 + 5 = 101, Col = 3*16 + 2 = 50,
+    // past P's 100 rows, so it stores nothing: the block's layout (fitted to the threads that
+    // store) places it there. Its neighbour (tx 2) computes Row 98.
     const sim::Scenario s = matmul(kUncoalesced, 100, 37, 51, 16, {6, 3, 0});
-    const sim::PElement p = sim::pElementOf(s, s.block, sim::Dim3{16, 16, 1}, 5, 2);
-    EXPECT_EQ(p.row, 101);
-    EXPECT_EQ(p.col, 50);
-    const sim::PElement q = sim::pElementOf(matmul("matmul-naive", 100, 37, 51, 16), {6, 3, 0}, {16, 16, 1}, 5, 2);
-    EXPECT_EQ(q.row, 3 * 16 + 2);
-    EXPECT_EQ(q.col, 6 * 16 + 5);
-    const auto tile = sim::blockTileOfP(s, s.block);
+    const sim::Simulation r = sim::simulate(s);
+    ASSERT_EQ(r.error, "");
+    const int P = r.arrayIndex("P");
+    const auto p = sim::threadElement(r.trace, P, 2 * 16 + 5);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->row, 101);
+    EXPECT_EQ(p->col, 50);
+    EXPECT_EQ(sim::storesOf(r.trace, P, 2 * 16 + 5).size(), 0u);
+    EXPECT_EQ(sim::storesOf(r.trace, P, 2 * 16 + 2), std::vector<int32_t>{98 * 51 + 50});
+    // matmul-naive takes Row from y: thread (5, 2) of block (2, 3) computes (3*16 + 2, 2*16 + 5).
+    const sim::Simulation n = sim::simulate(matmul("matmul-naive", 100, 37, 51, 16, {2, 3, 0}));
+    ASSERT_EQ(n.error, "");
+    const auto q = sim::threadElement(n.trace, n.arrayIndex("P"), 2 * 16 + 5);
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->row, 3 * 16 + 2);
+    EXPECT_EQ(q->col, 2 * 16 + 5);
+    // The block wrote rows 96-99 (P ends at 100) and columns 48-50 (P ends at 51).
+    const auto tile = sim::writtenRect(r, P, s.block);
     ASSERT_TRUE(tile);
     EXPECT_EQ(tile->row0, 96);
     EXPECT_EQ(tile->col0, 48);
-    EXPECT_EQ(tile->rows, 16);
-    EXPECT_EQ(tile->cols, 16);
+    EXPECT_EQ(tile->rows, 4);
+    EXPECT_EQ(tile->cols, 3);
+    // Every element of P has the writer Row and Col say: block (Row / 16, Col / 16).
+    for (int row = 0; row < 100; row += 7)
+        for (int col = 0; col < 51; col += 5) {
+            const auto w = sim::writerOf(r, P, row * 51 + col);
+            ASSERT_TRUE(w);
+            EXPECT_EQ(w->block.x, static_cast<unsigned>(row / 16));
+            EXPECT_EQ(w->block.y, static_cast<unsigned>(col / 16));
+            EXPECT_EQ(w->thread, (col % 16) * 16 + row % 16);
+        }
 }
 
 // Every recorded access of every thread of an edge block agrees with its index expression
@@ -218,25 +241,47 @@ TEST(NewMemoryKernels, WorkEstimateMatchesTheCounters)
     }
 }
 
+/// The placement of the first load step of `array` in phase `phase` of `r`'s trace.
+std::optional<sim::SlotPlacement> placementIn(const sim::Simulation& r, int phase, const char* array)
+{
+    const int a = r.arrayIndex(array);
+    for (int k = 0; k < static_cast<int>(r.trace.steps.size()); ++k) {
+        const sim::Step& st = r.trace.steps[k];
+        if (st.phase != phase || st.kind != sim::StepKind::LoadTile) continue;
+        for (int n = st.begin; n < st.end; ++n)
+            if (r.trace.events[n].array == a) return sim::slotPlacement(r.trace, k, a);
+    }
+    return std::nullopt;
+}
+
 TEST(NewMemoryKernels, TransposedSlotsNameTheirNElement)
 {
     // Phase 1, block (2, 0), TILE_WIDTH 4: the N tile is rows 4-7, columns 8-11. Nds[c][r]
     // holds N[4 + r][8 + c], so Nds[3][1] holds N[5][11]; Mds[3][1] holds M[0*4 + 3][4 + 1].
-    const sim::Scenario s = matmul(kTransposed, 8, 8, 12, 4, {2, 0, 0});
-    const auto n = sim::tileSlotElement(s, s.block, 1, "Nds", 3, 1);
+    const sim::Simulation r = sim::simulate(matmul(kTransposed, 8, 8, 12, 4, {2, 0, 0}));
+    ASSERT_EQ(r.error, "");
+    const auto n = placementIn(r, 1, "Nds");
     ASSERT_TRUE(n);
-    EXPECT_EQ(n->row, 5);
-    EXPECT_EQ(n->col, 11);
-    const auto m = sim::tileSlotElement(s, s.block, 1, "Mds", 3, 1);
+    EXPECT_TRUE(n->swapped);
+    EXPECT_EQ(n->element(3, 1).row, 5);
+    EXPECT_EQ(n->element(3, 1).col, 11);
+    const auto m = placementIn(r, 1, "Mds");
     ASSERT_TRUE(m);
-    EXPECT_EQ(m->row, 3);
-    EXPECT_EQ(m->col, 5);
-    // matmul-tiled keeps Nds the right way round; the padded kernel's extra column holds nothing.
-    const auto plain = sim::tileSlotElement(matmul("matmul-tiled", 8, 8, 12, 4, {2, 0, 0}), {2, 0, 0}, 1, "Nds", 3, 1);
+    EXPECT_FALSE(m->swapped);
+    EXPECT_EQ(m->element(3, 1).row, 3);
+    EXPECT_EQ(m->element(3, 1).col, 5);
+    // matmul-tiled keeps Nds the right way round: Nds[3][1] holds N[4 + 3][8 + 1].
+    const sim::Simulation t = sim::simulate(matmul("matmul-tiled", 8, 8, 12, 4, {2, 0, 0}));
+    const auto plain = placementIn(t, 1, "Nds");
     ASSERT_TRUE(plain);
-    EXPECT_EQ(plain->row, 7);
-    EXPECT_EQ(plain->col, 9);
-    EXPECT_FALSE(sim::tileSlotElement(matmul(kPadded, 8, 8, 12, 4, {2, 0, 0}), {2, 0, 0}, 1, "Nds", 3, 4));
+    EXPECT_EQ(plain->element(3, 1).row, 7);
+    EXPECT_EQ(plain->element(3, 1).col, 9);
+    // The padded kernel's extra column is never written: no store of Nds has column 4.
+    const sim::Simulation pad = sim::simulate(matmul(kPadded, 8, 8, 12, 4, {2, 0, 0}));
+    const int nds = pad.arrayIndex("Nds");
+    for (const sim::Event& e : pad.trace.events)
+        if (e.array == nds && (e.op == sim::Op::SharedStore || e.op == sim::Op::ZeroFill))
+            EXPECT_NE(e.index % 5, 4);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -230,9 +230,8 @@ TEST(Replay3x3, BoundaryThreadsLoadWithoutAnOutputAndZeroFill)
 }  // namespace ts::sim
 
 // On the register-tiled rungs a thread stores many elements of P: the Threads panel names
-// its first, Pvalue[0][0], which is sim::pElementOf's element (warp-tiled, TILE 64, 128 x 16
-// x 64: thread (tx, ty) = (1, 5) is lane 9 of warp 1, rows from 64 + 4, columns from 4; its
-// last store would be P[119][39]).
+// its first, Pvalue[0][0] (warp-tiled, TILE 64, 128 x 16 x 64: thread (tx, ty) = (1, 5) is
+// lane 9 of warp 1, rows from 64 + 4, columns from 4; its last store would be P[119][39]).
 TEST(ReplayRungs, ThreadsOutputIsItsFirstElement)
 {
     const ts::sim::Scenario s = ts::sim::matmulScenario("matmul-warptiled", 128, 16, 64, 64, {0, 0});
@@ -242,6 +241,8 @@ TEST(ReplayRungs, ThreadsOutputIsItsFirstElement)
     const ts::sim::ThreadView& th = st.threads[5 * 8 + 1];
     ASSERT_TRUE(th.hasOutput);
     EXPECT_EQ(th.outputIndex, 68 * 64 + 4);
-    const ts::sim::PElement first = ts::sim::pElementOf(s, r.trace.block, r.trace.blockDim, 1, 5);
-    EXPECT_EQ(th.outputIndex, first.row * 64 + first.col);
+    const auto first = ts::sim::threadElement(r.trace, r.arrayIndex("P"), 5 * 8 + 1);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(th.outputIndex, first->row * 64 + first->col);
+    EXPECT_EQ(ts::sim::storesOf(r.trace, r.arrayIndex("P"), 5 * 8 + 1).back(), 119 * 64 + 39);
 }

@@ -1,28 +1,39 @@
-// The Matrices panel's geometry from the kernel's index arithmetic (sim/kernel_view.hpp).
+// The Matrices panel's geometry from the simulator's provenance (sim/provenance.hpp).
 #include "matrices_geometry.hpp"
 
 #include <algorithm>
-
-#include "sim/kernel_info.hpp"
+#include <map>
+#include <set>
 
 namespace ts::app {
 
-POwner ownerOfP(const sim::Scenario& s, int row, int col)
+namespace {
+
+/// The id of global array `name` in the trace, or -1.
+int arrayOf(const sim::Trace& t, const std::string& name)
 {
-    const sim::PElementOwner o = sim::ownerOfPElement(s, row, col);
-    return POwner{o.block, static_cast<int>(o.tx), static_cast<int>(o.ty)};
+    for (size_t a = 0; a < t.arrays.size(); ++a)
+        if (t.arrays[a].name == name && t.arrays[a].space == sim::Space::Global) return static_cast<int>(a);
+    return -1;
+}
+
+}  // namespace
+
+std::optional<POwner> ownerOfP(const sim::Simulation& sim, int row, int col)
+{
+    const int p = sim.arrayIndex("P");
+    if (p < 0 || row < 0 || col < 0 || row >= sim.arrays[p].rows || col >= sim.arrays[p].cols) return std::nullopt;
+    const std::optional<sim::Writer> w = sim::writerOf(sim, p, 1ll * row * sim.arrays[p].cols + col);
+    if (!w) return std::nullopt;
+    const int bdx = static_cast<int>(sim.block.x);
+    return POwner{w->block, w->thread % bdx, w->thread / bdx};
 }
 
 int linearThread(const sim::Dim3& blockDim, int tx, int ty) { return ty * static_cast<int>(blockDim.x) + tx; }
 
-std::optional<sim::TileRect> blockRectInP(const sim::Scenario& s, const sim::Uint3& block)
+std::optional<sim::TileRect> blockRectInP(const sim::Simulation& sim, const sim::Uint3& block)
 {
-    const std::optional<sim::TileRect> t = sim::blockTileOfP(s, block);
-    if (!t) return std::nullopt;
-    const int r0 = std::max(0, t->row0), c0 = std::max(0, t->col0);
-    const int r1 = std::min(s.j, t->row0 + t->rows), c1 = std::min(s.l, t->col0 + t->cols);
-    if (r1 <= r0 || c1 <= c0) return std::nullopt;
-    return sim::TileRect{r0, c0, r1 - r0, c1 - c0};
+    return sim::writtenRect(sim, sim.arrayIndex("P"), block);
 }
 
 bool rectContains(const std::optional<sim::TileRect>& rect, int row, int col)
@@ -31,69 +42,93 @@ bool rectContains(const std::optional<sim::TileRect>& rect, int row, int col)
            col < rect->col0 + rect->cols;
 }
 
-sim::PElement threadPElement(const sim::Scenario& s, const sim::Trace& t, int thread)
+std::optional<sim::PElement> threadPElement(const sim::Trace& t, int thread)
 {
-    const int bdx = static_cast<int>(t.blockDim.x);
-    return sim::pElementOf(s, t.block, t.blockDim, thread % bdx, thread / bdx);
+    return sim::threadElement(t, arrayOf(t, "P"), thread);
 }
 
-std::vector<GhostCell> ghostCells(const sim::Scenario& s, const sim::Trace& t, const sim::ReplayState& r,
-                                  const std::string& matrix, int rows, int cols)
+std::vector<GhostCell> ghostCells(const sim::Trace& t, const sim::ReplayState& r, const std::string& matrix,
+                                  int rows, int cols)
 {
     std::vector<GhostCell> out;
+    const int source = arrayOf(t, matrix);
+    if (source < 0) return out;
+    // One placement per load step and shared array (sim::slotPlacement).
+    std::map<std::pair<int, size_t>, std::optional<sim::SlotPlacement>> placements;
     for (size_t a = 0; a < t.arrays.size() && a < r.slots.size(); ++a) {
-        if (sim::tileSourceArray(s, t.arrays[a].name) != matrix) continue;
         const std::vector<sim::SlotView>& slots = r.slots[a];
-        const int w = t.arrays[a].cols;
         for (size_t i = 0; i < slots.size(); ++i) {
             const sim::SlotView& sl = slots[i];
             if (!sl.zeroFilled || sl.writeStep < 0) continue;
-            const int ph = t.steps[sl.writeStep].phase;
-            const auto e = sim::tileSlotElement(s, t.block, ph, t.arrays[a].name, static_cast<int>(i) / w,
-                                                static_cast<int>(i) % w);
-            if (!e) continue;   // a padding column: no element of the matrix
-            if (e->row >= 0 && e->col >= 0 && e->row < rows && e->col < cols) continue;
-            out.push_back(GhostCell{static_cast<int>(e->row), static_cast<int>(e->col), sl.writtenNow});
+            auto it = placements.find({sl.writeStep, a});
+            if (it == placements.end())
+                it = placements.emplace(std::pair{sl.writeStep, a}, sim::slotPlacement(t, sl.writeStep, static_cast<int>(a))).first;
+            const std::optional<sim::SlotPlacement>& p = it->second;
+            if (!p || p->source != source) continue;
+            const sim::PElement slot = sim::elementAt(t.arrays[a], static_cast<long long>(i));
+            const sim::PElement e = p->element(slot.row, slot.col);
+            if (e.row >= 0 && e.col >= 0 && e.row < rows && e.col < cols) continue;
+            out.push_back(GhostCell{static_cast<int>(e.row), static_cast<int>(e.col), sl.writtenNow});
         }
     }
     return out;
 }
 
-TileGrid tileGrid(const sim::Scenario& s)
+TileGrid tileGrid(const sim::Simulation& sim)
 {
     TileGrid g;
-    const sim::Uint3 first{0, 0, 0};
-    if (const auto p = sim::blockTileOfP(s, first)) {
-        g.rows = std::max(1, p->rows);
-        g.cols = std::max(1, p->cols);
-    }
+    const sim::Scenario& s = sim.scenario;
+    const sim::Trace& t = sim.trace;
+    // The block's tile of P is the launch's (grid and block from the sizes); the depth of a
+    // phase is what the traced block's first phase loaded of M.
+    const sim::LaunchShape sh = sim::launchShape(s);
+    g.rows = static_cast<int>(std::max(1u, sh.pRows));
+    g.cols = static_cast<int>(std::max(1u, sh.pCols));
     g.depth = std::max(1, s.tile);
-    const auto m = sim::phaseTile(s, first, 0, "M");
+    const int M = arrayOf(t, "M");
+    const int phase = t.steps.empty() ? 0 : t.steps.front().phase;
+    const auto m = M < 0 ? std::nullopt : sim::phaseTileOf(t, phase, M);
     if (!m) return g;   // untiled: no phases, nothing zero-filled
     g.depth = std::max(1, m->cols);
-    auto past = [](int n, int step) { return (n + step - 1) / step * step - n; };
+    auto past = [](int count, int step) { return (count + step - 1) / step * step - count; };
     g.ghostJ = past(s.j, g.rows);
     g.ghostK = past(s.k, g.depth);
     g.ghostL = past(s.l, g.cols);
     return g;
 }
 
-std::vector<RegisterElement> registerElementsOfP(const sim::Scenario& s, const sim::Trace& t, int arrayP, int thread)
+std::vector<RegisterElement> registerElementsOfP(const sim::Trace& t, int arrayP, int thread)
 {
     std::vector<RegisterElement> out;
-    const sim::KernelInfo* k = sim::findKernel(s.kernel);
-    if (!k || (k->threadRows <= 1 && k->threadCols <= 1) || arrayP < 0 || thread < 0 || s.l < 1) return out;
-    const bool twoD = k->threadRows > 1 && k->threadCols > 1;
+    if (arrayP < 0 || arrayP >= static_cast<int>(t.arrays.size()) || thread < 0) return out;
+    const sim::ArrayInfo& P = t.arrays[arrayP];
+    // The most rows and columns of P one thread of the block stores: Pvalue's shape.
+    std::vector<std::set<long long>> rows(t.blockDim.count()), cols(t.blockDim.count());
+    for (const sim::Event& e : t.events)
+        if (e.op == sim::Op::GlobalStore && e.array == arrayP && e.thread < rows.size()) {
+            const sim::PElement p = sim::elementAt(P, e.index);
+            rows[e.thread].insert(p.row);
+            cols[e.thread].insert(p.col);
+        }
+    size_t tm = 0, tn = 0, most = 0;
+    for (size_t th = 0; th < rows.size(); ++th) {
+        tm = std::max(tm, rows[th].size());
+        tn = std::max(tn, cols[th].size());
+        most = std::max(most, rows[th].size() * cols[th].size());
+    }
+    if (most <= 1) return out;
+    const bool twoD = tm > 1 && tn > 1;
     int inVector = 0;   // the element's place in a 128-bit store (0 for a plain one)
     for (const sim::Event& e : t.events) {
         if (e.op != sim::Op::GlobalStore || e.array != arrayP || e.thread != thread || e.unrolled == 0) continue;
         inVector = (e.flags & sim::kVectorTail) ? inVector + 1 : 0;
         const int i = e.unrolled - 1 + inVector;   // the iteration m*TN + n of the store loop
         RegisterElement r;
-        r.row = e.index / s.l;
-        r.col = e.index % s.l;
-        r.m = twoD ? i / k->threadCols : i;
-        r.n = twoD ? i % k->threadCols : 0;
+        const sim::PElement p = sim::elementAt(P, e.index);
+        r.row = static_cast<int>(p.row);
+        r.col = static_cast<int>(p.col);
+        r.m = twoD ? i / static_cast<int>(tn) : i;
+        r.n = twoD ? i % static_cast<int>(tn) : 0;
         r.name = twoD ? "Pvalue[" + std::to_string(r.m) + "][" + std::to_string(r.n) + "]"
                       : "Pvalue[" + std::to_string(i) + "]";
         out.push_back(r);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,8 @@ struct Ctx {
     std::vector<std::pair<int, int32_t>> sharedReads;       ///< sources of slots read now
     uint32_t heatMax = 1;
     std::optional<sim::TileRect> blockP;        ///< the traced block's part of P (blockRectInP)
+    /// The phase tiles of M and N met so far, by (phase, array): MatricesPanel's cache.
+    std::map<std::pair<int, int>, std::optional<sim::TileRect>>* phaseTiles = nullptr;
     bool clicked = false;                       ///< a click (press and release, no drag) on the canvas
     std::optional<sim::Uint3> traceBlock;       ///< interact(): a click on P asks to trace this block
     /// The elements of P the selected thread holds in registers (a ladder rung's Pvalue), from
@@ -154,15 +157,16 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
     ImGui::Text("%s  (flat index %d)", elementName(g, r, col).c_str(), idx);
     ImGui::PopFont();
     if (g.name == "P") {
-        // Who computes it: the kernel's own Row and Col (Row from x for matmul-naive-uncoalesced).
-        const POwner o = ownerOfP(c.s.scenario, r, col);
+        // Who computed it: the thread whose store of it the simulator recorded.
+        const POwner o = ownerOfP(c.s, r, col).value_or(POwner{sim::Uint3{~0u, ~0u, 0}, -1, -1});
         const int bx = static_cast<int>(o.block.x), by = static_cast<int>(o.block.y);
         ImGui::Text("final value %.6g", c.s.P[idx]);
         if (static_cast<size_t>(idx) < c.s.reference.size() && !c.s.matchesReference &&
             std::memcmp(&c.s.P[idx], &c.s.reference[idx], sizeof(float)) != 0)
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.f.theme.palette.error),
                                "differs from the CPU reference %.6g: a race gave it a stale operand", c.s.reference[idx]);
-        ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, o.ty, o.tx);
+        if (o.tx >= 0) ImGui::Text("computed by block (bx=%d, by=%d), thread (ty=%d, tx=%d)", bx, by, o.ty, o.tx);
+        else ImGui::TextUnformatted("no thread stored it");
         if (const RegisterElement* reg = registerAt(c, r, col))
             ImGui::Text("held by the selected thread in register %s until its store", reg->name.c_str());
         if (e.stored) ImGui::Text("stored by the traced block at this step or before: finished");
@@ -511,11 +515,15 @@ void phaseTile(const Ctx& c, const Grid& g)
     if (c.f.view.cursor < 0) return;
     const Palette& pal = c.f.theme.palette;
     const int phase = t.steps[c.f.view.cursor].phase;
-    const auto tile = sim::phaseTile(c.s.scenario, t.block, phase, g.name);
+    const int source = c.s.arrayIndex(g.name);
+    if (source < 0) return;
+    auto it = c.phaseTiles->find({phase, source});
+    if (it == c.phaseTiles->end()) it = c.phaseTiles->emplace(std::pair{phase, source}, sim::phaseTileOf(t, phase, source)).first;
+    const std::optional<sim::TileRect>& tile = it->second;
     if (!tile) return;
-    // Ghost cells: zero-filled slots of the tile arrays whose element lies outside the matrix
-    // (Nds slot [r][c] stands for N(row0 + c, col0 + r) in the kernels that store it transposed).
-    for (const GhostCell& gc : ghostCells(c.s.scenario, t, c.f.replay, g.name, g.rows, g.cols)) {
+    // Ghost cells: zero-filled slots of the tile arrays whose element lies outside the matrix,
+    // placed as their load step placed the elements it loaded (an Nds stored transposed too).
+    for (const GhostCell& gc : ghostCells(t, c.f.replay, g.name, g.rows, g.cols)) {
         const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell.x - 1, p0.y + g.cell.y - 1);
         const ImU32 ghost = (pal.zeroFill & 0x00FFFFFF) | 0x90000000u;
         c.dl->AddRectFilled(p0, p1, ghost);
@@ -559,7 +567,9 @@ void blockOutline(const Ctx& c, const Grid& g)
         }
         return;
     }
-    const sim::PElement e = threadPElement(c.s.scenario, c.s.trace, c.f.view.thread);
+    const std::optional<sim::PElement> first = threadPElement(c.s.trace, c.f.view.thread);
+    if (!first) return;
+    const sim::PElement e = *first;
     if (g.contains(static_cast<int>(e.row), static_cast<int>(e.col)) && g.side() >= kMinCell) {
         const ImVec2 p = g.at(static_cast<float>(e.row), static_cast<float>(e.col));
         c.dl->AddRect(ImVec2(p.x + 3, p.y + 3), ImVec2(p.x + g.cell.x - 4, p.y + g.cell.y - 4), pal.selected, 2, 0, 1.5f);
@@ -590,9 +600,10 @@ void interact(Ctx& c, const Grid& g)
     // A thread of the traced block is selected at once; another block is traced by the
     // caller once the click has not become a double click (which fits instead).
     const sim::Trace& t = c.s.trace;
-    const POwner o = ownerOfP(c.s.scenario, r, col);
-    if (o.block.x == t.block.x && o.block.y == t.block.y) c.f.view.thread = linearThread(t.blockDim, o.tx, o.ty);
-    else c.traceBlock = sim::Uint3{o.block.x, o.block.y, 0};
+    const std::optional<POwner> o = ownerOfP(c.s, r, col);
+    if (!o) return;
+    if (o->block.x == t.block.x && o->block.y == t.block.y) c.f.view.thread = linearThread(t.blockDim, o->tx, o->ty);
+    else c.traceBlock = sim::Uint3{o->block.x, o->block.y, 0};
 }
 
 /// The legend of the value mode: the colour map from each matrix's smallest to its largest value.
@@ -667,6 +678,12 @@ private:
     std::array<Bins, 3> bins_;        ///< M, N, P
     std::array<GpuGrid, 3> gpu_;      ///< M, N, P
     uint64_t heatGeneration_ = ~0ull; ///< Loaded::generation heatMax_ belongs to
+    /// tileGrid, blockRectInP and the phase tiles met so far (sim::phaseTileOf, by phase and
+    /// array) of the simulation of geometryGeneration_.
+    TileGrid tiles_;
+    std::optional<sim::TileRect> blockP_;
+    std::map<std::pair<int, int>, std::optional<sim::TileRect>> phaseTiles_;
+    uint64_t geometryGeneration_ = ~0ull;
     uint32_t heatMax_ = 1;            ///< most global loads of an element of M or N
     /// The selected thread's registers of P (registerElementsOfP), for registersGeneration_
     /// and registersThread_.
@@ -880,9 +897,17 @@ void MatricesPanel::draw(Frame& f)
         if (!s || s->trace.steps.empty()) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
         } else {
-            Ctx c{f, *s, ImGui::GetWindowDrawList(), {}, {}, {}, 1, {}, false, {}, nullptr, {}};
-            c.tiles = tileGrid(s->scenario);
-            c.blockP = blockRectInP(s->scenario, s->trace.block);
+            Ctx c{f, *s, ImGui::GetWindowDrawList(), {}, {}, {}, 1, {}, nullptr, false, {}, nullptr, {}};
+            if (geometryGeneration_ != f.loaded.generation) {
+                // Both read the trace or the whole of P: once per simulation.
+                tiles_ = tileGrid(*s);
+                blockP_ = blockRectInP(*s, s->trace.block);
+                phaseTiles_.clear();
+                geometryGeneration_ = f.loaded.generation;
+            }
+            c.tiles = tiles_;
+            c.blockP = blockP_;
+            c.phaseTiles = &phaseTiles_;
             const int arrM = s->arrayIndex("M"), arrN = s->arrayIndex("N");
             if (heatGeneration_ != f.loaded.generation) {
                 heatMax_ = 1;
@@ -910,7 +935,7 @@ void MatricesPanel::draw(Frame& f)
             c.largest = largest_;
             c.negative = negative_;
             if (registersGeneration_ != f.loaded.generation || registersThread_ != f.view.thread) {
-                registers_ = registerElementsOfP(s->scenario, s->trace, s->arrayIndex("P"), f.view.thread);
+                registers_ = registerElementsOfP(s->trace, s->arrayIndex("P"), f.view.thread);
                 registersGeneration_ = f.loaded.generation;
                 registersThread_ = f.view.thread;
             }

@@ -46,7 +46,9 @@ void sizeInputs(ScenarioForm& form, const sim::KernelInfo* info)
     if (tiled) {
         const std::string cur = std::to_string(d.tile);
         // The kernel's compiled instances (a ladder rung has its own, docs/ladder.md).
-        const bool blockTile = info->threadRows > 1 || (info->threadCols > 1 && !info->threadColsStrided);
+        // A rung whose tile is the block's tile of P rather than TILE_WIDTH: its threads compute
+        // several elements, more than one tile across (coarsening keeps TILE_WIDTH).
+        const bool blockTile = info->threadRows > 1 || (info->threadCols > 1 && info->blockColsFactor == 1);
         if (ImGui::BeginCombo(blockTile ? "tile of P" : "TILE_WIDTH", cur.c_str())) {
             for (int t : info->tiles)
                 if (ImGui::Selectable(std::to_string(t).c_str(), t == d.tile)) d.tile = t;
