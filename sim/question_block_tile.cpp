@@ -65,7 +65,8 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickBlockTile(QuestionSpec 
 {
     q.block = b;
     q.phase = static_cast<int>(rng.below(phases));
-    q.array = familyOf(s) == Family::Matmul && rng.below(2) == 0 ? "M" : "N";
+    // One character assigned (GCC 12 warns, wrongly, of overlapping copies for `= cond ? "M" : "N"`).
+    q.array.assign(1, familyOf(s) == Family::Matmul && rng.below(2) == 0 ? 'M' : 'N');
     return q;
 }
 

@@ -182,46 +182,41 @@ struct QuestionGenerator::Impl {
     /// Draws a block of `pool`, a thread and the phases, then asks the kind's pick*.
     std::optional<QuestionSpec> pick(QuestionKind kind, SplitMix64& rng, const std::vector<Uint3>& pool);
 
-    // --- one kind each: the answer, then pick*(q, rng, block, thread, phases) --------------
+    // --- one kind each, in its file: the answer and the pick ---------------------------------
 
-    void loads(Question& q, bool mds);   // question_loads.cpp: mds-loads, nds-loads
-    std::optional<QuestionSpec> pickLoads(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                          const Uint3& t, int phases);
-    void blockTile(Question& q);   // question_block_tile.cpp
-    std::optional<QuestionSpec> pickBlockTile(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                              const Uint3& t, int phases);
-    void ndsSlot(Question& q);   // question_nds_slot.cpp
-    std::optional<QuestionSpec> pickNdsSlot(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                            const Uint3& t, int phases);
-    // question_index_value.cpp
+    /// A kind's choice of target: `q` (kind set) aimed with what pick() drew, block `b` of
+    /// the pool, thread `t` and [0, phases) for a phase, drawing more from `rng` where the
+    /// kind needs it; none when the choice has nothing to ask.
+    using Pick = std::optional<QuestionSpec>(QuestionSpec q, SplitMix64& rng, const Uint3& b, const Uint3& t,
+                                             int phases);
+
+    /// The answers, each in its kind's file (question_loads.cpp answers mds-loads and
+    /// nds-loads, question_halo_ghost.cpp halo-cells and ghost-cells, question_occupancy.cpp
+    /// both occupancy kinds; every other kind has a file of its own name).
+    void loads(Question& q, bool mds);
+    void blockTile(Question& q);
+    void ndsSlot(Question& q);
+    void indexValue(Question& q);
+    void elementReaders(Question& q);
+    void haloOrGhost(Question& q, bool halo);
+    void droppedBarrier(Question& q);
+    void blockGlobalLoads(Question& q);
+    void occupancy(Question& q, bool limiter);
+    /// The picks, in the same files.
+    Pick pickLoads, pickBlockTile, pickNdsSlot, pickIndexValue, pickElementReaders, pickHaloOrGhost, pickDroppedBarrier,
+        pickBlockGlobalLoads, pickOccupancy;
+
+    // What single kinds need (question_index_value.cpp, question_occupancy.cpp)
+
     /// Checks an index expression against the thread's recorded access at the step where it
     /// is a whole subscript of that access; returns false on a mismatch.
     bool agreesWithTrace(const BlockData& d, int th, int step, const std::string& expr, long long value) const;
-    void indexValue(Question& q);
     /// Candidate index expressions on a source line: the subscripts of its array accesses,
     /// the parenthesised parts and trailing sums inside them, and the named variables it
     /// uses; without the trivial ones (tx, a constant, a number).
     std::vector<std::string> expressionsOn(const BlockData& d, unsigned ln) const;
-    std::optional<QuestionSpec> pickIndexValue(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                               const Uint3& t, int phases);
-    void elementReaders(Question& q);   // question_element_readers.cpp
-    std::optional<QuestionSpec> pickElementReaders(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                                   const Uint3& t, int phases);
-    void haloOrGhost(Question& q, bool halo);   // question_halo_ghost.cpp: halo-cells, ghost-cells
-    std::optional<QuestionSpec> pickHaloOrGhost(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                                const Uint3& t, int phases);
-    void droppedBarrier(Question& q);   // question_dropped_barrier.cpp
-    std::optional<QuestionSpec> pickDroppedBarrier(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                                   const Uint3& t, int phases);
-    void blockGlobalLoads(Question& q);   // question_block_global_loads.cpp
-    std::optional<QuestionSpec> pickBlockGlobalLoads(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                                     const Uint3& t, int phases);
-    // question_occupancy.cpp: occupancy-blocks, occupancy-limiter
     /// Bytes of shared memory the kernel's block declares (its static arrays).
     int kernelSharedBytes();
-    void occupancy(Question& q, bool limiter);
-    std::optional<QuestionSpec> pickOccupancy(QuestionSpec q, SplitMix64& rng, const Uint3& b,
-                                              const Uint3& t, int phases);
 };
 
 }  // namespace ts::sim
