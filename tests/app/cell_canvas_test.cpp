@@ -20,24 +20,15 @@ namespace {
 Palette numberedPalette()
 {
     Palette p;
-    p.error = 1;
-    p.finished = 2;
-    p.inShared = 3;
-    p.loadedThisPhase = 4;
-    p.loadedEarlier = 5;
-    p.cell = 6;
+    ImU32 n = 1;
+    for (ImU32* c : {&p.error, &p.finished, &p.inShared, &p.loadedThisPhase, &p.loadedEarlier, &p.cell}) *c = n++;
     return p;
 }
 
 sim::ElementView element(uint32_t loads, bool thisPhase, bool now, uint16_t copies, bool stored)
 {
-    sim::ElementView e;
-    e.loadsSoFar = loads;
-    e.loadedThisPhase = thisPhase;
-    e.readNow = now;
-    e.sharedCopies = copies;
-    e.stored = stored;
-    return e;
+    return sim::ElementView{.loadsSoFar = loads, .loadedThisPhase = thisPhase, .readNow = now, .sharedCopies = copies,
+                            .stored = stored};
 }
 
 }  // namespace
