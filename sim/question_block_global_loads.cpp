@@ -38,4 +38,14 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickBlockGlobalLoads(Questi
     return q;
 }
 
+void QuestionGenerator::Impl::stepBlockGlobalLoads(const StepAsk& a, std::vector<QuestionSpec>& out) const
+{
+    // Asked at the block's last step, when all its loads are done.
+    if (a.step + 1 != static_cast<int>(a.d.trace().steps.size())) return;
+    QuestionSpec q;
+    q.kind = QuestionKind::BlockGlobalLoads;
+    q.block = a.b;
+    out.push_back(q);
+}
+
 }  // namespace ts::sim

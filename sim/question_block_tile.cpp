@@ -70,4 +70,19 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickBlockTile(QuestionSpec 
     return q;
 }
 
+void QuestionGenerator::Impl::stepBlockTile(const StepAsk& a, std::vector<QuestionSpec>& out) const
+{
+    if (a.st.kind != StepKind::LoadTile || !questionKindApplies(s, QuestionKind::BlockTile)) return;
+    for (const char* array : {"M", "N"})
+        for (int ph = 0; ph < std::max(1, questionPhases(s)); ++ph) {
+            if (familyOf(s) != Family::Matmul && std::string(array) == "M") continue;
+            QuestionSpec q;
+            q.kind = QuestionKind::BlockTile;
+            q.block = a.b;
+            q.phase = ph;
+            q.array = array;
+            out.push_back(q);
+        }
+}
+
 }  // namespace ts::sim

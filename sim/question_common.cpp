@@ -366,6 +366,20 @@ std::vector<QuestionGenerator::Impl::Fill> QuestionGenerator::Impl::convFills(co
     return phaseFills(d, linear(d, t), sharedOfN(s), 0);
 }
 
+void QuestionGenerator::Impl::addPhaseTargets(std::vector<QuestionSpec>& out, QuestionKind kind, const Uint3& b,
+                                              const Uint3& tu, const std::optional<Cell>& element) const
+{
+    QuestionSpec q;
+    q.kind = kind;
+    q.block = b;
+    q.thread = tu;
+    q.element = element;
+    for (int ph = 0; ph < std::max(1, questionPhases(s)); ++ph) {
+        q.phase = ph;
+        out.push_back(q);
+    }
+}
+
 bool QuestionGenerator::Impl::skipsGhostCells(int first) const
 {
     return first < 0 && (shape == Shape::ConvBasic || info->haloFromGlobal);

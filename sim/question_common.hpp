@@ -206,6 +206,30 @@ struct QuestionGenerator::Impl {
     Pick pickLoads, pickBlockTile, pickNdsSlot, pickIndexValue, pickElementReaders, pickHaloOrGhost, pickDroppedBarrier,
         pickBlockGlobalLoads, pickOccupancy;
 
+    /// What forStep asks the kinds about: step `step` (`st`) of the traced block `b`, whose
+    /// trace `d` holds.
+    struct StepAsk {
+        const BlockData& d;
+        const Step& st;
+        int step;
+        Uint3 b;
+    };
+    /// The questions of a kind that the step reveals, appended to `out` (none where the kind
+    /// does not apply or the step does no such work), in the kinds' files too: about thread
+    /// `th` (tu: its tx, ty) for the kinds that ask about one thread, else about the block.
+    /// `k`: mds-loads or nds-loads.
+    void stepLoads(const StepAsk& a, QuestionKind k, const Uint3& tu, std::vector<QuestionSpec>& out) const;
+    void stepNdsSlot(const StepAsk& a, int th, const Uint3& tu, std::vector<QuestionSpec>& out) const;
+    void stepIndexValue(const StepAsk& a, int th, const Uint3& tu, std::vector<QuestionSpec>& out) const;
+    void stepBlockTile(const StepAsk& a, std::vector<QuestionSpec>& out) const;
+    void stepElementReaders(const StepAsk& a, std::vector<QuestionSpec>& out) const;
+    void stepDroppedBarrier(const StepAsk& a, std::vector<QuestionSpec>& out) const;
+    void stepBlockGlobalLoads(const StepAsk& a, std::vector<QuestionSpec>& out) const;
+    /// `kind`'s questions about thread `tu` of block `b`, one a phase (questionPhases(), at
+    /// least one), each with `element` where given.
+    void addPhaseTargets(std::vector<QuestionSpec>& out, QuestionKind kind, const Uint3& b, const Uint3& tu,
+                         const std::optional<Cell>& element) const;
+
     // What single kinds need (question_index_value.cpp, question_occupancy.cpp)
 
     /// Checks an index expression against the thread's recorded access at the step where it

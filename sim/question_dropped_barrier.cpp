@@ -58,4 +58,17 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickDroppedBarrier(Question
     return q;
 }
 
+void QuestionGenerator::Impl::stepDroppedBarrier(const StepAsk& a, std::vector<QuestionSpec>& out) const
+{
+    if (a.st.kind != StepKind::Barrier || !questionKindApplies(s, QuestionKind::DroppedBarrierHazard)) return;
+    // The droppable barrier the step's line names.
+    for (unsigned bit : {unsigned(kernels::AFTER_LOAD), unsigned(kernels::AFTER_COMPUTE)})
+        if ((info->barriers & bit) && sourceLine(source, a.st.line).find(barrierMacro(bit)) != std::string::npos) {
+            QuestionSpec q;
+            q.kind = QuestionKind::DroppedBarrierHazard;
+            q.barrier = bit;
+            out.push_back(q);
+        }
+}
+
 }  // namespace ts::sim

@@ -85,4 +85,23 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickElementReaders(Question
     return q;
 }
 
+void QuestionGenerator::Impl::stepElementReaders(const StepAsk& a, std::vector<QuestionSpec>& out) const
+{
+    if (a.st.kind != StepKind::Use || !questionKindApplies(s, QuestionKind::ElementReaders)) return;
+    // The elements of N inside it whose N_ds slots the step reads.
+    const Trace& t = a.d.trace();
+    for (int e = a.st.begin; e < a.st.end; ++e) {
+        const Event& x = t.events[e];
+        if (x.op == Op::SharedLoad)
+            for (const ConvSlot& sl : a.d.conv->slots)
+                if (sl.slot == x.index && a.d.conv->geo.insideN(sl.row, sl.col)) {
+                    QuestionSpec q;
+                    q.kind = QuestionKind::ElementReaders;
+                    q.block = a.b;
+                    q.element = Cell{sl.row, sl.col};
+                    out.push_back(q);
+                }
+    }
+}
+
 }  // namespace ts::sim

@@ -194,4 +194,30 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickIndexValue(QuestionSpec
     return q;
 }
 
+void QuestionGenerator::Impl::stepIndexValue(const StepAsk& a, int th, const Uint3& tu,
+                                             std::vector<QuestionSpec>& out) const
+{
+    const StepKind k = a.st.kind;
+    if ((k != StepKind::LoadTile && k != StepKind::Use && k != StepKind::Store) ||
+        !questionKindApplies(s, QuestionKind::IndexValue))
+        return;
+    // The thread's own line at the step (its first event there), else the step's.
+    const Trace& t = a.d.trace();
+    unsigned ln = a.st.line;
+    for (int e = a.st.begin; e < a.st.end; ++e)
+        if (t.events[e].thread == th) {
+            ln = t.events[e].line;
+            break;
+        }
+    for (const std::string& expr : expressionsOn(a.d, ln)) {
+        QuestionSpec q;
+        q.kind = QuestionKind::IndexValue;
+        q.block = a.b;
+        q.thread = tu;
+        q.step = a.step;
+        q.expression = expr;
+        out.push_back(q);
+    }
+}
+
 }  // namespace ts::sim

@@ -56,4 +56,10 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickLoads(QuestionSpec q, S
     return q;
 }
 
+void QuestionGenerator::Impl::stepLoads(const StepAsk& a, QuestionKind k, const Uint3& tu,
+                                        std::vector<QuestionSpec>& out) const
+{
+    if (a.st.kind == StepKind::LoadTile && questionKindApplies(s, k)) addPhaseTargets(out, k, a.b, tu, std::nullopt);
+}
+
 }  // namespace ts::sim

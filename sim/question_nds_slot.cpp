@@ -79,4 +79,20 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickNdsSlot(QuestionSpec q,
     return q;
 }
 
+void QuestionGenerator::Impl::stepNdsSlot(const StepAsk& a, int th, const Uint3& tu,
+                                          std::vector<QuestionSpec>& out) const
+{
+    if (a.st.kind != StepKind::LoadTile || !questionKindApplies(s, QuestionKind::NdsSlot)) return;
+    std::optional<Cell> element;
+    if (shape == Shape::ConvTiled) {
+        // The element this thread stores at this step.
+        const Trace& t = a.d.trace();
+        for (int e = a.st.begin; e < a.st.end; ++e)
+            if (t.events[e].thread == th && (t.events[e].op == Op::SharedStore || t.events[e].op == Op::ZeroFill))
+                for (const ConvSlot& sl : a.d.conv->slots)
+                    if (sl.slot == t.events[e].index) element = Cell{sl.row, sl.col};
+    }
+    addPhaseTargets(out, QuestionKind::NdsSlot, a.b, tu, element);
+}
+
 }  // namespace ts::sim

@@ -408,93 +408,21 @@ std::vector<Question> QuestionGenerator::forStep(int step, uint64_t seed, int co
     const Step& st = t.steps[step];
     std::vector<QuestionSpec> candidates;
     const Scenario& s = preset_.scenario;
-    auto applies = [&](QuestionKind k) { return questionKindApplies(s, k); };
     std::set<int> threads;
     for (int e = st.begin; e < st.end; ++e)
         if (t.events[e].thread != kNoThread) threads.insert(t.events[e].thread);
+    const Impl::StepAsk ask{d, st, step, b};
     for (int th : threads) {
         const Uint3 tu{th % t.blockDim.x, th / t.blockDim.x, 0};
-        if (st.kind == StepKind::LoadTile) {
-            for (QuestionKind k : {QuestionKind::MdsLoads, QuestionKind::NdsLoads, QuestionKind::NdsSlot}) {
-                if (!applies(k)) continue;
-                QuestionSpec q;
-                q.kind = k;
-                q.block = b;
-                q.thread = tu;
-                for (int ph = 0; ph < std::max(1, questionPhases(s)); ++ph) {
-                    q.phase = ph;
-                    if (k == QuestionKind::NdsSlot && impl_->shape == Shape::ConvTiled) {
-                        // The element this thread stores at this step.
-                        for (int e = st.begin; e < st.end; ++e)
-                            if (t.events[e].thread == th &&
-                                (t.events[e].op == Op::SharedStore || t.events[e].op == Op::ZeroFill))
-                                for (const ConvSlot& sl : d.conv->slots)
-                                    if (sl.slot == t.events[e].index) q.element = Cell{sl.row, sl.col};
-                    }
-                    candidates.push_back(q);
-                }
-            }
-        }
-        if ((st.kind == StepKind::LoadTile || st.kind == StepKind::Use || st.kind == StepKind::Store) &&
-            applies(QuestionKind::IndexValue)) {
-            unsigned ln = st.line;
-            for (int e = st.begin; e < st.end; ++e)
-                if (t.events[e].thread == th) {
-                    ln = t.events[e].line;
-                    break;
-                }
-            for (const std::string& expr : impl_->expressionsOn(d, ln)) {
-                QuestionSpec q;
-                q.kind = QuestionKind::IndexValue;
-                q.block = b;
-                q.thread = tu;
-                q.step = step;
-                q.expression = expr;
-                candidates.push_back(q);
-            }
-        }
+        impl_->stepLoads(ask, QuestionKind::MdsLoads, tu, candidates);
+        impl_->stepLoads(ask, QuestionKind::NdsLoads, tu, candidates);
+        impl_->stepNdsSlot(ask, th, tu, candidates);
+        impl_->stepIndexValue(ask, th, tu, candidates);
     }
-    if (st.kind == StepKind::LoadTile && applies(QuestionKind::BlockTile))
-        for (const char* a : {"M", "N"})
-            for (int ph = 0; ph < std::max(1, questionPhases(s)); ++ph) {
-                if (familyOf(s) != Family::Matmul && std::string(a) == "M") continue;
-                QuestionSpec q;
-                q.kind = QuestionKind::BlockTile;
-                q.block = b;
-                q.phase = ph;
-                q.array = a;
-                candidates.push_back(q);
-            }
-    if (st.kind == StepKind::Use && applies(QuestionKind::ElementReaders)) {
-        for (int e = st.begin; e < st.end; ++e) {
-            const Event& x = t.events[e];
-            if (x.op == Op::SharedLoad)
-                for (const ConvSlot& sl : d.conv->slots)
-                    if (sl.slot == x.index && d.conv->geo.insideN(sl.row, sl.col)) {
-                        QuestionSpec q;
-                        q.kind = QuestionKind::ElementReaders;
-                        q.block = b;
-                        q.element = Cell{sl.row, sl.col};
-                        candidates.push_back(q);
-                    }
-        }
-    }
-    if (st.kind == StepKind::Barrier && applies(QuestionKind::DroppedBarrierHazard))
-        for (unsigned bit : {unsigned(kernels::AFTER_LOAD), unsigned(kernels::AFTER_COMPUTE)})
-            if ((impl_->info->barriers & bit) &&
-                sourceLine(impl_->source, st.line).find(bit == kernels::AFTER_LOAD ? "AFTER_LOAD" : "AFTER_COMPUTE") !=
-                    std::string::npos) {
-                QuestionSpec q;
-                q.kind = QuestionKind::DroppedBarrierHazard;
-                q.barrier = bit;
-                candidates.push_back(q);
-            }
-    if (step + 1 == static_cast<int>(t.steps.size())) {
-        QuestionSpec q;
-        q.kind = QuestionKind::BlockGlobalLoads;
-        q.block = b;
-        candidates.push_back(q);
-    }
+    impl_->stepBlockTile(ask, candidates);
+    impl_->stepElementReaders(ask, candidates);
+    impl_->stepDroppedBarrier(ask, candidates);
+    impl_->stepBlockGlobalLoads(ask, candidates);
     SplitMix64 rng{seed ^ (static_cast<uint64_t>(step) * 0x9E3779B97F4A7C15ull)};
     rng.shuffle(candidates);
     // Another block of the grid, for the kinds the caller may ask about it: the same work of
