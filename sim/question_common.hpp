@@ -50,12 +50,14 @@ enum class Shape { TiledMatmul, NaiveMatmul, OtherMatmul, ConvBasic, ConvTiled, 
 
 /// The shape of the scenario's kernel (Unknown: not in the registry).
 Shape shapeOf(const Scenario& s);
+/// Whether `sh` is a convolution (basic or tiled).
 bool isConv(Shape sh);
 /// Whether question kind `k` applies to the scenario's kernel (questionKindApplies()).
 bool kindFits(const Scenario& s, QuestionKind k);
 /// Why a kind does not fit a kernel, after "it": "has no Mds tile".
 const char* notFitting(QuestionKind k);
 
+/// `t` without white space at either end.
 std::string trim(std::string_view t);
 /// `t` without white space, for comparing expressions as written.
 std::string squeezed(std::string_view t);
@@ -65,6 +67,7 @@ std::vector<std::string> identifiers(std::string_view e);
 bool containsWord(std::string_view text, std::string_view word);
 /// "a", "a and b", "a, b and c".
 std::string joinList(const std::vector<std::string>& items);
+/// `s` with its first letter upper case (a sentence from a phrase).
 std::string capitalised(std::string s);
 /// "after-load" or "after-compute" for a ts::kernels::Barrier bit.
 std::string barrierName(unsigned bit);
@@ -136,6 +139,8 @@ struct QuestionGenerator::Impl {
 
     // --- shared (question_common.cpp) -----------------------------------------------------
 
+    /// The preset's schedule, without the memory model and the hazard detector (the runs the
+    /// answers read need neither).
     SimOptions options() const;
     /// Block `b`'s simulation with its trace indexed, simulated on first use.
     BlockData& block(const Uint3& b);
