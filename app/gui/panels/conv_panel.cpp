@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_canvas.hpp"
 #include "conv_fit.hpp"
 #include "figure_notes.hpp"
 #include "heatmap.hpp"
@@ -32,35 +33,16 @@ namespace {
 /// Below this many pixels per element, N shows only the block's neighbourhood.
 constexpr float kMinCell = 14.0f;
 
-/// One array on the canvas: cells for rows [row0, row0 + rows), cols [col0, col0 + cols)
-/// of its own coordinates (N's may start below 0: ghost cells).
-struct Board {
-    ImVec2 origin;
-    float w = 0, h = 0;               ///< cell width and height in pixels
-    int row0 = 0, col0 = 0, rows = 1, cols = 1;
-    ImVec2 at(int r, int c) const { return ImVec2(origin.x + (c - col0) * w, origin.y + (r - row0) * h); }
-    ImVec2 end() const { return at(row0 + rows, col0 + cols); }
-    bool hit(ImVec2 m, int& r, int& c) const
-    {
-        r = row0 + static_cast<int>(std::floor((m.y - origin.y) / h));
-        c = col0 + static_cast<int>(std::floor((m.x - origin.x) / w));
-        return r >= row0 && c >= col0 && r < row0 + rows && c < col0 + cols;
-    }
-};
+/// One array on the canvas (cell_canvas.hpp): N's cells may start below 0 (ghost cells).
+using Board = CellGrid;
 
 /// One overview picture (N or P, whole) on the GPU: its textures and what they were made
 /// from. A 1D strip is reduced on the CPU to about a texel per pixel and its one row repeated
 /// into as many rows as the strip is tall (the shader's elements are square); a 2D array too
 /// large for the driver's textures is reduced by 2, 4, ... elements a side.
-struct OverviewImage {
-    HeatImage image;
-    uint64_t flagsGeneration = ~0ull;   ///< Loaded::generation of the flags on the GPU
-    int flagsCursor = -2;               ///< and their cursor
+struct OverviewImage : HeatGrid {
     int factor = 1;                     ///< elements per texel along a side (a power of 2)
     int repeat = 1;                     ///< 1D: texture rows holding the strip's one row
-    uint64_t scalarGeneration = ~0ull;  ///< Loaded::generation of the load counts on the GPU
-    std::vector<uint8_t> base;          ///< P: flags that hold at every cursor (block, wrong)
-    uint64_t baseGeneration = ~0ull;
 };
 
 /// An overview drawn in bins with ImGui rectangles (no shaders, SVG export): per bin what
@@ -170,7 +152,7 @@ void boardLabel(const Ctx& c, const Board& b, std::initializer_list<std::string>
                   c.f.theme.palette.cellText, pick->c_str());
 }
 
-float frameWidth(const Board& b, float most) { return std::min(most, std::min(b.w, b.h) / 6); }
+float frameWidth(const Board& b, float most) { return std::min(most, b.side() / 6); }
 
 // ---- N --------------------------------------------------------------------------------
 
@@ -184,7 +166,7 @@ void drawN(const Ctx& c, const Board& b)
             const sim::ConvRole role = g.role(r, col);
             const bool inside = g.insideN(r, col);
             if (!inside && role != sim::ConvRole::Ghost) continue;   // nothing lies there
-            const ImVec2 a = b.at(r, col), z(a.x + b.w - 1, a.y + b.h - 1);
+            const ImVec2 a = b.at(r, col), z(a.x + b.cell.x - 1, a.y + b.cell.y - 1);
             const sim::ConvUse* u = c.v.use(r, col);
             ImU32 fill = roleColour(pal, role);
             if (heat && inside) fill = u ? heatColour(static_cast<float>(u->uses()) / c.heatMax) : heatColour(0);
@@ -199,9 +181,9 @@ void drawN(const Ctx& c, const Board& b)
                 const std::string text = !inside ? "0" : u ? std::to_string(u->uses()) : "";
                 // A ghost's fill is translucent: the text is chosen against what it makes over the canvas.
                 const ImU32 under = over(fill, ImGui::GetColorU32(ImGuiCol_ChildBg));
-                if (b.w >= scaled(22)) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(under), text);
-            } else if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.w - 2);
-                       ct.font && b.h >= ct.font->FontSize + 2) {
+                if (b.cell.x >= scaled(22)) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(under), text);
+            } else if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.cell.x - 2);
+                       ct.font && b.cell.y >= ct.font->FontSize + 2) {
                 centredText(c.dl, ct.font, a, z, textOn(fill),
                             cellValue(c.s.N[static_cast<size_t>(r) * g.width + col], ct.decimals));
             }
@@ -279,7 +261,7 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
     for (const sim::ConvSlot& sl : c.v.slots) {
         const sim::SlotView& sv = c.f.replay.slots[c.v.ndsArray][sl.slot];
         const int r = g.twoD ? sl.slot / ndsCols : 0, col = underN ? sl.col : sl.slot % ndsCols;
-        const ImVec2 a = b.at(r, col), z(a.x + b.w - 1, a.y + b.h - 1);
+        const ImVec2 a = b.at(r, col), z(a.x + b.cell.x - 1, a.y + b.cell.y - 1);
         const ImU32 fill = sv.written ? roleColour(pal, sl.role) : pal.cell;
         c.dl->AddRectFilled(a, z, fill);
         if (sv.written) {
@@ -290,11 +272,12 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
             const std::string who = g.twoD ? std::to_string(sv.writer / bdx) + "," + std::to_string(sv.writer % bdx)
                                            : std::string("t").append(std::to_string(sv.writer));
             ImFont* small = c.f.theme.fonts.small;
-            const bool whoFits = small->CalcTextSizeA(small->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= b.w - 4 &&
-                                 b.h >= small->FontSize + 2;
-            const CellText ct = cellText({c.f.theme.fonts.cell, small}, b.w - 2);
-            const bool valueFits = ct.font && b.h >= ct.font->FontSize + 2;
-            if (valueFits && whoFits && b.h >= ct.font->FontSize + small->FontSize + 6) {
+            const bool whoFits =
+                small->CalcTextSizeA(small->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= b.cell.x - 4 &&
+                b.cell.y >= small->FontSize + 2;
+            const CellText ct = cellText({c.f.theme.fonts.cell, small}, b.cell.x - 2);
+            const bool valueFits = ct.font && b.cell.y >= ct.font->FontSize + 2;
+            if (valueFits && whoFits && b.cell.y >= ct.font->FontSize + small->FontSize + 6) {
                 const float mid = std::floor((a.y + z.y) * 0.5f);
                 centredText(c.dl, ct.font, a, ImVec2(z.x, mid), textOn(fill), cellValue(sv.value, ct.decimals));
                 centredText(c.dl, small, ImVec2(a.x, mid), z, textOn(fill), who);
@@ -348,11 +331,11 @@ void drawM(const Ctx& c, const Board& b)
     for (int r = 0; r < b.rows; ++r)
         for (int col = 0; col < b.cols; ++col) {
             const int idx = r * mw + col;
-            const ImVec2 a = b.at(r, col), z(a.x + b.w - 1, a.y + b.h - 1);
+            const ImVec2 a = b.at(r, col), z(a.x + b.cell.x - 1, a.y + b.cell.y - 1);
             const bool now = std::find(c.maskNow.begin(), c.maskNow.end(), idx) != c.maskNow.end();
             const ImU32 fill = c.maskSoFar[idx] ? pal.loadedEarlier : pal.cell;
             c.dl->AddRectFilled(a, z, fill);
-            centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), cellValue(c.s.M[idx], b.w < 52));
+            centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), cellValue(c.s.M[idx], b.cell.x < 52));
             if (now) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
         }
 }
@@ -365,14 +348,14 @@ void drawP(const Ctx& c, const Board& b)
         for (int col = std::max(0, b.col0); col < std::min(g.width, b.col0 + b.cols); ++col) {
             const int32_t idx = r * g.width + col;
             const sim::ElementView& e = c.f.replay.element(c.v.pArray, idx);
-            const ImVec2 a = b.at(r, col), z(a.x + b.w - 1, a.y + b.h - 1);
+            const ImVec2 a = b.at(r, col), z(a.x + b.cell.x - 1, a.y + b.cell.y - 1);
             const ImU32 fill = e.stored ? pal.finished : pal.cell;
             c.dl->AddRectFilled(a, z, fill);
-            if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.w - 2);
-                e.stored && ct.font && b.h >= ct.font->FontSize + 2)
+            if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.cell.x - 2);
+                e.stored && ct.font && b.cell.y >= ct.font->FontSize + 2)
                 centredText(c.dl, ct.font, a, z, textOn(fill), cellValue(e.storedValue, ct.decimals));
             if (isSelected(c, r, col)) {
-                const float d = std::min(10.0f, b.w / 3);
+                const float d = std::min(10.0f, b.cell.x / 3);
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
             practiceCellDrawn(c.f, c.dl, practicePCell(c, r, col), a, z);
@@ -554,33 +537,18 @@ std::vector<uint8_t> overviewFlags(const Ctx& c, bool isP, OverviewImage& oi)
     const sim::ConvGeometry& g = c.v.geo;
     const size_t n = static_cast<size_t>(g.height) * g.width;
     std::vector<uint8_t> flags;
-    if (isP) {
-        if (oi.baseGeneration != c.f.loaded.generation || oi.base.size() != n) {
-            oi.base.assign(n, 0);
-            for (int r = std::max(0, g.outRow0); r < std::min(g.height, g.outRow0 + g.outRows); ++r)
-                for (int col = std::max(0, g.outCol0); col < std::min(g.width, g.outCol0 + g.outCols); ++col)
-                    oi.base[static_cast<size_t>(r) * g.width + col] = kInBlock;
-            if (!c.s.matchesReference)
-                for (size_t idx = 0; idx < n; ++idx)
-                    if (!oi.base[idx] && wrongP(c, static_cast<int32_t>(idx), nullptr, false)) oi.base[idx] = kWrong;
-            oi.baseGeneration = c.f.loaded.generation;
-        }
-        flags = oi.base;
-    } else {
+    if (isP)
+        flags = pBaseFlags(oi, c.f.loaded.generation, g.height, g.width,
+                           sim::TileRect{g.outRow0, g.outCol0, g.outRows, g.outCols}, c.s.matchesReference,
+                           [&](int32_t idx) { return wrongP(c, idx, nullptr, false); });
+    else
         flags.assign(n, 0);
-    }
-    const int arr = isP ? c.v.pArray : c.v.nArray;
-    for (const auto& [idx, e] : c.f.replay.elements[arr]) {
-        if (idx < 0 || static_cast<size_t>(idx) >= n) continue;
-        uint8_t b = flags[idx];
-        if (e.loadedThisPhase) b |= kLoadedThisPhase;
-        if (e.readNow) b |= kReadNow;
-        if (e.inShared()) b |= kInShared;
-        if (e.loadsSoFar > 0) b |= kLoadedEarlier;
-        if (e.stored) b |= kStored;
-        if (isP && wrongP(c, idx, &e, (b & kInBlock) != 0)) b |= kWrong;
-        flags[idx] = b;
-    }
+    WrongAtCursor wrong;
+    if (isP)
+        wrong = [&](int32_t idx, const sim::ElementView& e, uint8_t b) {
+            return wrongP(c, idx, &e, (b & kInBlock) != 0);
+        };
+    addReplayFlags(flags, c.f.replay.elements[isP ? c.v.pArray : c.v.nArray], true, wrong);
     if (!isP && c.v.ndsArray >= 0)
         for (const sim::SlotView& sv : c.f.replay.slots[c.v.ndsArray])
             if (sv.readNow && sv.sourceArray == c.v.nArray && sv.sourceIndex >= 0 && static_cast<size_t>(sv.sourceIndex) < n)
@@ -612,7 +580,7 @@ int log2Of(int powerOfTwo)
 bool drawOverviewGpu(const Ctx& c, const Overview& p, OverviewImage& oi, HeatmapRenderer& renderer, std::string& why)
 {
     const sim::ConvGeometry& g = c.v.geo;
-    const float fb = std::max(1.0f, ImGui::GetIO().DisplayFramebufferScale.x);
+    const float fb = framebufferScale();
     const int wPx = std::max(1, static_cast<int>(std::lround(p.w * fb)));
     const int hPx = std::max(1, static_cast<int>(std::lround(p.h * fb)));
     // 1D: about one texel per pixel across, repeated down the strip.
@@ -626,8 +594,8 @@ bool drawOverviewGpu(const Ctx& c, const Overview& p, OverviewImage& oi, Heatmap
     }
     const uint64_t gen = c.f.loaded.generation;
     const int texCols0 = (g.width + factor - 1) / factor;
-    if (!oi.image.holds(g.twoD ? (g.height + factor - 1) / factor : repeat, texCols0) || oi.flagsGeneration != gen ||
-        oi.flagsCursor != c.f.view.cursor || oi.factor != factor || oi.repeat != repeat) {
+    if (oi.flagsStale(g.twoD ? (g.height + factor - 1) / factor : repeat, texCols0, gen, c.f.view.cursor) ||
+        oi.factor != factor || oi.repeat != repeat) {
         const std::vector<uint8_t> flags = overviewFlags(c, p.isP, oi);
         std::vector<std::vector<uint8_t>> pyramid;
         for (;;) {
@@ -648,12 +616,10 @@ bool drawOverviewGpu(const Ctx& c, const Overview& p, OverviewImage& oi, Heatmap
             }
             factor *= 2;   // a smaller picture of the same array
         }
-        oi.flagsGeneration = gen;
-        oi.flagsCursor = c.f.view.cursor;
         if (oi.factor != factor || oi.repeat != repeat) oi.scalarGeneration = ~0ull;
         oi.factor = factor;
         oi.repeat = repeat;
-        if (!oi.image.hasScalars()) oi.scalarGeneration = ~0ull;
+        oi.flagsUploaded(gen, c.f.view.cursor);
     }
     const HeatMode mode = c.f.view.heatmap && !p.isP ? HeatMode::Loads : HeatMode::State;
     if (mode == HeatMode::Loads && oi.scalarGeneration != gen) {
@@ -675,10 +641,8 @@ bool drawOverviewGpu(const Ctx& c, const Overview& p, OverviewImage& oi, Heatmap
     v.isP = p.isP;
     v.lo = 0;
     v.hi = static_cast<float>(c.ov->loadsMax);
-    const std::optional<HeatPicture> pic = renderer.draw(oi.image, v, heatColours(c.f.theme.palette), &why);
-    if (!pic) return false;
-    c.dl->AddImage(pic->texture, p.origin, ImVec2(p.origin.x + wPx / fb, p.origin.y + hPx / fb), pic->uv0, pic->uv1);
-    return true;
+    return showHeatPicture(c.dl, renderer, oi.image, v, c.f.theme.palette, p.origin,
+                           ImVec2(p.origin.x + wPx / fb, p.origin.y + hPx / fb), why);
 }
 
 /// Draws overview `p` in bins of many elements with ImGui rectangles (at most 14 x 14 in 2D,
@@ -720,36 +684,22 @@ void drawOverviewBins(const Ctx& c, const Overview& p, OverviewBins& bins)
             colour[b] = pal.error;
         }
     }
-    auto mark = [&](size_t b, int pr, ImU32 col) {
-        if (pr > prio[b]) {
-            prio[b] = pr;
-            colour[b] = col;
-        }
-    };
     for (const auto& [idx, e] : c.f.replay.elements[p.isP ? c.v.pArray : c.v.nArray]) {
         if (idx < 0 || idx >= g.height * g.width) continue;
         const size_t b = binOf(idx);
-        if (p.isP && wrongP(c, idx, &e, true)) mark(b, 5, pal.error);
-        else if (e.stored) mark(b, 3, pal.finished);
-        else if (e.inShared()) mark(b, 3, pal.inShared);
-        else if (e.loadedThisPhase) mark(b, 2, pal.loadedThisPhase);
-        else if (e.loadsSoFar > 0 && !heat) mark(b, 1, pal.loadedEarlier);
-        // "This step" is a frame round the bin over its fill, never a fill (meanings.hpp).
-        if (e.readNow && !(p.isP && wrongP(c, idx, &e, true))) now[b] = 1;
-    }
-    for (int r = 0; r < br; ++r)
-        for (int col = 0; col < bc; ++col) {
-            const ImVec2 a(p.origin.x + col * p.w / bc, p.origin.y + r * p.h / br);
-            const ImVec2 z(p.origin.x + (col + 1) * p.w / bc, p.origin.y + (r + 1) * p.h / br);
-            c.dl->AddRectFilled(a, z, colour[static_cast<size_t>(r) * bc + col]);
+        const bool wrong = p.isP && wrongP(c, idx, &e, true);
+        const BinState st = binState(e, wrong, true, heat, pal);
+        if (st.priority > prio[b]) {
+            prio[b] = st.priority;
+            colour[b] = st.colour;
         }
-    for (int r = 0; r < br; ++r)
-        for (int col = 0; col < bc; ++col)
-            if (now[static_cast<size_t>(r) * bc + col]) {
-                const ImVec2 a(p.origin.x + col * p.w / bc, p.origin.y + r * p.h / br);
-                const ImVec2 z(p.origin.x + (col + 1) * p.w / bc, p.origin.y + (r + 1) * p.h / br);
-                c.dl->AddRect(a, z, pal.readNow, 0, 0, 1.0f);
-            }
+        // "This step" is a frame round the bin over its fill, never a fill (meanings.hpp).
+        if (e.readNow && !wrong) now[b] = 1;
+    }
+    drawBinGrid(c.dl, colour, now, bc, 0, br, 0, bc, pal.readNow, [&](int r, int col) {
+        return std::pair(ImVec2(p.origin.x + col * p.w / bc, p.origin.y + r * p.h / br),
+                         ImVec2(p.origin.x + (col + 1) * p.w / bc, p.origin.y + (r + 1) * p.h / br));
+    });
 }
 
 /// The white frame round elements [row0, row0 + rows) x [col0, col0 + cols) of overview
@@ -1018,16 +968,17 @@ void canvas(Ctx& c)
     const CloseUp u = closeUp(c, avail.x, avail.y - 4);
     const ConvFit& fit = u.fit;
     auto board = [&](const FitBoard& b, int row0, int col0) {
-        return Board{ImVec2(std::floor(o.x + b.x), std::floor(o.y + b.y)), b.cellW, b.cellH, row0, col0, b.rows, b.cols};
+        return Board{ImVec2(std::floor(o.x + b.x), std::floor(o.y + b.y)), ImVec2(b.cellW, b.cellH), row0, col0, b.rows,
+                     b.cols};
     };
     Board N = board(fit.n, u.r0, u.c0), P = board(fit.p, u.r0, u.c0), M = board(fit.m, 0, 0), Nds;
     std::string nText = "N: input, " + (g.twoD ? std::to_string(g.height) + " x " + std::to_string(g.width)
                                                : std::to_string(g.width) + " elements");
     if (!g.twoD) {
         const int first = u.c0, count = u.cn;
-        const float w = N.w;
+        const float w = N.cell.x;
         // In 1D N_ds is drawn under N, slot under the element it holds: N's columns.
-        Nds = Board{ImVec2(N.origin.x, std::floor(o.y + fit.nds.y)), w, fit.nds.cellH, 0, first, 1, count};
+        Nds = Board{ImVec2(N.origin.x, std::floor(o.y + fit.nds.y)), ImVec2(w, fit.nds.cellH), 0, first, 1, count};
         if (first > std::min(0, g.inCol0) || first + count < std::max(g.width, g.inCol0 + g.inCols))
             nText += " (showing N[" + std::to_string(first) + "..." + std::to_string(first + count - 1) + "])";
         // Index labels under N, as many as fit.

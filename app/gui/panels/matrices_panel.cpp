@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_canvas.hpp"
 #include "figure_fit.hpp"
 #include "figure_notes.hpp"
 #include "heatmap.hpp"
@@ -39,19 +40,11 @@ constexpr float kMinCell = 6.0f;
 /// Pixels per bin in bin mode.
 constexpr float kBinPx = 4.0f;
 
-/// One matrix on the canvas: its elements `cell.x` pixels wide and `cell.y` high (square, or
-/// a little stretched where the panel's shape leaves room: kStretch).
-struct Grid {
+/// One matrix on the canvas, all of it from (0, 0): its elements `cell.x` pixels wide and
+/// `cell.y` high (square, or a little stretched where the panel's shape leaves room: kStretch).
+struct Grid : CellGrid {
     int array = -1;
     std::string name;
-    int rows = 0, cols = 0;
-    ImVec2 origin;
-    ImVec2 cell{0, 0};
-    /// The shorter side: what frames, marks and the choice of cells or bins go by.
-    float side() const { return std::min(cell.x, cell.y); }
-    ImVec2 at(float r, float c) const { return ImVec2(origin.x + c * cell.x, origin.y + r * cell.y); }
-    ImVec2 end() const { return at(static_cast<float>(rows), static_cast<float>(cols)); }
-    bool contains(int r, int c) const { return r >= 0 && c >= 0 && r < rows && c < cols; }
 };
 
 /// What one frame of the panel needs.
@@ -95,18 +88,6 @@ struct Bins {
     int binsR = 0, binsC = 0;
     std::vector<ImU32> colour;
     std::vector<uint8_t> now;   ///< a bin holds an element touched by the cursor step (a frame)
-};
-
-/// One matrix drawn by the GPU (heatmap.hpp): its textures and what they were made from.
-struct GpuGrid {
-    HeatImage image;
-    uint64_t flagsGeneration = ~0ull;   ///< Loaded::generation of the flags on the GPU
-    int flagsCursor = -2;               ///< and their cursor
-    uint64_t scalarGeneration = ~0ull;  ///< Loaded::generation of the scalars on the GPU
-    HeatMode scalarMode = HeatMode::State;   ///< what they are (Loads or Values)
-    float lo = 0, hi = 1;               ///< their smallest and largest value
-    std::vector<uint8_t> base;          ///< P: the flags that do not change with the cursor
-    uint64_t baseGeneration = ~0ull;
 };
 
 /// How elements are coloured now.
@@ -303,19 +284,14 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
             }
         }
         for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
-            int p = 0;
-            ImU32 col = pal.cell;
-            if (g.name == "P" && wrongP(c, idx, e.stored, e.storedValue, true)) { p = 5; col = pal.error; }
-            else if (e.stored) { p = 3; col = pal.finished; }
-            else if (e.inShared()) { p = 3; col = pal.inShared; }
-            else if (e.loadedThisPhase && c.has.phases) { p = 2; col = pal.loadedThisPhase; }
-            else if (e.loadsSoFar > 0 && !heat) { p = 1; col = pal.loadedEarlier; }
+            const BinState st = binState(e, g.name == "P" && wrongP(c, idx, e.stored, e.storedValue, true),
+                                         c.has.phases, heat, pal);
             const size_t b = binOf(idx);
             // "This step" is a frame round the bin, over its fill (the legend's mark).
             if (e.readNow) bins.now[b] = 1;
-            if (p > prio[b]) {
-                prio[b] = p;
-                bins.colour[b] = col;
+            if (st.priority > prio[b]) {
+                prio[b] = st.priority;
+                bins.colour[b] = st.colour;
             }
         }
     }
@@ -326,75 +302,50 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
     const int r1 = std::clamp(static_cast<int>(std::ceil((clipB.y - g.origin.y) / h)), r0, br);
     const int c0 = std::clamp(static_cast<int>(std::floor((clipA.x - g.origin.x) / w)), 0, bc);
     const int c1 = std::clamp(static_cast<int>(std::ceil((clipB.x - g.origin.x) / w)), c0, bc);
-    for (int r = r0; r < r1; ++r)
-        for (int col = c0; col < c1; ++col) {
-            const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
-            c.dl->AddRectFilled(a, ImVec2(a.x + w, a.y + h), bins.colour[static_cast<size_t>(r) * bc + col]);
-        }
-    for (int r = r0; r < r1; ++r)
-        for (int col = c0; col < c1; ++col)
-            if (bins.now[static_cast<size_t>(r) * bc + col]) {
-                const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
-                c.dl->AddRect(a, ImVec2(a.x + w, a.y + h), pal.readNow, 0, 0, 1.0f);
-            }
+    drawBinGrid(c.dl, bins.colour, bins.now, bc, r0, r1, c0, c1, pal.readNow, [&](int r, int col) {
+        const ImVec2 a(g.origin.x + col * w, g.origin.y + r * h);
+        return std::pair(a, ImVec2(a.x + w, a.y + h));
+    });
 }
 
 /// The flags of matrix `g` at the cursor (HeatFlag per element, row-major): what the bins
 /// show, element by element.
-std::vector<uint8_t> heatFlags(const Ctx& c, const Grid& g, GpuGrid& gg)
+std::vector<uint8_t> heatFlags(const Ctx& c, const Grid& g, HeatGrid& gg)
 {
     const size_t n = static_cast<size_t>(g.rows) * g.cols;
     const bool isP = g.name == "P";
     std::vector<uint8_t> flags;
     if (isP) {
         // P's flags that hold at every cursor: the traced block's part, other blocks' wrong elements.
-        if (gg.baseGeneration != c.f.loaded.generation || gg.base.size() != n) {
-            gg.base.assign(n, 0);
-            if (c.blockP)
-                for (int r = c.blockP->row0; r < c.blockP->row0 + c.blockP->rows; ++r)
-                    std::fill_n(gg.base.begin() + static_cast<size_t>(r) * g.cols + c.blockP->col0, c.blockP->cols,
-                                static_cast<uint8_t>(kInBlock));
-            if (!c.s.matchesReference)
-                for (size_t idx = 0; idx < n; ++idx)
-                    if (!(gg.base[idx] & kInBlock) && wrongP(c, static_cast<int32_t>(idx), false, 0, false))
-                        gg.base[idx] |= kWrong;
-            gg.baseGeneration = c.f.loaded.generation;
-        }
-        flags = gg.base;
+        flags = pBaseFlags(gg, c.f.loaded.generation, g.rows, g.cols, c.blockP, c.s.matchesReference,
+                           [&](int32_t idx) { return wrongP(c, idx, false, 0, false); });
     } else {
         flags.assign(n, 0);
     }
-    for (const auto& [idx, e] : c.f.replay.elements[g.array]) {
-        if (idx < 0 || static_cast<size_t>(idx) >= n) continue;
-        uint8_t b = flags[idx];
-        if (e.loadedThisPhase && c.has.phases) b |= kLoadedThisPhase;
-        if (e.readNow) b |= kReadNow;
-        if (e.inShared()) b |= kInShared;
-        if (e.loadsSoFar > 0) b |= kLoadedEarlier;
-        if (e.stored) b |= kStored;
-        if (isP && wrongP(c, idx, e.stored, e.storedValue, true)) b |= kWrong;
-        flags[idx] = b;
-    }
+    WrongAtCursor wrong;
+    if (isP)
+        wrong = [&](int32_t idx, const sim::ElementView& e, uint8_t) {
+            return wrongP(c, idx, e.stored, e.storedValue, true);
+        };
+    addReplayFlags(flags, c.f.replay.elements[g.array], c.has.phases, wrong);
     return flags;
 }
 
 /// Draws the part of `g` inside the canvas through the heatmap shaders. Returns false when
 /// the GPU cannot draw it (the caller draws bins instead); `why` then says why, once.
-bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& renderer, std::string& why)
+bool drawHeat(const Ctx& c, const Grid& g, HeatGrid& gg, HeatmapRenderer& renderer, std::string& why)
 {
     const ImVec2 clipA = c.dl->GetClipRectMin(), clipB = c.dl->GetClipRectMax();
     const std::optional<VisiblePart> part = visiblePart(g.origin, g.cell, g.rows, g.cols, clipA, clipB);
     if (!part) return true;   // nothing of it on screen
     const uint64_t gen = c.f.loaded.generation;
-    if (!gg.image.holds(g.rows, g.cols) || gg.flagsGeneration != gen || gg.flagsCursor != c.f.view.cursor) {
+    if (gg.flagsStale(g.rows, g.cols, gen, c.f.view.cursor)) {
         if (!gg.image.setFlags(g.rows, g.cols, heatFlags(c, g, gg))) {
             why = "a " + std::to_string(g.rows) + " x " + std::to_string(g.cols) +
                   " matrix is larger than the OpenGL driver's largest texture";
             return false;
         }
-        gg.flagsGeneration = gen;
-        gg.flagsCursor = c.f.view.cursor;
-        if (!gg.image.hasScalars()) gg.scalarGeneration = ~0ull;
+        gg.flagsUploaded(gen, c.f.view.cursor);
     }
     const bool isP = g.name == "P";
     HeatMode mode = heatMode(c.f.view);
@@ -417,8 +368,7 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
         gg.scalarGeneration = gen;
         gg.scalarMode = mode;
     }
-    // Drawn at the framebuffer's pixels (DisplayFramebufferScale: 1, or 2 on a HiDPI screen).
-    const float fb = std::max(1.0f, ImGui::GetIO().DisplayFramebufferScale.x);
+    const float fb = framebufferScale();
     HeatView v;
     v.firstCol = part->firstCol;
     v.firstRow = part->firstRow;
@@ -433,11 +383,9 @@ bool drawHeat(const Ctx& c, const Grid& g, GpuGrid& gg, HeatmapRenderer& rendere
     // Frames where a 1 px frame leaves the fill most of the cell: 4 px in value mode (the
     // value is the fill), 8 px for the states (else "in Mds/Nds" drowns in frames).
     v.band = g.side() >= (mode == HeatMode::State ? 8.0f : 4.0f) ? 1.0f * fb : 0.0f;
-    const std::optional<HeatPicture> pic = renderer.draw(gg.image, v, heatColours(c.f.theme.palette), &why);
-    if (!pic) return false;
     const ImVec2 a(static_cast<float>(part->x), static_cast<float>(part->y));
-    c.dl->AddImage(pic->texture, a, ImVec2(a.x + part->width, a.y + part->height), pic->uv0, pic->uv1);
-    return true;
+    const ImVec2 b(a.x + part->width, a.y + part->height);
+    return showHeatPicture(c.dl, renderer, gg.image, v, c.f.theme.palette, a, b, why);
 }
 
 /// Thin lines between whole tiles: a block's rows of P and M, a phase's columns of M and
@@ -588,10 +536,8 @@ void interact(Ctx& c, const Grid& g)
 {
     // The canvas's button is active from the press on, which a plain hover test refuses.
     if (!ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) return;
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const int r = static_cast<int>(std::floor((m.y - g.origin.y) / g.cell.y));
-    const int col = static_cast<int>(std::floor((m.x - g.origin.x) / g.cell.x));
-    if (!g.contains(r, col)) return;
+    int r, col;
+    if (!g.hit(ImGui::GetIO().MousePos, r, col)) return;
     const bool hovered = ImGui::IsWindowHovered();
     if (hovered && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tooltipFor(c, g, r, col);
     // While a practice question waits for cells, a press on a cell adds it to the answer.
@@ -676,7 +622,7 @@ private:
     ImFont* labelFont_ = nullptr;
 
     std::array<Bins, 3> bins_;        ///< M, N, P
-    std::array<GpuGrid, 3> gpu_;      ///< M, N, P
+    std::array<HeatGrid, 3> gpu_;      ///< M, N, P
     uint64_t heatGeneration_ = ~0ull; ///< Loaded::generation heatMax_ belongs to
     /// tileGrid, blockRectInP and the phase tiles met so far (sim::phaseTileOf, by phase and
     /// array) of the simulation of geometryGeneration_.
@@ -823,7 +769,7 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
 
     auto grid = [&](int array, const char* name, int rows, int cols, ImVec2 at) {
         const ScreenGrid sg = onScreen(t, GridPlace{at, ImVec2(cw, ch), rows, cols});
-        return Grid{array, name, rows, cols, sg.corner, sg.cell};
+        return Grid{{sg.corner, sg.cell, 0, 0, rows, cols}, array, name};
     };
     Grid M = grid(arrM, "M", sc.j, sc.k, fitM);
     Grid N = grid(arrN, "N", sc.k, sc.l, fitN);
