@@ -55,7 +55,7 @@ void uploadMask(const sim::Scenario& s, const std::vector<float>& M)
 void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
 {
     requireDevice();
-    if (!sim::isConvolution(s.kernel)) throw LaunchError("'" + s.kernel + "' is not a convolution kernel.");
+    if (!sim::isConvolution(s)) throw LaunchError("'" + s.kernel + "' is not a convolution kernel.");
     if (std::string e = sim::validate(s); !e.empty()) throw LaunchError(e);
     for (auto [what, have, want] : {std::tuple{"M", M.size(), sizeM(s)}, std::tuple{"N", N.size(), sizeN(s)}})
         if (have != want) {

@@ -51,10 +51,11 @@ unsigned workerThreads(const SimOptions& opt, const WorkEstimate& work)
 void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
 {
     sim.scenario = s;
-    const LaunchShape shape = launchShape(s);
+    // The kernel resolved once for every view of this simulation (Scenario::info).
+    const KernelInfo* info = sim.scenario.info = s.kernelInfo();
+    const LaunchShape shape = launchShape(sim.scenario);
     sim.grid = shape.grid;
     sim.block = shape.block;
-    const KernelInfo* info = findKernel(s.kernel);
 
     // Progress: each part's share of the estimated time.
     const Progress progress{opt.cancel, opt.progress, opt.progressFrom, opt.progressTo};
@@ -214,7 +215,7 @@ uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
     auto valid = [](long long first, long long extent, long long size) {
         return std::clamp<long long>(size - first, 0, extent);
     };
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = s.kernelInfo();
     if (const std::optional<TileRect> t = blockTileOfP(s, b); t && k->threadRows * k->threadCols > 1) {
         // A ladder rung: the block's tile of P, whose threads compute several elements each.
         return 2ull * valid(t->row0, t->rows, s.j) * valid(t->col0, t->cols, s.l) * s.k;
