@@ -504,7 +504,6 @@ int Commands::runBench()
         }
     }
     std::vector<gpu::BenchRequest> reqs;
-    std::vector<sim::Scenario> scenarios;   // the scenario of each request (its kernel's instance)
     for (const std::string& n : names) {
         sim::Scenario s;
         const std::string asSim = n == "cublas" ? "matmul-naive" : n;
@@ -521,19 +520,12 @@ int Commands::runBench()
             std::cerr << "tilescope-cli: " << e << "\n";
             return kBadInput;
         }
-        gpu::BenchRequest r;
-        r.kernel = n;
-        r.j = s.j;
-        r.k = s.k;
-        r.l = s.l;
-        r.tile = s.tile;
-        r.height = s.height;
-        r.width = s.width;
-        r.maskWidth = s.maskWidth;
-        r.reps = reps_;
-        r.seed = s.seed;
-        reqs.push_back(r);
-        scenarios.push_back(s);
+        if (n == "cublas") {
+            // cuBLAS at the sizes (and the tile) checked as matmul-naive's.
+            s.kernel = n;
+            s.info = nullptr;
+        }
+        reqs.push_back(gpu::BenchRequest{s, reps_});
     }
     if (!benchOut_.empty()) {
         // Said before the timings start, not after.
@@ -554,24 +546,22 @@ int Commands::runBench()
     for (const gpu::BenchRequest& rq : reqs) results.push_back(gpu::bench(rq));
     // Each kernel's share of cuBLAS's GFLOPS in the same run, where cuBLAS ran on the same
     // problem (extension: the ladder's last column).
-    auto cublasGflops = [&](const gpu::BenchRequest& rq) -> std::optional<double> {
+    auto cublasGflops = [&](const sim::Scenario& s) -> std::optional<double> {
         for (size_t i = 0; i < reqs.size(); ++i)
-            if (reqs[i].kernel == "cublas" && reqs[i].j == rq.j && reqs[i].k == rq.k && reqs[i].l == rq.l &&
-                results[i].gflops > 0)
+            if (const sim::Scenario& c = reqs[i].scenario;
+                c.kernel == "cublas" && c.j == s.j && c.k == s.k && c.l == s.l && results[i].gflops > 0)
                 return results[i].gflops;
         return std::nullopt;
     };
     for (size_t ri = 0; ri < reqs.size(); ++ri) {
         const gpu::BenchRequest& rq = reqs[ri];
+        const sim::Scenario& s = rq.scenario;
         const gpu::BenchResult& b = results[ri];
-        const std::optional<double> ofCublas =
-            sim::isConvolution(rq.kernel) ? std::nullopt : cublasGflops(rq);
+        const bool conv = sim::isConvolution(s);
+        const std::optional<double> ofCublas = conv ? std::nullopt : cublasGflops(s);
         ordered_json r;
-        r["kernel"] = rq.kernel;
-        sim::Scenario conv;
-        if (sim::isConvolution(rq.kernel)) toScenario(benchOpt_, rq.kernel, conv);
-        r["params"] = sim::isConvolution(rq.kernel) ? convParamsJson(conv)
-                                              : ordered_json{{"j", rq.j}, {"k", rq.k}, {"l", rq.l}, {"tile", rq.tile}};
+        r["kernel"] = s.kernel;
+        r["params"] = conv ? convParamsJson(s) : ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
         r["ms_median"] = b.msMedian;
         r["ms_min"] = b.msMin;
         r["reps"] = rq.reps;
@@ -583,8 +573,8 @@ int Commands::runBench()
         // Extension: what the launched instance takes from an SM (not for cuBLAS, whose
         // kernels are its own).
         sim::ResultEntry resources;
-        if (rq.kernel != "cublas") {
-            const gpu::KernelResources kr = gpu::kernelResources(scenarios[ri]);
+        if (s.kernel != "cublas") {
+            const gpu::KernelResources kr = gpu::kernelResources(s);
             resources.registers = kr.registers;
             resources.staticSharedBytes = kr.staticSharedBytes;
             sim::writeResourceKeys(resources, r);
@@ -592,10 +582,10 @@ int Commands::runBench()
         out["results"].push_back(r);
         if (!benchJson_)
             std::cout << std::left << std::setw(14)
-                      << (sim::isConvolution(rq.kernel) ? convProblemLine(conv) + " "
-                                                  : rq.kernel + " " + std::to_string(rq.j) + "x" + std::to_string(rq.k) +
-                                                        "x" + std::to_string(rq.l) + " tile ")
-                      << std::setw(3) << (sim::isConvolution(rq.kernel) ? std::string() : std::to_string(rq.tile))
+                      << (conv ? convProblemLine(s) + " "
+                               : s.kernel + " " + std::to_string(s.j) + "x" + std::to_string(s.k) + "x" +
+                                     std::to_string(s.l) + " tile ")
+                      << std::setw(3) << (conv ? std::string() : std::to_string(s.tile))
                       << std::fixed << std::setprecision(3)
                       << " median " << b.msMedian << " ms  min " << b.msMin << " ms  "
                       << std::setprecision(1) << b.gflops << " GFLOPS  " << b.gbytesPerS

@@ -781,7 +781,7 @@ void App::carryOut()
                     out.timings.clear();
                     break;
                 } catch (const std::exception& e) {
-                    out.error = reqs[i].kernel + ": " + e.what();
+                    out.error = reqs[i].scenario.kernel + ": " + e.what();
                     break;
                 }
             }
