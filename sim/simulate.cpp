@@ -47,8 +47,8 @@ unsigned workerThreads(const SimOptions& opt, const WorkEstimate& work)
     return std::max(1u, n);
 }
 
-/// simulate()'s work; throws Cancelled when SimOptions::cancel stops it.
-void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
+/// simulate()'s work, estimated as `work`; throws Cancelled when SimOptions::cancel stops it.
+void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
 {
     sim.scenario = s;
     // The kernel resolved once for every view of this simulation (Scenario::info).
@@ -59,7 +59,6 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
 
     // Progress: each part's share of the estimated time.
     const Progress progress{opt.cancel, opt.progress, opt.progressFrom, opt.progressTo};
-    const WorkEstimate work = estimateWork(s, opt);
     const double total = std::max(work.seconds(), 1e-9);
     const double setupEnd = work.setupSeconds / total;
     const double runEnd = (work.setupSeconds + work.runSeconds) / total;
@@ -169,9 +168,14 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
 
 Simulation simulate(const Scenario& s, const SimOptions& opt)
 {
+    return simulate(s, opt, estimateWork(s, opt));
+}
+
+Simulation simulate(const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
+{
     Simulation sim;
     try {
-        simulateInto(sim, s, opt);
+        simulateInto(sim, s, opt, work);
     } catch (const Cancelled& c) {
         sim.cancelled = true;
         sim.error = std::string(c.what()) + " before it finished";
