@@ -55,7 +55,7 @@ void uploadMask(const sim::Scenario& s, const std::vector<float>& M)
 void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
 {
     requireDevice();
-    if (!sim::isConvolution(s.kernel)) throw LaunchError("'" + s.kernel + "' is not a convolution kernel.");
+    if (!sim::isConvolution(s)) throw LaunchError("'" + s.kernel + "' is not a convolution kernel.");
     if (std::string e = sim::validate(s); !e.empty()) throw LaunchError(e);
     for (auto [what, have, want] : {std::tuple{"M", M.size(), sizeM(s)}, std::tuple{"N", N.size(), sizeN(s)}})
         if (have != want) {
@@ -153,12 +153,12 @@ CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M, c
 
 BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress)
 {
-    const sim::Scenario s = sim::convScenario(r.kernel, r.height, r.width, r.tile, r.maskWidth, {}, r.seed);
+    const sim::Scenario& s = r.scenario;
     if (r.reps < 1)
         throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
     // The same inputs as the simulator draws for this seed (sim::convProblem).
-    const std::vector<float> M = sim::randomInput(sizeM(s), r.seed, 1);
-    const std::vector<float> N = sim::randomInput(sizeN(s), r.seed, 2);
+    const std::vector<float> M = sim::randomInput(sizeM(s), s.seed, 1);
+    const std::vector<float> N = sim::randomInput(sizeN(s), s.seed, 2);
     prepare(s, M, N);
     requireFreeMemory(4 * 2 * sizeN(s));
     DeviceBuffer<float> dN(sizeN(s)), dP(sizeN(s));
@@ -167,7 +167,7 @@ BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& 
 
     // Two untimed runs, then P poisoned: the timed runs must write every element themselves.
     const std::vector<double> ms = timeRuns(
-        r.kernel, 2, r.reps, [&] { launch<DeviceContext>(s, dN.get(), dP.get()); },
+        s.kernel, 2, r.reps, [&] { launch<DeviceContext>(s, dN.get(), dP.get()); },
         [&] { dP.fill(0xFF, "poisoning P"); }, progress);
 
     BenchResult b;

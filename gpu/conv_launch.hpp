@@ -24,8 +24,8 @@ std::vector<float> runConvPlain(const sim::Scenario& s, const std::vector<float>
 CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M,
                           const std::vector<float>& N);
 
-/// bench() for a convolution kernel: r.width, r.height (2D), r.maskWidth, r.tile. Inputs
-/// from sim::randomInput with r.seed (as the simulator draws them), warm-up, CUDA-event
+/// bench() for a convolution kernel: r.scenario's width, height (2D), maskWidth and tile.
+/// Inputs from sim::randomInput with its seed (as the simulator draws them), warm-up, CUDA-event
 /// median of r.reps, P checked against a double-precision reference (every element, or a
 /// random sample for large problems) before any figure is reported. gflops counts 2 per
 /// multiply-add with an element inside N (the basic kernel's work, the same for all three

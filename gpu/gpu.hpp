@@ -65,23 +65,21 @@ struct Ceilings {
 };
 Ceilings measureCeilings();
 
-/// One timing request: a kernel ("matmul-naive", "matmul-tiled", "cublas", or a convolution
-/// kernel "conv1d-..." / "conv2d-...") at a size.
+/// One timing request: a scenario and how many times to time it.
 struct BenchRequest {
-    std::string kernel;
-    int j = 0, k = 0, l = 0;
-    int tile = 16;                   ///< TILE_WIDTH or block edge; ignored by cublas
-    int height = 1, width = 0;       ///< convolution: N and P (height 1 for 1D kernels)
-    int maskWidth = 5;               ///< convolution: Mask_Width
+    /// What to time, as the simulator would run it: the kernel (a registry kernel, or
+    /// "cublas" with the sizes j, k, l and a tile it ignores), its sizes (j, k, l; or width,
+    /// height and maskWidth for a convolution), its tile, the barriers it drops, and the
+    /// seed of its inputs (sim::randomInput, never zeros). The traced block is not used.
+    sim::Scenario scenario;
     int reps = 20;                   ///< timed repeats after warm-up
-    uint64_t seed = 1;               ///< inputs from sim::randomInput (never zeros)
 };
 
 /// One timing result. Times are CUDA-event milliseconds after warm-up.
 struct BenchResult {
     BenchRequest request;
     double msMedian = 0, msMin = 0;
-    double gflops = 0;               ///< 2*j*k*l / median time
+    double gflops = 0;               ///< 2*j*k*l / median time (convolution: 2 per in-range term)
     double gbytesPerS = 0;           ///< (M + N read once, P written once) bytes / median time
     double maxAbsErr = 0;            ///< against the double-precision CPU reference
     std::optional<bool> bitExactVsSim;  ///< where the size is small enough to simulate

@@ -39,7 +39,7 @@ void checkLaunchable(const DeviceInfo& d, const sim::Scenario& s)
             throw LaunchError(e.str());
         }
     if (isCublas(s.kernel)) return;
-    const sim::KernelInfo* info = sim::findKernel(s.kernel);
+    const sim::KernelInfo* info = s.kernelInfo();
     if (!info || info->family != sim::Family::Matmul) {
         e << "The GPU path knows the matrix multiplications";
         for (const sim::KernelInfo& i : sim::kernelList())
@@ -105,7 +105,7 @@ KernelResources kernelResources(const sim::Scenario& s)
     if (detail::isCublas(s.kernel))
         throw LaunchError("cublas is not one of the project's kernels, so it has no compiled instance whose "
                           "registers TileScope can read.");
-    const sim::KernelInfo* info = sim::findKernel(s.kernel);
+    const sim::KernelInfo* info = s.kernelInfo();
     if (!info) throw LaunchError("'" + s.kernel + "' is not a kernel of the registry.");
     if (info->family == sim::Family::Matmul) return detail::plainResources<detail::Args<DeviceContext>>(s);
     return detail::convResources(s);

@@ -45,8 +45,7 @@ void withDeviceKernel(const sim::Scenario& s, F&& f)
     });
     if (!known) throw LaunchError("'" + s.kernel + "' is not a kernel of this family in the registry.");
     if (!compiled)
-        throw LaunchError(std::string(sim::findKernel(s.kernel)->family == sim::Family::Matmul ? "TILE_WIDTH "
-                                                                                                : "TILE_SIZE ") +
+        throw LaunchError(std::string(s.kernelInfo()->family == sim::Family::Matmul ? "TILE_WIDTH " : "TILE_SIZE ") +
                           std::to_string(s.tile) + " has no compiled instance of " + s.kernel + ".");
 }
 

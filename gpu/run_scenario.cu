@@ -49,7 +49,7 @@ void prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vec
 std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
                             const std::vector<float>& N)
 {
-    if (sim::isConvolution(s.kernel)) return runConvPlain(s, M, N);
+    if (sim::isConvolution(s)) return runConvPlain(s, M, N);
     prepare(s, M, N, 0);
     Operands d(s, M, N);
     if (isCublas(s.kernel))
@@ -63,7 +63,7 @@ std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
 CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
                       const std::vector<float>& N)
 {
-    if (sim::isConvolution(s.kernel)) return runConvCounted(s, M, N);
+    if (sim::isConvolution(s)) return runConvCounted(s, M, N);
     prepare(s, M, N, 4 * (M.size() + N.size()));
     Operands d(s, M, N);
     DeviceBuffer<unsigned> loadsM(M.size()), loadsN(N.size());

@@ -71,9 +71,9 @@ std::vector<Expected> expectedElements(const std::vector<float>& M, const std::v
 /// further off than the FP32 bound gamma_k * sum|terms| (gamma_k = k u / (1 - k u),
 /// u = 2^-24: any summation order of k products, fused or not), or never written (NaN),
 /// throws WrongResult.
-double checkResult(const BenchRequest& r, const std::vector<float>& P, const std::vector<Expected>& expected)
+double checkResult(const sim::Scenario& s, const std::vector<float>& P, const std::vector<Expected>& expected)
 {
-    const double ku = r.k * std::ldexp(1.0, -24);
+    const double ku = s.k * std::ldexp(1.0, -24);
     const double gamma = ku / (1 - ku);
     double maxErr = 0;
     for (const Expected& e : expected) {
@@ -82,8 +82,8 @@ double checkResult(const BenchRequest& r, const std::vector<float>& P, const std
         if (!(err <= bound)) {
             std::ostringstream m;
             m.precision(9);
-            m << r.kernel << " at " << r.j << "x" << r.k << "x" << r.l << " (tile " << r.tile << ") computed P["
-              << e.index / r.l << "][" << e.index % r.l << "] = " << P[e.index]
+            m << s.kernel << " at " << s.j << "x" << s.k << "x" << s.l << " (tile " << s.tile << ") computed P["
+              << e.index / s.l << "][" << e.index % s.l << "] = " << P[e.index]
               << ", but the double-precision reference is " << e.value << " (allowed error " << bound
               << "), so no timing is reported.";
             throw WrongResult(m.str());
@@ -97,42 +97,42 @@ double checkResult(const BenchRequest& r, const std::vector<float>& P, const std
 
 BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
 {
-    if (sim::isConvolution(r.kernel)) return benchConv(r, progress);
+    const sim::Scenario& s = r.scenario;
+    if (sim::isConvolution(s)) return benchConv(r, progress);
     const DeviceInfo& dev = requireDevice();
-    const sim::Scenario s = sim::matmulScenario(r.kernel, r.j, r.k, r.l, r.tile, {}, r.seed);
     checkLaunchable(dev, s);
     if (r.reps < 1)
         throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
-    const size_t sizeM = size_t(r.j) * r.k, sizeN = size_t(r.k) * r.l, sizeP = size_t(r.j) * r.l;
+    const size_t sizeM = size_t(s.j) * s.k, sizeN = size_t(s.k) * s.l, sizeP = size_t(s.j) * s.l;
     // The same inputs as the simulator draws for this seed (sim::simulate).
-    const std::vector<float> M = sim::randomInput(sizeM, r.seed, 1);
-    const std::vector<float> N = sim::randomInput(sizeN, r.seed, 2);
+    const std::vector<float> M = sim::randomInput(sizeM, s.seed, 1);
+    const std::vector<float> N = sim::randomInput(sizeN, s.seed, 2);
     requireFreeMemory(4 * (sizeM + sizeN + sizeP));
     DeviceBuffer<float> dM(sizeM), dN(sizeN), dP(sizeP);
     dM.upload(M, "copying M to the device");
     dN.upload(N, "copying N to the device");
 
     std::optional<CublasSgemm> blas;
-    if (isCublas(r.kernel)) blas.emplace();
+    if (isCublas(s.kernel)) blas.emplace();
     auto launch = [&] {
-        if (blas) blas->run(dM.get(), dN.get(), dP.get(), r.j, r.k, r.l);
+        if (blas) blas->run(dM.get(), dN.get(), dP.get(), s.j, s.k, s.l);
         else launchMatmul(s, dM.get(), dN.get(), dP.get());
     };
 
     // Poisoning P after the warm-up: the timed runs must write every element themselves.
     const std::vector<double> ms =
-        timeRuns(r.kernel, kWarmups, r.reps, launch, [&] { dP.fill(0xFF, "poisoning P"); }, progress);
+        timeRuns(s.kernel, kWarmups, r.reps, launch, [&] { dP.fill(0xFF, "poisoning P"); }, progress);
 
     BenchResult b;
     b.request = r;
     const std::vector<float> P = dP.download("copying P back from the device");
-    b.maxAbsErr = checkResult(r, P, expectedElements(M, N, r.j, r.k, r.l, r.seed));
+    b.maxAbsErr = checkResult(s, P, expectedElements(M, N, s.j, s.k, s.l, s.seed));
     b.msMedian = median(ms);
     b.msMin = *std::min_element(ms.begin(), ms.end());
     const double seconds = b.msMedian * 1e-3;
-    b.gflops = 2.0 * r.j * r.k * r.l / seconds / 1e9;
+    b.gflops = 2.0 * s.j * s.k * s.l / seconds / 1e9;
     b.gbytesPerS = 4.0 * (sizeM + sizeN + sizeP) / seconds / 1e9;
-    if (!blas && 1ull * r.j * r.k * r.l <= kSimulateLimit) {
+    if (!blas && 1ull * s.j * s.k * s.l <= kSimulateLimit) {
         b.bitExactVsSim = matchesSimulator(s, P);
     }
     if (progress) progress(1.0);

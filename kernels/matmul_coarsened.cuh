@@ -1,6 +1,6 @@
 // Tiled matrix multiplication with thread coarsening: PMPP sec. 6.3 (Fig. 6.13), with the
-// boundary checks of sec. 5.5 (Fig. 5.13), for M (j x k) times N (k x l). The first rung of
-// the optimisation ladder after matmul-tiled (docs/ladder.md). Single source: see
+// boundary checks of sec. 5.5 (Fig. 5.13), for M (j x k) times N (k x l). A rung of the
+// optimisation ladder (docs/ladder.md; kLadderRungs orders them). Single source: see
 // kernels/context.cuh.
 #pragma once
 #include "context.cuh"

@@ -2,8 +2,8 @@
 // matmul-double-buffered with each thread's 8 x 8 tile of P split into four 4 x 4 quarters
 // half a block tile apart, and the transposed M tile's rows padded. A warp's 128-bit reads
 // of a row of Nds then cover 64 neighbouring floats (16 threads x 4) instead of every other
-// group of four, which the 32 banks serve without conflict. The sixth rung of the optimisation ladder (docs/ladder.md); boundary
-// checks as PMPP sec. 5.5. Single source: see kernels/context.cuh.
+// group of four, which the 32 banks serve without conflict. A rung of the optimisation ladder
+// (docs/ladder.md; kLadderRungs orders them); boundary checks as PMPP sec. 5.5.
 #pragma once
 #include "context.cuh"
 

@@ -1,8 +1,8 @@
 // Matrix multiplication with double-buffered shared tiles: matmul-vectorized with two copies
 // of Mds and Nds, so that the block loads the next phase's tiles from global memory while it
-// multiplies the current ones, and waits at one barrier per phase instead of two. The fifth
-// rung of the optimisation ladder (docs/ladder.md); boundary checks as PMPP sec. 5.5.
-// Single source: see kernels/context.cuh.
+// multiplies the current ones, and waits at one barrier per phase instead of two. A rung of
+// the optimisation ladder (docs/ladder.md; kLadderRungs orders them); boundary checks as
+// PMPP sec. 5.5. Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

@@ -1,8 +1,8 @@
 // Matrix multiplication with a 1D register tile: each thread keeps TM results of one column
-// of P in registers and reads one N element from shared memory for TM multiply-adds. The
-// second rung of the optimisation ladder (docs/ladder.md): thread coarsening (PMPP sec. 6.3)
-// carried down the rows, with a block tile of BM x BN elements of P and a phase of BK
-// columns of M. Boundary checks as PMPP sec. 5.5. Single source: see kernels/context.cuh.
+// of P in registers and reads one N element from shared memory for TM multiply-adds. A rung
+// of the optimisation ladder (docs/ladder.md; kLadderRungs orders them): thread coarsening
+// (PMPP sec. 6.3) carried down the rows, with a block tile of BM x BN elements of P and a
+// phase of BK columns of M. Boundary checks as PMPP sec. 5.5. See kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

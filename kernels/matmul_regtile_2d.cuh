@@ -1,7 +1,7 @@
 // Matrix multiplication with a 2D register tile: each thread computes a TM x TN block of P
 // as outer products of TM elements of M and TN elements of N held in registers, so that
-// TM + TN shared-memory reads feed TM * TN multiply-adds. The third rung of the optimisation
-// ladder (docs/ladder.md), after the 1D register tile; boundary checks as PMPP sec. 5.5.
+// TM + TN shared-memory reads feed TM * TN multiply-adds. A rung of the optimisation ladder
+// (docs/ladder.md; kLadderRungs orders them); boundary checks as PMPP sec. 5.5.
 // Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"

@@ -1,10 +1,10 @@
 // Matrix multiplication with a 2D register tile and 128-bit memory accesses: matmul-regtile-2d
 // with M's tile stored transposed in shared memory, so that a thread's TM elements of a
 // column of the M tile lie side by side, and every load of four neighbouring floats from
-// global or shared memory one 128-bit instruction (float4). The fourth rung of the
-// optimisation ladder (docs/ladder.md); boundary checks as PMPP sec. 5.5, with four scalar
-// loads where a float4 would leave the matrix or start off a 16-byte boundary. Single
-// source: see kernels/context.cuh.
+// global or shared memory one 128-bit instruction (float4). A rung of the optimisation
+// ladder (docs/ladder.md; kLadderRungs orders them); boundary checks as PMPP sec. 5.5, with
+// four scalar loads where a float4 would leave the matrix or start off a 16-byte boundary.
+// Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

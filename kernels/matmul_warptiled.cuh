@@ -3,9 +3,9 @@
 // elements placed inside its warp's tile. Per column of the tiles a warp's reads take 16
 // shared-memory wavefronts for 128 multiply-adds a lane, where matmul-conflict-free's take
 // 12 for 64: a third fewer per multiply-add. The taller block (2T x T) reads each element of
-// N once for 2T rows of P. The last rung of the optimisation ladder (docs/ladder.md);
-// boundary checks as PMPP sec. 5.5, made once per block where it can (matmulWarptiled).
-// Single source: see kernels/context.cuh.
+// N once for 2T rows of P. A rung of the optimisation ladder (docs/ladder.md; kLadderRungs
+// orders them); boundary checks as PMPP sec. 5.5, made once per block where it can
+// (matmulWarptiled). Single source: see kernels/context.cuh.
 #pragma once
 #include "context.cuh"
 

@@ -50,7 +50,7 @@ ConvLoads blockLoads(const Simulation& sim, const ConvGeometry& g)
         l.formulaText = "(TILE_SIZE*Mask_Width)/(TILE_SIZE+Mask_Width-1) = (" + std::to_string(T) + "*" +
                         std::to_string(Mw) + ")/(" + std::to_string(T) + "+" + std::to_string(Mw) + "-1) = " + std::to_string(T * Mw) +
                         "/" + std::to_string(in) + " = " + fixed(f, 2);
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = s.kernelInfo();
     if (!k->tiled) {
         l.note = s.kernel + " is the basic kernel itself (reduction 1); the textbook's reduction "
                  "formula is for the tiled kernel.";
@@ -91,7 +91,7 @@ int ConvGeometry::ghostCount() const
 ConvGeometry convGeometry(const Scenario& s, const Uint3& b)
 {
     const Family fam = familyOf(s);
-    if (fam == Family::Matmul || !findKernel(s.kernel))
+    if (fam == Family::Matmul || !s.kernelInfo())
         throw std::invalid_argument("convGeometry needs a convolution kernel; got " + s.kernel + ".");
     ConvGeometry g;
     g.twoD = fam == Family::Conv2D;

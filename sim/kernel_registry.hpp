@@ -190,7 +190,7 @@ struct MatmulTiledNdsPadded {
 inline constexpr int kCoarseFactor = 4;
 
 /// Thread coarsening: each thread computes kCoarseFactor P elements of a row and reuses
-/// its Mds tile for all of them (PMPP sec. 6.3, Fig. 6.13). The ladder's first rung.
+/// its Mds tile for all of them (PMPP sec. 6.3, Fig. 6.13). A rung of the ladder (kLadderRungs).
 struct MatmulCoarsened {
     using TileSizes = Tiles<8, 16, 32>;
     template <class X> using Args = MatmulArgs<X>;
@@ -199,7 +199,7 @@ struct MatmulCoarsened {
         .sourceFile = "matmul_coarsened.cuh", .barriersPerPhase = 2 * kCoarseFactor,
         .summary = "thread coarsening: each thread computes COARSE_FACTOR = 4 P elements of a row, one Mds tile reused for all (PMPP sec. 6.3)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
-        .lecture = "PMPP sec. 6.3, Fig. 6.13 (thread coarsening); the optimisation ladder, rung 3",
+        .lecture = "PMPP sec. 6.3, Fig. 6.13 (thread coarsening); a rung of the optimisation ladder",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadCols = kCoarseFactor,
         .blockColsFactor = kCoarseFactor, .defaultTile = 32};
     template <int TILE_WIDTH, class X>
@@ -210,7 +210,7 @@ struct MatmulCoarsened {
 };
 
 /// A 1D register tile: each thread accumulates 8 rows of a column of P in registers from a
-/// TILE x 8 tile of M and an 8 x TILE tile of N. The ladder's second rung after tiling.
+/// TILE x 8 tile of M and an 8 x TILE tile of N. A rung of the ladder (kLadderRungs).
 struct MatmulRegtile1d {
     using TileSizes = Tiles<32, 64>;
     template <class X> using Args = MatmulArgs<X>;
@@ -219,7 +219,7 @@ struct MatmulRegtile1d {
         .sourceFile = "matmul_regtile_1d.cuh", .barriersPerPhase = 2,
         .summary = "1D register tile: each thread keeps TM = 8 P elements of a column in registers, one Nds read feeds 8 multiply-adds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
-        .lecture = "PMPP sec. 6.3 (coarsening) carried into registers; the optimisation ladder, rung 4",
+        .lecture = "PMPP sec. 6.3 (coarsening) carried into registers; a rung of the optimisation ladder",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .tileK = 8, .defaultTile = 64};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -229,7 +229,7 @@ struct MatmulRegtile1d {
 };
 
 /// A 2D register tile: each thread computes an 8 x 8 tile of P as outer products of
-/// registers loaded from Mds and Nds. The ladder's third rung after tiling.
+/// registers loaded from Mds and Nds. A rung of the ladder (kLadderRungs).
 struct MatmulRegtile2d {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
@@ -238,7 +238,7 @@ struct MatmulRegtile2d {
         .sourceFile = "matmul_regtile_2d.cuh", .barriersPerPhase = 2,
         .summary = "2D register tile: each thread computes TM x TN = 8 x 8 P elements, 16 shared reads feed 64 multiply-adds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
-        .lecture = "PMPP sec. 6.3 (coarsening) in two dimensions, as register tiles; the optimisation ladder, rung 5",
+        .lecture = "PMPP sec. 6.3 (coarsening) in two dimensions, as register tiles; a rung of the optimisation ladder",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
@@ -249,8 +249,8 @@ struct MatmulRegtile2d {
 };
 
 /// matmul-regtile-2d with 128-bit loads and stores (float4) from global and shared memory,
-/// M's tile stored transposed so a thread's TM elements of it are neighbours. The ladder's
-/// fourth rung after tiling.
+/// M's tile stored transposed so a thread's TM elements of it are neighbours. A rung of the
+/// ladder (kLadderRungs).
 struct MatmulVectorized {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
@@ -259,7 +259,7 @@ struct MatmulVectorized {
         .sourceFile = "matmul_vectorized.cuh", .barriersPerPhase = 2,
         .summary = "matmul-regtile-2d with float4 (128-bit) loads from global and shared memory, the M tile transposed in Mds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
-        .lecture = "the optimisation ladder, rung 6: vector loads (PMPP sec. 6.1 on coalescing, in 16-byte pieces)",
+        .lecture = "a rung of the optimisation ladder: vector loads (PMPP sec. 6.1 on coalescing, in 16-byte pieces)",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
@@ -270,8 +270,8 @@ struct MatmulVectorized {
 };
 
 /// matmul-vectorized with two buffers of each shared tile: the next phase's tiles come from
-/// global memory while the current ones are multiplied, one barrier per phase. The
-/// ladder's fifth rung after tiling.
+/// global memory while the current ones are multiplied, one barrier per phase. A rung of
+/// the ladder (kLadderRungs).
 struct MatmulDoubleBuffered {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
@@ -279,7 +279,7 @@ struct MatmulDoubleBuffered {
         .name = "matmul-double-buffered", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
         .sourceFile = "matmul_double_buffered.cuh", .barriersPerPhase = 1,
         .summary = "matmul-vectorized with two buffers per shared tile: the next tiles load while the current ones multiply, one barrier per phase",
-        .lecture = "the optimisation ladder, rung 7: double buffering (latency hidden behind the multiply-adds)",
+        .lecture = "a rung of the optimisation ladder: double buffering (latency hidden behind the multiply-adds)",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
@@ -290,8 +290,8 @@ struct MatmulDoubleBuffered {
 };
 
 /// matmul-double-buffered with each thread's 8 x 8 tile split into four 4 x 4 quarters half
-/// a block tile apart, so that a warp's 128-bit reads of Nds are free of bank conflicts. The
-/// ladder's sixth rung after tiling.
+/// a block tile apart, so that a warp's 128-bit reads of Nds are free of bank conflicts. A
+/// rung of the ladder (kLadderRungs).
 struct MatmulConflictFree {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
@@ -299,7 +299,7 @@ struct MatmulConflictFree {
         .name = "matmul-conflict-free", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
         .summary = "matmul-double-buffered with each thread's 8 x 8 tile in four 4 x 4 quarters half a tile apart: 128-bit Nds reads without bank conflicts",
-        .lecture = "the optimisation ladder, rung 8: a thread-tile layout the 32 banks serve at once (PMPP sec. 6.1's banks, 16 bytes a lane)",
+        .lecture = "a rung of the optimisation ladder: a thread-tile layout the 32 banks serve at once (PMPP sec. 6.1's banks, 16 bytes a lane)",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
         .tileK = 8, .defaultTile = 128};
     template <int TILE, class X>
@@ -312,7 +312,7 @@ struct MatmulConflictFree {
 /// matmul-conflict-free with phases of 16 columns of M instead of 8: half the barriers and
 /// twice the multiply-adds between them, at twice the shared memory. On an H100 it is the
 /// faster of the two at 8192 and the slower at 2048 and 4096 (docs/ladder.md): the best
-/// tile shape depends on the GPU and the problem. The ladder's last rung.
+/// tile shape depends on the GPU and the problem. A rung of the ladder (kLadderRungs).
 struct MatmulTuned {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
@@ -320,7 +320,7 @@ struct MatmulTuned {
         .name = "matmul-tuned", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
         .summary = "matmul-conflict-free with BK = 16 columns of M per phase: half the barriers, twice the shared memory",
-        .lecture = "the optimisation ladder, rung 9: the tile shape, tuned per GPU and size",
+        .lecture = "a rung of the optimisation ladder: the tile shape, tuned per GPU and size",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
         .tileK = 16, .defaultTile = 128};
     template <int TILE, class X>
@@ -334,7 +334,7 @@ struct MatmulTuned {
 /// 2T x T tile of P cut into 64 x 64 warp tiles, each lane's 16 x 8 elements in 4 x 4
 /// pieces inside its warp's tile: fewer shared-memory wavefronts per multiply-add and each
 /// element of N read once for 2T rows of P. The shape of cuBLAS's own FP32 kernel on the
-/// H100 (256 x 128 x 8, eight warps). The ladder's top rung.
+/// H100 (256 x 128 x 8, eight warps). A rung of the ladder (kLadderRungs).
 struct MatmulWarptiled {
     using TileSizes = Tiles<64, 128>;
     template <class X> using Args = MatmulArgs<X>;
@@ -342,7 +342,7 @@ struct MatmulWarptiled {
         .name = "matmul-warptiled", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
         .sourceFile = "matmul_warptiled.cuh", .barriersPerPhase = 1,
         .summary = "64 x 64 warp tiles in a 2T x T block tile, each lane 16 x 8 elements in 4 x 4 pieces: fewer shared wavefronts per multiply-add",
-        .lecture = "the optimisation ladder, rung 10: warp tiles (the warp as a unit of the tiling, PMPP sec. 4.7's warps meeting sec. 6.3's coarsening)",
+        .lecture = "a rung of the optimisation ladder: warp tiles (the warp as a unit of the tiling, PMPP sec. 4.7's warps meeting sec. 6.3's coarsening)",
         .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 16, .threadCols = 8,
         .blockRowsFactor = 2, .tileK = 8, .defaultTile = 128};
     template <int TILE, class X>
@@ -442,7 +442,9 @@ struct Conv2dTiled {
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
-/// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS.
+/// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS. The
+/// one place that orders the rungs: kernel headers and registry entries carry no rung
+/// numbers, and docs/ladder.md's tables follow this list.
 inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
                                                "matmul-regtile-1d", "matmul-regtile-2d", "matmul-vectorized",
                                                "matmul-double-buffered", "matmul-conflict-free",

@@ -16,7 +16,7 @@ Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long 
     const long long bdx = t.blockDim.x, bdy = t.blockDim.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"Mask_Width", mw},
                 {"MAX_MASK_WIDTH", kernels::MAX_MASK_WIDTH}};
-    const KernelInfo* info = findKernel(s.kernel);
+    const KernelInfo* info = s.kernelInfo();
     if (info->tiled) v["TILE_SIZE"] = T;
     const bool use = st && st->kind == StepKind::Use;
     if (info->family == Family::Conv1D) {
@@ -68,7 +68,7 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
     const long long tx = thread % static_cast<int>(t.blockDim.x);
     const long long ty = thread / static_cast<int>(t.blockDim.x);
     const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
-    if (familyOf(s) != Family::Matmul && findKernel(s.kernel)) return convVariables(s, t, st, tx, ty);
+    if (familyOf(s) != Family::Matmul && s.kernelInfo()) return convVariables(s, t, st, tx, ty);
     const long long bx = t.block.x, by = t.block.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
     int arrayP = -1;
@@ -78,7 +78,7 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
         v["Row"] = p->row;
         v["Col"] = p->col;
     }
-    const KernelInfo* info = findKernel(s.kernel);
+    const KernelInfo* info = s.kernelInfo();
     const bool tiled = info && info->tiled;
     if (tiled) {
         v["TILE_WIDTH"] = s.tile;

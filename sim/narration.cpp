@@ -111,7 +111,7 @@ struct Context {
     std::vector<ArrayInfo> arrays;
 
     explicit Context(const Simulation& s)
-        : sim(s), t(s.trace), kernel(findKernel(s.scenario.kernel)), family(familyOf(s.scenario)),
+        : sim(s), t(s.trace), kernel(s.scenario.kernelInfo()), family(familyOf(s.scenario)),
           blockThreads(static_cast<int>(s.trace.blockDim.count())), arrays(s.trace.arrays)
     {
         for (ArrayInfo& a : arrays)

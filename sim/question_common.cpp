@@ -15,7 +15,7 @@ namespace question_detail {
 
 Shape shapeOf(const Scenario& s)
 {
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = s.kernelInfo();
     if (!k) return Shape::Unknown;
     if (k->family == Family::Matmul) {
         if (!k->tiled) return Shape::NaiveMatmul;
@@ -34,7 +34,7 @@ bool isConv(Shape sh) { return sh == Shape::ConvBasic || sh == Shape::ConvTiled;
 bool kindFits(const Scenario& s, QuestionKind k)
 {
     const Shape sh = shapeOf(s);
-    const KernelInfo* info = findKernel(s.kernel);
+    const KernelInfo* info = s.kernelInfo();
     switch (k) {
     case QuestionKind::MdsLoads: return sh == Shape::TiledMatmul;
     case QuestionKind::NdsLoads:

@@ -190,7 +190,7 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
                                              "\".");
     }
     if (q.barrier) {
-        const KernelInfo* info = findKernel(s.kernel);
+        const KernelInfo* info = s.kernelInfo();
         if (!(info->barriers & q.barrier))
             return bad("barrier", s.kernel + " has no " + barrierName(q.barrier) + " barrier to drop; it can drop " +
                                       std::string(info->barriers & kernels::AFTER_LOAD ? "after-load" : "") +
@@ -201,12 +201,12 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
         if (q.expression.size() > 200)
             return bad("expression", "the expression is " + std::to_string(q.expression.size()) +
                                          " characters long; an index expression of a kernel is at most 200.");
-        const std::string& source = kernelSource(findKernel(s.kernel)->sourceFile);
+        const std::string& source = kernelSource(s.kernelInfo()->sourceFile);
         Variables ones;
         for (const std::string& id : identifiers(q.expression)) {
             if (!containsWord(source, id))
                 return bad("expression", "'" + id + "' in the expression is not a name in " +
-                                             findKernel(s.kernel)->sourceFile + ".");
+                                             s.kernelInfo()->sourceFile + ".");
             ones[id] = 1;
         }
         if (Evaluation e = evaluate(q.expression, ones); !e.value && e.error.find("zero") == std::string::npos &&

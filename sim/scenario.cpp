@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "problem.hpp"
 
@@ -32,10 +33,16 @@ std::string checkBlock(const Scenario& s)
     return e.str();
 }
 
+std::string validate(Scenario& s)
+{
+    s.info = findKernel(s.kernel);
+    return validate(std::as_const(s));
+}
+
 std::string validate(const Scenario& s)
 {
     std::ostringstream e;
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = s.kernelInfo();
     if (!k) {
         e << "Unknown kernel '" << s.kernel << "'; known kernels are";
         for (const KernelInfo& i : kernelList()) e << " " << i.name;
@@ -93,25 +100,30 @@ Scenario convScenario(const std::string& kernel, int height, int width, int tile
 
 Family familyOf(const Scenario& s)
 {
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = s.kernelInfo();
     return k ? k->family : Family::Matmul;
+}
+
+bool isConvolution(const Scenario& s)
+{
+    const KernelInfo* k = s.kernelInfo();
+    return k && k->family != Family::Matmul;
 }
 
 bool gridXOverRows(const Scenario& s)
 {
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = s.kernelInfo();
     return k && k->gridXOverRows;
 }
 
 LaunchShape launchShape(const Scenario& s)
 {
-    if (const KernelInfo* k = findKernel(s.kernel); k && k->family != Family::Matmul)
-        return convLaunchShape(*k, s);
+    const KernelInfo* k = s.kernelInfo();
+    if (k && k->family != Family::Matmul) return convLaunchShape(*k, s);
     LaunchShape sh;
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     // A block computes (t * blockRowsFactor) x (t * blockColsFactor) elements of P, each
     // thread threadRows x threadCols of them (one, except on the optimisation ladder's rungs).
-    const KernelInfo* k = findKernel(s.kernel);
     const unsigned rowsPerBlock = t * static_cast<unsigned>(k ? k->blockRowsFactor : 1), colsPerBlock = t * static_cast<unsigned>(k ? k->blockColsFactor : 1);
     const unsigned tr = static_cast<unsigned>(k ? k->threadRows : 1), tc = static_cast<unsigned>(k ? k->threadCols : 1);
     sh.block = Dim3{std::max(1u, colsPerBlock / tc), std::max(1u, rowsPerBlock / tr), 1};
@@ -121,7 +133,7 @@ LaunchShape launchShape(const Scenario& s)
     const unsigned colBlocks = (static_cast<unsigned>(s.l) + colsPerBlock - 1) / colsPerBlock;
     // Grid x runs over the columns of P (PMPP Fig. 3.11), or over its rows where the launch
     // says so (matmul-naive-uncoalesced, whose Row comes from the x axis).
-    sh.grid = gridXOverRows(s) ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};
+    sh.grid = k && k->gridXOverRows ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};
     return sh;
 }
 

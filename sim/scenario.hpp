@@ -17,8 +17,17 @@ namespace ts::sim {
 /// ch. 7): N is the input (width, or height x width), M the mask (maskWidth, or maskWidth
 /// squared), P the output, the same size as N; `tile` is the block size (basic kernels) or
 /// the output TILE_SIZE (tiled kernels).
+///
+/// The kernel is named by `kernel` (what scenario files, the command line and the JSON
+/// carry) and resolved once: validate() on a scenario it may change, and simulate() on the
+/// Simulation's copy, store its registry entry in `info`. Code that needs the entry asks
+/// kernelInfo(), which returns that pointer, or looks the name up for a scenario never
+/// validated (or whose `kernel` was changed since), so an unvalidated scenario still works.
 struct Scenario {
     std::string kernel = "matmul-tiled";
+    /// The registry entry of `kernel` as validate() resolved it; nullptr until then. Read it
+    /// through kernelInfo().
+    const KernelInfo* info = nullptr;
     int j = 4, k = 4, l = 4;
     int height = 1, width = 64, maskWidth = 5;   ///< convolution only
     int tile = 2;
@@ -42,6 +51,13 @@ struct Scenario {
         }
         return 0;
     }
+
+    /// The registry entry of `kernel`: the resolved `info` when it still names `kernel`,
+    /// otherwise a lookup by name (findKernel); nullptr for an unknown name.
+    const KernelInfo* kernelInfo() const
+    {
+        return info && kernel == info->name ? info : findKernel(kernel);
+    }
 };
 
 /// A matrix multiplication scenario: M (j x k) times N (k x l) with `kernel` ("matmul-naive",
@@ -60,6 +76,10 @@ Scenario convScenario(const std::string& kernel, int height, int width, int tile
 /// saying which value is wrong and what is allowed.
 std::string validate(const Scenario& s);
 
+/// validate() that also resolves the kernel: stores its registry entry in `s.info` (nullptr
+/// for an unknown name), whatever else the check says.
+std::string validate(Scenario& s);
+
 /// Launch shape of a scenario: grid and block in threads.
 struct LaunchShape {
     Dim3 grid, block;
@@ -72,6 +92,9 @@ LaunchShape launchShape(const Scenario& s);
 
 /// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.
 Family familyOf(const Scenario& s);
+
+/// Is `s`'s kernel a convolution (PMPP ch. 7)? False for an unknown name.
+bool isConvolution(const Scenario& s);
 
 /// Does the launch of `s.kernel` run its grid's x over the rows of P (KernelInfo::gridXOverRows,
 /// matmul-naive-uncoalesced)? Then grid x counts blocks of rows and y blocks of columns;

@@ -404,7 +404,7 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     keys.emplace_back(kernel, [&] {
         s.kernel = text(file, "kernel", *kernel);
         // Until the tile key is applied, a tile the kernel has (the ladder's rungs have no 2).
-        const KernelInfo* k = findKernel(s.kernel);
+        const KernelInfo* k = s.info = findKernel(s.kernel);
         if (k && k->tiled && std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end())
             s.tile = k->tiles.front();
     });

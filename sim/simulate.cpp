@@ -48,18 +48,18 @@ unsigned workerThreads(const SimOptions& opt, const WorkEstimate& work)
     return std::max(1u, n);
 }
 
-/// simulate()'s work; throws Cancelled when SimOptions::cancel stops it.
-void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
+/// simulate()'s work, estimated as `work`; throws Cancelled when SimOptions::cancel stops it.
+void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
 {
     sim.scenario = s;
-    const LaunchShape shape = launchShape(s);
+    // The kernel resolved once for every view of this simulation (Scenario::info).
+    const KernelInfo* info = sim.scenario.info = s.kernelInfo();
+    const LaunchShape shape = launchShape(sim.scenario);
     sim.grid = shape.grid;
     sim.block = shape.block;
-    const KernelInfo* info = findKernel(s.kernel);
 
     // Progress: each part's share of the estimated time.
     const Progress progress{opt.cancel, opt.progress, opt.progressFrom, opt.progressTo};
-    const WorkEstimate work = estimateWork(s, opt);
     const double total = std::max(work.seconds(), 1e-9);
     const double setupEnd = work.setupSeconds / total;
     const double runEnd = (work.setupSeconds + work.runSeconds) / total;
@@ -171,9 +171,14 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt)
 
 Simulation simulate(const Scenario& s, const SimOptions& opt)
 {
+    return simulate(s, opt, estimateWork(s, opt));
+}
+
+Simulation simulate(const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
+{
     Simulation sim;
     try {
-        simulateInto(sim, s, opt);
+        simulateInto(sim, s, opt, work);
     } catch (const Cancelled& c) {
         sim.cancelled = true;
         sim.error = std::string(c.what()) + " before it finished";

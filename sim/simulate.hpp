@@ -13,6 +13,8 @@
 
 namespace ts::sim {
 
+struct WorkEstimate;   // sim/work_estimate.hpp
+
 /// How to run a simulation.
 struct SimOptions {
     bool trace = true;                  ///< record the selected block's events
@@ -73,6 +75,12 @@ struct Simulation {
 /// through SimOptions::cancel (with Simulation::cancelled set). estimateWork() says how
 /// long it will take and how much memory it needs before it starts.
 Simulation simulate(const Scenario& s, const SimOptions& opt = {});
+
+/// simulate(s, opt) with the work already estimated: `work` must be estimateWork(s, opt),
+/// the estimate the caller judged the run by (the app before a run, the CLI's work check,
+/// a practice question's limit), so that it is made once per scenario. The run's progress
+/// weights and its number of worker threads come from it.
+Simulation simulate(const Scenario& s, const SimOptions& opt, const WorkEstimate& work);
 
 /// Global loads the untiled counterpart (matmul-naive with the same block edge) performs
 /// on the same problem: 2k per valid P element. Whole grid, or the block `b` only (whose

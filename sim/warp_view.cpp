@@ -496,7 +496,7 @@ std::span<const CompiledNote> compiledNotes() { return kNotes; }
 std::vector<const CompiledNote*> compiledNotesFor(const Scenario& s, unsigned line, const std::string& array)
 {
     std::vector<const CompiledNote*> out;
-    const KernelInfo* info = findKernel(s.kernel);
+    const KernelInfo* info = s.kernelInfo();
     if (!info) return out;
     const std::string text = trimmed(lineOf(kernelSource(info->sourceFile), line));
     if (text.empty()) return out;

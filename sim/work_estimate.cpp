@@ -168,7 +168,7 @@ WorkEstimate& WorkEstimate::operator+=(const WorkEstimate& o)
 WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
 {
     WorkEstimate e;
-    const KernelInfo* info = findKernel(s.kernel);
+    const KernelInfo* info = s.kernelInfo();
     if (!info) return e;
     const LaunchShape sh = launchShape(s);
     const uint64_t perBlock = sh.block.count();

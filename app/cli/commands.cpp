@@ -205,10 +205,10 @@ ordered_json memoryJson(const sim::Simulation& r)
     return m;
 }
 
-/// The statement on `line` of the kernel's source file, trimmed ("" if unknown).
-std::string statementOn(const std::string& kernel, unsigned line)
+/// The statement on `line` of the source file of `s`'s kernel, trimmed ("" if unknown).
+std::string statementOn(const sim::Scenario& s, unsigned line)
 {
-    const sim::KernelInfo* info = sim::findKernel(kernel);
+    const sim::KernelInfo* info = s.kernelInfo();
     if (!info) return "";
     std::istringstream in(sim::kernelSource(std::string(info->sourceFile)));
     std::string text;
@@ -241,7 +241,7 @@ void printMemoryTable(std::ostream& out, const sim::Simulation& r)
     if (lines.empty()) return;
     out << "  line  space     op  requests   sectors  sect/req  wavefronts  conflicts  statement\n";
     for (const sim::LineMemory& l : lines) {
-        std::string stmt = statementOn(r.scenario.kernel, l.line);
+        std::string stmt = statementOn(r.scenario, l.line);
         if (stmt.size() > 60) stmt = stmt.substr(0, 57) + "...";
         const bool global = l.space == sim::Space::Global;
         std::ostringstream sectors, perRequest, wave, conflicts;
@@ -262,7 +262,7 @@ void printMemoryTable(std::ostream& out, const sim::Simulation& r)
 
 ordered_json paramsJson(const sim::Scenario& s)
 {
-    if (sim::isConvolution(s.kernel)) return convParamsJson(s);
+    if (sim::isConvolution(s)) return convParamsJson(s);
     return ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
 }
 
@@ -422,7 +422,7 @@ int Commands::runSimulate()
                                         {"shared_loads", b.shared_loads},
                                         {"untiled_global_loads", ub},
                                         {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
-        if (sim::isConvolution(s.kernel)) j["block_stats"]["constant_loads"] = b.constant_loads;
+        if (sim::isConvolution(s)) j["block_stats"]["constant_loads"] = b.constant_loads;
     }
     j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
@@ -432,7 +432,7 @@ int Commands::runSimulate()
         std::cout << j.dump() << "\n";
         return kOk;
     }
-    if (sim::isConvolution(s.kernel)) std::cout << convProblemLine(s);
+    if (sim::isConvolution(s)) std::cout << convProblemLine(s);
     else std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l << ", tile " << s.tile;
     std::cout << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
               << r.block.x << "x" << r.block.y << " threads\n"
@@ -441,7 +441,7 @@ int Commands::runSimulate()
               << "  global stores   " << t.global_stores << "\n"
               << "  shared loads    " << t.shared_loads << ", stores " << t.shared_stores
               << " (zero fills " << t.zero_fills << ")\n"
-              << (sim::isConvolution(s.kernel) ? "  constant loads  " + std::to_string(t.constant_loads) + "\n" : "")
+              << (sim::isConvolution(s) ? "  constant loads  " + std::to_string(t.constant_loads) + "\n" : "")
               << "  barriers        " << t.barriers << "\n"
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
@@ -504,7 +504,6 @@ int Commands::runBench()
         }
     }
     std::vector<gpu::BenchRequest> reqs;
-    std::vector<sim::Scenario> scenarios;   // the scenario of each request (its kernel's instance)
     for (const std::string& n : names) {
         sim::Scenario s;
         const std::string asSim = n == "cublas" ? "matmul-naive" : n;
@@ -512,27 +511,21 @@ int Commands::runBench()
             std::cerr << "tilescope-cli: " << e << "\n";
             return kBadInput;
         }
-        if (n != "cublas" && !sim::findKernel(n)) {
+        const std::string e = sim::validate(s);   // resolves s.info
+        if (n != "cublas" && !s.info) {
             std::cerr << "tilescope-cli: bench knows the kernels that list-kernels prints and cublas; got '" << n << "'.\n";
             return kBadInput;
         }
-        if (std::string e = sim::validate(s); !e.empty()) {
+        if (!e.empty()) {
             std::cerr << "tilescope-cli: " << e << "\n";
             return kBadInput;
         }
-        gpu::BenchRequest r;
-        r.kernel = n;
-        r.j = s.j;
-        r.k = s.k;
-        r.l = s.l;
-        r.tile = s.tile;
-        r.height = s.height;
-        r.width = s.width;
-        r.maskWidth = s.maskWidth;
-        r.reps = reps_;
-        r.seed = s.seed;
-        reqs.push_back(r);
-        scenarios.push_back(s);
+        if (n == "cublas") {
+            // cuBLAS at the sizes (and the tile) checked as matmul-naive's.
+            s.kernel = n;
+            s.info = nullptr;
+        }
+        reqs.push_back(gpu::BenchRequest{s, reps_});
     }
     if (!benchOut_.empty()) {
         // Said before the timings start, not after.
@@ -553,24 +546,22 @@ int Commands::runBench()
     for (const gpu::BenchRequest& rq : reqs) results.push_back(gpu::bench(rq));
     // Each kernel's share of cuBLAS's GFLOPS in the same run, where cuBLAS ran on the same
     // problem (extension: the ladder's last column).
-    auto cublasGflops = [&](const gpu::BenchRequest& rq) -> std::optional<double> {
+    auto cublasGflops = [&](const sim::Scenario& s) -> std::optional<double> {
         for (size_t i = 0; i < reqs.size(); ++i)
-            if (reqs[i].kernel == "cublas" && reqs[i].j == rq.j && reqs[i].k == rq.k && reqs[i].l == rq.l &&
-                results[i].gflops > 0)
+            if (const sim::Scenario& c = reqs[i].scenario;
+                c.kernel == "cublas" && c.j == s.j && c.k == s.k && c.l == s.l && results[i].gflops > 0)
                 return results[i].gflops;
         return std::nullopt;
     };
     for (size_t ri = 0; ri < reqs.size(); ++ri) {
         const gpu::BenchRequest& rq = reqs[ri];
+        const sim::Scenario& s = rq.scenario;
         const gpu::BenchResult& b = results[ri];
-        const std::optional<double> ofCublas =
-            sim::isConvolution(rq.kernel) ? std::nullopt : cublasGflops(rq);
+        const bool conv = sim::isConvolution(s);
+        const std::optional<double> ofCublas = conv ? std::nullopt : cublasGflops(s);
         ordered_json r;
-        r["kernel"] = rq.kernel;
-        sim::Scenario conv;
-        if (sim::isConvolution(rq.kernel)) toScenario(benchOpt_, rq.kernel, conv);
-        r["params"] = sim::isConvolution(rq.kernel) ? convParamsJson(conv)
-                                              : ordered_json{{"j", rq.j}, {"k", rq.k}, {"l", rq.l}, {"tile", rq.tile}};
+        r["kernel"] = s.kernel;
+        r["params"] = conv ? convParamsJson(s) : ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
         r["ms_median"] = b.msMedian;
         r["ms_min"] = b.msMin;
         r["reps"] = rq.reps;
@@ -582,8 +573,8 @@ int Commands::runBench()
         // Extension: what the launched instance takes from an SM (not for cuBLAS, whose
         // kernels are its own).
         sim::ResultEntry resources;
-        if (rq.kernel != "cublas") {
-            const gpu::KernelResources kr = gpu::kernelResources(scenarios[ri]);
+        if (s.kernel != "cublas") {
+            const gpu::KernelResources kr = gpu::kernelResources(s);
             resources.registers = kr.registers;
             resources.staticSharedBytes = kr.staticSharedBytes;
             sim::writeResourceKeys(resources, r);
@@ -591,10 +582,10 @@ int Commands::runBench()
         out["results"].push_back(r);
         if (!benchJson_)
             std::cout << std::left << std::setw(14)
-                      << (sim::isConvolution(rq.kernel) ? convProblemLine(conv) + " "
-                                                  : rq.kernel + " " + std::to_string(rq.j) + "x" + std::to_string(rq.k) +
-                                                        "x" + std::to_string(rq.l) + " tile ")
-                      << std::setw(3) << (sim::isConvolution(rq.kernel) ? std::string() : std::to_string(rq.tile))
+                      << (conv ? convProblemLine(s) + " "
+                               : s.kernel + " " + std::to_string(s.j) + "x" + std::to_string(s.k) + "x" +
+                                     std::to_string(s.l) + " tile ")
+                      << std::setw(3) << (conv ? std::string() : std::to_string(s.tile))
                       << std::fixed << std::setprecision(3)
                       << " median " << b.msMedian << " ms  min " << b.msMin << " ms  "
                       << std::setprecision(1) << b.gflops << " GFLOPS  " << b.gbytesPerS
@@ -663,7 +654,7 @@ int Commands::runVerify()
         o.threads = simThreads_;
         const sim::Simulation r = sim::simulate(s, o);
         std::ostringstream line;
-        if (sim::isConvolution(s.kernel))
+        if (sim::isConvolution(s))
             line << convProblemLine(s) << ": ";
         else
             line << std::left << std::setw(27) << s.kernel << " tile " << std::setw(2) << s.tile << "  " << s.j
@@ -681,7 +672,7 @@ int Commands::runVerify()
             if (ok && !same(plain, r.P)) { ok = false; why = "GPU P differs from the simulator's"; }
             const int iM = r.arrayIndex("M"), iN = r.arrayIndex("N");
             // A convolution's mask M is in constant memory, which the counting context does not count.
-            if (ok && !sim::isConvolution(s.kernel) && c.loadsM != r.counters.elementLoads[iM]) { ok = false; why = "per-element loads of M differ"; }
+            if (ok && !sim::isConvolution(s) && c.loadsM != r.counters.elementLoads[iM]) { ok = false; why = "per-element loads of M differ"; }
             if (ok && c.loadsN != r.counters.elementLoads[iN]) { ok = false; why = "per-element loads of N differ"; }
         } catch (const gpu::LaunchError& e) {
             ok = false;

@@ -39,7 +39,7 @@ nlohmann::ordered_json convParamsJson(const sim::Scenario& s)
 
 std::string convProblemLine(const sim::Scenario& s)
 {
-    const sim::KernelInfo* k = sim::findKernel(s.kernel);
+    const sim::KernelInfo* k = s.kernelInfo();
     std::ostringstream o;
     o << s.kernel << "  N ";
     if (sim::familyOf(s) == sim::Family::Conv2D) o << s.height << "x" << s.width << ", mask " << s.maskWidth << "x";

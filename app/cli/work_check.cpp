@@ -118,20 +118,20 @@ std::variant<sim::Simulation, int> guardedSimulate(const sim::Scenario& s, sim::
             std::atomic<float> done{0};
             opt.progress = &done;
             ProgressLine line(done);
-            return sim::simulate(s, opt);
+            return sim::simulate(s, opt, e);
         }
-        return sim::simulate(s, opt);
+        return sim::simulate(s, opt, e);
     }
     std::atomic<float> done{0};
     opt.progress = &done;
-    if (quiet) return sim::simulate(s, opt);
+    if (quiet) return sim::simulate(s, opt, e);
     if (isatty(STDERR_FILENO)) {
         ProgressLine line(done);
-        return sim::simulate(s, opt);
+        return sim::simulate(s, opt, e);
     }
     std::cerr << "tilescope-cli: " << sim::durationSentence(s, e) << ".\n";
     ProgressReporter reporter(done, e.seconds(), std::chrono::seconds(30));
-    return sim::simulate(s, opt);
+    return sim::simulate(s, opt, e);
 }
 
 }  // namespace ts::cli

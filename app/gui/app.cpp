@@ -202,9 +202,11 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     opt.threads = static_cast<unsigned>(view_.simThreads);
     sim::Scenario intact = p.scenario;
     intact.dropBarriers = 0;
+    // Made once here: the runs below take these estimates rather than making them again.
     const sim::WorkEstimate first = sim::estimateWork(p.scenario, opt);
+    const sim::WorkEstimate twin = p.scenario.dropBarriers ? sim::estimateWork(intact, opt) : sim::WorkEstimate{};
     sim::WorkEstimate work = first;
-    if (p.scenario.dropBarriers) work += sim::estimateWork(intact, opt);
+    if (p.scenario.dropBarriers) work += twin;
     const std::optional<uint64_t> available = sim::availableMemory();
     switch (sim::judgeWork(work, available)) {
     case sim::WorkVerdict::TooBig:
@@ -232,24 +234,24 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     const double share = work.seconds() > 0 ? first.seconds() / work.seconds() : 1.0;
     const std::atomic<bool>* cancel = simJob_.cancelFlag();
     const unsigned threads = opt.threads;
-    simJob_.start([p, intact, cancel, share, threads](std::atomic<float>& progress) {
+    simJob_.start([p, intact, first, twin, cancel, share, threads](std::atomic<float>& progress) {
         sim::SimOptions o{true, p.schedule, p.scheduleSeed};
         o.threads = threads;
         o.cancel = cancel;
         o.progress = &progress;
         o.progressTo = p.scenario.dropBarriers ? share : 1.0;
-        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, o));
+        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, o, first));
         std::vector<uint8_t> wrong;
         if (p.scenario.dropBarriers && s->error.empty()) {
             // The same run with every barrier in place says which reads went wrong.
             o.progressFrom = share;
             o.progressTo = 1.0;
-            const sim::Simulation twin = sim::simulate(intact, o);
-            if (twin.cancelled) {
+            const sim::Simulation intactRun = sim::simulate(intact, o, twin);
+            if (intactRun.cancelled) {
                 s->cancelled = true;
-                s->error = twin.error;
+                s->error = intactRun.error;
             } else {
-                wrong = sim::wrongReads(s->trace, twin.trace);
+                wrong = sim::wrongReads(s->trace, intactRun.trace);
             }
         }
         return SimOutcome{p, std::move(s), std::move(wrong)};
@@ -781,7 +783,7 @@ void App::carryOut()
                     out.timings.clear();
                     break;
                 } catch (const std::exception& e) {
-                    out.error = reqs[i].kernel + ": " + e.what();
+                    out.error = reqs[i].scenario.kernel + ": " + e.what();
                     break;
                 }
             }

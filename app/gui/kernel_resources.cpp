@@ -56,7 +56,7 @@ std::string archName(int ccMajor, int ccMinor)
 
 const KernelResources* findKernelResources(const sim::Scenario& s, const std::string& arch)
 {
-    const sim::KernelInfo* info = sim::findKernel(s.kernel);
+    const sim::KernelInfo* info = s.kernelInfo();
     if (!info) return nullptr;
     // gpu/registry_launch.cuh: deviceKernel<Entry, TILE (0 if untiled), DeviceContext, DROP>.
     const std::string prefix = "deviceKernel<" + entryName(s.kernel) + ", " +

@@ -179,7 +179,7 @@ std::vector<PanelId> lessonPanels(const sim::Preset& p)
     if (!out.empty()) return out;
     // No lesson named: the family's picture, unless the preset shows panels without it (the
     // Ladder and Roofline alone); then none, and its panels share the room as they ask.
-    const char* picture = sim::isConvolution(p.scenario.kernel) ? "convolution" : "matrices";
+    const char* picture = sim::isConvolution(p.scenario) ? "convolution" : "matrices";
     if (!p.panels.empty() && std::find(p.panels.begin(), p.panels.end(), picture) == p.panels.end()) return {};
     return {panelId(picture)};
 }

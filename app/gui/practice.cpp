@@ -122,10 +122,10 @@ sim::QuestionGenerator& generator(Practice& p, const Loaded& loaded)
         p.generatorSim = loaded.sim;
         p.generator = std::make_shared<sim::QuestionGenerator>(
             loaded.preset, p.generatorSim.get(), [](const sim::Scenario& s, const sim::SimOptions& o) {
-                const double seconds = sim::estimateWork(s, o).seconds();
-                if (seconds > kMostQuestionSeconds)
-                    throw sim::QuestionError("answering it would simulate for about " + sim::durationWords(seconds) + ".");
-                return sim::simulate(s, o);
+                const sim::WorkEstimate work = sim::estimateWork(s, o);
+                if (work.seconds() > kMostQuestionSeconds)
+                    throw sim::QuestionError("answering it would simulate for about " + sim::durationWords(work.seconds()) + ".");
+                return sim::simulate(s, o, work);
             });
         p.generatorGeneration = loaded.generation;
         // The scenario file's questions the walk from the first step would not reach.

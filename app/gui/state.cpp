@@ -14,7 +14,7 @@ float presentationScaleFor(float setting, float height)
 
 std::string describe(const sim::Scenario& s)
 {
-    const sim::KernelInfo* k = sim::findKernel(s.kernel);
+    const sim::KernelInfo* k = s.kernelInfo();
     std::string t = s.kernel + ", M " + std::to_string(s.j) + "x" + std::to_string(s.k) + " times N " +
                     std::to_string(s.k) + "x" + std::to_string(s.l) + ", ";
     t += (k && k->tiled ? "TILE_WIDTH " : "block edge ") + std::to_string(s.tile);

@@ -10,14 +10,7 @@ TEST(Bench, SmallSizesAreBitExactVsSimulator)
     TS_REQUIRE_GPU();
     for (const char* kernel : {"matmul-naive", "matmul-tiled"})
         for (int tile : {8, 16, 32}) {
-            BenchRequest r;
-            r.kernel = kernel;
-            r.j = 100;
-            r.k = 37;
-            r.l = 51;
-            r.tile = tile;
-            r.reps = 5;
-            r.seed = 3;
+            const BenchRequest r{sim::matmulScenario(kernel, 100, 37, 51, tile, {}, 3), 5};
             double last = -1;
             bool increasing = true;
             const BenchResult b = bench(r, [&](double p) {
@@ -38,11 +31,7 @@ TEST(Bench, SmallSizesAreBitExactVsSimulator)
 TEST(Bench, LargeSizeIsCheckedButNotSimulated)
 {
     TS_REQUIRE_GPU();
-    BenchRequest r;
-    r.kernel = "matmul-tiled";
-    r.j = r.k = r.l = 1024;
-    r.tile = 16;
-    r.reps = 3;
+    const BenchRequest r{sim::matmulScenario("matmul-tiled", 1024, 1024, 1024, 16), 3};
     const BenchResult b = bench(r);
     EXPECT_GT(b.gflops, 0);
     EXPECT_GT(b.maxAbsErr, 0) << "a 1024-long FP32 dot product is never exact everywhere";

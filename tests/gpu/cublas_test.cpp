@@ -38,10 +38,7 @@ TEST(Cublas, WithinFp32BoundOfDoubleReference)
 TEST(Cublas, BenchReportsCheckedTiming)
 {
     TS_REQUIRE_GPU();
-    BenchRequest r;
-    r.kernel = "cublas";
-    r.j = r.k = r.l = 256;
-    r.reps = 5;
+    const BenchRequest r{sim::matmulScenario("cublas", 256, 256, 256, 16), 5};
     const BenchResult b = bench(r);
     EXPECT_GT(b.msMedian, 0);
     EXPECT_LE(b.msMin, b.msMedian);

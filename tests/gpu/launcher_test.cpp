@@ -30,10 +30,7 @@ TEST(Launcher, RefusesTileWithoutCompiledInstance)
     TS_REQUIRE_GPU();
     const std::string e = launchError([] { runPlain(scenario("matmul-tiled", 3), kInput, kInput); });
     EXPECT_NE(e.find("TILE_WIDTH 3"), std::string::npos) << e;
-    BenchRequest r;
-    r.kernel = "matmul-tiled";
-    r.j = r.k = r.l = 8;
-    r.tile = 3;
+    const BenchRequest r{sim::matmulScenario("matmul-tiled", 8, 8, 8, 3)};
     EXPECT_NE(launchError([&] { bench(r); }), "");
     EXPECT_NE(launchError([] { runCounted(scenario("matmul-tiled", 3), kInput, kInput); }), "");
 }
@@ -62,10 +59,7 @@ TEST(Launcher, RefusesUnknownKernelAndCountingCublas)
     EXPECT_NE(launchError([] { runPlain(scenario("matmul-magic", 2), kInput, kInput); }).find("matmul-magic"),
               std::string::npos);
     EXPECT_NE(launchError([] { runCounted(scenario("cublas", 2), kInput, kInput); }), "");
-    BenchRequest r;
-    r.kernel = "matmul-naive";
-    r.j = r.k = r.l = 8;
-    r.reps = 0;
+    const BenchRequest r{sim::matmulScenario("matmul-naive", 8, 8, 8, 16), 0};
     EXPECT_NE(launchError([&] { bench(r); }).find("got 0"), std::string::npos);
 }
 

@@ -71,5 +71,48 @@ TEST(Validate, UnknownKernel)
     EXPECT_NE(e.find("matmul-tiled"), std::string::npos) << e;
 }
 
+// validate() resolves the kernel once and keeps its registry entry on the scenario; every
+// later reader takes that entry, and a scenario never validated, or renamed since, still
+// finds its own kernel by name.
+TEST(Validate, ResolvesTheKernelOnce)
+{
+    sim::Scenario s = matmul("matmul-coarsened", 64, 64, 64, 16);
+    EXPECT_EQ(s.info, nullptr);
+    const sim::KernelInfo* byName = s.kernelInfo();   // never validated: found by name
+    ASSERT_NE(byName, nullptr);
+    EXPECT_STREQ(byName->name, "matmul-coarsened");
+    EXPECT_EQ(sim::validate(s), "");
+    EXPECT_EQ(s.info, byName);   // the registry's own entry, not a copy
+    EXPECT_EQ(s.kernelInfo(), byName);
+    // The launch shape reads the resolved entry: 4 P elements a thread along a row.
+    EXPECT_EQ(sim::launchShape(s).grid.x, 1u);   // 64 columns / (16 x COARSE_FACTOR 4)
+    // A new name wins over the stored entry until the next validate().
+    s.kernel = "matmul-naive";
+    ASSERT_NE(s.kernelInfo(), nullptr);
+    EXPECT_STREQ(s.kernelInfo()->name, "matmul-naive");
+    EXPECT_EQ(sim::launchShape(s).grid.x, 4u);   // 64 / 16: one element a thread
+    EXPECT_EQ(sim::familyOf(s), sim::Family::Matmul);
+    // An unknown name resolves to nothing, and validate() says so.
+    s.kernel = "matmul-shared";
+    EXPECT_EQ(s.kernelInfo(), nullptr);
+    EXPECT_NE(sim::validate(s), "");
+    EXPECT_EQ(s.info, nullptr);
+    // A const scenario is checked without being changed.
+    const sim::Scenario c = matmul("conv1d-tiled", 1, 1, 1, 8);
+    sim::validate(c);
+    EXPECT_EQ(c.info, nullptr);
+    EXPECT_TRUE(sim::isConvolution(c));
+    EXPECT_FALSE(sim::isConvolution(s));
+}
+
+// simulate() keeps the resolved entry on its Simulation's scenario, for the views.
+TEST(Validate, SimulationCarriesTheResolvedKernel)
+{
+    const sim::Simulation r = sim::simulate(matmul("matmul-tiled", 4, 4, 4, 2));
+    ASSERT_NE(r.scenario.info, nullptr);
+    EXPECT_STREQ(r.scenario.info->name, "matmul-tiled");
+    EXPECT_EQ(r.scenario.info, sim::findKernel("matmul-tiled"));
+}
+
 }  // namespace
 }  // namespace ts::test

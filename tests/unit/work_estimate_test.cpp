@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <ctime>
 #include <functional>
@@ -303,6 +304,34 @@ TEST(WorkEstimate, UncancelledRunReportsProgressToTheEnd)
     EXPECT_FALSE(r.cancelled);
     EXPECT_TRUE(r.matchesReference);
     EXPECT_FLOAT_EQ(progress.load(), 1.0f);
+}
+
+// A caller that has judged a run by its estimate hands that estimate to simulate() (made
+// once, not again inside): the run is the same as simulate()'s own, with a dropped barrier
+// and for a convolution, P, counters and traced steps alike.
+TEST(WorkEstimate, GivenEstimateRunsTheSameSimulation)
+{
+    Scenario dropped = matmulScenario("matmul-tiled", 24, 20, 28, 8, {1, 1, 0}, 5);
+    dropped.dropBarriers = kernels::AFTER_COMPUTE;
+    for (const Scenario& s : {dropped, convScenario("conv2d-tiled", 19, 23, 8, 5, {1, 1, 0}, 7)}) {
+        std::atomic<float> progress{0};
+        SimOptions opt;
+        opt.progress = &progress;
+        const WorkEstimate e = estimateWork(s, opt);
+        const Simulation given = simulate(s, opt, e);
+        EXPECT_FLOAT_EQ(progress.load(), 1.0f) << s.kernel;
+        const Simulation own = simulate(s, opt);
+        ASSERT_EQ(given.P.size(), own.P.size()) << s.kernel;
+        ASSERT_FALSE(given.P.empty());
+        EXPECT_EQ(std::memcmp(given.P.data(), own.P.data(), given.P.size() * sizeof(float)), 0) << s.kernel;
+        EXPECT_EQ(given.matchesReference, own.matchesReference) << s.kernel;
+        EXPECT_EQ(given.counters.totals.global_loads, own.counters.totals.global_loads) << s.kernel;
+        EXPECT_EQ(given.counters.totals.shared_loads, own.counters.totals.shared_loads) << s.kernel;
+        EXPECT_GT(given.counters.totals.global_loads, 0u);
+        EXPECT_EQ(given.trace.steps.size(), own.trace.steps.size()) << s.kernel;
+        EXPECT_GT(given.trace.steps.size(), 1u) << s.kernel;
+        EXPECT_EQ(e.threads, given.grid.count() * given.block.count()) << s.kernel;
+    }
 }
 
 }  // namespace

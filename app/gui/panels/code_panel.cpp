@@ -291,7 +291,7 @@ struct Line {
 std::vector<Line> listing(const std::string& text, int cols, const Frame& f, const sim::Simulation& s, int toggleCols,
                           bool compact)
 {
-    const sim::KernelInfo* info = sim::findKernel(s.scenario.kernel);
+    const sim::KernelInfo* info = s.scenario.kernelInfo();
     const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
     cols = std::max(cols, 12);
     std::vector<Line> lines;
@@ -585,7 +585,7 @@ void CodePanel::draw(Frame& f)
     // never scrolls (a scrollbar that came and went would change the width they wrap at).
     if (beginPanel(f, id, ImGuiWindowFlags_NoScrollbar)) {
         const sim::Simulation* s = f.loaded.sim.get();
-        const sim::KernelInfo* info = s ? sim::findKernel(s->scenario.kernel) : nullptr;
+        const sim::KernelInfo* info = s ? s->scenario.kernelInfo() : nullptr;
         if (!s || !info) {
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
         } else {

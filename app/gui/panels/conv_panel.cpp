@@ -401,7 +401,7 @@ void stats(const Ctx& c)
     const sim::Uint3 b = c.s.trace.block;
     const std::string blockName = c.v.geo.twoD ? "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ")"
                                                : "block " + std::to_string(b.x);
-    const sim::KernelInfo* info = sim::findKernel(c.s.scenario.kernel);
+    const sim::KernelInfo* info = c.s.scenario.kernelInfo();
     const std::string basic = info && info->untiled ? info->untiled : c.s.scenario.kernel;
     // The block's loads so far and in all, and the reduction with its formula with the
     // numbers put in, in one paragraph, so that the figure keeps the panel's room; at the

@@ -24,7 +24,7 @@ void results(Frame& f)
         for (const gpu::BenchResult& r : l.timings) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(r.request.kernel.c_str());
+            ImGui::TextUnformatted(r.request.scenario.kernel.c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%.3f", r.msMedian);
             tooltip("CUDA events, median of " + std::to_string(r.request.reps) + " runs after warm-up; fastest " +
@@ -38,7 +38,7 @@ void results(Frame& f)
         }
         ImGui::EndTable();
     }
-    const gpu::BenchRequest& q = l.timings.front().request;
+    const sim::Scenario& q = l.timings.front().request.scenario;
     ImGui::TextDisabled("measured on %s, %dx%dx%d", l.device ? l.device->name.c_str() : "the GPU", q.j, q.k, q.l);
 }
 
@@ -153,12 +153,8 @@ void GpuPanel::draw(Frame& f)
                 if (g.error.empty()) {
                     std::vector<gpu::BenchRequest> reqs;
                     for (const char* k : {"matmul-naive", "matmul-tiled", "cublas"}) {
-                        gpu::BenchRequest r;
-                        r.kernel = k;
-                        r.j = r.k = r.l = g.width;
-                        r.tile = g.tile;
-                        r.reps = g.reps;
-                        reqs.push_back(r);
+                        const sim::Scenario s = sim::matmulScenario(k, g.width, g.width, g.width, g.tile);
+                        reqs.push_back(gpu::BenchRequest{s, g.reps});
                     }
                     f.requests.bench = std::move(reqs);
                 }

@@ -153,7 +153,7 @@ Texts textsOf(const sim::Simulation& s, const WarpInstruction& in)
     Texts x;
     const sim::ArrayInfo& a = t.arrays[in.array];
     x.head = "source line " + std::to_string(in.line) + " \u00b7 " + kindWords(in.kind) + " \u00b7 " + a.name;
-    if (const sim::KernelInfo* k = sim::findKernel(s.scenario.kernel)) {
+    if (const sim::KernelInfo* k = s.scenario.kernelInfo()) {
         const std::string& text = sim::kernelSource(k->sourceFile);
         size_t b = 0;
         for (unsigned n = 1; n < in.line && b != std::string::npos; ++n) b = text.find('\n', b) + 1;

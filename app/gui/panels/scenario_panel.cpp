@@ -187,6 +187,7 @@ void ScenarioPanel::draw(Frame& f)
             for (const sim::KernelInfo& k : sim::kernelList()) {
                 if (ImGui::Selectable(k.name, d.kernel == k.name)) {
                     d.kernel = k.name;
+                    d.info = &k;
                     // A tile the new kernel was not compiled for becomes its default tile.
                     if ((k.tiled && std::find(k.tiles.begin(), k.tiles.end(), d.tile) == k.tiles.end()) ||
                         (!k.tiled && d.tile > k.maxBlockEdge))
@@ -196,8 +197,8 @@ void ScenarioPanel::draw(Frame& f)
             }
             ImGui::EndCombo();
         }
-        if (const sim::KernelInfo* k = sim::findKernel(d.kernel)) tooltip(k->summary);
-        const sim::KernelInfo* info = sim::findKernel(d.kernel);
+        const sim::KernelInfo* info = d.kernelInfo();
+        if (info) tooltip(info->summary);
         if (info && info->family != sim::Family::Matmul)
             convInputs(form, *info);
         else
