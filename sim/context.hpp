@@ -81,8 +81,9 @@ public:
     uint64_t fmas = 0;
     bool tracing = false;               ///< is the block being run the traced one?
 
-    /// Registers an array (or finds it by name) and returns its id.
-    uint8_t arrayId(const std::string& name, Space space, int rows, int cols);
+    /// Registers an array (or finds it by name) and returns its id. `columnMajor`: see
+    /// ArrayInfo::columnMajor.
+    uint8_t arrayId(const std::string& name, Space space, int rows, int cols, bool columnMajor = false);
 
     /// Records an event of the traced block; `vector`: the EventFlag of a 128-bit access's
     /// element (takeVector()), or 0.
@@ -218,6 +219,16 @@ public:
         : data_(data), size_(size), m_(m), array_(array),
           loads_(m->counters.elementLoads[array].data()),
           stores_(m->counters.elementStores[array].data()) {}
+
+    /// The same array (id, counters, bounds) backed by `data`, which must hold as many
+    /// elements: a binder that hands the kernel a differently laid out copy of an input
+    /// (KernelInfo::nColumnMajor).
+    GlobalPtr withData(T* data) const
+    {
+        GlobalPtr p = *this;
+        p.data_ = data;
+        return p;
+    }
 
     auto operator[](Index ix) const
     {

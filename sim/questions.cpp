@@ -644,7 +644,8 @@ struct QuestionGenerator::Impl {
         const Event& e = t.events[ev];
         const ArrayInfo& a = t.arrays[e.array];
         const bool flat2D = a.rows > 1 && a.space == Space::Global;
-        const Cell cell{e.index / a.cols, e.index % a.cols};
+        const RowCol rc = a.rowCol(e.index);
+        const Cell cell{rc.row, rc.col};
         const std::string plain = a.rows > 1 ? cellName(a.name, cell, false) : cellName(a.name, cell, true);
         const std::vector<AccessText> acc = findAccesses(sourceLine(source, e.line), {writtenName(a)});
         if (acc.empty()) return plain;
@@ -712,8 +713,8 @@ struct QuestionGenerator::Impl {
     Cell cellOf(const BlockData& d, int ev) const
     {
         const Event& e = d.trace().events[ev];
-        const ArrayInfo& a = d.trace().arrays[e.array];
-        return Cell{e.index / a.cols, e.index % a.cols};
+        const RowCol rc = d.trace().arrays[e.array].rowCol(e.index);
+        return Cell{rc.row, rc.col};
     }
 
     void loads(Question& q, bool mds)
