@@ -77,6 +77,12 @@ void checkLaunchable(const DeviceInfo& d, const sim::Scenario& s)
     }
 }
 
+std::vector<float> storedN(const sim::Scenario& s, const std::vector<float>& N)
+{
+    const sim::KernelInfo* k = sim::findKernel(s.kernel);
+    return sim::ArrayInfo{"N", sim::Space::Global, s.k, s.l, k && k->nColumnMajor}.laidOut(N);
+}
+
 void launchMatmul(const sim::Scenario& s, const float* M, const float* N, float* P)
 {
     if (isCublas(s.kernel))

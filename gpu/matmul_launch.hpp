@@ -3,6 +3,7 @@
 // (sim/kernel_registry.hpp, family Matmul), dispatched by gpu/registry_launch.cuh.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "gpu.hpp"
 
@@ -20,15 +21,20 @@ bool isCublas(const std::string& name);
 /// LaunchError with one sentence otherwise.
 void checkLaunchable(const DeviceInfo& d, const sim::Scenario& s);
 
+/// N (s.k x s.l, row-major) laid out as s.kernel takes it: column by column when its
+/// KernelInfo::nColumnMajor is set (PMPP sec. 6.1's corner turning), else unchanged. Every
+/// upload of N for a launch goes through this, so the inputs and the reference stay row-major.
+std::vector<float> storedN(const sim::Scenario& s, const std::vector<float>& N);
+
 /// Launches the plain instantiation (ts::gpu::DeviceContext) of s.kernel on the default
-/// stream with sim::launchShape(s), skipping the barriers in s.dropBarriers. M, N, P are
-/// row-major device arrays. Asynchronous: launch errors throw LaunchError here, execution
+/// stream with sim::launchShape(s), skipping the barriers in s.dropBarriers. M, P are
+/// row-major device arrays, N is laid out as storedN() gives it. Asynchronous: launch errors throw LaunchError here, execution
 /// errors surface at the next synchronizing call.
 void launchMatmul(const sim::Scenario& s, const float* M, const float* N, float* P);
 
 /// As launchMatmul, with the counting instantiation (ts::gpu::CountingContext): every read
-/// of M[i] adds 1 to loadsM[i] (j*k counters), of N[i] to loadsN[i] (k*l counters). The
-/// counters must be zero before the launch.
+/// of M[i] adds 1 to loadsM[i] (j*k counters), of N[i] to loadsN[i] (k*l counters, in N's
+/// stored layout, as the simulator counts). The counters must be zero before the launch.
 void launchMatmulCounted(const sim::Scenario& s, const float* M, const float* N, float* P, unsigned* loadsM,
                          unsigned* loadsN);
 

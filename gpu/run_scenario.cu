@@ -22,7 +22,7 @@ struct Operands {
         : M(hM.size()), N(hN.size()), P(static_cast<size_t>(s.j) * s.l)
     {
         M.upload(hM, "copying M to the device");
-        N.upload(hN, "copying N to the device");
+        N.upload(storedN(s, hN), "copying N to the device");
         P.fill(0xFF, "poisoning P");
     }
 };

@@ -110,7 +110,7 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     requireFreeMemory(4 * (sizeM + sizeN + sizeP));
     DeviceBuffer<float> dM(sizeM), dN(sizeN), dP(sizeP);
     dM.upload(M, "copying M to the device");
-    dN.upload(N, "copying N to the device");
+    dN.upload(storedN(s, N), "copying N to the device");
 
     std::optional<CublasSgemm> blas;
     if (isCublas(s.kernel)) blas.emplace();

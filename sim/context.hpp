@@ -108,8 +108,9 @@ public:
     /// pick the right one even then.
     void noteOrigin(float value, uint8_t array, long long index);
 
-    /// Registers an array (or finds it by name) and returns its id.
-    uint8_t arrayId(const std::string& name, Space space, int rows, int cols);
+    /// Registers an array (or finds it by name) and returns its id. `columnMajor`: see
+    /// ArrayInfo::columnMajor.
+    uint8_t arrayId(const std::string& name, Space space, int rows, int cols, bool columnMajor = false);
 
     /// Records an event of the traced block; `vector`: the EventFlag of a 128-bit access's
     /// element (takeVector()), or 0.
@@ -259,6 +260,16 @@ public:
             if (w.empty() && m->keepWriters) w.assign(static_cast<size_t>(size), 0u);
             writers_ = w.empty() ? nullptr : w.data();
         }
+    }
+
+    /// The same array (id, counters, bounds) backed by `data`, which must hold as many
+    /// elements: a binder that hands the kernel a differently laid out copy of an input
+    /// (KernelInfo::nColumnMajor).
+    GlobalPtr withData(T* data) const
+    {
+        GlobalPtr p = *this;
+        p.data_ = data;
+        return p;
     }
 
     auto operator[](Index ix) const

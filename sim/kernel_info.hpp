@@ -44,6 +44,11 @@ struct KernelInfo {
     int maxBlockEdge = 0;
     /// The size parameters the kernel takes, in the order they are checked.
     std::span<const ParamLimit> params = {};
+    /// matmul-corner-turning: the kernel takes N (k x l) stored column-major, element (r, c)
+    /// at N[c*k + r] (PMPP sec. 6.1). The inputs and the CPU reference stay row-major; the
+    /// simulator's binder and the GPU dispatch lay out the same values column by column for
+    /// the kernel, and the trace's ArrayInfo of N says so (ArrayInfo::columnMajor).
+    bool nColumnMajor = false;
     // How the host launches the kernel (its <<<grid, block>>> as the kernel file's comment
     // states it) and what its loop does per phase: counts, not places. Which element of P a
     // thread computes and which global element a shared slot holds are not written here: the

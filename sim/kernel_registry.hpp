@@ -25,6 +25,7 @@
 #include "kernels/matmul_tiled.cuh"
 #include "kernels/matmul_tiled_nds_padded.cuh"
 #include "kernels/matmul_tiled_nds_transposed.cuh"
+#include "kernels/matmul_corner_turning.cuh"
 #include "kernels/matmul_coarsened.cuh"
 #include "kernels/matmul_regtile_1d.cuh"
 #include "kernels/matmul_regtile_2d.cuh"
@@ -43,7 +44,7 @@ struct Tiles {
 };
 
 /// TILE_WIDTH values compiled as template instances of matmul-tiled (and of its Nds
-/// variants matmul-tiled-nds-transposed and matmul-tiled-nds-padded).
+/// variants matmul-tiled-nds-transposed, matmul-tiled-nds-padded and matmul-corner-turning).
 using MatmulTiles = Tiles<2, 4, 8, 16, 32>;
 /// TILE_SIZE values compiled as template instances of conv1d-tiled and conv1d-tiled-cache.
 using Conv1DTiles = Tiles<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
@@ -59,7 +60,8 @@ inline constexpr int kMaxConvWidth1D = 1 << 24;
 inline constexpr int kMaxThreadsPerBlock = 1024;
 
 /// Arguments of a matrix multiplication kernel with context X: M (j x k) times N (k x l)
-/// gives P (j x l), all row-major in global memory.
+/// gives P (j x l), row-major in global memory; N column-major for a kernel whose
+/// KernelInfo::nColumnMajor is set.
 template <class X>
 struct MatmulArgs {
     typename X::template GlobalPtr<const float> M, N;
@@ -183,6 +185,25 @@ struct MatmulTiledNdsPadded {
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
         kernels::matmulTiledNdsPadded<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-tiled on a column-major N, whose tile the block loads with its corner turned so
+/// that the global reads coalesce (PMPP sec. 6.1; preset corner-turning-64-tile16).
+struct MatmulCornerTurning {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-corner-turning", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_corner_turning.cuh", .barriersPerPhase = 2,
+        .summary = "N stored column-major: tx walks down a column of N (coalesced) and the element goes to Nds[tx][ty] (corner turning, PMPP sec. 6.1)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.1 (memory coalescing: corner turning) on sec. 5.4-5.5's tiled kernel; preset corner-turning-64-tile16",
+        .tiles = TileSizes::values, .params = kMatmulParams, .nColumnMajor = true};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulCornerTurning<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
     }
 };
 
@@ -457,6 +478,7 @@ struct KernelList {};
 /// Every kernel, in the order list-kernels and the app show them.
 using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::MatmulNaiveUncoalesced,
                            registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
+                           registry::MatmulCornerTurning,
                            registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
                            registry::MatmulVectorized, registry::MatmulDoubleBuffered,
                            registry::MatmulConflictFree, registry::MatmulTuned, registry::MatmulWarptiled,

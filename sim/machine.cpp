@@ -62,12 +62,12 @@ Totals& Totals::operator+=(const Totals& o)
     return *this;
 }
 
-uint8_t Machine::arrayId(const std::string& name, Space space, int rows, int cols)
+uint8_t Machine::arrayId(const std::string& name, Space space, int rows, int cols, bool columnMajor)
 {
     for (size_t i = 0; i < arrays.size(); ++i)
         if (arrays[i].name == name) return static_cast<uint8_t>(i);
     if (arrays.size() >= kNoArray) throw KernelFault("the kernel declares too many arrays");
-    arrays.push_back(ArrayInfo{name, space, rows, cols});
+    arrays.push_back(ArrayInfo{name, space, rows, cols, columnMajor});
     counters.elementLoads.emplace_back(static_cast<size_t>(rows) * cols, 0u);
     counters.elementStores.emplace_back(static_cast<size_t>(rows) * cols, 0u);
     counters.elementWriters.emplace_back();   // sized by the first GlobalPtr that may write it
@@ -814,7 +814,7 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
         Worker& w = *ch.worker;   // every chunk up to the fault ran
         for (size_t a = ch.arraysBefore; a < ch.arraysAfter; ++a) {
             const ArrayInfo& info = w.machine.arrays[a];
-            w.toLaunch[a] = m.arrayId(info.name, info.space, info.rows, info.cols);
+            w.toLaunch[a] = m.arrayId(info.name, info.space, info.rows, info.cols, info.columnMajor);
         }
         mergeHazards(m.hazards, ch.hazards, w.toLaunch);
         if (m.memory) {

@@ -38,7 +38,7 @@ std::string rangeText(const ArrayInfo& a, const std::set<int>& indices)
     if (indices.empty()) return "no element of " + a.name;
     int r0 = INT_MAX, r1 = INT_MIN, c0 = INT_MAX, c1 = INT_MIN;
     for (const int i : indices) {
-        const int r = i / a.cols, c = i % a.cols;
+        const auto [r, c] = a.rowCol(i);
         r0 = std::min(r0, r), r1 = std::max(r1, r), c0 = std::min(c0, c), c1 = std::max(c1, c);
     }
     const std::string box = a.rows == 1 ? a.name + "[" + span(c0, c1) + "]"
@@ -350,8 +350,8 @@ std::string useLine(const Context& c, int index)
             const ArrayInfo& a = c.arrays[first[r].first];
             std::vector<std::pair<int, int>> rows, cols;
             for (const auto& [thread, reads] : byThread) {
-                rows.push_back({thread, reads[r].second / a.cols});
-                cols.push_back({thread, reads[r].second % a.cols});
+                rows.push_back({thread, a.rowCol(reads[r].second).row});
+                cols.push_back({thread, a.rowCol(reads[r].second).col});
             }
             const bool global = a.space == Space::Global;
             const std::string rc = a.rows == 1 ? "" : coordinate(c, rows, global);

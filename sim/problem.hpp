@@ -18,8 +18,8 @@ using Body = std::function<void(ThreadContext&)>;
 
 /// One family's part of a simulation.
 struct Problem {
-    ArrayInfo M, N, P;                 ///< names, memory spaces and shapes (row-major)
-    std::vector<float> inM, inN;       ///< inputs, pseudo-random from the scenario's seed
+    ArrayInfo M, N, P;                 ///< names, memory spaces and shapes (N column-major for some kernels)
+    std::vector<float> inM, inN;       ///< inputs, pseudo-random from the scenario's seed, row-major
     std::vector<float> reference;      ///< what a correct kernel's P is, bit for bit
     /// Binds the kernel to the simulator's arrays. M may be ignored by kernels that read
     /// the mask from constant memory (they register it with the machine themselves).

@@ -9,8 +9,9 @@ namespace ts::sim {
 
 PElement elementAt(const ArrayInfo& a, long long index)
 {
-    const long long cols = std::max(1, a.cols);
-    return PElement{index / cols, index % cols};
+    if (a.rows < 1 || a.cols < 1) return PElement{0, index};
+    const RowCol rc = a.rowCol(index);   // N of matmul-corner-turning is column-major
+    return PElement{rc.row, rc.col};
 }
 
 std::optional<Writer> writerOf(const Simulation& sim, int array, long long index)

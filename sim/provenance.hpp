@@ -25,7 +25,8 @@ struct TileRect {
     int row0 = 0, col0 = 0, rows = 0, cols = 0;
 };
 
-/// Element `index` of array `a` as (row, col), row-major.
+/// Element `index` (its offset in memory) of array `a` as (row, col), in the array's layout
+/// (ArrayInfo::rowCol: row-major, or column-major for a kernel that takes N so).
 PElement elementAt(const ArrayInfo& a, long long index);
 
 /// The thread of the grid whose store of element `index` of global array `array` came last

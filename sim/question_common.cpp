@@ -281,7 +281,8 @@ std::string QuestionGenerator::Impl::describeAccess(const BlockData& d, int thre
     const Event& e = t.events[ev];
     const ArrayInfo& a = t.arrays[e.array];
     const bool flat2D = a.rows > 1 && a.space == Space::Global;
-    const Cell cell{e.index / a.cols, e.index % a.cols};
+    const RowCol rc = a.rowCol(e.index);
+    const Cell cell{rc.row, rc.col};
     const std::string plain = a.rows > 1 ? cellName(a.name, cell, false) : cellName(a.name, cell, true);
     const std::vector<AccessText> acc = findAccesses(sourceLine(source, e.line), {writtenName(a)});
     if (acc.empty()) return plain;
@@ -347,8 +348,8 @@ std::vector<Fill> QuestionGenerator::Impl::phaseFills(const BlockData& d, int th
 Cell QuestionGenerator::Impl::cellOf(const BlockData& d, int ev) const
 {
     const Event& e = d.trace().events[ev];
-    const ArrayInfo& a = d.trace().arrays[e.array];
-    return Cell{e.index / a.cols, e.index % a.cols};
+    const RowCol rc = d.trace().arrays[e.array].rowCol(e.index);
+    return Cell{rc.row, rc.col};
 }
 
 QuestionSpec QuestionGenerator::Impl::aimAtThread(QuestionSpec q, SplitMix64& rng, const Uint3& b, const Uint3& t,

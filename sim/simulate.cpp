@@ -82,7 +82,7 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     progress.at(setupEnd);
     const uint8_t idM = m.arrayId(pb.M.name, pb.M.space, pb.M.rows, pb.M.cols);
     progress.at(setupEnd);
-    const uint8_t idN = m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols);
+    const uint8_t idN = m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols, pb.N.columnMajor);
     progress.at(setupEnd);
     const uint8_t idP = m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols);
     // M, N and P as the kernel sees them, counting into machine `w`'s counters.

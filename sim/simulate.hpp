@@ -50,7 +50,9 @@ struct SimOptions {
 struct Simulation {
     Scenario scenario;
     Dim3 grid, block;
-    std::vector<float> M, N;            ///< inputs (row-major)
+    /// Inputs, row-major, also N of a kernel that takes it column-major: the element
+    /// counters and the trace index N by its stored layout (arrays[1].flat()).
+    std::vector<float> M, N;
     std::vector<float> P;               ///< the simulated kernel's output
     std::vector<float> reference;       ///< CPU reference (fmaf in k order)
     std::vector<ArrayInfo> arrays;      ///< M, N, P, then shared arrays in declaration order

@@ -32,13 +32,55 @@ enum class Op : uint8_t {
 /// Which memory an array lives in.
 enum class Space : uint8_t { Global, Shared, Constant };
 
-/// One array the kernel touched, as the views and counters name it.
+/// A row and a column of a matrix.
+struct RowCol {
+    int row = 0, col = 0;
+};
+
+/// One array the kernel touched, as the views and counters name it. An event's index, the
+/// element counters and the replay's elements are by flat index: the element's offset in
+/// memory, which for a column-major array is not row*cols + col; flat() and rowCol() turn
+/// one into the other.
 struct ArrayInfo {
     std::string name;   ///< the kernel's own name: "M", "Mds", ...
     Space space = Space::Global;
     int rows = 1;       ///< 1 for 1D arrays
     int cols = 1;
+    /// Stored column by column: element (r, c) at offset c*rows + r (the N of a kernel
+    /// whose KernelInfo::nColumnMajor is set, PMPP sec. 6.1). Row-major otherwise.
+    bool columnMajor = false;
     int size() const { return rows * cols; }
+    /// The flat index (offset in memory) of element (row, col).
+    long long flat(int row, int col) const
+    {
+        return columnMajor ? 1ll * col * rows + row : 1ll * row * cols + col;
+    }
+    /// The element at flat index `i` (0 <= i < size()).
+    RowCol rowCol(long long i) const
+    {
+        return columnMajor ? RowCol{static_cast<int>(i % rows), static_cast<int>(i / rows)}
+                           : RowCol{static_cast<int>(i / cols), static_cast<int>(i % cols)};
+    }
+    /// `rowMajor` (size() values, element (r, c) at r*cols + c) in this array's layout.
+    template <class T>
+    std::vector<T> laidOut(const std::vector<T>& rowMajor) const
+    {
+        if (!columnMajor) return rowMajor;
+        std::vector<T> out(rowMajor.size());
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) out[flat(r, c)] = rowMajor[static_cast<size_t>(r) * cols + c];
+        return out;
+    }
+    /// The inverse of laidOut: values in this array's layout, row-major.
+    template <class T>
+    std::vector<T> rowMajor(const std::vector<T>& stored) const
+    {
+        if (!columnMajor) return stored;
+        std::vector<T> out(stored.size());
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) out[static_cast<size_t>(r) * cols + c] = stored[flat(r, c)];
+        return out;
+    }
 };
 
 inline constexpr uint16_t kNoThread = 0xFFFF;

@@ -23,7 +23,9 @@ class MatmulAgreement : public ::testing::TestWithParam<Case> {};
 /// Loads per element by counting, independent of both the simulator and the GPU: every
 /// M[r][i] is read once per column of P that its row feeds, by each block column of the
 /// grid (tiled: once per block column, i.e. ceil(l/T) times; naive: l times), and every
-/// N[i][c] likewise once per block row (ceil(j/T)) or once per row of P (j).
+/// N[i][c] likewise once per block row (ceil(j/T)) or once per row of P (j). The same count
+/// for every element, so it holds in N's stored layout too (column-major for
+/// matmul-corner-turning, whose counters are by stored index on both sides).
 std::vector<uint32_t> expectedLoads(bool tiled, int tile, int rows, int cols, int readers)
 {
     const int perElement = tiled ? (readers + tile - 1) / tile : readers;
@@ -72,7 +74,8 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info)
 INSTANTIATE_TEST_SUITE_P(
     AllTilesAndShapes, MatmulAgreement,
     ::testing::Combine(::testing::Values("matmul-naive", "matmul-tiled", "matmul-naive-uncoalesced",
-                                         "matmul-tiled-nds-transposed", "matmul-tiled-nds-padded"),
+                                         "matmul-tiled-nds-transposed", "matmul-tiled-nds-padded",
+                                         "matmul-corner-turning"),
                        ::testing::Values(2, 4, 8, 16, 32),
                        ::testing::Values(Size{1, 1, 1}, Size{3, 3, 3}, Size{17, 17, 17}, Size{100, 37, 51},
                                          Size{64, 96, 32}, Size{33, 65, 31})),

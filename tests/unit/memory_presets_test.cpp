@@ -1,12 +1,13 @@
 // The memory lecture presets (coalescing-naive-64, coalescing-uncoalesced-64,
-// nds-transposed-64-tile16, nds-padded-64-tile16, ragged-100x37x51-tile16,
-// conv2d-bank-conflicts-256-tile8-mask5): every figure their narration quotes is the
+// nds-transposed-64-tile16, nds-padded-64-tile16, corner-turning-64-tile16,
+// ragged-100x37x51-tile16, conv2d-bank-conflicts-256-tile8-mask5): every figure their narration quotes is the
 // simulator's own count. Each check names a phrase of the narration that begins with a
 // number ("76800 requests") and the counter it stands for; the test fails when the phrase
 // is missing from the narration or when the simulator counts a different number.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,27 @@ TEST(MemoryPresets, NdsPadded)
     // "where the unpadded Nds took 73728": the transposed kernel's figure.
     const PresetRun t = run("nds-transposed-64-tile16");
     check(r, {{"73728", line(t, "Mds", S, false).wavefronts}});
+}
+
+TEST(MemoryPresets, CornerTurning)
+{
+    const PresetRun r = run("corner-turning-64-tile16");
+    const sim::LineMemory n = line(r, "N", G, false), nds = line(r, "Nds", S, true), use = line(r, "Mds", S, false);
+    // What matmul-tiled's own indices would cost on this column-major N, counted here: lane
+    // (tx, ty) of warp w reads element (ph*16 + ty, bx*16 + tx), at word (bx*16 + tx)*64 +
+    // ph*16 + ty; the sectors of one warp's request (block 0, phase 0; every request alike).
+    std::set<int> sectors;
+    for (int lane = 0; lane < 32; ++lane) sectors.insert(((lane % 16) * 64 + lane / 16) * 4 / 32);
+    check(r, {{"4 sectors a request", n.sectors / n.requests},
+              {"2048 sectors", n.sectors},
+              {"512 requests of the launch", n.requests},
+              {"16 sectors a request", sectors.size()},
+              {"4096 wavefronts", nds.wavefronts},
+              {"512 store requests", nds.requests},
+              {"16384 wavefronts", use.wavefronts},
+              {"16384 requests", use.requests}});
+    EXPECT_EQ(use.conflicts(), 0u);
+    EXPECT_EQ(n.sectors % n.requests, 0u);
 }
 
 TEST(MemoryPresets, RaggedEdges)

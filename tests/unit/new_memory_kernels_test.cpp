@@ -1,7 +1,8 @@
 // The kernels that teach memory coalescing and shared-memory bank conflicts
 // (kernels/matmul_naive_uncoalesced.cuh, matmul_tiled_nds_transposed.cuh,
-// matmul_tiled_nds_padded.cuh; PMPP sec. 5.3 and 6.1; presets coalescing-naive-64,
-// coalescing-uncoalesced-64, nds-transposed-64-tile16, nds-padded-64-tile16): they compute
+// matmul_tiled_nds_padded.cuh, matmul_corner_turning.cuh; PMPP sec. 5.3 and 6.1; presets
+// coalescing-naive-64, coalescing-uncoalesced-64, nds-transposed-64-tile16,
+// nds-padded-64-tile16, corner-turning-64-tile16): they compute
 // P bit for bit as the fused CPU reference does, and their warp memory figures have the
 // shape the addresses give. Every expected figure below is worked out by hand from the index
 // expressions, in the comment beside it: 32 lanes a warp by linear index (tx fastest),
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "sim/kernel_view.hpp"
@@ -26,6 +28,7 @@ namespace {
 constexpr const char* kUncoalesced = "matmul-naive-uncoalesced";
 constexpr const char* kTransposed = "matmul-tiled-nds-transposed";
 constexpr const char* kPadded = "matmul-tiled-nds-padded";
+constexpr const char* kCorner = "matmul-corner-turning";
 
 struct Shape {
     int j, k, l;
@@ -446,6 +449,181 @@ TEST(NewMemoryKernels, RaggedSizesKeepTheShape)
         // Some requests have idle lanes (rows past 100 or columns past 51).
         EXPECT_LT(t.lanes, 32 * t.requests);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Corner turning: N stored column-major, read down its columns (PMPP sec. 6.1)
+
+const char* const kCornerNLine = "Nds[tx][ty] = N[(bx*TILE_WIDTH + ty)*k + ph*TILE_WIDTH + tx];";
+const char* const kTiledNLine = "Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];";
+const char* const kMLine = "Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];";
+
+TEST(CornerTurning, MatchesFusedReferenceAndTiledP)
+{
+    // The inputs stay row-major (the reference multiplies them as they are); only the copy
+    // the kernel reads is laid out column by column. Square and ragged sizes, every tile.
+    for (const Shape& sh : kShapes)
+        for (int tile : sim::kTileWidths) expectBitExact(matmul(kCorner, sh.j, sh.k, sh.l, tile));
+    for (int tile : {8, 16, 32})
+        EXPECT_EQ(differing(run(matmul(kCorner, 100, 37, 51, tile)).P, run(matmul("matmul-tiled", 100, 37, 51, tile)).P),
+                  0u)
+            << tile;
+}
+
+TEST(CornerTurning, NIsStoredColumnMajor)
+{
+    // 5 x 3 (k x l) column-major: element (r, c) at c*5 + r. (4, 2) is 2*5 + 4 = 14 (row-major
+    // 4*3 + 2 = 14 as well, the last element), (1, 0) is 1 and (0, 1) is 5 (row-major 3 and
+    // 1); flat 7 is row 2 of column 1 (row-major: row 2, column 1 too, 2*3 + 1).
+    const sim::ArrayInfo n{"N", sim::Space::Global, 5, 3, true};
+    EXPECT_EQ(n.flat(4, 2), 14);
+    EXPECT_EQ(n.flat(1, 0), 1);
+    EXPECT_EQ(n.flat(0, 1), 5);
+    EXPECT_EQ(n.rowCol(7).row, 2);
+    EXPECT_EQ(n.rowCol(7).col, 1);
+    sim::ArrayInfo rowMajor = n;
+    rowMajor.columnMajor = false;
+    EXPECT_EQ(rowMajor.flat(0, 1), 1);
+    EXPECT_EQ(rowMajor.rowCol(7).row, 2);
+    EXPECT_EQ(rowMajor.rowCol(7).col, 1);
+    for (long long i = 0; i < n.size(); ++i) EXPECT_EQ(n.flat(n.rowCol(i).row, n.rowCol(i).col), i);
+    const std::vector<int> values{0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32, 40, 41, 42};   // 10r + c
+    const std::vector<int> stored = n.laidOut(values);
+    EXPECT_EQ(stored, (std::vector<int>{0, 10, 20, 30, 40, 1, 11, 21, 31, 41, 2, 12, 22, 32, 42}));
+    EXPECT_EQ(n.rowMajor(stored), values);
+
+    // The simulation's N says so, and every N value the kernel loaded (at its flat index in
+    // the column-major copy) is the row-major input's element at that row and column.
+    const sim::Simulation r = run(matmul(kCorner, 11, 6, 20, 4, {2, 1, 0}), true);
+    ASSERT_EQ(r.error, "");
+    const int iN = r.arrayIndex("N");
+    ASSERT_GE(iN, 0);
+    EXPECT_TRUE(r.arrays[iN].columnMajor);
+    EXPECT_FALSE(r.arrays[r.arrayIndex("M")].columnMajor);
+    EXPECT_FALSE(run(matmul("matmul-tiled", 11, 6, 20, 4)).arrays[iN].columnMajor);
+    size_t checked = 0;
+    for (const sim::Event& e : r.trace.events) {
+        if (e.op != sim::Op::GlobalLoad || e.array != iN) continue;
+        // Block (2, 1) at tile 4 loads columns 8..11 of N: flat c*6 + r for c in 8..11.
+        const sim::RowCol rc = r.arrays[iN].rowCol(e.index);
+        EXPECT_GE(rc.col, 8);
+        EXPECT_LT(rc.col, 12);
+        EXPECT_EQ(e.index, rc.col * 6 + rc.row);
+        EXPECT_EQ(e.value, r.N[static_cast<size_t>(rc.row) * 20 + rc.col]);
+        ++checked;
+    }
+    // 4 x 4 threads, 2 phases (k = 6), rows 0..5 in range: 6 rows x 4 columns per block.
+    EXPECT_EQ(checked, 24u);
+}
+
+// Every recorded access agrees with its index expression in the code view, the column-major
+// subscript of N included (a 1D subscript is the flat index).
+TEST(CornerTurning, CodeViewExpressionsAgreeWithRecordedIndices)
+{
+    const sim::Scenario s = matmul(kCorner, 11, 6, 20, 8, {2, 1, 0});
+    const sim::Simulation r = run(s, true);
+    ASSERT_EQ(r.error, "");
+    const std::string& src = sim::kernelSource(sim::findKernel(s.kernel)->sourceFile);
+    size_t checked = 0;
+    for (int step = 0; step < static_cast<int>(r.trace.steps.size()); ++step)
+        for (int t = 0; t < static_cast<int>(r.block.count()); ++t)
+            for (const sim::AccessExplanation& e : sim::explainAccesses(s, r.trace, t, step, src)) {
+                EXPECT_TRUE(e.agrees()) << "step " << step << " thread " << t << ": " << e.written << " -> "
+                                        << e.evaluated << ", recorded " << e.recorded << " " << e.error;
+                ++checked;
+            }
+    EXPECT_GT(checked, 100u);
+}
+
+/// Global load requests and sectors of the corner-turning N load, counted apart from the
+/// simulator: for each warp of each block and each phase, the lanes (tx fastest) whose
+/// element is inside N read 4-byte words at (bx*T + ty)*k + ph*T + tx; a request per warp
+/// with an active lane, a sector per distinct 32-byte piece.
+std::pair<uint64_t, uint64_t> cornerNLoads(int j, int k, int l, int T)
+{
+    uint64_t requests = 0, sectors = 0;
+    const int gx = (l + T - 1) / T, gy = (j + T - 1) / T, phases = (k - 1) / T + 1;
+    for (int bx = 0; bx < gx; ++bx)
+        for (int by = 0; by < gy; ++by)
+            for (int w = 0; w * 32 < T * T; ++w)
+                for (int ph = 0; ph < phases; ++ph) {
+                    std::set<long long> s;
+                    for (int lane = 0; lane < 32 && w * 32 + lane < T * T; ++lane) {
+                        const int tx = (w * 32 + lane) % T, ty = (w * 32 + lane) / T;
+                        if (ph * T + tx < k && bx * T + ty < l) s.insert((4ll * ((bx * T + ty) * k + ph * T + tx)) / 32);
+                    }
+                    requests += !s.empty();
+                    sectors += s.size();
+                }
+    return {requests, sectors};
+}
+
+TEST(CornerTurning, NReadsAreCoalescedAsMatmulTiled)
+{
+    // 64 x 64 x 64, TILE_WIDTH 16 (preset corner-turning-64-tile16): 16 blocks x 8 warps x
+    // 4 phases = 512 requests. A warp is tx 0..15 of two ty: two runs of 16 consecutive words
+    // from a 64-byte boundary (column bx*16 + ty, rows ph*16..ph*16 + 15), 2 sectors each:
+    // 4 a request, as matmul-tiled's two rows of 16 words. Had matmul-tiled read this
+    // column-major N with its own indices (tx across the columns), each lane would sit in
+    // a column of its own, 64 words apart: 16 sectors a request (rows ty and ty + 1 of a
+    // column are neighbouring words, in one sector).
+    const auto [req, sec] = cornerNLoads(64, 64, 64, 16);
+    EXPECT_EQ(req, 512u);
+    EXPECT_EQ(sec, 4 * 512u);
+    const sim::Simulation corner = run(matmul(kCorner, 64, 64, 64, 16));
+    const sim::Simulation tiled = run(matmul("matmul-tiled", 64, 64, 64, 16));
+    ASSERT_EQ(corner.error, "");
+    const sim::AccessSite c = site(corner, kCornerNLine, "N", sim::AccessKind::GlobalLoad);
+    const sim::AccessSite t = site(tiled, kTiledNLine, "N", sim::AccessKind::GlobalLoad);
+    EXPECT_EQ(c.requests, req);
+    EXPECT_EQ(c.sectors, sec);
+    EXPECT_EQ(c.requests, t.requests);
+    EXPECT_EQ(c.sectors, t.sectors);
+    // M and P are matmul-tiled's, so the whole launch is too.
+    EXPECT_EQ(site(corner, kMLine, "M", sim::AccessKind::GlobalLoad).sectors,
+              site(tiled, kMLine, "M", sim::AccessKind::GlobalLoad).sectors);
+    for (auto f : {&sim::Totals::global_ld_requests, &sim::Totals::global_ld_sectors, &sim::Totals::global_st_requests,
+                   &sim::Totals::global_st_sectors, &sim::Totals::global_loads})
+        EXPECT_EQ(corner.counters.totals.*f, tiled.counters.totals.*f);
+    // Each element of N is read once per block row of the grid, 64 / 16 = 4 times.
+    EXPECT_EQ(corner.counters.elementLoads[corner.arrayIndex("N")], std::vector<uint32_t>(64 * 64, 4u));
+}
+
+TEST(CornerTurning, RaggedNReadsCountedApart)
+{
+    // Ragged sizes: partial warps, rows past k and columns past l left out by the boundary
+    // check. The direct count and the simulator's agree at every tile, and every element of
+    // N is read once per block row of the grid, ceil(j / T) times.
+    for (const Shape& sh : {Shape{100, 37, 51}, Shape{33, 65, 31}})
+        for (int tile : {4, 8, 16, 32}) {
+            SCOPED_TRACE(std::to_string(tile) + " " + std::to_string(sh.j) + "x" + std::to_string(sh.k) + "x" +
+                         std::to_string(sh.l));
+            const sim::Simulation r = run(matmul(kCorner, sh.j, sh.k, sh.l, tile));
+            ASSERT_EQ(r.error, "");
+            const auto [req, sec] = cornerNLoads(sh.j, sh.k, sh.l, tile);
+            const sim::AccessSite c = site(r, kCornerNLine, "N", sim::AccessKind::GlobalLoad);
+            EXPECT_EQ(c.requests, req);
+            EXPECT_EQ(c.sectors, sec);
+            const uint32_t blockRows = static_cast<uint32_t>((sh.j + tile - 1) / tile);
+            EXPECT_EQ(r.counters.elementLoads[r.arrayIndex("N")],
+                      std::vector<uint32_t>(static_cast<size_t>(sh.k) * sh.l, blockRows));
+        }
+}
+
+TEST(CornerTurning, NdsStoresConflictAtTile16)
+{
+    // The price of the turn: Nds[tx][ty] at TILE_WIDTH 16 is word 256 + 16tx + ty, in bank
+    // ty (tx even) or 16 + ty (tx odd): a warp's 32 words in 4 banks, 8 each: 8 wavefronts
+    // per request, 512 requests (as matmul-tiled-nds-transposed's store). The reads
+    // Nds[i][tx] are matmul-tiled's: 16 consecutive words, one wavefront.
+    const sim::Simulation r = run(matmul(kCorner, 64, 64, 64, 16));
+    ASSERT_EQ(r.error, "");
+    const sim::AccessSite st = site(r, kCornerNLine, "Nds", sim::AccessKind::SharedStore);
+    EXPECT_EQ(st.requests, 512u);
+    EXPECT_EQ(st.wavefronts, 8 * 512u);
+    const sim::AccessSite rd = site(r, "Pvalue += Mds[ty][i] * Nds[i][tx];", "Nds", sim::AccessKind::SharedLoad);
+    EXPECT_EQ(rd.requests, ndsReads(64, 16));
+    EXPECT_EQ(rd.wavefronts, rd.requests);
 }
 
 }  // namespace

@@ -37,18 +37,25 @@ const std::vector<uint8_t>& pBaseFlags(HeatGrid& g, uint64_t generation, int row
     return g.base;
 }
 
-void addReplayFlags(std::vector<uint8_t>& flags, const ReplayElements& elements, bool phases, const WrongAtCursor& wrong)
+void addReplayFlags(std::vector<uint8_t>& flags, const ReplayElements& elements, bool phases, const WrongAtCursor& wrong,
+                    const sim::ArrayInfo* layout)
 {
     for (const auto& [idx, e] : elements) {
         if (idx < 0 || static_cast<size_t>(idx) >= flags.size()) continue;
-        uint8_t b = flags[idx];
+        // The flags are row-major; the replay counts elements by their offset in memory.
+        size_t at = static_cast<size_t>(idx);
+        if (layout && layout->columnMajor) {
+            const sim::RowCol rc = layout->rowCol(idx);
+            at = static_cast<size_t>(rc.row) * layout->cols + rc.col;
+        }
+        uint8_t b = flags[at];
         if (e.loadedThisPhase && phases) b |= kLoadedThisPhase;
         if (e.readNow) b |= kReadNow;
         if (e.inShared()) b |= kInShared;
         if (e.loadsSoFar > 0) b |= kLoadedEarlier;
         if (e.stored) b |= kStored;
         if (wrong && wrong(idx, e, b)) b |= kWrong;
-        flags[idx] = b;
+        flags[at] = b;
     }
 }
 

@@ -84,7 +84,10 @@ using WrongAtCursor = std::function<bool(int32_t idx, const sim::ElementView& e,
 /// the elements the replay holds: loaded in this phase (`phases`: the kernel loads in
 /// phases), read by this step, in shared memory, loaded earlier, stored; and kWrong where
 /// `wrong` (P only; empty for M and N) says so. Indices outside `flags` are passed over.
-void addReplayFlags(std::vector<uint8_t>& flags, const ReplayElements& elements, bool phases, const WrongAtCursor& wrong);
+/// `layout`: the array, whose elements the replay counts by their offset in memory (a
+/// column-major N, ArrayInfo::columnMajor); null for a row-major one.
+void addReplayFlags(std::vector<uint8_t>& flags, const ReplayElements& elements, bool phases, const WrongAtCursor& wrong,
+                    const sim::ArrayInfo* layout = nullptr);
 
 /// The framebuffer's pixels per screen pixel (DisplayFramebufferScale: 1, or 2 on a HiDPI
 /// screen), at least 1: heatmap pictures are drawn at the framebuffer's pixels.

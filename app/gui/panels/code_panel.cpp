@@ -529,8 +529,8 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         std::string detail = "value " + cellValue(x.value, false);
         // A slide gives the value; the desk also the element and that the simulator agrees.
         if (a && a->space == sim::Space::Global && a->rows > 1 && !f.view.presentation)
-            detail += ", i.e. " + x.array + "[" + std::to_string(x.recorded / a->cols) + "][" +
-                      std::to_string(x.recorded % a->cols) + "]";
+            detail += ", i.e. " + x.array + "[" + std::to_string(a->rowCol(x.recorded).row) + "][" +
+                      std::to_string(a->rowCol(x.recorded).col) + "]";
         if (!x.unknown.empty()) {
             // Not a disagreement: the kernel's own variable, which the panel does not follow.
             ImGui::PopFont();

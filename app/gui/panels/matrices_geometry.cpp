@@ -23,7 +23,7 @@ std::optional<POwner> ownerOfP(const sim::Simulation& sim, int row, int col)
 {
     const int p = sim.arrayIndex("P");
     if (p < 0 || row < 0 || col < 0 || row >= sim.arrays[p].rows || col >= sim.arrays[p].cols) return std::nullopt;
-    const std::optional<sim::Writer> w = sim::writerOf(sim, p, 1ll * row * sim.arrays[p].cols + col);
+    const std::optional<sim::Writer> w = sim::writerOf(sim, p, sim.arrays[p].flat(row, col));
     if (!w) return std::nullopt;
     const int bdx = static_cast<int>(sim.block.x);
     return POwner{w->block, w->thread % bdx, w->thread / bdx};

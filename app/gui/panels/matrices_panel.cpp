@@ -109,6 +109,15 @@ bool listed(const std::vector<std::pair<int, int32_t>>& list, int array, int32_t
     return false;
 }
 
+/// The flat index (offset in memory) of element (r, col) of `g`, by which the trace, the
+/// replay and the counters know it: r*cols + col, or column by column for a column-major
+/// N (sim::ArrayInfo::flat). The inputs' values (Simulation::M, N) are row-major whatever
+/// the layout: index them with r*cols + col.
+int32_t flatIndex(const Ctx& c, const Grid& g, int r, int col)
+{
+    return static_cast<int32_t>(c.s.arrays[g.array].flat(r, col));
+}
+
 ImU32 elementFill(const Ctx& c, const Grid& g, int32_t idx)
 {
     const Palette& pal = c.f.theme.palette;
@@ -130,7 +139,7 @@ std::string elementName(const Grid& g, int r, int c)
 
 void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
 {
-    const int32_t idx = r * g.cols + col;
+    const int32_t idx = flatIndex(c, g, r, col);
     const sim::ElementView& e = c.f.replay.element(g.array, idx);
     const sim::Trace& t = c.s.trace;
     ImGui::BeginTooltip();
@@ -158,7 +167,7 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
                                 : "click: trace this block");
     } else {
         const std::vector<float>& v = g.name == "M" ? c.s.M : c.s.N;
-        ImGui::Text("value %.6g", v[idx]);
+        ImGui::Text("value %.6g", v[static_cast<size_t>(r) * g.cols + col]);
         ImGui::Text("global loads by block (%u, %u) up to this step: %u", t.block.x, t.block.y, e.loadsSoFar);
         ImGui::Text("global loads by the whole grid, all steps: %u (simulated)",
                     c.s.counters.elementLoads[g.array][idx]);
@@ -197,7 +206,7 @@ void drawCells(const Ctx& c, const Grid& g)
     const bool isP = g.name == "P";
     for (int r = r0; r < r1; ++r)
         for (int col = c0; col < c1; ++col) {
-            const int32_t idx = r * g.cols + col;
+            const int32_t idx = flatIndex(c, g, r, col);
             const ImVec2 a = g.at(r, col), b(a.x + g.cell.x - 1, a.y + g.cell.y - 1);
             const ImU32 fill = elementFill(c, g, idx);
             c.dl->AddRectFilled(a, b, fill);
@@ -236,7 +245,7 @@ void drawCells(const Ctx& c, const Grid& g)
                 if (e.stored) value = cellValue(e.storedValue, decimals);
                 else if (!rectContains(c.blockP, r, col)) value = cellValue(c.s.P[idx], decimals);
             } else if (font) {
-                value = cellValue((g.name == "M" ? c.s.M : c.s.N)[idx], decimals);
+                value = cellValue((g.name == "M" ? c.s.M : c.s.N)[static_cast<size_t>(r) * g.cols + col], decimals);
             }
             const auto box = value.empty() ? std::nullopt : centredTextBox(font, a, b, value);
             if (box)
@@ -260,8 +269,8 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
         bins = Bins{c.f.loaded.generation, c.f.view.cursor, heat, br, bc, {}, {}};
         bins.colour.assign(static_cast<size_t>(br) * bc, pal.cell);
         bins.now.assign(bins.colour.size(), 0);
-        auto binOf = [&](int32_t idx) {
-            const int r = idx / g.cols, col = idx % g.cols;
+        auto binOf = [&, &info = c.s.arrays[g.array]](int32_t idx) {
+            const auto [r, col] = info.rowCol(idx);
             return static_cast<size_t>(static_cast<long long>(r) * br / g.rows) * bc +
                    static_cast<size_t>(static_cast<long long>(col) * bc / g.cols);
         };
@@ -327,7 +336,7 @@ std::vector<uint8_t> heatFlags(const Ctx& c, const Grid& g, HeatGrid& gg)
         wrong = [&](int32_t idx, const sim::ElementView& e, uint8_t) {
             return wrongP(c, idx, e.stored, e.storedValue, true);
         };
-    addReplayFlags(flags, c.f.replay.elements[g.array], c.has.phases, wrong);
+    addReplayFlags(flags, c.f.replay.elements[g.array], c.has.phases, wrong, &c.s.arrays[g.array]);
     return flags;
 }
 
@@ -353,7 +362,8 @@ bool drawHeat(const Ctx& c, const Grid& g, HeatGrid& gg, HeatmapRenderer& render
     if (mode != HeatMode::State && (gg.scalarGeneration != gen || gg.scalarMode != mode)) {
         std::vector<float> v;
         if (mode == HeatMode::Loads) {
-            const std::vector<uint32_t>& n = c.s.counters.elementLoads[g.array];
+            // Counted by flat index; the picture is row-major.
+            const std::vector<uint32_t> n = c.s.arrays[g.array].rowMajor(c.s.counters.elementLoads[g.array]);
             v.assign(n.begin(), n.end());
             gg.lo = 0;
             gg.hi = static_cast<float>(c.heatMax);

@@ -39,7 +39,7 @@ using sim::WarpInstruction;
 std::string elementName(const sim::Trace& t, uint8_t array, int32_t index)
 {
     const sim::ArrayInfo& a = t.arrays[array];
-    if (a.rows > 1) return a.name + "[" + std::to_string(index / a.cols) + "][" + std::to_string(index % a.cols) + "]";
+    if (a.rows > 1) return a.name + "[" + std::to_string(a.rowCol(index).row) + "][" + std::to_string(a.rowCol(index).col) + "]";
     return a.name + "[" + std::to_string(index) + "]";
 }
 

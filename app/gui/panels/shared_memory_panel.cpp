@@ -26,7 +26,8 @@ namespace {
 std::string elementText(const sim::Trace& t, uint8_t array, int32_t idx)
 {
     const sim::ArrayInfo& a = t.arrays[array];
-    return a.name + "[" + std::to_string(idx / a.cols) + "][" + std::to_string(idx % a.cols) + "]";
+    const sim::RowCol rc = a.rowCol(idx);   // the element's row and column, whatever its layout
+    return a.name + "[" + std::to_string(rc.row) + "][" + std::to_string(rc.col) + "]";
 }
 
 std::string threadText(const sim::Trace& t, uint16_t thread)
