@@ -74,9 +74,13 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
     int arrayP = -1;
     for (size_t a = 0; a < t.arrays.size(); ++a)
         if (t.arrays[a].name == "P" && t.arrays[a].space == Space::Global) arrayP = static_cast<int>(a);
+    // Row and Col of the thread's element; on a rung whose threads compute several they may
+    // change along a loop (matmul-coarsened's Col = colStart + c*TILE_WIDTH), and then are left
+    // unknown rather than given the first element's.
     if (const std::optional<PElement> p = threadElement(t, arrayP, thread)) {
-        v["Row"] = p->row;
-        v["Col"] = p->col;
+        const Trace::Output& o = t.outputs[thread];
+        if (o.oneRow) v["Row"] = p->row;
+        if (o.oneCol) v["Col"] = p->col;
     }
     const KernelInfo* info = s.kernelInfo();
     const bool tiled = info && info->tiled;

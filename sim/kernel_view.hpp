@@ -19,7 +19,8 @@ namespace ts::sim {
 /// by, Row, Col, j, k, l; TILE_WIDTH and ph for the tiled kernels; i for a multiply-add
 /// step. Row and Col are the element of P the thread stores first (sim::threadElement, so
 /// matmul_naive_uncoalesced.cuh's Row from the x axis comes out as it computed it), left
-/// out where the trace does not say.
+/// out where the trace does not say and where a thread computes several elements (Row and
+/// Col then change along a loop of the kernel).
 /// Convolution (kernels/conv*.cuh): tx, ty, bx, by, Mask_Width, MAX_MASK_WIDTH, TILE_SIZE
 /// (tiled); 1D i, n, Width, halo_index_left/right, N_start_point, This/Next_tile_start_point,
 /// and j, N_index in a multiply-add step; 2D width, height, row_o, col_o, row_i, col_i

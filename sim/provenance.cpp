@@ -180,9 +180,11 @@ void setThreadOutputs(Trace& t, const Simulation& sim, int array)
         if (e.op == Op::GlobalStore && e.array == array && e.thread < t.outputs.size()) {
             Trace::Output& o = t.outputs[e.thread];
             const PElement p = elementAt(t.arrays[array], e.index);
+            const bool oneRow = !o.known || (o.oneRow && p.row == o.row), oneCol = !o.known || (o.oneCol && p.col == o.col);
             // The thread's first element: its smallest, as the layouts count it.
-            if (o.known && (p.row > o.row || (p.row == o.row && p.col >= o.col))) continue;
-            o = Trace::Output{true, true, p.row, p.col};
+            if (!o.known || p.row < o.row || (p.row == o.row && p.col < o.col)) o = Trace::Output{true, true, p.row, p.col};
+            o.oneRow = oneRow;
+            o.oneCol = oneCol;
         }
     if (array >= static_cast<int>(sim.counters.elementWriters.size()) || sim.counters.elementWriters[array].empty())
         return;

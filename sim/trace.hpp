@@ -42,6 +42,9 @@ struct Trace {
         bool known = false;
         bool stored = false;          ///< the thread stored it (else it lies outside the array)
         long long row = 0, col = 0;
+        /// All the thread's stores lie in this row, in this column (false on a rung whose
+        /// threads compute several elements: matmul-coarsened's Col changes along its loop).
+        bool oneRow = true, oneCol = true;
     };
     std::vector<Output> outputs;
     int outputArray = -1;             ///< the array `outputs` index, -1 if none

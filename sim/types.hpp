@@ -116,6 +116,7 @@ struct Event {
     uint8_t originArray = kNoArray;
     int32_t origin = -1;
 };
+static_assert(sizeof(Event) == 28, "the trace's memory estimate (sim/work_estimate.cpp) counts events by size");
 
 /// Counts of memory operations (element granularity) and work.
 struct Totals {

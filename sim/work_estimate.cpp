@@ -53,11 +53,12 @@ constexpr Speed kSpeed;
 constexpr double kBusyMargin = 1.25;
 
 /// Bytes a recorded event costs while the trace is built: the raw event list and the
-/// grouped one (20 bytes an event each, vectors grown by doubling), plus, for a kernel
-/// without barriers, every statement of the single interval at once (the 12.6 M events
-/// above peaked at 1.5 GB, the tiled 13.1 M at 0.78 GB).
-constexpr uint64_t kTraceBytesOneInterval = 128;
-constexpr uint64_t kTraceBytesPhased = 64;
+/// grouped one (sizeof(Event) each, vectors grown by doubling), plus, for a kernel without
+/// barriers, every statement of the single interval at once (the 12.6 M events above peaked
+/// at 1.5 GB, the tiled 13.1 M at 0.78 GB, measured with 20-byte events: the figures grow
+/// with the event, which carries a shared store's origin since).
+constexpr uint64_t kTraceBytesOneInterval = 128 * sizeof(Event) / 20;
+constexpr uint64_t kTraceBytesPhased = 64 * sizeof(Event) / 20;
 
 /// Walking down a column of N (matmul-naive's N[i*l + Col] with its load counter, the CPU
 /// reference's inner loop) gets slower once a column's cache lines no longer fit in the
