@@ -203,6 +203,10 @@ void stepFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, float rou
 
 void markFrame(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, const Palette& pal, float thickness, float rounding)
 {
+    // Round corners only where the frame has room for them: Dear ImGui 1.86 divides by zero
+    // (SIGFPE) drawing a corner arc of about half a pixel, which a rounding of 3 on a frame
+    // 3 px wide (the timeline's cursor on a long trace) asks for.
+    if (std::min(b.x - a.x, b.y - a.y) < 2 * rounding + 4) rounding = 0;
     // The edge 1 px each side at 1x, as every width here grows with the UI scale (a --scale 4
     // export draws the 1x picture four times larger).
     if ((pal.stepOutline >> IM_COL32_A_SHIFT) & 0xFF) dl->AddRect(a, b, pal.stepOutline, rounding, 0, thickness + scaled(2));

@@ -494,8 +494,10 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     ImGui::PushFont(f.theme.fonts.bold);
     if (v.count("Width"))   // a 1D convolution: thread i computes P[i]
         ImGui::TextWrapped("Thread (tx=%lld), i = %lld, computes P[%lld]:", v.at("tx"), v.at("i"), v.at("i"));
-    else
+    else if (v.count("Row") && v.count("Col"))
         ImGui::TextWrapped("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
+    else   // a rung whose threads compute several elements: Row and Col change along a loop
+        ImGui::TextWrapped("Thread (ty=%lld, tx=%lld):", v.at("ty"), v.at("tx"));
     ImGui::PopFont();
     tooltip("The selected thread (click one in Threads, Shared memory or P). Its variables are put into "
             "the index expressions of the source lines it ran in this step.");

@@ -154,8 +154,18 @@ void ThreadsPanel::draw(Frame& f)
                     ImGui::TableNextColumn();
                     // A 1D convolution's thread i computes P[i]: one index, as the 1D lecture writes it.
                     const bool oneD = v.count("Width") > 0;
-                    const std::string rowCol = oneD ? "element i = " + std::to_string(v.at("Col"))
-                                                    : "Row " + std::to_string(v.at("Row")) + ", Col " + std::to_string(v.at("Col"));
+                    // Row and Col are unknown where they change along the kernel's loop (a rung
+                    // whose threads compute several elements, sim::threadVariables).
+                    auto named = [&](const char* n) {
+                        const auto it = v.find(n);
+                        return it == v.end() ? std::string("?") : std::to_string(it->second);
+                    };
+                    auto past = [&](const char* n, long long size) {
+                        const auto it = v.find(n);
+                        return it != v.end() && it->second >= size;
+                    };
+                    const std::string rowCol = oneD ? "element i = " + named("Col")
+                                                    : "Row " + named("Row") + ", Col " + named("Col");
                     if (tv.hasOutput) {
                         // A 1D output (conv1d's P) by its index alone, as its source writes it.
                         const sim::ArrayInfo& out = t.arrays[tv.outputArray];
@@ -169,9 +179,9 @@ void ThreadsPanel::draw(Frame& f)
                                 (tv.stored ? ", stored: finished (green, as in Matrices)" : ", not stored yet"));
                     } else {
                         std::string why = "none";
-                        if (oneD) why += ": i = " + std::to_string(v.at("Col")) + " >= Width";
-                        else if (v.at("Row") >= s->scenario.j) why += ": Row " + std::to_string(v.at("Row")) + " >= j";
-                        else if (v.at("Col") >= s->scenario.l) why += ": Col " + std::to_string(v.at("Col")) + " >= l";
+                        if (oneD) why += ": i = " + named("Col") + " >= Width";
+                        else if (past("Row", s->scenario.j)) why += ": Row " + named("Row") + " >= j";
+                        else if (past("Col", s->scenario.l)) why += ": Col " + named("Col") + " >= l";
                         ImGui::TextWrapped("%s", why.c_str());
                         tooltip("This thread (" + rowCol + ") computes no P element, yet it still loads its elements "
                                 "of the M and N tiles (or zero-fills them) for the other threads of its block.");
