@@ -57,29 +57,49 @@ std::vector<int32_t> storesOf(const Trace& t, int array, int thread)
     return out;
 }
 
-std::optional<ThreadLayout> threadLayout(const Simulation& sim, int array)
+namespace {
+
+/// One thread of the grid and the first element (smallest flat index) of an array it wrote.
+struct FirstStore {
+    uint64_t thread;   ///< linear index in its block
+    long long bx, by;
+    PElement e;
+};
+
+/// Every writing thread's FirstStore of `array`, in flat index order (from
+/// Counters::elementWriters: the first time a writer's value turns up). Empty if none.
+std::vector<FirstStore> firstStores(const Simulation& sim, int array)
 {
     const auto& all = sim.counters.elementWriters;
-    if (array < 0 || array >= static_cast<int>(all.size()) || all[array].empty()) return std::nullopt;
+    std::vector<FirstStore> out;
+    if (array < 0 || array >= static_cast<int>(all.size())) return out;
     const std::vector<uint32_t>& w = all[array];
     const ArrayInfo& a = sim.arrays[array];
     const uint64_t threads = sim.block.count();
-    // Each thread's first element: the first time its writer value turns up in index order.
+    std::vector<bool> seen(static_cast<size_t>(threads * sim.grid.count()) + 1, false);
+    for (size_t i = 0; i < w.size(); ++i) {
+        if (w[i] == 0 || seen[w[i]]) continue;
+        seen[w[i]] = true;
+        const uint64_t linear = w[i] - 1ull, block = linear / threads;
+        out.push_back(FirstStore{linear % threads, static_cast<long long>(block % sim.grid.x),
+                                 static_cast<long long>(block / sim.grid.x % sim.grid.y),
+                                 elementAt(a, static_cast<long long>(i))});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<ThreadLayout> threadLayout(const Simulation& sim, int array)
+{
     struct Sample {
         long long v[4];   // tx, ty, bx, by
         PElement e;
     };
-    std::vector<bool> seen(static_cast<size_t>(threads * sim.grid.count()) + 1, false);
     std::vector<Sample> samples;
-    for (size_t i = 0; i < w.size(); ++i) {
-        if (w[i] == 0 || seen[w[i]]) continue;
-        seen[w[i]] = true;
-        const uint64_t linear = w[i] - 1ull, block = linear / threads, th = linear % threads;
-        samples.push_back(Sample{{static_cast<long long>(th % sim.block.x), static_cast<long long>(th / sim.block.x),
-                                  static_cast<long long>(block % sim.grid.x),
-                                  static_cast<long long>(block / sim.grid.x % sim.grid.y)},
-                                 elementAt(a, static_cast<long long>(i))});
-    }
+    const long long bdx = sim.block.x;
+    for (const FirstStore& f : firstStores(sim, array))
+        samples.push_back(Sample{{static_cast<long long>(f.thread) % bdx, static_cast<long long>(f.thread) / bdx, f.bx, f.by}, f.e});
     if (samples.empty()) return std::nullopt;
     // A coefficient from the first sample and the first that differs from it in that
     // variable alone; a variable without such a pair gets 0 (it takes one value).
@@ -121,23 +141,9 @@ struct BlockLayout {
 };
 std::optional<BlockLayout> blockLayout(const Simulation& sim, int array)
 {
-    const std::vector<uint32_t>& w = sim.counters.elementWriters[array];
-    const ArrayInfo& a = sim.arrays[array];
+    using Sample = FirstStore;
+    const std::vector<Sample> samples = firstStores(sim, array);
     const uint64_t threads = sim.block.count();
-    std::vector<bool> seen(static_cast<size_t>(threads * sim.grid.count()) + 1, false);
-    struct Sample {
-        uint64_t thread;
-        long long bx, by;
-        PElement e;
-    };
-    std::vector<Sample> samples;
-    for (size_t i = 0; i < w.size(); ++i) {
-        if (w[i] == 0 || seen[w[i]]) continue;
-        seen[w[i]] = true;
-        const uint64_t linear = w[i] - 1ull, block = linear / threads;
-        samples.push_back(Sample{linear % threads, static_cast<long long>(block % sim.grid.x),
-                                 static_cast<long long>(block / sim.grid.x % sim.grid.y), elementAt(a, static_cast<long long>(i))});
-    }
     BlockLayout l;
     // The first sample of each thread, then the offsets from a second sample of it.
     std::vector<const Sample*> first(threads, nullptr);
