@@ -196,12 +196,15 @@ void setThreadOutputs(Trace& t, const Simulation& sim, int array)
         return;
     // A thread that stores nothing here: where the same thread stores in another block, moved
     // by the blocks' offset; else where the grid's affine layout puts it.
-    const std::optional<BlockLayout> bl = blockLayout(sim, array);
+    // Both fits scan every element of the array, so they are made only for a traced block
+    // with such a thread (a block at the array's edge), not for every simulation.
+    std::optional<BlockLayout> bl;
     std::optional<ThreadLayout> affine;
-    bool affineTried = false;
+    bool blockTried = false, affineTried = false;
     const long long bdx = t.blockDim.x, bx = t.block.x, by = t.block.y;
     for (size_t th = 0; th < t.outputs.size(); ++th) {
         if (t.outputs[th].known) continue;
+        if (!blockTried) bl = blockLayout(sim, array), blockTried = true;
         if (bl && bl->base[th]) {
             const PElement& b = *bl->base[th];
             t.outputs[th] = Trace::Output{true, false, b.row + bl->rowBx * bx + bl->rowBy * by,

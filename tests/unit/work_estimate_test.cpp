@@ -205,6 +205,7 @@ TEST(WorkEstimate, EstimateWithinFactorOfMeasuredRun)
         const Simulation r = simulate(s, oneThread);
         const double took = threadSeconds() - start;
         ASSERT_TRUE(r.matchesReference) << problemWords(s);
+        std::printf("%s: estimate %.3f s, run %.3f s CPU\n", problemWords(s).c_str(), e.seconds(), took);
         EXPECT_GT(e.seconds(), took / 3) << durationSentence(s, e) << "; the run took " << took << " s";
         EXPECT_LT(e.seconds(), took * 3) << durationSentence(s, e) << "; the run took " << took << " s";
     }
