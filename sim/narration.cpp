@@ -10,6 +10,7 @@
 
 #include "kernels/context.cuh"
 #include "kernel_info.hpp"
+#include "words.hpp"
 
 namespace ts::sim {
 namespace {
@@ -192,20 +193,6 @@ struct Context {
     }
 };
 
-std::string capitalised(std::string s)
-{
-    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
-    return s;
-}
-
-std::string joinAnd(const std::vector<std::string>& parts)
-{
-    std::string out;
-    for (size_t i = 0; i < parts.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-    return out;
-}
-
 /// The reads of the slots `slots` of shared array `array` after step `from` until a later
 /// step writes one of them again: min and max reads per slot, and how many slots are read.
 std::tuple<int, int, int> readsUntilOverwritten(const Trace& t, int from, int array, const std::set<int>& slots)
@@ -253,13 +240,13 @@ std::string loadLine(const Context& c, int index)
                         ", which the convolution counts as 0");
     } else if (f.zeroFills) {
         const int loaders = static_cast<int>(f.fillThreads.size() - f.zeroThreads.size());
-        o << " fill " << slots << ": " << loaders << " load " << (from.empty() ? "values from registers" : joinAnd(from)) << ", and "
+        o << " fill " << slots << ": " << loaders << " load " << (from.empty() ? "values from registers" : joinList(from)) << ", and "
           << f.zeroThreads.size() << edge;
     } else if (from.empty()) {
         // (The ladder's rungs load into registers first and store them a statement later.)
         o << " write values held in registers into " << slots;
     } else if (from.size() > 1) {
-        o << " read " << joinAnd(from) << " from global memory and write " << slots;
+        o << " read " << joinList(from) << " from global memory and write " << slots;
     } else {
         o << " load " << from.front() << " into " << slots;
     }
@@ -386,7 +373,7 @@ std::string useLine(const Context& c, int index)
                            (n < k ? " (" + str(n) + (n == 1 ? " thread" : " threads") + ")" : ""));
         }
         o << "the " << k << " threads make " << f.fmas << " multiply-add" << (f.fmas == 1 ? "" : "s") << " into their "
-          << acc << ", reading " << joinAnd(from);
+          << acc << ", reading " << joinList(from);
     }
     // Why it pays: how many threads share each value read from shared memory.
     std::vector<std::string> shares, sharedNames;
@@ -458,7 +445,7 @@ std::string barrierLine(const Context& c, int index)
                 break;
             }
     }
-    auto names = [](const std::set<std::string>& s) { return joinAnd(std::vector<std::string>(s.begin(), s.end())); };
+    auto names = [](const std::set<std::string>& s) { return joinList(std::vector<std::string>(s.begin(), s.end())); };
     const std::string all = "all " + str(c.blockThreads);
     if (!filledBefore.empty()) {
         o << "no thread reads " << names(filledBefore) << " until " << all << " threads have written their part of the "
@@ -517,8 +504,8 @@ std::string otherLine(const Context& c, int index)
     std::vector<std::string> reads, writes;
     for (const auto& [array, e] : f.read) reads.push_back(rangeText(c.arrays[array], e));
     for (const auto& [array, e] : f.written) writes.push_back(rangeText(c.arrays[array], e));
-    if (!reads.empty()) o << ", reading " << joinAnd(reads);
-    if (!writes.empty()) o << (reads.empty() ? ", writing " : " and writing ") << joinAnd(writes);
+    if (!reads.empty()) o << ", reading " << joinList(reads);
+    if (!writes.empty()) o << (reads.empty() ? ", writing " : " and writing ") << joinList(writes);
     o << ".";
     return o.str();
 }

@@ -72,14 +72,6 @@ const char* notFitting(QuestionKind k)
     }
 }
 
-std::string trim(std::string_view t)
-{
-    size_t b = 0, e = t.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(t[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(t[e - 1]))) --e;
-    return std::string(t.substr(b, e - b));
-}
-
 /// `t` without white space, for comparing expressions as written.
 std::string squeezed(std::string_view t)
 {
@@ -120,20 +112,6 @@ bool containsWord(std::string_view text, std::string_view word)
         if (!before && !after) return true;
     }
     return false;
-}
-
-std::string joinList(const std::vector<std::string>& items)
-{
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-    return out;
-}
-
-std::string capitalised(std::string s)
-{
-    if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
-    return s;
 }
 
 std::string barrierName(unsigned bit) { return bit == kernels::AFTER_COMPUTE ? "after-compute" : "after-load"; }

@@ -18,12 +18,17 @@
 #include "conv_view.hpp"
 #include "expression.hpp"
 #include "kernel_view.hpp"
+#include "words.hpp"
 #include "occupancy.hpp"
 #include "questions.hpp"
 
 namespace ts::sim {
 
 namespace question_detail {
+
+using ts::sim::capitalised;
+using ts::sim::joinList;
+using ts::sim::trim;
 
 /// splitmix64 (Steele, Lea, Flood 2014): the same numbers from a seed on every platform,
 /// unlike std::uniform_int_distribution, whose output the standard leaves to the library.
@@ -57,18 +62,12 @@ bool kindFits(const Scenario& s, QuestionKind k);
 /// Why a kind does not fit a kernel, after "it": "has no Mds tile".
 const char* notFitting(QuestionKind k);
 
-/// `t` without white space at either end.
-std::string trim(std::string_view t);
 /// `t` without white space, for comparing expressions as written.
 std::string squeezed(std::string_view t);
 /// The identifiers of an expression, in order, once each.
 std::vector<std::string> identifiers(std::string_view e);
 /// Whether `word` stands in `text` as a whole identifier.
 bool containsWord(std::string_view text, std::string_view word);
-/// "a", "a and b", "a, b and c".
-std::string joinList(const std::vector<std::string>& items);
-/// `s` with its first letter upper case (a sentence from a phrase).
-std::string capitalised(std::string s);
 /// "after-load" or "after-compute" for a ts::kernels::Barrier bit.
 std::string barrierName(unsigned bit);
 /// "AFTER_LOAD" or "AFTER_COMPUTE", as the kernels' source writes the bit.

@@ -8,29 +8,19 @@
 
 #include "panels/widgets.hpp"
 #include "sim/work_estimate.hpp"
+#include "sim/words.hpp"
 #include "state.hpp"
 #include "theme.hpp"
 
 namespace ts::app {
 namespace {
 
+using sim::lower;
+using sim::trim;
+
 /// Simulations a question may start on the frame's thread (another block, a run without a
 /// barrier): longer ones are left out, as a generated question that cannot be answered is.
 constexpr double kMostQuestionSeconds = 1.0;
-
-std::string trim(std::string_view s)
-{
-    size_t a = 0, b = s.size();
-    while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-    return std::string(s.substr(a, b - a));
-}
-
-std::string lower(std::string s)
-{
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 bool oneD(const sim::Scenario& s) { return sim::familyOf(s) == sim::Family::Conv1D; }
 
