@@ -24,10 +24,10 @@
 #include <fstream>
 #include <string>
 
-#include "sim/hazards.hpp"
-#include "sim/problem.hpp"
-#include "sim/simulate.hpp"
-#include "sim/trace.hpp"
+#include "sim/engine/hazards.hpp"
+#include "sim/engine/problem.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/trace.hpp"
 
 namespace {
 

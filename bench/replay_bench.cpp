@@ -1,4 +1,4 @@
-// What a step of the cursor costs in a long trace (sim/replay.hpp): Right applies one
+// What a step of the cursor costs in a long trace (sim/engine/replay.hpp): Right applies one
 // step, Left undoes one (UndoLog), Home starts again from the state before the first step;
 // beside them the cost of replaying from the start, what Left and Home cost before the
 // undo log. Prints medians in microseconds; speed targets are read from this output, not
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay.hpp"
-#include "sim/scenario.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/catalogue/scenario.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace {
 

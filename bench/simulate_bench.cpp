@@ -10,9 +10,9 @@
 #include <ctime>
 #include <string>
 
-#include "sim/reference.hpp"
-#include "sim/simulate.hpp"
-#include "sim/work_estimate.hpp"
+#include "sim/engine/reference.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/work_estimate.hpp"
 
 namespace {
 
@@ -146,7 +146,7 @@ const std::vector<EstimateCase>& estimateCases()
 }
 
 /// Arg: index into estimateCases(). sim::estimateWork's seconds against the CPU time the
-/// simulation really takes (counter `estimate_over_cpu`; sim/work_estimate.cpp's figures
+/// simulation really takes (counter `estimate_over_cpu`; sim/engine/work_estimate.cpp's figures
 /// come from runs like these): build/bin/tilescope-bench --benchmark_filter=EstimateVs
 void EstimateVsSimulation(benchmark::State& state)
 {

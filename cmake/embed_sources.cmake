@@ -1,7 +1,7 @@
 # Writes OUT: a C++ file mapping each kernel file name to its text (for the code view).
 file(GLOB FILES ${DIR}/*.cuh)
 list(SORT FILES)
-set(body "#include <map>\n#include <string>\n#include \"kernel_info.hpp\"\nnamespace ts::sim {\nnamespace {\nconst std::map<std::string, std::string>& sources() {\n  static const std::map<std::string, std::string> m = {\n")
+set(body "#include <map>\n#include <string>\n#include \"sim/catalogue/kernel_info.hpp\"\nnamespace ts::sim {\nnamespace {\nconst std::map<std::string, std::string>& sources() {\n  static const std::map<std::string, std::string> m = {\n")
 foreach(f IN LISTS FILES)
   get_filename_component(name ${f} NAME)
   file(READ ${f} text)

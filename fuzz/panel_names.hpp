@@ -3,7 +3,7 @@
 // scenario files without the app. tests/app/panel_table_test.cpp checks that this list is the
 // panel table's, so a panel added to the app cannot be missing here.
 #pragma once
-#include "sim/scenario_file.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace ts::fuzz {
 

@@ -10,7 +10,7 @@
 
 #include "fuzz_check.hpp"
 #include "panel_names.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace {
 

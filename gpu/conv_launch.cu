@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "registry_launch.cuh"
-#include "sim/scenario.hpp"
-#include "sim/simulate.hpp"
+#include "sim/catalogue/scenario.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::gpu::detail {
 namespace {

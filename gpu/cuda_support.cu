@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/simulate.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::gpu::detail {
 

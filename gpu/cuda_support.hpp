@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpu.hpp"
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::gpu::detail {
 

@@ -1,9 +1,9 @@
 // The limits of this machine's GPU that occupancy depends on, for the `current` occupancy
-// profile (sim/occupancy.hpp). Plain C++ (no CUDA headers): built from
+// profile (sim/teaching/occupancy.hpp). Plain C++ (no CUDA headers): built from
 // gpu/device_occupancy.cu with CUDA, or from gpu/gpu_occupancy_unavailable.cpp
 // without it.
 #pragma once
-#include "sim/occupancy.hpp"
+#include "sim/teaching/occupancy.hpp"
 
 namespace ts::gpu {
 

@@ -3,7 +3,7 @@
 // Plain C++ (no CUDA headers): built from gpu/matmul_launch.cu with CUDA, from
 // gpu/gpu_unavailable.cpp without it.
 #pragma once
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::gpu {
 

@@ -1,6 +1,6 @@
 // Launching the matrix multiplications on the device: the preconditions a launch must meet,
 // and the plain and counting instantiations of the registry's matrix-multiplication kernels
-// (sim/kernel_registry.hpp, family Matmul), dispatched by gpu/registry_launch.cuh.
+// (sim/catalogue/kernel_registry.hpp, family Matmul), dispatched by gpu/registry_launch.cuh.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// The GPU dispatch of the kernel registry (sim/kernel_registry.hpp): one __global__ template
+// The GPU dispatch of the kernel registry (sim/catalogue/kernel_registry.hpp): one __global__ template
 // that binds a registry entry, a compiled tile and an execution context, and the launcher
 // that picks the entry and tile a scenario names. Included by the .cu files of each family
 // (gpu/matmul_launch.cu, gpu/conv_launch.cu), so that a new kernel of an existing family
@@ -11,7 +11,7 @@
 #include "device_context.cuh"
 #include "gpu.hpp"
 #include "kernel_resources.hpp"
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::gpu::detail {
 

@@ -13,8 +13,8 @@
 #include "cuda_support.hpp"
 #include "gpu.hpp"
 #include "matmul_launch.hpp"
-#include "sim/reference.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/reference.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::gpu {
 namespace {

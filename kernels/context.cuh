@@ -3,7 +3,7 @@
 // A kernel is a function template over an execution context X (docs/design.md, principle 1).
 // nvcc instantiates it with ts::gpu::DeviceContext (gpu/device_context.cuh: plain pointers,
 // real __shared__ arrays, __syncthreads()); the host compiler instantiates it with
-// ts::sim::ThreadContext (sim/context.hpp), whose accessors record every load, store and
+// ts::sim::ThreadContext (sim/engine/context.hpp), whose accessors record every load, store and
 // barrier with its source line. This file is the whole interface a kernel is written
 // against; kernels/ includes nothing outside kernels/.
 #pragma once

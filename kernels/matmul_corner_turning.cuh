@@ -10,7 +10,7 @@
 // unchanged. Everything else (M's tile, the boundary checks with zero fill of sec. 5.5, the
 // two barriers) is matmul-tiled's, and P comes out the same, bit for bit. The price is
 // paid in shared memory, once per phase: the store to Nds[tx][ty] puts consecutive lanes
-// TILE_WIDTH words apart, a bank conflict (sim/warp_memory.hpp), cheaper than a sector per
+// TILE_WIDTH words apart, a bank conflict (sim/engine/warp_memory.hpp), cheaper than a sector per
 // lane of global memory. Preset
 // corner-turning-64-tile16 (docs/references.md). Single source: see kernels/context.cuh.
 #pragma once

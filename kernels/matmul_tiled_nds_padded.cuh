@@ -3,7 +3,7 @@
 // sec. 5.5, Fig. 5.13, with the N tile corner-turned as in sec. 6.1), but Nds has one
 // column more than the tile needs. A row of Nds is then TILE_WIDTH + 1 words long, an odd
 // number, so the words Nds[tx][i] that consecutive lanes read lie in consecutive banks of
-// shared memory (32 banks of 4-byte words, the model of sim/warp_memory.hpp) and a warp's
+// shared memory (32 banks of 4-byte words, the model of sim/engine/warp_memory.hpp) and a warp's
 // read is served in one pass. The extra column is never written or read. Preset
 // nds-padded-64-tile16 (docs/references.md). Single source: see kernels/context.cuh.
 #pragma once

@@ -4,7 +4,7 @@
 // swapped is what PMPP sec. 6.1 calls corner turning (there it makes the global reads of a
 // column-major input coalesced); here the global reads stay coalesced as in matmul-tiled,
 // and the cost shows in shared memory instead. Shared memory is 32 banks of 4-byte words
-// (the model of sim/warp_memory.hpp): the lanes of a warp, consecutive in tx, read words
+// (the model of sim/engine/warp_memory.hpp): the lanes of a warp, consecutive in tx, read words
 // TILE_WIDTH apart, which fall into 2 banks at TILE_WIDTH 16 and into 1 at 32, so each read
 // is served one word of a bank at a time, a bank conflict. P comes out the same, bit for
 // bit. Preset nds-transposed-64-tile16 (docs/references.md); matmul_tiled_nds_padded.cuh

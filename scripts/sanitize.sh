@@ -7,7 +7,7 @@
 #
 # CXX=clang++ picks clang (default: the system's c++, gcc on Debian). CUDA is off: the GPU
 # path is not sanitized (compute-sanitizer covers it, scripts/gpu-check.sh). The simulator's
-# fiber switches are annotated for ASan (sim/machine.cpp), so its stack checks stay on.
+# fiber switches are annotated for ASan (sim/engine/machine.cpp), so its stack checks stay on.
 # TILESCOPE_JOBS sets the build's parallel jobs (default: nproc); TILESCOPE_SANITIZE_TESTS
 # a ctest label regex other than 'unit|cli|gui'. The GUI tests run several times slower
 # than in a Release build: TILESCOPE_TEST_TIMEOUT_FACTOR (here 4) scales their time limits.

@@ -1,4 +1,4 @@
-// occupancy_compare: checks the occupancy model (sim/occupancy.hpp) against the CUDA
+// occupancy_compare: checks the occupancy model (sim/teaching/occupancy.hpp) against the CUDA
 // runtime. For every kernel of the kernel registry at every compiled TILE_WIDTH / TILE_SIZE,
 // with the plain and the counting device context, every block size from 32 to
 // 1024 in steps of 32, dynamic shared memory of 0, 1, 8, 32 and 48 KiB and the carve-out
@@ -19,7 +19,7 @@
 #include "gpu/registry_launch.cuh"
 #include "gpu/gpu.hpp"
 #include "gpu/gpu_occupancy.hpp"
-#include "sim/occupancy.hpp"
+#include "sim/teaching/occupancy.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "command_line.hpp"
 
-#include "sim/scenario_file.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace ts::cli {
 namespace {

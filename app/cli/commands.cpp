@@ -21,10 +21,10 @@
 #include "kernels/context.cuh"
 #include "gpu/gpu.hpp"
 #include "gpu/kernel_resources.hpp"
-#include "sim/kernel_info.hpp"
-#include "sim/results_file.hpp"
-#include "sim/simulate.hpp"
-#include "sim/warp_memory.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/files/results_file.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/warp_memory.hpp"
 #include "work_check.hpp"
 
 namespace ts::cli {

@@ -8,7 +8,7 @@
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
 #include "roofline_command.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace ts::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::cli {
 

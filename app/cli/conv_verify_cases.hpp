@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::cli {
 

@@ -5,7 +5,7 @@
 #include <variant>
 
 #include "commands.hpp"
-#include "sim/narration.hpp"
+#include "sim/teaching/narration.hpp"
 #include "work_check.hpp"
 
 namespace ts::cli {

@@ -1,5 +1,5 @@
 // `tilescope-cli narrate` (spec: docs/cli.md): every step of a scenario with its caption
-// line, hand-written (the scenario file's) or generated from the trace (sim/narration.hpp),
+// line, hand-written (the scenario file's) or generated from the trace (sim/teaching/narration.hpp),
 // to review a preset's narration in bulk.
 #pragma once
 #include <CLI/CLI.hpp>

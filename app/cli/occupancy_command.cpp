@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "gpu/gpu_occupancy.hpp"
-#include "sim/occupancy.hpp"
+#include "sim/teaching/occupancy.hpp"
 
 namespace ts::cli {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "kernels/context.cuh"
-#include "sim/questions.hpp"
+#include "sim/teaching/questions.hpp"
 #include "work_check.hpp"
 
 namespace ts::cli {

@@ -1,5 +1,5 @@
 // `tilescope-cli questions` (spec: docs/cli.md): practice questions about a scenario with
-// their answers, computed from its simulation (sim/questions.hpp), the same for a seed.
+// their answers, computed from its simulation (sim/teaching/questions.hpp), the same for a seed.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>

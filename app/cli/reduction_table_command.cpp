@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "sim/reduction_table.hpp"
+#include "sim/teaching/reduction_table.hpp"
 
 namespace ts::cli {
 namespace {

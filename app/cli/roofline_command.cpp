@@ -7,8 +7,8 @@
 
 #include "commands.hpp"
 #include "gpu/gpu.hpp"
-#include "sim/roofline.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/teaching/roofline.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace ts::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
-#include "sim/work_estimate.hpp"
+#include "sim/engine/work_estimate.hpp"
 
 namespace ts::cli {
 namespace {

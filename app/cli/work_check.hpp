@@ -1,12 +1,12 @@
 // Long and large simulations on the command line (docs/cli.md, "Long and large
 // simulations"): before tilescope-cli runs the simulator on a problem the user sized, it
-// estimates the work (sim/work_estimate.hpp). Longer than sim::kAskAboveSeconds: refused
+// estimates the work (sim/engine/work_estimate.hpp). Longer than sim::kAskAboveSeconds: refused
 // with status 2 unless --yes was given; more memory than the machine has free: refused
 // with status 2 whatever was given.
 #pragma once
 #include <variant>
 
-#include "sim/simulate.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::cli {
 

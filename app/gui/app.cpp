@@ -23,9 +23,9 @@
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
-#include "sim/warp_view.hpp"
-#include "sim/work_estimate.hpp"
-#include "sim/wrong_reads.hpp"
+#include "sim/teaching/warp_view.hpp"
+#include "sim/engine/work_estimate.hpp"
+#include "sim/engine/wrong_reads.hpp"
 
 namespace ts::app {
 namespace {

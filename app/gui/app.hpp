@@ -95,7 +95,7 @@ public:
 
 private:
     void openWindow();
-    /// Starts simulating `p` on the worker. First its work is estimated (sim/work_estimate.hpp):
+    /// Starts simulating `p` on the worker. First its work is estimated (sim/engine/work_estimate.hpp):
     /// more memory than the machine has free is refused with a notice (on the command line's
     /// scenario: exit status 2); longer than sim::kAskAboveSeconds asks first (a modal),
     /// unless `confirmed` or --yes (headless without --yes: exit status 2). Returns whether

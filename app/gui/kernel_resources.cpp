@@ -10,7 +10,7 @@ namespace ts::app {
 namespace {
 
 /// "matmul-tiled" -> "MatmulTiled", the name of the kernel's entry struct in the kernel
-/// registry (sim/kernel_registry.hpp), which names its __global__ instances in gpu/.
+/// registry (sim/catalogue/kernel_registry.hpp), which names its __global__ instances in gpu/.
 std::string entryName(const std::string& kernel)
 {
     std::string out;

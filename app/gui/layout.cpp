@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "sim/kernel_info.hpp"
+#include "sim/catalogue/kernel_info.hpp"
 #include "theme.hpp"
 
 namespace ts::app {

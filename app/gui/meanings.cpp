@@ -5,7 +5,7 @@
 
 #include "panels/widgets.hpp"
 #include "practice.hpp"
-#include "sim/trace.hpp"
+#include "sim/engine/trace.hpp"
 
 namespace ts::app {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/results_file.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/files/results_file.hpp"
+#include "sim/files/scenario_file.hpp"
 #include "theme.hpp"
 
 namespace ts::app {

@@ -7,8 +7,8 @@
 #include <initializer_list>
 
 #include "panels/widgets.hpp"
-#include "sim/work_estimate.hpp"
-#include "sim/words.hpp"
+#include "sim/engine/work_estimate.hpp"
+#include "sim/teaching/words.hpp"
 #include "state.hpp"
 #include "theme.hpp"
 

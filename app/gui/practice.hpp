@@ -20,7 +20,7 @@
 
 #include <imgui.h>
 
-#include "sim/questions.hpp"
+#include "sim/teaching/questions.hpp"
 
 namespace ts::app {
 

@@ -3,15 +3,15 @@
 #include <toml++/toml.h>
 
 #include "options.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/toml_text.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/files/toml_text.hpp"
 
 namespace ts::app {
 
 SettingsValues parseSettingsText(std::string_view text, const std::string& path, std::string& error)
 {
     SettingsValues s;
-    // toml++ 3.3 must not see some characters (sim/toml_text.hpp).
+    // toml++ 3.3 must not see some characters (sim/files/toml_text.hpp).
     const sim::TomlSafeText safe = sim::tomlSafeText(text);
     if (safe.refused.line) {
         std::string reason = sim::refusalReason(safe);

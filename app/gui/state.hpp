@@ -11,10 +11,10 @@
 #include "gpu/gpu.hpp"
 #include "panels/panel_table.hpp"
 #include "practice.hpp"
-#include "sim/replay.hpp"
-#include "sim/roofline.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/teaching/roofline.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
 #include "theme.hpp"
 
 namespace ts::app {

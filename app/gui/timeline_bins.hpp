@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-#include "sim/trace.hpp"
+#include "sim/engine/trace.hpp"
 
 namespace ts::app {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "panels/panels.hpp"
-#include "sim/narration.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/teaching/narration.hpp"
+#include "sim/files/scenario_file.hpp"
 #include "state.hpp"
 
 using namespace ts;

@@ -19,9 +19,9 @@
 #include "panels/chart_labels.hpp"
 #include "panels/ladder_view.hpp"
 #include "panels/roofline_chart.hpp"
-#include "sim/kernel_registry.hpp"
-#include "sim/results_file.hpp"
-#include "sim/roofline.hpp"
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/files/results_file.hpp"
+#include "sim/teaching/roofline.hpp"
 #include "theme.hpp"
 
 using namespace ts;

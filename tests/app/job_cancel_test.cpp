@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "job.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::app {
 namespace {

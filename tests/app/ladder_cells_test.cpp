@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "panels/ladder_view.hpp"
-#include "sim/results_file.hpp"
+#include "sim/files/results_file.hpp"
 
 using namespace ts::app;
 

@@ -11,7 +11,7 @@
 
 #include "layout.hpp"
 #include "panels/panel_table.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/files/scenario_file.hpp"
 
 using namespace ts::app;
 

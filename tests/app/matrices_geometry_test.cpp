@@ -1,5 +1,5 @@
 // The Matrices panel's geometry (app/gui/panels/matrices_geometry.hpp) is read from what the
-// simulator recorded (sim/provenance.hpp): who wrote each element of P, which global element
+// simulator recorded (sim/engine/provenance.hpp): who wrote each element of P, which global element
 // each shared store carried. These tests check it against the kernels' index arithmetic worked
 // out by hand from their files (matmul-naive-uncoalesced takes Row from the x axis; the Nds
 // of matmul-tiled-nds-transposed and -padded is stored transposed) and against a second
@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "panels/matrices_geometry.hpp"
-#include "sim/kernel_info.hpp"
-#include "sim/kernel_registry.hpp"
-#include "sim/replay.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace ts;
 using namespace ts::app;

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "practice.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
 #include "state.hpp"
 
 using namespace ts;

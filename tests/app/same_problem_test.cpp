@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/context.cuh"
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 #include "state.hpp"
 
 using namespace ts;

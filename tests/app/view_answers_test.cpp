@@ -6,8 +6,8 @@
 // Code panel's evaluated index expressions.
 //
 // The answers were first recorded (tests/app/golden/view_answers.txt) by the views as they
-// were when each kernel's layout was written by hand in sim/kernel_info.hpp and
-// sim/kernel_view.cpp, before those views were made to read the trace's provenance instead
+// were when each kernel's layout was written by hand in sim/catalogue/kernel_info.hpp and
+// sim/teaching/kernel_view.cpp, before those views were made to read the trace's provenance instead
 // (issue 26). The test computes the same answers with today's views and compares them: any
 // view that places an element differently from the hand-written layout fails here.
 //
@@ -31,13 +31,13 @@
 #include <vector>
 
 #include "panels/matrices_geometry.hpp"
-#include "sim/conv_view.hpp"
-#include "sim/kernel_info.hpp"
-#include "sim/kernel_view.hpp"
-#include "sim/questions.hpp"
-#include "sim/replay.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
+#include "sim/teaching/conv_view.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/teaching/questions.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace ts;
 

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "run_cli.hpp"
-#include "sim/kernel_info.hpp"
-#include "sim/simulate.hpp"
-#include "sim/warp_memory.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/warp_memory.hpp"
 
 namespace ts::test {
 namespace {

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "gpu_test_support.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::gpu::test {
 namespace {

@@ -5,8 +5,8 @@
 #include <tuple>
 
 #include "gpu_test_support.hpp"
-#include "sim/reference.hpp"
-#include "sim/scenario.hpp"
+#include "sim/engine/reference.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::gpu::test {
 namespace {

@@ -1,7 +1,7 @@
 // The launchers refuse what a GPU could not run, with one sentence naming the value, and
 // the device query describes the device.
 #include "gpu_test_support.hpp"
-#include "sim/scenario.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 namespace ts::gpu::test {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "gpu_test_support.hpp"
 #include "kernels/context.cuh"
-#include "sim/reference.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/reference.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::gpu::test {
 namespace {

@@ -51,7 +51,7 @@
 #include "gui_check.hpp"
 #include "layout.hpp"
 #include "screenshot.hpp"
-#include "sim/results_file.hpp"
+#include "sim/files/results_file.hpp"
 
 using namespace ts::app;
 using ts::test::gui::openWithRetries;

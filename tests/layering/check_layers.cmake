@@ -2,9 +2,10 @@
 # kernels <- sim <- gpu <- app (docs/design.md, "Layers"), or when kernels/ or sim/ include
 # a UI, OpenGL or CUDA header.
 #   cmake -DROOT=<repository or fixture root> -P check_layers.cmake
-# A quoted include names its layer by its first folder ("sim/trace.hpp"); a bare name
-# ("trace.hpp") is looked up beside the including file, then in sim/ and kernels/ (the
-# include folders the targets publish). tests/, bench/ and build trees are not layered.
+# A quoted include names its layer by its first folder ("sim/engine/trace.hpp"); a bare
+# name ("context.cuh") is looked up beside the including file, then in kernels/. sim/'s
+# sub-folders (engine, catalogue, teaching, files) are one layer. tests/, bench/ and build
+# trees are not layered.
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<folder> -P check_layers.cmake")
 endif()
@@ -33,8 +34,6 @@ foreach(layer kernels sim gpu app tools)
           set(target_layer "${CMAKE_MATCH_1}")
         elseif(EXISTS "${dir}/${inc}")
           set(target_layer "${layer}")
-        elseif(EXISTS "${ROOT}/sim/${inc}")
-          set(target_layer sim)
         elseif(EXISTS "${ROOT}/kernels/${inc}")
           set(target_layer kernels)
         endif()

@@ -90,7 +90,7 @@ TEST(BitExact, WarpScheduleDoesNotChangeP)
 // The proof that the simulator fuses: on these inputs a separately rounded multiply and
 // add gives a different P, and the simulator's P is the fused one. Were the simulator to
 // compute `Pvalue += a * b` as two roundings (GCC 13 in ISO mode does, docs/design.md), this
-// test would fail (tried: with the std::fma of sim/context.hpp replaced by a rounded
+// test would fail (tried: with the std::fma of sim/engine/context.hpp replaced by a rounded
 // product and an add, it and every bit-exact test fail). The simulator is built with
 // -ffp-contract=off, so no fusing seen here comes from the host compiler.
 TEST(BitExact, SimulatorFusesMultiplyAddItself)

@@ -1,11 +1,11 @@
-// The code view's explanations for the convolution kernels (sim/kernel_view.hpp): the
+// The code view's explanations for the convolution kernels (sim/teaching/kernel_view.hpp): the
 // kernels' own variables (i, n, halo_index_left, row_o, col_i, ...) put into every index
 // expression give the very element the simulator recorded, for every access of every
 // thread in every step; and two worked examples of preset conv1d-tiled-tile8-mask5.
 #include <gtest/gtest.h>
 
 #include "conv_test_support.hpp"
-#include "sim/kernel_view.hpp"
+#include "sim/teaching/kernel_view.hpp"
 
 namespace ts::test {
 namespace {

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "conv_test_support.hpp"
-#include "sim/narration.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/teaching/narration.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace ts::test {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "sim/reduction_table.hpp"
+#include "sim/teaching/reduction_table.hpp"
 
 namespace ts::test {
 namespace {

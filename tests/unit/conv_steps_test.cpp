@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "conv_test_support.hpp"
-#include "sim/kernel_view.hpp"
+#include "sim/teaching/kernel_view.hpp"
 
 namespace ts::test {
 namespace {

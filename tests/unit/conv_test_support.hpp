@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/machine.hpp"
-#include "sim/problem.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/machine.hpp"
+#include "sim/engine/problem.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::test {
 

@@ -1,4 +1,4 @@
-// The convolution view model (sim/conv_view.hpp) against the lecture's figures: internal,
+// The convolution view model (sim/teaching/conv_view.hpp) against the lecture's figures: internal,
 // halo and ghost cells, N_ds slots with their loaders, use counts ("Element 5 is used by
 // threads 4, 5, 6, 7 (4X)"), and the block's loads beside the reduction formula; the slot
 // mapping checked against the replayed trace, use counts against a second count.
@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "conv_test_support.hpp"
-#include "sim/conv_view.hpp"
-#include "sim/replay.hpp"
+#include "sim/teaching/conv_view.hpp"
+#include "sim/engine/replay.hpp"
 
 namespace ts::test {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "kernels/context.cuh"
-#include "sim/kernel_registry.hpp"
-#include "sim/kernel_view.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::test {
 namespace {

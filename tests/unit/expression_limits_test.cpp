@@ -1,11 +1,11 @@
-// The index-expression evaluator (sim/expression.hpp) on written input, as a scenario file's
+// The index-expression evaluator (sim/teaching/expression.hpp) on written input, as a scenario file's
 // practice question brings it: values past a long long and deep nesting are refused with a
 // sentence instead of overflowing (undefined behaviour) or exhausting the stack.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/expression.hpp"
+#include "sim/teaching/expression.hpp"
 
 namespace ts::test {
 namespace {

@@ -2,8 +2,8 @@
 // recorded accesses against the kernel source (preset tiled-4x4: Width 4, TILE_WIDTH 2).
 #include <gtest/gtest.h>
 
-#include "sim/kernel_view.hpp"
-#include "sim/simulate.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::sim {
 namespace {

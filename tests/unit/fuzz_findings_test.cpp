@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "sim/scenario_file.hpp"
-#include "sim/toml_text.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/files/toml_text.hpp"
 
 using ts::sim::parseScenarioText;
 using ts::sim::ScenarioFileError;

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/context.cuh"
-#include "sim/machine.hpp"
+#include "sim/engine/machine.hpp"
 #include "trace_query.hpp"
 
 namespace ts::test {

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/machine.hpp"
-#include "sim/narration.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
-#include "sim/warp_memory.hpp"
+#include "sim/engine/machine.hpp"
+#include "sim/teaching/narration.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/warp_memory.hpp"
 
 namespace ts::test {
 namespace {

@@ -1,4 +1,4 @@
-// Narration (sim/narration.hpp, sim/narration_anchor.hpp): every step of every preset has a
+// Narration (sim/teaching/narration.hpp, sim/teaching/narration_anchor.hpp): every step of every preset has a
 // line; a hand-written [[narrate]] line lands on the step of its event; the generated lines
 // say the elements, threads and zero fills that index arithmetic gives for the step; an
 // anchor that lands nowhere is said, never dropped.
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "kernels/context.cuh"
-#include "sim/narration.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
+#include "sim/teaching/narration.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::test {
 namespace {

@@ -7,7 +7,7 @@
 // shape the addresses give. Every expected figure below is worked out by hand from the index
 // expressions, in the comment beside it: 32 lanes a warp by linear index (tx fastest),
 // 32-byte sectors of global memory, 32 banks of 4-byte words in shared memory, Mds before
-// Nds in shared memory (sim/warp_memory.hpp).
+// Nds in shared memory (sim/engine/warp_memory.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,10 +15,10 @@
 #include <set>
 #include <string>
 
-#include "sim/kernel_view.hpp"
-#include "sim/provenance.hpp"
-#include "sim/warp_memory.hpp"
-#include "sim/work_estimate.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/engine/provenance.hpp"
+#include "sim/engine/warp_memory.hpp"
+#include "sim/engine/work_estimate.hpp"
 #include "fused_product.hpp"
 #include "trace_query.hpp"
 

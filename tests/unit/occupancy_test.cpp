@@ -1,4 +1,4 @@
-// The occupancy calculator (sim/occupancy.hpp): the textbook figures of PMPP sec. 4.7 and
+// The occupancy calculator (sim/teaching/occupancy.hpp): the textbook figures of PMPP sec. 4.7 and
 // sec. 5.6 (docs/references.md: register cliff, block slots, shared memory and threads per
 // SM), the example of docs/cli.md, hand-derived cases
 // of the real profiles, and a second count that fills an SM block by block.
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/occupancy.hpp"
+#include "sim/teaching/occupancy.hpp"
 
 namespace ts::sim {
 namespace {

@@ -29,10 +29,10 @@
 #include <vector>
 
 #include "kernels/context.cuh"
-#include "sim/kernel_info.hpp"
-#include "sim/machine.hpp"
-#include "sim/reference.hpp"
-#include "sim/simulate.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/engine/machine.hpp"
+#include "sim/engine/reference.hpp"
+#include "sim/engine/simulate.hpp"
 #include "tests/sanitized_build.hpp"
 
 namespace ts::test {

@@ -1,4 +1,4 @@
-// Practice questions (sim/questions.hpp): every generated answer against an independent
+// Practice questions (sim/teaching/questions.hpp): every generated answer against an independent
 // computation written here from PMPP's index arithmetic (Fig. 5.9 and 5.13 for the tiled
 // matrix multiplication, the tiled convolutions of ch. 7, the occupancy formula of sec. 4.7),
 // never through the generator's code path; determinism by seed; the scenario file's
@@ -12,7 +12,7 @@
 #include <set>
 
 #include "kernels/context.cuh"
-#include "sim/questions.hpp"
+#include "sim/teaching/questions.hpp"
 
 namespace ts::test {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "sim/kernel_view.hpp"
-#include "sim/replay.hpp"
-#include "sim/simulate.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::sim {
 namespace {

@@ -1,4 +1,4 @@
-// Moving the replay cursor back undoes steps (sim/replay.hpp, UndoLog) instead of replaying
+// Moving the replay cursor back undoes steps (sim/engine/replay.hpp, UndoLog) instead of replaying
 // from the first step. A second, independent way to reach a cursor is replay() from the
 // start; every field the views read must be the same either way, after any walk of the
 // cursor (forward, back one step, long jumps both ways, Home, End), for every kernel family
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario.hpp"
-#include "sim/replay.hpp"
-#include "sim/simulate.hpp"
+#include "sim/catalogue/scenario.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::test {
 namespace {

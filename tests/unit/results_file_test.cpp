@@ -1,4 +1,4 @@
-// Results files (sim/results_file.hpp): the committed H100 file read back field by field, and
+// Results files (sim/files/results_file.hpp): the committed H100 file read back field by field, and
 // one malformed file after another, each refused with one sentence that starts with the
 // file's path and says what is wrong, never a crash.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/results_file.hpp"
+#include "sim/files/results_file.hpp"
 
 namespace ts::test {
 namespace {

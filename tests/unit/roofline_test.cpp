@@ -1,4 +1,4 @@
-// The roofline (sim/roofline.hpp) against figures worked out by hand: PMPP's A100 bounds,
+// The roofline (sim/teaching/roofline.hpp) against figures worked out by hand: PMPP's A100 bounds,
 // the compulsory-bytes model, the requested bytes of matmul-naive and matmul-tiled from
 // their loops, the committed H100 file's points; and the claim the requested intensity rests
 // on: a rung's load sectors grow with j x k x l and its store sectors with j x l, so counts
@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/kernel_registry.hpp"
-#include "sim/roofline.hpp"
-#include "sim/scenario.hpp"
-#include "sim/simulate.hpp"
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/teaching/roofline.hpp"
+#include "sim/catalogue/scenario.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::test {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario_file.hpp"
+#include "sim/files/scenario_file.hpp"
 
 namespace ts::test {
 namespace {

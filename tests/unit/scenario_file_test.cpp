@@ -11,8 +11,8 @@
 
 #include "fuzz/panel_names.hpp"
 #include "kernels/context.cuh"
-#include "sim/narration.hpp"
-#include "sim/scenario_file.hpp"
+#include "sim/teaching/narration.hpp"
+#include "sim/files/scenario_file.hpp"
 #include "trace_query.hpp"
 
 namespace ts::test {
@@ -75,7 +75,7 @@ TEST(Presets, EveryPresetLoadsValidatesAndFitsItsTrace)
         EXPECT_EQ(r.matchesReference, p.scenario.dropBarriers == 0);
         const int steps = static_cast<int>(r.trace.steps.size());
         EXPECT_LT(p.step, steps) << "the starting step exists";
-        // Every hand-written line lands on a step of the trace (sim/narration.hpp).
+        // Every hand-written line lands on a step of the trace (sim/teaching/narration.hpp).
         EXPECT_FALSE(p.narration.empty() && p.narrate.empty());
         EXPECT_EQ(sim::placeNarration(p, r.trace).problems, std::vector<std::string>{});
     }

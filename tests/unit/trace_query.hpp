@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/simulate.hpp"
+#include "sim/engine/simulate.hpp"
 
 namespace ts::test {
 

@@ -1,4 +1,4 @@
-// The warp memory model (sim/warp_memory.hpp): requests, 32-byte sectors, shared-memory
+// The warp memory model (sim/engine/warp_memory.hpp): requests, 32-byte sectors, shared-memory
 // wavefronts and constant-cache passes of warp memory instructions.
 //
 // Three kinds of check:
@@ -23,8 +23,8 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/kernel_info.hpp"
-#include "sim/warp_memory.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/engine/warp_memory.hpp"
 #include "trace_query.hpp"
 
 namespace ts::test {

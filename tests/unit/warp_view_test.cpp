@@ -1,4 +1,4 @@
-// The warp view (sim/warp_view.hpp): the lanes of one warp's memory instructions in a step,
+// The warp view (sim/teaching/warp_view.hpp): the lanes of one warp's memory instructions in a step,
 // with expectations worked out by hand from the kernels' index expressions.
 #include <gtest/gtest.h>
 
@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/kernel_info.hpp"
-#include "sim/machine.hpp"
-#include "sim/scenario_file.hpp"
-#include "sim/simulate.hpp"
-#include "sim/warp_view.hpp"
-#include "sim/work_estimate.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/engine/machine.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/teaching/warp_view.hpp"
+#include "sim/engine/work_estimate.hpp"
 
 namespace ts {
 namespace {

@@ -1,4 +1,4 @@
-// The work estimate (sim/work_estimate.hpp) and cancelling a running simulation
+// The work estimate (sim/engine/work_estimate.hpp) and cancelling a running simulation
 // (SimOptions::cancel): the counts against real runs of every kernel, memory that grows as
 // the arrays and the trace do, the 10 s line at the sizes of the lecture questions, the
 // time against a measured run, and a cancelled run that stops within a second.
@@ -12,8 +12,8 @@
 #include <functional>
 #include <thread>
 
-#include "sim/simulate.hpp"
-#include "sim/work_estimate.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/work_estimate.hpp"
 #include "tests/sanitized_build.hpp"
 
 namespace ts::sim {

@@ -1,12 +1,12 @@
-// Wrong shared reads of a run with a dropped barrier (sim/wrong_reads.hpp), against counts
+// Wrong shared reads of a run with a dropped barrier (sim/engine/wrong_reads.hpp), against counts
 // derived by hand from the simulator's order (one warp of 16 lanes; each thread runs on in
 // lane order until it meets a barrier) and, without the barrier after the load, against
 // the detector's stale-read marks, a second independent way.
 #include <gtest/gtest.h>
 
 #include "kernels/context.cuh"
-#include "sim/simulate.hpp"
-#include "sim/wrong_reads.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/wrong_reads.hpp"
 #include "trace_query.hpp"
 
 namespace ts::test {

@@ -1,6 +1,6 @@
 // The caption bar under the menu: the preset's title, the current step, and its narration
 // (the preset's hand-written line where one lands on the step, else one generated from the
-// trace: sim/narration.hpp).
+// trace: sim/teaching/narration.hpp).
 #include <imgui.h>
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "panels.hpp"
-#include "sim/narration.hpp"
+#include "sim/teaching/narration.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

@@ -17,8 +17,8 @@
 #include <imgui.h>
 
 #include "heatmap.hpp"
-#include "sim/kernel_view.hpp"
-#include "sim/replay.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/engine/replay.hpp"
 #include "theme.hpp"
 
 namespace ts::app {

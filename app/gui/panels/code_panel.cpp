@@ -23,8 +23,8 @@
 #include "kernels/context.cuh"
 #include "layout.hpp"
 #include "panels.hpp"
-#include "sim/kernel_view.hpp"
-#include "sim/warp_view.hpp"
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/teaching/warp_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

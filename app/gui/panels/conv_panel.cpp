@@ -24,7 +24,7 @@
 #include "layout.hpp"
 #include "meanings.hpp"
 #include "panels.hpp"
-#include "sim/conv_view.hpp"
+#include "sim/teaching/conv_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

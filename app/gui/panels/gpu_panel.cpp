@@ -4,7 +4,7 @@
 #include <imgui.h>
 
 #include "panels.hpp"
-#include "sim/simulate.hpp"
+#include "sim/engine/simulate.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

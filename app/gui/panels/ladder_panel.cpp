@@ -19,8 +19,8 @@
 #include "ladder_view.hpp"
 #include "layout.hpp"
 #include "panels.hpp"
-#include "sim/kernel_info.hpp"
-#include "sim/kernel_registry.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/catalogue/kernel_registry.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

@@ -7,10 +7,10 @@
 #include <iterator>
 #include <vector>
 
-#include "sim/kernel_info.hpp"
-#include "sim/occupancy.hpp"
-#include "sim/kernel_registry.hpp"
-#include "sim/roofline.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/teaching/occupancy.hpp"
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/teaching/roofline.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 

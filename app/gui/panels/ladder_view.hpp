@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/occupancy.hpp"
+#include "sim/teaching/occupancy.hpp"
 #include "state.hpp"
 
 namespace ts::app {

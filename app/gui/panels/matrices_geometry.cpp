@@ -1,4 +1,4 @@
-// The Matrices panel's geometry from the simulator's provenance (sim/provenance.hpp).
+// The Matrices panel's geometry from the simulator's provenance (sim/engine/provenance.hpp).
 #include "matrices_geometry.hpp"
 
 #include <algorithm>

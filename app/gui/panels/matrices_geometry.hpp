@@ -1,6 +1,6 @@
 // Where the Matrices panel draws what a block and a thread of a matrix multiplication
 // compute, and where the zero-filled tile slots lie, from the simulator's provenance
-// (sim/provenance.hpp): who wrote each element of P, which global element each shared store
+// (sim/engine/provenance.hpp): who wrote each element of P, which global element each shared store
 // carried. No kernel's layout is written down here, so a kernel that takes Row from the x axis
 // (matmul-naive-uncoalesced) or stores Nds transposed (matmul-tiled-nds-transposed, -padded)
 // is drawn as it computed. No ImGui, so that the unit tests can check it without a window.
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/provenance.hpp"
-#include "sim/simulate.hpp"
-#include "sim/replay.hpp"
-#include "sim/scenario.hpp"
-#include "sim/trace.hpp"
+#include "sim/engine/provenance.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/replay.hpp"
+#include "sim/catalogue/scenario.hpp"
+#include "sim/engine/trace.hpp"
 
 namespace ts::app {
 

@@ -29,7 +29,7 @@
 #include "matrices_geometry.hpp"
 #include "meanings.hpp"
 #include "panels.hpp"
-#include "sim/kernel_view.hpp"
+#include "sim/teaching/kernel_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

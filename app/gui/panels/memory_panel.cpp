@@ -1,5 +1,5 @@
 // Memory: what the hardware makes of the cursor step's accesses, for one warp of the traced
-// block (sim/warp_view.hpp). Each warp memory instruction of the step (one source access
+// block (sim/teaching/warp_view.hpp). Each warp memory instruction of the step (one source access
 // executed by the warp's active lanes) is drawn under a row of its 32 lanes:
 //   - global memory: the 128-byte segments the lanes touch as a strip of 32-byte sectors, each
 //     sector with its 8 words, a word filled in the colour of the lane that reads it; a
@@ -25,8 +25,8 @@
 #include "layout.hpp"
 #include "memory_fit.hpp"
 #include "panels.hpp"
-#include "sim/kernel_info.hpp"
-#include "sim/warp_view.hpp"
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/teaching/warp_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

@@ -1,5 +1,5 @@
 // Occupancy (PMPP sec. 4.7): how many blocks one SM runs at once for a block size, registers per
-// thread and shared memory per block on a profile's SM (sim/occupancy.hpp), or for the loaded
+// thread and shared memory per block on a profile's SM (sim/teaching/occupancy.hpp), or for the loaded
 // kernel as compiled ("this kernel": registers and static shared memory from the build's
 // ptxas report). One bar per resource shows how many blocks it allows and which one limits;
 // three charts show the active warps per SM against registers per thread, block size and

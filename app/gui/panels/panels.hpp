@@ -28,7 +28,7 @@ struct CaptionText {
     std::string label;                    ///< the step's label ("phase 0: load Mds, Nds")
     unsigned blockX = 0, blockY = 0;      ///< the traced block (bx, by)
     /// The step's narration: the preset's hand-written line where one lands on the step,
-    /// else the line generated from the trace (sim/narration.hpp); unset without a step.
+    /// else the line generated from the trace (sim/teaching/narration.hpp); unset without a step.
     std::optional<std::string> narration;
     bool handWritten = false;             ///< narration is the preset's own line
     /// The preset's hand-written lines that land on no step, as one sentence ("" if none):

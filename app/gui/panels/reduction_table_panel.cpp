@@ -11,7 +11,7 @@
 
 #include "job.hpp"
 #include "panels.hpp"
-#include "sim/reduction_table.hpp"
+#include "sim/teaching/reduction_table.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

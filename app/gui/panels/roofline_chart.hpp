@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "chart_labels.hpp"
-#include "sim/roofline.hpp"
+#include "sim/teaching/roofline.hpp"
 
 namespace ts::app {
 

@@ -10,7 +10,7 @@
 
 #include "layout.hpp"
 #include "panels.hpp"
-#include "sim/work_estimate.hpp"
+#include "sim/engine/work_estimate.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

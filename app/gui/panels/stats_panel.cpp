@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "panels.hpp"
-#include "sim/warp_view.hpp"
+#include "sim/teaching/warp_view.hpp"
 #include "widgets.hpp"
 #include "word_wrap.hpp"
 

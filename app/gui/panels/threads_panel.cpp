@@ -13,7 +13,7 @@
 
 #include "layout.hpp"
 #include "panels.hpp"
-#include "sim/kernel_view.hpp"
+#include "sim/teaching/kernel_view.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {

@@ -1,0 +1,100 @@
+// What the project knows about each of its kernels, as plain data: the part of the kernel
+// registry (sim/catalogue/kernel_registry.hpp) that validation, the CLI, the app's kernel list and the
+// code view read. No templates, no kernel bodies: cheap to include anywhere.
+#pragma once
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ts::sim {
+
+/// What family of problem a kernel solves; the family fixes the kernel's arguments
+/// (sim/catalogue/kernel_registry.hpp, MatmulArgs / ConvArgs) and the scenario's size parameters.
+enum class Family { Matmul, Conv1D, Conv2D };
+
+/// A size parameter of a scenario (a field of sim::Scenario).
+enum class ParamId { J, K, L, Height, Width, MaskWidth };
+
+/// The range a size parameter must lie in. A refusal reads
+/// "`what` must be [odd and ]between `min` and `max``why`; got V." or, when min == max,
+/// "`what` must be `min`; got V.".
+struct ParamLimit {
+    ParamId id;
+    const char* what;        ///< the parameter as a sentence names it, e.g. "j (rows of M and P)"
+    int min, max;
+    bool odd = false;        ///< only odd values (Mask_Width: a centred window)
+    const char* why = "";    ///< reason appended after the range
+};
+
+/// One kernel of kernels/*.cuh: its entry in the kernel registry.
+struct KernelInfo {
+    const char* name;            ///< CLI name, e.g. "matmul-tiled"
+    Family family;
+    bool tiled;                  ///< uses shared-memory tiles (template TILE_WIDTH / TILE_SIZE)
+    const char* untiled;         ///< the untiled counterpart used for reductions
+    const char* sourceFile;      ///< file under kernels/, shown by the code view
+    int barriersPerPhase;        ///< barriers per phase of the tiled loop (0 if none)
+    const char* summary;         ///< one line for --help and tooltips
+    unsigned barriers = 0;       ///< ts::kernels::Barrier bits of its droppable barriers
+    const char* lecture = "";    ///< where it comes from: PMPP section or figure, preset
+    /// Compiled template instances of TILE_WIDTH / TILE_SIZE (tiled kernels); empty when
+    /// the block edge is a run-time value (untiled kernels, see maxBlockEdge).
+    std::span<const int> tiles = {};
+    /// Untiled kernels: the largest block edge (2D) or block size (1D) that `--tile` may give.
+    int maxBlockEdge = 0;
+    /// The size parameters the kernel takes, in the order they are checked.
+    std::span<const ParamLimit> params = {};
+    /// matmul-corner-turning: the kernel takes N (k x l) stored column-major, element (r, c)
+    /// at N[c*k + r] (PMPP sec. 6.1). The inputs and the CPU reference stay row-major; the
+    /// simulator's binder and the GPU dispatch lay out the same values column by column for
+    /// the kernel, and the trace's ArrayInfo of N says so (ArrayInfo::columnMajor).
+    bool nColumnMajor = false;
+    // How the host launches the kernel (its <<<grid, block>>> as the kernel file's comment
+    // states it) and what its loop does per phase: counts, not places. Which element of P a
+    // thread computes and which global element a shared slot holds are not written here: the
+    // views read them from what the simulator recorded (sim/engine/provenance.hpp).
+    /// conv2d-tiled: a block is the input tile, (TILE_SIZE + Mask_Width - 1) threads a side.
+    bool blockIsInputTile = false;
+    /// conv1d-tiled: Mask_Width/2 edge threads load each halo, so TILE_SIZE >= Mask_Width/2
+    /// (a limit on the parameters, checked by validation).
+    bool haloByEdgeThreads = false;
+    /// conv1d-tiled-cache: N_ds holds the internal tile only and the halo is read from global
+    /// memory (where the caches serve it): the textbook's reduction formula does not count
+    /// its loads, and the work estimate counts its global reads.
+    bool haloFromGlobal = false;
+    /// The launch's grid x runs over the rows of P (ceil(j / edge) x ceil(l / edge) blocks),
+    /// not its columns (matmul-naive-uncoalesced, whose Row comes from blockIdx.x).
+    bool gridXOverRows = false;
+    /// A block covers (T * blockRowsFactor) x (T * blockColsFactor) elements of P with
+    /// (T * blockColsFactor / threadCols) x (T * blockRowsFactor / threadRows) threads, where T
+    /// is the tile: PMPP's kernels one element per thread in a TILE_WIDTH-square block, the
+    /// optimisation ladder's rungs several (docs/ladder.md).
+    /// Rows of P each thread computes (a register tile's TM).
+    int threadRows = 1;
+    /// Columns of P each thread computes (a register tile's TN, or COARSE_FACTOR).
+    int threadCols = 1;
+    /// A block's columns of P, in tiles: COARSE_FACTOR for thread coarsening, else 1.
+    int blockColsFactor = 1;
+    /// A block's rows of P, in tiles: 2 on matmul-warptiled (a 2T x T tile of P), else 1.
+    int blockRowsFactor = 1;
+    /// Columns of M (rows of N) a phase loads (a register tile's BK); 0: the tile T. The loop
+    /// runs ceil(k / BK) phases (phases of a run with a dropped barrier are counted from it).
+    int tileK = 0;
+    /// The tile `--tile` gives when none is named (the rung's tuned default).
+    int defaultTile = 16;
+};
+
+/// Every kernel the simulator and the GPU can run, in the registry's order.
+const std::vector<KernelInfo>& kernelList();
+/// The kernel called `name`, or nullptr.
+const KernelInfo* findKernel(const std::string& name);
+/// Is `name` a registered convolution kernel (family Conv1D or Conv2D)?
+bool isConvolution(const std::string& name);
+/// The embedded text of a file under kernels/ (for the code view); empty if unknown.
+const std::string& kernelSource(const std::string& file);
+
+/// A kernel's compiled tile sizes as a sentence lists them: "2, 4, 8, 16 or 32", or
+/// "2, 4, 8, 16, 32" without `withOr`.
+std::string tileList(const KernelInfo& k, bool withOr = true);
+
+}  // namespace ts::sim

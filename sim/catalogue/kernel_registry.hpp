@@ -1,0 +1,543 @@
+// The kernel registry: every kernel of kernels/*.cuh, once. An entry is a small struct with
+// the kernel's description (KernelInfo: name, family, source file, parameters and their
+// limits, compiled tile sizes, untiled counterpart, barriers, lecture source), the argument
+// type of its family, and `run<T>(x, args)`, which calls the kernel body with the execution
+// context X. Scenario validation, the simulator's dispatch (sim/engine/*_problem.cpp), the GPU
+// dispatch (gpu/registry_launch.cuh), list-kernels, the app's kernel list and the code view
+// all take what they need from here. Compiled by the host compiler and by nvcc alike.
+//
+// Adding a kernel: its kernels/NAME.cuh, one entry struct below, its name in Kernels, tests.
+#pragma once
+#include <array>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "sim/catalogue/kernel_info.hpp"
+#include "kernels/context.cuh"
+#include "kernels/conv1d_basic.cuh"
+#include "kernels/conv1d_tiled.cuh"
+#include "kernels/conv1d_tiled_cache.cuh"
+#include "kernels/conv2d_basic.cuh"
+#include "kernels/conv2d_tiled.cuh"
+#include "kernels/matmul_naive.cuh"
+#include "kernels/matmul_naive_uncoalesced.cuh"
+#include "kernels/matmul_tiled.cuh"
+#include "kernels/matmul_tiled_nds_padded.cuh"
+#include "kernels/matmul_tiled_nds_transposed.cuh"
+#include "kernels/matmul_corner_turning.cuh"
+#include "kernels/matmul_coarsened.cuh"
+#include "kernels/matmul_regtile_1d.cuh"
+#include "kernels/matmul_regtile_2d.cuh"
+#include "kernels/matmul_vectorized.cuh"
+#include "kernels/matmul_double_buffered.cuh"
+#include "kernels/matmul_conflict_free.cuh"
+#include "kernels/matmul_warptiled.cuh"
+
+namespace ts::sim {
+
+/// The compiled template instances of a tiled kernel's TILE_WIDTH / TILE_SIZE; Tiles<> for
+/// a kernel whose block edge is a run-time value.
+template <int... T>
+struct Tiles {
+    static constexpr std::array<int, sizeof...(T)> values{T...};
+};
+
+/// TILE_WIDTH values compiled as template instances of matmul-tiled (and of its Nds
+/// variants matmul-tiled-nds-transposed, matmul-tiled-nds-padded and matmul-corner-turning).
+using MatmulTiles = Tiles<2, 4, 8, 16, 32>;
+/// TILE_SIZE values compiled as template instances of conv1d-tiled and conv1d-tiled-cache.
+using Conv1DTiles = Tiles<2, 4, 8, 16, 32, 64, 128, 256, 512, 1024>;
+/// TILE_SIZE values compiled as template instances of conv2d-tiled (output tile per side).
+using Conv2DTiles = Tiles<2, 4, 8, 16, 32>;
+inline constexpr const auto& kTileWidths = MatmulTiles::values;
+
+/// Largest matrix edge, and largest 2D convolution edge, the simulator accepts.
+inline constexpr int kMaxEdge = 8192;
+/// Most elements of a 1D convolution's N (2^24, the size the GPU timings of the lessons use).
+inline constexpr int kMaxConvWidth1D = 1 << 24;
+/// Most threads in one block (every CUDA GPU since compute capability 2.0).
+inline constexpr int kMaxThreadsPerBlock = 1024;
+
+/// Arguments of a matrix multiplication kernel with context X: M (j x k) times N (k x l)
+/// gives P (j x l), row-major in global memory; N column-major for a kernel whose
+/// KernelInfo::nColumnMajor is set.
+template <class X>
+struct MatmulArgs {
+    typename X::template GlobalPtr<const float> M, N;
+    typename X::template GlobalPtr<float> P;
+    int j, k, l;
+};
+
+/// Arguments of a convolution kernel with context X: N and P of height x width elements
+/// (height 1 in 1D), row-major; the mask of Mask_Width (squared in 2D) is in constant memory.
+template <class X>
+struct ConvArgs {
+    typename X::template GlobalPtr<const float> N;
+    typename X::template GlobalPtr<float> P;
+    int maskWidth, height, width;
+};
+
+namespace registry {
+
+inline constexpr ParamLimit kMatmulParams[] = {
+    {ParamId::J, "j (rows of M and P)", 1, kMaxEdge},
+    {ParamId::K, "k (columns of M, rows of N)", 1, kMaxEdge},
+    {ParamId::L, "l (columns of N and P)", 1, kMaxEdge},
+};
+inline constexpr ParamLimit kMaskWidth = {
+    ParamId::MaskWidth, "Mask_Width", 1, kernels::MAX_MASK_WIDTH, true,
+    " (MAX_MASK_WIDTH), so that the halo is Mask_Width/2 on each side"};
+inline constexpr ParamLimit kConv1DParams[] = {
+    {ParamId::Height, "A 1D convolution convolves one row (N has width elements), so its height", 1, 1},
+    {ParamId::Width, "The width of N", 1, kMaxConvWidth1D},
+    kMaskWidth,
+};
+inline constexpr ParamLimit kConv2DParams[] = {
+    {ParamId::Height, "The height of N", 1, kMaxEdge},
+    {ParamId::Width, "The width of N", 1, kMaxEdge},
+    kMaskWidth,
+};
+
+/// Naive matrix multiplication: one thread per P element (PMPP Fig. 3.11; preset naive-4x4).
+struct MatmulNaive {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-naive", .family = Family::Matmul, .tiled = false, .untiled = "matmul-naive",
+        .sourceFile = "matmul_naive.cuh", .barriersPerPhase = 0,
+        .summary = "one thread per P element, every operand from global memory (PMPP Fig. 3.11)",
+        .lecture = "PMPP sec. 3.4, Fig. 3.11; preset naive-4x4",
+        .maxBlockEdge = 32, .params = kMatmulParams};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::matmulNaive(x, a.M, a.N, a.P, a.j, a.k, a.l); }
+};
+
+/// Tiled matrix multiplication with boundary checks (PMPP Fig. 5.9, 5.13; preset tiled-4x4).
+struct MatmulTiled {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tiled", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_tiled.cuh", .barriersPerPhase = 2,
+        .summary = "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 5.3-5.5, Fig. 5.9 and 5.13; presets tiled-4x4, boundary-3x3",
+        .tiles = TileSizes::values, .params = kMatmulParams};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulTiled<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// The naive kernel with Row from the x axis, so a warp's reads of M and writes of P are
+/// uncoalesced (PMPP sec. 5.3, 6.1; presets coalescing-uncoalesced-64 and
+/// coalescing-naive-64).
+struct MatmulNaiveUncoalesced {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-naive-uncoalesced", .family = Family::Matmul, .tiled = false,
+        .untiled = "matmul-naive-uncoalesced", .sourceFile = "matmul_naive_uncoalesced.cuh", .barriersPerPhase = 0,
+        .summary = "matmul-naive with threadIdx.x down the rows: a warp's M reads and P writes are not coalesced (PMPP sec. 6.1)",
+        .lecture = "PMPP sec. 3.4 (Fig. 3.11's kernel), sec. 5.3 and 6.1 (memory coalescing); presets coalescing-uncoalesced-64, coalescing-naive-64",
+        .maxBlockEdge = 32, .params = kMatmulParams, .gridXOverRows = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulNaiveUncoalesced(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-tiled with the N tile stored transposed in Nds: reads of Nds[tx][i] conflict in
+/// the shared-memory banks (PMPP sec. 5.4, 6.1; preset nds-transposed-64-tile16).
+struct MatmulTiledNdsTransposed {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tiled-nds-transposed", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_tiled_nds_transposed.cuh", .barriersPerPhase = 2,
+        .summary = "matmul-tiled storing Nds transposed: a warp's Nds reads fall into one or two banks (bank conflicts)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-transposed-64-tile16",
+        .tiles = TileSizes::values, .params = kMatmulParams};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulTiledNdsTransposed<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// The transposed kernel with Nds padded to TILE_WIDTH + 1 columns, which removes the bank
+/// conflicts of its reads (preset nds-padded-64-tile16).
+struct MatmulTiledNdsPadded {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tiled-nds-padded", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_tiled_nds_padded.cuh", .barriersPerPhase = 2,
+        .summary = "the transposed Nds padded to TILE_WIDTH + 1 columns: its reads are free of bank conflicts",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-padded-64-tile16",
+        .tiles = TileSizes::values, .params = kMatmulParams};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulTiledNdsPadded<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-tiled on a column-major N, whose tile the block loads with its corner turned so
+/// that the global reads coalesce (PMPP sec. 6.1; preset corner-turning-64-tile16).
+struct MatmulCornerTurning {
+    using TileSizes = MatmulTiles;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-corner-turning", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_corner_turning.cuh", .barriersPerPhase = 2,
+        .summary = "N stored column-major: tx walks down a column of N (coalesced) and the element goes to Nds[tx][ty] (corner turning, PMPP sec. 6.1)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.1 (memory coalescing: corner turning) on sec. 5.4-5.5's tiled kernel; preset corner-turning-64-tile16",
+        .tiles = TileSizes::values, .params = kMatmulParams, .nColumnMajor = true};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulCornerTurning<TILE_WIDTH>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// COARSE_FACTOR of matmul-coarsened: P elements per thread (PMPP sec. 6.3).
+inline constexpr int kCoarseFactor = 4;
+
+/// Thread coarsening: each thread computes kCoarseFactor P elements of a row and reuses
+/// its Mds tile for all of them (PMPP sec. 6.3, Fig. 6.13). A rung of the ladder (kLadderRungs).
+struct MatmulCoarsened {
+    using TileSizes = Tiles<8, 16, 32>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-coarsened", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_coarsened.cuh", .barriersPerPhase = 2 * kCoarseFactor,
+        .summary = "thread coarsening: each thread computes COARSE_FACTOR = 4 P elements of a row, one Mds tile reused for all (PMPP sec. 6.3)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.3, Fig. 6.13 (thread coarsening); a rung of the optimisation ladder",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadCols = kCoarseFactor,
+        .blockColsFactor = kCoarseFactor, .defaultTile = 32};
+    template <int TILE_WIDTH, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulCoarsened<TILE_WIDTH, kCoarseFactor>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// A 1D register tile: each thread accumulates 8 rows of a column of P in registers from a
+/// TILE x 8 tile of M and an 8 x TILE tile of N. A rung of the ladder (kLadderRungs).
+struct MatmulRegtile1d {
+    using TileSizes = Tiles<32, 64>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-regtile-1d", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_regtile_1d.cuh", .barriersPerPhase = 2,
+        .summary = "1D register tile: each thread keeps TM = 8 P elements of a column in registers, one Nds read feeds 8 multiply-adds",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.3 (coarsening) carried into registers; a rung of the optimisation ladder",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .tileK = 8, .defaultTile = 64};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulRegtile1d<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// A 2D register tile: each thread computes an 8 x 8 tile of P as outer products of
+/// registers loaded from Mds and Nds. A rung of the ladder (kLadderRungs).
+struct MatmulRegtile2d {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-regtile-2d", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_regtile_2d.cuh", .barriersPerPhase = 2,
+        .summary = "2D register tile: each thread computes TM x TN = 8 x 8 P elements, 16 shared reads feed 64 multiply-adds",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 6.3 (coarsening) in two dimensions, as register tiles; a rung of the optimisation ladder",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulRegtile2d<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-regtile-2d with 128-bit loads and stores (float4) from global and shared memory,
+/// M's tile stored transposed so a thread's TM elements of it are neighbours. A rung of the
+/// ladder (kLadderRungs).
+struct MatmulVectorized {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-vectorized", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_vectorized.cuh", .barriersPerPhase = 2,
+        .summary = "matmul-regtile-2d with float4 (128-bit) loads from global and shared memory, the M tile transposed in Mds",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "a rung of the optimisation ladder: vector loads (PMPP sec. 6.1 on coalescing, in 16-byte pieces)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulVectorized<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-vectorized with two buffers of each shared tile: the next phase's tiles come from
+/// global memory while the current ones are multiplied, one barrier per phase. A rung of
+/// the ladder (kLadderRungs).
+struct MatmulDoubleBuffered {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-double-buffered", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_double_buffered.cuh", .barriersPerPhase = 1,
+        .summary = "matmul-vectorized with two buffers per shared tile: the next tiles load while the current ones multiply, one barrier per phase",
+        .lecture = "a rung of the optimisation ladder: double buffering (latency hidden behind the multiply-adds)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulDoubleBuffered<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-double-buffered with each thread's 8 x 8 tile split into four 4 x 4 quarters half
+/// a block tile apart, so that a warp's 128-bit reads of Nds are free of bank conflicts. A
+/// rung of the ladder (kLadderRungs).
+struct MatmulConflictFree {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-conflict-free", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
+        .summary = "matmul-double-buffered with each thread's 8 x 8 tile in four 4 x 4 quarters half a tile apart: 128-bit Nds reads without bank conflicts",
+        .lecture = "a rung of the optimisation ladder: a thread-tile layout the 32 banks serve at once (PMPP sec. 6.1's banks, 16 bytes a lane)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .tileK = 8, .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulConflictFree<TILE, 8>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// matmul-conflict-free with phases of 16 columns of M instead of 8: half the barriers and
+/// twice the multiply-adds between them, at twice the shared memory. On an H100 it is the
+/// faster of the two at 8192 and the slower at 2048 and 4096 (docs/ladder.md): the best
+/// tile shape depends on the GPU and the problem. A rung of the ladder (kLadderRungs).
+struct MatmulTuned {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-tuned", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
+        .summary = "matmul-conflict-free with BK = 16 columns of M per phase: half the barriers, twice the shared memory",
+        .lecture = "a rung of the optimisation ladder: the tile shape, tuned per GPU and size",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .tileK = 16, .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulConflictFree<TILE, 16>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// Warp tiles: matmul-conflict-free's double buffer and 128-bit accesses with the block's
+/// 2T x T tile of P cut into 64 x 64 warp tiles, each lane's 16 x 8 elements in 4 x 4
+/// pieces inside its warp's tile: fewer shared-memory wavefronts per multiply-add and each
+/// element of N read once for 2T rows of P. The shape of cuBLAS's own FP32 kernel on the
+/// H100 (256 x 128 x 8, eight warps). A rung of the ladder (kLadderRungs).
+struct MatmulWarptiled {
+    using TileSizes = Tiles<64, 128>;
+    template <class X> using Args = MatmulArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "matmul-warptiled", .family = Family::Matmul, .tiled = true, .untiled = "matmul-naive",
+        .sourceFile = "matmul_warptiled.cuh", .barriersPerPhase = 1,
+        .summary = "64 x 64 warp tiles in a 2T x T block tile, each lane 16 x 8 elements in 4 x 4 pieces: fewer shared wavefronts per multiply-add",
+        .lecture = "a rung of the optimisation ladder: warp tiles (the warp as a unit of the tiling, PMPP sec. 4.7's warps meeting sec. 6.3's coarsening)",
+        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 16, .threadCols = 8,
+        .blockRowsFactor = 2, .tileK = 8, .defaultTile = 128};
+    template <int TILE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::matmulWarptiled<TILE>(x, a.M, a.N, a.P, a.j, a.k, a.l);
+    }
+};
+
+/// Basic 1D convolution, mask in constant memory (preset conv1d-tiled-tile8-mask5's untiled
+/// counterpart).
+struct Conv1dBasic {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv1d-basic", .family = Family::Conv1D, .tiled = false, .untiled = "conv1d-basic",
+        .sourceFile = "conv1d_basic.cuh", .barriersPerPhase = 0,
+        .summary = "one thread per output, ghost elements skipped, mask in constant memory (PMPP ch. 7, 3rd ed. Fig. 7.6)",
+        .lecture = "PMPP ch. 7 (1D convolution: 3rd ed. sec. 7.2-7.3)",
+        .maxBlockEdge = kMaxThreadsPerBlock, .params = kConv1DParams};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::conv1dBasic(x, a.N, a.P, a.maskWidth, a.width); }
+};
+
+/// Tiled 1D convolution, halo loaded by the edge threads (preset conv1d-tiled-tile8-mask5).
+struct Conv1dTiled {
+    using TileSizes = Conv1DTiles;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv1d-tiled", .family = Family::Conv1D, .tiled = true, .untiled = "conv1d-basic",
+        .sourceFile = "conv1d_tiled.cuh", .barriersPerPhase = 0,
+        .summary = "N_ds with left and right halo loaded by edge threads, ghost elements 0 (PMPP ch. 7, 3rd ed. Fig. 7.11)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP ch. 7 (tiled 1D convolution with halo: 3rd ed. sec. 7.4); preset conv1d-tiled-tile8-mask5",
+        .tiles = TileSizes::values, .params = kConv1DParams, .haloByEdgeThreads = true};
+    template <int TILE_SIZE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv1dTiled<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.width);
+    }
+};
+
+/// Tiled 1D convolution that reads the halo from global memory (preset
+/// conv1d-tiled-cache-tile8-mask5).
+struct Conv1dTiledCache {
+    using TileSizes = Conv1DTiles;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv1d-tiled-cache", .family = Family::Conv1D, .tiled = true, .untiled = "conv1d-basic",
+        .sourceFile = "conv1d_tiled_cache.cuh", .barriersPerPhase = 0,
+        .summary = "only the internal tile in N_ds, halo read from global memory (PMPP sec. 7.5, 3rd ed. Fig. 7.13)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 7.5 (caches for halo cells); preset conv1d-tiled-cache-tile8-mask5",
+        .tiles = TileSizes::values, .params = kConv1DParams, .haloFromGlobal = true};
+    template <int TILE_SIZE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv1dTiledCache<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.width);
+    }
+};
+
+/// Basic 2D convolution, mask in constant memory (PMPP Fig. 7.7 with Fig. 7.9's mask).
+struct Conv2dBasic {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv2d-basic", .family = Family::Conv2D, .tiled = false, .untiled = "conv2d-basic",
+        .sourceFile = "conv2d_basic.cuh", .barriersPerPhase = 0,
+        .summary = "one thread per output, ghost cells skipped, mask in constant memory (PMPP Fig. 7.7, 7.9)",
+        .lecture = "PMPP sec. 7.2-7.3, Fig. 7.7 and 7.9",
+        .maxBlockEdge = 32, .params = kConv2DParams};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv2dBasic(x, a.N, a.P, a.maskWidth, a.height, a.width);
+    }
+};
+
+/// Tiled 2D convolution, block = input tile (PMPP Fig. 7.12; preset conv2d-tiled-tile8-mask5).
+struct Conv2dTiled {
+    using TileSizes = Conv2DTiles;
+    template <class X> using Args = ConvArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "conv2d-tiled", .family = Family::Conv2D, .tiled = true, .untiled = "conv2d-basic",
+        .sourceFile = "conv2d_tiled.cuh", .barriersPerPhase = 0,
+        .summary = "block = input tile (TILE_SIZE + Mask_Width - 1)^2, ghost cells 0, mask in constant memory (PMPP Fig. 7.12)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 7.4, Fig. 7.12; preset conv2d-tiled-tile8-mask5",
+        .tiles = TileSizes::values, .params = kConv2DParams, .blockIsInputTile = true};
+    template <int TILE_SIZE, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::conv2dTiled<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.height, a.width);
+    }
+};
+
+}  // namespace registry
+
+/// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
+/// per rung on the way to cuBLAS. `bench --kernel ladder` times them all and cuBLAS. The
+/// one place that orders the rungs: kernel headers and registry entries carry no rung
+/// numbers, and docs/ladder.md's tables follow this list.
+inline constexpr const char* kLadderRungs[] = {"matmul-naive", "matmul-tiled", "matmul-coarsened",
+                                               "matmul-regtile-1d", "matmul-regtile-2d", "matmul-vectorized",
+                                               "matmul-double-buffered", "matmul-conflict-free",
+                                               "matmul-tuned", "matmul-warptiled"};
+
+/// A list of registry entries.
+template <class... K>
+struct KernelList {};
+
+/// Every kernel, in the order list-kernels and the app show them.
+using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registry::MatmulNaiveUncoalesced,
+                           registry::MatmulTiledNdsTransposed, registry::MatmulTiledNdsPadded,
+                           registry::MatmulCornerTurning,
+                           registry::MatmulCoarsened, registry::MatmulRegtile1d, registry::MatmulRegtile2d,
+                           registry::MatmulVectorized, registry::MatmulDoubleBuffered,
+                           registry::MatmulConflictFree, registry::MatmulTuned, registry::MatmulWarptiled,
+                           registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
+                           registry::Conv2dBasic, registry::Conv2dTiled>;
+
+namespace detail {
+template <class F, class... K>
+void forEach(F& f, KernelList<K...>)
+{
+    (f(K{}), ...);
+}
+}  // namespace detail
+
+/// Calls `f(K{})` for every registry entry K, in order.
+template <class F>
+void forEachKernel(F&& f)
+{
+    detail::forEach(f, Kernels{});
+}
+
+/// Calls `f(K{})` for the registry entry K named `name` whose argument type for context X
+/// is `Args` (so that a caller holding matrix-multiplication arguments only instantiates
+/// the matrix-multiplication kernels). False if there is none.
+template <class Args, class X, class F>
+bool withKernel(std::string_view name, F&& f)
+{
+    bool found = false;
+    forEachKernel([&](auto k) {
+        using K = decltype(k);
+        if constexpr (std::is_same_v<typename K::template Args<X>, Args>)
+            if (!found && name == K::info.name) {
+                found = true;
+                f(k);
+            }
+    });
+    return found;
+}
+
+namespace detail {
+template <int... T, class F>
+bool pickTile(Tiles<T...>, int tile, F& f)
+{
+    if constexpr (sizeof...(T) == 0) {
+        f(std::integral_constant<int, 0>{});
+        return true;
+    } else {
+        return ((tile == T && (f(std::integral_constant<int, T>{}), true)) || ...);
+    }
+}
+}  // namespace detail
+
+/// Calls `f(std::integral_constant<int, T>{})` for the compiled tile T of entry K equal to
+/// `tile`; for an untiled kernel T is 0 (its block edge is a run-time value). False if K has
+/// no instance for `tile`.
+template <class K, class F>
+bool withTile(int tile, F&& f)
+{
+    return detail::pickTile(typename K::TileSizes{}, tile, f);
+}
+
+}  // namespace ts::sim

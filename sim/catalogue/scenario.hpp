@@ -1,0 +1,110 @@
+// A scenario: which kernel, at which sizes, with which input seed, and which block the
+// views follow. The model's input; parsed from lecture presets and the command line.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/engine/progress.hpp"
+#include "sim/engine/types.hpp"
+
+namespace ts::sim {
+
+/// One problem to simulate. Matrix multiplication: M (j x k) times N (k x l) gives
+/// P (j x l); `tile` is TILE_WIDTH (tiled) or the block edge (naive). Convolution (PMPP
+/// ch. 7): N is the input (width, or height x width), M the mask (maskWidth, or maskWidth
+/// squared), P the output, the same size as N; `tile` is the block size (basic kernels) or
+/// the output TILE_SIZE (tiled kernels).
+///
+/// The kernel is named by `kernel` (what scenario files, the command line and the JSON
+/// carry) and resolved once: validate() on a scenario it may change, and simulate() on the
+/// Simulation's copy, store its registry entry in `info`. Code that needs the entry asks
+/// kernelInfo(), which returns that pointer, or looks the name up for a scenario never
+/// validated (or whose `kernel` was changed since), so an unvalidated scenario still works.
+struct Scenario {
+    std::string kernel = "matmul-tiled";
+    /// The registry entry of `kernel` as validate() resolved it; nullptr until then. Read it
+    /// through kernelInfo().
+    const KernelInfo* info = nullptr;
+    int j = 4, k = 4, l = 4;
+    int height = 1, width = 64, maskWidth = 5;   ///< convolution only
+    int tile = 2;
+    uint64_t seed = 1;          ///< input seed: M and N are drawn from it
+    /// ts::kernels::Barrier bits of the barriers the tiled kernel skips (the two of PMPP
+    /// Fig. 5.9, sec. 5.4); 0 runs the kernel as written. Same on the GPU and in the
+    /// simulator.
+    unsigned dropBarriers = 0;
+    Uint3 block{0, 0, 0};       ///< the block whose trace the views show
+
+    /// The size parameter `p` (j, k, l, height, width or maskWidth).
+    int value(ParamId p) const
+    {
+        switch (p) {
+        case ParamId::J: return j;
+        case ParamId::K: return k;
+        case ParamId::L: return l;
+        case ParamId::Height: return height;
+        case ParamId::Width: return width;
+        case ParamId::MaskWidth: return maskWidth;
+        }
+        return 0;
+    }
+
+    /// The registry entry of `kernel`: the resolved `info` when it still names `kernel`,
+    /// otherwise a lookup by name (findKernel); nullptr for an unknown name.
+    const KernelInfo* kernelInfo() const
+    {
+        return info && kernel == info->name ? info : findKernel(kernel);
+    }
+};
+
+/// A matrix multiplication scenario: M (j x k) times N (k x l) with `kernel` ("matmul-naive",
+/// "matmul-tiled"), TILE_WIDTH or block edge `tile`, traced block `block`, input seed `seed`.
+/// Not validated (see validate()).
+Scenario matmulScenario(const std::string& kernel, int j, int k, int l, int tile, Uint3 block = {},
+                        uint64_t seed = 1);
+
+/// A convolution scenario (PMPP ch. 7): N of `height` x `width` elements (height 1 in 1D),
+/// Mask_Width `maskWidth`, block size or output TILE_SIZE `tile`, traced block `block`, input
+/// seed `seed`. Not validated (see validate()).
+Scenario convScenario(const std::string& kernel, int height, int width, int tile, int maskWidth,
+                      Uint3 block = {}, uint64_t seed = 1);
+
+/// Checks a scenario: returns an empty string if it can run, otherwise one sentence
+/// saying which value is wrong and what is allowed.
+std::string validate(const Scenario& s);
+
+/// validate() that also resolves the kernel: stores its registry entry in `s.info` (nullptr
+/// for an unknown name), whatever else the check says.
+std::string validate(Scenario& s);
+
+/// Launch shape of a scenario: grid and block in threads.
+struct LaunchShape {
+    Dim3 grid, block;
+    /// A matrix multiplication block's rows and columns of P (KernelInfo::blockRowsFactor,
+    /// blockColsFactor times the tile); 0 for a convolution.
+    unsigned pRows = 0, pCols = 0;
+};
+/// The grid and block a kernel's launcher uses for `s` (which must name a known kernel).
+LaunchShape launchShape(const Scenario& s);
+
+/// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.
+Family familyOf(const Scenario& s);
+
+/// Is `s`'s kernel a convolution (PMPP ch. 7)? False for an unknown name.
+bool isConvolution(const Scenario& s);
+
+/// Does the launch of `s.kernel` run its grid's x over the rows of P (KernelInfo::gridXOverRows,
+/// matmul-naive-uncoalesced)? Then grid x counts blocks of rows and y blocks of columns;
+/// otherwise the other way round. False for an unknown name.
+bool gridXOverRows(const Scenario& s);
+
+/// Deterministic pseudo-random inputs in [-1, 1) with full 24-bit mantissas, the same on
+/// every compiler (the GPU path uses them too). `stream` separates M from N. Throws
+/// Cancelled when `progress` is asked to stop (looked at every 2^20 elements: an 8192 x 8192
+/// input takes a second).
+std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream, const Progress& progress = {});
+
+}  // namespace ts::sim

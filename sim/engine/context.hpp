@@ -1,0 +1,685 @@
+// The simulator's execution context: what the single-source kernels of kernels/*.cuh see
+// when the host compiler instantiates them. Every global, shared and constant access goes
+// through a small proxy that counts it (per element, per block) and, for the traced block,
+// records it with its source line. `a * b` of two proxies yields a Product, and
+// `float += Product` performs std::fma, so the simulator fuses exactly where nvcc does,
+// whatever the host compiler's contraction settings (docs/design.md, principle 3).
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sim/engine/hazards.hpp"
+#include "sim/engine/types.hpp"
+#include "sim/engine/warp_memory.hpp"
+
+namespace ts::sim {
+
+class Machine;
+class ThreadContext;
+
+/// An error in the simulated kernel (an out-of-bounds access, a barrier not reached by
+/// every thread). The message is one sentence naming the thread, array and line.
+struct KernelFault : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Where a call was written; only line() is used. std::source_location where the standard
+/// library has it. clang 14 (the fuzzers' compiler, scripts/fuzz.sh) with libstdc++ 12 lacks
+/// the builtin that <source_location> needs; there the call site's __builtin_LINE() stands
+/// in, evaluated where the default argument is, as std::source_location::current() is.
+#if defined(__cpp_lib_source_location)
+using SourceLine = std::source_location;
+#else
+struct SourceLine {
+    static constexpr SourceLine current(unsigned line = __builtin_LINE()) noexcept { return SourceLine{line}; }
+    constexpr unsigned line() const noexcept { return line_; }
+    unsigned line_ = 0;
+};
+#endif
+
+/// An index expression with the source line it was written on (captured implicitly).
+struct Index {
+    long long i;
+    unsigned line;
+    Index(long long v, SourceLine loc = SourceLine::current())
+        : i(v), line(loc.line()) {}
+    /// Index v written on line `line` (the simulator's own vector accessors).
+    static Index at(long long v, unsigned line)
+    {
+        Index ix(v);
+        ix.line = line;
+        return ix;
+    }
+};
+
+/// The launch's constant memory: the one read-only array that kernels read through
+/// x.mask1d() / x.mask2d(), the convolution mask M (PMPP sec. 7.3).
+/// The kernel family's binder sets it before the launch; it stays empty otherwise.
+struct ConstantMemory {
+    const float* data = nullptr;
+    int rows = 0, cols = 0;            ///< 1 x Mask_Width (1D) or Mask_Width x Mask_Width (2D)
+    uint8_t array = kNoArray;
+};
+
+/// The state shared by all threads of one simulated launch: the arrays, the counters,
+/// the block being run, and the trace of the selected block.
+class Machine {
+public:
+    std::vector<ArrayInfo> arrays;
+    Counters counters;
+    std::vector<Event> events;          ///< recorded events of the traced block, in order
+    ThreadContext* current = nullptr;   ///< the thread whose fiber is running
+    Totals* blockTotals = nullptr;      ///< counters of the block being run
+    /// Multiply-adds of the block being run. The two hottest counts (multiply-adds, shared
+    /// loads) are kept out of blockTotals: flops come from this, shared loads from the
+    /// per-slot counters, both settled when the block ends (runGrid).
+    uint64_t fmas = 0;
+    bool tracing = false;               ///< is the block being run the traced one?
+
+    /// Keep Counters::elementWriters: runGrid clears it when the grid has too many threads to
+    /// number them in 32 bits.
+    bool keepWriters = true;
+    /// 1 + the grid-wide linear index of the running block's thread 0 (elementWriters).
+    uint64_t writerBase = 0;
+
+    /// A global load of the traced block that a thread has not yet stored into shared memory:
+    /// where a value in its registers came from (noteLoad, noteOrigin).
+    struct PendingLoad {
+        float value;
+        uint8_t array;
+        int32_t index;
+    };
+    /// By linear thread of the traced block; at most kPendingLoads each, the oldest dropped.
+    std::vector<std::vector<PendingLoad>> pendingLoads;
+    static constexpr size_t kPendingLoads = 64;
+    /// The traced block's running thread loaded `value` from element `index` of `array`.
+    void noteLoad(float value, uint8_t array, long long index);
+    /// Gives the SharedStore just recorded its origin: element `index` of `array` when the
+    /// store was written as `slot = global element` (array kNoArray otherwise), else the
+    /// thread's oldest pending load of the same bit pattern, which it consumes (a value moved
+    /// through registers, as `float4 v = ...; Mds[..] = v.x;`); none if no load matches (a
+    /// computed value). The inputs are random 24-bit values, so equal values from different
+    /// elements among a thread's last kPendingLoads loads are rare, and stores in load order
+    /// pick the right one even then.
+    void noteOrigin(float value, uint8_t array, long long index);
+
+    /// Registers an array (or finds it by name) and returns its id. `columnMajor`: see
+    /// ArrayInfo::columnMajor.
+    uint8_t arrayId(const std::string& name, Space space, int rows, int cols, bool columnMajor = false);
+
+    /// Records an event of the traced block; `vector`: the EventFlag of a 128-bit access's
+    /// element (takeVector()), or 0.
+    void record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector = 0);
+
+    /// The running thread's x.unrolled() tag (0: none); saved with the thread when it parks.
+    uint8_t unrolled = 0;
+    /// Elements left of the running thread's 128-bit access (x.ldg4, x.lds4, x.sts4 set 4).
+    uint8_t vectorLeft = 0;
+    /// What the element access being made is of a 128-bit access: kVectorHead (its first
+    /// element), kVectorTail (one of the other three) or 0. Called once per element access.
+    uint8_t takeVector()
+    {
+        if (vectorLeft == 0) [[likely]] return 0;
+        return --vectorLeft == 3 ? kVectorHead : kVectorTail;
+    }
+
+    // Hazard detection (shared memory): epochs number barrier intervals across the launch.
+    uint32_t epoch = 1;                 ///< current barrier interval
+    uint16_t tid = kNoThread;           ///< linear index of the running thread
+    uint32_t ordinal = 0;               ///< shared accesses of the running thread since its last barrier
+    bool detectHazards = true;          ///< keep the per-slot bookkeeping of the hazard detector
+    unsigned dropMask = 0;              ///< barriers skipped (bit per BarrierId)
+    HazardLog hazards;
+    Uint3 blockIdx;                     ///< the block being run
+    ConstantMemory constant;            ///< the mask M of a convolution, if any
+    /// Groups accesses into warp memory instructions (sim/engine/warp_memory.hpp); null when the
+    /// memory model is off.
+    WarpMemory* memory = nullptr;
+
+    /// Called (rarely) when a shared access completes a hazard pair: classifies it by
+    /// program order (HazardKind) and records it.
+    void hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b);
+    /// The sequence number the next recorded event will get.
+    uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
+
+    [[noreturn]] void outOfBounds(uint8_t array, long long index, unsigned line) const;
+    [[noreturn]] void outOfBounds2d(uint8_t array, long long row, long long col,
+                                    unsigned line) const;
+    std::string whoAmI() const;
+};
+
+/// a * b, not yet added anywhere: `float += Product` turns it into one fused multiply-add.
+struct Product {
+    float a, b;
+    Machine* m;
+    unsigned line;
+    /// Used on its own (not accumulated), the product rounds like a plain multiply.
+    operator float() const { return a * b; }
+};
+
+/// `acc += a * b` as the GPU computes it: one rounding (std::fma), recorded as an Fma.
+inline float& operator+=(float& acc, const Product& p)
+{
+    acc = std::fma(p.a, p.b, acc);
+    ++p.m->fmas;
+    if (p.m->tracing) p.m->record(Op::Fma, kNoArray, -1, acc, p.line);
+    return acc;
+}
+
+/// Read access to one element of global or constant memory: counts the load in the
+/// block's totals (field COUNT), per element, and records it as OP for the traced block.
+template <Op OP, uint64_t Totals::*COUNT>
+class ReadRef {
+public:
+    ReadRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
+            unsigned line)
+        : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
+    float load() const
+    {
+        ++(m_->blockTotals->*COUNT);
+        ++loads_[i_];
+        const uint8_t vector = m_->takeVector();
+        if (m_->memory)
+            m_->memory->access(OP == Op::GlobalLoad ? AccessKind::GlobalLoad : AccessKind::ConstantLoad,
+                               array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
+        float v = data_[i_];
+        if (m_->tracing) [[unlikely]] {
+            m_->record(OP, array_, i_, v, line_, vector);
+            if constexpr (OP == Op::GlobalLoad) m_->noteLoad(v, array_, i_);
+        }
+        return v;
+    }
+    operator float() const { return load(); }
+    unsigned line() const { return line_; }
+    Machine* machine() const { return m_; }
+    uint8_t array() const { return array_; }
+    long long index() const { return i_; }
+
+protected:
+    const float* data_;
+    uint32_t* loads_;
+    Machine* m_;
+    uint8_t array_;
+    long long i_;
+    unsigned line_;
+};
+
+/// Read access to one element of global memory.
+using GlobalRef = ReadRef<Op::GlobalLoad, &Totals::global_loads>;
+/// Read access to one element of constant memory (`M[j]` of a convolution kernel).
+using ConstantRef = ReadRef<Op::ConstantLoad, &Totals::constant_loads>;
+
+/// Write (and read) access to one element of a writable global array.
+class GlobalWriteRef : public GlobalRef {
+public:
+    GlobalWriteRef(float* data, uint32_t* loads, uint32_t* stores, uint32_t* writers, Machine* m,
+                   uint8_t array, long long i, unsigned line)
+        : GlobalRef(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers) {}
+    GlobalWriteRef& operator=(float v)
+    {
+        ++m_->blockTotals->global_stores;
+        ++stores_[i_];
+        if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
+        const uint8_t vector = m_->takeVector();
+        if (m_->memory)
+            m_->memory->access(AccessKind::GlobalStore, array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
+        writable_[i_] = v;
+        if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, v, line_, vector);
+        return *this;
+    }
+    GlobalWriteRef& operator=(const GlobalWriteRef& o) { return *this = o.load(); }
+
+private:
+    float* writable_;
+    uint32_t* stores_;
+    uint32_t* writers_;
+};
+
+/// A kernel parameter pointing into global memory (`const float* M` / `float* P` on the
+/// GPU). Indexing checks bounds and yields a recording reference.
+template <class T>
+class GlobalPtr {
+    static_assert(std::is_same_v<std::remove_const_t<T>, float>,
+                  "the simulator models float arrays");
+
+public:
+    GlobalPtr() = default;
+    GlobalPtr(T* data, long long size, Machine* m, uint8_t array)
+        : data_(data), size_(size), m_(m), array_(array),
+          loads_(m->counters.elementLoads[array].data()),
+          stores_(m->counters.elementStores[array].data())
+    {
+        if constexpr (!std::is_const_v<T>) {
+            // The writers of an array the kernel may write (Counters::elementWriters).
+            std::vector<uint32_t>& w = m->counters.elementWriters[array];
+            if (w.empty() && m->keepWriters) w.assign(static_cast<size_t>(size), 0u);
+            writers_ = w.empty() ? nullptr : w.data();
+        }
+    }
+
+    /// The same array (id, counters, bounds) backed by `data`, which must hold as many
+    /// elements: a binder that hands the kernel a differently laid out copy of an input
+    /// (KernelInfo::nColumnMajor).
+    GlobalPtr withData(T* data) const
+    {
+        GlobalPtr p = *this;
+        p.data_ = data;
+        return p;
+    }
+
+    auto operator[](Index ix) const
+    {
+        if (ix.i < 0 || ix.i >= size_) m_->outOfBounds(array_, ix.i, ix.line);
+        if constexpr (std::is_const_v<T>)
+            return GlobalRef(data_, loads_, m_, array_, ix.i, ix.line);
+        else
+            return GlobalWriteRef(data_, loads_, stores_, writers_, m_, array_, ix.i, ix.line);
+    }
+
+private:
+    T* data_ = nullptr;
+    long long size_ = 0;
+    Machine* m_ = nullptr;
+    uint8_t array_ = kNoArray;
+    uint32_t* loads_ = nullptr;
+    uint32_t* stores_ = nullptr;
+    uint32_t* writers_ = nullptr;
+};
+
+/// One slot of a shared-memory array of the running block.
+class SharedRef {
+public:
+    SharedRef(float* data, SlotState* state, uint32_t* loads, uint32_t* stores, Machine* m,
+              uint8_t array, long long slot, unsigned line)
+        : data_(data), state_(state), loads_(loads), stores_(stores), m_(m), array_(array),
+          slot_(slot), line_(line) {}
+
+    float load() const
+    {
+        ++loads_[slot_];
+        if (m_->detectHazards) track();
+        const uint8_t vector = m_->takeVector();
+        if (m_->memory)
+            m_->memory->access(AccessKind::SharedLoad, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
+        float v = data_[slot_];
+        if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_, vector);
+        return v;
+    }
+    operator float() const { return load(); }
+    unsigned line() const { return line_; }
+    Machine* machine() const { return m_; }
+
+    /// A tile load: global element into this slot.
+    SharedRef& operator=(const GlobalRef& g)
+    {
+        store(g.load(), Op::SharedStore, g.array(), g.index());
+        return *this;
+    }
+    /// A copy from another shared slot.
+    SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
+    /// A register value; 0 is the zero fill of the boundary checks.
+    SharedRef& operator=(float v) { store(v, v == 0.0f ? Op::ZeroFill : Op::SharedStore); return *this; }
+
+private:
+    /// Hazard bookkeeping of a read.
+    void track() const
+    {
+        SlotState& st = state_[slot_];
+        const uint32_t ep = m_->epoch;
+        const uint16_t tid = m_->tid;
+        const uint32_t ord = m_->ordinal++;
+        if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
+            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd},
+                       {tid, line_, false, m_->nextSeq(), ord});
+        if (st.readEpoch != ep) {
+            st.readEpoch = ep;
+            st.reader = tid;
+            st.readLine = static_cast<uint16_t>(line_);
+            st.readSeq = m_->tracing ? m_->nextSeq() : 0;
+            st.readOrd = ord;
+            st.otherReader = kNoThread;
+        } else if (st.reader != tid && st.otherReader == kNoThread) [[unlikely]] {
+            st.otherReader = tid;
+            st.otherReadLine = static_cast<uint16_t>(line_);
+            st.otherReadSeq = m_->tracing ? m_->nextSeq() : 0;
+            st.otherReadOrd = ord;
+        }
+    }
+
+    /// Stores `v`; `from`/`fromArray`: the global element it was loaded from when the
+    /// statement names it (Machine::noteOrigin finds it otherwise).
+    void store(float v, Op op, uint8_t fromArray = kNoArray, long long from = -1)
+    {
+        ++m_->blockTotals->shared_stores;
+        if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
+        ++stores_[slot_];
+        if (m_->detectHazards) trackWrite();
+        const uint8_t vector = m_->takeVector();
+        if (m_->memory)
+            m_->memory->access(AccessKind::SharedStore, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
+        data_[slot_] = v;
+        if (m_->tracing) [[unlikely]] {
+            m_->record(op, array_, slot_, v, line_, vector);
+            if (op == Op::SharedStore) m_->noteOrigin(v, fromArray, from);
+        }
+    }
+
+    /// Hazard bookkeeping of a write.
+    void trackWrite()
+    {
+        SlotState& st = state_[slot_];
+        const uint32_t ep = m_->epoch;
+        const uint16_t tid = m_->tid;
+        const uint32_t seq = m_->nextSeq();
+        const uint32_t ord = m_->ordinal++;
+        const HazardAccess me{tid, line_, true, seq, ord};
+        if (st.writeEpoch == ep && st.writer != tid)
+            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
+        if (st.readEpoch == ep) {
+            if (st.reader != tid)
+                m_->hazard(array_, slot_, {st.reader, st.readLine, false, st.readSeq, st.readOrd}, me);
+            else if (st.otherReader != kNoThread)
+                m_->hazard(array_, slot_,
+                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq, st.otherReadOrd}, me);
+        }
+        st.writeEpoch = ep;
+        st.writer = tid;
+        st.writeLine = static_cast<uint16_t>(line_);
+        st.writeSeq = seq;
+        st.writeOrd = ord;
+    }
+    float* data_;
+    SlotState* state_;
+    uint32_t* loads_;
+    uint32_t* stores_;
+    Machine* m_;
+    uint8_t array_;
+    long long slot_;
+    unsigned line_;
+};
+
+/// A view of one block's 2D shared array (`__shared__ float Mds[R][C]` on the GPU).
+template <int ROWS, int COLS>
+class SharedArray2D {
+public:
+    SharedArray2D(float* data, SlotState* state, Machine* m, uint8_t array)
+        : data_(data), state_(state), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
+          stores_(m->counters.elementStores[array].data()) {}
+
+    struct Row {
+        const SharedArray2D* a;
+        long long r;
+        unsigned line;
+        SharedRef operator[](Index c) const
+        {
+            if (c.i < 0 || c.i >= COLS) a->m_->outOfBounds2d(a->array_, r, c.i, c.line);
+            return SharedRef(a->data_, a->state_, a->loads_, a->stores_, a->m_, a->array_,
+                             r * COLS + c.i, c.line);
+        }
+    };
+    Row operator[](Index r) const
+    {
+        if (r.i < 0 || r.i >= ROWS) m_->outOfBounds2d(array_, r.i, 0, r.line);
+        return Row{this, r.i, r.line};
+    }
+
+private:
+    float* data_;
+    SlotState* state_;
+    Machine* m_;
+    uint8_t array_;
+    uint32_t* loads_;
+    uint32_t* stores_;
+};
+
+/// A view of one block's 1D shared array (`__shared__ float N_ds[SIZE]` on the GPU).
+template <int SIZE>
+class SharedArray1D {
+public:
+    SharedArray1D(float* data, SlotState* state, Machine* m, uint8_t array)
+        : data_(data), state_(state), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
+          stores_(m->counters.elementStores[array].data()) {}
+    SharedRef operator[](Index i) const
+    {
+        if (i.i < 0 || i.i >= SIZE) m_->outOfBounds(array_, i.i, i.line);
+        return SharedRef(data_, state_, loads_, stores_, m_, array_, i.i, i.line);
+    }
+
+private:
+    float* data_;
+    SlotState* state_;
+    Machine* m_;
+    uint8_t array_;
+    uint32_t* loads_;
+    uint32_t* stores_;
+};
+
+
+/// The per-element load counters of the launch's constant memory; a kernel that reads
+/// the mask in a launch without one faults.
+inline uint32_t* constantLoads(Machine* m)
+{
+    if (m->constant.array == kNoArray)
+        throw KernelFault("the kernel reads the mask in constant memory, but this launch has none.");
+    return m->counters.elementLoads[m->constant.array].data();
+}
+
+/// The mask in constant memory as a 1D kernel declares it (`__constant__ float
+/// M[MAX_MASK_WIDTH]`, PMPP Fig. 7.11): M[j] for j below Mask_Width. Reading past
+/// Mask_Width is reported as a fault, not read as padding.
+class ConstantArray1D {
+public:
+    explicit ConstantArray1D(Machine* m) : loads_(constantLoads(m)), c_(m->constant), m_(m) {}
+    ConstantRef operator[](Index j) const
+    {
+        if (j.i < 0 || j.i >= 1ll * c_.rows * c_.cols) m_->outOfBounds(c_.array, j.i, j.line);
+        return ConstantRef(c_.data, loads_, m_, c_.array, j.i, j.line);
+    }
+
+private:
+    uint32_t* loads_;
+    ConstantMemory c_;
+    Machine* m_;
+};
+
+/// The mask in constant memory as a 2D kernel declares it (`__constant__ float
+/// Mc[MASK_WIDTH][MASK_WIDTH]`, PMPP sec. 7.3): Mc[i][j] for i and j below
+/// Mask_Width. Reading past Mask_Width is reported as a fault, not read as padding.
+class ConstantArray2D {
+public:
+    explicit ConstantArray2D(Machine* m) : loads_(constantLoads(m)), c_(m->constant), m_(m) {}
+    struct Row {
+        const ConstantArray2D* a;
+        long long r;
+        ConstantRef operator[](Index c) const
+        {
+            const ConstantMemory& k = a->c_;
+            if (r < 0 || r >= k.rows || c.i < 0 || c.i >= k.cols)
+                a->m_->outOfBounds2d(k.array, r, c.i, c.line);
+            return ConstantRef(k.data, a->loads_, a->m_, k.array, r * k.cols + c.i, c.line);
+        }
+    };
+    Row operator[](Index r) const { return Row{this, r.i}; }
+
+private:
+    uint32_t* loads_;
+    ConstantMemory c_;
+    Machine* m_;
+};
+
+template <class A> inline constexpr bool kIsRef =
+    std::is_base_of_v<GlobalRef, A> || std::is_same_v<A, SharedRef> || std::is_same_v<A, ConstantRef>;
+
+template <class A> inline float valueOf(const A& a)
+{
+    if constexpr (kIsRef<A>) return a.load(); else return static_cast<float>(a);
+}
+
+/// a * b where at least one side is a memory reference: loads both (left first) and
+/// returns the unrounded product for a following `+=` to fuse.
+template <class A, class B>
+    requires(kIsRef<A> || kIsRef<B>)
+inline Product operator*(const A& a, const B& b)
+{
+    Machine* m;
+    unsigned line;
+    if constexpr (kIsRef<A>) { m = a.machine(); line = a.line(); }
+    else { m = b.machine(); line = b.line(); }
+    float va = valueOf(a);
+    float vb = valueOf(b);
+    return Product{va, vb, m, line};
+}
+
+/// One block's shared memory, allocated on first use by its first thread.
+struct SharedAllocation {
+    int id;                  ///< the declaring source line
+    uint8_t array;
+    std::vector<float> data;
+    std::vector<SlotState> state;   ///< hazard-detector bookkeeping per slot
+};
+
+/// The simulated thread: CUDA's built-in variables, the barrier, and shared memory.
+/// Kernels take it as `X& x` and write `x.threadIdx.x`, `x.syncthreads()`.
+class ThreadContext {
+public:
+    Uint3 threadIdx, blockIdx;
+    Dim3 blockDim, gridDim;
+
+    template <class T> using GlobalPtr = sim::GlobalPtr<T>;
+
+    /// fmaf(a, b, c) on values held in registers (a register-tiled kernel's
+    /// `acc[m][n] = x.fmaf(Mreg[m], Nreg[n], acc[m][n])`): one rounding, as the GPU's FFMA
+    /// (and as `acc += a * b` on a memory reference); counted and recorded as an Fma.
+    float fmaf(float a, float b, float c, SourceLine loc = SourceLine::current())
+    {
+        const float r = std::fma(a, b, c);
+        ++machine_->fmas;
+        if (machine_->tracing) machine_->record(Op::Fma, kNoArray, -1, r, loc.line());
+        return r;
+    }
+
+    /// The tag of one iteration of an unrolled loop, held while it lives (see unrolled()).
+    class Unrolled {
+    public:
+        Unrolled(Machine* m, uint8_t tag) : m_(m), previous_(m->unrolled) { m->unrolled = tag; }
+        ~Unrolled() { m_->unrolled = previous_; }
+        Unrolled(const Unrolled&) = delete;
+        Unrolled& operator=(const Unrolled&) = delete;
+
+    private:
+        Machine* m_;
+        uint8_t previous_;
+    };
+    /// `const auto iteration = x.unrolled(i);` at the top of a loop body: the accesses up to
+    /// the end of the body belong to iteration `i` of a loop that nvcc unrolls (a constant
+    /// trip count). The GPU runs each iteration's accesses as instructions of their own, so
+    /// the warp memory model matches the lanes by `i` where some skip a guarded access (the
+    /// store of a P element outside the matrix) instead of shifting their later accesses
+    /// onto other instructions. Nested loops pass one number for both (m * TN + n); numbers
+    /// past 254 share a tag. Counts nothing; on the GPU it compiles to nothing.
+    [[nodiscard]] Unrolled unrolled(unsigned i)
+    {
+        return Unrolled(machine_, static_cast<uint8_t>(std::min(i, 254u) + 1));
+    }
+
+    /// Four consecutive floats as one 128-bit access (CUDA's float4: members x, y, z, w).
+    struct Float4 {
+        float x, y, z, w;
+    };
+
+    /// `*reinterpret_cast<const float4*>(&p[i])`: elements i .. i + 3 of global array `p`
+    /// in one 128-bit load (LDG.128). `i` must be a multiple of 4 (cudaMalloc's arrays start
+    /// on a 256-byte boundary, so the address is then 16-byte aligned); otherwise the GPU
+    /// faults, and so does the simulator. Recorded as four loads of the same line.
+    template <class T>
+    Float4 ldg4(const sim::GlobalPtr<T>& p, long long i, SourceLine loc = SourceLine::current())
+    {
+        if (i % 4 != 0) misaligned("global", i, loc.line());
+        const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
+        return Float4{p[Index::at(i, l)], p[Index::at(i + 1, l)], p[Index::at(i + 2, l)],
+                      p[Index::at(i + 3, l)]};
+    }
+    /// `*reinterpret_cast<float4*>(&p[i]) = v`: elements i .. i + 3 of global array `p`
+    /// written in one 128-bit store (STG.128); `i` a multiple of 4, as for ldg4. Recorded as
+    /// four stores of the same line.
+    template <class T>
+    void stg4(const sim::GlobalPtr<T>& p, long long i, const Float4& v, SourceLine loc = SourceLine::current())
+    {
+        if (i % 4 != 0) misaligned("global", i, loc.line());
+        const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
+        p[Index::at(i, l)] = v.x;
+        p[Index::at(i + 1, l)] = v.y;
+        p[Index::at(i + 2, l)] = v.z;
+        p[Index::at(i + 3, l)] = v.w;
+    }
+    /// Slots c .. c + 3 of a row of a shared array (`Mds[r]`) in one 128-bit load (LDS.128);
+    /// c must be a multiple of 4 and the row's length too, as for ldg4.
+    template <class Row>
+    Float4 lds4(const Row& row, long long c, SourceLine loc = SourceLine::current())
+    {
+        if (c % 4 != 0) misaligned("shared", c, loc.line());
+        const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
+        return Float4{row[Index::at(c, l)], row[Index::at(c + 1, l)], row[Index::at(c + 2, l)],
+                      row[Index::at(c + 3, l)]};
+    }
+    /// Slots c .. c + 3 of a row of a shared array written in one 128-bit store (STS.128).
+    template <class Row>
+    void sts4(const Row& row, long long c, const Float4& v, SourceLine loc = SourceLine::current())
+    {
+        if (c % 4 != 0) misaligned("shared", c, loc.line());
+        const unsigned l = loc.line();
+        machine_->vectorLeft = 4;
+        row[Index::at(c, l)] = v.x;
+        row[Index::at(c + 1, l)] = v.y;
+        row[Index::at(c + 2, l)] = v.z;
+        row[Index::at(c + 3, l)] = v.w;
+    }
+
+    /// __syncthreads(): parks this thread until every thread of the block has arrived.
+    /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
+    /// skipped by every thread.
+    void syncthreads(unsigned barrier = 0,
+                     SourceLine loc = SourceLine::current());
+
+    template <class T, int ROWS, int COLS, int ID>
+    SharedArray2D<ROWS, COLS> shared2d(const char* name)
+    {
+        static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
+        SharedAllocation& s = sharedAlloc(ID, name, ROWS, COLS);
+        return SharedArray2D<ROWS, COLS>(s.data.data(), s.state.data(), machine_, s.array);
+    }
+    template <class T, int SIZE, int ID>
+    SharedArray1D<SIZE> shared1d(const char* name)
+    {
+        static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
+        SharedAllocation& s = sharedAlloc(ID, name, 1, SIZE);
+        return SharedArray1D<SIZE>(s.data.data(), s.state.data(), machine_, s.array);
+    }
+
+    /// The convolution mask in constant memory, as 1D kernels declare it
+    /// (`__constant__ float M[MAX_MASK_WIDTH]`).
+    ConstantArray1D mask1d() const { return ConstantArray1D(machine_); }
+    /// The same mask as 2D kernels declare it (`__constant__ float Mc[..][..]`).
+    ConstantArray2D mask2d() const { return ConstantArray2D(machine_); }
+
+    // Set by the scheduler.
+    Machine* machine_ = nullptr;
+    std::vector<SharedAllocation>* shared_ = nullptr;
+    uint16_t tid_ = 0;
+    void* fiber_ = nullptr;   ///< scheduler-private state of this thread's fiber
+
+private:
+    SharedAllocation& sharedAlloc(int id, const char* name, int rows, int cols);
+    /// Throws KernelFault: a 128-bit access at an element index that is not a multiple of 4.
+    [[noreturn]] void misaligned(const char* space, long long index, unsigned line) const;
+};
+
+}  // namespace ts::sim

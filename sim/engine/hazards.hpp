@@ -1,0 +1,85 @@
+// Shared-memory hazards: two accesses to one slot by different threads of a block with no
+// barrier between them, at least one a write (the barriers of PMPP Fig. 5.9, sec. 5.4: a
+// missing first __syncthreads() gives read-after-write, a missing second one
+// write-after-read).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/engine/types.hpp"
+
+namespace ts::sim {
+
+/// The kind of a hazard between two accesses to one slot by different threads with no
+/// barrier between them, named by their order in the PROGRAM (each access's position among
+/// its own thread's shared accesses since the last barrier), not by which thread the
+/// schedule happened to run first: like racecheck on a GPU, whose warps run in lockstep.
+enum class HazardKind : uint8_t {
+    RAW,  ///< the write comes before the read in program order (a true dependence)
+    WAR,  ///< the read comes before the write in program order (a false dependence)
+    WAW,  ///< two writes
+};
+
+const char* hazardName(HazardKind k);
+
+/// One access of a hazard pair.
+struct HazardAccess {
+    uint16_t thread = kNoThread;   ///< linear thread index in the block
+    unsigned line = 0;             ///< source line in the kernel file
+    bool write = false;
+    uint32_t seq = 0;              ///< Event::seq of the access (traced block only)
+    uint32_t ordinal = 0;          ///< its thread's shared accesses before it since the barrier
+};
+
+/// One hazard of the traced block: both accesses, in program order.
+struct Hazard {
+    HazardKind kind;
+    uint8_t array;
+    int32_t slot;
+    HazardAccess first, second;
+};
+
+/// Hazards summed over the whole grid, grouped like compute-sanitizer's racecheck
+/// summary: by kind and the two source lines.
+struct HazardSite {
+    HazardKind kind;
+    uint8_t array;
+    unsigned firstLine, secondLine;
+    uint64_t count = 0;                 ///< hazardous access pairs at these lines
+    Uint3 exampleBlock;                 ///< where the first one happened
+    uint16_t exampleFirst = 0, exampleSecond = 0;  ///< its threads
+};
+
+/// What the hazard detector found in one launch.
+struct HazardLog {
+    uint64_t raw = 0, war = 0, waw = 0;
+    std::vector<HazardSite> sites;      ///< sorted by kind, then lines
+    std::vector<Hazard> traced;         ///< the traced block's, in order (capped)
+    static constexpr size_t kMaxTraced = 100000;
+
+    /// A racecheck-like report: one line per site, then the totals.
+    std::string report(const std::vector<ArrayInfo>& arrays, const Dim3& blockDim) const;
+};
+
+/// Per-slot bookkeeping of the detector: the last write and the reads since the last
+/// barrier. Epochs number the barrier intervals of the whole launch.
+struct SlotState {
+    uint32_t writeEpoch = 0;
+    uint32_t readEpoch = 0;
+    uint16_t writer = kNoThread;
+    uint16_t reader = kNoThread;        ///< first reader in readEpoch
+    uint16_t otherReader = kNoThread;   ///< a second, different reader, if any
+    uint16_t writeLine = 0, readLine = 0, otherReadLine = 0;
+    uint32_t writeSeq = 0, readSeq = 0, otherReadSeq = 0;
+    uint32_t writeOrd = 0, readOrd = 0, otherReadOrd = 0;
+};
+
+/// Sets kStale on the shared reads of `events` (one block, in execution order) that got an
+/// old value: another thread wrote the slot later in the same barrier interval, or the slot
+/// was never written (NaN). Exact, unlike the detector's per-slot summary.
+void markStaleReads(std::vector<Event>& events);
+
+}  // namespace ts::sim

@@ -1,0 +1,900 @@
+#include "sim/engine/machine.hpp"
+
+#include <algorithm>
+#include <boost/context/fiber.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <utility>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+// AddressSanitizer must be told when the simulator switches stacks (scripts/sanitize.sh),
+// or it takes a fiber's stack for the thread's and its stack checks go wrong.
+#if defined(__SANITIZE_ADDRESS__)
+#define TS_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TS_ASAN_FIBERS 1
+#endif
+#endif
+#ifdef TS_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace ts::sim {
+namespace ctx = boost::context;
+
+Totals& Totals::operator+=(const Totals& o)
+{
+    global_loads += o.global_loads;
+    global_stores += o.global_stores;
+    shared_loads += o.shared_loads;
+    shared_stores += o.shared_stores;
+    constant_loads += o.constant_loads;
+    zero_fills += o.zero_fills;
+    barriers += o.barriers;
+    flops += o.flops;
+    global_ld_requests += o.global_ld_requests;
+    global_ld_sectors += o.global_ld_sectors;
+    global_st_requests += o.global_st_requests;
+    global_st_sectors += o.global_st_sectors;
+    shared_ld_requests += o.shared_ld_requests;
+    shared_ld_wavefronts += o.shared_ld_wavefronts;
+    shared_st_requests += o.shared_st_requests;
+    shared_st_wavefronts += o.shared_st_wavefronts;
+    shared_ld_conflicts += o.shared_ld_conflicts;
+    shared_st_conflicts += o.shared_st_conflicts;
+    constant_ld_requests += o.constant_ld_requests;
+    constant_ld_passes += o.constant_ld_passes;
+    return *this;
+}
+
+uint8_t Machine::arrayId(const std::string& name, Space space, int rows, int cols, bool columnMajor)
+{
+    for (size_t i = 0; i < arrays.size(); ++i)
+        if (arrays[i].name == name) return static_cast<uint8_t>(i);
+    if (arrays.size() >= kNoArray) throw KernelFault("the kernel declares too many arrays");
+    arrays.push_back(ArrayInfo{name, space, rows, cols, columnMajor});
+    counters.elementLoads.emplace_back(static_cast<size_t>(rows) * cols, 0u);
+    counters.elementStores.emplace_back(static_cast<size_t>(rows) * cols, 0u);
+    counters.elementWriters.emplace_back();   // sized by the first GlobalPtr that may write it
+    return static_cast<uint8_t>(arrays.size() - 1);
+}
+
+void Machine::noteLoad(float value, uint8_t array, long long index)
+{
+    if (current == nullptr) return;
+    if (pendingLoads.size() <= tid) pendingLoads.resize(static_cast<size_t>(tid) + 1);
+    std::vector<PendingLoad>& p = pendingLoads[tid];
+    if (p.size() == kPendingLoads) p.erase(p.begin());
+    p.push_back(PendingLoad{value, array, static_cast<int32_t>(index)});
+}
+
+void Machine::noteOrigin(float value, uint8_t array, long long index)
+{
+    Event& e = events.back();
+    if (tid >= pendingLoads.size()) {
+        if (array != kNoArray) e.originArray = array, e.origin = static_cast<int32_t>(index);
+        return;
+    }
+    std::vector<PendingLoad>& p = pendingLoads[tid];
+    if (array != kNoArray) {
+        // `slot = global element`: that load is the thread's latest of it.
+        e.originArray = array;
+        e.origin = static_cast<int32_t>(index);
+        for (size_t i = p.size(); i-- > 0;)
+            if (p[i].array == array && p[i].index == index) {
+                p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
+                break;
+            }
+        return;
+    }
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    for (size_t i = 0; i < p.size(); ++i) {
+        uint32_t b;
+        std::memcpy(&b, &p[i].value, sizeof b);
+        if (b != bits) continue;
+        e.originArray = p[i].array;
+        e.origin = p[i].index;
+        p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+    }
+}
+
+void Machine::record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector)
+{
+    Event e;
+    e.seq = static_cast<uint32_t>(events.size());
+    e.index = static_cast<int32_t>(index);
+    e.value = value;
+    e.thread = current ? current->tid_ : kNoThread;
+    e.line = static_cast<uint16_t>(std::min<unsigned>(line, 0xFFFF));
+    e.op = op;
+    e.array = array;
+    e.flags = vector;
+    e.unrolled = unrolled;
+    events.push_back(e);
+}
+
+std::string Machine::whoAmI() const
+{
+    if (!current) return "a thread";
+    std::ostringstream s;
+    const ThreadContext& t = *current;
+    s << "thread (tx=" << t.threadIdx.x << ", ty=" << t.threadIdx.y << ") of block ("
+      << t.blockIdx.x << ", " << t.blockIdx.y << ")";
+    return s.str();
+}
+
+void Machine::hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b)
+{
+    // Program order: the access with the smaller ordinal comes first (ties: the one that
+    // executed first, a).
+    const bool bFirst = b.ordinal < a.ordinal;
+    const HazardAccess& first = bFirst ? b : a;
+    const HazardAccess& second = bFirst ? a : b;
+    const HazardKind kind = first.write && second.write ? HazardKind::WAW
+                            : first.write               ? HazardKind::RAW
+                                                        : HazardKind::WAR;
+    (kind == HazardKind::RAW ? hazards.raw : kind == HazardKind::WAR ? hazards.war : hazards.waw)++;
+    auto it = std::find_if(hazards.sites.begin(), hazards.sites.end(), [&](const HazardSite& h) {
+        return h.kind == kind && h.array == array && h.firstLine == first.line &&
+               h.secondLine == second.line;
+    });
+    if (it == hazards.sites.end()) {
+        HazardSite h;
+        h.kind = kind;
+        h.array = array;
+        h.firstLine = first.line;
+        h.secondLine = second.line;
+        h.exampleBlock = blockIdx;
+        h.exampleFirst = first.thread;
+        h.exampleSecond = second.thread;
+        hazards.sites.push_back(h);
+        it = hazards.sites.end() - 1;
+    }
+    ++it->count;
+    if (tracing && hazards.traced.size() < HazardLog::kMaxTraced)
+        hazards.traced.push_back(Hazard{kind, array, static_cast<int32_t>(slot), first, second});
+}
+
+void Machine::outOfBounds(uint8_t array, long long index, unsigned line) const
+{
+    const ArrayInfo& a = arrays.at(array);
+    std::ostringstream s;
+    s << whoAmI() << " accessed " << a.name << "[" << index << "] at line " << line
+      << ", outside its " << a.size() << " elements.";
+    throw KernelFault(s.str());
+}
+
+void Machine::outOfBounds2d(uint8_t array, long long row, long long col, unsigned line) const
+{
+    const ArrayInfo& a = arrays.at(array);
+    std::ostringstream s;
+    s << whoAmI() << " accessed " << a.name << "[" << row << "][" << col << "] at line "
+      << line << ", outside its " << a.rows << "x" << a.cols << " elements.";
+    throw KernelFault(s.str());
+}
+
+namespace {
+
+/// A stack's lowest address and size, as ASan's fiber annotations name it.
+struct StackSpan {
+    const void* bottom = nullptr;
+    size_t size = 0;
+};
+
+/// About to switch to the stack `to`. `fake` keeps this context's fake stack (ASan's
+/// stack-use-after-return frames) until it runs again, or until asanFreeFakeStack frees it
+/// when it has ended. (Passing nullptr would free it at once, under the frames that still
+/// run on this stack before the switch.)
+inline void asanStartSwitch([[maybe_unused]] void** fake, [[maybe_unused]] const StackSpan& to)
+{
+#ifdef TS_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(fake, to.bottom, to.size);
+#endif
+}
+
+/// Arrived on this stack again (`fake` as saved by asanStartSwitch, nullptr on a fiber's
+/// first run); ASan names the stack that was left, stored in `*from`.
+inline void asanFinishSwitch([[maybe_unused]] void* fake, [[maybe_unused]] StackSpan* from)
+{
+#ifdef TS_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(fake, &from->bottom, &from->size);
+#endif
+}
+
+/// Frees the fake stack `dead` of a fiber that has ended, then sets it to nullptr. ASan
+/// frees a fake stack only while it is the current one, so it is made current for a moment
+/// on this stack (`own`) and this context's own fake stack is put back afterwards.
+inline void asanFreeFakeStack(void*& dead, [[maybe_unused]] const StackSpan& own)
+{
+#ifdef TS_ASAN_FIBERS
+    if (dead) {
+        void* mine = nullptr;
+        __sanitizer_start_switch_fiber(&mine, own.bottom, own.size);
+        __sanitizer_finish_switch_fiber(dead, nullptr, nullptr);
+        __sanitizer_start_switch_fiber(nullptr, own.bottom, own.size);
+        __sanitizer_finish_switch_fiber(mine, nullptr, nullptr);
+    }
+#endif
+    dead = nullptr;
+}
+
+/// Fiber stacks, reused from block to block (a launch creates one fiber per thread).
+class StackPool {
+public:
+    explicit StackPool(size_t size) : size_(size) {}
+    ~StackPool()
+    {
+        for (void* p : free_) std::free(p);
+    }
+    ctx::stack_context allocate()
+    {
+        void* p;
+        if (free_.empty()) {
+            p = std::malloc(size_);
+            if (!p) throw std::bad_alloc();
+        } else {
+            p = free_.back();
+            free_.pop_back();
+#ifdef TS_ASAN_FIBERS
+            // A fiber that ended left its frames' redzones poisoned (it never returned);
+            // the next fiber's frames start clean.
+            ASAN_UNPOISON_MEMORY_REGION(p, size_);
+#endif
+        }
+        // Skew each stack's top by a multiple of a cache line: stacks of the same size would
+        // otherwise all start in the same cache sets and evict each other at every switch.
+        const size_t skew = (next_++ % 61) * 64;
+        ctx::stack_context sc;
+        sc.size = size_ - skew;
+        sc.sp = static_cast<char*>(p) + size_ - skew;
+        return sc;
+    }
+    void deallocate(ctx::stack_context& sc) noexcept
+    {
+        free_.push_back(static_cast<char*>(sc.sp) - sc.size);
+    }
+
+private:
+    size_t size_;
+    size_t next_ = 0;
+    std::vector<void*> free_;
+};
+
+/// The StackAllocator concept Boost.Context copies into each fiber: a handle on the pool.
+/// `span` receives the stack's extent (for ASan's annotations).
+struct PoolHandle {
+    StackPool* pool;
+    StackSpan* span;
+    ctx::stack_context allocate()
+    {
+        ctx::stack_context sc = pool->allocate();
+        *span = StackSpan{static_cast<char*>(sc.sp) - sc.size, sc.size};
+        return sc;
+    }
+    void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
+};
+
+struct BlockRun;
+
+/// One simulated thread's fiber. `cont` holds the fiber's continuation while it is parked
+/// (or, before its first run, the fiber itself).
+struct FiberState {
+    ctx::fiber cont;
+    BlockRun* run = nullptr;
+    bool done = false;
+    bool waiting = false;
+    uint32_t ordinal = 0;   ///< Machine::ordinal while parked
+    uint8_t unrolled = 0;   ///< Machine::unrolled while parked
+    std::exception_ptr error;
+    StackSpan stack;        ///< its stack
+};
+
+/// The scheduler's view of one block: the threads runnable in this round, in order.
+/// Threads hand control straight to the next one in the round (one context switch per
+/// thread and barrier instead of two); the last one returns to the scheduler.
+struct BlockRun {
+    Machine* m = nullptr;
+    std::vector<ThreadContext>* threads = nullptr;
+    std::vector<FiberState>* fibers = nullptr;
+    std::vector<uint16_t> round;   ///< thread indices to run this round
+    size_t pos = 0;                ///< index in `round` of the running thread
+    ctx::fiber scheduler;          ///< the scheduler's continuation while threads run
+    ctx::fiber* resumerSlot = nullptr;  ///< where the context just resumed keeps its resumer
+    ctx::fiber ended;              ///< resumer slot of a thread that has finished
+    unsigned arrived = 0, finished = 0;
+    unsigned barrierLine = 0;
+    bool sameBarrier = true;
+    // ASan's fiber annotations: the scheduler's stack (learnt on the first switch away from
+    // it), where the context being left wants its stack recorded, the stack next() chose.
+    // A fiber that ended leaves its fake stack in deadFake for the next context to free.
+    StackSpan schedulerStack, endedStack;
+    StackSpan* leftStack = nullptr;
+    const StackSpan* nextStack = nullptr;
+    void* deadFake = nullptr;
+
+    /// The continuation to run after the current thread parks or ends.
+    ctx::fiber& next(bool errorStop)
+    {
+        if (m->tid != kNoThread) {
+            (*fibers)[m->tid].ordinal = m->ordinal;
+            (*fibers)[m->tid].unrolled = m->unrolled;
+        }
+        if (m->memory)
+            m->memory->switchThread(m->tid, !errorStop && pos + 1 < round.size() ? round[pos + 1] : kNoThread,
+                                    *m->blockTotals);
+        if (!errorStop && ++pos < round.size()) {
+            m->current = &(*threads)[round[pos]];
+            m->tid = round[pos];
+            m->ordinal = (*fibers)[round[pos]].ordinal;
+            m->unrolled = (*fibers)[round[pos]].unrolled;
+            nextStack = &(*fibers)[round[pos]].stack;
+            return (*fibers)[round[pos]].cont;
+        }
+        m->current = nullptr;
+        m->tid = kNoThread;
+        nextStack = &schedulerStack;
+        return scheduler;
+    }
+};
+
+/// Switches to `target`, leaving this context's continuation in `self`. Plain resume()
+/// (one jump_fcontext) is used rather than resume_with, which costs twice as much: whoever
+/// is resumed stores the continuation it receives into the slot its resumer named.
+/// `selfStack` and `targetStack` are the two contexts' stacks, for ASan.
+void switchTo(BlockRun& r, ctx::fiber& self, StackSpan& selfStack, ctx::fiber& target,
+              const StackSpan& targetStack)
+{
+    void* fake = nullptr;
+    asanStartSwitch(&fake, targetStack);
+    r.resumerSlot = &self;
+    r.leftStack = &selfStack;
+    ctx::fiber t = std::move(target);
+    ctx::fiber from;
+    try {
+        from = std::move(t).resume();
+    } catch (const ctx::detail::forced_unwind&) {
+        // A parked fiber being destroyed (runGrid's abandon): Boost unwinds it and then
+        // jumps back to the scheduler, which never resumes this stack again.
+        asanFinishSwitch(fake, &r.endedStack);
+        asanStartSwitch(&r.deadFake, r.schedulerStack);
+        throw;
+    }
+    asanFinishSwitch(fake, r.leftStack);
+    asanFreeFakeStack(r.deadFake, selfStack);
+    *r.resumerSlot = std::move(from);
+}
+
+constexpr size_t kStackBytes = 64 * 1024;
+constexpr unsigned kWarpSize = 32;
+constexpr uint64_t kNoBlock = std::numeric_limits<uint64_t>::max();
+
+/// The threads of one round: warps in the schedule's order (`rng`: the block's generator
+/// of the random schedule), lanes in lane order.
+void planRound(BlockRun& r, unsigned nThreads, Schedule s, std::mt19937_64* rng)
+{
+    const unsigned warps = (nThreads + kWarpSize - 1) / kWarpSize;
+    std::vector<unsigned> order(warps);
+    for (unsigned w = 0; w < warps; ++w) order[w] = w;
+    if (s == Schedule::Reverse) std::reverse(order.begin(), order.end());
+    if (s == Schedule::Random) std::shuffle(order.begin(), order.end(), *rng);
+    r.round.clear();
+    for (unsigned w : order)
+        for (unsigned t = w * kWarpSize; t < std::min(nThreads, (w + 1) * kWarpSize); ++t) {
+            const FiberState& f = (*r.fibers)[t];
+            if (!f.done && !f.waiting) r.round.push_back(static_cast<uint16_t>(t));
+        }
+    r.pos = 0;
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value from `x`.
+uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/// The block with linear index `linear` (the inverse of linearBlock).
+Uint3 blockAt(const Dim3& grid, uint64_t linear)
+{
+    return Uint3{static_cast<unsigned>(linear % grid.x), static_cast<unsigned>(linear / grid.x % grid.y),
+                 static_cast<unsigned>(linear / grid.x / grid.y)};
+}
+
+/// What one OS thread needs to run the blocks of a launch on one Machine: the thread
+/// contexts, their fibers and stacks, the block's shared memory and the scheduler's state.
+/// Every fiber is created, run and ended (or unwound) within run(), on the thread that
+/// calls it, so no fiber is ever resumed by another OS thread.
+class BlockRunner {
+public:
+    BlockRunner(Machine& m, const LaunchConfig& cfg, const ThreadBody& body);
+    BlockRunner(const BlockRunner&) = delete;
+    BlockRunner& operator=(const BlockRunner&) = delete;
+
+    /// Runs block `b`, counting into `totals` (its entry of perBlock). Throws KernelFault,
+    /// or what the body threw, after unwinding the fibers still parked.
+    void run(const Uint3& b, Totals& totals);
+
+private:
+    void abandon();
+
+    Machine& m_;
+    const LaunchConfig& cfg_;
+    const ThreadBody& body_;
+    const unsigned nThreads_;
+    StackPool pool_{kStackBytes};
+    std::vector<ThreadContext> threads_;
+    std::vector<FiberState> fibers_;
+    std::vector<SharedAllocation> shared_;
+    std::vector<uint64_t> sharedLoadsBefore_;   ///< by array id: the sums settled so far
+    BlockRun run_;
+};
+
+BlockRunner::BlockRunner(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
+    : m_(m), cfg_(cfg), body_(body), nThreads_(static_cast<unsigned>(cfg.block.count())),
+      threads_(nThreads_), fibers_(nThreads_), sharedLoadsBefore_(kNoArray, 0)
+{
+    shared_.reserve(16);
+    run_.m = &m;
+    run_.threads = &threads_;
+    run_.fibers = &fibers_;
+    run_.round.reserve(nThreads_);
+}
+
+void BlockRunner::abandon()
+{
+    m_.current = nullptr;
+    for (FiberState& f : fibers_) {
+        if (!f.cont) continue;
+        void* fake = nullptr;
+        asanStartSwitch(&fake, f.stack);
+        f.cont = ctx::fiber{};  // unwinds the parked fiber (switchTo's catch)
+        asanFinishSwitch(fake, &run_.endedStack);
+        asanFreeFakeStack(run_.deadFake, run_.schedulerStack);
+    }
+}
+
+void BlockRunner::run(const Uint3& b, Totals& totals)
+{
+    Machine& m = m_;
+    BlockRun& run = run_;
+    const unsigned nThreads = nThreads_;
+    const unsigned bx = b.x, by = b.y, bz = b.z;
+    m.blockTotals = &totals;
+    m.tracing = cfg_.tracedBlock && cfg_.tracedBlock->x == bx && cfg_.tracedBlock->y == by &&
+                cfg_.tracedBlock->z == bz;
+    m.fmas = 0;
+    shared_.clear();
+    ++m.epoch;   // a new block: nothing before it can race with it
+    m.blockIdx = b;
+    m.writerBase = 1 + linearBlock(cfg_.grid, b) * nThreads;
+    if (m.tracing) m.pendingLoads.assign(nThreads, {});
+    run.arrived = run.finished = 0;
+    run.sameBarrier = true;
+    m.vectorLeft = 0;
+    std::optional<std::mt19937_64> rng;
+    if (cfg_.schedule == Schedule::Random) rng.emplace(mix64(cfg_.scheduleSeed ^ mix64(linearBlock(cfg_.grid, b))));
+    for (unsigned t = 0; t < nThreads; ++t) {
+        ThreadContext& tc = threads_[t];
+        tc.threadIdx = Uint3{t % cfg_.block.x, (t / cfg_.block.x) % cfg_.block.y,
+                             t / (cfg_.block.x * cfg_.block.y)};
+        tc.blockIdx = b;
+        tc.blockDim = cfg_.block;
+        tc.gridDim = cfg_.grid;
+        tc.machine_ = &m;
+        tc.shared_ = &shared_;
+        tc.tid_ = static_cast<uint16_t>(t);
+        FiberState& fs = fibers_[t];
+        fs.done = fs.waiting = false;
+        fs.ordinal = 0;
+        fs.unrolled = 0;
+        fs.error = nullptr;
+        fs.run = &run;
+        tc.fiber_ = &fs;
+        fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool_, &fs.stack},
+                             [&fs, &tc, body = &body_, &run](ctx::fiber&& from) {
+                                 asanFinishSwitch(nullptr, run.leftStack);
+                                 asanFreeFakeStack(run.deadFake, fs.stack);
+                                 *run.resumerSlot = std::move(from);
+                                 try {
+                                     (*body)(tc);
+                                 } catch (const ctx::detail::forced_unwind&) {
+                                     throw;
+                                 } catch (...) {
+                                     fs.error = std::current_exception();
+                                 }
+                                 fs.done = true;
+                                 ++run.finished;
+                                 run.resumerSlot = &run.ended;
+                                 run.leftStack = &run.endedStack;
+                                 ctx::fiber& next = run.next(fs.error != nullptr);
+                                 asanStartSwitch(&run.deadFake, *run.nextStack);   // never back
+                                 return std::move(next);
+                             });
+    }
+    // Rounds: every runnable thread runs until it parks at a barrier or finishes.
+    for (;;) {
+        planRound(run, nThreads, cfg_.schedule, rng ? &*rng : nullptr);
+        if (!run.round.empty()) {
+            m.current = &threads_[run.round[0]];
+            m.tid = run.round[0];
+            if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
+            m.ordinal = fibers_[run.round[0]].ordinal;
+            m.unrolled = fibers_[run.round[0]].unrolled;
+            switchTo(run, run.scheduler, run.schedulerStack, fibers_[run.round[0]].cont,
+                     fibers_[run.round[0]].stack);
+        }
+        for (const FiberState& fs : fibers_)
+            if (fs.error) {
+                std::exception_ptr e = fs.error;
+                abandon();
+                std::rethrow_exception(e);
+            }
+        if (run.finished == nThreads) break;
+        if (run.finished > 0 || !run.sameBarrier) {
+            std::ostringstream s;
+            s << "in block (" << bx << ", " << by << ") " << run.arrived << " of " << nThreads
+              << " threads wait at the barrier on line " << run.barrierLine
+              << (run.sameBarrier ? " while the others have finished"
+                                  : " while others wait at a different barrier")
+              << ": every thread of a block must reach the same __syncthreads().";
+            abandon();
+            throw KernelFault(s.str());
+        }
+        ++m.blockTotals->barriers;
+        ++m.epoch;
+        if (m.tracing) m.record(Op::Barrier, kNoArray, -1, 0.0f, run.barrierLine);
+        for (FiberState& fs : fibers_) {
+            fs.waiting = false;
+            fs.ordinal = 0;   // program order restarts after a barrier
+        }
+        run.arrived = 0;
+        run.sameBarrier = true;
+    }
+    // Settle the counts kept out of the hot path.
+    m.blockTotals->flops = 2 * m.fmas;
+    m.fmas = 0;
+    for (const SharedAllocation& a : shared_) {
+        uint64_t sum = 0;
+        for (uint32_t c : m.counters.elementLoads[a.array]) sum += c;
+        m.blockTotals->shared_loads += sum - sharedLoadsBefore_[a.array];
+        sharedLoadsBefore_[a.array] = sum;
+    }
+}
+
+}  // namespace
+
+void ThreadContext::syncthreads(unsigned barrier, SourceLine loc)
+{
+    if (machine_->dropMask & barrier) return;
+    auto* fs = static_cast<FiberState*>(fiber_);
+    BlockRun& r = *fs->run;
+    fs->waiting = true;
+    if (r.arrived++ == 0) r.barrierLine = loc.line();
+    else if (r.barrierLine != loc.line()) r.sameBarrier = false;
+    ctx::fiber& target = r.next(false);
+    switchTo(r, fs->cont, fs->stack, target, *r.nextStack);
+}
+
+void ThreadContext::misaligned(const char* space, long long index, unsigned line) const
+{
+    std::ostringstream s;
+    s << machine_->whoAmI() << " made a 128-bit " << space << " access at element " << index << " (line " << line
+      << "), not a multiple of 4: the address is not 16-byte aligned, and the GPU faults on it.";
+    throw KernelFault(s.str());
+}
+
+SharedAllocation& ThreadContext::sharedAlloc(int id, const char* name, int rows, int cols)
+{
+    for (SharedAllocation& s : *shared_)
+        if (s.id == id) return s;
+    SharedAllocation s;
+    s.id = id;
+    s.array = machine_->arrayId(name, Space::Shared, rows, cols);
+    // nvcc packs a kernel's static __shared__ arrays in declaration order (4-byte aligned
+    // floats): this one starts where the ones declared before it end.
+    if (machine_->memory) {
+        uint32_t words = 0;
+        for (const SharedAllocation& a : *shared_) words += static_cast<uint32_t>(a.data.size());
+        machine_->memory->setSharedBase(s.array, words);
+    }
+    // Shared memory starts uninitialised: NaN makes a read of a never-written slot visible.
+    s.data.assign(static_cast<size_t>(rows) * cols, std::numeric_limits<float>::quiet_NaN());
+    s.state.assign(static_cast<size_t>(rows) * cols, SlotState{});
+    shared_->push_back(std::move(s));
+    return shared_->back();
+}
+
+namespace {
+
+/// One worker thread's share of a parallel launch: a Machine of its own (arrays and
+/// counters; its shared arrays get ids in the order this worker met them), its warp memory
+/// model, the body bound to it and the runner of its fibers.
+struct Worker {
+    Machine machine;
+    WarpMemory memory;
+    ThreadBody body;
+    std::unique_ptr<BlockRunner> runner;
+    /// This worker's array ids -> the launch's (kNoArray: not merged yet).
+    std::vector<uint8_t> toLaunch;
+};
+
+/// A run of consecutive blocks that one worker runs, and what they produced apart from
+/// the per-block totals (written straight into the launch's perBlock) and the element
+/// counts (summed per worker at the end).
+struct Chunk {
+    uint64_t first = 0, end = 0;      ///< linear block indices [first, end)
+    Worker* worker = nullptr;         ///< who ran it (null: skipped)
+    size_t arraysBefore = 0, arraysAfter = 0;   ///< the worker's arrays registered while it ran
+    HazardLog hazards;                ///< in the worker's array ids
+    std::vector<AccessSite> sites;    ///< the worker's sites with this chunk's figures
+    bool overflowed = false;
+    uint64_t faultBlock = kNoBlock;   ///< the block that faulted (KernelFault), if any
+    std::string fault;
+};
+
+/// Adds the hazards of `part` (array ids mapped through `toLaunch`) to `into` as the
+/// detector would have recorded them after those of `into`: a site seen before gets the
+/// count, a new one is appended with its example.
+void mergeHazards(HazardLog& into, const HazardLog& part, const std::vector<uint8_t>& toLaunch)
+{
+    into.raw += part.raw;
+    into.war += part.war;
+    into.waw += part.waw;
+    for (HazardSite h : part.sites) {
+        h.array = toLaunch.at(h.array);
+        auto it = std::find_if(into.sites.begin(), into.sites.end(), [&](const HazardSite& s) {
+            return s.kind == h.kind && s.array == h.array && s.firstLine == h.firstLine &&
+                   s.secondLine == h.secondLine;
+        });
+        if (it == into.sites.end()) into.sites.push_back(h);
+        else it->count += h.count;
+    }
+    for (Hazard h : part.traced) {
+        if (into.traced.size() >= HazardLog::kMaxTraced) break;
+        h.array = toLaunch.at(h.array);
+        into.traced.push_back(h);
+    }
+}
+
+/// runGrid on one thread, in block order.
+void runSerial(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
+{
+    m.counters.perBlock.assign(cfg.grid.count(), Totals{});
+    m.fmas = 0;
+    if (m.memory) m.memory->startLaunch(static_cast<unsigned>(cfg.block.count()));
+    BlockRunner runner(m, cfg, body);
+    for (unsigned bz = 0; bz < cfg.grid.z; ++bz)
+    for (unsigned by = 0; by < cfg.grid.y; ++by)
+    for (unsigned bx = 0; bx < cfg.grid.x; ++bx) {
+        const Uint3 b{bx, by, bz};
+        runner.run(b, m.counters.perBlock[linearBlock(cfg.grid, b)]);
+    }
+    m.blockTotals = nullptr;
+    m.tracing = false;
+    for (const Totals& t : m.counters.perBlock) m.counters.totals += t;
+}
+
+/// runGrid on `workers` threads (at least 2). Chunks of consecutive blocks are handed out
+/// in increasing order, each worker takes the next one when it is done; the partial
+/// results are merged chunk by chunk in block order, which gives the serial run's order of
+/// first appearance for arrays, hazard sites and memory sites.
+void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, unsigned workers)
+{
+    const uint64_t blocks = cfg.grid.count();
+    const unsigned nThreads = static_cast<unsigned>(cfg.block.count());
+    m.counters.perBlock.assign(blocks, Totals{});
+    m.fmas = 0;
+    if (m.memory) m.memory->startLaunch(nThreads);
+    // Small chunks keep the workers busy to the end; each costs a copy of the memory sites.
+    const uint64_t perChunk = std::max<uint64_t>(1, blocks / (uint64_t{workers} * 32));
+    std::vector<Chunk> chunks((blocks + perChunk - 1) / perChunk);
+    for (size_t c = 0; c < chunks.size(); ++c) {
+        chunks[c].first = c * perChunk;
+        chunks[c].end = std::min(blocks, (c + 1) * perChunk);
+    }
+    const uint64_t traced = cfg.tracedBlock ? linearBlock(cfg.grid, *cfg.tracedBlock) : kNoBlock;
+    const size_t launchArrays = m.arrays.size();
+
+    std::atomic<size_t> nextChunk{0};
+    std::atomic<uint64_t> faultBlock{kNoBlock};   // the lowest block known to have faulted
+    std::atomic<bool> stop{false};                // an exception other than a fault
+    std::mutex errorMutex;
+    std::exception_ptr error;
+    Worker* tracedWorker = nullptr;
+    tbb::enumerable_thread_specific<std::unique_ptr<Worker>> perThread;
+
+    auto makeWorker = [&]() {
+        auto w = std::make_unique<Worker>();
+        Machine& wm = w->machine;
+        wm.arrays = m.arrays;
+        for (const ArrayInfo& a : m.arrays) {
+            wm.counters.elementLoads.emplace_back(static_cast<size_t>(a.size()), 0u);
+            wm.counters.elementStores.emplace_back(static_cast<size_t>(a.size()), 0u);
+            wm.counters.elementWriters.emplace_back();
+        }
+        wm.keepWriters = m.keepWriters;
+        wm.constant = m.constant;
+        wm.dropMask = m.dropMask;
+        wm.detectHazards = m.detectHazards;
+        if (m.memory) {
+            wm.memory = &w->memory;
+            w->memory.startLaunch(nThreads);
+        }
+        w->toLaunch.assign(kNoArray, kNoArray);
+        for (size_t a = 0; a < launchArrays; ++a) w->toLaunch[a] = static_cast<uint8_t>(a);
+        w->body = bind(wm);
+        w->runner = std::make_unique<BlockRunner>(wm, cfg, w->body);
+        return w;
+    };
+    auto fail = [&](std::exception_ptr e) {
+        std::lock_guard<std::mutex> lock(errorMutex);
+        if (!error) error = e;
+        stop = true;
+    };
+    // One worker's loop: the next chunk until none is left, or the rest lies past a fault.
+    auto work = [&] {
+        std::unique_ptr<Worker>& slot = perThread.local();
+        for (;;) {
+            if (stop.load(std::memory_order_relaxed)) return;
+            const size_t c = nextChunk.fetch_add(1);
+            if (c >= chunks.size()) return;
+            Chunk& ch = chunks[c];
+            if (ch.first > faultBlock.load()) return;   // and so is every later chunk
+            try {
+                if (!slot) slot = makeWorker();
+            } catch (...) {
+                fail(std::current_exception());
+                return;
+            }
+            Worker& w = *slot;
+            ch.worker = &w;
+            ch.arraysBefore = w.machine.arrays.size();
+            try {
+                for (uint64_t l = ch.first; l < ch.end; ++l) {
+                    if (l > faultBlock.load(std::memory_order_relaxed) || stop.load(std::memory_order_relaxed)) break;
+                    if (l == traced) tracedWorker = &w;
+                    try {
+                        w.runner->run(blockAt(cfg.grid, l), m.counters.perBlock[l]);
+                    } catch (const KernelFault& f) {
+                        ch.faultBlock = l;
+                        ch.fault = f.what();
+                        uint64_t seen = faultBlock.load();
+                        while (l < seen && !faultBlock.compare_exchange_weak(seen, l)) {}
+                        break;
+                    }
+                }
+                w.machine.blockTotals = nullptr;
+                w.machine.tracing = false;
+                ch.arraysAfter = w.machine.arrays.size();
+                ch.hazards = std::exchange(w.machine.hazards, HazardLog{});
+                if (m.memory) {
+                    ch.sites = w.memory.takeFigures();
+                    ch.overflowed = w.memory.overflowed();
+                }
+            } catch (...) {
+                fail(std::current_exception());
+                return;
+            }
+        }
+    };
+    withThreads(workers, [&] {
+        tbb::parallel_for(tbb::blocked_range<unsigned>(0, workers, 1),
+                          [&](const tbb::blocked_range<unsigned>& r) {
+                              for (unsigned i = r.begin(); i != r.end(); ++i) work();
+                          },
+                          tbb::simple_partitioner());
+    });
+    if (error) std::rethrow_exception(error);
+
+    // Merge in block order, up to the chunk of the first fault (later blocks never ran in
+    // the serial run). Each chunk's new arrays get their launch ids first.
+    const uint64_t fault = faultBlock.load();
+    std::string faultMessage;
+    for (const Chunk& ch : chunks) {
+        if (ch.first > fault) break;
+        Worker& w = *ch.worker;   // every chunk up to the fault ran
+        for (size_t a = ch.arraysBefore; a < ch.arraysAfter; ++a) {
+            const ArrayInfo& info = w.machine.arrays[a];
+            w.toLaunch[a] = m.arrayId(info.name, info.space, info.rows, info.cols, info.columnMajor);
+        }
+        mergeHazards(m.hazards, ch.hazards, w.toLaunch);
+        if (m.memory) {
+            std::vector<AccessSite> sites = ch.sites;
+            for (AccessSite& s : sites) s.array = w.toLaunch.at(s.array);
+            m.memory->addFigures(sites, ch.overflowed);
+        }
+        if (ch.faultBlock == fault) faultMessage = ch.fault;
+    }
+    // Element counts: sums, so the workers' order does not matter. Arrays a worker only
+    // met past the fault were never merged and are left out.
+    for (const std::unique_ptr<Worker>& w : perThread) {
+        if (!w) continue;
+        const Counters& c = w->machine.counters;
+        for (size_t a = 0; a < c.elementLoads.size(); ++a) {
+            if (w->toLaunch[a] == kNoArray) continue;
+            std::vector<uint32_t>& loads = m.counters.elementLoads[w->toLaunch[a]];
+            std::vector<uint32_t>& stores = m.counters.elementStores[w->toLaunch[a]];
+            for (size_t i = 0; i < loads.size(); ++i) loads[i] += c.elementLoads[a][i];
+            for (size_t i = 0; i < stores.size(); ++i) stores[i] += c.elementStores[a][i];
+            // Writers: the later thread in block order, as a serial run leaves it.
+            if (c.elementWriters[a].empty()) continue;
+            std::vector<uint32_t>& writers = m.counters.elementWriters[w->toLaunch[a]];
+            if (writers.empty()) writers.assign(c.elementWriters[a].size(), 0u);
+            for (size_t i = 0; i < writers.size(); ++i) writers[i] = std::max(writers[i], c.elementWriters[a][i]);
+        }
+    }
+    if (tracedWorker && traced <= fault) {
+        for (Event e : tracedWorker->machine.events) {
+            if (e.array != kNoArray) e.array = tracedWorker->toLaunch.at(e.array);
+            if (e.originArray != kNoArray) e.originArray = tracedWorker->toLaunch.at(e.originArray);
+            m.events.push_back(e);
+        }
+    }
+    if (fault != kNoBlock) {
+        // The serial run stops at the faulting block: the blocks after it have no counts,
+        // and the totals are not summed.
+        for (uint64_t l = fault + 1; l < blocks; ++l) m.counters.perBlock[l] = Totals{};
+        throw KernelFault(faultMessage);
+    }
+    for (const Totals& t : m.counters.perBlock) m.counters.totals += t;
+}
+
+}  // namespace
+
+unsigned hardwareThreads()
+{
+    return static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+}
+
+void withThreads(unsigned threads, const std::function<void()>& f)
+{
+    const unsigned n = threads == 0 ? hardwareThreads() : threads;
+    // More threads than cores only when asked for: oneTBB caps its pool at the core count
+    // unless a global_control allows more.
+    std::optional<tbb::global_control> allow;
+    if (n > hardwareThreads()) allow.emplace(tbb::global_control::max_allowed_parallelism, n);
+    tbb::task_arena arena(static_cast<int>(n));
+    arena.execute(f);
+}
+
+void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
+{
+    m.keepWriters = cfg.grid.count() * cfg.block.count() < 0xFFFFFFFFull;
+    runSerial(m, cfg, body);
+    if (!m.keepWriters)
+        for (std::vector<uint32_t>& w : m.counters.elementWriters) w.clear();
+}
+
+void runGrid(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind)
+{
+    m.keepWriters = cfg.grid.count() * cfg.block.count() < 0xFFFFFFFFull;
+    const uint64_t blocks = cfg.grid.count();
+    const uint64_t threads = cfg.threads == 0 ? hardwareThreads() : cfg.threads;
+    const unsigned workers = static_cast<unsigned>(std::min<uint64_t>(threads, blocks));
+    if (workers <= 1) {
+        runSerial(m, cfg, bind(m));
+        return;
+    }
+    runParallel(m, cfg, bind, workers);
+}
+
+}  // namespace ts::sim

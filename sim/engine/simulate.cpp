@@ -1,0 +1,237 @@
+#include "sim/engine/simulate.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+#include "sim/teaching/kernel_view.hpp"
+#include "sim/engine/problem.hpp"
+#include "sim/engine/provenance.hpp"
+#include "sim/engine/progress.hpp"
+#include "sim/engine/work_estimate.hpp"
+
+namespace ts::sim {
+
+int Simulation::arrayIndex(const std::string& name) const
+{
+    for (size_t i = 0; i < arrays.size(); ++i)
+        if (arrays[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+namespace {
+
+Problem problemFor(const Scenario& s, const Progress& progress)
+{
+    switch (familyOf(s)) {
+    case Family::Matmul: return matmulProblem(s, progress);
+    case Family::Conv1D:
+    case Family::Conv2D: return convProblem(s, progress);
+    }
+    return matmulProblem(s, progress);
+}
+
+/// The worker threads of a launch: SimOptions::threads (0: one per core), no more than the
+/// memory beyond the estimated need holds copies of the per-element counters and one
+/// block's fiber stacks, one each (sim/engine/machine.cpp gives each worker its own).
+unsigned workerThreads(const SimOptions& opt, const WorkEstimate& work)
+{
+    unsigned n = opt.threads == 0 ? hardwareThreads() : opt.threads;
+    if (n <= 1 || work.blocks <= 1) return 1;
+    const uint64_t perWorker = std::max<uint64_t>(1, work.counterBytes + work.stackBytes);
+    if (const std::optional<uint64_t> free = availableMemory()) {
+        const uint64_t spare = *free > work.bytes() ? *free - work.bytes() : 0;
+        n = static_cast<unsigned>(std::min<uint64_t>(n, spare / perWorker));
+    }
+    return std::max(1u, n);
+}
+
+/// simulate()'s work, estimated as `work`; throws Cancelled when SimOptions::cancel stops it.
+void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
+{
+    sim.scenario = s;
+    // The kernel resolved once for every view of this simulation (Scenario::info).
+    const KernelInfo* info = sim.scenario.info = s.kernelInfo();
+    const LaunchShape shape = launchShape(sim.scenario);
+    sim.grid = shape.grid;
+    sim.block = shape.block;
+
+    // Progress: each part's share of the estimated time.
+    const Progress progress{opt.cancel, opt.progress, opt.progressFrom, opt.progressTo};
+    const double total = std::max(work.seconds(), 1e-9);
+    const double setupEnd = work.setupSeconds / total;
+    const double runEnd = (work.setupSeconds + work.runSeconds) / total;
+    progress.at(0);
+
+    // The inputs and the CPU reference, whose rows the reference spreads over as many
+    // threads as the grid will have.
+    const unsigned workers = workerThreads(opt, work);
+    Problem pb;
+    withThreads(workers, [&] { pb = problemFor(s, progress.part(0, setupEnd)); });
+    sim.M = std::move(pb.inM);
+    sim.N = std::move(pb.inN);
+    // Poison P so an element the kernel never writes cannot match the reference.
+    sim.P.assign(static_cast<size_t>(pb.P.size()), std::nanf(""));
+    sim.reference = std::move(pb.reference);
+
+    // The counters of each array (zeroed: a few tenths of a second at 8192 x 8192), with a
+    // look at the cancel flag in between.
+    Machine m;
+    progress.at(setupEnd);
+    const uint8_t idM = m.arrayId(pb.M.name, pb.M.space, pb.M.rows, pb.M.cols);
+    progress.at(setupEnd);
+    const uint8_t idN = m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols, pb.N.columnMajor);
+    progress.at(setupEnd);
+    const uint8_t idP = m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols);
+    // M, N and P as the kernel sees them, counting into machine `w`'s counters.
+    const auto bound = [&](Machine& w) {
+        return pb.bind(w, GlobalPtr<const float>(sim.M.data(), static_cast<long long>(sim.M.size()), &w, idM),
+                       GlobalPtr<const float>(sim.N.data(), static_cast<long long>(sim.N.size()), &w, idN),
+                       GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M);
+    };
+
+    LaunchConfig cfg;
+    cfg.grid = shape.grid;
+    cfg.block = shape.block;
+    if (opt.trace) cfg.tracedBlock = s.block;
+    cfg.schedule = opt.schedule;
+    cfg.scheduleSeed = opt.scheduleSeed;
+    m.dropMask = s.dropBarriers;
+    m.detectHazards = opt.detectHazards;
+    WarpMemory warpMemory;
+    if (opt.memoryModel) m.memory = &warpMemory;
+    cfg.threads = workers;
+    // Before each simulated thread starts: report the share of threads started, and stop
+    // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
+    // Worker threads count together; the reports go through a lock that keeps the last
+    // fraction reported, so the bar never moves back.
+    const Progress running = progress.part(setupEnd, runEnd);
+    const double threads = static_cast<double>(std::max<uint64_t>(1, work.threads));
+    std::atomic<uint64_t> started{0};
+    std::mutex reportLock;
+    uint64_t reported = 0;
+    const auto report = [&](uint64_t n) {
+        std::lock_guard<std::mutex> lock(reportLock);
+        if (n > reported) {
+            reported = n;
+            running.at(static_cast<double>(n) / threads);
+        } else if (running.stopRequested()) {
+            throw Cancelled();
+        }
+    };
+    // The kernel bound to a worker's machine (the calling thread's `m` when it runs alone).
+    const BodyBinder bind = [&](Machine& w) -> ThreadBody {
+        return [kernel = bound(w), &started, &report](ThreadContext& x) {
+            const uint64_t n = started.fetch_add(1, std::memory_order_relaxed) + 1;
+            if ((n & 31) == 1) report(n);
+            kernel(x);
+        };
+    };
+    try {
+        runGrid(m, cfg, bind);
+    } catch (const KernelFault& f) {
+        sim.error = f.what();
+    }
+    sim.arrays = m.arrays;
+    sim.counters = std::move(m.counters);
+    sim.hazards = std::move(m.hazards);
+    sim.accessSites = warpMemory.sites();
+    if (warpMemory.overflowed() && sim.error.empty())
+        sim.error = "the kernel has more than " + std::to_string(WarpMemory::kMaxSites) +
+                    " distinct memory accesses (source line, array, load or store), more than the memory model keeps apart; simulate it with the memory model off.";
+    markStaleReads(m.events);
+    for (Hazard& h : sim.hazards.traced) {
+        m.events.at(h.first.seq).flags |= kHazard;
+        if (h.second.seq < m.events.size()) m.events[h.second.seq].flags |= kHazard;
+    }
+    progress.at(runEnd);
+    if (opt.trace) {
+        // A dropped barrier of a tiled matrix multiplication's loop: phases are counted from
+        // the tile fills (buildTrace), the loop running ceil(k / K) phases of K columns of M.
+        int fillPhases = 0;
+        if (info && info->family == Family::Matmul && info->tiled && info->barriersPerPhase > 0 &&
+            (s.dropBarriers & info->barriers) != 0) {
+            const int K = info->tileK > 0 ? info->tileK : s.tile;
+            fillPhases = (s.k - 1) / K + 1;
+        }
+        sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
+                               info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases);
+        // Each thread's output element, from the provenance: P, the array the kernel writes.
+        setThreadOutputs(sim.trace, sim, sim.arrayIndex("P"));
+    }
+    sim.matchesReference =
+        sim.error.empty() && sim.P.size() == sim.reference.size() &&
+        std::memcmp(sim.P.data(), sim.reference.data(), sim.P.size() * sizeof(float)) == 0;
+    progress.at(1);
+}
+
+}  // namespace
+
+Simulation simulate(const Scenario& s, const SimOptions& opt)
+{
+    return simulate(s, opt, estimateWork(s, opt));
+}
+
+Simulation simulate(const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
+{
+    Simulation sim;
+    try {
+        simulateInto(sim, s, opt, work);
+    } catch (const Cancelled& c) {
+        sim.cancelled = true;
+        sim.error = std::string(c.what()) + " before it finished";
+        sim.matchesReference = false;
+        sim.trace = Trace{};
+    }
+    return sim;
+}
+
+namespace {
+/// Global elements with a non-zero count in `perArray` (elementLoads or elementStores).
+uint64_t touchedGlobalElements(const Simulation& r, const std::vector<std::vector<uint32_t>>& perArray)
+{
+    uint64_t elements = 0;
+    for (size_t a = 0; a < r.arrays.size() && a < perArray.size(); ++a)
+        if (r.arrays[a].space == Space::Global)
+            for (uint32_t c : perArray[a]) elements += c != 0;
+    return elements;
+}
+}  // namespace
+
+uint64_t compulsoryReadBytes(const Simulation& r) { return 4 * touchedGlobalElements(r, r.counters.elementLoads); }
+uint64_t compulsoryWriteBytes(const Simulation& r) { return 4 * touchedGlobalElements(r, r.counters.elementStores); }
+uint64_t compulsoryBytes(const Simulation& r) { return compulsoryReadBytes(r) + compulsoryWriteBytes(r); }
+
+uint64_t requestedBytes(const Totals& t)
+{
+    return uint64_t{kSectorBytes} * (t.global_ld_sectors + t.global_st_sectors);
+}
+
+uint64_t untiledGlobalLoads(const Scenario& s)
+{
+    if (familyOf(s) != Family::Matmul) return convUntiledGlobalLoads(s);
+    return 2ull * s.j * s.l * s.k;
+}
+
+uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
+{
+    if (familyOf(s) != Family::Matmul) return convUntiledGlobalLoads(s, b);
+    const LaunchShape sh = launchShape(s);
+    auto valid = [](long long first, long long extent, long long size) {
+        return std::clamp<long long>(size - first, 0, extent);
+    };
+    // The block's rows and columns of P, cut at P's edge: the grid runs over the blocks' tiles
+    // of P, its x over the columns (over the rows where Row comes from x).
+    const bool x = gridXOverRows(s);
+    const long long rowBlock = x ? b.x : b.y, colBlock = x ? b.y : b.x;
+    return 2ull * valid(rowBlock * sh.pRows, sh.pRows, s.j) * valid(colBlock * sh.pCols, sh.pCols, s.l) * s.k;
+}
+
+double opsPerByte(const Totals& t)
+{
+    return t.global_loads ? static_cast<double>(t.flops) / (4.0 * t.global_loads) : 0.0;
+}
+
+}  // namespace ts::sim

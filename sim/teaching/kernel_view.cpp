@@ -1,0 +1,188 @@
+#include "sim/teaching/kernel_view.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "kernels/context.cuh"
+
+namespace ts::sim {
+
+namespace {
+
+/// The convolution kernels' variables (kernels/conv*.cuh), as threadVariables documents.
+Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty)
+{
+    const long long bx = t.block.x, by = t.block.y, T = s.tile, mw = s.maskWidth;
+    const long long bdx = t.blockDim.x, bdy = t.blockDim.y;
+    Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"Mask_Width", mw},
+                {"MAX_MASK_WIDTH", kernels::MAX_MASK_WIDTH}};
+    const KernelInfo* info = s.kernelInfo();
+    if (info->tiled) v["TILE_SIZE"] = T;
+    const bool use = st && st->kind == StepKind::Use;
+    if (info->family == Family::Conv1D) {
+        const long long i = bx * bdx + tx;
+        v["Width"] = s.width;
+        v["i"] = i;
+        v["n"] = mw / 2;
+        v["halo_index_left"] = (bx - 1) * T + tx;
+        v["halo_index_right"] = (bx + 1) * T + tx;
+        v["N_start_point"] = i - mw / 2;
+        v["This_tile_start_point"] = bx * T;
+        v["Next_tile_start_point"] = (bx + 1) * T;
+        v["Row"] = 0;
+        v["Col"] = i;
+        if (use) {
+            v["j"] = st->iteration;
+            v["N_index"] = i - mw / 2 + st->iteration;
+        }
+        return v;
+    }
+    v["width"] = s.width;
+    v["height"] = s.height;
+    if (info->tiled) {
+        v["row_o"] = v["Row"] = by * T + ty;
+        v["col_o"] = v["Col"] = bx * T + tx;
+        v["row_i"] = by * T + ty - mw / 2;
+        v["col_i"] = bx * T + tx - mw / 2;
+    } else {
+        v["Row"] = by * bdy + ty;
+        v["Col"] = bx * bdx + tx;
+        v["N_start_row"] = v["Row"] - mw / 2;
+        v["N_start_col"] = v["Col"] - mw / 2;
+    }
+    if (use) {
+        v["i"] = st->iteration / mw;
+        v["j"] = st->iteration % mw;
+        if (!info->tiled) {
+            v["row_i"] = v["N_start_row"] + v["i"];
+            v["col_i"] = v["N_start_col"] + v["j"];
+        }
+    }
+    return v;
+}
+
+}  // namespace
+
+Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step)
+{
+    const long long tx = thread % static_cast<int>(t.blockDim.x);
+    const long long ty = thread / static_cast<int>(t.blockDim.x);
+    const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
+    if (familyOf(s) != Family::Matmul && s.kernelInfo()) return convVariables(s, t, st, tx, ty);
+    const long long bx = t.block.x, by = t.block.y;
+    Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
+    int arrayP = -1;
+    for (size_t a = 0; a < t.arrays.size(); ++a)
+        if (t.arrays[a].name == "P" && t.arrays[a].space == Space::Global) arrayP = static_cast<int>(a);
+    // Row and Col of the thread's element; on a rung whose threads compute several they may
+    // change along a loop (matmul-coarsened's Col = colStart + c*TILE_WIDTH), and then are left
+    // unknown rather than given the first element's.
+    if (const std::optional<PElement> p = threadElement(t, arrayP, thread)) {
+        const Trace::Output& o = t.outputs[thread];
+        if (o.oneRow) v["Row"] = p->row;
+        if (o.oneCol) v["Col"] = p->col;
+    }
+    const KernelInfo* info = s.kernelInfo();
+    const bool tiled = info && info->tiled;
+    if (tiled) {
+        v["TILE_WIDTH"] = s.tile;
+        if (st) v["ph"] = st->phase;
+    }
+    if (st && st->kind == StepKind::Use) v["i"] = st->iteration;
+    return v;
+}
+
+std::string sourceLine(const std::string& text, unsigned line)
+{
+    size_t b = 0;
+    for (unsigned n = 1; n < line; ++n) {
+        b = text.find('\n', b);
+        if (b == std::string::npos) return {};
+        ++b;
+    }
+    if (line == 0 || b > text.size()) return {};
+    size_t e = text.find('\n', b);
+    return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
+std::string writtenArrayName(const Scenario& s, const ArrayInfo& a)
+{
+    return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? std::string("Mc") : a.name;
+}
+
+std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t, int thread,
+                                               int step, const std::string& source)
+{
+    std::vector<AccessExplanation> out;
+    if (step < 0 || step >= static_cast<int>(t.steps.size())) return out;
+    const Variables vars = threadVariables(s, t, thread, step);
+    // The names the source writes: conv2d's mask in constant memory is Mc, the trace's M.
+    std::vector<std::string> names;
+    for (const ArrayInfo& a : t.arrays) names.push_back(writtenArrayName(s, a));
+
+    // The textual accesses of each line, and how many of each array were matched so far.
+    struct LineAccesses {
+        std::vector<AccessText> accesses;
+        std::vector<bool> used;
+    };
+    std::map<unsigned, LineAccesses> lines;
+
+    const Step& st = t.steps[step];
+    for (int n = st.begin; n < st.end; ++n) {
+        const Event& e = t.events[n];
+        if (e.thread != thread || e.array == kNoArray) continue;
+        const ArrayInfo& info = t.arrays[e.array];
+        AccessExplanation x;
+        x.op = e.op;
+        x.value = e.value;
+        x.line = e.line;
+        x.array = info.name;
+        x.recorded = e.index;
+
+        auto [it, fresh] = lines.try_emplace(e.line);
+        if (fresh) {
+            it->second.accesses = findAccesses(sourceLine(source, e.line), names);
+            it->second.used.assign(it->second.accesses.size(), false);
+        }
+        LineAccesses& la = it->second;
+        const AccessText* acc = nullptr;
+        for (size_t a = 0; a < la.accesses.size() && !acc; ++a)
+            if (!la.used[a] && la.accesses[a].array == writtenArrayName(s, info)) {
+                la.used[a] = true;
+                acc = &la.accesses[a];
+            }
+        if (!acc) {
+            x.error = "Line " + std::to_string(e.line) + " of the source shows no access to " +
+                      writtenArrayName(s, info) + ".";
+            out.push_back(x);
+            continue;
+        }
+        x.written = acc->text();
+        x.substituted = writtenArrayName(s, info);
+        x.evaluated = writtenArrayName(s, info);
+        std::vector<long long> subs;
+        for (const std::string& sub : acc->subscripts) {
+            x.substituted.append("[").append(substitute(sub, vars)).append("]");
+            Evaluation ev = evaluate(sub, vars);
+            if (!ev.value) {
+                x.error = ev.error;
+                x.unknown = ev.unknown;
+                break;
+            }
+            subs.push_back(*ev.value);
+            x.evaluated.append("[").append(std::to_string(*ev.value)).append("]");
+        }
+        if (x.error.empty()) {
+            // Row-major: a[r][c] is element r*cols + c; a 1D subscript is the flat index.
+            if (subs.size() == 1) x.flat = subs[0];
+            else if (subs.size() == 2) x.flat = subs[0] * info.cols + subs[1];
+            else x.error = "Only one or two subscripts are understood; " + x.written + " has " +
+                           std::to_string(subs.size()) + ".";
+        }
+        if (!x.error.empty()) x.evaluated.clear();
+        out.push_back(x);
+    }
+    return out;
+}
+
+}  // namespace ts::sim
