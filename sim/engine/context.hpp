@@ -115,6 +115,14 @@ public:
     /// Records an event of the traced block; `vector`: the EventFlag of a 128-bit access's
     /// element (takeVector()), or 0.
     void record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector = 0);
+    /// record() and noteLoad() of a global load: one call, kept out of line so that the
+    /// proxies inlined into every kernel stay small for the blocks that are not traced.
+    [[gnu::noinline, gnu::cold]] void recordLoad(Op op, uint8_t array, long long index, float value, unsigned line,
+                                                 uint8_t vector);
+    /// record() and, for a SharedStore, noteOrigin() of a shared store (see recordLoad).
+    [[gnu::noinline, gnu::cold]] void recordSharedStore(Op op, uint8_t array, long long slot, float value,
+                                                        unsigned line, uint8_t vector, uint8_t fromArray,
+                                                        long long from);
 
     /// The running thread's x.unrolled() tag (0: none); saved with the thread when it parks.
     uint8_t unrolled = 0;
@@ -188,10 +196,8 @@ public:
             m_->memory->access(OP == Op::GlobalLoad ? AccessKind::GlobalLoad : AccessKind::ConstantLoad,
                                array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
         float v = data_[i_];
-        if (m_->tracing) [[unlikely]] {
-            m_->record(OP, array_, i_, v, line_, vector);
-            if constexpr (OP == Op::GlobalLoad) m_->noteLoad(v, array_, i_);
-        }
+        if (m_->tracing) [[unlikely]]
+            m_->recordLoad(OP, array_, i_, v, line_, vector);
         return v;
     }
     operator float() const { return load(); }
@@ -363,10 +369,8 @@ private:
         if (m_->memory)
             m_->memory->access(AccessKind::SharedStore, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
         data_[slot_] = v;
-        if (m_->tracing) [[unlikely]] {
-            m_->record(op, array_, slot_, v, line_, vector);
-            if (op == Op::SharedStore) m_->noteOrigin(v, fromArray, from);
-        }
+        if (m_->tracing) [[unlikely]]
+            m_->recordSharedStore(op, array_, slot_, v, line_, vector, fromArray, from);
     }
 
     /// Hazard bookkeeping of a write.

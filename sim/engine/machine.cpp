@@ -115,6 +115,19 @@ void Machine::noteOrigin(float value, uint8_t array, long long index)
     }
 }
 
+void Machine::recordLoad(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector)
+{
+    record(op, array, index, value, line, vector);
+    if (op == Op::GlobalLoad) noteLoad(value, array, index);
+}
+
+void Machine::recordSharedStore(Op op, uint8_t array, long long slot, float value, unsigned line, uint8_t vector,
+                                uint8_t fromArray, long long from)
+{
+    record(op, array, slot, value, line, vector);
+    if (op == Op::SharedStore) noteOrigin(value, fromArray, from);
+}
+
 void Machine::record(Op op, uint8_t array, long long index, float value, unsigned line, uint8_t vector)
 {
     Event e;
