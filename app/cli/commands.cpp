@@ -26,6 +26,9 @@
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
 #include "work_check.hpp"
+#ifdef TILESCOPE_HAVE_STUDENT
+#include "student/module.hpp"
+#endif
 
 namespace ts::cli {
 namespace {
@@ -68,12 +71,24 @@ void addThreadsOption(CLI::App* c, unsigned& threads)
         ->check(threadsValidator());
 }
 
-void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList)
+void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool kernelFile = false)
 {
-    c->add_option("--kernel", o.kernel,
-                  kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas, ...; ladder: every rung of the optimisation ladder and cuBLAS"
-                             : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)")
-        ->required();
+    CLI::Option* kernel = c->add_option(
+        "--kernel", o.kernel,
+        kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas, ...; ladder: every rung of the optimisation ladder and cuBLAS"
+                   : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)");
+    if (kernelFile) {
+        CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
+                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication "
+                                          "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
+        kernel->excludes(file);
+        c->callback([kernel, file] {
+            if (kernel->count() == 0 && file->count() == 0)
+                throw CLI::RequiredError("--kernel NAME or --kernel-file FILE");
+        });
+    } else {
+        kernel->required();
+    }
     c->add_option("--width", o.width, "Square problem: M, N and P are Width x Width; convolution: elements per row of N");
     c->add_option("--j", o.j, "Rows of M and P");
     c->add_option("--k", o.k, "Columns of M, rows of N");
@@ -273,7 +288,7 @@ Commands::Commands(CLI::App& app)
     // TILESCOPE_VERSION: project(VERSION) of CMakeLists.txt, the one place it is set.
     app.set_version_flag("--version", "tilescope-cli " TILESCOPE_VERSION, "Print \"tilescope-cli X.Y.Z\" and exit");
     simulate_ = app.add_subcommand("simulate", "Run a kernel in the instrumented simulator and report its counters");
-    addProblemOptions(simulate_, simOpt_, false);
+    addProblemOptions(simulate_, simOpt_, false, true);
     simulate_->add_option("--block", block_, "Report the counters of block BX[,BY] (block_stats)");
     simulate_->add_option("--schedule", schedule_, "Which warp runs ahead between barriers")
         ->check(CLI::IsMember({"in-order", "reverse", "random"}))
@@ -364,6 +379,19 @@ int Commands::runListKernels()
 int Commands::runSimulate()
 {
     sim::Scenario s;
+    if (!simOpt_.kernelFile.empty()) {
+#ifdef TILESCOPE_HAVE_STUDENT
+        const student::LoadResult r = student::loadKernelFile(simOpt_.kernelFile);
+        for (const student::Diagnostic& d : r.errors)
+            std::cerr << student::formatDiagnostic(simOpt_.kernelFile, d) << "\n";
+        if (!r.ok()) return kBadInput;
+        simOpt_.kernel = r.info->name;
+#else
+        std::cerr << "tilescope-cli: this build cannot load a kernel file: it was built without libclang "
+                     "(install libclang-14-dev and rebuild).\n";
+        return kBadInput;
+#endif
+    }
     if (std::string e = toScenario(simOpt_, simOpt_.kernel, s); !e.empty()) {
         std::cerr << "tilescope-cli: " << e << "\n";
         return kBadInput;

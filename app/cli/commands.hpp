@@ -24,6 +24,9 @@ struct ProblemOptions {
     /// tile (KernelInfo::defaultTile: 16 for PMPP's kernels, the tuned one of a ladder rung).
     std::optional<int> tile;
     unsigned long long seed = 1;
+    /// A student's CUDA file (--kernel-file) instead of a built-in kernel: compiled, loaded
+    /// and registered under its kernel's name (student/module.hpp).
+    std::string kernelFile;
 };
 
 /// The tile of `o` (--tile), or the default of kernel `kernel` (KernelInfo::defaultTile)

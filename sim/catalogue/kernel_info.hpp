@@ -65,6 +65,9 @@ struct KernelInfo {
     /// The launch's grid x runs over the rows of P (ceil(j / edge) x ceil(l / edge) blocks),
     /// not its columns (matmul-naive-uncoalesced, whose Row comes from blockIdx.x).
     bool gridXOverRows = false;
+    /// The kernel takes one size, Width, for square matrices (PMPP Fig. 5.9's signature, as
+    /// a student's own kernel may): j, k and l must be equal.
+    bool squareOnly = false;
     /// A block covers (T * blockRowsFactor) x (T * blockColsFactor) elements of P with
     /// (T * blockColsFactor / threadCols) x (T * blockRowsFactor / threadRows) threads, where T
     /// is the tile: PMPP's kernels one element per thread in a TILE_WIDTH-square block, the
@@ -86,11 +89,13 @@ struct KernelInfo {
 
 /// Every kernel the simulator and the GPU can run, in the registry's order.
 const std::vector<KernelInfo>& kernelList();
-/// The kernel called `name`, or nullptr.
+/// The kernel called `name`: a built-in one, else one loaded at run time
+/// (sim/catalogue/loaded_kernels.hpp); nullptr if neither.
 const KernelInfo* findKernel(const std::string& name);
 /// Is `name` a registered convolution kernel (family Conv1D or Conv2D)?
 bool isConvolution(const std::string& name);
-/// The embedded text of a file under kernels/ (for the code view); empty if unknown.
+/// The embedded text of a file under kernels/, or of a loaded kernel's file
+/// (sim/catalogue/loaded_kernels.hpp), for the code view; empty if unknown.
 const std::string& kernelSource(const std::string& file);
 
 /// A kernel's compiled tile sizes as a sentence lists them: "2, 4, 8, 16 or 32", or

@@ -1,5 +1,7 @@
 #include "sim/catalogue/kernel_registry.hpp"
 
+#include "sim/catalogue/loaded_kernels.hpp"
+
 #include <sstream>
 
 namespace ts::sim {
@@ -33,7 +35,7 @@ const KernelInfo* findKernel(const std::string& name)
 {
     for (const KernelInfo& k : kernelList())
         if (name == k.name) return &k;
-    return nullptr;
+    return findLoadedKernel(name);
 }
 
 bool isConvolution(const std::string& name)

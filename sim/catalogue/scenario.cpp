@@ -53,13 +53,22 @@ std::string validate(const Scenario& s)
     if (k->family != Family::Matmul) return validateConv(*k, s);
     if (k->tiled) {
         if (std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end()) {
-            e << "TILE_WIDTH must be one of " << tileList(*k, false)
-              << " (the compiled template instances); got " << s.tile << ".";
+            if (k->tiles.size() == 1)
+                e << "TILE_WIDTH of " << k->name << " is " << k->tiles.front() << " (its file defines it); got "
+                  << s.tile << ".";
+            else
+                e << "TILE_WIDTH must be one of " << tileList(*k, false)
+                  << " (the compiled template instances); got " << s.tile << ".";
             return e.str();
         }
     } else if (s.tile < 1 || s.tile > k->maxBlockEdge) {
         e << "The block edge (--tile) must be between 1 and " << k->maxBlockEdge << ", so that a block has at most "
           << k->maxBlockEdge * k->maxBlockEdge << " threads; got " << s.tile << ".";
+        return e.str();
+    }
+    if (k->squareOnly && (s.j != s.k || s.k != s.l)) {
+        e << k->name << " takes one size, Width, so M, N and P must be square: j, k and l must be equal; got " << s.j
+          << ", " << s.k << " and " << s.l << ".";
         return e.str();
     }
     if (s.dropBarriers & ~k->barriers) {

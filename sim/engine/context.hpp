@@ -278,6 +278,15 @@ public:
         return p;
     }
 
+    /// The same array through a pointer the kernel may write: an input a student's kernel
+    /// declares `float* M` rather than `const float* M`, as PMPP's figures do. Its stores
+    /// count like any other.
+    GlobalPtr<float> writable() const
+        requires std::is_const_v<T>
+    {
+        return GlobalPtr<float>(const_cast<float*>(data_), size_, m_, array_);
+    }
+
     auto operator[](Index ix) const
     {
         if (ix.i < 0 || ix.i >= size_) m_->outOfBounds(array_, ix.i, ix.line);

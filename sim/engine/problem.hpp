@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/engine/context.hpp"
+#include "sim/engine/loaded_binding.hpp"
 #include "sim/engine/progress.hpp"
 #include "sim/catalogue/scenario.hpp"
 
@@ -60,7 +61,8 @@ LaunchShape convLaunchShape(const KernelInfo& k, const Scenario& s);
 
 /// The simulator's body of one thread for the registry entry named `s.kernel` whose
 /// arguments are `args` (MatmulArgs or ConvArgs of ThreadContext), at the compiled tile
-/// `s.tile`; empty if there is no such entry or instance.
+/// `s.tile`, else the loaded kernel of that name (sim/engine/loaded_binding.hpp); empty if
+/// there is no such entry or instance.
 template <class Args>
 Body bindKernel(const Scenario& s, const Args& args)
 {
@@ -71,6 +73,10 @@ Body bindKernel(const Scenario& s, const Args& args)
             body = [args](ThreadContext& x) { K::template run<decltype(tile)::value>(x, args); };
         });
     });
+    // A kernel loaded at run time (a student's file) brings its own binder.
+    if constexpr (std::is_same_v<Args, MatmulArgs<ThreadContext>>)
+        if (!body)
+            if (const MatmulBinder bind = loadedMatmulBinder(s.kernel)) body = bind(args);
     return body;
 }
 

@@ -1,5 +1,5 @@
 # Fails when a source file includes against the direction of the layers
-# kernels <- sim <- gpu <- app (docs/design.md, "Layers"), or when kernels/ or sim/ include
+# kernels <- sim <- {gpu, student} <- app (docs/design.md, "Layers"), or when kernels/ or sim/ include
 # a UI, OpenGL or CUDA header.
 #   cmake -DROOT=<repository or fixture root> -P check_layers.cmake
 # A quoted include names its layer by its first folder ("sim/engine/trace.hpp"); a bare
@@ -12,6 +12,7 @@ endif()
 set(rank_kernels 0)
 set(rank_sim 1)
 set(rank_gpu 2)
+set(rank_student 2)
 set(rank_app 3)
 set(rank_tools 3)
 # Headers that kernels/ and sim/ must never see: Dear ImGui, OpenGL and its loaders, GLFW,
@@ -19,7 +20,7 @@ set(rank_tools 3)
 set(forbidden_low "^(imgui|imgui_[a-z_]+\\.h|GL/|GLFW/|glad/|cuda|cuda_runtime|cublas|cublasLt|curand|device_launch_parameters|nvrtc|nvml)")
 
 set(violations "")
-foreach(layer kernels sim gpu app tools)
+foreach(layer kernels sim gpu student app tools)
   file(GLOB_RECURSE files "${ROOT}/${layer}/*.cuh" "${ROOT}/${layer}/*.cu" "${ROOT}/${layer}/*.hpp"
        "${ROOT}/${layer}/*.cpp" "${ROOT}/${layer}/*.h")
   foreach(f IN LISTS files)
@@ -30,7 +31,7 @@ foreach(layer kernels sim gpu app tools)
       if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
         set(inc "${CMAKE_MATCH_1}")
         set(target_layer "")
-        if(inc MATCHES "^(kernels|sim|gpu|app|tools)/")
+        if(inc MATCHES "^(kernels|sim|gpu|student|app|tools)/")
           set(target_layer "${CMAKE_MATCH_1}")
         elseif(EXISTS "${dir}/${inc}")
           set(target_layer "${layer}")

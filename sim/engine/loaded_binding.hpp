@@ -1,0 +1,23 @@
+// How the simulator runs a kernel loaded at run time (sim/catalogue/loaded_kernels.hpp): its
+// module hands over a binder that turns the family's arguments into one thread's body, and
+// bindKernel() (sim/engine/problem.hpp) asks for it when no built-in kernel has the name.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "sim/catalogue/kernel_registry.hpp"
+#include "sim/engine/context.hpp"
+
+namespace ts::sim {
+
+/// The simulated body of one thread (the same type as Body in sim/engine/problem.hpp).
+using ThreadBody = std::function<void(ThreadContext&)>;
+/// A loaded matrix-multiplication kernel's binder: M, N, P and j, k, l to a body.
+using MatmulBinder = std::function<ThreadBody(const MatmulArgs<ThreadContext>&)>;
+
+/// Sets (or replaces) the binder of loaded kernel `name`. Thread-safe.
+void setLoadedBinder(const std::string& name, MatmulBinder binder);
+/// The binder of loaded kernel `name`, or an empty function. Thread-safe.
+MatmulBinder loadedMatmulBinder(const std::string& name);
+
+}  // namespace ts::sim

@@ -1,0 +1,57 @@
+// A student's CUDA file made into a kernel TileScope can simulate: translated to the
+// single-source form (student/translate.hpp), built in a child process by the same compiler
+// as TileScope into a shared module (cached by the hash of what is built), loaded with
+// dlopen, and registered under the kernel's own name (sim/catalogue/loaded_kernels.hpp), so
+// that a scenario naming it runs like a built-in kernel.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/catalogue/kernel_info.hpp"
+#include "student/translate.hpp"
+
+namespace ts::student {
+
+/// How loadKernelFile() builds.
+struct LoadOptions {
+    /// Where compiled modules are kept; empty: $TILESCOPE_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/tilescope/kernels, else ~/.cache/tilescope/kernels.
+    std::string cacheDir;
+    /// Use a module compiled before from the same text (false: always compile).
+    bool useCache = true;
+    /// The compiler's time limit, in seconds; past it the child is killed and the load fails.
+    double compileSeconds = 120;
+};
+
+/// What loading a kernel file gave.
+struct LoadResult {
+    /// The registry entry the kernel was registered under (its name is the __global__
+    /// function's); nullptr when `errors` is not empty.
+    const sim::KernelInfo* info = nullptr;
+    /// Errors in the student's file (line and column in it), or about the build itself
+    /// (line 0), in the order a compiler prints them.
+    std::vector<Diagnostic> errors;
+    bool fromCache = false;        ///< the module was compiled before and only loaded
+    double translateSeconds = 0;   ///< libclang's parse and the edits
+    double compileSeconds = 0;     ///< the compiler's child process (0 from the cache)
+    double loadSeconds = 0;        ///< dlopen and registration
+    std::string modulePath;        ///< the shared module loaded
+
+    bool ok() const { return info != nullptr && errors.empty(); }
+};
+
+/// Loads the CUDA kernel file `path` (see translateCuda() for what it may contain). A
+/// matrix multiplication kernel: pointer parameters named M, N and P (else the first two are
+/// the inputs and the third the output), int parameters j, k and l (M j x k, N k x l), or
+/// Width (or width, n) for a square problem. Its TILE_WIDTH (TILE_SIZE) #define, if it
+/// declares __shared__ arrays, is its only tile. Errors, never exceptions, for a bad file
+/// or a failed build.
+LoadResult loadKernelFile(const std::string& path, const LoadOptions& options = {});
+/// The same for the text `source` of a file called `fileName` (named in messages and in the
+/// Code panel).
+LoadResult loadKernelSource(const std::string& source, const std::string& fileName, const LoadOptions& options = {});
+
+/// The folder compiled modules are kept in when LoadOptions::cacheDir is empty.
+std::string defaultCacheDir();
+
+}  // namespace ts::student

@@ -1,0 +1,514 @@
+// The plain-CUDA front end (student/translate.hpp): libclang parses the student's file and
+// the edits that make it single-source are placed from its syntax tree.
+#include "student/translate.hpp"
+
+#include <clang-c/Index.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace ts::student {
+namespace {
+
+/// Paths the parser sees; no file of that name is read from disk.
+constexpr const char* kMainPath = "/tilescope/student.cu";
+constexpr const char* kPreludePath = "/tilescope/cuda_prelude.h";
+
+/// What a CUDA file may use without including anything: the qualifiers (as annotations the
+/// tree keeps), the built-in index variables and __syncthreads(). Everything else CUDA has is
+/// left undeclared, so using it is a C++ error that unsupported() turns into a sentence.
+constexpr const char* kPrelude = R"(#define __global__ __attribute__((annotate("ts:global")))
+#define __device__ __attribute__((annotate("ts:device")))
+#define __host__ __attribute__((annotate("ts:host")))
+#define __shared__ __attribute__((annotate("ts:shared")))
+#define __constant__ __attribute__((annotate("ts:constant")))
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+struct uint3 { unsigned int x, y, z; };
+struct dim3 { unsigned int x, y, z; };
+extern const uint3 threadIdx;
+extern const uint3 blockIdx;
+extern const dim3 blockDim;
+extern const dim3 gridDim;
+void __syncthreads();
+)";
+
+/// The CUDA names a student may reach for that TileScope does not model, and why.
+std::string unsupported(const std::string& name)
+{
+    if (name.rfind("atomic", 0) == 0)
+        return name + " is not supported: atomic operations are outside what TileScope simulates (PMPP ch. 3-7 kernels need none)";
+    if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name == "__any_sync" ||
+        name == "__all_sync" || name == "__syncwarp" || name == "__activemask")
+        return name + " is not supported: warp intrinsics are outside what TileScope simulates";
+    if (name == "printf")
+        return "printf is not supported: the Threads and Code panels show every value a thread loads, stores and computes";
+    if (name == "malloc" || name == "free")
+        return name + " is not supported: a kernel here uses only its parameters, registers and __shared__ arrays";
+    if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
+        return name + " is not supported: use __syncthreads()";
+    if (name == "extern")
+        return "";
+    return "";
+}
+
+std::string str(CXString s)
+{
+    const char* c = clang_getCString(s);
+    std::string out = c ? c : "";
+    clang_disposeString(s);
+    return out;
+}
+
+/// Offset and line of a location in the main file; false when it lies elsewhere (the
+/// prelude, or inside a macro's definition).
+struct Pos {
+    unsigned offset = 0, line = 0, column = 0;
+    bool inMain = false;
+};
+Pos spelling(CXSourceLocation l)
+{
+    CXFile f = nullptr;
+    Pos p;
+    clang_getSpellingLocation(l, &f, &p.line, &p.column, &p.offset);
+    p.inMain = f && str(clang_getFileName(f)) == kMainPath;
+    return p;
+}
+Pos expansion(CXSourceLocation l)
+{
+    CXFile f = nullptr;
+    Pos p;
+    clang_getExpansionLocation(l, &f, &p.line, &p.column, &p.offset);
+    p.inMain = f && str(clang_getFileName(f)) == kMainPath;
+    return p;
+}
+
+/// One replacement of the student's text: [begin, end) becomes `text`.
+struct Edit {
+    unsigned begin, end;
+    std::string text;
+};
+
+/// The annotation ("ts:global", "ts:shared", ...) a declaration carries, or "".
+std::string annotation(CXCursor c)
+{
+    std::string found;
+    clang_visitChildren(
+        c,
+        [](CXCursor child, CXCursor, CXClientData d) {
+            if (clang_getCursorKind(child) == CXCursor_AnnotateAttr) {
+                *static_cast<std::string*>(d) = str(clang_getCursorSpelling(child));
+                return CXChildVisit_Break;
+            }
+            return CXChildVisit_Continue;
+        },
+        &found);
+    return found;
+}
+
+class Translator {
+public:
+    Translator(const std::string& source, Translation& out) : src_(source), out_(out) {}
+
+    void error(unsigned line, unsigned column, std::string message)
+    {
+        for (const Diagnostic& d : out_.errors)
+            if (d.line == line && d.message == message) return;
+        out_.errors.push_back(Diagnostic{line, column, std::move(message)});
+    }
+    void error(const Pos& p, std::string message) { error(p.line, p.column, std::move(message)); }
+
+    /// The top level of the file: one __global__ kernel, integer macros.
+    void topLevel(CXCursor c)
+    {
+        const CXCursorKind kind = clang_getCursorKind(c);
+        const Pos at = expansion(clang_getCursorLocation(c));
+        if (!at.inMain) return;
+        if (kind == CXCursor_MacroDefinition) {
+            macro(c);
+            return;
+        }
+        if (kind == CXCursor_MacroExpansion || kind == CXCursor_InclusionDirective) return;
+        if (kind == CXCursor_FunctionDecl) {
+            const std::string a = annotation(c);
+            const std::string name = str(clang_getCursorSpelling(c));
+            if (a == "ts:global") {
+                if (!clang_isCursorDefinition(c)) return;
+                if (!out_.kernelName.empty()) {
+                    error(at, "a second __global__ kernel, " + name + ": a kernel file holds one kernel (the first is " +
+                                  out_.kernelName + ")");
+                    return;
+                }
+                kernel(c);
+            } else if (a == "ts:device") {
+                error(at, "__device__ function " + name +
+                              " is not supported yet: write its body into the kernel (TileScope steps through one "
+                              "__global__ function)");
+            } else {
+                error(at, name + " is host code: a kernel file holds the __global__ kernel only (the launch comes "
+                                 "from the scenario)");
+            }
+            return;
+        }
+        if (kind == CXCursor_VarDecl) {
+            const std::string a = annotation(c);
+            const std::string name = str(clang_getCursorSpelling(c));
+            if (a == "ts:constant")
+                error(at, "__constant__ array " + name + " is not supported yet: pass the array as a kernel parameter");
+            else if (a == "ts:shared")
+                error(at, "__shared__ array " + name + " is declared outside the kernel: declare it inside, as PMPP does");
+            else
+                error(at, "global variable " + name + " is not supported: a kernel uses its parameters, registers "
+                                                    "and __shared__ arrays");
+            return;
+        }
+        if (kind == CXCursor_StructDecl || kind == CXCursor_ClassDecl || kind == CXCursor_TypedefDecl ||
+            kind == CXCursor_TypeAliasDecl || kind == CXCursor_EnumDecl || kind == CXCursor_Namespace ||
+            kind == CXCursor_FunctionTemplate || kind == CXCursor_ClassTemplate) {
+            error(at, "this declaration is not supported: a kernel file holds #defines and one __global__ kernel");
+        }
+    }
+
+    std::vector<Edit> edits;
+
+private:
+    void macro(CXCursor c)
+    {
+        if (clang_Cursor_isMacroFunctionLike(c)) return;
+        const std::string name = str(clang_getCursorSpelling(c));
+        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+        CXToken* tokens = nullptr;
+        unsigned n = 0;
+        clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+        // name, then the value: one integer literal, maybe in parentheses
+        std::vector<std::string> value;
+        for (unsigned i = 1; i < n; ++i) value.push_back(str(clang_getTokenSpelling(tu, tokens[i])));
+        clang_disposeTokens(tu, tokens, n);
+        if (value.size() == 3 && value[0] == "(" && value[2] == ")") value = {value[1]};
+        if (value.size() != 1) return;
+        const std::string& v = value[0];
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 15) return;
+        out_.defines.emplace_back(name, std::stoll(v));
+    }
+
+    void kernel(CXCursor fn)
+    {
+        out_.kernelName = str(clang_getCursorSpelling(fn));
+        const Pos at = expansion(clang_getCursorLocation(fn));
+        if (clang_getCursorResultType(fn).kind != CXType_Void)
+            error(at, "kernel " + out_.kernelName + " must return void, as every __global__ function does");
+        // `__global__` (a macro expansion at the start of the declaration) becomes the
+        // template head; it is the annotation's extent.
+        clang_visitChildren(
+            fn,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                auto* self = static_cast<Translator*>(d);
+                if (clang_getCursorKind(child) == CXCursor_AnnotateAttr) {
+                    const CXSourceRange r = clang_getCursorExtent(child);
+                    const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
+                    if (b.inMain && e.inMain && e.offset > b.offset)
+                        self->edits.push_back(Edit{b.offset, e.offset, "template <class X> TS_DEVICE"});
+                }
+                return CXChildVisit_Continue;
+            },
+            this);
+        // The context goes first in the parameter list.
+        const int params = clang_Cursor_getNumArguments(fn);
+        const size_t open = src_.find('(', at.offset);
+        if (open == std::string::npos) {
+            error(at, "cannot find the parameter list of " + out_.kernelName);
+            return;
+        }
+        edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1),
+                             params > 0 ? "X& ts_ctx, " : "X& ts_ctx"});
+        for (int i = 0; i < params; ++i) param(clang_Cursor_getArgument(fn, static_cast<unsigned>(i)));
+        // The body.
+        kernelCursor_ = fn;
+        clang_visitChildren(
+            fn,
+            [](CXCursor child, CXCursor parent, CXClientData d) {
+                return static_cast<Translator*>(d)->body(child, parent);
+            },
+            this);
+    }
+
+    void param(CXCursor p)
+    {
+        KernelParam kp;
+        kp.name = str(clang_getCursorSpelling(p));
+        const Pos name = expansion(clang_getCursorLocation(p));
+        kp.line = name.line;
+        const CXType t = clang_getCanonicalType(clang_getCursorType(p));
+        const Pos begin = expansion(clang_getRangeStart(clang_getCursorExtent(p)));
+        if (t.kind == CXType_Pointer) {
+            const CXType pointee = clang_getPointeeType(t);
+            if (clang_getCanonicalType(pointee).kind != CXType_Float) {
+                error(name, "parameter " + kp.name + " points to " + str(clang_getTypeSpelling(pointee)) +
+                                ": the simulator models float arrays (float* or const float*)");
+                return;
+            }
+            kp.kind = clang_isConstQualifiedType(pointee) ? KernelParam::Kind::ConstFloatPointer
+                                                          : KernelParam::Kind::FloatPointer;
+            const char* type = kp.kind == KernelParam::Kind::ConstFloatPointer
+                                   ? "typename X::template GlobalPtr<const float> "
+                                   : "typename X::template GlobalPtr<float> ";
+            if (begin.inMain && name.inMain && name.offset > begin.offset)
+                edits.push_back(Edit{begin.offset, name.offset, type});
+        } else if (t.kind == CXType_Int || t.kind == CXType_UInt) {
+            kp.kind = KernelParam::Kind::Int;
+        } else {
+            error(name, "parameter " + kp.name + " has type " + str(clang_getTypeSpelling(clang_getCursorType(p))) +
+                            ": a kernel here takes float pointers and int sizes");
+            return;
+        }
+        out_.params.push_back(kp);
+    }
+
+    CXChildVisitResult body(CXCursor c, CXCursor parent)
+    {
+        const CXCursorKind kind = clang_getCursorKind(c);
+        const Pos at = expansion(clang_getCursorLocation(c));
+        switch (kind) {
+        case CXCursor_VarDecl: {
+            if (annotation(c) == "ts:shared") {
+                shared(c, at);
+                return CXChildVisit_Continue;
+            }
+            if (annotation(c) == "ts:constant") error(at, "__constant__ memory is not supported yet");
+            if (clang_Cursor_getStorageClass(c) == CX_SC_Static)
+                error(at, "static variable " + str(clang_getCursorSpelling(c)) +
+                              " is not supported: each thread's variables are its own registers");
+            break;
+        }
+        case CXCursor_DeclRefExpr: {
+            const CXCursor ref = clang_getCursorReferenced(c);
+            const std::string name = str(clang_getCursorSpelling(ref));
+            const Pos defined = spelling(clang_getCursorLocation(ref));
+            if (!defined.inMain && (name == "threadIdx" || name == "blockIdx" || name == "blockDim" ||
+                                    name == "gridDim" || name == "__syncthreads")) {
+                const Pos sp = spelling(clang_getCursorLocation(c));
+                if (!sp.inMain || sp.offset != at.offset) {
+                    error(at, name + " inside a macro is not supported: write it in the kernel's text");
+                    break;
+                }
+                if (name == "__syncthreads") {
+                    edits.push_back(Edit{at.offset, at.offset + static_cast<unsigned>(name.size()), "ts_ctx.syncthreads"});
+                    out_.barrierLines.push_back(at.line);
+                } else {
+                    edits.push_back(Edit{at.offset, at.offset, "ts_ctx."});
+                }
+            }
+            if (clang_equalCursors(ref, kernelCursor_))
+                error(at, "kernel " + out_.kernelName + " calls itself: recursion is not supported");
+            break;
+        }
+        case CXCursor_CallExpr: {
+            const CXCursor ref = clang_getCursorReferenced(c);
+            if (clang_Cursor_isNull(ref)) break;
+            const std::string name = str(clang_getCursorSpelling(ref));
+            if (clang_equalCursors(ref, kernelCursor_))
+                error(at, "kernel " + out_.kernelName + " calls itself: recursion is not supported");
+            break;
+        }
+        case CXCursor_CXXNewExpr:
+        case CXCursor_CXXDeleteExpr:
+            error(at, "new and delete are not supported: a kernel uses its parameters, registers and __shared__ arrays");
+            break;
+        case CXCursor_CXXThrowExpr:
+        case CXCursor_CXXTryStmt:
+            error(at, "exceptions are not supported in a kernel (nor does CUDA have them)");
+            break;
+        case CXCursor_GotoStmt:
+            error(at, "goto is not supported: use a loop or a branch");
+            break;
+        case CXCursor_LambdaExpr:
+            error(at, "lambdas are not supported in a kernel file here: write the code in the kernel");
+            break;
+        case CXCursor_AsmStmt:
+            error(at, "inline assembly is not supported");
+            break;
+        default:
+            break;
+        }
+        (void)parent;
+        return CXChildVisit_Recurse;
+    }
+
+    void shared(CXCursor v, const Pos& at)
+    {
+        SharedArray a;
+        a.name = str(clang_getCursorSpelling(v));
+        a.line = at.line;
+        if (clang_Cursor_getStorageClass(v) == CX_SC_Extern) {
+            error(at, "extern __shared__ " + a.name +
+                          " (dynamic shared memory) is not supported: declare the array with a constant size, "
+                          "as PMPP Fig. 5.9 does");
+            return;
+        }
+        CXType t = clang_getCanonicalType(clang_getCursorType(v));
+        while (t.kind == CXType_ConstantArray) {
+            a.extents.push_back(clang_getArraySize(t));
+            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        }
+        if (clang_getCanonicalType(clang_getCursorType(v)).kind == CXType_IncompleteArray) {
+            error(at, "__shared__ " + a.name + " has no size: declare it with a constant size");
+            return;
+        }
+        if (t.kind != CXType_Float) {
+            error(at, "__shared__ " + a.name + " holds " + str(clang_getTypeSpelling(t)) +
+                          ": the simulator models float arrays");
+            return;
+        }
+        if (a.extents.empty() || a.extents.size() > 2) {
+            error(at, "__shared__ " + a.name + " must be a 1D or 2D array of float");
+            return;
+        }
+        // An initialiser would run once per thread here but is not allowed for __shared__.
+        bool init = false;
+        clang_visitChildren(
+            v,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                if (clang_getCursorKind(child) == CXCursor_InitListExpr) *static_cast<bool*>(d) = true;
+                return CXChildVisit_Continue;
+            },
+            &init);
+        if (init) {
+            error(at, "__shared__ " + a.name + " has an initialiser: CUDA does not allow one; store the values in the kernel");
+            return;
+        }
+        // The declaration `__shared__ float Mds[A][B]` (without its semicolon) becomes the
+        // context's array of the same name and extents, written as in the student's text.
+        const CXSourceRange r = clang_getCursorExtent(v);
+        const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
+        if (!b.inMain || !e.inMain || e.offset <= at.offset) {
+            error(at, "cannot place __shared__ " + a.name + " in the file");
+            return;
+        }
+        std::vector<std::string> dims;
+        size_t p = at.offset + a.name.size();
+        while (dims.size() < a.extents.size()) {
+            const size_t open = src_.find('[', p);
+            if (open == std::string::npos || open >= e.offset) break;
+            int depth = 0;
+            size_t close = open;
+            for (; close < e.offset; ++close) {
+                if (src_[close] == '[') ++depth;
+                if (src_[close] == ']' && --depth == 0) break;
+            }
+            dims.push_back(src_.substr(open + 1, close - open - 1));
+            p = close + 1;
+        }
+        if (dims.size() != a.extents.size()) {
+            // Extents written through a typedef or similar: use the values.
+            dims.clear();
+            for (long long x : a.extents) dims.push_back(std::to_string(x));
+        }
+        std::string text = "auto&& " + a.name + " = ts_ctx.template " + (dims.size() == 2 ? "shared2d" : "shared1d") +
+                           "<float, ";
+        for (const std::string& d : dims) text += "(" + d + "), ";
+        text += "__LINE__>(\"" + a.name + "\")";
+        // Keep the line count: the declaration's own line breaks follow it.
+        text += std::string(static_cast<size_t>(std::count(src_.begin() + b.offset, src_.begin() + e.offset, '\n')), '\n');
+        edits.push_back(Edit{b.offset, e.offset, text});
+        out_.shared.push_back(a);
+    }
+
+    const std::string& src_;
+    Translation& out_;
+    CXCursor kernelCursor_ = clang_getNullCursor();
+};
+
+}  // namespace
+
+const long long* Translation::define(const std::string& name) const
+{
+    for (const auto& [n, v] : defines)
+        if (n == name) return &v;
+    return nullptr;
+}
+
+std::string formatDiagnostic(const std::string& fileName, const Diagnostic& d)
+{
+    std::string s = fileName;
+    if (d.line > 0) s += ":" + std::to_string(d.line);
+    if (d.column > 0) s += ":" + std::to_string(d.column);
+    return s + ": error: " + d.message;
+}
+
+Translation translateCuda(const std::string& source, const std::string& fileName)
+{
+    (void)fileName;
+    Translation out;
+    std::unique_ptr<void, void (*)(CXIndex)> index(clang_createIndex(0, 0), clang_disposeIndex);
+    if (!index) throw std::runtime_error("libclang could not start (clang_createIndex failed)");
+    CXUnsavedFile files[2] = {{kMainPath, source.data(), static_cast<unsigned long>(source.size())},
+                              {kPreludePath, kPrelude, static_cast<unsigned long>(std::strlen(kPrelude))}};
+    const char* args[] = {"-x", "c++", "-std=c++17", "-include", kPreludePath, "-nostdinc", "-nostdinc++",
+                          "-Wno-unused-value"};
+    CXTranslationUnit tu = nullptr;
+    const CXErrorCode rc = clang_parseTranslationUnit2(index.get(), kMainPath, args, sizeof args / sizeof *args, files, 2,
+                                                       CXTranslationUnit_DetailedPreprocessingRecord, &tu);
+    if (rc != CXError_Success || !tu) {
+        out.errors.push_back(Diagnostic{0, 0, "the C++ front end (libclang) could not parse the file"});
+        return out;
+    }
+    std::unique_ptr<CXTranslationUnitImpl, void (*)(CXTranslationUnit)> owner(tu, clang_disposeTranslationUnit);
+
+    Translator t(source, out);
+    // The front end's own errors, with CUDA's names that TileScope does not model explained.
+    for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        const CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev >= CXDiagnostic_Error) {
+            const Pos p = expansion(clang_getDiagnosticLocation(d));
+            std::string message = str(clang_getDiagnosticSpelling(d));
+            const std::string undeclared = "use of undeclared identifier '";
+            if (message.rfind(undeclared, 0) == 0) {
+                const std::string name = message.substr(undeclared.size(), message.find('\'', undeclared.size()) - undeclared.size());
+                const std::string why = unsupported(name);
+                if (!why.empty()) message = why;
+            }
+            if (message.find("file not found") != std::string::npos)
+                message += " (a kernel file includes nothing: the CUDA names it uses are known without headers)";
+            t.error(p.inMain ? p.line : 0, p.inMain ? p.column : 0, message);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    clang_visitChildren(
+        clang_getTranslationUnitCursor(tu),
+        [](CXCursor c, CXCursor, CXClientData d) {
+            static_cast<Translator*>(d)->topLevel(c);
+            return CXChildVisit_Continue;
+        },
+        &t);
+    if (out.kernelName.empty() && out.errors.empty())
+        out.errors.push_back(Diagnostic{0, 0, "the file has no __global__ kernel"});
+    std::sort(out.errors.begin(), out.errors.end(),
+              [](const Diagnostic& a, const Diagnostic& b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); });
+    if (!out.errors.empty()) return out;
+
+    // Apply the edits from the end of the file back, so that earlier offsets stay valid.
+    std::vector<Edit> edits = t.edits;
+    // At one offset a replacement goes first and an insertion then lands in front of it.
+    std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+        if (a.begin != b.begin) return a.begin > b.begin;
+        return (a.end > a.begin) > (b.end > b.begin);
+    });
+    std::string code = source;
+    unsigned limit = static_cast<unsigned>(code.size());
+    for (const Edit& e : edits) {
+        if (e.end > limit) continue;   // overlaps an edit after it: cannot happen for the edits above
+        code.replace(e.begin, e.end - e.begin, e.text);
+        limit = e.begin;
+    }
+    out.code = std::move(code);
+    return out;
+}
+
+}  // namespace ts::student

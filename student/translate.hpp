@@ -1,0 +1,76 @@
+// A student's kernel in plain CUDA, as PMPP prints it, turned into the project's
+// single-source form (kernels/context.cuh) so that the simulator can run it: the same text
+// with the kernel made a template over the execution context X, its pointer parameters
+// made X's GlobalPtr, threadIdx / blockIdx / blockDim / gridDim and __syncthreads() read
+// from the context, and each __shared__ array declared through the context. Nothing else
+// of the student's text changes and every line keeps its number, so the simulator's source
+// lines are the student's.
+//
+// The C++ front end is Debian's libclang (clang-c/Index.h): the file is parsed as C++17
+// after a small prelude that declares the CUDA names it may use, and every edit is placed
+// from the syntax tree, never by matching C++ text.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ts::student {
+
+/// One problem with the student's file, as a compiler reports it: 1-based line and column
+/// in the student's file (0 when it concerns the whole file).
+struct Diagnostic {
+    unsigned line = 0, column = 0;
+    std::string message;
+};
+
+/// A parameter of the student's __global__ kernel.
+struct KernelParam {
+    enum class Kind { FloatPointer, ConstFloatPointer, Int };
+    std::string name;
+    Kind kind = Kind::Int;
+    unsigned line = 0;
+};
+
+/// A __shared__ array of the kernel: its name, its extents (1 or 2, in elements, as the
+/// front end evaluated them) and the line it is declared on.
+struct SharedArray {
+    std::string name;
+    std::vector<long long> extents;
+    unsigned line = 0;
+};
+
+/// What translateCuda() makes of a file.
+struct Translation {
+    /// The kernel in the single-source form: a function template
+    /// `template <class X> TS_DEVICE void NAME(X& ts_ctx, ...)`, line for line the student's
+    /// text. Empty when `errors` is not.
+    std::string code;
+    std::string kernelName;
+    std::vector<KernelParam> params;
+    std::vector<SharedArray> shared;
+    /// Object-like macros of the file whose value is one integer literal (`#define
+    /// TILE_WIDTH 16`), in the order they are defined.
+    std::vector<std::pair<std::string, long long>> defines;
+    /// Lines of the __syncthreads() calls, in the order they appear.
+    std::vector<unsigned> barrierLines;
+    /// Compile errors and unsupported constructs, each with its line; the translation is
+    /// usable only when this is empty.
+    std::vector<Diagnostic> errors;
+
+    bool ok() const { return errors.empty(); }
+    /// The integer value of macro `name`, if the file defines one.
+    const long long* define(const std::string& name) const;
+};
+
+/// Translates the student's CUDA `source`, read from `fileName` (used in messages only).
+/// Accepts one __global__ kernel with float pointer and int parameters, __shared__ float
+/// arrays of constant size (1D or 2D), the CUDA built-in index variables, __syncthreads(),
+/// loops, branches and integer #defines. Anything else it finds (a second kernel, host code,
+/// __device__ helpers, __constant__ memory, dynamic shared memory, atomics, warp
+/// intrinsics, printf, recursion, C++ errors) is an error naming its line. Never throws for
+/// a bad file; throws std::runtime_error only when libclang itself cannot start.
+Translation translateCuda(const std::string& source, const std::string& fileName);
+
+/// `file:line:col: error: message`, as compilers print it (no line or column when 0).
+std::string formatDiagnostic(const std::string& fileName, const Diagnostic& d);
+
+}  // namespace ts::student
