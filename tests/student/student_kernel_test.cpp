@@ -1,0 +1,210 @@
+// A student's kernel in plain CUDA (student/): the translation keeps the student's lines and
+// refuses what TileScope does not model, naming the line; and the registry's kernels, written
+// as plain CUDA files (tests/student/kernels/), simulate exactly like the built-in ones: the
+// same P, the same counters and the same trace, with source lines moved to the file's.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sim/engine/simulate.hpp"
+#include "student/module.hpp"
+#include "student/translate.hpp"
+
+namespace {
+
+using namespace ts;
+
+std::string kernelPath(const std::string& name) { return std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/kernels/" + name; }
+
+student::LoadOptions options()
+{
+    student::LoadOptions o;
+    o.cacheDir = TILESCOPE_STUDENT_CACHE;
+    return o;
+}
+
+std::string errorsOf(const std::vector<student::Diagnostic>& errors)
+{
+    std::string s;
+    for (const student::Diagnostic& d : errors) s += student::formatDiagnostic("kernel.cu", d) + "\n";
+    return s;
+}
+
+/// The one error translateCuda() gives `source`, checked to be on `line`, and its text.
+std::string onlyError(const std::string& source, unsigned line)
+{
+    const student::Translation t = student::translateCuda(source, "kernel.cu");
+    EXPECT_EQ(t.errors.size(), 1u) << errorsOf(t.errors);
+    if (t.errors.empty()) return "";
+    EXPECT_EQ(t.errors.front().line, line) << errorsOf(t.errors);
+    EXPECT_TRUE(t.code.empty());
+    return t.errors.front().message;
+}
+
+TEST(StudentTranslate, KeepsEveryLineAndRewritesOnlyTheCudaNames)
+{
+    const std::string src = "#define TILE_WIDTH 4\n"
+                            "__global__ void k(float* M, const float* N, float* P, int Width)\n"
+                            "{\n"
+                            "    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];\n"
+                            "    int tx = threadIdx.x + blockDim.x * blockIdx.y;\n"
+                            "    __syncthreads();\n"
+                            "}\n";
+    const student::Translation t = student::translateCuda(src, "kernel.cu");
+    ASSERT_TRUE(t.ok()) << errorsOf(t.errors);
+    EXPECT_EQ(std::count(t.code.begin(), t.code.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+    EXPECT_NE(t.code.find("template <class X> TS_DEVICE void k(X& ts_ctx, typename X::template GlobalPtr<float> M, "
+                          "typename X::template GlobalPtr<const float> N, typename X::template GlobalPtr<float> P, int Width)"),
+              std::string::npos)
+        << t.code;
+    EXPECT_NE(t.code.find("auto&& Mds = ts_ctx.template shared2d<float, (TILE_WIDTH), (TILE_WIDTH), __LINE__>(\"Mds\");"),
+              std::string::npos)
+        << t.code;
+    EXPECT_NE(t.code.find("int tx = ts_ctx.threadIdx.x + ts_ctx.blockDim.x * ts_ctx.blockIdx.y;"), std::string::npos) << t.code;
+    EXPECT_NE(t.code.find("    ts_ctx.syncthreads();\n"), std::string::npos) << t.code;
+    EXPECT_EQ(t.kernelName, "k");
+    ASSERT_EQ(t.params.size(), 4u);
+    EXPECT_EQ(t.params[0].kind, student::KernelParam::Kind::FloatPointer);
+    EXPECT_EQ(t.params[1].kind, student::KernelParam::Kind::ConstFloatPointer);
+    EXPECT_EQ(t.params[3].kind, student::KernelParam::Kind::Int);
+    ASSERT_EQ(t.shared.size(), 1u);
+    EXPECT_EQ(t.shared[0].extents, (std::vector<long long>{4, 4}));
+    EXPECT_EQ(t.barrierLines, std::vector<unsigned>{6});
+    ASSERT_NE(t.define("TILE_WIDTH"), nullptr);
+    EXPECT_EQ(*t.define("TILE_WIDTH"), 4);
+}
+
+TEST(StudentTranslate, RefusesWhatItDoesNotModelWithTheLine)
+{
+    const std::string head = "__global__ void k(float* M, float* N, float* P, int Width)\n{\n";
+    EXPECT_NE(onlyError(head + "    atomicAdd(P, 1.0f);\n}\n", 3).find("atomicAdd is not supported"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    float v = __shfl_down_sync(0xffffffff, 1.0f, 1);\n}\n", 3).find("warp intrinsics"),
+              std::string::npos);
+    EXPECT_NE(onlyError(head + "    printf(\"%d\", 1);\n}\n", 3).find("printf is not supported"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    extern __shared__ float buf[];\n}\n", 3).find("dynamic shared memory"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    __shared__ int counts[4];\n}\n", 3).find("float arrays"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    k(M, N, P, Width);\n}\n", 3).find("recursion"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    int x = undefinedThing;\n}\n", 3).find("undeclared identifier 'undefinedThing'"),
+              std::string::npos);
+    EXPECT_NE(onlyError(head + "}\n__global__ void k2(float* P) {}\n", 4).find("a second __global__ kernel"),
+              std::string::npos);
+    EXPECT_NE(onlyError("__device__ float twice(float v) { return 2 * v; }\n" + head + "}\n", 1).find("__device__ function"),
+              std::string::npos);
+    EXPECT_NE(onlyError(head + "}\nint main() { return 0; }\n", 4).find("host code"), std::string::npos);
+    EXPECT_NE(onlyError("__global__ void k(double* P)\n{\n}\n", 1).find("points to double: the simulator models float arrays"), std::string::npos);
+    EXPECT_NE(onlyError("#include <cstdio>\n" + head + "}\n", 1).find("includes nothing"), std::string::npos);
+    const student::Translation none = student::translateCuda("int x;\n", "kernel.cu");
+    ASSERT_FALSE(none.ok());
+}
+
+TEST(StudentModule, ErrorsComeBackAsTheStudentsFileAndLine)
+{
+    // A missing parameter role, a const output and an unknown size: found before compiling.
+    student::LoadResult r = student::loadKernelSource(
+        "__global__ void k(const float* M, const float* N, const float* P, int rows)\n{\n}\n", "kernel.cu", options());
+    EXPECT_FALSE(r.ok());
+    const std::string all = errorsOf(r.errors);
+    EXPECT_NE(all.find("kernel.cu:1: error: parameter P is the output P"), std::string::npos) << all;
+    EXPECT_NE(all.find("kernel.cu:1: error: int parameter rows is not a size"), std::string::npos) << all;
+    r = student::loadKernelFile(kernelPath("no-such-file.cu"), options());
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors[0].message.find("cannot read the kernel file"), std::string::npos);
+}
+
+/// Simulates `kernel` at the given size with the full trace of block (1, 1).
+sim::Simulation run(const std::string& kernel, int j, int k, int l, int tile)
+{
+    sim::Scenario s = sim::matmulScenario(kernel, j, k, l, tile, sim::Uint3{1, 1, 0}, 7);
+    const std::string why = sim::validate(s);
+    EXPECT_EQ(why, "") << kernel;
+    return sim::simulate(s, sim::SimOptions{});
+}
+
+/// Every registry kernel with a plain CUDA twin in tests/student/kernels/ gives, loaded from
+/// that file, the same P, counters and trace as built in, at a square and a ragged size.
+TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
+{
+    struct Case {
+        const char* file;
+        const char* builtIn;
+    };
+    const Case cases[] = {{"matmul_naive.cu", "matmul-naive"},
+                          {"matmul_tiled.cu", "matmul-tiled"},
+                          {"matmul_tiled_nds_transposed.cu", "matmul-tiled-nds-transposed"},
+                          {"matmul_tiled_nds_padded.cu", "matmul-tiled-nds-padded"}};
+    struct Size {
+        int j, k, l;
+    };
+    for (const Case& c : cases) {
+        const student::LoadResult loaded = student::loadKernelFile(kernelPath(c.file), options());
+        ASSERT_TRUE(loaded.ok()) << c.file << "\n" << errorsOf(loaded.errors);
+        for (const Size z : {Size{64, 64, 64}, Size{50, 37, 45}}) {
+            SCOPED_TRACE(std::string(c.file) + " at " + std::to_string(z.j) + "x" + std::to_string(z.k) + "x" +
+                         std::to_string(z.l));
+            const sim::Simulation a = run(loaded.info->name, z.j, z.k, z.l, 16);
+            const sim::Simulation b = run(c.builtIn, z.j, z.k, z.l, 16);
+            ASSERT_EQ(a.error, "");
+            EXPECT_TRUE(a.matchesReference);
+            ASSERT_EQ(a.P.size(), b.P.size());
+            EXPECT_EQ(std::memcmp(a.P.data(), b.P.data(), a.P.size() * sizeof(float)), 0);
+            EXPECT_EQ(a.counters.totals.global_loads, b.counters.totals.global_loads);
+            EXPECT_EQ(a.counters.totals.global_stores, b.counters.totals.global_stores);
+            EXPECT_EQ(a.counters.totals.shared_loads, b.counters.totals.shared_loads);
+            EXPECT_EQ(a.counters.totals.shared_stores, b.counters.totals.shared_stores);
+            EXPECT_EQ(a.counters.totals.barriers, b.counters.totals.barriers);
+            EXPECT_EQ(a.counters.totals.flops, b.counters.totals.flops);
+            EXPECT_EQ(a.counters.totals.zero_fills, b.counters.totals.zero_fills);
+            EXPECT_EQ(a.counters.totals.global_ld_sectors, b.counters.totals.global_ld_sectors);
+            EXPECT_EQ(a.counters.totals.shared_ld_conflicts, b.counters.totals.shared_ld_conflicts);
+            EXPECT_EQ(a.counters.elementLoads, b.counters.elementLoads);
+            EXPECT_EQ(a.counters.elementStores, b.counters.elementStores);
+            EXPECT_EQ(a.counters.elementWriters, b.counters.elementWriters);
+            // The trace, event for event; lines map one to one from the built-in file to the student's.
+            ASSERT_EQ(a.trace.events.size(), b.trace.events.size());
+            ASSERT_GT(a.trace.events.size(), 0u);
+            std::map<unsigned, unsigned> line, back;
+            size_t differing = 0;
+            for (size_t i = 0; i < a.trace.events.size(); ++i) {
+                const sim::Event& x = a.trace.events[i];
+                const sim::Event& y = b.trace.events[i];
+                const bool same = x.op == y.op && x.thread == y.thread && x.index == y.index &&
+                                  std::memcmp(&x.value, &y.value, sizeof(float)) == 0 && x.seq == y.seq &&
+                                  x.flags == y.flags && x.origin == y.origin && x.originArray == y.originArray &&
+                                  (x.array == y.array ||
+                                   a.trace.arrays.at(x.array).name == b.trace.arrays.at(y.array).name);
+                differing += !same;
+                if (y.line == 0) continue;
+                auto [it, fresh] = line.emplace(y.line, x.line);
+                auto [jt, fresh2] = back.emplace(x.line, y.line);
+                EXPECT_EQ(it->second, x.line) << "built-in line " << y.line << " went to two lines";
+                EXPECT_EQ(jt->second, y.line) << "student line " << x.line << " came from two lines";
+            }
+            EXPECT_EQ(differing, 0u);
+            EXPECT_EQ(a.trace.steps.size(), b.trace.steps.size());
+            EXPECT_EQ(a.hazards.raw + a.hazards.war + a.hazards.waw, b.hazards.raw + b.hazards.war + b.hazards.waw);
+        }
+    }
+}
+
+/// PMPP Fig. 5.9 as printed: float* inputs (not const), one Width, no boundary checks. On a
+/// multiple of TILE_WIDTH it is matmul-tiled; on another size validation asks for a square.
+TEST(StudentModule, TheTextbooksSquareSignatureRunsAsMatmulTiled)
+{
+    const student::LoadResult loaded = student::loadKernelFile(kernelPath("pmpp_fig5_9.cu"), options());
+    ASSERT_TRUE(loaded.ok()) << errorsOf(loaded.errors);
+    EXPECT_TRUE(loaded.info->squareOnly);
+    const sim::Simulation a = run(loaded.info->name, 64, 64, 64, 16);
+    const sim::Simulation b = run("matmul-tiled", 64, 64, 64, 16);
+    EXPECT_TRUE(a.matchesReference);
+    EXPECT_EQ(a.counters.elementLoads, b.counters.elementLoads);
+    EXPECT_EQ(a.trace.events.size(), b.trace.events.size());
+    sim::Scenario ragged = sim::matmulScenario(loaded.info->name, 64, 32, 64, 16);
+    EXPECT_NE(sim::validate(ragged).find("must be square"), std::string::npos) << sim::validate(ragged);
+    sim::Scenario wrongTile = sim::matmulScenario(loaded.info->name, 64, 64, 64, 8);
+    EXPECT_NE(sim::validate(wrongTile).find("is 16 (its file defines it)"), std::string::npos) << sim::validate(wrongTile);
+}
+
+}  // namespace
