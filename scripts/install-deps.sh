@@ -12,6 +12,7 @@ packages=(
   libtbb-dev                                          # oneTBB: the simulator's worker threads
   libgtest-dev libbenchmark-dev                       # tests and benchmarks
   clang libclang-rt-14-dev                            # the fuzzers (libFuzzer; scripts/fuzz.sh)
+  libclang-14-dev                                     # a student's own kernel: the C++ front end (student/)
   xvfb xauth                                          # GUI tests without a display
   chromium-headless-shell                             # renders the SVG exports in the GUI tests
 )

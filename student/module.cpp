@@ -39,10 +39,15 @@ std::string compiler()
     if (const char* c = std::getenv("TILESCOPE_CXX"); c && *c) return c;
     return TILESCOPE_CXX_COMPILER;
 }
+/// The headers: the source tree TileScope was built from, else those installed beside the
+/// executable (<prefix>/share/tilescope/include, CMake's install rules).
 std::string includeRoot()
 {
     if (const char* c = std::getenv("TILESCOPE_INCLUDE_DIR"); c && *c) return c;
-    return TILESCOPE_SOURCE_DIR;
+    std::error_code ec;
+    if (fs::exists(fs::path(TILESCOPE_SOURCE_DIR) / "student" / "module_abi.hpp", ec)) return TILESCOPE_SOURCE_DIR;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return (exe.parent_path().parent_path() / TILESCOPE_INSTALLED_INCLUDE).string();
 }
 /// What the module is built with: the simulator's floating-point rules (no contraction:
 /// the context fuses exactly where nvcc does) and the student's text optimised lightly.

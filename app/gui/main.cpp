@@ -21,6 +21,9 @@
 #include "app.hpp"
 #include "export_files.hpp"
 #include "headless.hpp"
+#ifdef TILESCOPE_HAVE_STUDENT
+#include "student/module.hpp"
+#endif
 
 namespace {
 
@@ -173,6 +176,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     int frames = 0, delayMs = 1500;
     Parsed r;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
+    std::string kernelFile;
+    cli.add_option("--kernel-file", kernelFile,
+                   "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
+                   "(docs/student-kernels.md), compiled and stepped through at twice its tile");
     cli.add_option("--step", step, "Starting step: a number from 0, or 'last'")->check(stepValidator());
     cli.add_option("--window", window, "Window size in pixels, WxH (default 1600x900)")->check(windowValidator());
     CLI::Option* shot = cli.add_option("--screenshot", screenshot, "Render the scenario at --step, save this PNG and exit");
@@ -243,6 +250,37 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     Options& o = r.options;
     // A malformed scenario file throws sim::ScenarioFileError, exit status 2 (exitStatus).
     o.preset = scenario.empty() ? ts::sim::defaultPreset(panelNameList()) : ts::sim::findPreset(scenario, panelNameList());
+    if (!kernelFile.empty()) {
+#ifdef TILESCOPE_HAVE_STUDENT
+        const ts::student::LoadResult k = ts::student::loadKernelFile(kernelFile);
+        if (!k.ok()) {
+            std::string all;
+            for (const ts::student::Diagnostic& d : k.errors)
+                all += (all.empty() ? "" : "\n") + ts::student::formatDiagnostic(kernelFile, d);
+            throw UsageError(all);
+        }
+        // The student's kernel on a problem of two by two blocks, the traced block first.
+        ts::sim::Scenario& s = o.preset.scenario;
+        s.kernel = k.info->name;
+        s.info = nullptr;
+        s.tile = k.info->tiles.empty() ? 4 : k.info->tiles.front();
+        s.j = s.k = s.l = 2 * s.tile;
+        s.block = {};
+        s.dropBarriers = 0;
+        o.preset.title = k.info->summary;
+        o.preset.name = k.info->name;
+        o.preset.narration.clear();
+        o.preset.narrate.clear();
+        o.preset.questions.clear();
+        o.preset.questionProblems.clear();
+        o.preset.occupancy.reset();
+        o.preset.thread.reset();
+        o.preset.file.clear();
+#else
+        throw UsageError("this build cannot load a kernel file: it was built without libclang (install libclang-14-dev "
+                         "and rebuild).");
+#endif
+    }
     if (std::string e = ts::sim::validate(o.preset.scenario); !e.empty())
         throw UsageError((o.preset.file.empty() ? o.preset.name : o.preset.file) + ": " + e);
     if (!results.empty()) {

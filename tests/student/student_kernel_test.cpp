@@ -4,7 +4,10 @@
 // same P, the same counters and the same trace, with source lines moved to the file's.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
 #include <cstring>
+#include <sys/wait.h>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -205,6 +208,41 @@ TEST(StudentModule, TheTextbooksSquareSignatureRunsAsMatmulTiled)
     EXPECT_NE(sim::validate(ragged).find("must be square"), std::string::npos) << sim::validate(ragged);
     sim::Scenario wrongTile = sim::matmulScenario(loaded.info->name, 64, 64, 64, 8);
     EXPECT_NE(sim::validate(wrongTile).find("is 16 (its file defines it)"), std::string::npos) << sim::validate(wrongTile);
+}
+
+/// Runs tilescope-cli with `args`; its exit status and what it printed on both streams.
+int cli(const std::string& args, std::string& out)
+{
+    const std::string cmd = "TILESCOPE_CACHE_DIR='" TILESCOPE_STUDENT_CACHE "' '" TILESCOPE_CLI "' " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    std::array<char, 4096> buf{};
+    out.clear();
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The command line prints a refused file like a compiler, exits 2 (bad input), and names a
+/// wrong kernel's race with the student's own lines.
+TEST(StudentCli, RefusalsReadLikeACompilerAndRacesNameTheStudentsLines)
+{
+    std::string out;
+    const std::string atomic = std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/wrong/atomic_sum.cu";
+    EXPECT_EQ(cli("simulate --kernel-file '" + atomic + "' --width 8 --tile 4", out), 2) << out;
+    EXPECT_NE(out.find(atomic + ":9:13: error: atomicAdd is not supported"), std::string::npos) << out;
+
+    const std::string race = std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/wrong/missing_barrier_after_load.cu";
+    EXPECT_EQ(cli("simulate --kernel-file '" + race + "' --width 8 --tile 4 --hazard-report --quiet", out), 0) << out;
+    EXPECT_NE(out.find("RAW hazard on shared Mds: write at line 19, then read at line 29 by another thread with no "
+                       "barrier between"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("P vs reference  DIFFERS"), std::string::npos) << out;
+
+    EXPECT_EQ(cli("simulate --kernel-file '" + race + "' --kernel matmul-tiled --width 8", out), 2) << out;
+    EXPECT_EQ(cli("simulate --width 8", out), 2) << out;
+    EXPECT_NE(out.find("--kernel NAME or --kernel-file FILE"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "kernels/context.cuh"
 #include "layout.hpp"
 #include "panels.hpp"
@@ -592,10 +593,14 @@ void CodePanel::draw(Frame& f)
             ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
         } else {
             const std::string& text = sim::kernelSource(info->sourceFile);
-            const std::string file = std::string("kernels/") + info->sourceFile;
+            // A built-in kernel's file lies under kernels/; a student's is named by its own path.
+            const bool loaded = sim::findLoadedKernel(info->name) == info;
+            const std::string file = loaded ? std::string(info->sourceFile) : std::string("kernels/") + info->sourceFile;
             // A slide names the file; the desk says what it is.
             colouredText(f.theme.palette.dimText,
-                         f.view.presentation ? file : file + ": the source the simulator and the GPU both compile");
+                         f.view.presentation ? file
+                         : loaded            ? file + ": your kernel, as the simulator runs it"
+                                             : file + ": the source the simulator and the GPU both compile");
             if (memoryGeneration_ != f.loaded.generation) {
                 memory_.lines = lineFigures(*s);
                 memoryGeneration_ = f.loaded.generation;
