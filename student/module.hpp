@@ -40,6 +40,9 @@ struct LoadResult {
     bool ok() const { return info != nullptr && errors.empty(); }
 };
 
+/// The calling executable must export the simulator to the module (CMake ENABLE_EXPORTS) and
+/// link what a kernel calls into (sim::simulate() brings it all).
+///
 /// Loads the CUDA kernel file `path` (see translateCuda() for what it may contain). A
 /// matrix multiplication kernel: pointer parameters named M, N and P (else the first two are
 /// the inputs and the third the output), int parameters j, k and l (M j x k, N k x l), or
