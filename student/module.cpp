@@ -286,8 +286,10 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     r.modulePath = stem + ".so";
     if (!options.useCache || !fs::exists(r.modulePath)) {
         t0 = Clock::now();
-        const std::string cpp = stem + ".cpp", log = stem + ".log",
-                          tmp = stem + "." + std::to_string(getpid()) + ".tmp.so";
+        // Files of this process alone: two processes may build the same kernel at once (the
+        // module is renamed into place, the last one wins with the same bytes).
+        const std::string mine = stem + "." + std::to_string(getpid());
+        const std::string cpp = mine + ".cpp", log = mine + ".log", tmp = mine + ".tmp.so";
         {
             std::ofstream out(cpp, std::ios::binary);
             out << unit;
@@ -314,9 +316,11 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         }
         if (rc != 0) {
             r.errors = compilerErrors(readFile(log), fileName);
-            fs::remove(tmp, ec);
+            for (const std::string& f : {tmp, cpp, log}) fs::remove(f, ec);
             return r;
         }
+        fs::remove(cpp, ec);
+        fs::remove(log, ec);
         fs::rename(tmp, r.modulePath, ec);
         if (ec) {
             r.errors.push_back(Diagnostic{0, 0, "cannot store the module in " + dir + ": " + ec.message()});

@@ -1,6 +1,8 @@
 // A student's tiled matrix multiplication with the barrier after the tile load left out:
 // a thread may read Mds and Nds slots that their loaders have not written yet (a
 // read-after-write race, PMPP sec. 5.4).
+// run: --width 8 --tile 4 --hazard-report
+// expect: RAW hazard on shared Mds: write at line 21, then read at line 31 by another thread with no barrier between
 #define TILE_WIDTH 4
 
 __global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
