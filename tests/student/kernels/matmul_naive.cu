@@ -1,5 +1,6 @@
-// matmul-naive as a student writes it for nvcc: PMPP Fig. 3.11 (sec. 3.4), generalised to M (j x k) times N (k x l). The same kernel as
-// kernels/matmul_naive.cuh, in plain CUDA (tests/student/student_kernel_test.cpp compares the two).
+// matmul-naive as a student writes it for nvcc: PMPP Fig. 3.11 (sec. 3.4), generalised to
+// M (j x k) times N (k x l). The same kernel as kernels/matmul_naive.cuh, in plain CUDA
+// (tests/student/student_kernel_test.cpp compares the two).
 
 __global__ void matmulNaive(const float* M, const float* N, float* P, int j, int k, int l)
 {

@@ -1,5 +1,6 @@
-// matmul-tiled-nds-padded as a student writes it for nvcc: the transposed Nds padded by one column (no bank conflicts). The same kernel as
-// kernels/matmul_tiled_nds_padded.cuh, in plain CUDA (tests/student/student_kernel_test.cpp compares the two).
+// matmul-tiled-nds-padded as a student writes it for nvcc: the transposed Nds padded by
+// one column (no bank conflicts). The same kernel as kernels/matmul_tiled_nds_padded.cuh,
+// in plain CUDA (tests/student/student_kernel_test.cpp compares the two).
 #define TILE_WIDTH 16
 
 __global__ void matmulTiledNdsPadded(const float* M, const float* N, float* P, int j, int k, int l)

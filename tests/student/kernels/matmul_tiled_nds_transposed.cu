@@ -1,5 +1,7 @@
-// matmul-tiled-nds-transposed as a student writes it for nvcc: matmul-tiled with the N tile stored transposed in Nds (bank conflicts, PMPP sec. 5.4 and 6.1). The same kernel as
-// kernels/matmul_tiled_nds_transposed.cuh, in plain CUDA (tests/student/student_kernel_test.cpp compares the two).
+// matmul-tiled-nds-transposed as a student writes it for nvcc: matmul-tiled with the N
+// tile stored transposed in Nds (bank conflicts, PMPP sec. 5.4 and 6.1). The same kernel
+// as kernels/matmul_tiled_nds_transposed.cuh, in plain CUDA
+// (tests/student/student_kernel_test.cpp compares the two).
 #define TILE_WIDTH 16
 
 __global__ void matmulTiledNdsTransposed(const float* M, const float* N, float* P, int j, int k, int l)
