@@ -27,7 +27,9 @@
 #include "sim/engine/warp_memory.hpp"
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
+#include "sim/engine/work_estimate.hpp"
 #include "student/module.hpp"
+#include "student/sandbox.hpp"
 #endif
 
 namespace ts::cli {
@@ -424,6 +426,16 @@ int Commands::runSimulate()
     opt.scheduleSeed = scheduleSeed_;
     opt.memoryModel = !noMemoryModel_;
     opt.threads = simThreads_;
+#ifdef TILESCOPE_HAVE_STUDENT
+    // A student's kernel runs in a child process: an endless loop or a crash ends there. The
+    // limits leave room for what the work estimate expects (sim/engine/work_estimate.hpp).
+    if (!simOpt_.kernelFile.empty()) {
+        const sim::WorkEstimate e = sim::estimateWork(s, opt);
+        const double seconds = 5 + 10 * e.seconds();
+        const uint64_t bytes = std::max<uint64_t>(uint64_t{4} << 30, 3 * e.bytes());
+        if (const std::optional<int> parent = student::continueInChild(seconds, bytes, "tilescope-cli: ")) return *parent;
+    }
+#endif
     std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_, simQuiet_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& r = std::get<sim::Simulation>(run);
