@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -53,8 +54,6 @@ std::string unsupported(const std::string& name)
         return name + " is not supported: a kernel here uses only its parameters, registers and __shared__ arrays";
     if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
         return name + " is not supported: use __syncthreads()";
-    if (name == "extern")
-        return "";
     return "";
 }
 
@@ -232,9 +231,7 @@ private:
         kernelCursor_ = fn;
         clang_visitChildren(
             fn,
-            [](CXCursor child, CXCursor parent, CXClientData d) {
-                return static_cast<Translator*>(d)->body(child, parent);
-            },
+            [](CXCursor child, CXCursor, CXClientData d) { return static_cast<Translator*>(d)->body(child); },
             this);
     }
 
@@ -270,7 +267,7 @@ private:
         out_.params.push_back(kp);
     }
 
-    CXChildVisitResult body(CXCursor c, CXCursor parent)
+    CXChildVisitResult body(CXCursor c)
     {
         const CXCursorKind kind = clang_getCursorKind(c);
         const Pos at = expansion(clang_getCursorLocation(c));
@@ -311,7 +308,6 @@ private:
         case CXCursor_CallExpr: {
             const CXCursor ref = clang_getCursorReferenced(c);
             if (clang_Cursor_isNull(ref)) break;
-            const std::string name = str(clang_getCursorSpelling(ref));
             if (clang_equalCursors(ref, kernelCursor_))
                 error(at, "kernel " + out_.kernelName + " calls itself: recursion is not supported");
             break;
@@ -336,7 +332,6 @@ private:
         default:
             break;
         }
-        (void)parent;
         return CXChildVisit_Recurse;
     }
 
@@ -435,15 +430,16 @@ const long long* Translation::define(const std::string& name) const
 
 std::string formatDiagnostic(const std::string& fileName, const Diagnostic& d)
 {
-    std::string s = fileName;
-    if (d.line > 0) s += ":" + std::to_string(d.line);
-    if (d.column > 0) s += ":" + std::to_string(d.column);
-    return s + ": error: " + d.message;
+    std::ostringstream o;
+    o << fileName;
+    if (d.line > 0) o << ':' << d.line;
+    if (d.column > 0) o << ':' << d.column;
+    o << ": error: " << d.message;
+    return o.str();
 }
 
-Translation translateCuda(const std::string& source, const std::string& fileName)
+Translation translateCuda(const std::string& source, const std::string& /*fileName: messages carry lines only*/)
 {
-    (void)fileName;
     Translation out;
     std::unique_ptr<void, void (*)(CXIndex)> index(clang_createIndex(0, 0), clang_disposeIndex);
     if (!index) throw std::runtime_error("libclang could not start (clang_createIndex failed)");
