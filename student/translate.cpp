@@ -71,21 +71,38 @@ struct Pos {
     unsigned offset = 0, line = 0, column = 0;
     bool inMain = false;
 };
-Pos spelling(CXSourceLocation l)
+/// A location through one of libclang's decoders: where it is spelled
+/// (clang_getSpellingLocation) or where its macro was expanded (clang_getExpansionLocation).
+Pos decode(CXSourceLocation l, void (*how)(CXSourceLocation, CXFile*, unsigned*, unsigned*, unsigned*))
 {
     CXFile f = nullptr;
     Pos p;
-    clang_getSpellingLocation(l, &f, &p.line, &p.column, &p.offset);
+    how(l, &f, &p.line, &p.column, &p.offset);
     p.inMain = f && str(clang_getFileName(f)) == kMainPath;
     return p;
 }
-Pos expansion(CXSourceLocation l)
+Pos spelling(CXSourceLocation l) { return decode(l, clang_getSpellingLocation); }
+Pos expansion(CXSourceLocation l) { return decode(l, clang_getExpansionLocation); }
+
+/// Why a statement or expression of kind `k` is refused inside a kernel, or nullptr.
+const char* refusedStatement(CXCursorKind k)
 {
-    CXFile f = nullptr;
-    Pos p;
-    clang_getExpansionLocation(l, &f, &p.line, &p.column, &p.offset);
-    p.inMain = f && str(clang_getFileName(f)) == kMainPath;
-    return p;
+    struct Refused {
+        CXCursorKind kind;
+        const char* why;
+    };
+    static constexpr Refused kRefused[] = {
+        {CXCursor_CXXNewExpr, "new and delete are not supported: a kernel uses its parameters, registers and __shared__ arrays"},
+        {CXCursor_CXXDeleteExpr, "new and delete are not supported: a kernel uses its parameters, registers and __shared__ arrays"},
+        {CXCursor_CXXThrowExpr, "exceptions are not supported in a kernel (nor does CUDA have them)"},
+        {CXCursor_CXXTryStmt, "exceptions are not supported in a kernel (nor does CUDA have them)"},
+        {CXCursor_GotoStmt, "goto is not supported: use a loop or a branch"},
+        {CXCursor_LambdaExpr, "lambdas are not supported in a kernel file here: write the code in the kernel"},
+        {CXCursor_AsmStmt, "inline assembly is not supported"},
+    };
+    for (const Refused& r : kRefused)
+        if (r.kind == k) return r.why;
+    return nullptr;
 }
 
 /// One replacement of the student's text: [begin, end) becomes `text`.
@@ -312,24 +329,8 @@ private:
                 error(at, "kernel " + out_.kernelName + " calls itself: recursion is not supported");
             break;
         }
-        case CXCursor_CXXNewExpr:
-        case CXCursor_CXXDeleteExpr:
-            error(at, "new and delete are not supported: a kernel uses its parameters, registers and __shared__ arrays");
-            break;
-        case CXCursor_CXXThrowExpr:
-        case CXCursor_CXXTryStmt:
-            error(at, "exceptions are not supported in a kernel (nor does CUDA have them)");
-            break;
-        case CXCursor_GotoStmt:
-            error(at, "goto is not supported: use a loop or a branch");
-            break;
-        case CXCursor_LambdaExpr:
-            error(at, "lambdas are not supported in a kernel file here: write the code in the kernel");
-            break;
-        case CXCursor_AsmStmt:
-            error(at, "inline assembly is not supported");
-            break;
         default:
+            if (const char* why = refusedStatement(kind)) error(at, why);
             break;
         }
         return CXChildVisit_Recurse;

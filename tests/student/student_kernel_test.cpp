@@ -91,6 +91,7 @@ TEST(StudentTranslate, RefusesWhatItDoesNotModelWithTheLine)
     EXPECT_NE(onlyError(head + "    extern __shared__ float buf[];\n}\n", 3).find("dynamic shared memory"), std::string::npos);
     EXPECT_NE(onlyError(head + "    __shared__ int counts[4];\n}\n", 3).find("float arrays"), std::string::npos);
     EXPECT_NE(onlyError(head + "    k(M, N, P, Width);\n}\n", 3).find("recursion"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    goto done;\n    done: return;\n}\n", 3).find("goto is not supported"), std::string::npos);
     EXPECT_NE(onlyError(head + "    int x = undefinedThing;\n}\n", 3).find("undeclared identifier 'undefinedThing'"),
               std::string::npos);
     EXPECT_NE(onlyError(head + "}\n__global__ void k2(float* P) {}\n", 4).find("a second __global__ kernel"),
