@@ -596,9 +596,11 @@ void CodePanel::draw(Frame& f)
             // A built-in kernel's file lies under kernels/; a student's is named by its own path.
             const bool loaded = sim::findLoadedKernel(info->name) == info;
             const std::string file = loaded ? std::string(info->sourceFile) : std::string("kernels/") + info->sourceFile;
-            // A slide names the file; the desk says what it is.
+            // A slide names the file (a student's by its name alone: a path would break across
+            // lines at that size); the desk says what it is.
+            const std::string slideName = loaded ? file.substr(file.find_last_of('/') + 1) : file;
             colouredText(f.theme.palette.dimText,
-                         f.view.presentation ? file
+                         f.view.presentation ? slideName
                          : loaded            ? file + ": your kernel, as the simulator runs it"
                                              : file + ": the source the simulator and the GPU both compile");
             if (memoryGeneration_ != f.loaded.generation) {
