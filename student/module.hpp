@@ -12,8 +12,29 @@
 
 namespace ts::student {
 
+/// What a kernel file solves and how it is launched, written in the file as comment lines
+///
+///     // tilescope: family = conv1d
+///     // tilescope: block = TILE_SIZE
+///     // tilescope: grid = (Width + TILE_SIZE - 1)/TILE_SIZE
+///     // tilescope: N = column-major
+///
+/// or given by an exercise (LoadOptions::launch). The grid and block are one to three
+/// integer expressions, x first, of the problem's sizes (matmul: j, k, l, or Width for a
+/// square kernel; conv1d: Width; conv2d: height, width; both: Mask_Width) and the file's
+/// integer #defines, with + - * / and parentheses as C writes them. An empty field means
+/// "from the file, else the family's default launch" (docs/student-kernels.md).
+struct LaunchHeader {
+    std::string family;    ///< "matmul", "conv1d" or "conv2d"
+    std::string grid;      ///< "X[, Y[, Z]]", in blocks
+    std::string block;     ///< "X[, Y[, Z]]", in threads
+    std::string nLayout;   ///< matmul's N: "row-major" or "column-major" (PMPP sec. 6.1's corner turning)
+};
+
 /// How loadKernelFile() builds.
 struct LoadOptions {
+    /// Fields that are not empty replace the file's own `// tilescope:` header lines.
+    LaunchHeader launch;
     /// Where compiled modules are kept; empty: $TILESCOPE_CACHE_DIR, else
     /// $XDG_CACHE_HOME/tilescope/kernels, else ~/.cache/tilescope/kernels.
     std::string cacheDir;
