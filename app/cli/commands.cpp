@@ -81,7 +81,7 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
                    : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)");
     if (kernelFile) {
         CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
-                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication "
+                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution "
                                           "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
         kernel->excludes(file);
         c->callback([kernel, file] {
