@@ -192,6 +192,8 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
                           {"matmul_tiled.cu", "matmul-tiled", 16, mm, mmRagged},
                           {"matmul_tiled_nds_transposed.cu", "matmul-tiled-nds-transposed", 16, mm, mmRagged},
                           {"matmul_tiled_nds_padded.cu", "matmul-tiled-nds-padded", 16, mm, mmRagged},
+                          {"matmul_naive_uncoalesced.cu", "matmul-naive-uncoalesced", 16, mm, mmRagged},
+                          {"matmul_corner_turning.cu", "matmul-corner-turning", 16, mm, mmRagged},
                           {"conv1d_basic.cu", "conv1d-basic", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled.cu", "conv1d-tiled", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled_cache.cu", "conv1d-tiled-cache", 8, {1, 64, 5}, {1, 37, 7}},
