@@ -175,7 +175,8 @@ sim::Scenario scenarioFor(const std::string& kernel, sim::Family family, int a, 
 }
 
 /// Every registry kernel with a plain CUDA twin in tests/student/kernels/ gives, loaded from
-/// that file, the same P, counters and trace as built in, at a square and a ragged size.
+/// that file, the same P, counters and trace as built in, at a size the blocks tile exactly
+/// (square where the traced block (1, 1) exists) and a ragged one.
 TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
 {
     struct Size {
@@ -185,7 +186,7 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
         const char* file;
         const char* builtIn;
         int tile;
-        Size square, ragged;
+        Size square, ragged;   ///< `square`: a multiple of the block's tile of P
     };
     const Size mm = {64, 64, 64}, mmRagged = {50, 37, 45};
     const Case cases[] = {{"matmul_naive.cu", "matmul-naive", 16, mm, mmRagged},
@@ -194,6 +195,7 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
                           {"matmul_tiled_nds_padded.cu", "matmul-tiled-nds-padded", 16, mm, mmRagged},
                           {"matmul_naive_uncoalesced.cu", "matmul-naive-uncoalesced", 16, mm, mmRagged},
                           {"matmul_corner_turning.cu", "matmul-corner-turning", 16, mm, mmRagged},
+                          {"matmul_coarsened.cu", "matmul-coarsened", 32, {64, 64, 256}, {100, 70, 300}},
                           {"conv1d_basic.cu", "conv1d-basic", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled.cu", "conv1d-tiled", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled_cache.cu", "conv1d-tiled-cache", 8, {1, 64, 5}, {1, 37, 7}},
