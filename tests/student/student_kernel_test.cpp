@@ -196,6 +196,7 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
                           {"matmul_naive_uncoalesced.cu", "matmul-naive-uncoalesced", 16, mm, mmRagged},
                           {"matmul_corner_turning.cu", "matmul-corner-turning", 16, mm, mmRagged},
                           {"matmul_coarsened.cu", "matmul-coarsened", 32, {64, 64, 256}, {100, 70, 300}},
+                          {"matmul_regtile_1d.cu", "matmul-regtile-1d", 64, {128, 64, 128}, {100, 37, 150}},
                           {"conv1d_basic.cu", "conv1d-basic", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled.cu", "conv1d-tiled", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled_cache.cu", "conv1d-tiled-cache", 8, {1, 64, 5}, {1, 37, 7}},
