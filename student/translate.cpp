@@ -523,6 +523,10 @@ private:
         case CXCursor_ConditionalOperator:
             floatConditional(c);
             break;
+        case CXCursor_CompoundAssignOperator:
+        case CXCursor_BinaryOperator:
+            registerFma(c);
+            break;
         default:
             if (const char* why = refusedStatement(kind)) error(at, why);
             break;
@@ -631,6 +635,191 @@ private:
             if (!b.inMain || !e.inMain || e.offset <= b.offset) continue;
             edits.push_back(Edit{b.offset, b.offset, "float(", 1});
             edits.push_back(Edit{e.offset, e.offset, ")", 1});
+        }
+    }
+
+    /// A token of the file: its spelling and its offsets.
+    struct Token {
+        std::string text;
+        unsigned begin = 0, end = 0;
+    };
+    /// The tokens of `c`'s extent; empty unless the whole extent is written in the file itself
+    /// (not inside a macro's definition).
+    static std::vector<Token> tokensOf(CXCursor c)
+    {
+        std::vector<Token> out;
+        const CXSourceRange r = clang_getCursorExtent(c);
+        const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
+        const Pos sb = spelling(clang_getRangeStart(r)), se = spelling(clang_getRangeEnd(r));
+        if (!b.inMain || !e.inMain || !sb.inMain || !se.inMain || sb.offset != b.offset || se.offset != e.offset)
+            return out;
+        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+        CXToken* tokens = nullptr;
+        unsigned n = 0;
+        clang_tokenize(tu, r, &tokens, &n);
+        for (unsigned i = 0; i < n; ++i) {
+            const CXSourceRange tr = clang_getTokenExtent(tu, tokens[i]);
+            const Pos tb = expansion(clang_getRangeStart(tr)), te = expansion(clang_getRangeEnd(tr));
+            if (tb.offset >= e.offset) break;
+            out.push_back(Token{str(clang_getTokenSpelling(tu, tokens[i])), tb.offset, te.offset});
+        }
+        clang_disposeTokens(tu, tokens, n);
+        return out;
+    }
+    static std::vector<CXCursor> childrenOf(CXCursor c)
+    {
+        std::vector<CXCursor> out;
+        clang_visitChildren(
+            c,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                static_cast<std::vector<CXCursor>*>(d)->push_back(child);
+                return CXChildVisit_Continue;
+            },
+            &out);
+        return out;
+    }
+    /// The binary operator `c` (a BinaryOperator or CompoundAssignOperator with two children,
+    /// all in the file): its operands and its operator token, the first token after its left
+    /// operand (libclang 14 has no function that names the operator).
+    struct Binary {
+        CXCursor lhs, rhs;
+        Token op;
+        std::vector<Token> tokens;   ///< of the whole expression
+    };
+    static bool binary(CXCursor c, Binary& out)
+    {
+        const CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator) return false;
+        const std::vector<CXCursor> kids = childrenOf(c);
+        if (kids.size() != 2) return false;
+        out.tokens = tokensOf(c);
+        const std::vector<Token> left = tokensOf(kids[0]);
+        if (out.tokens.empty() || left.empty()) return false;
+        for (const Token& t : out.tokens)
+            if (t.begin >= left.back().end) {
+                out.lhs = kids[0];
+                out.rhs = kids[1];
+                out.op = t;
+                return true;
+            }
+        return false;
+    }
+    /// Whether expression `e` is a float in registers only: built from the kernel's own local
+    /// variables (float and int values, local arrays of them), literals and arithmetic, with
+    /// no __shared__, __constant__ or global array, no built-in index variable, no call and
+    /// no side effect, so that its text may be written a second time.
+    static bool registersOnly(CXCursor e)
+    {
+        for (const Token& t : tokensOf(e))
+            if (t.text == "++" || t.text == "--" || (t.text.size() >= 1 && t.text.back() == '=' && t.text != "==" &&
+                                                      t.text != "!=" && t.text != "<=" && t.text != ">="))
+                return false;
+        if (tokensOf(e).empty()) return false;
+        bool ok = true;
+        clang_visitChildren(
+            e,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                bool& ok = *static_cast<bool*>(d);
+                const CXCursorKind k = clang_getCursorKind(child);
+                if (k == CXCursor_CallExpr || k == CXCursor_MemberRefExpr || clang_isStatement(k)) {
+                    ok = false;
+                    return CXChildVisit_Break;
+                }
+                if (k == CXCursor_DeclRefExpr) {
+                    const CXCursor ref = clang_getCursorReferenced(child);
+                    const CXCursorKind rk = clang_getCursorKind(ref);
+                    const CXTypeKind t = clang_getCanonicalType(clang_getCursorType(ref)).kind;
+                    const std::string a = annotation(ref);
+                    if ((rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl) || !spelling(clang_getCursorLocation(ref)).inMain ||
+                        a == "ts:shared" || a == "ts:constant" || t == CXType_Pointer) {
+                        ok = false;
+                        return CXChildVisit_Break;
+                    }
+                }
+                return CXChildVisit_Recurse;
+            },
+            &ok);
+        if (!ok) return false;
+        // The cursor itself, when it is a lone reference (the visit above sees only children).
+        if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+            const CXCursor ref = clang_getCursorReferenced(e);
+            const std::string a = annotation(ref);
+            if (!spelling(clang_getCursorLocation(ref)).inMain || a == "ts:shared" || a == "ts:constant" ||
+                clang_getCanonicalType(clang_getCursorType(ref)).kind == CXType_Pointer)
+                return false;
+        }
+        return true;
+    }
+    static bool isFloat(CXCursor e) { return clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Float; }
+    /// The text of `e` as the file writes it (empty inside a macro's definition).
+    std::string textOf(CXCursor e) const
+    {
+        const std::vector<Token> t = tokensOf(e);
+        return t.empty() ? "" : src_.substr(t.front().begin, t.back().end - t.front().begin);
+    }
+    static bool sameTokens(CXCursor a, CXCursor b)
+    {
+        const std::vector<Token> x = tokensOf(a), y = tokensOf(b);
+        if (x.size() != y.size() || x.empty()) return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (x[i].text != y[i].text) return false;
+        return true;
+    }
+
+    /// A multiply-add on registers, `x += a * b`, `x = x + a * b` or `x = a * b + x` with x, a
+    /// and b floats held in registers (a register-tiled kernel's outer product), becomes
+    /// `x = ts_ctx.fmaf(a, b, x)`: one rounding, as the GPU's FFMA (nvcc contracts the
+    /// product into the addition), counted in flops and recorded as an Fma like the built-in
+    /// kernels' x.fmaf(). Where a or b reads shared, global or constant memory the
+    /// simulator's recording reference already does this, and nothing is changed.
+    void registerFma(CXCursor c)
+    {
+        Binary outer;
+        if (!binary(c, outer) || !isFloat(c) || !isFloat(outer.lhs) || !registersOnly(outer.lhs)) return;
+        Binary sum, product;
+        CXCursor acc = clang_getNullCursor();   // the accumulator read on the right, if written there
+        bool productFirst = false;
+        if (outer.op.text == "+=") {
+            if (!binary(outer.rhs, product)) return;
+        } else if (outer.op.text == "=") {
+            if (!binary(outer.rhs, sum) || sum.op.text != "+" || !isFloat(outer.rhs)) return;
+            if (binary(sum.rhs, product) && sameTokens(sum.lhs, outer.lhs)) {
+                acc = sum.lhs;
+            } else if (binary(sum.lhs, product) && sameTokens(sum.rhs, outer.lhs)) {
+                acc = sum.rhs;
+                productFirst = true;
+            } else {
+                return;
+            }
+        } else {
+            return;
+        }
+        if (product.op.text != "*" || !isFloat(product.lhs) || !isFloat(product.rhs) || !registersOnly(product.lhs) ||
+            !registersOnly(product.rhs))
+            return;
+        const std::vector<Token> a = tokensOf(product.lhs), b = tokensOf(product.rhs);
+        const std::string x = textOf(outer.lhs);
+        if (a.empty() || b.empty() || x.empty() || x.find('\n') != std::string::npos) return;
+        // Insertions and operator tokens only, so that no line moves.
+        if (outer.op.text == "+=") {
+            edits.push_back(Edit{outer.op.begin, outer.op.end, "="});
+            edits.push_back(Edit{a.front().begin, a.front().begin, "ts_ctx.fmaf(", 3});
+            edits.push_back(Edit{product.op.begin, product.op.end, ","});
+            edits.push_back(Edit{b.back().end, b.back().end, ", " + x + ")", -3});
+        } else if (!productFirst) {
+            // `x + ` goes (x has no side effect) and comes back as the third argument.
+            const std::vector<Token> r = tokensOf(acc);
+            const unsigned from = r.front().begin, to = a.front().begin;
+            const std::string gone = src_.substr(from, to - from);
+            edits.push_back(Edit{from, to, "ts_ctx.fmaf(" + std::string(static_cast<size_t>(std::count(gone.begin(), gone.end(), '\n')), '\n')});
+            edits.push_back(Edit{product.op.begin, product.op.end, ","});
+            edits.push_back(Edit{b.back().end, b.back().end, ", " + x + ")", -3});
+        } else {
+            const std::vector<Token> r = tokensOf(acc);
+            edits.push_back(Edit{a.front().begin, a.front().begin, "ts_ctx.fmaf(", 3});
+            edits.push_back(Edit{product.op.begin, product.op.end, ","});
+            edits.push_back(Edit{sum.op.begin, sum.op.end, ","});
+            edits.push_back(Edit{r.back().end, r.back().end, ")", -3});
         }
     }
 

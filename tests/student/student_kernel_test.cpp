@@ -141,6 +141,48 @@ TEST(StudentTranslate, HelpersTakeTheContextAndTheMaskComesFromIt)
     EXPECT_EQ(t.code.find("__constant__"), std::string::npos) << t.code;
 }
 
+/// A multiply-add of registers (a register tile's outer product) becomes the context's fmaf,
+/// in each of the three ways C writes it, with every line kept; a product that reads memory,
+/// or an accumulator that is not a plain register, is left as written.
+TEST(StudentTranslate, RegisterMultiplyAddsBecomeTheContextsFma)
+{
+    const std::string src = "#define TM 2\n"
+                            "__global__ void k(const float* M, const float* N, float* P, int j, int k, int l)\n"
+                            "{\n"
+                            "    __shared__ float Mds[4][4];\n"
+                            "    float acc[TM][TM], a[TM], b = M[0], s = 0;\n"
+                            "    acc[0][1] += a[TM - 1] * b;\n"
+                            "    s = s + a[0] *\n"
+                            "            b;\n"
+                            "    s = a[1] * (b + 1.0f) + s;\n"
+                            "    s += Mds[0][0] * b;\n"
+                            "    s += M[1] * b;\n"
+                            "    acc[threadIdx.x][0] += a[0] * b;\n"
+                            "    s = b + a[0] * b;\n"
+                            "    int n = 0;  n += n * j;\n"
+                            "    s -= a[0] * b;\n"
+                            "}\n";
+    const student::Translation t = student::translateCuda(src, "k.cu");
+    ASSERT_TRUE(t.ok()) << errorsOf(t.errors);
+    EXPECT_EQ(std::count(t.code.begin(), t.code.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+    std::vector<std::string> lines;
+    std::istringstream in(t.code);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    ASSERT_EQ(lines.size(), 16u) << t.code;
+    EXPECT_EQ(lines[5], "    acc[0][1] = ts_ctx.fmaf(a[TM - 1] , b, acc[0][1]);");
+    EXPECT_EQ(lines[6], "    s = ts_ctx.fmaf(a[0] ,");
+    EXPECT_EQ(lines[7], "            b, s);");
+    EXPECT_EQ(lines[8], "    s = ts_ctx.fmaf(a[1] , (b + 1.0f) , s);");
+    // Memory operands: the recording reference fuses and counts them already.
+    EXPECT_EQ(lines[9], "    s += Mds[0][0] * b;");
+    EXPECT_EQ(lines[10], "    s += M[1] * b;");
+    // Not the accumulator's own text, an index from the context, an int, a subtraction.
+    EXPECT_EQ(lines[11], "    acc[ts_ctx.threadIdx.x][0] += a[0] * b;");
+    EXPECT_EQ(lines[12], "    s = b + a[0] * b;");
+    EXPECT_EQ(lines[13], "    int n = 0;  n += n * j;");
+    EXPECT_EQ(lines[14], "    s -= a[0] * b;");
+}
+
 TEST(StudentModule, ErrorsComeBackAsTheStudentsFileAndLine)
 {
     // A missing parameter role, a const output and an unknown size: found before compiling.
@@ -197,6 +239,7 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
                           {"matmul_corner_turning.cu", "matmul-corner-turning", 16, mm, mmRagged},
                           {"matmul_coarsened.cu", "matmul-coarsened", 32, {64, 64, 256}, {100, 70, 300}},
                           {"matmul_regtile_1d.cu", "matmul-regtile-1d", 64, {128, 64, 128}, {100, 37, 150}},
+                          {"matmul_regtile_2d.cu", "matmul-regtile-2d", 64, {128, 64, 128}, {100, 37, 150}},
                           {"conv1d_basic.cu", "conv1d-basic", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled.cu", "conv1d-tiled", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled_cache.cu", "conv1d-tiled-cache", 8, {1, 64, 5}, {1, 37, 7}},
