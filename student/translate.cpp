@@ -38,6 +38,7 @@ extern const uint3 blockIdx;
 extern const dim3 blockDim;
 extern const dim3 gridDim;
 void __syncthreads();
+struct float4 { float x, y, z, w; };
 )";
 
 /// The CUDA names a student may reach for that TileScope does not model, and why.
@@ -503,6 +504,7 @@ private:
             break;
         }
         case CXCursor_CallExpr: {
+            if (vectorStore(c)) break;   // a float4 assigned: the copy-assignment operator's call
             const CXCursor ref = clang_getCursorReferenced(c);
             if (clang_Cursor_isNull(ref)) break;
             if (clang_equalCursors(ref, function_)) {
@@ -525,7 +527,22 @@ private:
             break;
         case CXCursor_CompoundAssignOperator:
         case CXCursor_BinaryOperator:
-            registerFma(c);
+            if (!vectorStore(c)) registerFma(c);
+            break;
+        case CXCursor_UnaryOperator:
+            vectorLoad(c);
+            break;
+        case CXCursor_CXXReinterpretCastExpr:
+            if (!insideVectorAccess(at.offset))
+                error(at, "reinterpret_cast is supported only as a 128-bit access, `*reinterpret_cast<const float4*>(&M[i])` "
+                          "(a load) or `*reinterpret_cast<float4*>(&Nds[r][c]) = v` (a store), of a global or __shared__ array");
+            break;
+        case CXCursor_TypeRef:
+            if (str(clang_getCursorSpelling(clang_getCursorReferenced(c))) == "float4" &&
+                !spelling(clang_getCursorLocation(clang_getCursorReferenced(c))).inMain && !insideVectorAccess(at.offset)) {
+                const std::vector<Token> t = tokensOf(c);
+                if (t.size() == 1 && t[0].text == "float4") edits.push_back(Edit{t[0].begin, t[0].end, "typename X::Float4"});
+            }
             break;
         default:
             if (const char* why = refusedStatement(kind)) error(at, why);
@@ -689,8 +706,13 @@ private:
     static bool binary(CXCursor c, Binary& out)
     {
         const CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator) return false;
-        const std::vector<CXCursor> kids = childrenOf(c);
+        std::vector<CXCursor> kids = childrenOf(c);
+        // A struct's assignment (float4) is a call of its operator=: the left operand, the
+        // operator's name, the right operand.
+        if (k == CXCursor_CallExpr && str(clang_getCursorSpelling(c)) == "operator=" && kids.size() == 3)
+            kids = {kids[0], kids[2]};
+        else if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
+            return false;
         if (kids.size() != 2) return false;
         out.tokens = tokensOf(c);
         const std::vector<Token> left = tokensOf(kids[0]);
@@ -823,6 +845,105 @@ private:
         }
     }
 
+    /// The first child of `e` under the implicit conversions and parentheses libclang shows.
+    static CXCursor unwrap(CXCursor e)
+    {
+        while (clang_getCursorKind(e) == CXCursor_UnexposedExpr || clang_getCursorKind(e) == CXCursor_ParenExpr) {
+            const std::vector<CXCursor> kids = childrenOf(e);
+            if (kids.size() != 1) break;
+            e = kids[0];
+        }
+        return e;
+    }
+    /// `*reinterpret_cast<const float4*>(&A[..][i])`, a 128-bit access of array A (CUDA's
+    /// float4): the subscript `A[..][i]` inside it, or a null cursor.
+    CXCursor vectorSubscript(CXCursor deref)
+    {
+        const std::vector<Token> t = tokensOf(deref);
+        if (clang_getCursorKind(deref) != CXCursor_UnaryOperator || t.size() < 2 || t[0].text != "*" ||
+            t[1].text != "reinterpret_cast")
+            return clang_getNullCursor();
+        const std::vector<CXCursor> kids = childrenOf(deref);
+        if (kids.size() != 1) return clang_getNullCursor();
+        const CXCursor cast = unwrap(kids[0]);
+        const CXType to = clang_getCanonicalType(clang_getCursorType(cast));
+        if (clang_getCursorKind(cast) != CXCursor_CXXReinterpretCastExpr || to.kind != CXType_Pointer ||
+            str(clang_getCursorSpelling(clang_getTypeDeclaration(clang_getPointeeType(to)))) != "float4")
+            return clang_getNullCursor();
+        CXCursor address = clang_getNullCursor();
+        for (const CXCursor& k : childrenOf(cast))
+            if (clang_getCursorKind(k) != CXCursor_TypeRef) address = unwrap(k);
+        const std::vector<Token> a = tokensOf(address);
+        if (a.size() < 2 || a[0].text != "&") return clang_getNullCursor();
+        const std::vector<CXCursor> inner = childrenOf(address);
+        if (inner.size() != 1) return clang_getNullCursor();
+        const CXCursor sub = unwrap(inner[0]);
+        if (clang_getCursorKind(sub) != CXCursor_ArraySubscriptExpr || childrenOf(sub).size() != 2) return clang_getNullCursor();
+        return sub;
+    }
+    /// Whether the array a subscript reads is __shared__ (else it is a global pointer).
+    static bool sharedArray(CXCursor sub)
+    {
+        CXCursor base = sub;
+        while (clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) base = unwrap(childrenOf(base)[0]);
+        return clang_getCursorKind(base) == CXCursor_DeclRefExpr && annotation(clang_getCursorReferenced(base)) == "ts:shared";
+    }
+    bool insideVectorAccess(unsigned offset) const
+    {
+        for (const auto& [b, e] : vectorAccesses_)
+            if (offset >= b && offset < e) return true;
+        return false;
+    }
+    /// The subscript `A[..][i]` of a 128-bit access becomes the arguments `A[..], i` of the
+    /// context's call that replaces the text before it (`*reinterpret_cast<...>(&`).
+    bool vectorCall(CXCursor deref, CXCursor sub, const char* global, const char* shared)
+    {
+        const std::vector<Token> d = tokensOf(deref), s = tokensOf(sub);
+        const std::vector<CXCursor> parts = childrenOf(sub);
+        const std::vector<Token> base = tokensOf(parts[0]);
+        if (d.empty() || s.empty() || base.empty() || s.back().text != "]") return false;
+        const Token* open = nullptr;
+        for (const Token& t : s)
+            if (t.begin >= base.back().end) {
+                open = &t;
+                break;
+            }
+        if (!open || open->text != "[") return false;
+        edits.push_back(Edit{d.front().begin, s.front().begin, std::string("ts_ctx.") + (sharedArray(sub) ? shared : global) + "("});
+        edits.push_back(Edit{open->begin, open->end, ", "});
+        edits.push_back(Edit{s.back().begin, s.back().end, ""});
+        vectorAccesses_.emplace_back(d.front().begin, d.back().end);
+        return true;
+    }
+    /// `*reinterpret_cast<const float4*>(&M[i])` becomes `ts_ctx.ldg4(M, i)` (a __shared__
+    /// row, `&Mds[r][c]`: `ts_ctx.lds4(Mds[r], c)`): one 128-bit load, recorded as four loads
+    /// of its line, as the built-in kernels' x.ldg4 and x.lds4.
+    void vectorLoad(CXCursor c)
+    {
+        const std::vector<Token> t = tokensOf(c);
+        if (t.empty() || insideVectorAccess(t.front().begin)) return;
+        const CXCursor sub = vectorSubscript(c);
+        if (!clang_Cursor_isNull(sub)) vectorCall(c, sub, "ldg4", "lds4");
+    }
+    /// `*reinterpret_cast<float4*>(&Nds[r][c]) = v` becomes `ts_ctx.sts4(Nds[r], c , v)`
+    /// (global: `ts_ctx.stg4(P, i , v)`): one 128-bit store. Only tokens change: the cast's
+    /// `)` goes, `=` becomes a comma, and the call closes after v.
+    bool vectorStore(CXCursor c)
+    {
+        Binary as;
+        if (!binary(c, as) || as.op.text != "=") return false;
+        const CXCursor lhs = unwrap(as.lhs);
+        const CXCursor sub = vectorSubscript(lhs);
+        if (clang_Cursor_isNull(sub)) return false;
+        const std::vector<Token> d = tokensOf(lhs), v = tokensOf(as.rhs);
+        if (d.empty() || v.empty() || d.back().text != ")") return false;
+        if (!vectorCall(lhs, sub, "stg4", "sts4")) return false;
+        edits.push_back(Edit{d.back().begin, d.back().end, ""});
+        edits.push_back(Edit{as.op.begin, as.op.end, ","});
+        edits.push_back(Edit{v.back().end, v.back().end, ")", -3});
+        return true;
+    }
+
     /// A call of a __device__ helper: the context goes in front of its arguments.
     void call(CXCursor c, const Pos& at, const std::string& name)
     {
@@ -846,6 +967,8 @@ private:
     CXCursor function_ = clang_getNullCursor();   ///< the function whose body is visited
     std::string functionName_;                    ///< "kernel NAME" or "__device__ function NAME"
     std::vector<CXCursor> helpers_;
+    /// The extents of the 128-bit accesses rewritten (their float4 and cast are handled).
+    std::vector<std::pair<unsigned, unsigned>> vectorAccesses_;
 };
 
 }  // namespace

@@ -70,7 +70,10 @@ struct Translation {
 /// Accepts one __global__ kernel with float pointer and int parameters, __shared__ float
 /// arrays of constant size (1D or 2D), one __constant__ float array (the convolution mask),
 /// __device__ helper functions defined before the kernel, the CUDA built-in index
-/// variables, __syncthreads(), loops, branches and integer #defines. Anything else it finds
+/// variables, __syncthreads(), loops, branches, integer #defines and 128-bit accesses
+/// through float4 (`*reinterpret_cast<const float4*>(&M[i])`, which become the context's
+/// ldg4 / lds4 / stg4 / sts4). A multiply-add of float registers (`acc += a * b`) becomes
+/// the context's fmaf, as nvcc contracts it into an FFMA. Anything else it finds
 /// (a second kernel, host code, dynamic shared memory, atomics, warp intrinsics, printf,
 /// recursion, C++ errors) is an error naming its line. Never throws for
 /// a bad file; throws std::runtime_error only when libclang itself cannot start.
