@@ -279,6 +279,7 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
                           // memory model groups the lanes otherwise: at 100 x 37 x 150 the file counts
                           // 14600 global load sectors where the built-in counts 14510 (all else equal).
                           {"matmul_vectorized.cu", "matmul-vectorized", 64, {128, 64, 128}, {100, 36, 152}},
+                          {"matmul_double_buffered.cu", "matmul-double-buffered", 64, {128, 64, 128}, {100, 36, 152}},
                           {"conv1d_basic.cu", "conv1d-basic", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled.cu", "conv1d-tiled", 8, {1, 64, 5}, {1, 37, 7}},
                           {"conv1d_tiled_cache.cu", "conv1d-tiled-cache", 8, {1, 64, 5}, {1, 37, 7}},
