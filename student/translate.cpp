@@ -39,6 +39,7 @@ extern const dim3 blockDim;
 extern const dim3 gridDim;
 void __syncthreads();
 struct float4 { float x, y, z, w; };
+float4 make_float4(float x, float y, float z, float w);
 )";
 
 /// The CUDA names a student may reach for that TileScope does not model, and why.
@@ -507,6 +508,10 @@ private:
             if (vectorStore(c)) break;   // a float4 assigned: the copy-assignment operator's call
             const CXCursor ref = clang_getCursorReferenced(c);
             if (clang_Cursor_isNull(ref)) break;
+            if (str(clang_getCursorSpelling(ref)) == "make_float4" && !spelling(clang_getCursorLocation(ref)).inMain) {
+                makeFloat4(c, at);
+                break;
+            }
             if (clang_equalCursors(ref, function_)) {
                 error(at, functionName_ + " calls itself: recursion is not supported");
                 break;
@@ -942,6 +947,18 @@ private:
         edits.push_back(Edit{as.op.begin, as.op.end, ","});
         edits.push_back(Edit{v.back().end, v.back().end, ")", -3});
         return true;
+    }
+
+    /// `make_float4(a, b, c, d)` becomes `typename X::Float4(a, b, c, d)`, the context's four
+    /// floats (C++20 initialises an aggregate from parentheses, converting ints as CUDA does).
+    void makeFloat4(CXCursor c, const Pos& at)
+    {
+        const std::vector<Token> t = tokensOf(c);
+        if (t.size() < 3 || t[0].text != "make_float4" || t[1].text != "(") {
+            error(at, "make_float4 inside a macro is not supported: write it in the kernel's text");
+            return;
+        }
+        edits.push_back(Edit{t[0].begin, t[0].end, "typename X::Float4"});
     }
 
     /// A call of a __device__ helper: the context goes in front of its arguments.
