@@ -355,16 +355,27 @@ private:
             const std::string pname = str(clang_getCursorSpelling(p));
             const Pos pat = expansion(clang_getCursorLocation(p));
             const CXType t = clang_getCanonicalType(clang_getCursorType(p));
-            if (t.kind == CXType_Pointer) {
-                if (clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Float) {
-                    error(pat, "parameter " + pname + " of " + name + " points to " +
-                                   str(clang_getTypeSpelling(clang_getPointeeType(t))) +
+            if (t.kind == CXType_Pointer || t.kind == CXType_IncompleteArray || t.kind == CXType_ConstantArray) {
+                // float*, or a pointer to rows of floats (`float Mds[][TILE_WIDTH]`, a 2D
+                // __shared__ array or a local array of registers passed on)
+                CXType pointee = clang_getCanonicalType(t.kind == CXType_Pointer ? clang_getPointeeType(t)
+                                                                                  : clang_getArrayElementType(t));
+                if (pointee.kind == CXType_ConstantArray) pointee = clang_getCanonicalType(clang_getArrayElementType(pointee));
+                if (pointee.kind != CXType_Float) {
+                    error(pat, "parameter " + pname + " of " + name + " has type " +
+                                   str(clang_getTypeSpelling(clang_getCursorType(p))) +
                                    ": the simulator models float arrays");
                     continue;
                 }
                 // The caller's GlobalPtr or shared array, whichever it passes.
                 const Pos pb = expansion(clang_getRangeStart(clang_getCursorExtent(p)));
+                const Pos pe = expansion(clang_getRangeEnd(clang_getCursorExtent(p)));
                 if (pb.inMain && pat.inMain && pat.offset > pb.offset) edits.push_back(Edit{pb.offset, pat.offset, "auto "});
+                // The rows' extent after the name (`[][TILE_WIDTH]`) goes with the type.
+                const unsigned nameEnd = pat.offset + static_cast<unsigned>(pname.size());
+                if (pe.inMain && pe.offset > nameEnd)
+                    edits.push_back(Edit{nameEnd, pe.offset,
+                                         std::string(static_cast<size_t>(std::count(src_.begin() + nameEnd, src_.begin() + pe.offset, '\n')), '\n')});
                 continue;
             }
             const CXTypeKind k = (t.kind == CXType_LValueReference ? clang_getCanonicalType(clang_getPointeeType(t)) : t).kind;
@@ -886,11 +897,13 @@ private:
         if (clang_getCursorKind(sub) != CXCursor_ArraySubscriptExpr || childrenOf(sub).size() != 2) return clang_getNullCursor();
         return sub;
     }
-    /// Whether the array a subscript reads is __shared__ (else it is a global pointer).
+    /// Whether the array a subscript reads is __shared__, else a global pointer: a 2D array
+    /// (`&Nds[r][c]`, also a helper's `float Nds[][BN]`) is shared, since global arrays are
+    /// flat pointers, and a 1D one is shared where it is declared __shared__.
     static bool sharedArray(CXCursor sub)
     {
-        CXCursor base = sub;
-        while (clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) base = unwrap(childrenOf(base)[0]);
+        CXCursor base = unwrap(childrenOf(sub)[0]);
+        if (clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) return true;
         return clang_getCursorKind(base) == CXCursor_DeclRefExpr && annotation(clang_getCursorReferenced(base)) == "ts:shared";
     }
     bool insideVectorAccess(unsigned offset) const
