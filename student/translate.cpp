@@ -5,6 +5,7 @@
 #include <clang-c/Index.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -548,6 +549,9 @@ private:
         case CXCursor_UnaryOperator:
             vectorLoad(c);
             break;
+        case CXCursor_UnexposedStmt:
+            unrolledLoop(c);
+            break;
         case CXCursor_CXXReinterpretCastExpr:
             if (!insideVectorAccess(at.offset))
                 error(at, "reinterpret_cast is supported only as a 128-bit access, `*reinterpret_cast<const float4*>(&M[i])` "
@@ -974,6 +978,144 @@ private:
         edits.push_back(Edit{t[0].begin, t[0].end, "typename X::Float4"});
     }
 
+    /// The text of expression `e` as the file writes it, macros unexpanded, if it can be
+    /// written a second time: no side effect, no call, no built-in index variable (whose
+    /// copy would miss its `ts_ctx.`). Empty otherwise.
+    std::string copyableText(CXCursor e) const
+    {
+        const CXSourceRange r = clang_getCursorExtent(e);
+        const Pos b = expansion(clang_getRangeStart(r));
+        Pos en = expansion(clang_getRangeEnd(r));
+        // An expression that ends in a macro (`e += THREADS`) ends where the macro's name
+        // starts, as far as its expansion goes: the name belongs to it.
+        auto ident = [&](unsigned i) { return i < src_.size() && (std::isalnum(static_cast<unsigned char>(src_[i])) || src_[i] == '_'); };
+        if (!en.inMain || en.offset < b.offset) en = b;   // a lone macro: its end is in its definition
+        if (ident(en.offset) && (en.offset == b.offset || !ident(en.offset - 1)))
+            while (ident(en.offset)) ++en.offset;
+        if (!b.inMain || !en.inMain || en.offset <= b.offset) return "";
+        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
+        CXToken* tokens = nullptr;
+        unsigned n = 0;
+        // The tokens as the file writes them (a macro's name, not its expansion).
+        const CXFile file = clang_getFile(tu, kMainPath);
+        clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, file, b.offset), clang_getLocationForOffset(tu, file, en.offset)),
+                       &tokens, &n);
+        bool ok = true;
+        for (unsigned i = 0; i < n; ++i) {
+            const std::string t = str(clang_getTokenSpelling(tu, tokens[i]));
+            if (t == "++" || t == "--" || t == "(" || (t.back() == '=' && t != "==" && t != "!=" && t != "<=" && t != ">="))
+                ok = ok && t == "(";   // parentheses are fine; a call shows in the tree below
+        }
+        clang_disposeTokens(tu, tokens, n);
+        clang_visitChildren(
+            e,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                const CXCursorKind k = clang_getCursorKind(child);
+                bool bad = k == CXCursor_CallExpr || k == CXCursor_MemberRefExpr;
+                if (k == CXCursor_DeclRefExpr) bad = !spelling(clang_getCursorLocation(clang_getCursorReferenced(child))).inMain;
+                if (bad) *static_cast<bool*>(d) = false;
+                return bad ? CXChildVisit_Break : CXChildVisit_Recurse;
+            },
+            &ok);
+        if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && !spelling(clang_getCursorLocation(clang_getCursorReferenced(e))).inMain)
+            ok = false;
+        return ok ? src_.substr(b.offset, en.offset - b.offset) : "";
+    }
+    /// The value of a constant integer expression, if it is one.
+    static bool constantOf(CXCursor e, long long& value)
+    {
+        CXEvalResult r = clang_Cursor_Evaluate(e);
+        if (!r) return false;
+        const bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+        if (ok) value = clang_EvalResult_getAsLongLong(r);
+        clang_EvalResult_dispose(r);
+        return ok;
+    }
+
+    /// A loop under `#pragma unroll` (libclang shows the attributed statement unexposed):
+    /// nvcc makes every iteration instructions of their own, so a lane that skips a guarded
+    /// access in one iteration does not shift its later ones onto other instructions. The
+    /// built-in kernels say so with `x.unrolled(i)` (docs/design.md); here the top of the
+    /// loop's body gets `const auto ts_unrolled = ts_ctx.unrolled(i);`, i the iteration's
+    /// number, (v - first) / step for `for (int v = first; v < last; v += step)`, and for a
+    /// loop nested in another so marked, outer * (its trip count) + i, as the built-in
+    /// kernels number them. A loop of another form, or whose body has no braces, is left as
+    /// it is (`#pragma unroll 1` asks for no unrolling).
+    void unrolledLoop(CXCursor c)
+    {
+        const std::vector<CXCursor> kids = childrenOf(c);
+        if (kids.size() != 1 || clang_getCursorKind(kids[0]) != CXCursor_ForStmt) return;
+        const CXCursor loop = kids[0];
+        // The pragma's tokens lie before the loop's own: `#pragma unroll [N]`.
+        const Pos start = expansion(clang_getRangeStart(clang_getCursorExtent(c)));
+        const Pos forAt = expansion(clang_getRangeStart(clang_getCursorExtent(loop)));
+        if (!start.inMain || !forAt.inMain || forAt.offset <= start.offset) return;
+        std::vector<std::string> pragma;
+        {
+            CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+            CXToken* tokens = nullptr;
+            unsigned n = 0;
+            clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+            for (unsigned i = 0; i < n; ++i) {
+                if (expansion(clang_getTokenLocation(tu, tokens[i])).offset >= forAt.offset) break;
+                pragma.push_back(str(clang_getTokenSpelling(tu, tokens[i])));
+            }
+            clang_disposeTokens(tu, tokens, n);
+        }
+        if (std::find(pragma.begin(), pragma.end(), "unroll") == pragma.end() || pragma.back() == "1") return;
+        const std::vector<CXCursor> parts = childrenOf(loop);   // init, condition, increment, body
+        if (parts.size() != 4 || clang_getCursorKind(parts[0]) != CXCursor_DeclStmt ||
+            clang_getCursorKind(parts[3]) != CXCursor_CompoundStmt)
+            return;
+        const std::vector<CXCursor> decls = childrenOf(parts[0]);
+        if (decls.size() != 1 || clang_getCursorKind(decls[0]) != CXCursor_VarDecl) return;
+        const std::string v = str(clang_getCursorSpelling(decls[0]));
+        const std::vector<CXCursor> init = childrenOf(decls[0]);
+        if (init.empty()) return;
+        const std::string first = copyableText(init.back());
+        // The step: ++v, v++ or v += step.
+        std::string step;
+        long long stepValue = 0;
+        const std::vector<Token> inc = tokensOf(parts[2]);
+        if (inc.size() == 2 && (inc[0].text == "++" || inc[1].text == "++")) {
+            step = "1";
+            stepValue = 1;
+        } else {
+            // v += step, where step may be a macro: the operator is the text between the two
+            const std::vector<CXCursor> sides = childrenOf(parts[2]);
+            if (clang_getCursorKind(parts[2]) != CXCursor_CompoundAssignOperator || sides.size() != 2) return;
+            const Pos lhsEnd = expansion(clang_getRangeEnd(clang_getCursorExtent(sides[0])));
+            const Pos rhsBegin = expansion(clang_getRangeStart(clang_getCursorExtent(sides[1])));
+            if (!lhsEnd.inMain || !rhsBegin.inMain || rhsBegin.offset <= lhsEnd.offset ||
+                str(clang_getCursorSpelling(clang_getCursorReferenced(unwrap(sides[0])))) != v)
+                return;
+            std::string op = src_.substr(lhsEnd.offset, rhsBegin.offset - lhsEnd.offset);
+            op.erase(std::remove_if(op.begin(), op.end(), [](unsigned char ch) { return std::isspace(ch); }), op.end());
+            if (op != "+=") return;
+            step = copyableText(sides[1]);
+            if (!constantOf(sides[1], stepValue)) stepValue = 0;
+        }
+        if (first.empty() || step.empty()) return;
+        std::string tag = "((" + v + ") - (" + first + ")) / (" + step + ")";
+        // Nested in another unrolled loop: number the pair, outer * trips + this.
+        const Pos bodyOpen = expansion(clang_getRangeStart(clang_getCursorExtent(parts[3])));
+        const UnrolledLoop* outer = nullptr;
+        for (const UnrolledLoop& u : unrolled_)
+            if (u.begin < forAt.offset && forAt.offset < u.end && (!outer || u.begin > outer->begin)) outer = &u;
+        if (outer) {
+            Binary cond;
+            long long a = 0, b = 0;
+            if (!binary(parts[1], cond) || cond.op.text != "<" || !constantOf(init.back(), a) || !constantOf(cond.rhs, b) ||
+                stepValue <= 0 || b <= a)
+                return;   // no constant trip count: the pair cannot be numbered
+            tag = "(" + outer->tag + ") * " + std::to_string((b - a + stepValue - 1) / stepValue) + " + " + tag;
+        }
+        const Pos loopEnd = expansion(clang_getRangeEnd(clang_getCursorExtent(loop)));
+        unrolled_.push_back(UnrolledLoop{forAt.offset, loopEnd.offset, tag});
+        edits.push_back(Edit{bodyOpen.offset + 1, bodyOpen.offset + 1,
+                             " const auto ts_unrolled = ts_ctx.unrolled(static_cast<unsigned>(" + tag + "));"});
+    }
+
     /// A call of a __device__ helper: the context goes in front of its arguments.
     void call(CXCursor c, const Pos& at, const std::string& name)
     {
@@ -999,6 +1141,13 @@ private:
     std::vector<CXCursor> helpers_;
     /// The extents of the 128-bit accesses rewritten (their float4 and cast are handled).
     std::vector<std::pair<unsigned, unsigned>> vectorAccesses_;
+    /// The loops under `#pragma unroll` whose iterations are tagged: their extents and the
+    /// expression of an iteration's number.
+    struct UnrolledLoop {
+        unsigned begin, end;
+        std::string tag;
+    };
+    std::vector<UnrolledLoop> unrolled_;
 };
 
 }  // namespace

@@ -39,6 +39,7 @@ __global__ void matmulDoubleBuffered(const float* M, const float* N, float* P, i
     for (int s = 0; s <= phases; ++s) {
         // Phase s's elements from global memory into registers, a float4 where possible
         if (s < phases) {
+#pragma unroll
             for (int q = 0; q < M_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int Row = by*BM + e / (BK / 4), Col = s*BK + 4 * (e % (BK / 4));
@@ -46,6 +47,7 @@ __global__ void matmulDoubleBuffered(const float* M, const float* N, float* P, i
                     float4 v = *reinterpret_cast<const float4*>(&M[Row*k + Col]);
                     Mnext[q][0] = v.x; Mnext[q][1] = v.y; Mnext[q][2] = v.z; Mnext[q][3] = v.w;
                 } else {
+#pragma unroll
                     for (int c = 0; c < 4; ++c) {
                         if (Row < j && Col + c < k)
                             Mnext[q][c] = M[Row*k + Col + c];
@@ -54,6 +56,7 @@ __global__ void matmulDoubleBuffered(const float* M, const float* N, float* P, i
                     }
                 }
             }
+#pragma unroll
             for (int q = 0; q < N_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int Row = s*BK + e / (BN / 4), Col = bx*BN + 4 * (e % (BN / 4));
@@ -61,6 +64,7 @@ __global__ void matmulDoubleBuffered(const float* M, const float* N, float* P, i
                     float4 v = *reinterpret_cast<const float4*>(&N[Row*l + Col]);
                     Nnext[q][0] = v.x; Nnext[q][1] = v.y; Nnext[q][2] = v.z; Nnext[q][3] = v.w;
                 } else {
+#pragma unroll
                     for (int c = 0; c < 4; ++c) {
                         if (Row < k && Col + c < l)
                             Nnext[q][c] = N[Row*l + Col + c];
@@ -90,12 +94,14 @@ __global__ void matmulDoubleBuffered(const float* M, const float* N, float* P, i
         // The registers into the other buffer, which no thread reads during this step
         if (s < phases) {
             int nxt = s % 2;
+#pragma unroll
             for (int q = 0; q < M_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int r = e / (BK / 4), c = 4 * (e % (BK / 4));
                 for (int d = 0; d < 4; ++d)
                     Mds[nxt*BK + c + d][r] = Mnext[q][d];
             }
+#pragma unroll
             for (int q = 0; q < N_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int r = e / (BN / 4), c = 4 * (e % (BN / 4));
@@ -107,8 +113,12 @@ __global__ void matmulDoubleBuffered(const float* M, const float* N, float* P, i
         // one has been read by everyone before the next step refills it (write after read)
         __syncthreads();
     }
-    for (int m = 0; m < TM; ++m)
-        for (int n = 0; n < TN; ++n)
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+#pragma unroll
+        for (int n = 0; n < TN; ++n) {
             if (rowStart + m < j && colStart + n < l)
                 P[(rowStart + m)*l + colStart + n] = Pvalue[m][n];
+        }
+    }
 }

@@ -42,6 +42,7 @@ __global__ void matmulTuned(const float* M, const float* N, float* P, int j, int
     for (int s = 0; s <= phases; ++s) {
         // Phase s's elements from global memory into registers, a float4 where possible
         if (s < phases) {
+#pragma unroll
             for (int q = 0; q < M_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int Row = by*BM + e / (BK / 4), Col = s*BK + 4 * (e % (BK / 4));
@@ -49,6 +50,7 @@ __global__ void matmulTuned(const float* M, const float* N, float* P, int j, int
                     float4 v = *reinterpret_cast<const float4*>(&M[Row*k + Col]);
                     Mnext[q][0] = v.x; Mnext[q][1] = v.y; Mnext[q][2] = v.z; Mnext[q][3] = v.w;
                 } else {
+#pragma unroll
                     for (int c = 0; c < 4; ++c) {
                         if (Row < j && Col + c < k)
                             Mnext[q][c] = M[Row*k + Col + c];
@@ -57,6 +59,7 @@ __global__ void matmulTuned(const float* M, const float* N, float* P, int j, int
                     }
                 }
             }
+#pragma unroll
             for (int q = 0; q < N_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int Row = s*BK + e / (BN / 4), Col = bx*BN + 4 * (e % (BN / 4));
@@ -64,6 +67,7 @@ __global__ void matmulTuned(const float* M, const float* N, float* P, int j, int
                     float4 v = *reinterpret_cast<const float4*>(&N[Row*l + Col]);
                     Nnext[q][0] = v.x; Nnext[q][1] = v.y; Nnext[q][2] = v.z; Nnext[q][3] = v.w;
                 } else {
+#pragma unroll
                     for (int c = 0; c < 4; ++c) {
                         if (Row < k && Col + c < l)
                             Nnext[q][c] = N[Row*l + Col + c];
@@ -94,12 +98,14 @@ __global__ void matmulTuned(const float* M, const float* N, float* P, int j, int
         // The registers into the other buffer, which no thread reads during this step
         if (s < phases) {
             int nxt = s % 2;
+#pragma unroll
             for (int q = 0; q < M_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int r = e / (BK / 4), c = 4 * (e % (BK / 4));
                 for (int d = 0; d < 4; ++d)
                     Mds[nxt*BK + c + d][r] = Mnext[q][d];
             }
+#pragma unroll
             for (int q = 0; q < N_LOADS; ++q) {
                 int e = t + q * THREADS;
                 int r = e / (BN / 4), c = 4 * (e % (BN / 4));
@@ -112,11 +118,14 @@ __global__ void matmulTuned(const float* M, const float* N, float* P, int j, int
         // one has been read by everyone before the next step refills it (write after read)
         __syncthreads();
     }
-    for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+#pragma unroll
         for (int n = 0; n < TN; ++n) {
             int Row = rowStart + (m / 4)*HALF_M + m % 4;
             int Col = colStart + (n / 4)*HALF_N + n % 4;
             if (Row < j && Col < l)
                 P[Row*l + Col] = Pvalue[m][n];
         }
+    }
 }

@@ -36,6 +36,7 @@ __global__ void matmulVectorized(const float* M, const float* N, float* P, int j
 
     for (int ph = 0; ph < (k - 1) / BK + 1; ++ph) {
         // M tile, a float4 at a time: float4 number e is row e / (BK/4), columns c .. c + 3
+#pragma unroll
         for (int e = t; e < BM * BK / 4; e += THREADS) {
             int r = e / (BK / 4), c = 4 * (e % (BK / 4));
             int Row = by*BM + r, Col = ph*BK + c;
@@ -43,6 +44,7 @@ __global__ void matmulVectorized(const float* M, const float* N, float* P, int j
                 float4 v = *reinterpret_cast<const float4*>(&M[Row*k + Col]);
                 Mds[c][r] = v.x; Mds[c + 1][r] = v.y; Mds[c + 2][r] = v.z; Mds[c + 3][r] = v.w;
             } else {
+#pragma unroll
                 for (int q = 0; q < 4; ++q) {
                     if (Row < j && Col + q < k)
                         Mds[c + q][r] = M[Row*k + Col + q];
@@ -52,12 +54,14 @@ __global__ void matmulVectorized(const float* M, const float* N, float* P, int j
             }
         }
         // N tile: float4 number e is row e / (BN/4), columns c .. c + 3, stored as it is
+#pragma unroll
         for (int e = t; e < BK * BN / 4; e += THREADS) {
             int r = e / (BN / 4), c = 4 * (e % (BN / 4));
             int Row = ph*BK + r, Col = bx*BN + c;
             if (l % 4 == 0 && Row < k && Col + 3 < l) {
                 *reinterpret_cast<float4*>(&Nds[r][c]) = *reinterpret_cast<const float4*>(&N[Row*l + Col]);
             } else {
+#pragma unroll
                 for (int q = 0; q < 4; ++q) {
                     if (Row < k && Col + q < l)
                         Nds[r][c + q] = N[Row*l + Col + q];
@@ -87,8 +91,12 @@ __global__ void matmulVectorized(const float* M, const float* N, float* P, int j
         // Everyone must be done with the tiles before the next phase overwrites them
         __syncthreads();
     }
-    for (int m = 0; m < TM; ++m)
-        for (int n = 0; n < TN; ++n)
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+#pragma unroll
+        for (int n = 0; n < TN; ++n) {
             if (rowStart + m < j && colStart + n < l)
                 P[(rowStart + m)*l + colStart + n] = Pvalue[m][n];
+        }
+    }
 }

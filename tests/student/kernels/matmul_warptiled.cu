@@ -29,6 +29,7 @@
 __device__ void loadPhase(const float* M, const float* N, float Mnext[][4], float Nnext[][4],
                           int s, int t, int bx, int by, int j, int k, int l)
 {
+#pragma unroll
     for (int q = 0; q < M_LOADS; ++q) {
         int e = t + q * THREADS;
         int Row = by*BM + e / (BK / 4), Col = s*BK + 4 * (e % (BK / 4));
@@ -36,6 +37,7 @@ __device__ void loadPhase(const float* M, const float* N, float Mnext[][4], floa
             float4 v = *reinterpret_cast<const float4*>(&M[Row*k + Col]);
             Mnext[q][0] = v.x; Mnext[q][1] = v.y; Mnext[q][2] = v.z; Mnext[q][3] = v.w;
         } else {
+#pragma unroll
             for (int c = 0; c < 4; ++c) {
                 if (Row < j && Col + c < k)
                     Mnext[q][c] = M[Row*k + Col + c];
@@ -44,6 +46,7 @@ __device__ void loadPhase(const float* M, const float* N, float Mnext[][4], floa
             }
         }
     }
+#pragma unroll
     for (int q = 0; q < N_LOADS; ++q) {
         int e = t + q * THREADS;
         int Row = s*BK + e / (BN / 4), Col = bx*BN + 4 * (e % (BN / 4));
@@ -51,6 +54,7 @@ __device__ void loadPhase(const float* M, const float* N, float Mnext[][4], floa
             float4 v = *reinterpret_cast<const float4*>(&N[Row*l + Col]);
             Nnext[q][0] = v.x; Nnext[q][1] = v.y; Nnext[q][2] = v.z; Nnext[q][3] = v.w;
         } else {
+#pragma unroll
             for (int c = 0; c < 4; ++c) {
                 if (Row < k && Col + c < l)
                     Nnext[q][c] = N[Row*l + Col + c];
@@ -64,12 +68,14 @@ __device__ void loadPhase(const float* M, const float* N, float Mnext[][4], floa
 // The registers into buffer buf: M transposed, N in 128-bit stores
 __device__ void storePhase(float Mds[][BM + M_PAD], float Nds[][BN], float Mnext[][4], float Nnext[][4], int buf, int t)
 {
+#pragma unroll
     for (int q = 0; q < M_LOADS; ++q) {
         int e = t + q * THREADS;
         int r = e / (BK / 4), c = 4 * (e % (BK / 4));
         for (int d = 0; d < 4; ++d)
             Mds[buf*BK + c + d][r] = Mnext[q][d];
     }
+#pragma unroll
     for (int q = 0; q < N_LOADS; ++q) {
         int e = t + q * THREADS;
         int r = e / (BN / 4), c = 4 * (e % (BN / 4));
@@ -131,7 +137,9 @@ __global__ void matmulWarptiled(const float* M, const float* N, float* P, int j,
         __syncthreads();
     }
     // P four elements at a time where the row has them (128-bit stores), else one by one
-    for (int m = 0; m < TM; ++m)
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+#pragma unroll
         for (int n = 0; n < TN; n += 4) {
             int Row = by*BM + wr + (m / 4)*ROW_STEP + ly*4 + m % 4;
             int Col = bx*BN + wc + (n / 4)*COL_STEP + lx*4;
@@ -139,10 +147,12 @@ __global__ void matmulWarptiled(const float* M, const float* N, float* P, int j,
                 *reinterpret_cast<float4*>(&P[Row*l + Col]) =
                     make_float4(Pvalue[m][n], Pvalue[m][n + 1], Pvalue[m][n + 2], Pvalue[m][n + 3]);
             } else {
+#pragma unroll
                 for (int c = 0; c < 4; ++c) {
                     if (Row < j && Col + c < l)
                         P[Row*l + Col + c] = Pvalue[m][n + c];
                 }
             }
         }
+    }
 }
