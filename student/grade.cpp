@@ -180,15 +180,21 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
     if (hazards == 0) {
         out.push_back(Check{"no races " + size, true, false, "no two threads touch a shared slot without a barrier between", 0});
     } else {
-        std::string report = r.hazards.report(r.arrays, r.block);
+        // The site with the most access pairs names the missing barrier best: without the
+        // barrier after the load most pairs are RAW, without the one after the use WAR.
+        sim::HazardLog top;
+        if (!r.hazards.sites.empty())
+            top.sites = {*std::max_element(r.hazards.sites.begin(), r.hazards.sites.end(),
+                                           [](const sim::HazardSite& a, const sim::HazardSite& b) {
+                                               return std::tie(a.count, b.kind) < std::tie(b.count, a.kind);
+                                           })};
+        std::string report = top.report(r.arrays, r.block);
         report = report.substr(0, report.find('\n'));
-        std::vector<sim::HazardSite> sites = r.hazards.sites;
-        std::sort(sites.begin(), sites.end(), [](const sim::HazardSite& a, const sim::HazardSite& b) {
-            return std::tie(a.kind, a.firstLine, a.secondLine) < std::tie(b.kind, b.firstLine, b.secondLine);
-        });
+        const std::vector<sim::HazardSite>& sites = top.sites;
         const unsigned line = sites.empty() ? 0 : sites.front().secondLine;
         out.push_back(Check{"no races " + size, false, false,
-                            at(file, line) + report + " (" + std::to_string(hazards) + " hazards at " + size +
+                            at(file, line) + report + " (" + std::to_string(r.hazards.raw) + " RAW, " +
+                                std::to_string(r.hazards.war) + " WAR, " + std::to_string(r.hazards.waw) + " WAW at " + size +
                                 "; PMPP sec. 5.4: a barrier after the tile load and one after its use)",
                             line});
     }

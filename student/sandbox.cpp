@@ -93,6 +93,7 @@ std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const s
                   << "), most likely out of memory: the limit was " << (memoryBytes >> 20) << " MiB\n";
     else
         err << lead << "your kernel's run crashed (" << strsignal(sig) << "); TileScope itself is unharmed\n";
+    if (message) *message = trimmed(said.str());
     return 1;
 }
 
