@@ -209,7 +209,9 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
             for (int inner = 1; inner < (rows ? a.cols : a.rows) && !bad; ++inner) {
                 const long long first = rows ? a.flat(outer, 0) : a.flat(0, outer);
                 const long long here = rows ? a.flat(outer, inner) : a.flat(inner, outer);
-                if (w[static_cast<size_t>(here)] != w[static_cast<size_t>(first)])
+                // An element nobody wrote is the `correct` check's to report.
+                if (w[static_cast<size_t>(here)] >= 0 && w[static_cast<size_t>(first)] >= 0 &&
+                    w[static_cast<size_t>(here)] != w[static_cast<size_t>(first)])
                     bad = Check{std::string("one thread per ") + x.checks.onePer, false, false,
                                 at(file, storeLine) + elementName(r, p, first, family) + " was computed by " +
                                     writerText(r, p, first) + " but " + elementName(r, p, here, family) + " by " +
@@ -226,9 +228,10 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
         std::vector<long long> distinct;
         for (long long v : w)
             if (v >= 0) distinct.push_back(v);
+        const size_t written = distinct.size();
         std::sort(distinct.begin(), distinct.end());
         distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-        const double each = distinct.empty() ? 0.0 : static_cast<double>(w.size()) / static_cast<double>(distinct.size());
+        const double each = distinct.empty() ? 0.0 : static_cast<double>(written) / static_cast<double>(distinct.size());
         const bool ok = each >= x.checks.minOutputsPerThread;
         out.push_back(Check{"thread coarsening", ok, false,
                             ok ? "each thread computes " + twoDecimals(each) + " elements of P on average"
