@@ -250,7 +250,9 @@ std::vector<Exercise> listExercises()
     std::vector<std::string> paths;
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".toml") paths.push_back(e.path().string());
-    std::sort(paths.begin(), paths.end());
+    // By name: "tiled-matmul" before "tiled-matmul-boundary" (the paths would sort '.' after '-').
+    std::sort(paths.begin(), paths.end(),
+              [](const std::string& a, const std::string& b) { return fs::path(a).stem() < fs::path(b).stem(); });
     std::vector<Exercise> out;
     for (const std::string& p : paths) out.push_back(loadExercise(p));
     return out;

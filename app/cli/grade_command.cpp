@@ -1,5 +1,6 @@
 #include "grade_command.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -35,8 +36,12 @@ int runGrade(const GradeOptions& o)
 #ifdef TILESCOPE_HAVE_STUDENT
     if (o.list) {
         try {
-            for (const student::Exercise& x : student::listExercises())
-                std::cout << x.name << "  " << x.title << " (PMPP sec. " << x.section << ")\n";
+            const std::vector<student::Exercise> all = student::listExercises();
+            size_t width = 0;
+            for (const student::Exercise& x : all) width = std::max(width, x.name.size());
+            for (const student::Exercise& x : all)
+                std::cout << x.name << std::string(width + 2 - x.name.size(), ' ') << x.title << " (PMPP sec. "
+                          << x.section << ")\n";
         } catch (const student::ExerciseError& e) {
             std::cerr << "tilescope-cli: " << e.what() << "\n";
             return kBadInput;

@@ -233,7 +233,7 @@ TEST(GradeCli, HumanOutputListAndBadInput)
     EXPECT_NE(out.find("verdict: PASS"), std::string::npos) << out;
 
     EXPECT_EQ(cli("grade --list", out), 0) << out;
-    EXPECT_NE(out.find("tiled-matmul-boundary  Tiled matrix multiplication for any size"), std::string::npos) << out;
+    EXPECT_NE(out.find("tiled-matmul-boundary     Tiled matrix multiplication for any size"), std::string::npos) << out;
     EXPECT_GE(std::count(out.begin(), out.end(), '\n'), 8);
 
     EXPECT_EQ(cli("grade --exercise no-such-exercise --kernel-file x.cu", out, true), 2) << out;
