@@ -125,6 +125,38 @@ std::string writerText(const sim::Simulation& r, int p, long long i)
            std::to_string(o->block.y) + ")";
 }
 
+/// The first shared read of block `block` that got a stale value (another thread wrote the
+/// slot later in the same barrier interval, or nobody had written it: sim::markStaleReads),
+/// as "thread (tx=.., ty=..) read N_ds[3] at line 25, ..."; "" when there is none. Runs the
+/// scenario again with that block traced.
+std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, unsigned& line)
+{
+    s.block = block;
+    sim::SimOptions o;
+    o.trace = true;
+    o.threads = 1;
+    o.memoryModel = false;
+    o.detectHazards = false;
+    const sim::Simulation t = sim::simulate(s, o);
+    for (const sim::Event& e : t.trace.events) {
+        if (e.op != sim::Op::SharedLoad || !(e.flags & sim::kStale) || e.array >= t.trace.arrays.size()) continue;
+        const sim::ArrayInfo& a = t.trace.arrays[e.array];
+        std::string slot = a.name;
+        if (a.rows > 1) {
+            const sim::RowCol rc = a.rowCol(e.index);
+            slot += "[" + std::to_string(rc.row) + "][" + std::to_string(rc.col) + "]";
+        } else {
+            slot += "[" + std::to_string(e.index) + "]";
+        }
+        line = e.line;
+        return "in block (" + std::to_string(block.x) + ", " + std::to_string(block.y) + "), thread " +
+               threadText(t.block, e.thread) + " read " + slot + " at line " + std::to_string(e.line) +
+               (std::isnan(e.value) ? " before any thread had stored it"
+                                    : " before the value it needed was stored there");
+    }
+    return "";
+}
+
 /// The checks of one hidden size, judged on the simulation `r` of the student's kernel
 /// (`exerciseChecks`: also the exercise's own ones). Runs in the child.
 std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::Scenario& s, const sim::Simulation& r,
@@ -170,6 +202,12 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                 d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
                     floatText(r.reference[i]) + "; " + writerText(r, p, static_cast<long long>(i)) + " stored it" +
                     (storeLine ? " at line " + std::to_string(storeLine) : std::string());
+                // A stale shared read in the writer's block names the line where it went wrong.
+                unsigned readLine = 0;
+                if (const std::string stale = firstStaleRead(s, w->block, readLine); !stale.empty()) {
+                    d += "; " + stale;
+                    line = readLine;
+                }
             }
             d += " (" + std::to_string(wrong) + " of " + std::to_string(r.P.size()) + " elements differ)";
         }

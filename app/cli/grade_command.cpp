@@ -1,6 +1,7 @@
 #include "grade_command.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -53,6 +54,11 @@ int runGrade(const GradeOptions& o)
         x = student::findExercise(o.exercise);
     } catch (const student::ExerciseError& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
+        return kBadInput;
+    }
+    if (std::error_code ec; !std::filesystem::is_regular_file(o.kernelFile, ec)) {
+        std::cerr << "tilescope-cli: the kernel file '" << o.kernelFile
+                  << "' does not exist or is not a file; give the path of your .cu file.\n";
         return kBadInput;
     }
     const student::Grade g = student::grade(x, o.kernelFile);

@@ -239,6 +239,8 @@ TEST(GradeCli, HumanOutputListAndBadInput)
     EXPECT_EQ(cli("grade --exercise no-such-exercise --kernel-file x.cu", out, true), 2) << out;
     EXPECT_NE(out.find("There is no exercise 'no-such-exercise'; the exercises are"), std::string::npos) << out;
     EXPECT_EQ(cli("grade --kernel-file x.cu", out, true), 2) << out;
+    EXPECT_EQ(cli("grade --exercise tiled-matmul --kernel-file /no/such/kernel.cu", out, true), 2) << out;
+    EXPECT_NE(out.find("the kernel file '/no/such/kernel.cu' does not exist"), std::string::npos) << out;
 
     // An instructor's own file with a mistake on line 2.
     const fs::path dir = fs::path(TILESCOPE_STUDENT_CACHE) / "exercise-test";
