@@ -338,8 +338,15 @@ std::vector<Check> runSize(const Exercise& x, const std::string& file, const std
 {
     const std::string size = z.text(x.launch.family);
     sim::Scenario s = scenarioFor(x, kernel, z, tile, seed);
-    if (const std::string why = sim::validate(s); !why.empty())
+    if (const std::string why = sim::validate(s); !why.empty()) {
+        const sim::KernelInfo* info = s.kernelInfo();
+        if (info && info->squareOnly && (z.j != z.k || z.k != z.l))
+            return {Check{"runs " + size, false, false,
+                          file + ": your kernel takes one size (Width), so it can only multiply square matrices, but "
+                                 "this exercise also has " + size + ": take int j, int k, int l instead (M j x k, N k x l, P j x l)",
+                          0}};
         return {Check{"runs " + size, false, false, "TileScope cannot launch your kernel at " + size + ": " + why, 0}};
+    }
     sim::SimOptions opt;
     opt.trace = false;
     opt.threads = 1;   // the child runs every block on its one thread: no pool to fork

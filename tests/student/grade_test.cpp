@@ -232,6 +232,17 @@ TEST(GradeCli, HumanOutputListAndBadInput)
     EXPECT_NE(out.find("SKIP gpu: no GPU"), std::string::npos) << out;
     EXPECT_NE(out.find("verdict: PASS"), std::string::npos) << out;
 
+    // PMPP Fig. 5.9 as printed (one Width) on the exercise with ragged sizes: told to take j, k, l.
+    EXPECT_EQ(cli("grade --exercise tiled-matmul-boundary --kernel-file '" + kSource + "/tests/student/kernels/pmpp_fig5_9.cu'",
+                  out),
+              1)
+        << out;
+    EXPECT_NE(out.find("FAIL runs 33x17x45: " + kSource + "/tests/student/kernels/pmpp_fig5_9.cu: your kernel takes one "
+                       "size (Width)"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("PASS correct 64x64x64\n"), std::string::npos) << out;
+
     EXPECT_EQ(cli("grade --list", out), 0) << out;
     EXPECT_NE(out.find("tiled-matmul-boundary     Tiled matrix multiplication for any size"), std::string::npos) << out;
     EXPECT_GE(std::count(out.begin(), out.end(), '\n'), 8);
