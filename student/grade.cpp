@@ -127,9 +127,10 @@ std::string writerText(const sim::Simulation& r, int p, long long i)
 
 /// The first shared read of block `block` that got a stale value (another thread wrote the
 /// slot later in the same barrier interval, or nobody had written it: sim::markStaleReads),
-/// as "thread (tx=.., ty=..) read N_ds[3] at line 25, ..."; "" when there is none. Runs the
+/// as "thread (tx=.., ty=..) read N_ds[3] at line 25, ...", thread `thread`'s own first if it
+/// made one; "" when there is none. Runs the
 /// scenario again with that block traced.
-std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, unsigned& line)
+std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, int thread, unsigned& line)
 {
     s.block = block;
     sim::SimOptions o;
@@ -138,8 +139,15 @@ std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, unsigned& l
     o.memoryModel = false;
     o.detectHazards = false;
     const sim::Simulation t = sim::simulate(s, o);
+    // The thread's own stale read first, in its program order; else the block's first.
+    const sim::Event* found = nullptr;
     for (const sim::Event& e : t.trace.events) {
         if (e.op != sim::Op::SharedLoad || !(e.flags & sim::kStale) || e.array >= t.trace.arrays.size()) continue;
+        const bool own = e.thread == thread, foundOwn = found && found->thread == thread;
+        if (!found || (own && !foundOwn) || (own == foundOwn && e.seq < found->seq)) found = &e;
+    }
+    if (found) {
+        const sim::Event& e = *found;
         const sim::ArrayInfo& a = t.trace.arrays[e.array];
         std::string slot = a.name;
         if (a.rows > 1) {
@@ -204,7 +212,7 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                     (storeLine ? " at line " + std::to_string(storeLine) : std::string());
                 // A stale shared read in the writer's block names the line where it went wrong.
                 unsigned readLine = 0;
-                if (const std::string stale = firstStaleRead(s, w->block, readLine); !stale.empty()) {
+                if (const std::string stale = firstStaleRead(s, w->block, w->thread, readLine); !stale.empty()) {
                     d += "; " + stale;
                     line = readLine;
                 }
@@ -234,6 +242,18 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                             at(file, line) + report + " (" + std::to_string(r.hazards.raw) + " RAW, " +
                                 std::to_string(r.hazards.war) + " WAR, " + std::to_string(r.hazards.waw) + " WAW at " + size +
                                 "; PMPP sec. 5.4: a barrier after the tile load and one after its use)",
+                            line});
+    }
+    if (r.hazards.uninitialised == 0 || r.hazards.uninitialisedSites.empty()) {
+        out.push_back(Check{"initialised shared " + size, true, false, "every shared read found a value a thread had stored", 0});
+    } else {
+        sim::HazardLog first;
+        first.uninitialisedSites = {r.hazards.uninitialisedSites.front()};
+        std::string report = first.report(r.arrays, r.block);
+        report = report.substr(0, report.find('\n'));
+        const unsigned line = first.uninitialisedSites.front().line;
+        out.push_back(Check{"initialised shared " + size, false, false,
+                            at(file, line) + report + " (at " + size + "; a load the kernel forgot, such as a halo cell)",
                             line});
     }
     if (!exerciseChecks) return out;
