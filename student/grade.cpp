@@ -458,10 +458,21 @@ Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions
                                                       "tiles in shared memory that the block loads together (PMPP sec. 5.4)"),
                                          0});
     const int tile = tiled ? loaded.info->tiles.front() : x.tile ? x.tile : 16;
+    std::string stopped;   // the size where the kernel ran out of time: the larger ones are not run
     for (size_t i = 0; i < x.sizes.size(); ++i) {
+        const std::string size = x.sizes[i].text(x.launch.family);
+        if (!stopped.empty()) {
+            g.checks.push_back(Check{"runs " + size, false, false,
+                                     "not run: your kernel did not finish at " + stopped + ", so it was not started again", 0});
+            continue;
+        }
         const bool last = i + 1 == x.sizes.size();
-        for (Check& c : runSize(x, kernelFile, loaded.info->name, x.sizes[i], tile, 2026 + i, last))
+        for (Check& c : runSize(x, kernelFile, loaded.info->name, x.sizes[i], tile, 2026 + i, last)) {
+            if (!c.passed && (c.diagnosis.find("ran longer than") != std::string::npos ||
+                              c.diagnosis.find("more CPU time than allowed") != std::string::npos))
+                stopped = size;
             g.checks.push_back(std::move(c));
+        }
     }
     if (std::optional<Check> gpu = timeOnGpu(x, kernelFile, loaded))
         g.checks.push_back(*gpu);
