@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iomanip>
@@ -31,13 +32,13 @@ std::string floatText(float v)
 {
     std::ostringstream o;
     o << std::setprecision(9) << v;
-    std::string s = o.str();
     for (int p = 1; p <= 9; ++p) {
         std::ostringstream q;
         q << std::setprecision(p) << v;
-        if (std::stof(q.str()) == v || std::isnan(v)) return q.str();
+        // strtof, not stof: a subnormal value must not throw.
+        if (std::isnan(v) || std::strtof(q.str().c_str(), nullptr) == v) return q.str();
     }
-    return s;
+    return o.str();
 }
 
 std::string threadText(const sim::Dim3& block, int thread)
