@@ -343,6 +343,7 @@ Commands::Commands(CLI::App& app)
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
     roofline_ = addRooflineCommand(app, rooflineOpt_);
+    grade_ = addGradeCommand(app, gradeOpt_);
 }
 
 int Commands::run()
@@ -356,6 +357,7 @@ int Commands::run()
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
         if (roofline_->parsed()) return runRoofline(rooflineOpt_);
+        if (grade_->parsed()) return runGrade(gradeOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;
