@@ -7,6 +7,17 @@ namespace {
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+/// The end of the name that starts at `b`: an identifier, with a `.x`, `.y` or `.z` member
+/// as CUDA's built-in variables have (`threadIdx.x` is one name).
+size_t nameEnd(std::string_view s, size_t b)
+{
+    size_t e = b;
+    while (e < s.size() && identChar(s[e])) ++e;
+    if (e + 1 < s.size() && s[e] == '.' && (s[e + 1] == 'x' || s[e + 1] == 'y' || s[e + 1] == 'z') &&
+        (e + 2 == s.size() || !identChar(s[e + 2])))
+        e += 2;
+    return e;
+}
 
 /// Recursive-descent parser: expr := term (('+'|'-') term)*; term := unary (('*'|'/') unary)*;
 /// unary := '-' unary | primary; primary := number | name | '(' expr ')'.
@@ -116,7 +127,7 @@ private:
         }
         if (identStart(c)) {
             size_t b = pos_;
-            while (pos_ < s_.size() && identChar(s_[pos_])) ++pos_;
+            pos_ = nameEnd(s_, pos_);
             std::string name(s_.substr(b, pos_ - b));
             auto it = vars_.find(name);
             if (it == vars_.end()) {
@@ -151,7 +162,7 @@ std::string substitute(std::string_view expr, const Variables& vars)
     for (size_t i = 0; i < expr.size();) {
         if (identStart(expr[i])) {
             size_t b = i;
-            while (i < expr.size() && identChar(expr[i])) ++i;
+            i = nameEnd(expr, i);
             std::string name(expr.substr(b, i - b));
             auto it = vars.find(name);
             out += it == vars.end() ? name : std::to_string(it->second);

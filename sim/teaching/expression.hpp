@@ -23,7 +23,8 @@ struct Evaluation {
 };
 
 /// Evaluates an integer expression of literals, variables, + - * / (C's truncating
-/// division), unary minus and parentheses. An unknown name, a division by zero, a value
+/// division), unary minus and parentheses. A variable's name may end in `.x`, `.y` or `.z`,
+/// as CUDA's built-in variables do (`threadIdx.x`). An unknown name, a division by zero, a value
 /// that does not fit in a long long, nesting deeper than 64 parentheses or minus signs, or a
 /// syntax error gives no value and a sentence in `error`.
 Evaluation evaluate(std::string_view expr, const Variables& vars);

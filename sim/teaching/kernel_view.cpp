@@ -10,12 +10,24 @@ namespace ts::sim {
 namespace {
 
 /// The convolution kernels' variables (kernels/conv*.cuh), as threadVariables documents.
+/// CUDA's built-in variables of thread (tx, ty) of the traced block, under the names a
+/// kernel written as PMPP prints it uses (`threadIdx.x`, `blockDim.x`, ...).
+void addBuiltIns(Variables& v, const Scenario& s, const Trace& t, long long tx, long long ty)
+{
+    const Dim3 grid = launchShape(s).grid;
+    v["threadIdx.x"] = tx, v["threadIdx.y"] = ty, v["threadIdx.z"] = 0;
+    v["blockIdx.x"] = t.block.x, v["blockIdx.y"] = t.block.y, v["blockIdx.z"] = t.block.z;
+    v["blockDim.x"] = t.blockDim.x, v["blockDim.y"] = t.blockDim.y, v["blockDim.z"] = t.blockDim.z;
+    v["gridDim.x"] = grid.x, v["gridDim.y"] = grid.y, v["gridDim.z"] = grid.z;
+}
+
 Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty)
 {
     const long long bx = t.block.x, by = t.block.y, T = s.tile, mw = s.maskWidth;
     const long long bdx = t.blockDim.x, bdy = t.blockDim.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"Mask_Width", mw},
                 {"MAX_MASK_WIDTH", kernels::MAX_MASK_WIDTH}};
+    addBuiltIns(v, s, t, tx, ty);
     const KernelInfo* info = s.kernelInfo();
     if (info->tiled) v["TILE_SIZE"] = T;
     const bool use = st && st->kind == StepKind::Use;
@@ -71,6 +83,7 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
     if (familyOf(s) != Family::Matmul && s.kernelInfo()) return convVariables(s, t, st, tx, ty);
     const long long bx = t.block.x, by = t.block.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
+    addBuiltIns(v, s, t, tx, ty);
     int arrayP = -1;
     for (size_t a = 0; a < t.arrays.size(); ++a)
         if (t.arrays[a].name == "P" && t.arrays[a].space == Space::Global) arrayP = static_cast<int>(a);

@@ -18,6 +18,17 @@ TEST(Expression, EvaluatesWithCPrecedenceAndTruncatingDivision)
     EXPECT_EQ(evaluate("2 - 3 - 4", v).value, -5);
 }
 
+/// CUDA's built-in variables are one name each, member and all; other members are not.
+TEST(Expression, ReadsTheBuiltInVariablesAsOneName)
+{
+    const Variables v{{"blockIdx.x", 2}, {"blockDim.x", 8}, {"threadIdx.x", 3}, {"x", 100}};
+    EXPECT_EQ(evaluate("blockIdx.x*blockDim.x + threadIdx.x", v).value, 19);
+    EXPECT_EQ(substitute("(blockIdx.x - 1)*blockDim.x", v), "(2 - 1)*8");
+    EXPECT_FALSE(evaluate("threadIdx.y", v).value);
+    EXPECT_EQ(evaluate("threadIdx.y", v).unknown, "threadIdx.y");
+    EXPECT_FALSE(evaluate("blockIdx.xy", v).value);
+}
+
 TEST(Expression, RefusesWhatItCannotEvaluate)
 {
     const Variables v{{"a", 1}};
