@@ -5,7 +5,8 @@
 //             [--theme dark|light] [--heatmap loads|values]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
 //              [--scale S] [--delay-ms MS] [--force]]
-//             [--results FILE] [--version]
+//             [--results FILE] [--kernel-file FILE.cu [--width W] [--tile T] [--reload-from FILE]]
+//             [--schedule in-order|reverse|random] [--version]
 // Exit status: 0 success, 1 no window could be opened or a picture not written, 2 bad
 // arguments or scenario file; every error is one sentence on stderr.
 #include <CLI/CLI.hpp>
@@ -21,9 +22,7 @@
 #include "app.hpp"
 #include "export_files.hpp"
 #include "headless.hpp"
-#ifdef TILESCOPE_HAVE_STUDENT
-#include "student/module.hpp"
-#endif
+#include "student_kernel.hpp"
 
 namespace {
 
@@ -176,10 +175,27 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     int frames = 0, delayMs = 1500;
     Parsed r;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
-    std::string kernelFile;
-    cli.add_option("--kernel-file", kernelFile,
-                   "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
-                   "(docs/student-kernels.md), compiled and stepped through at twice its tile");
+    std::string kernelFile, reloadFrom, schedule;
+    int kernelWidth = 0, kernelTile = 0;
+    CLI::Option* kernelOpt =
+        cli.add_option("--kernel-file", kernelFile,
+                       "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
+                       "(docs/student-kernels.md), run first in a guarded child process, then stepped through at "
+                       "twice its tile; the app compiles and runs it again whenever the file is saved");
+    cli.add_option("--width", kernelWidth, "With --kernel-file: the square problem's Width (default twice the tile)")
+        ->check(between(1, 4096))
+        ->needs(kernelOpt);
+    cli.add_option("--tile", kernelTile,
+                   "With --kernel-file: the tile (a tiled kernel's must be its TILE_WIDTH; an untiled kernel's block edge)")
+        ->check(between(1, 32))
+        ->needs(kernelOpt);
+    cli.add_option("--reload-from", reloadFrom,
+                   "Tests, with --kernel-file and --screenshot: once the first run is shown, write this file's text over "
+                   "the kernel file (give a scratch copy), as an editor's save does, and take the picture after the "
+                   "app has reloaded it")
+        ->needs(kernelOpt);
+    cli.add_option("--schedule", schedule, "Which warp runs ahead between barriers: in-order (default), reverse or random")
+        ->check(oneOf({"in-order", "reverse", "random"}));
     cli.add_option("--step", step, "Starting step: a number from 0, or 'last'")->check(stepValidator());
     cli.add_option("--window", window, "Window size in pixels, WxH (default 1600x900)")->check(windowValidator());
     CLI::Option* shot = cli.add_option("--screenshot", screenshot, "Render the scenario at --step, save this PNG and exit");
@@ -251,36 +267,31 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     // A malformed scenario file throws sim::ScenarioFileError, exit status 2 (exitStatus).
     o.preset = scenario.empty() ? ts::sim::defaultPreset(panelNameList()) : ts::sim::findPreset(scenario, panelNameList());
     if (!kernelFile.empty()) {
-#ifdef TILESCOPE_HAVE_STUDENT
-        const ts::student::LoadResult k = ts::student::loadKernelFile(kernelFile);
-        if (!k.ok()) {
+        if (!canLoadKernelFiles())
+            throw UsageError("this build cannot load a kernel file: it was built without libclang (install "
+                             "libclang-14-dev and rebuild).");
+        if (!reloadFrom.empty() && screenshot.empty())
+            throw UsageError("--reload-from is for tests: give --screenshot too.");
+        const KernelBuild k = buildKernelFile(kernelFile);
+        o.kernelFile = kernelFile;
+        o.reloadFrom = reloadFrom;
+        const bool headless = !screenshot.empty() || !exportSteps.empty() || frames > 0;
+        if (!k.ok() && headless) {
             std::string all;
-            for (const ts::student::Diagnostic& d : k.errors)
-                all += (all.empty() ? "" : "\n") + ts::student::formatDiagnostic(kernelFile, d);
+            for (const std::string& e : k.errors) all += (all.empty() ? "" : "\n") + e;
             throw UsageError(all);
         }
-        // The student's kernel on a problem of two by two blocks, the traced block first.
-        ts::sim::Scenario& s = o.preset.scenario;
-        s.kernel = k.info->name;
-        s.info = nullptr;
-        s.tile = k.info->tiles.empty() ? 4 : k.info->tiles.front();
-        s.j = s.k = s.l = 2 * s.tile;
-        s.block = {};
-        s.dropBarriers = 0;
-        o.preset.title = k.info->summary;
-        o.preset.name = k.info->name;
-        o.preset.narration.clear();
-        o.preset.narrate.clear();
-        o.preset.questions.clear();
-        o.preset.questionProblems.clear();
-        o.preset.occupancy.reset();
-        o.preset.thread.reset();
-        o.preset.file.clear();
-#else
-        throw UsageError("this build cannot load a kernel file: it was built without libclang (install libclang-14-dev "
-                         "and rebuild).");
-#endif
+        // The interactive app opens on its default scenario beside the errors, and builds the
+        // file again when it is saved.
+        if (!k.ok()) o.kernelErrors = k.errors;
+        // The student's kernel on a problem of two by two blocks (or --width), the traced
+        // block first.
+        else o.preset = studentPreset(o.preset, *k.info, kernelWidth, kernelTile);
     }
+    if (!schedule.empty())
+        o.preset.schedule = schedule == "reverse" ? ts::sim::Schedule::Reverse
+                            : schedule == "random" ? ts::sim::Schedule::Random
+                                                   : ts::sim::Schedule::InOrder;
     if (std::string e = ts::sim::validate(o.preset.scenario); !e.empty())
         throw UsageError((o.preset.file.empty() ? o.preset.name : o.preset.file) + ": " + e);
     if (!results.empty()) {

@@ -83,6 +83,14 @@ struct Options {
     /// --results FILE, read and checked (a malformed file ends the app with status 2 before
     /// any window opens); null without the option.
     std::shared_ptr<const sim::ResultsFile> results;
+    /// --kernel-file: the student's kernel the preset runs, watched for saves; "" for none.
+    std::string kernelFile;
+    /// --kernel-file in the interactive app when the file did not build: its errors (the
+    /// app opens on the default scenario, shows them and builds the file again on a save).
+    std::vector<std::string> kernelErrors;
+    /// --reload-from (tests): once the first run is shown, this file's text is written over
+    /// the kernel file, as an editor's save would, and the app reloads it.
+    std::string reloadFrom;
 
     /// Drawn into an offscreen picture (--screenshot, --export-steps), not shown.
     bool offscreen() const { return !screenshot.empty() || exportFrom >= 0; }
