@@ -27,6 +27,7 @@
 #include "sim/teaching/warp_view.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/engine/wrong_reads.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 
 namespace ts::app {
 namespace {
@@ -239,7 +240,10 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     // A student's kernel runs first in a child process with a time and memory limit (the
     // CLI's, student/sandbox.hpp): an endless loop or a crash ends there, not here.
     const std::string kernelFile = kernelFileOf(p.scenario);
-    simJob_.start([p, intact, first, twin, cancel, share, threads, kernelFile, cli = cli_,
+    std::shared_ptr<const std::string> kernelText;
+    if (!kernelFile.empty())
+        if (const std::string* t = sim::loadedKernelSource(kernelFile)) kernelText = std::make_shared<const std::string>(*t);
+    simJob_.start([p, intact, first, twin, cancel, share, threads, kernelFile, kernelText, cli = cli_,
                    probing = probing_](std::atomic<float>& progress) {
         if (!kernelFile.empty()) {
             *probing = true;
@@ -248,9 +252,9 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
             if (*cancel) {
                 auto s = std::make_shared<sim::Simulation>();
                 s->cancelled = true;
-                return SimOutcome{p, std::move(s), {}, {}};
+                return SimOutcome{p, std::move(s), {}, {}, nullptr};
             }
-            if (!why.empty()) return SimOutcome{p, std::make_shared<sim::Simulation>(), {}, std::move(why)};
+            if (!why.empty()) return SimOutcome{p, std::make_shared<sim::Simulation>(), {}, std::move(why), nullptr};
         }
         sim::SimOptions o{true, p.schedule, p.scheduleSeed};
         o.threads = threads;
@@ -271,7 +275,7 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
                 wrong = sim::wrongReads(s->trace, intactRun.trace);
             }
         }
-        return SimOutcome{p, std::move(s), std::move(wrong), {}};
+        return SimOutcome{p, std::move(s), std::move(wrong), {}, kernelText};
     });
     return true;
 }
@@ -489,6 +493,7 @@ void App::collectJobs()
             loaded_.preset = std::move(r->preset);
             loaded_.sim = std::move(r->sim);
             loaded_.wrongReads = std::move(r->wrongReads);
+            loaded_.kernelText = std::move(r->kernelText);
             ++loaded_.generation;
             const int threads = static_cast<int>(loaded_.sim->trace.blockDim.count());
             if (pendingThread_ && *pendingThread_ < threads) view_.thread = *pendingThread_;
@@ -595,8 +600,8 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
     loaded_.kernelFile = b.path;
     if (!b.ok()) {
         // The errors go beside the last good run, which stays.
-        loaded_.kernelErrors = b.errors;
-        view_.notice = "Your kernel did not compile: " + b.errors.front() +
+        loaded_.kernelErrors = errorsByName(b.errors, b.path);
+        view_.notice = "Your kernel did not compile: " + loaded_.kernelErrors.front() +
                        (loaded_.sim ? " (the last good run stays shown)." : ".");
         view_.noticeIsError = true;
         if (!reload) view_.kernelOpenError = view_.notice;
@@ -613,6 +618,8 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
         sim::Preset p = currentPreset();
         p.scenario.kernel = b.info->name;
         p.scenario.info = nullptr;
+        p.title = b.info->summary;   // the kernel's name may have changed with the file
+        p.name = b.info->name;
         std::string kept = "step " + std::to_string(view_.cursor) + " and block (" +
                            std::to_string(p.scenario.block.x) + ", " + std::to_string(p.scenario.block.y) + ") kept";
         const int tile = b.info->tiles.empty() ? p.scenario.tile : b.info->tiles.front();
@@ -975,9 +982,9 @@ void App::open()
         loaded_.kernelFile = opt_.kernelFile;
         view_.kernelPath = opt_.kernelFile;
         kernelWatch_.watch(opt_.kernelFile);
-        loaded_.kernelErrors = opt_.kernelErrors;
+        loaded_.kernelErrors = errorsByName(opt_.kernelErrors, opt_.kernelFile);
         if (!opt_.kernelErrors.empty()) {
-            view_.notice = "Your kernel did not compile: " + opt_.kernelErrors.front() +
+            view_.notice = "Your kernel did not compile: " + loaded_.kernelErrors.front() +
                            " (fix it and save: TileScope compiles it again).";
             view_.noticeIsError = true;
         }

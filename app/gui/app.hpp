@@ -33,6 +33,8 @@ struct SimOutcome {
     /// A student's kernel that the guarded child process stopped or saw crash: why, one
     /// sentence; then `sim` is not run and the previous simulation stays.
     std::string refused;
+    /// A student's kernel: its file's text when the run started (Loaded::kernelText).
+    std::shared_ptr<const std::string> kernelText;
 };
 
 /// What a GPU job hands back: the device (and its occupancy limits), timings, or why it

@@ -60,6 +60,10 @@ struct Loaded {
     /// Why its last run was not shown, one sentence: the guarded child process found an
     /// endless loop, a crash or too much memory ("" when the last run ended normally).
     std::string kernelProblem;
+    /// The text of the student's file as it was when `sim` was made: a later save that
+    /// built replaces the registry's text (sim::kernelSource) even when its run is refused
+    /// and this one stays shown. Null for a built-in kernel.
+    std::shared_ptr<const std::string> kernelText;
 };
 
 /// "matmul-tiled, M 4x4 times N 4x4, TILE_WIDTH 2": a scenario in words, for titles.
@@ -188,6 +192,10 @@ struct View {
     HazardFocus hazard;
     Practice practice;           ///< practice mode: the question asked, the answer, the score
 };
+
+/// The source the Code panel lists for the loaded simulation's kernel `info`: a student's
+/// file as it was when that run was made (Loaded::kernelText), else sim::kernelSource.
+const std::string& sourceShown(const Loaded& loaded, const sim::KernelInfo& info);
 
 /// The hazard chosen in the Hazards panel, if it belongs to the loaded simulation.
 const sim::Hazard* focusedHazard(const Loaded& loaded, const View& view);

@@ -24,6 +24,15 @@ extern char** environ;
 namespace ts::app {
 namespace fs = std::filesystem;
 
+std::vector<std::string> errorsByName(const std::vector<std::string>& errors, const std::string& path)
+{
+    const std::string name = fs::path(path).filename().string();
+    std::vector<std::string> out = errors;
+    for (std::string& e : out)
+        if (!path.empty() && e.rfind(path + ":", 0) == 0) e = name + e.substr(path.size());
+    return out;
+}
+
 bool canLoadKernelFiles()
 {
 #ifdef TILESCOPE_HAVE_STUDENT
@@ -201,10 +210,12 @@ std::string runDiagnosis(const sim::Simulation& s)
 {
     if (!s.error.empty()) return s.error;
     if (!s.hazards.sites.empty()) {
+        // The first race's kind, array and two lines; its count and example threads are the
+        // Hazards panel's.
         const std::string report = s.hazards.report(s.arrays, s.trace.blockDim);
-        return report.substr(0, report.find('\n'));
+        return report.substr(0, report.find_first_of(";\n")) + ".";
     }
-    if (!s.matchesReference) return "P differs from the CPU reference (fmaf in k order): look at the indices of the products.";
+    if (!s.matchesReference) return "P differs from the CPU reference (fmaf in k order): the Matrices panel marks the wrong elements.";
     return "";
 }
 

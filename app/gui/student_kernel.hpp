@@ -25,6 +25,10 @@ struct KernelBuild {
     bool ok() const { return info && errors.empty(); }
 };
 
+/// `errors` (KernelBuild::errors of the file `path`) with the file named by its name alone,
+/// as the caption bar and the Code panel give them (its header names the whole path).
+std::vector<std::string> errorsByName(const std::vector<std::string>& errors, const std::string& path);
+
 /// Whether this build can load kernel files (it was built with libclang).
 bool canLoadKernelFiles();
 

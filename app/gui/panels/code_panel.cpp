@@ -620,7 +620,7 @@ void CodePanel::draw(Frame& f)
             if (!studentNotes(f, nullptr))
                 ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
         } else {
-            const std::string& text = sim::kernelSource(info->sourceFile);
+            const std::string& text = sourceShown(f.loaded, *info);
             // A built-in kernel's file lies under kernels/; a student's is named by its own path.
             const bool loaded = sim::findLoadedKernel(info->name) == info;
             const std::string file = loaded ? std::string(info->sourceFile) : std::string("kernels/") + info->sourceFile;
