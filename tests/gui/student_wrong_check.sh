@@ -24,7 +24,7 @@ for a in $run; do
     case "$prev" in --width|--tile|--schedule) set -- "$@" "$prev" "$a" ;; esac
     prev=$a
 done
-output=$(timeout 120 "$app" --kernel-file "$scratch/$name.cu" "$@" --reload-from "$wrong" --window 1600x900 \
+output=$(timeout 240 "$app" --kernel-file "$scratch/$name.cu" "$@" --reload-from "$wrong" --window 1600x900 \
          --step 4 --print-caption --screenshot "$out/$name.png" 2>&1)
 status=$?
 printf '%s\n' "$output"
