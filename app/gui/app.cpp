@@ -512,9 +512,12 @@ void App::collectJobs()
                 // Another block of the same problem, or the student's kernel saved again:
                 // stay at the same step if it has one.
                 if (view_.cursor >= steps) {
-                    view_.notice = "This block's trace has " + std::to_string(steps) + " steps, fewer than before; "
-                                   "showing its last one, step " + std::to_string(steps - 1) + ".";
-                    view_.noticeIsError = false;
+                    // After a fault's sentence, which stays first.
+                    const std::string fewer = "This block's trace has " + std::to_string(steps) +
+                                              " steps, fewer than before; showing its last one, step " +
+                                              std::to_string(steps - 1) + ".";
+                    view_.notice = loaded_.sim->error.empty() ? fewer : view_.notice + " " + fewer;
+                    view_.noticeIsError = !loaded_.sim->error.empty();
                     view_.cursor = steps - 1;
                 }
             } else if (pendingStep_ && *pendingStep_ >= steps) {
