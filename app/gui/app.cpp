@@ -240,6 +240,7 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     // A student's kernel runs first in a child process with a time and memory limit (the
     // CLI's, student/sandbox.hpp): an endless loop or a crash ends there, not here.
     const std::string kernelFile = kernelFileOf(p.scenario);
+    if (!kernelFile.empty()) probeLimit_ = probeSeconds(p.scenario, threads);
     std::shared_ptr<const std::string> kernelText;
     if (!kernelFile.empty())
         if (const std::string* t = sim::loadedKernelSource(kernelFile)) kernelText = std::make_shared<const std::string>(*t);
@@ -812,7 +813,9 @@ void App::drawSimulationControls()
         rows.push_back({"Compiling your kernel " + std::filesystem::path(kernelWatch_.path()).filename().string() + "...",
                         0.0f, buildJob_.seconds(), 0, 0, false, nullptr, nullptr});
     if (simJob_.running() && simJob_.seconds() >= 0.3 && busy_.probing)
-        rows.push_back({"Running your kernel in a guarded child process first", 0.0f, simJob_.seconds(), 0, 0,
+        rows.push_back({"Running your kernel in a guarded child process first (stopped if still running at " +
+                            std::to_string(probeLimit_) + " s)",
+                        0.0f, simJob_.seconds(), 0, 0,
                         simJob_.cancelRequested(), [this] { simJob_.cancel(); },
                         "Stop your kernel's run (Esc); the run shown now stays"});
     else if (simJob_.running() && simJob_.seconds() >= 0.3)

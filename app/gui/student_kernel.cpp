@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -149,9 +150,16 @@ std::string probeKernelRun(const std::string& cli, const std::string& kernelFile
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    // A process group of its own: stopping it stops the CLI's own child (the kernel's run)
+    // too, which would otherwise run on to its CPU-time limit.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     if (rc != 0)
         return std::string("Your kernel was not run: the guarded child process (tilescope-cli) did not start (") +
                std::strerror(rc) + ").";
@@ -167,7 +175,7 @@ std::string probeKernelRun(const std::string& cli, const std::string& kernelFile
         if (w < 0) return "Your kernel was not run: the guarded child process was lost.";
         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if ((cancel && *cancel) || t > limit) {
-            kill(pid, SIGKILL);
+            kill(-pid, SIGKILL);
             waitpid(pid, &status, 0);
             stopped = true;
             break;
@@ -204,6 +212,14 @@ std::string probeKernelRun(const std::string& cli, const std::string& kernelFile
     std::string first = err.substr(0, err.find('\n'));
     if (first.rfind(prefix, 0) == 0) first.erase(0, prefix.size());
     return "Your kernel's guarded run failed" + (first.empty() ? std::string(".") : ": " + first);
+}
+
+int probeSeconds(const sim::Scenario& s, unsigned threads)
+{
+    sim::SimOptions o;
+    o.trace = false;
+    o.threads = threads;
+    return static_cast<int>(std::ceil(5 + 10 * sim::estimateWork(s, o).seconds()));
 }
 
 std::string runDiagnosis(const sim::Simulation& s)

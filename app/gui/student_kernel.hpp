@@ -60,6 +60,11 @@ std::string cliBesideApp();
 std::string probeKernelRun(const std::string& cli, const std::string& kernelFile, const sim::Preset& p,
                            unsigned threads, const std::atomic<bool>* cancel);
 
+/// The wall time, in whole seconds, after which the guarded child process stops a student's
+/// run of scenario `s` (the CLI's: 5 s plus ten times the work estimate of a run without a
+/// trace, rounded up).
+int probeSeconds(const sim::Scenario& s, unsigned threads);
+
 /// The one sentence that says what is wrong with a student's run `s`, as the Code panel and
 /// --print-caption give it: the fault (out-of-bounds access, barrier divergence, with its
 /// line), else the first shared-memory race (RAW, WAR or WAW, with both lines, as
