@@ -618,7 +618,10 @@ void CodePanel::draw(Frame& f)
         const sim::KernelInfo* info = s ? s->scenario.kernelInfo() : nullptr;
         if (!s || !info) {
             if (!studentNotes(f, nullptr))
-                ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
+                ImGui::TextUnformatted(f.busy.probing      ? "Running your kernel in a guarded child process first..."
+                                       : f.busy.compiling  ? "Compiling your kernel..."
+                                       : f.busy.simulating ? "Simulating..."
+                                                           : "No kernel loaded.");
         } else {
             const std::string& text = sourceShown(f.loaded, *info);
             // A built-in kernel's file lies under kernels/; a student's is named by its own path.
