@@ -574,8 +574,15 @@ void App::collectJobs()
 
 void App::updateKernelFile()
 {
-    if (std::optional<KernelBuild> b = buildJob_.poll()) finishKernelBuild(*b, buildIsReload_);
-    busy_.compiling = buildJob_.running();
+    if (std::optional<KernelBuild> b = buildJob_.poll()) builtWaiting_ = std::move(b);
+    // A build is shown once no simulation runs (one started meanwhile, from the Scenario
+    // panel say, finishes or is cancelled first).
+    if (builtWaiting_ && !simJob_.running()) {
+        const KernelBuild b = std::move(*builtWaiting_);
+        builtWaiting_.reset();
+        finishKernelBuild(b, buildIsReload_);
+    }
+    busy_.compiling = buildJob_.running() || builtWaiting_.has_value();
     const bool saved = kernelWatch_.changed();
     if (buildJob_.running()) {
         rebuildWanted_ = rebuildWanted_ || saved;
@@ -1092,7 +1099,7 @@ bool App::closeRequested() const { return glfwWindowShouldClose(window_); }
 bool App::ready() const
 {
     return loaded_.sim && !busy_.simulating && !gpuJob_.running() && !ladderPending() && !buildJob_.running() &&
-           !rebuildWanted_;
+           !rebuildWanted_ && !builtWaiting_;
 }
 
 void App::run()

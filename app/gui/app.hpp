@@ -198,6 +198,7 @@ private:
     Job<KernelBuild> buildJob_;         ///< a student's kernel file being built
     bool buildIsReload_ = false;        ///< the running build is of a save (keep the step)
     bool rebuildWanted_ = false;        ///< the file changed again while it was built
+    std::optional<KernelBuild> builtWaiting_;   ///< a finished build waiting for the running simulation
     std::string reloadNote_;            ///< said once the reloaded kernel's run is shown
     std::string fatalRun_;              ///< the command line's student kernel could not be run (exit 1)
     Job<SimOutcome> simJob_;

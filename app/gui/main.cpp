@@ -276,7 +276,8 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
         o.kernelFile = kernelFile;
         o.reloadFrom = reloadFrom;
         const bool headless = !screenshot.empty() || !exportSteps.empty() || frames > 0;
-        if (!k.ok() && headless) {
+        // --reload-from starts like the interactive app, beside the errors, for its test.
+        if (!k.ok() && headless && reloadFrom.empty()) {
             std::string all;
             for (const std::string& e : k.errors) all += (all.empty() ? "" : "\n") + e;
             throw UsageError(all);
