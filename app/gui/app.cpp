@@ -609,6 +609,7 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
 {
     const std::string name = std::filesystem::path(b.path).filename().string();
     loaded_.kernelFile = b.path;
+    view_.subject[panelId("code")] = true;
     if (!b.ok()) {
         // The errors go beside the last good run, which stays.
         loaded_.kernelErrors = errorsByName(b.errors, b.path);
@@ -994,6 +995,8 @@ void App::open()
         // (interactive only: the command-line modes end on them) shown until it builds.
         loaded_.kernelFile = opt_.kernelFile;
         view_.kernelPath = opt_.kernelFile;
+        // The Code panel names what is wrong with it: it folds last in a small window.
+        view_.subject[panelId("code")] = true;
         kernelWatch_.watch(opt_.kernelFile);
         loaded_.kernelErrors = errorsByName(opt_.kernelErrors, opt_.kernelFile);
         if (!opt_.kernelErrors.empty()) {

@@ -152,6 +152,7 @@ private:
             Practice& practice = app_.view().practice;
             if (in.key) {
                 ImGui::GetIO().KeysDown[in.key] = !keyHeld_;
+                ImGui::GetIO().KeyCtrl = in.ctrl && !keyHeld_;
                 if (keyHeld_) ++keyNext_;
                 keyHeld_ = !keyHeld_;
             } else if (in.type) {

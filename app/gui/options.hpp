@@ -51,6 +51,7 @@ enum class ExportFormat { Png, Gif, Svg };
 /// mode's answer (`type:7`).
 struct ScriptedInput {
     int key = 0;                        ///< a GLFW key code, or 0
+    bool ctrl = false;                  ///< the key is pressed with Ctrl held (ctrl+k)
     std::string click;                  ///< the cell to click, as parseCellRef reads it ("M[1][2]")
     std::optional<std::string> type;    ///< the answer's text
 };

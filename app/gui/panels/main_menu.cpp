@@ -126,8 +126,11 @@ void openKernelDialog(Frame& f)
         ImGui::TextUnformatted("CUDA files in that folder:");
         if (ImGui::BeginListBox("##beside", ImVec2(em * 30, std::min<float>(8, static_cast<float>(beside.size())) *
                                                              ImGui::GetTextLineHeightWithSpacing() + em * 0.5f))) {
-            for (const std::string& file : beside)
+            for (const std::string& file : beside) {
                 if (ImGui::Selectable(file.c_str(), file == v.kernelPath)) v.kernelPath = file;
+                // The file opened last is in view when the dialog opens.
+                if (file == v.kernelPath && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+            }
             ImGui::EndListBox();
         }
     }
