@@ -81,7 +81,7 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
                    : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)");
     if (kernelFile) {
         CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
-                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication "
+                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution "
                                           "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
         kernel->excludes(file);
         c->callback([kernel, file] {
@@ -343,6 +343,7 @@ Commands::Commands(CLI::App& app)
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
     roofline_ = addRooflineCommand(app, rooflineOpt_);
+    grade_ = addGradeCommand(app, gradeOpt_);
 }
 
 int Commands::run()
@@ -356,6 +357,7 @@ int Commands::run()
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
         if (roofline_->parsed()) return runRoofline(rooflineOpt_);
+        if (grade_->parsed()) return runGrade(gradeOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;
@@ -464,7 +466,8 @@ int Commands::runSimulate()
                                         {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
         if (sim::isConvolution(s)) j["block_stats"]["constant_loads"] = b.constant_loads;
     }
-    j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
+    j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw},
+                    {"uninitialised", r.hazards.uninitialised}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
     j["matches_reference"] = r.matchesReference;
     if (opt.memoryModel) j["memory"] = memoryJson(r);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "grade_command.hpp"
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
 #include "roofline_command.hpp"
@@ -55,6 +56,8 @@ private:
     ReductionTableOptions reductionOpt_;
     CLI::App* roofline_;
     RooflineOptions rooflineOpt_;
+    CLI::App* grade_;
+    GradeOptions gradeOpt_;
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;
