@@ -635,7 +635,11 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
         std::string kept = "step " + std::to_string(view_.cursor) + " and block (" +
                            std::to_string(p.scenario.block.x) + ", " + std::to_string(p.scenario.block.y) + ") kept";
         const int tile = b.info->tiles.empty() ? p.scenario.tile : b.info->tiles.front();
-        if (tile != p.scenario.tile) {
+        const sim::KernelInfo* was = loaded_.sim->scenario.kernelInfo();
+        if (was && was->family != b.info->family) {
+            p = studentPreset(p, *b.info, opt_.kernelProblem);
+            kept = "it is another kind of problem now, so it runs on its own from step 0 and block (0, 0)";
+        } else if (tile != p.scenario.tile) {
             p = studentPreset(p, *b.info);
             kept = "its TILE_WIDTH is now " + std::to_string(tile) + ", so it runs on " + std::to_string(p.scenario.j) +
                    " x " + std::to_string(p.scenario.j) + " from step 0 and block (0, 0)";
@@ -643,7 +647,7 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
             p.scenario.block = {};
             kept = "block (0, 0) shown: the block before is no longer in the grid";
         }
-        if (!sim::validate(p.scenario).empty()) p = studentPreset(p, *b.info);
+        if (!sim::validate(p.scenario).empty()) p = studentPreset(p, *b.info, opt_.kernelProblem);
         reloadNote_ = "Reloaded " + name + " (compiled in " + seconds + " s): " + kept + ".";
         pendingThread_ = view_.thread;
         const sim::Uint3 before = loaded_.sim->scenario.block;
@@ -652,7 +656,7 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
         return;
     }
     reloadNote_ = "Opened your kernel " + name + " (compiled in " + std::string(seconds) + " s).";
-    openPreset(studentPreset(loaded_.sim ? loaded_.preset : opt_.preset, *b.info), 0);
+    openPreset(studentPreset(loaded_.sim ? loaded_.preset : opt_.preset, *b.info, opt_.kernelProblem), 0);
 }
 
 void App::rewriteKernelFile(const std::string& from)

@@ -17,6 +17,7 @@
 #include <iostream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "app.hpp"
@@ -177,18 +178,25 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     Parsed r;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
     std::string kernelFile, reloadFrom, schedule;
-    int kernelWidth = 0, kernelTile = 0;
+    KernelProblem size;
     CLI::Option* kernelOpt =
         cli.add_option("--kernel-file", kernelFile,
                        "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
                        "(docs/student-kernels.md), run first in a guarded child process, then stepped through at "
                        "twice its tile; the app compiles and runs it again whenever the file is saved");
-    cli.add_option("--width", kernelWidth, "With --kernel-file: the square problem's Width (default twice the tile)")
-        ->check(between(1, 4096))
+    cli.add_option("--width", size.width,
+                   "With --kernel-file: a matmul's square Width, a convolution's width (default twice the tile)")
+        ->check(between(1, 1 << 20))
         ->needs(kernelOpt);
-    cli.add_option("--tile", kernelTile,
+    for (auto [name, field, what] : {std::tuple{"--j", &size.j, "rows of M and P"},
+                                     std::tuple{"--k", &size.k, "columns of M, rows of N"},
+                                     std::tuple{"--l", &size.l, "columns of N and P"},
+                                     std::tuple{"--height", &size.height, "a conv2d's height"},
+                                     std::tuple{"--mask-width", &size.maskWidth, "a convolution's Mask_Width (default 5)"}})
+        cli.add_option(name, *field, std::string("With --kernel-file: ") + what)->check(between(1, 1 << 20))->needs(kernelOpt);
+    cli.add_option("--tile", size.tile,
                    "With --kernel-file: the tile (a tiled kernel's must be its TILE_WIDTH; an untiled kernel's block edge)")
-        ->check(between(1, 32))
+        ->check(between(1, 1024))
         ->needs(kernelOpt);
     cli.add_option("--reload-from", reloadFrom,
                    "Tests, with --kernel-file and --screenshot: once the first run is shown, write this file's text over "
@@ -289,7 +297,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
         if (!k.ok()) o.kernelErrors = k.errors;
         // The student's kernel on a problem of two by two blocks (or --width), the traced
         // block first.
-        else o.preset = studentPreset(o.preset, *k.info, kernelWidth, kernelTile);
+        else o.preset = studentPreset(o.preset, *k.info, size);
+        o.kernelProblem = size;
+        if ((size.j > 0 || size.k > 0 || size.l > 0) && !(size.j > 0 && size.k > 0 && size.l > 0))
+            throw UsageError("Give all three of --j, --k and --l, or --width.");
     }
     if (!schedule.empty())
         o.preset.schedule = schedule == "reverse" ? ts::sim::Schedule::Reverse

@@ -9,6 +9,7 @@
 
 #include "sim/files/results_file.hpp"
 #include "sim/files/scenario_file.hpp"
+#include "student_kernel.hpp"
 #include "theme.hpp"
 
 namespace ts::app {
@@ -86,6 +87,8 @@ struct Options {
     std::shared_ptr<const sim::ResultsFile> results;
     /// --kernel-file: the student's kernel the preset runs, watched for saves; "" for none.
     std::string kernelFile;
+    /// --width, --j, --k, --l, --height, --mask-width, --tile: the problem it runs on.
+    KernelProblem kernelProblem;
     /// --kernel-file in the interactive app when the file did not build: its errors (the
     /// app opens on the default scenario, shows them and builds the file again on a save).
     std::vector<std::string> kernelErrors;

@@ -65,13 +65,22 @@ KernelBuild buildKernelFile(const std::string& path)
     return b;
 }
 
-sim::Preset studentPreset(sim::Preset p, const sim::KernelInfo& k, int width, int tile)
+sim::Preset studentPreset(sim::Preset p, const sim::KernelInfo& k, const KernelProblem& size)
 {
     sim::Scenario& s = p.scenario;
     s.kernel = k.name;
     s.info = nullptr;
-    s.tile = tile > 0 ? tile : k.tiles.empty() ? 4 : k.tiles.front();
-    s.j = s.k = s.l = width > 0 ? width : 2 * s.tile;
+    s.tile = size.tile > 0 ? size.tile : k.tiles.empty() ? 4 : k.tiles.front();
+    const int side = size.width > 0 ? size.width : 2 * s.tile;
+    s.j = s.k = s.l = side;
+    if (size.j > 0 && size.k > 0 && size.l > 0) {
+        s.j = size.j;
+        s.k = size.k;
+        s.l = size.l;
+    }
+    s.width = side;
+    s.height = k.family == sim::Family::Conv2D ? (size.height > 0 ? size.height : 2 * s.tile) : 1;
+    s.maskWidth = size.maskWidth > 0 ? size.maskWidth : 5;
     s.block = {};
     s.dropBarriers = 0;
     p.title = k.summary;
@@ -127,9 +136,14 @@ std::string probeKernelRun(const std::string& cli, const std::string& kernelFile
                                      "--seed", std::to_string(s.seed), "--schedule", sim::scheduleName(p.schedule),
                                      "--schedule-seed", std::to_string(p.scheduleSeed), "--yes", "--quiet"};
     if (sim::isConvolution(s.kernel)) {
-        for (const std::string& a : {std::string("--width"), std::to_string(s.width), std::string("--height"),
-                                     std::to_string(s.height), std::string("--mask-width"), std::to_string(s.maskWidth)})
+        for (const std::string& a : {std::string("--width"), std::to_string(s.width), std::string("--mask-width"),
+                                     std::to_string(s.maskWidth)})
             args.push_back(a);
+        const sim::KernelInfo* info = s.kernelInfo();
+        if (info && info->family == sim::Family::Conv2D) {
+            args.push_back("--height");
+            args.push_back(std::to_string(s.height));
+        }
     } else {
         for (const std::string& a : {std::string("--j"), std::to_string(s.j), std::string("--k"), std::to_string(s.k),
                                      std::string("--l"), std::to_string(s.l)})
@@ -225,13 +239,13 @@ int probeSeconds(const sim::Scenario& s, unsigned threads)
 std::string runDiagnosis(const sim::Simulation& s)
 {
     if (!s.error.empty()) return s.error;
-    if (!s.hazards.sites.empty()) {
-        // The first race's kind, array and two lines; its count and example threads are the
-        // Hazards panel's.
+    if (!s.hazards.sites.empty() || !s.hazards.uninitialisedSites.empty()) {
+        // The first race's kind, array and two lines (else the first read of a slot no
+        // thread wrote, with its line); counts and example threads are the Hazards panel's.
         const std::string report = s.hazards.report(s.arrays, s.trace.blockDim);
         return report.substr(0, report.find_first_of(";\n")) + ".";
     }
-    if (!s.matchesReference) return "P differs from the CPU reference (fmaf in k order): the Matrices panel marks the wrong elements.";
+    if (!s.matchesReference) return "P differs from the CPU reference: the wrong elements of P are marked.";
     return "";
 }
 

@@ -37,11 +37,22 @@ bool canLoadKernelFiles();
 /// thread, one call at a time. Never throws.
 KernelBuild buildKernelFile(const std::string& path);
 
-/// The scenario a student's kernel opens on: `base`'s preset made into one of kernel `k`
-/// on two by two blocks of its tile (its TILE_WIDTH, else 4), traced block (0, 0), with
-/// no narration or questions of the preset it replaces. `width` and `tile` (> 0) replace
-/// the square problem's Width and the tile (tilescope --width, --tile).
-sim::Preset studentPreset(sim::Preset base, const sim::KernelInfo& k, int width = 0, int tile = 0);
+/// The problem a student's kernel runs on, as the command line gives it (tilescope --width,
+/// --j, --k, --l, --height, --mask-width, --tile); 0: the default.
+struct KernelProblem {
+    int width = 0;        ///< matmul: the square Width; convolution: N's width
+    int j = 0, k = 0, l = 0;   ///< matmul: M j x k, N k x l (all three, instead of width)
+    int height = 0;       ///< conv2d: N's height
+    int maskWidth = 0;    ///< convolution: Mask_Width
+    int tile = 0;         ///< the tile (a tiled kernel's must be its TILE_WIDTH)
+};
+
+/// The scenario a student's kernel opens on: `base`'s preset made into one of kernel `k`,
+/// traced block (0, 0), with no narration or questions of the preset it replaces. By
+/// default the problem is two by two blocks of its tile (its TILE_WIDTH, else 4): a matmul
+/// of 2 tiles a side, a conv1d of 2 tiles, a conv2d of 2 x 2 tiles, Mask_Width 5; the
+/// fields of `size` that are given replace those.
+sim::Preset studentPreset(sim::Preset base, const sim::KernelInfo& k, const KernelProblem& size = {});
 
 /// The kernel file of scenario `s`'s kernel when that is a student's loaded kernel, else "".
 std::string kernelFileOf(const sim::Scenario& s);
@@ -68,7 +79,8 @@ int probeSeconds(const sim::Scenario& s, unsigned threads);
 /// The one sentence that says what is wrong with a student's run `s`, as the Code panel and
 /// --print-caption give it: the fault (out-of-bounds access, barrier divergence, with its
 /// line), else the first shared-memory race (RAW, WAR or WAW, with both lines, as
-/// compute-sanitizer's racecheck words it), else a P that differs from the CPU reference;
+/// compute-sanitizer's racecheck words it) or read of a never-written shared slot, else a P
+/// that differs from the CPU reference;
 /// "" for a run with none of these.
 std::string runDiagnosis(const sim::Simulation& s);
 
