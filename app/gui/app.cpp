@@ -512,7 +512,7 @@ void App::collectJobs()
             if (pendingKeepCursor_) {
                 // Another block of the same problem, or the student's kernel saved again:
                 // stay at the same step if it has one.
-                if (view_.cursor >= steps) {
+                if (view_.cursor >= steps && steps > 0) {
                     // After a fault's sentence, which stays first.
                     const std::string fewer = "This block's trace has " + std::to_string(steps) +
                                               " steps, fewer than before; showing its last one, step " +
