@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "sim/teaching/warp_view.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/engine/wrong_reads.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 
 namespace ts::app {
 namespace {
@@ -176,6 +178,7 @@ void App::openWindow()
     view_.caption = saved.caption;
     view_.simThreads = saved.simThreads;
     resultsFile_ = saved.resultsFile;
+    view_.kernelPath = saved.kernelFile;
     if (!resultsFile_.empty()) view_.resultsPath = resultsFile_;
     view_.presentation = opt_.presentation;
     view_.heatmap = opt_.heatmap == "loads";
@@ -234,7 +237,26 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     const double share = work.seconds() > 0 ? first.seconds() / work.seconds() : 1.0;
     const std::atomic<bool>* cancel = simJob_.cancelFlag();
     const unsigned threads = opt.threads;
-    simJob_.start([p, intact, first, twin, cancel, share, threads](std::atomic<float>& progress) {
+    // A student's kernel runs first in a child process with a time and memory limit (the
+    // CLI's, student/sandbox.hpp): an endless loop or a crash ends there, not here.
+    const std::string kernelFile = kernelFileOf(p.scenario);
+    if (!kernelFile.empty()) probeLimit_ = probeSeconds(p.scenario, threads);
+    std::shared_ptr<const std::string> kernelText;
+    if (!kernelFile.empty())
+        if (const std::string* t = sim::loadedKernelSource(kernelFile)) kernelText = std::make_shared<const std::string>(*t);
+    simJob_.start([p, intact, first, twin, cancel, share, threads, kernelFile, kernelText, cli = cli_,
+                   probing = probing_](std::atomic<float>& progress) {
+        if (!kernelFile.empty()) {
+            *probing = true;
+            std::string why = probeKernelRun(cli, kernelFile, p, threads, cancel);
+            *probing = false;
+            if (*cancel) {
+                auto s = std::make_shared<sim::Simulation>();
+                s->cancelled = true;
+                return SimOutcome{p, std::move(s), {}, {}, nullptr};
+            }
+            if (!why.empty()) return SimOutcome{p, std::make_shared<sim::Simulation>(), {}, std::move(why), nullptr};
+        }
         sim::SimOptions o{true, p.schedule, p.scheduleSeed};
         o.threads = threads;
         o.cancel = cancel;
@@ -254,7 +276,7 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
                 wrong = sim::wrongReads(s->trace, intactRun.trace);
             }
         }
-        return SimOutcome{p, std::move(s), std::move(wrong)};
+        return SimOutcome{p, std::move(s), std::move(wrong), {}, kernelText};
     });
     return true;
 }
@@ -449,7 +471,17 @@ void App::collectJobs()
 {
     try {
         std::optional<SimOutcome> r = simJob_.poll();
-        if (r && r->sim->cancelled) {
+        if (r && !r->refused.empty()) {
+            // The guarded child process stopped the student's kernel or saw it crash: the
+            // sentence says which, and the previous simulation stays.
+            loaded_.kernelProblem = r->refused;
+            view_.notice = r->refused + (loaded_.sim ? " Still showing the previous run." : "");
+            view_.noticeIsError = true;
+            pendingThread_.reset();
+            reloadNote_.clear();
+            if (firstLoad_ && opt_.headless()) fatalRun_ = r->refused;
+            firstLoad_ = false;
+        } else if (r && r->sim->cancelled) {
             // Nothing of a cancelled run is shown: the previous simulation stays.
             view_.notice = "Cancelled the simulation of " + simWhat_ +
                            (loaded_.sim ? "; still showing the previous one." : ".");
@@ -458,24 +490,35 @@ void App::collectJobs()
             firstLoad_ = false;
         } else if (r) {
             const int steps = static_cast<int>(r->sim->trace.steps.size());
+            if (!kernelFileOf(r->preset.scenario).empty()) loaded_.kernelProblem.clear();
             loaded_.preset = std::move(r->preset);
             loaded_.sim = std::move(r->sim);
             loaded_.wrongReads = std::move(r->wrongReads);
+            loaded_.kernelText = std::move(r->kernelText);
             ++loaded_.generation;
             const int threads = static_cast<int>(loaded_.sim->trace.blockDim.count());
             if (pendingThread_ && *pendingThread_ < threads) view_.thread = *pendingThread_;
             pendingThread_.reset();
             if (view_.thread >= threads) view_.thread = 0;
+            if (!reloadNote_.empty()) {
+                view_.notice = reloadNote_;
+                view_.noticeIsError = false;
+                reloadNote_.clear();
+            }
             if (!loaded_.sim->error.empty()) {
                 view_.notice = "The simulated kernel faulted: " + loaded_.sim->error;
                 view_.noticeIsError = true;
             }
             if (pendingKeepCursor_) {
-                // Another block of the same problem: stay at the same step if it has one.
-                if (view_.cursor >= steps) {
-                    view_.notice = "This block's trace has " + std::to_string(steps) +
-                                   " steps; showing its last one.";
-                    view_.noticeIsError = false;
+                // Another block of the same problem, or the student's kernel saved again:
+                // stay at the same step if it has one.
+                if (view_.cursor >= steps && steps > 0) {
+                    // After a fault's sentence, which stays first.
+                    const std::string fewer = "This block's trace has " + std::to_string(steps) +
+                                              " steps, fewer than before; showing its last one, step " +
+                                              std::to_string(steps - 1) + ".";
+                    view_.notice = loaded_.sim->error.empty() ? fewer : view_.notice + " " + fewer;
+                    view_.noticeIsError = !loaded_.sim->error.empty();
                     view_.cursor = steps - 1;
                 }
             } else if (pendingStep_ && *pendingStep_ >= steps) {
@@ -500,6 +543,7 @@ void App::collectJobs()
         view_.noticeIsError = true;
     }
     busy_.simulating = simJob_.running();
+    busy_.probing = simJob_.running() && *probing_;
     busy_.simulatingSeconds = simJob_.running() ? simJob_.seconds() : 0;
 
     try {
@@ -528,6 +572,104 @@ void App::collectJobs()
     updateLadder();
 }
 
+void App::updateKernelFile()
+{
+    if (std::optional<KernelBuild> b = buildJob_.poll()) builtWaiting_ = std::move(b);
+    // A build is shown once no simulation runs (one started meanwhile, from the Scenario
+    // panel say, finishes or is cancelled first).
+    if (builtWaiting_ && !simJob_.running()) {
+        const KernelBuild b = std::move(*builtWaiting_);
+        builtWaiting_.reset();
+        finishKernelBuild(b, buildIsReload_);
+    }
+    busy_.compiling = buildJob_.running() || builtWaiting_.has_value();
+    const bool saved = kernelWatch_.changed();
+    if (buildJob_.running()) {
+        rebuildWanted_ = rebuildWanted_ || saved;
+        return;
+    }
+    if (saved || rebuildWanted_) {
+        rebuildWanted_ = false;
+        startKernelBuild(kernelWatch_.path(), true);
+    }
+}
+
+void App::startKernelBuild(const std::string& path, bool reload)
+{
+    buildIsReload_ = reload;
+    if (!reload) kernelWatch_.watch(path);
+    const std::string name = std::filesystem::path(path).filename().string();
+    view_.notice = "Compiling your kernel " + name + "...";
+    view_.noticeIsError = false;
+    buildJob_.start([path](std::atomic<float>&) { return buildKernelFile(path); });
+    busy_.compiling = true;
+}
+
+void App::finishKernelBuild(const KernelBuild& b, bool reload)
+{
+    const std::string name = std::filesystem::path(b.path).filename().string();
+    loaded_.kernelFile = b.path;
+    view_.subject[panelId("code")] = true;
+    if (!b.ok()) {
+        // The errors go beside the last good run, which stays.
+        loaded_.kernelErrors = errorsByName(b.errors, b.path);
+        view_.notice = "Your kernel did not compile: " + loaded_.kernelErrors.front() +
+                       (loaded_.sim ? " (the last good run stays shown)." : ".");
+        view_.noticeIsError = true;
+        if (!reload) view_.kernelOpenError = view_.notice;
+        return;
+    }
+    loaded_.kernelErrors.clear();
+    view_.kernelPath = b.path;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", b.seconds);
+    const bool sameFile = loaded_.sim && kernelFileOf(loaded_.sim->scenario) == b.path;
+    if (reload && sameFile) {
+        // The file saved again: the same problem, block, step and thread, where the new run
+        // still has them (collectJobs says so when it has fewer steps).
+        sim::Preset p = currentPreset();
+        p.scenario.kernel = b.info->name;
+        p.scenario.info = nullptr;
+        p.title = b.info->summary;   // the kernel's name may have changed with the file
+        p.name = b.info->name;
+        std::string kept = "step " + std::to_string(view_.cursor) + " and block (" +
+                           std::to_string(p.scenario.block.x) + ", " + std::to_string(p.scenario.block.y) + ") kept";
+        const int tile = b.info->tiles.empty() ? p.scenario.tile : b.info->tiles.front();
+        const sim::KernelInfo* was = loaded_.sim->scenario.kernelInfo();
+        if (was && was->family != b.info->family) {
+            p = studentPreset(p, *b.info, opt_.kernelProblem);
+            kept = "it is another kind of problem now, so it runs on its own from step 0 and block (0, 0)";
+        } else if (tile != p.scenario.tile) {
+            p = studentPreset(p, *b.info);
+            kept = "its TILE_WIDTH is now " + std::to_string(tile) + ", so it runs on " + std::to_string(p.scenario.j) +
+                   " x " + std::to_string(p.scenario.j) + " from step 0 and block (0, 0)";
+        } else if (!sim::validate(p.scenario).empty()) {
+            p.scenario.block = {};
+            kept = "block (0, 0) shown: the block before is no longer in the grid";
+        }
+        if (!sim::validate(p.scenario).empty()) p = studentPreset(p, *b.info, opt_.kernelProblem);
+        reloadNote_ = "Reloaded " + name + " (compiled in " + seconds + " s): " + kept + ".";
+        pendingThread_ = view_.thread;
+        const sim::Uint3 before = loaded_.sim->scenario.block;
+        const bool keep = p.scenario.block.x == before.x && p.scenario.block.y == before.y && p.step == view_.cursor;
+        startSimulation(p, keep ? std::nullopt : std::optional<int>(0), keep);
+        return;
+    }
+    reloadNote_ = "Opened your kernel " + name + " (compiled in " + std::string(seconds) + " s).";
+    openPreset(studentPreset(loaded_.sim ? loaded_.preset : opt_.preset, *b.info, opt_.kernelProblem), 0);
+}
+
+void App::rewriteKernelFile(const std::string& from)
+{
+    std::ifstream in(from, std::ios::binary);
+    std::ostringstream text;
+    if (!in || !(text << in.rdbuf())) throw RunError("Cannot read --reload-from file '" + from + "'.");
+    std::ofstream out(kernelWatch_.path(), std::ios::binary | std::ios::trunc);
+    if (!(out << text.str()) || !out.flush())
+        throw RunError("Cannot write the kernel file '" + kernelWatch_.path() + "' for --reload-from.");
+    kernelWatch_.pollNow();
+}
+
 void App::handleKeys()
 {
     const ImGuiIO& io = ImGui::GetIO();
@@ -541,6 +683,7 @@ void App::handleKeys()
     else if (escape && view_.presentation) view_.presentation = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) view_.showOpen = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false)) view_.showOpenKernel = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting) view_.showExport = true;
     if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
@@ -678,7 +821,16 @@ void App::drawSimulationControls()
         const char* tip;
     };
     std::vector<Row> rows;
-    if (simJob_.running() && simJob_.seconds() >= 0.3)
+    if (buildJob_.running() && buildJob_.seconds() >= 0.3)
+        rows.push_back({"Compiling your kernel " + std::filesystem::path(kernelWatch_.path()).filename().string() + "...",
+                        0.0f, buildJob_.seconds(), 0, 0, false, nullptr, nullptr});
+    if (simJob_.running() && simJob_.seconds() >= 0.3 && busy_.probing)
+        rows.push_back({"Running your kernel in a guarded child process first (stopped if still running at " +
+                            std::to_string(probeLimit_) + " s)",
+                        0.0f, simJob_.seconds(), 0, 0,
+                        simJob_.cancelRequested(), [this] { simJob_.cancel(); },
+                        "Stop your kernel's run (Esc); the run shown now stays"});
+    else if (simJob_.running() && simJob_.seconds() >= 0.3)
         rows.push_back({"Simulating " + simWhat_, simJob_.progress(), simJob_.seconds(), simEstimate_,
                         simEstimate_ * sim::kBusySlowdown, simJob_.cancelRequested(), [this] { simJob_.cancel(); },
                         "Stop the simulation (Esc); the scenario shown now stays"});
@@ -715,13 +867,19 @@ void App::drawSimulationControls()
                 else if (sim::durationWords(left) == sim::durationWords(most)) when = ", about " + sim::durationWords(most) + " left";
                 else when = ", " + sim::durationWords(left) + " to " + sim::durationWords(most) + " left";
             }
-            const std::string overlay = std::to_string(static_cast<int>(done * 100)) + "%" + when;
+            // Work with no measure of its progress (a compile, the guarded run) shows its time.
+            const std::string overlay = !paced && r.estimate <= 0 && done <= 0
+                                            ? sim::durationWords(r.elapsed) + " so far"
+                                            : std::to_string(static_cast<int>(done * 100)) + "%" + when;
             ImGui::ProgressBar(done, ImVec2(em * 20, 0), overlay.c_str());
-            ImGui::SameLine();
-            ImGui::BeginDisabled(r.cancelling);
-            if (ImGui::Button(r.cancelling ? "Cancelling..." : "Cancel")) r.cancel();
-            ImGui::EndDisabled();
-            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", r.tip);
+            // A compile cannot be stopped half way: no Cancel for it.
+            if (r.cancel) {
+                ImGui::SameLine();
+                ImGui::BeginDisabled(r.cancelling);
+                if (ImGui::Button(r.cancelling ? "Cancelling..." : "Cancel")) r.cancel();
+                ImGui::EndDisabled();
+                if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", r.tip);
+            }
             ImGui::PopID();
         }
     }
@@ -800,6 +958,23 @@ void App::carryOut()
         openResults(*requests_.openResults);
         requests_.openResults.reset();
     }
+    if (requests_.openKernel) {
+        if (buildJob_.running()) {
+            view_.kernelOpenError = "A kernel file is still being compiled; wait a moment and open it again.";
+        } else if (!canLoadKernelFiles()) {
+            view_.kernelOpenError = "This build cannot load a kernel file: it was built without libclang.";
+        } else if (std::error_code ec; !std::filesystem::is_regular_file(*requests_.openKernel, ec)) {
+            view_.kernelOpenError = "There is no file '" + *requests_.openKernel + "'.";
+        } else {
+            view_.kernelOpenError.clear();
+            startKernelBuild(*requests_.openKernel, false);
+        }
+        if (!view_.kernelOpenError.empty()) {
+            view_.notice = view_.kernelOpenError;
+            view_.noticeIsError = true;
+        }
+        requests_.openKernel.reset();
+    }
     if (requests_.saveScenario) {
         saveScenario(*requests_.saveScenario);
         requests_.saveScenario.reset();
@@ -818,6 +993,21 @@ void App::open()
         loaded_.presets = sim::listPresets(panelNameList());
     } catch (const std::exception& e) {
         loaded_.presetsError = e.what();
+    }
+    if (!opt_.kernelFile.empty()) {
+        // The student's kernel: watched for saves from now on; errors of its first build
+        // (interactive only: the command-line modes end on them) shown until it builds.
+        loaded_.kernelFile = opt_.kernelFile;
+        view_.kernelPath = opt_.kernelFile;
+        // The Code panel names what is wrong with it: it folds last in a small window.
+        view_.subject[panelId("code")] = true;
+        kernelWatch_.watch(opt_.kernelFile);
+        loaded_.kernelErrors = errorsByName(opt_.kernelErrors, opt_.kernelFile);
+        if (!opt_.kernelErrors.empty()) {
+            view_.notice = "Your kernel did not compile: " + loaded_.kernelErrors.front() +
+                           " (fix it and save: TileScope compiles it again).";
+            view_.noticeIsError = true;
+        }
     }
     openPreset(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step));
     if (opt_.results) {
@@ -853,7 +1043,9 @@ void App::prepareFrame()
     lastFrame_ = frameStart_;
     glfwPollEvents();
     collectJobs();
+    updateKernelFile();
     if (!fatal_.empty()) throw UsageError(fatal_);
+    if (!fatalRun_.empty()) throw RunError(fatalRun_);
     applyLook();
     followPresentation();
 }
@@ -911,7 +1103,11 @@ void App::swapBuffers() { glfwSwapBuffers(window_); }
 
 bool App::closeRequested() const { return glfwWindowShouldClose(window_); }
 
-bool App::ready() const { return loaded_.sim && !busy_.simulating && !gpuJob_.running() && !ladderPending(); }
+bool App::ready() const
+{
+    return loaded_.sim && !busy_.simulating && !gpuJob_.running() && !ladderPending() && !buildJob_.running() &&
+           !rebuildWanted_ && !builtWaiting_;
+}
 
 void App::run()
 {
@@ -923,7 +1119,7 @@ void App::run()
     if (!settingsPath_.empty()) {
         // The desk's panels, not the slide's, are the ones to come back to.
         const Settings s{view_.themeKind, view_.uiScale,  view_.presentationScale, slideLayout_ ? deskPanels_ : view_.open,
-                         view_.caption,   view_.simThreads, resultsFile_};
+                         view_.caption,   view_.simThreads, resultsFile_, view_.kernelPath};
         if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
     }
 }

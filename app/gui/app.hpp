@@ -13,11 +13,13 @@
 #include <imgui.h>
 
 #include "export_job.hpp"
+#include "file_watch.hpp"
 #include "frame_timer.hpp"
 #include "job.hpp"
 #include "options.hpp"
 #include "panels/panels.hpp"
 #include "state.hpp"
+#include "student_kernel.hpp"
 
 struct GLFWwindow;
 
@@ -28,6 +30,11 @@ struct SimOutcome {
     sim::Preset preset;
     std::shared_ptr<const sim::Simulation> sim;
     std::vector<uint8_t> wrongReads;   ///< see Loaded::wrongReads
+    /// A student's kernel that the guarded child process stopped or saw crash: why, one
+    /// sentence; then `sim` is not run and the previous simulation stays.
+    std::string refused;
+    /// A student's kernel: its file's text when the run started (Loaded::kernelText).
+    std::shared_ptr<const std::string> kernelText;
 };
 
 /// What a GPU job hands back: the device (and its occupancy limits), timings, or why it
@@ -90,6 +97,10 @@ public:
     /// and shows it in the Ladder and Roofline panels, opening both; a malformed file leaves a
     /// one-sentence notice and the results shown before.
     void openResults(const std::string& path);
+    /// --reload-from (tests): writes the text of file `from` over the watched kernel file,
+    /// as an editor's save does; the next frame sees the change and rebuilds. Throws
+    /// RunError when either file cannot be read or written.
+    void rewriteKernelFile(const std::string& from);
     /// Seconds the running simulation has taken so far (0 when none runs).
     double simulatingSeconds() const { return simJob_.running() ? simJob_.seconds() : 0.0; }
 
@@ -127,6 +138,14 @@ private:
     /// Collects the counting job's model and starts it again when the results changed.
     void updateLadder();
     void collectJobs();
+    /// A student's kernel file: collects a finished build, and starts one when the watched
+    /// file changed (or File > Open kernel... asked for one).
+    void updateKernelFile();
+    /// Builds kernel file `path` on a worker; `reload`: the watched file was saved (keep the
+    /// step, block and thread), else a newly opened file (start at step 0).
+    void startKernelBuild(const std::string& path, bool reload);
+    /// Shows a finished build: its errors beside the last good run, or the new kernel run.
+    void finishKernelBuild(const KernelBuild& b, bool reload);
     void handleKeys();
     void play(double dt);
     void updateReplay();
@@ -170,6 +189,18 @@ private:
     double lastFrameThreadMs_ = 0;      ///< see lastFrameThreadMs()
     GpuFrameTimer gpuTimer_;            ///< --frames: GPU time of each frame
 
+    /// Set by the simulation's worker while it runs a student's kernel in its guarded child
+    /// process (before the simulation itself).
+    std::shared_ptr<std::atomic<bool>> probing_ = std::make_shared<std::atomic<bool>>(false);
+    int probeLimit_ = 0;                ///< seconds after which the guarded run stops (probeSeconds)
+    std::string cli_ = cliBesideApp();  ///< tilescope-cli, which runs a student's kernel guarded
+    FileWatch kernelWatch_;             ///< the student's kernel file, for saves
+    Job<KernelBuild> buildJob_;         ///< a student's kernel file being built
+    bool buildIsReload_ = false;        ///< the running build is of a save (keep the step)
+    bool rebuildWanted_ = false;        ///< the file changed again while it was built
+    std::optional<KernelBuild> builtWaiting_;   ///< a finished build waiting for the running simulation
+    std::string reloadNote_;            ///< said once the reloaded kernel's run is shown
+    std::string fatalRun_;              ///< the command line's student kernel could not be run (exit 1)
     Job<SimOutcome> simJob_;
     double simEstimate_ = 0;            ///< estimated seconds of the running simulation
     std::string simWhat_;               ///< the running simulation in words (sim::problemWords)

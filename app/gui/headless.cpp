@@ -14,6 +14,7 @@
 #include "gif_writer.hpp"
 #include "layout.hpp"
 #include "screenshot.hpp"
+#include "student_kernel.hpp"
 #include "svg_export.hpp"
 
 namespace ts::app {
@@ -85,7 +86,13 @@ public:
                     return;   // the App, destroyed, stops the run (Job's destructor cancels it)
                 }
             }
-            if (steady && opt_.offscreen() && exportNext_ >= 0) {
+            if (steady && !opt_.reloadFrom.empty() && !reloaded_) {
+                // --reload-from: the first run is shown; save the other text over the kernel
+                // file and wait for the app to rebuild and run it.
+                app_.rewriteKernelFile(opt_.reloadFrom);
+                reloaded_ = true;
+                settled = 0;
+            } else if (steady && opt_.offscreen() && exportNext_ >= 0) {
                 if (exportFrame()) return;
                 settled = 0;
             } else if (steady && opt_.offscreen()) {
@@ -114,6 +121,7 @@ public:
 
 private:
     int progressFrames_ = 0;   ///< --screenshot-while-simulating: frames drawn with the progress bar
+    bool reloaded_ = false;    ///< --reload-from: the kernel file has been rewritten
 
     /// --pan: the Matrices view, fitted, moves round a circle of 60 pixels by 4 pixels a
     /// frame (the first counted frame is drawn fitted), so that every frame draws the
@@ -144,6 +152,7 @@ private:
             Practice& practice = app_.view().practice;
             if (in.key) {
                 ImGui::GetIO().KeysDown[in.key] = !keyHeld_;
+                ImGui::GetIO().KeyCtrl = in.ctrl && !keyHeld_;
                 if (keyHeld_) ++keyNext_;
                 keyHeld_ = !keyHeld_;
             } else if (in.type) {
@@ -174,7 +183,14 @@ private:
     {
         check(saveScreenshot(ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y),
                              app_.theme().palette.clear, opt_.screenshot));
-        if (opt_.printCaption) std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
+        if (!opt_.printCaption) return;
+        std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
+        // The sentences a student's kernel gets besides the caption: the caption bar's
+        // notice, and what the Code panel says is wrong with the run.
+        const Loaded& l = app_.loaded();
+        if (!app_.view().notice.empty()) std::cout << "notice: " << app_.view().notice << "\n";
+        if (!l.kernelFile.empty() && l.sim && kernelFileOf(l.sim->scenario) == l.kernelFile)
+            if (const std::string d = runDiagnosis(*l.sim); !d.empty()) std::cout << "diagnosis: " << d << "\n";
     }
 
     /// --export-steps: writes the frame just drawn as step exportNext_ and moves the cursor to

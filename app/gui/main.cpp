@@ -5,7 +5,8 @@
 //             [--theme dark|light] [--heatmap loads|values]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
 //              [--scale S] [--delay-ms MS] [--force]]
-//             [--results FILE] [--version]
+//             [--results FILE] [--kernel-file FILE.cu [--width W] [--tile T] [--reload-from FILE]]
+//             [--schedule in-order|reverse|random] [--version]
 // Exit status: 0 success, 1 no window could be opened or a picture not written, 2 bad
 // arguments or scenario file; every error is one sentence on stderr.
 #include <CLI/CLI.hpp>
@@ -16,14 +17,13 @@
 #include <iostream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "app.hpp"
 #include "export_files.hpp"
 #include "headless.hpp"
-#ifdef TILESCOPE_HAVE_STUDENT
-#include "student/module.hpp"
-#endif
+#include "student_kernel.hpp"
 
 namespace {
 
@@ -124,6 +124,7 @@ const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"pagedown", GLFW_KEY_PAGE_DOWN}, {"pageup", GLFW_KEY_PAGE_UP}, {"right", GLFW_KEY_RIGHT},
     {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
     {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
+    {"ctrl+k", GLFW_KEY_K},           // File > Open kernel...
     {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET},
     // Practice mode (docs/practice.md): on and off, restart, reveal, and typing a number.
     {"p", GLFW_KEY_P},                {"r", GLFW_KEY_R},            {"enter", GLFW_KEY_ENTER},
@@ -176,10 +177,34 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     int frames = 0, delayMs = 1500;
     Parsed r;
     cli.add_option("--scenario", scenario, "A lecture preset by name (see --list-scenarios) or a scenario file");
-    std::string kernelFile;
-    cli.add_option("--kernel-file", kernelFile,
-                   "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
-                   "(docs/student-kernels.md), compiled and stepped through at twice its tile");
+    std::string kernelFile, reloadFrom, schedule;
+    KernelProblem size;
+    CLI::Option* kernelOpt =
+        cli.add_option("--kernel-file", kernelFile,
+                       "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
+                       "(docs/student-kernels.md), run first in a guarded child process, then stepped through at "
+                       "twice its tile; the app compiles and runs it again whenever the file is saved");
+    cli.add_option("--width", size.width,
+                   "With --kernel-file: a matmul's square Width, a convolution's width (default twice the tile)")
+        ->check(between(1, 1 << 20))
+        ->needs(kernelOpt);
+    for (auto [name, field, what] : {std::tuple{"--j", &size.j, "rows of M and P"},
+                                     std::tuple{"--k", &size.k, "columns of M, rows of N"},
+                                     std::tuple{"--l", &size.l, "columns of N and P"},
+                                     std::tuple{"--height", &size.height, "a conv2d's height"},
+                                     std::tuple{"--mask-width", &size.maskWidth, "a convolution's Mask_Width (default 5)"}})
+        cli.add_option(name, *field, std::string("With --kernel-file: ") + what)->check(between(1, 1 << 20))->needs(kernelOpt);
+    cli.add_option("--tile", size.tile,
+                   "With --kernel-file: the tile (a tiled kernel's must be its TILE_WIDTH; an untiled kernel's block edge)")
+        ->check(between(1, 1024))
+        ->needs(kernelOpt);
+    cli.add_option("--reload-from", reloadFrom,
+                   "Tests, with --kernel-file and --screenshot: once the first run is shown, write this file's text over "
+                   "the kernel file (give a scratch copy), as an editor's save does, and take the picture after the "
+                   "app has reloaded it")
+        ->needs(kernelOpt);
+    cli.add_option("--schedule", schedule, "Which warp runs ahead between barriers: in-order (default), reverse or random")
+        ->check(oneOf({"in-order", "reverse", "random"}));
     cli.add_option("--step", step, "Starting step: a number from 0, or 'last'")->check(stepValidator());
     cli.add_option("--window", window, "Window size in pixels, WxH (default 1600x900)")->check(windowValidator());
     CLI::Option* shot = cli.add_option("--screenshot", screenshot, "Render the scenario at --step, save this PNG and exit");
@@ -205,7 +230,8 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
         ->needs(shot);
     cli.add_option("--keys", keys,
                    "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
-                   "right, left, home, end, f5, escape, [ and ] (the previous and next warp); for practice mode p, "
+                   "right, left, home, end, f5, escape, [ and ] (the previous and next warp), ctrl+k (File > Open "
+                   "kernel...); for practice mode p, "
                    "r, enter, backspace, - and the digits 0 to 9, click:CELL (click:M[1][2], click:N[5], "
                    "click:Nds[0][1], click:thread[ty][tx]) and type:TEXT (the answer's text)")
         ->delimiter(',')
@@ -251,36 +277,35 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     // A malformed scenario file throws sim::ScenarioFileError, exit status 2 (exitStatus).
     o.preset = scenario.empty() ? ts::sim::defaultPreset(panelNameList()) : ts::sim::findPreset(scenario, panelNameList());
     if (!kernelFile.empty()) {
-#ifdef TILESCOPE_HAVE_STUDENT
-        const ts::student::LoadResult k = ts::student::loadKernelFile(kernelFile);
-        if (!k.ok()) {
+        if (!canLoadKernelFiles())
+            throw UsageError("this build cannot load a kernel file: it was built without libclang (install "
+                             "libclang-14-dev and rebuild).");
+        if (!reloadFrom.empty() && screenshot.empty())
+            throw UsageError("--reload-from is for tests: give --screenshot too.");
+        const KernelBuild k = buildKernelFile(kernelFile);
+        o.kernelFile = kernelFile;
+        o.reloadFrom = reloadFrom;
+        const bool headless = !screenshot.empty() || !exportSteps.empty() || frames > 0;
+        // --reload-from starts like the interactive app, beside the errors, for its test.
+        if (!k.ok() && headless && reloadFrom.empty()) {
             std::string all;
-            for (const ts::student::Diagnostic& d : k.errors)
-                all += (all.empty() ? "" : "\n") + ts::student::formatDiagnostic(kernelFile, d);
+            for (const std::string& e : k.errors) all += (all.empty() ? "" : "\n") + e;
             throw UsageError(all);
         }
-        // The student's kernel on a problem of two by two blocks, the traced block first.
-        ts::sim::Scenario& s = o.preset.scenario;
-        s.kernel = k.info->name;
-        s.info = nullptr;
-        s.tile = k.info->tiles.empty() ? 4 : k.info->tiles.front();
-        s.j = s.k = s.l = 2 * s.tile;
-        s.block = {};
-        s.dropBarriers = 0;
-        o.preset.title = k.info->summary;
-        o.preset.name = k.info->name;
-        o.preset.narration.clear();
-        o.preset.narrate.clear();
-        o.preset.questions.clear();
-        o.preset.questionProblems.clear();
-        o.preset.occupancy.reset();
-        o.preset.thread.reset();
-        o.preset.file.clear();
-#else
-        throw UsageError("this build cannot load a kernel file: it was built without libclang (install libclang-14-dev "
-                         "and rebuild).");
-#endif
+        // The interactive app opens on its default scenario beside the errors, and builds the
+        // file again when it is saved.
+        if (!k.ok()) o.kernelErrors = k.errors;
+        // The student's kernel on a problem of two by two blocks (or --width), the traced
+        // block first.
+        else o.preset = studentPreset(o.preset, *k.info, size);
+        o.kernelProblem = size;
+        if ((size.j > 0 || size.k > 0 || size.l > 0) && !(size.j > 0 && size.k > 0 && size.l > 0))
+            throw UsageError("Give all three of --j, --k and --l, or --width.");
     }
+    if (!schedule.empty())
+        o.preset.schedule = schedule == "reverse" ? ts::sim::Schedule::Reverse
+                            : schedule == "random" ? ts::sim::Schedule::Random
+                                                   : ts::sim::Schedule::InOrder;
     if (std::string e = ts::sim::validate(o.preset.scenario); !e.empty())
         throw UsageError((o.preset.file.empty() ? o.preset.name : o.preset.file) + ": " + e);
     if (!results.empty()) {
@@ -315,6 +340,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
         ScriptedInput in;
         for (const auto& [name, code] : kKeyCodes)
             if (k == name) in.key = code;
+        in.ctrl = k.rfind("ctrl+", 0) == 0;
         if (!in.key && k.rfind("click:", 0) == 0) in.click = k.substr(6);
         if (!in.key && k.rfind("type:", 0) == 0) in.type = k.substr(5);
         o.keys.push_back(in);

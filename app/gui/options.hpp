@@ -9,6 +9,7 @@
 
 #include "sim/files/results_file.hpp"
 #include "sim/files/scenario_file.hpp"
+#include "student_kernel.hpp"
 #include "theme.hpp"
 
 namespace ts::app {
@@ -51,6 +52,7 @@ enum class ExportFormat { Png, Gif, Svg };
 /// mode's answer (`type:7`).
 struct ScriptedInput {
     int key = 0;                        ///< a GLFW key code, or 0
+    bool ctrl = false;                  ///< the key is pressed with Ctrl held (ctrl+k)
     std::string click;                  ///< the cell to click, as parseCellRef reads it ("M[1][2]")
     std::optional<std::string> type;    ///< the answer's text
 };
@@ -83,6 +85,16 @@ struct Options {
     /// --results FILE, read and checked (a malformed file ends the app with status 2 before
     /// any window opens); null without the option.
     std::shared_ptr<const sim::ResultsFile> results;
+    /// --kernel-file: the student's kernel the preset runs, watched for saves; "" for none.
+    std::string kernelFile;
+    /// --width, --j, --k, --l, --height, --mask-width, --tile: the problem it runs on.
+    KernelProblem kernelProblem;
+    /// --kernel-file in the interactive app when the file did not build: its errors (the
+    /// app opens on the default scenario, shows them and builds the file again on a save).
+    std::vector<std::string> kernelErrors;
+    /// --reload-from (tests): once the first run is shown, this file's text is written over
+    /// the kernel file, as an editor's save would, and the app reloads it.
+    std::string reloadFrom;
 
     /// Drawn into an offscreen picture (--screenshot, --export-steps), not shown.
     bool offscreen() const { return !screenshot.empty() || exportFrom >= 0; }

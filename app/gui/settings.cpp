@@ -42,6 +42,7 @@ Settings loadSettings(const std::string& path, std::string& error)
     if (v.caption) s.caption = *v.caption;
     if (v.simThreads) s.simThreads = *v.simThreads;
     if (v.resultsFile) s.resultsFile = *v.resultsFile;
+    if (v.kernelFile) s.kernelFile = *v.kernelFile;
     for (const auto& [title, shown] : v.panels)
         for (int i = 0; i < panelCount(); ++i)
             if (panelTable()[i].title == title) s.open[i] = shown;
@@ -59,6 +60,7 @@ std::string saveSettings(const Settings& s, const std::string& path)
                   {"simulation_threads", static_cast<int64_t>(s.simThreads)},
                   {"panels", panels}};
     if (!s.resultsFile.empty()) t.insert("results_file", s.resultsFile);
+    if (!s.kernelFile.empty()) t.insert("kernel_file", s.kernelFile);
     std::ofstream out(path);
     out << t << "\n";
     if (!out) return "Cannot write the settings to '" + path + "' (is the folder writable?).";

@@ -21,6 +21,9 @@ struct Settings {
     /// The results file opened last (File > Open results..., --results), an absolute path;
     /// "" for none. The app opens it again at start when no --results is given.
     std::string resultsFile;
+    /// The kernel file opened last (File > Open kernel..., --kernel-file), as typed; "" for
+    /// none. The Open kernel dialog starts from it.
+    std::string kernelFile;
 };
 
 /// $XDG_CONFIG_HOME/tilescope (or ~/.config/tilescope), created if missing; "" when there

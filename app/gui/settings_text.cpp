@@ -51,6 +51,10 @@ SettingsValues parseSettingsText(std::string_view text, const std::string& path,
         if (!r->empty() && r->find_first_of("\n\r") == std::string::npos) s.resultsFile = *r;
         else error = sim::oneLine(path + ": results_file must be the path of a results file on one line; got '" + *r + "'.");
     }
+    if (auto r = t["kernel_file"].value<std::string>()) {
+        if (!r->empty() && r->find_first_of("\n\r") == std::string::npos) s.kernelFile = *r;
+        else error = sim::oneLine(path + ": kernel_file must be the path of a CUDA file on one line; got '" + *r + "'.");
+    }
     if (const toml::table* panels = t["panels"].as_table())
         for (auto&& [title, node] : *panels)
             if (auto v = node.value<bool>()) s.panels.emplace_back(std::string(title.str()), *v);

@@ -60,4 +60,9 @@ const sim::Hazard* focusedHazard(const Loaded& loaded, const View& view)
     return &loaded.sim->hazards.traced[view.hazard.index];
 }
 
+const std::string& sourceShown(const Loaded& loaded, const sim::KernelInfo& info)
+{
+    return loaded.kernelText ? *loaded.kernelText : sim::kernelSource(info.sourceFile);
+}
+
 }  // namespace ts::app

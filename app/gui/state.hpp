@@ -51,6 +51,19 @@ struct Loaded {
     /// The simulator's side of those panels; null until first counted (the app counts
     /// while either panel is shown); kept while the counts of a newer file are made.
     std::shared_ptr<const LadderModel> ladder;
+    /// A student's kernel file the app has opened and watches (--kernel-file, File > Open
+    /// kernel...); "" for none.
+    std::string kernelFile;
+    /// The errors of its last build, each FILE:LINE:COL: error: ... (empty after a good
+    /// build); the last good run stays shown beside them.
+    std::vector<std::string> kernelErrors;
+    /// Why its last run was not shown, one sentence: the guarded child process found an
+    /// endless loop, a crash or too much memory ("" when the last run ended normally).
+    std::string kernelProblem;
+    /// The text of the student's file as it was when `sim` was made: a later save that
+    /// built replaces the registry's text (sim::kernelSource) even when its run is refused
+    /// and this one stays shown. Null for a built-in kernel.
+    std::shared_ptr<const std::string> kernelText;
 };
 
 /// "matmul-tiled, M 4x4 times N 4x4, TILE_WIDTH 2": a scenario in words, for titles.
@@ -163,6 +176,9 @@ struct View {
     bool showExport = false;
     bool showOpenResults = false;   ///< File > Open results...
     std::string resultsPath = "results.json";   ///< the path typed into it
+    bool showOpenKernel = false;    ///< File > Open kernel...
+    std::string kernelPath;         ///< the path typed into it (the last opened, from settings.toml)
+    std::string kernelOpenError;    ///< why the last kernel opened from it did not build, one sentence
     ExportForm exportForm;
     std::string screenshotPath = "tilescope.png";
     std::string scenarioPath = "my-scenario.toml";
@@ -177,6 +193,10 @@ struct View {
     Practice practice;           ///< practice mode: the question asked, the answer, the score
 };
 
+/// The source the Code panel lists for the loaded simulation's kernel `info`: a student's
+/// file as it was when that run was made (Loaded::kernelText), else sim::kernelSource.
+const std::string& sourceShown(const Loaded& loaded, const sim::KernelInfo& info);
+
 /// The hazard chosen in the Hazards panel, if it belongs to the loaded simulation.
 const sim::Hazard* focusedHazard(const Loaded& loaded, const View& view);
 
@@ -189,6 +209,7 @@ struct Requests {
     std::optional<std::string> saveScenario;    ///< save the state on screen as this scenario file
     std::optional<ExportForm> exportSteps;      ///< export these steps (File > Export)
     std::optional<std::string> openResults;     ///< open this results file (File > Open results...)
+    std::optional<std::string> openKernel;      ///< build and open this kernel file (File > Open kernel...)
     bool quit = false;
 };
 
@@ -206,6 +227,8 @@ struct Busy {
     float timingProgress = 0;    ///< 0..1
     std::string timingStage;     ///< "matmul-tiled (2 of 3)"
     bool exporting = false;
+    bool compiling = false;      ///< a student's kernel file is being built (after a save or File > Open kernel)
+    bool probing = false;        ///< the simulation runs a student's kernel in its guarded child process first
 };
 
 /// Everything a panel gets for one frame.

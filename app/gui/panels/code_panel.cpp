@@ -26,6 +26,7 @@
 #include "panels.hpp"
 #include "sim/teaching/kernel_view.hpp"
 #include "sim/teaching/warp_view.hpp"
+#include "student_kernel.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -582,6 +583,32 @@ private:
 
 }  // namespace
 
+/// A student's kernel file: the errors of its last build, why its last run was not shown
+/// (the guarded child process stopped it), and what is wrong with the run shown, each in
+/// the error colour above the listing. Returns whether it said anything.
+bool studentNotes(Frame& f, const sim::Simulation* s)
+{
+    const Loaded& l = f.loaded;
+    if (l.kernelFile.empty()) return false;
+    const ImU32 red = f.theme.palette.error;
+    bool said = false;
+    if (!l.kernelErrors.empty()) {
+        colouredText(red, "Your kernel did not compile" + std::string(s ? "; the last good run is shown:" : ":"));
+        for (const std::string& e : l.kernelErrors) colouredText(red, e);
+        said = true;
+    }
+    if (!l.kernelProblem.empty()) {
+        colouredText(red, l.kernelProblem + (s ? " The run shown is the one before." : ""));
+        said = true;
+    }
+    if (s && kernelFileOf(s->scenario) == l.kernelFile)
+        if (const std::string d = runDiagnosis(*s); !d.empty()) {
+            colouredText(red, "Wrong: " + d);
+            said = true;
+        }
+    return said;
+}
+
 void CodePanel::draw(Frame& f)
 {
     // The listing scrolls, and takes the height the explanations leave it: the window itself
@@ -590,9 +617,13 @@ void CodePanel::draw(Frame& f)
         const sim::Simulation* s = f.loaded.sim.get();
         const sim::KernelInfo* info = s ? s->scenario.kernelInfo() : nullptr;
         if (!s || !info) {
-            ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "No kernel loaded.");
+            if (!studentNotes(f, nullptr))
+                ImGui::TextUnformatted(f.busy.probing      ? "Running your kernel in a guarded child process first..."
+                                       : f.busy.compiling  ? "Compiling your kernel..."
+                                       : f.busy.simulating ? "Simulating..."
+                                                           : "No kernel loaded.");
         } else {
-            const std::string& text = sim::kernelSource(info->sourceFile);
+            const std::string& text = sourceShown(f.loaded, *info);
             // A built-in kernel's file lies under kernels/; a student's is named by its own path.
             const bool loaded = sim::findLoadedKernel(info->name) == info;
             const std::string file = loaded ? std::string(info->sourceFile) : std::string("kernels/") + info->sourceFile;
@@ -603,6 +634,7 @@ void CodePanel::draw(Frame& f)
                          f.view.presentation ? slideName
                          : loaded            ? file + ": your kernel, as the simulator runs it"
                                              : file + ": the source the simulator and the GPU both compile");
+            studentNotes(f, s);
             if (memoryGeneration_ != f.loaded.generation) {
                 memory_.lines = lineFigures(*s);
                 memoryGeneration_ = f.loaded.generation;

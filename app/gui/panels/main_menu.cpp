@@ -3,6 +3,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -85,6 +86,71 @@ void exportDialog(Frame& f)
     ImGui::EndPopup();
 }
 
+/// The .cu files in the folder of `path` (the current folder when it names none), sorted;
+/// at most 200.
+std::vector<std::string> kernelFilesBeside(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::vector<std::string> files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && files.size() < 200; it.increment(ec))
+        if (it->path().extension() == ".cu" && it->is_regular_file(ec))
+            files.push_back((path.find('/') == std::string::npos ? it->path().filename() : it->path()).string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+/// File > Open kernel...: a path field (the last file opened, from settings.toml), the .cu
+/// files beside it to pick from, and why the last one did not build.
+void openKernelDialog(Frame& f)
+{
+    View& v = f.view;
+    static std::vector<std::string> beside;   // read when the dialog opens, not every frame
+    const char* title = "Open kernel";
+    if (v.showOpenKernel) {
+        ImGui::OpenPopup(title);
+        v.showOpenKernel = false;
+        beside = kernelFilesBeside(v.kernelPath);
+    }
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    const float em = ImGui::GetFontSize();
+    ImGui::TextUnformatted("Your own kernel: a plain CUDA file with one __global__ kernel (docs/student-kernels.md).\n"
+                           "TileScope compiles it, runs it in a guarded child process, then steps through it,\n"
+                           "and compiles and runs it again whenever you save it in your editor.");
+    ImGui::SetNextItemWidth(em * 30);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##kernel-path", &v.kernelPath, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (!beside.empty()) {
+        ImGui::TextUnformatted("CUDA files in that folder:");
+        if (ImGui::BeginListBox("##beside", ImVec2(em * 30, std::min<float>(8, static_cast<float>(beside.size())) *
+                                                             ImGui::GetTextLineHeightWithSpacing() + em * 0.5f))) {
+            for (const std::string& file : beside) {
+                if (ImGui::Selectable(file.c_str(), file == v.kernelPath)) v.kernelPath = file;
+                // The file opened last is in view when the dialog opens.
+                if (file == v.kernelPath && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+            }
+            ImGui::EndListBox();
+        }
+    }
+    if (!v.kernelOpenError.empty()) {
+        ImGui::PushTextWrapPos(em * 30);
+        colouredText(f.theme.palette.error, v.kernelOpenError);
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::BeginDisabled(v.kernelPath.empty() || f.busy.compiling);
+    if (ImGui::Button(f.busy.compiling ? "Compiling..." : "Open") || (enter && !v.kernelPath.empty() && !f.busy.compiling)) {
+        f.requests.openKernel = v.kernelPath;
+        v.kernelOpenError.clear();
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
 void textDialog(bool& show, const char* title, const char* text)
 {
     if (show) {
@@ -105,6 +171,9 @@ void drawMainMenu(Frame& f)
     if (ImGui::BeginMainMenuBar()) {
         if (ImGui::BeginMenu("File")) {
             if (ImGui::MenuItem("Open scenario...", "Ctrl+O")) v.showOpen = true;
+            if (ImGui::MenuItem("Open kernel...", "Ctrl+K")) v.showOpenKernel = true;
+            tooltip("Your own CUDA kernel file: compiled, run in a guarded child process, stepped through, and run "
+                    "again whenever you save it in your editor.");
             if (ImGui::MenuItem("Save scenario...", "Ctrl+S")) v.showSave = true;
             if (ImGui::MenuItem("Open results...")) v.showOpenResults = true;
             if (ImGui::MenuItem("Screenshot...")) v.showScreenshot = true;
@@ -164,6 +233,7 @@ void drawMainMenu(Frame& f)
                "or the name of one in assets/results; the Ladder and Roofline panels show it:",
                "Open", v.resultsPath, f.requests.openResults);
     exportDialog(f);
+    openKernelDialog(f);
     textDialog(v.showKeys, "Keys",
                "Space             play / pause\n"
                "Right, Page Down  next step\n"
@@ -174,6 +244,7 @@ void drawMainMenu(Frame& f)
                "F5                presentation mode (full screen, large text)\n"
                "Esc               leave presentation mode\n"
                "Ctrl+O            open a scenario\n"
+               "Ctrl+K            open your own kernel file (.cu)\n"
                "Ctrl+S            save the state on screen as a scenario\n"
                "Ctrl+E            export steps as PNG, GIF or SVG\n"
                "P                 practice mode: a question before each step\n"

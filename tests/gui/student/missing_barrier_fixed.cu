@@ -1,0 +1,36 @@
+// The tiled matrix multiplication of tests/student/wrong/missing_barrier_after_load.cu with
+// the barrier after the tile load put back on the line left blank there: every line keeps
+// its number. gui.student_reload writes it over a copy of the wrong kernel while the app
+// shows it, as a student saving the fix would (PMPP Fig. 5.9).
+// run: --width 8 --tile 4
+#define TILE_WIDTH 4
+
+__global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+
+    int bx = blockIdx.x;  int by = blockIdx.y;
+    int tx = threadIdx.x; int ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+
+    for (int ph = 0; ph < (k - 1) / TILE_WIDTH + 1; ++ph) {
+        if (Row < j && ph*TILE_WIDTH + tx < k)
+            Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+        else
+            Mds[ty][tx] = 0;
+        if (ph*TILE_WIDTH + ty < k && Col < l)
+            Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+        else
+            Nds[ty][tx] = 0;
+        __syncthreads();
+        if (Row < j && Col < l)
+            for (int i = 0; i < TILE_WIDTH; ++i)
+                Pvalue += Mds[ty][i] * Nds[i][tx];
+        __syncthreads();
+    }
+    if (Row < j && Col < l)
+        P[Row*l + Col] = Pvalue;
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# One wrong student kernel of tests/student/wrong/ in the app (gui.student_wrong.*):
+#   student_wrong_check.sh TILESCOPE GOOD_DIR WRONG.cu OUT_DIR
+# The app opens a good kernel of the same family (GOOD_DIR/missing_barrier_fixed.cu for a
+# matmul, tests/student/kernels' conv1d_tiled.cu or conv2d_tiled.cu for a convolution, with
+# the run's tile as its TILE_WIDTH or TILE_SIZE), copied under WRONG.cu's file name into a
+# scratch folder, on the problem of WRONG.cu's `// run:` line; once it is shown the wrong
+# kernel's text is saved over it (--reload-from), as a student's editor would. The app must
+# end normally (status 0: no crash, no hang; the time limit of an endless loop is the
+# guarded child process's) and say the `// expect:` line's diagnosis, with its line, in the
+# caption, the notice or the Code panel's diagnosis (--print-caption prints all three); a
+# kernel whose P is expected right must get no diagnosis. A screenshot of what the student
+# sees is kept in OUT_DIR.
+set -u
+app=$1 goodDir=$2 wrong=$3 out=$4
+name=$(basename "$wrong" .cu)
+scratch="$out/$name"
+rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
+run=$(sed -n 's|^// run: *||p' "$wrong" | head -n 1)
+kernels=$(dirname "$0")/../student/kernels
+case "$run" in
+    *--height*) good=$kernels/conv2d_tiled.cu ;;
+    *--mask-width*) good=$kernels/conv1d_tiled.cu ;;
+    *) good=$goodDir/missing_barrier_fixed.cu ;;
+esac
+tile=$(printf '%s\n' "$run" | sed -n 's|.*--tile \([0-9]*\).*|\1|p')
+if [ -n "$tile" ]; then
+    sed -e "s|^#define TILE_WIDTH .*|#define TILE_WIDTH $tile|" -e "s|^#define TILE_SIZE .*|#define TILE_SIZE $tile|" \
+        "$good" > "$scratch/$name.cu" || exit 1
+else
+    cp "$good" "$scratch/$name.cu" || exit 1
+fi
+expect=$(sed -n 's|^// expect: *||p' "$wrong" | head -n 1)
+[ -n "$expect" ] || { echo "$wrong has no // expect: line"; exit 1; }
+# The app's options from the CLI's run line: the sizes, the tile and the schedule.
+set --
+prev=""
+for a in $run; do
+    case "$prev" in --width|--j|--k|--l|--height|--mask-width|--tile|--schedule) set -- "$@" "$prev" "$a" ;; esac
+    prev=$a
+done
+output=$(timeout 240 "$app" --kernel-file "$scratch/$name.cu" "$@" --reload-from "$wrong" --window 1600x900 \
+         --step 4 --print-caption --screenshot "$out/$name.png" 2>&1)
+status=$?
+printf '%s\n' "$output"
+if [ "$status" -ne 0 ]; then echo "FAIL: the app ended with status $status (124: it hung)"; exit 1; fi
+# The CLI's wording of a P that differs from the reference, in the app's words; a sentence
+# the app starts with a capital letter.
+case "$expect" in
+    *"P vs reference"*DIFFERS*)
+        # A wrong P: the Code panel says so, or names what made it wrong, with its line (a
+        # read of a shared slot no thread wrote, say).
+        if printf '%s\n' "$output" | grep -Eq "^diagnosis: (P differs from the CPU reference|.* at line [0-9]+)"; then
+            echo "PASS: the app says P is wrong, or why"
+            exit 0
+        fi
+        echo "FAIL: no diagnosis of the wrong P"
+        exit 1 ;;
+    *"P vs reference"*bit-identical*)
+        # P right (what is wrong is for tilescope-cli grade's checks): nothing wrong to say.
+        if printf '%s\n' "$output" | grep -q "^diagnosis:"; then echo "FAIL: a diagnosis for a right P"; exit 1; fi
+        echo "PASS: no diagnosis, P right"
+        exit 0 ;;
+esac
+tail=${expect#?}
+if printf '%s\n' "$output" | grep -qiF -- "$expect" && printf '%s\n' "$output" | grep -qF -- "$tail"; then
+    echo "PASS: the app says '$expect'"
+    exit 0
+fi
+echo "FAIL: the app does not say '$expect'"
+exit 1
