@@ -165,6 +165,20 @@ std::string annotation(CXCursor c)
     return "";
 }
 
+/// Does variable `v` have a brace initialiser (`= {1, 2, 3}`)?
+bool hasInitialiser(CXCursor v)
+{
+    bool init = false;
+    clang_visitChildren(
+        v,
+        [](CXCursor child, CXCursor, CXClientData d) {
+            if (clang_getCursorKind(child) == CXCursor_InitListExpr) *static_cast<bool*>(d) = true;
+            return CXChildVisit_Continue;
+        },
+        &init);
+    return init;
+}
+
 /// The body (compound statement) of function `fn`, or a null cursor.
 CXCursor bodyOf(CXCursor fn)
 {
@@ -417,15 +431,7 @@ private:
             error(at, "__constant__ " + a.name + " must be square: the 2D mask is Mask_Width x Mask_Width");
             return;
         }
-        bool init = false;
-        clang_visitChildren(
-            v,
-            [](CXCursor child, CXCursor, CXClientData d) {
-                if (clang_getCursorKind(child) == CXCursor_InitListExpr) *static_cast<bool*>(d) = true;
-                return CXChildVisit_Continue;
-            },
-            &init);
-        if (init) {
+        if (hasInitialiser(v)) {
             error(at, "__constant__ " + a.name + " has an initialiser: the mask's values come from the problem, as "
                       "PMPP's host code copies them with cudaMemcpyToSymbol");
             return;
@@ -601,15 +607,7 @@ private:
             return;
         }
         // An initialiser would run once per thread here but is not allowed for __shared__.
-        bool init = false;
-        clang_visitChildren(
-            v,
-            [](CXCursor child, CXCursor, CXClientData d) {
-                if (clang_getCursorKind(child) == CXCursor_InitListExpr) *static_cast<bool*>(d) = true;
-                return CXChildVisit_Continue;
-            },
-            &init);
-        if (init) {
+        if (hasInitialiser(v)) {
             error(at, "__shared__ " + a.name + " has an initialiser: CUDA does not allow one; store the values in the kernel");
             return;
         }
