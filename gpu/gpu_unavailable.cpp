@@ -32,6 +32,8 @@ std::vector<float> runPlain(const sim::Scenario&, const std::vector<float>&, con
     throw Unavailable(kWhy);
 }
 
+double compileStudentKernel(const StudentKernel&, const std::string&) { throw Unavailable(kWhy); }
+
 StudentBuild buildStudentKernel(const StudentKernel&) { throw Unavailable(kWhy); }
 
 std::vector<float> runStudentPlain(const StudentKernel&, const sim::Scenario&, const std::vector<float>&,

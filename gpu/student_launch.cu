@@ -130,23 +130,16 @@ std::vector<student::Diagnostic> nvrtcErrors(const std::string& log, const std::
     return out;
 }
 
-/// A student's kernel compiled and loaded on device 0.
-struct Loaded {
-    StudentBuild build;
-    cudaKernel_t kernel = nullptr;
-    int maxThreadsPerBlock = 0;
+/// What NVRTC made of a student's file.
+struct Compiled {
+    std::vector<char> cubin;     ///< machine code for the architecture
+    std::string mangled;         ///< the kernel's lowered (mangled) name
+    double seconds = 0;
 };
 
-/// Compiles and loads `k` for `d`, once per text and device architecture in this process.
-const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
+/// Compiles `k` with NVRTC for `arch` ("sm_90"); `device` names the device in messages.
+Compiled compile(const StudentKernel& k, const std::string& arch, const std::string& device)
 {
-    static std::mutex mutex;
-    static std::map<std::string, Loaded> cache;   // entries are never removed: references stay valid
-    const std::string arch = "sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
-    const std::string key = arch + "\n" + k.translation.kernelName + "\n" + k.source;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-
     const NvrtcApi& api = nvrtc();
     const auto t0 = std::chrono::steady_clock::now();
     nvrtcProgram prog = nullptr;
@@ -172,22 +165,47 @@ const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
     if (logSize) api.log(prog, log.data());
     if (compiled != NVRTC_SUCCESS) {
         if (compiled == NVRTC_ERROR_INVALID_OPTION)
-            throw LaunchError("NVRTC cannot compile for " + arch + " (the device " + d.name + "): " + log);
+            throw LaunchError("NVRTC cannot compile for " + arch + " (" + device + "): " + log);
         std::vector<student::Diagnostic> errors = nvrtcErrors(log, k.fileName);
         throw StudentCompileError(student::formatDiagnostic(k.fileName, errors.front()), std::move(errors));
     }
+    Compiled c;
     const char* lowered = nullptr;
     if (api.loweredName(prog, name.c_str(), &lowered) != NVRTC_SUCCESS || !lowered)
         throw LaunchError("NVRTC compiled " + k.fileName + " but has no kernel named " + name + " in it.");
-    const std::string mangled = lowered;
+    c.mangled = lowered;
     size_t cubinSize = 0;
     api.cubinSize(prog, &cubinSize);
-    std::vector<char> cubin(cubinSize);
-    if (api.cubin(prog, cubin.data()) != NVRTC_SUCCESS || cubinSize == 0)
+    c.cubin.resize(cubinSize);
+    if (cubinSize == 0 || api.cubin(prog, c.cubin.data()) != NVRTC_SUCCESS)
         throw LaunchError("NVRTC gave no machine code for " + arch + ".");
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return c;
+}
+
+/// A student's kernel compiled and loaded on device 0.
+struct Loaded {
+    StudentBuild build;
+    cudaKernel_t kernel = nullptr;
+    int maxThreadsPerBlock = 0;
+};
+
+/// Compiles and loads `k` for `d`, once per text and device architecture in this process.
+const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
+{
+    static std::mutex mutex;
+    static std::map<std::string, Loaded> cache;   // entries are never removed: references stay valid
+    const std::string arch = "sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
+    const std::string key = arch + "\n" + k.translation.kernelName + "\n" + k.source;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    const Compiled c = compile(k, arch, "the device " + d.name);
+    const std::string& name = k.translation.kernelName;
+    const std::string& mangled = c.mangled;
+    const std::vector<char>& cubin = c.cubin;
     Loaded L;
     L.build.architecture = arch;
-    L.build.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    L.build.compileSeconds = c.seconds;
 
     // Loaded for the life of the process, as a module of the simulator is.
     cudaLibrary_t library = nullptr;
@@ -289,6 +307,11 @@ std::string firstDifference(const std::vector<float>& gpu, const std::vector<flo
 }
 
 }  // namespace
+
+double compileStudentKernel(const StudentKernel& k, const std::string& architecture)
+{
+    return compile(k, architecture, "no device asked").seconds;
+}
 
 StudentBuild buildStudentKernel(const StudentKernel& k)
 {

@@ -37,10 +37,15 @@ struct StudentCompileError : LaunchError {
 /// What compiling a student's kernel for device 0 gave.
 struct StudentBuild {
     std::string architecture;          ///< "sm_90": the device's own, machine code (no PTX JIT)
-    double compileSeconds = 0;         ///< NVRTC's compile (0 when this process compiled the same text before)
+    double compileSeconds = 0;         ///< NVRTC's compile, the first time this process compiled the text
     int registers = 0;                 ///< per thread, of the loaded kernel
     int staticSharedBytes = 0;         ///< per block: the kernel's __shared__ arrays
 };
+
+/// Compiles `k` with NVRTC for `architecture` ("sm_90") without loading it, so without a
+/// device (NVRTC alone is needed); returns NVRTC's seconds. Throws Unavailable (libnvrtc
+/// cannot be loaded), StudentCompileError (the student's lines) or LaunchError.
+double compileStudentKernel(const StudentKernel& k, const std::string& architecture);
 
 /// Compiles `k` with NVRTC for device 0's compute capability (--gpu-architecture=sm_XY,
 /// fused multiply-adds on, as nvcc's default) and loads it; kept for the life of the

@@ -79,7 +79,17 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
         "--kernel", o.kernel,
         kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas, ...; ladder: every rung of the optimisation ladder and cuBLAS"
                    : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)");
-    if (kernelFile) {
+    if (kernelFile && kernelList) {
+        // bench: the student's kernel is timed beside the --kernel list (default: PMPP's
+        // kernel of its kind and cuBLAS).
+        CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
+                                          "Your own kernel file (docs/student-kernels.md), compiled by NVRTC and timed "
+                                          "first, beside --kernel (default: matmul-tiled or matmul-naive, and cublas)");
+        c->callback([kernel, file] {
+            if (kernel->count() == 0 && file->count() == 0)
+                throw CLI::RequiredError("--kernel NAME or --kernel-file FILE");
+        });
+    } else if (kernelFile) {
         CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
                                           "Your own kernel: a plain CUDA file with one __global__ matrix multiplication "
                                           "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
@@ -312,7 +322,7 @@ Commands::Commands(CLI::App& app)
     simulate_->add_flag("--quiet", simQuiet_, "No progress line on stderr (shown on a terminal for runs over 0.3 s)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
-    addProblemOptions(bench_, benchOpt_, true);
+    addProblemOptions(bench_, benchOpt_, true, true);
     bench_->add_option("--reps", reps_, "Timed repeats after warm-up")->capture_default_str()->check(CLI::Range(1, 10000));
     bench_->add_flag("--json", benchJson_, "Print one JSON object");
     bench_->add_option("--out", benchOut_,
@@ -327,6 +337,7 @@ Commands::Commands(CLI::App& app)
     verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")
         ->capture_default_str()
         ->check(seedValidator());
+    addStudentVerifyOptions(verify_, studentVerifyOpt_);
 
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
 
@@ -343,6 +354,7 @@ Commands::Commands(CLI::App& app)
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
     roofline_ = addRooflineCommand(app, rooflineOpt_);
+    translate_ = addTranslateCommand(app, translateOpt_);
 }
 
 int Commands::run()
@@ -356,6 +368,7 @@ int Commands::run()
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
         if (roofline_->parsed()) return runRoofline(rooflineOpt_);
+        if (translate_->parsed()) return runTranslate(translateOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;
@@ -530,7 +543,18 @@ int Commands::runGpuRun()
 
 int Commands::runBench()
 {
+    // A student's kernel file: loaded into the simulator (its launch, its bit-exact check)
+    // and timed first, beside PMPP's kernel of its kind and cuBLAS unless --kernel names others.
+    std::optional<StudentFile> student;
+    if (!benchOpt_.kernelFile.empty()) {
+        student = loadStudentFile(benchOpt_.kernelFile);
+        if (!student) return kBadInput;
+        if (benchOpt_.kernel.empty()) benchOpt_.kernel = student->info->tiled ? "matmul-tiled,cublas" : "matmul-naive,cublas";
+        if (!benchOpt_.tile && student->info->tiled) benchOpt_.tile = student->info->tiles.front();
+    }
+    auto isStudent = [&](const sim::Scenario& s) { return student && s.kernel == student->info->name; };
     std::vector<std::string> names;
+    if (student) names.push_back(student->info->name);
     {
         std::stringstream in(benchOpt_.kernel);
         for (std::string n; std::getline(in, n, ',');) {
@@ -583,7 +607,20 @@ int Commands::runBench()
     out["compute_capability"] = dev.computeCapability();
     out["results"] = ordered_json::array();
     std::vector<gpu::BenchResult> results;
-    for (const gpu::BenchRequest& rq : reqs) results.push_back(gpu::bench(rq));
+    std::optional<gpu::StudentBuild> studentBuild;
+    for (const gpu::BenchRequest& rq : reqs) {
+        if (!isStudent(rq.scenario)) {
+            results.push_back(gpu::bench(rq));
+            continue;
+        }
+        try {
+            studentBuild = gpu::buildStudentKernel(student->kernel);
+        } catch (const gpu::StudentCompileError& e) {
+            printCompileErrors(e, benchOpt_.kernelFile);
+            return kBadInput;
+        }
+        results.push_back(gpu::benchStudent(student->kernel, rq));
+    }
     // Each kernel's share of cuBLAS's GFLOPS in the same run, where cuBLAS ran on the same
     // problem (extension: the ladder's last column).
     auto cublasGflops = [&](const sim::Scenario& s) -> std::optional<double> {
@@ -613,7 +650,12 @@ int Commands::runBench()
         // Extension: what the launched instance takes from an SM (not for cuBLAS, whose
         // kernels are its own).
         sim::ResultEntry resources;
-        if (s.kernel != "cublas") {
+        if (isStudent(s)) {
+            r["kernel_file"] = benchOpt_.kernelFile;
+            resources.registers = studentBuild->registers;
+            resources.staticSharedBytes = studentBuild->staticSharedBytes;
+            sim::writeResourceKeys(resources, r);
+        } else if (s.kernel != "cublas") {
             const gpu::KernelResources kr = gpu::kernelResources(s);
             resources.registers = kr.registers;
             resources.staticSharedBytes = kr.staticSharedBytes;
@@ -661,6 +703,11 @@ int Commands::runBench()
 
 int Commands::runVerify()
 {
+    if (!studentVerifyOpt_.file.empty()) {
+        studentVerifyOpt_.seed = verifySeed_;
+        studentVerifyOpt_.threads = simThreads_;
+        return runStudentVerify(studentVerifyOpt_);
+    }
     const gpu::DeviceInfo dev = gpu::queryDevice();
     if (!dev.available) throw gpu::Unavailable(dev.why);
     std::cout << "verify on " << dev.name << " (compute capability " << dev.computeCapability() << ")\n";

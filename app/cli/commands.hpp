@@ -8,6 +8,7 @@
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
 #include "roofline_command.hpp"
+#include "student_commands.hpp"
 #include "sim/files/scenario_file.hpp"
 
 namespace ts::cli {
@@ -24,8 +25,9 @@ struct ProblemOptions {
     /// tile (KernelInfo::defaultTile: 16 for PMPP's kernels, the tuned one of a ladder rung).
     std::optional<int> tile;
     unsigned long long seed = 1;
-    /// A student's CUDA file (--kernel-file) instead of a built-in kernel: compiled, loaded
-    /// and registered under its kernel's name (student/module.hpp).
+    /// A student's CUDA file (--kernel-file): compiled, loaded and registered under its
+    /// kernel's name (student/module.hpp); simulate runs it instead of --kernel, bench times
+    /// it beside the --kernel list (gpu/student_launch.hpp).
     std::string kernelFile;
 };
 
@@ -55,6 +57,9 @@ private:
     ReductionTableOptions reductionOpt_;
     CLI::App* roofline_;
     RooflineOptions rooflineOpt_;
+    CLI::App* translate_;
+    TranslateOptions translateOpt_;
+    StudentVerifyOptions studentVerifyOpt_;   ///< verify --kernel-file and its sizes
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;
