@@ -19,7 +19,10 @@
 #include <thread>
 
 #include "sim/catalogue/loaded_kernels.hpp"
+#include "sim/catalogue/scenario.hpp"
 #include "sim/engine/loaded_binding.hpp"
+#include "sim/teaching/expression.hpp"
+#include "sim/teaching/words.hpp"
 #include "student/kernel_roles.hpp"
 #include "student/module_abi.hpp"
 #include "student/translation_file.hpp"
@@ -51,12 +54,26 @@ std::string includeRoot()
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     return (exe.parent_path().parent_path() / TILESCOPE_INSTALLED_INCLUDE).string();
 }
-/// What the module is built with: the simulator's floating-point rules (no contraction:
-/// the context fuses exactly where nvcc does) and the student's text optimised lightly.
+/// What the module is built with: the student's text optimised lightly, and a multiply
+/// whose product is only added contracted into one fused multiply-add, as nvcc's default
+/// (--fmad=true) does on the GPU, after inlining: `Pvalue += dot(a, b)` with a __device__
+/// dot() rounds once there, so it must here (the memory references of the simulator's
+/// context fuse `+= a * b` themselves). The contraction needs the CPU's FMA instructions
+/// (x86-64 since 2013); without them a product stays rounded, which can differ from the GPU
+/// in the last bit.
 const std::vector<std::string>& compileFlags()
 {
-    static const std::vector<std::string> f = {"-std=c++20", "-O1", "-ffp-contract=off", "-fPIC", "-shared",
-                                               "-fvisibility=hidden"};
+    static const std::vector<std::string> f = [] {
+        std::vector<std::string> v = {"-std=c++20", "-O1", "-fPIC", "-shared", "-fvisibility=hidden"};
+#if defined(__x86_64__)
+        if (__builtin_cpu_supports("fma")) {
+            v.insert(v.end(), {"-ffp-contract=fast", "-fexpensive-optimizations", "-mfma"});
+            return v;
+        }
+#endif
+        v.push_back("-ffp-contract=off");
+        return v;
+    }();
     return f;
 }
 
@@ -71,6 +88,81 @@ std::string quoted(const std::string& s)
     return out;
 }
 
+/// The header lines of a kernel file (`// tilescope: KEY = VALUE`, see LaunchHeader), with
+/// the line of each field, or errors for fields it does not know.
+struct FileHeader {
+    LaunchHeader launch;
+    unsigned familyLine = 0, gridLine = 0, blockLine = 0, nLine = 0;
+};
+
+FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors)
+{
+    FileHeader h;
+    std::istringstream in(source);
+    std::string line;
+    const std::string tag = "tilescope:";
+    for (unsigned number = 1; std::getline(in, line); ++number) {
+        const std::string t = sim::trim(line);
+        if (t.rfind("//", 0) != 0) continue;
+        const std::string comment = sim::trim(t.substr(2));
+        if (comment.rfind(tag, 0) != 0) continue;
+        const std::string field = comment.substr(tag.size());
+        const size_t eq = field.find('=');
+        const unsigned column = static_cast<unsigned>(line.find(tag) + 1);
+        if (eq == std::string::npos) {
+            errors.push_back(Diagnostic{number, column, "a header line is `// tilescope: KEY = VALUE` (family, grid, block or N)"});
+            continue;
+        }
+        const std::string key = sim::trim(field.substr(0, eq)), value = sim::trim(field.substr(eq + 1));
+        if (key == "family") {
+            h.launch.family = value;
+            h.familyLine = number;
+        } else if (key == "grid") {
+            h.launch.grid = value;
+            h.gridLine = number;
+        } else if (key == "block") {
+            h.launch.block = value;
+            h.blockLine = number;
+        } else if (key == "N") {
+            h.launch.nLayout = value;
+            h.nLine = number;
+        } else {
+            errors.push_back(Diagnostic{number, column, "unknown header field '" + key + "': the fields are family, grid, block and N"});
+        }
+    }
+    return h;
+}
+
+/// `text` split at its commas, each part trimmed ("a, b" -> {"a", "b"}).
+std::vector<std::string> splitCommas(const std::string& text)
+{
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (;;) {
+        const size_t comma = text.find(',', start);
+        parts.push_back(sim::trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        if (comma == std::string::npos) return parts;
+        start = comma + 1;
+    }
+}
+
+/// The variables a launch expression may use for scenario `s`: the sizes of the problem
+/// under the names the family's kernels give them, and the file's integer #defines.
+sim::Variables launchVariables(const Translation& t, const sim::Scenario& s, sim::Family family)
+{
+    sim::Variables v;
+    for (const auto& [name, value] : t.defines) v[name] = value;
+    if (family == sim::Family::Matmul) {
+        v["j"] = s.j, v["k"] = s.k, v["l"] = s.l;
+        v["Width"] = v["width"] = v["n"] = s.j;
+    } else {
+        v["Width"] = v["width"] = s.width;
+        v["height"] = v["Height"] = s.height;
+        v["Mask_Width"] = s.maskWidth;
+    }
+    return v;
+}
+
 /// The generated translation unit: the ABI header, the student's code at its own line
 /// numbers, and the entry point that binds its parameters.
 std::string moduleSource(const Translation& t, const std::string& fileName)
@@ -78,6 +170,9 @@ std::string moduleSource(const Translation& t, const std::string& fileName)
     std::ostringstream o;
     o << "// Generated by TileScope from " << fileName << "; rebuilt from that file, not edited.\n"
       << "#include \"student/module_abi.hpp\"\n"
+      << "// CUDA's qualifiers: the kernel and its helpers are already templates over the context.\n"
+      << "#define __device__\n#define __host__\n#define __forceinline__ inline\n#define __noinline__\n"
+      << "#define __restrict__ __restrict\n"
       << "namespace ts_student {\n"
       << "#line 1 \"" << quoted(fileName) << "\"\n"
       << t.code << "\n"
@@ -208,9 +303,87 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
                                                                   std::to_string(KernelCall::kMaxParams) + " parameters"});
         return r;
     }
-    bool square = false;
-    const std::vector<Role> roles = matmulRoles(t, r.errors, square);
+    // What the file solves and how it is launched: the exercise's fields, else the file's.
+    FileHeader header = readHeader(source, r.errors);
     if (!r.errors.empty()) return r;
+    const LaunchHeader& given = options.launch;
+    if (!given.family.empty()) header.launch.family = given.family, header.familyLine = 0;
+    if (!given.grid.empty()) header.launch.grid = given.grid, header.gridLine = 0;
+    if (!given.block.empty()) header.launch.block = given.block, header.blockLine = 0;
+    if (!given.nLayout.empty()) header.launch.nLayout = given.nLayout, header.nLine = 0;
+    const LaunchHeader& launch = header.launch;
+    sim::Family family = sim::Family::Matmul;
+    if (launch.family == "conv1d" || (launch.family.empty() && !t.constants.empty() && t.constants[0].extents.size() == 1))
+        family = sim::Family::Conv1D;
+    else if (launch.family == "conv2d" || (launch.family.empty() && !t.constants.empty()))
+        family = sim::Family::Conv2D;
+    else if (!launch.family.empty() && launch.family != "matmul") {
+        r.errors.push_back(Diagnostic{header.familyLine, 0, "family '" + launch.family + "' is not one TileScope knows: matmul, conv1d or conv2d"});
+        return r;
+    }
+    const bool conv = family != sim::Family::Matmul;
+    if (conv && t.constants.empty()) {
+        r.errors.push_back(Diagnostic{0, 0, "a convolution kernel reads its mask from a __constant__ float array "
+                                            "(`__constant__ float M[MAX_MASK_WIDTH];`, PMPP sec. 7.3); this file declares none"});
+        return r;
+    }
+    if (!conv && !t.constants.empty()) {
+        r.errors.push_back(Diagnostic{t.constants.front().line, 0, "__constant__ " + t.constants.front().name +
+                                                                    " is a convolution mask, but this kernel is a matrix multiplication "
+                                                                    "(say `// tilescope: family = conv1d` or conv2d)"});
+        return r;
+    }
+    if (conv && t.constants.front().extents.size() != (family == sim::Family::Conv2D ? 2u : 1u)) {
+        r.errors.push_back(Diagnostic{t.constants.front().line, 0, "__constant__ " + t.constants.front().name + " is " +
+                                                                    std::to_string(t.constants.front().extents.size()) +
+                                                                    "D but the kernel is a " +
+                                                                    (family == sim::Family::Conv2D ? "2D" : "1D") + " convolution"});
+        return r;
+    }
+    bool nColumnMajor = false;
+    if (!launch.nLayout.empty()) {
+        if (conv || (launch.nLayout != "column-major" && launch.nLayout != "row-major")) {
+            r.errors.push_back(Diagnostic{header.nLine, 0, conv ? "N's layout is a matrix multiplication's field; a convolution's N is row-major"
+                                                                : "N is row-major or column-major; got '" + launch.nLayout + "'"});
+            return r;
+        }
+        nColumnMajor = launch.nLayout == "column-major";
+    }
+    bool square = false;
+    const std::vector<Role> roles = conv ? convRoles(t, family == sim::Family::Conv2D, r.errors) : matmulRoles(t, r.errors, square);
+    if (!r.errors.empty()) return r;
+    if (launch.grid.empty() != launch.block.empty()) {
+        r.errors.push_back(Diagnostic{std::max(header.gridLine, header.blockLine), 0,
+                                      "the launch needs both a grid and a block (`// tilescope: grid = ...` and `// tilescope: block = ...`)"});
+        return r;
+    }
+    std::vector<std::string> gridExpr, blockExpr;
+    if (!launch.grid.empty()) {
+        gridExpr = splitCommas(launch.grid);
+        blockExpr = splitCommas(launch.block);
+        // Every name must be known: try the expressions on a sample problem.
+        sim::Scenario sample;
+        sample.j = sample.k = sample.l = sample.width = sample.height = 64;
+        sample.maskWidth = 5;
+        const sim::Variables v = launchVariables(t, sample, family);
+        for (const auto& [exprs, what, line] : {std::tuple{&gridExpr, "grid", header.gridLine}, std::tuple{&blockExpr, "block", header.blockLine}}) {
+            if (exprs->size() > 3 || exprs->front().empty()) {
+                r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " is one to three expressions, x first, separated by commas; got '" +
+                                                           (what == std::string("grid") ? launch.grid : launch.block) + "'"});
+                return r;
+            }
+            for (const std::string& e : *exprs) {
+                const sim::Evaluation ev = sim::evaluate(e, v);
+                if (!ev.value && (!ev.unknown.empty() || ev.error.find("division by zero") == std::string::npos)) {
+                    r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " expression '" + e + "' cannot be evaluated: " +
+                                                               (ev.unknown.empty() ? ev.error
+                                                                                   : "it uses " + ev.unknown +
+                                                                                         ", which is neither a size of the problem nor a #define of the file")});
+                    return r;
+                }
+            }
+        }
+    }
 
     // The module, from the cache when the same text was built by the same TileScope.
     const std::string unit = moduleSource(t, fileName);
@@ -290,19 +463,69 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     }
     sim::LoadedKernelInfo info;
     info.name = t.kernelName;
-    info.family = sim::Family::Matmul;
+    info.family = family;
+    info.nColumnMajor = nColumnMajor;
+    if (conv) info.maskCapacity = static_cast<int>(t.constants.front().extents.front());
     info.sourceFile = fileName;
     info.source = source;
     info.summary = "your kernel " + t.kernelName + " from " + fs::path(fileName).filename().string();
     info.barriersPerPhase = static_cast<int>(t.barrierLines.size());
     info.square = square;
     if (!t.shared.empty()) {
-        const long long* tile = t.define("TILE_WIDTH");
-        if (!tile) tile = t.define("TILE_SIZE");
+        const long long* tile = nullptr;
+        for (const char* name : {"TILE_WIDTH", "TILE_SIZE", "OUT_TILE_DIM"})
+            if (!tile) tile = t.define(name);
         info.tiles = {static_cast<int>(tile ? *tile : t.shared.front().extents.front())};
     }
+    if (conv && info.tiles.empty()) info.maxBlockEdge = family == sim::Family::Conv1D ? sim::kMaxThreadsPerBlock : 32;
+    if (!gridExpr.empty())
+        info.launch = [gridExpr, blockExpr, t, family](const sim::Scenario& s, sim::LaunchShape& shape) -> std::string {
+            const sim::Variables v = launchVariables(t, s, family);
+            unsigned dims[2][3] = {{1, 1, 1}, {1, 1, 1}};
+            const char* axis = "xyz";
+            for (int which = 0; which < 2; ++which) {
+                const std::vector<std::string>& exprs = which == 0 ? gridExpr : blockExpr;
+                for (size_t i = 0; i < exprs.size(); ++i) {
+                    const sim::Evaluation ev = sim::evaluate(exprs[i], v);
+                    const std::string what = std::string("the launch's ") + (which == 0 ? "grid" : "block") + " " + axis[i] + ", " + exprs[i];
+                    if (!ev.value) return "Cannot evaluate " + what + ": " + ev.error;
+                    if (*ev.value < 1 || *ev.value > (which == 0 ? 65535ll * 32768 : 1024ll))
+                        return "The value of " + what + ", is " + std::to_string(*ev.value) + " for this problem; it must be between 1 and " +
+                               (which == 0 ? std::string("2^31 - 1") : std::string("1024")) + ".";
+                    dims[which][i] = static_cast<unsigned>(*ev.value);
+                }
+            }
+            shape.grid = sim::Dim3{dims[0][0], dims[0][1], dims[0][2]};
+            shape.block = sim::Dim3{dims[1][0], dims[1][1], dims[1][2]};
+            // One element of P per thread, as far as the views' tile grid goes.
+            shape.pRows = shape.block.y;
+            shape.pCols = shape.block.x;
+            return "";
+        };
     r.info = sim::registerLoadedKernel(info);
-    sim::setLoadedBinder(t.kernelName, [bind, roles, params = t.params](const sim::MatmulArgs<sim::ThreadContext>& a) {
+    if (conv) {
+        sim::setLoadedBinder(t.kernelName, sim::ConvBinder([bind, roles, params = t.params](const sim::ConvArgs<sim::ThreadContext>& a) {
+            KernelCall c;
+            for (size_t i = 0; i < roles.size() && i < static_cast<size_t>(KernelCall::kMaxParams); ++i) {
+                switch (roles[i]) {
+                case Role::N:
+                    params[i].kind == KernelParam::Kind::ConstFloatPointer ? void(c.input[i] = a.N) : void(c.output[i] = a.N.writable());
+                    break;
+                case Role::P: c.output[i] = a.P; break;
+                case Role::MaskWidth: c.value[i] = a.maskWidth; break;
+                case Role::Width: c.value[i] = a.width; break;
+                case Role::Height: c.value[i] = a.height; break;
+                default: break;
+                }
+            }
+            std::function<void(sim::ThreadContext&)> body;
+            bind(c, body);
+            return body;
+        }));
+        r.loadSeconds = since(t0);
+        return r;
+    }
+    sim::setLoadedBinder(t.kernelName, sim::MatmulBinder([bind, roles, params = t.params](const sim::MatmulArgs<sim::ThreadContext>& a) {
         KernelCall c;
         for (size_t i = 0; i < roles.size() && i < static_cast<size_t>(KernelCall::kMaxParams); ++i) {
             const bool constIn = params[i].kind == KernelParam::Kind::ConstFloatPointer;
@@ -314,12 +537,13 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
             case Role::K: c.value[i] = a.k; break;
             case Role::L: c.value[i] = a.l; break;
             case Role::Width: c.value[i] = a.j; break;
+            default: break;
             }
         }
         std::function<void(sim::ThreadContext&)> body;
         bind(c, body);
         return body;
-    });
+    }));
     r.loadSeconds = since(t0);
     return r;
 }

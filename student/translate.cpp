@@ -105,21 +105,72 @@ const char* refusedStatement(CXCursorKind k)
     return nullptr;
 }
 
-/// One replacement of the student's text: [begin, end) becomes `text`.
+/// One replacement of the student's text: [begin, end) becomes `text`. Of two insertions
+/// at one offset, the one of higher `outer` ends up first (it encloses the other).
 struct Edit {
     unsigned begin, end;
     std::string text;
+    int outer = 0;
 };
 
-/// The annotation ("ts:global", "ts:shared", ...) a declaration carries, or "".
-std::string annotation(CXCursor c)
+/// The type of expression `e` before the implicit conversions libclang shows as unexposed
+/// expressions: `0` in `c ? 0 : x` is int even where it is converted to float.
+CXType typeBeforeConversion(CXCursor e)
 {
-    std::string found;
+    struct Children {
+        CXCursor last = clang_getNullCursor();
+        int count = 0;
+    };
+    while (clang_getCursorKind(e) == CXCursor_UnexposedExpr) {
+        Children c;
+        clang_visitChildren(
+            e,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                auto* c = static_cast<Children*>(d);
+                c->last = child;
+                ++c->count;
+                return CXChildVisit_Continue;
+            },
+            &c);
+        if (c.count != 1) break;
+        e = c.last;
+    }
+    return clang_getCanonicalType(clang_getCursorType(e));
+}
+
+/// The annotations ("ts:global", "ts:shared", ...) a declaration carries, in order.
+std::vector<std::string> annotations(CXCursor c)
+{
+    std::vector<std::string> found;
     clang_visitChildren(
         c,
         [](CXCursor child, CXCursor, CXClientData d) {
-            if (clang_getCursorKind(child) == CXCursor_AnnotateAttr) {
-                *static_cast<std::string*>(d) = str(clang_getCursorSpelling(child));
+            if (clang_getCursorKind(child) == CXCursor_AnnotateAttr)
+                static_cast<std::vector<std::string>*>(d)->push_back(str(clang_getCursorSpelling(child)));
+            return CXChildVisit_Continue;
+        },
+        &found);
+    return found;
+}
+/// The CUDA qualifier a declaration carries: "ts:global" before "ts:device" before the
+/// others (`__host__ __device__` is a device function), or "".
+std::string annotation(CXCursor c)
+{
+    const std::vector<std::string> all = annotations(c);
+    for (const char* q : {"ts:global", "ts:device", "ts:shared", "ts:constant", "ts:host"})
+        if (std::find(all.begin(), all.end(), q) != all.end()) return q;
+    return "";
+}
+
+/// The body (compound statement) of function `fn`, or a null cursor.
+CXCursor bodyOf(CXCursor fn)
+{
+    CXCursor found = clang_getNullCursor();
+    clang_visitChildren(
+        fn,
+        [](CXCursor child, CXCursor, CXClientData d) {
+            if (clang_getCursorKind(child) == CXCursor_CompoundStmt) {
+                *static_cast<CXCursor*>(d) = child;
                 return CXChildVisit_Break;
             }
             return CXChildVisit_Continue;
@@ -163,9 +214,13 @@ public:
                 }
                 kernel(c);
             } else if (a == "ts:device") {
-                error(at, "__device__ function " + name +
-                              " is not supported yet: write its body into the kernel (TileScope steps through one "
-                              "__global__ function)");
+                if (!clang_isCursorDefinition(c)) {
+                    if (!clang_Cursor_isNull(clang_getCursorDefinition(c)))
+                        error(at, "__device__ function " + name + " is declared before it is defined: define it once, "
+                                  "with its body, before the kernel");
+                    return;
+                }
+                helper(c);
             } else {
                 error(at, name + " is host code: a kernel file holds the __global__ kernel only (the launch comes "
                                  "from the scenario)");
@@ -176,7 +231,7 @@ public:
             const std::string a = annotation(c);
             const std::string name = str(clang_getCursorSpelling(c));
             if (a == "ts:constant")
-                error(at, "__constant__ array " + name + " is not supported yet: pass the array as a kernel parameter");
+                constant(c, at);
             else if (a == "ts:shared")
                 error(at, "__shared__ array " + name + " is declared outside the kernel: declare it inside, as PMPP does");
             else
@@ -244,12 +299,132 @@ private:
         edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1),
                              params > 0 ? "X& ts_ctx, " : "X& ts_ctx"});
         for (int i = 0; i < params; ++i) param(clang_Cursor_getArgument(fn, static_cast<unsigned>(i)));
-        // The body.
         kernelCursor_ = fn;
+        functionBody(fn, "kernel " + out_.kernelName);
+    }
+
+    /// The body of the kernel or of a helper: the __constant__ arrays declared before it
+    /// made the context's, then every statement.
+    void functionBody(CXCursor fn, std::string what)
+    {
+        const CXCursor body = bodyOf(fn);
+        if (!clang_Cursor_isNull(body)) {
+            const Pos open = expansion(clang_getRangeStart(clang_getCursorExtent(body)));
+            std::string aliases;
+            for (const SharedArray& c : out_.constants)
+                aliases += " auto&& " + c.name + " = ts_ctx." + (c.extents.size() == 2 ? "mask2d" : "mask1d") + "();";
+            if (open.inMain && !aliases.empty()) edits.push_back(Edit{open.offset + 1, open.offset + 1, aliases});
+        }
+        function_ = fn;
+        functionName_ = std::move(what);
         clang_visitChildren(
             fn,
             [](CXCursor child, CXCursor, CXClientData d) { return static_cast<Translator*>(d)->body(child); },
             this);
+        function_ = clang_getNullCursor();
+    }
+
+    /// A __device__ helper: a template over the context like the kernel, which its callers
+    /// pass on. Its float pointer parameters take whatever array the caller passes.
+    void helper(CXCursor fn)
+    {
+        const std::string name = str(clang_getCursorSpelling(fn));
+        const Pos at = expansion(clang_getCursorLocation(fn));
+        const CXTypeKind result = clang_getCanonicalType(clang_getCursorResultType(fn)).kind;
+        if (result != CXType_Void && result != CXType_Float && result != CXType_Int && result != CXType_UInt &&
+            result != CXType_Bool) {
+            error(at, "__device__ function " + name + " returns " +
+                          str(clang_getTypeSpelling(clang_getCursorResultType(fn))) +
+                          ": a helper here returns void, float, int, unsigned int or bool");
+            return;
+        }
+        const Pos begin = expansion(clang_getRangeStart(clang_getCursorExtent(fn)));
+        const size_t open = src_.find('(', at.offset);
+        if (!begin.inMain || open == std::string::npos) {
+            error(at, "cannot place __device__ function " + name + " in the file");
+            return;
+        }
+        edits.push_back(Edit{begin.offset, begin.offset, "template <class X> "});
+        const int params = clang_Cursor_getNumArguments(fn);
+        edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1),
+                             params > 0 ? "X& ts_ctx, " : "X& ts_ctx"});
+        for (int i = 0; i < params; ++i) {
+            const CXCursor p = clang_Cursor_getArgument(fn, static_cast<unsigned>(i));
+            const std::string pname = str(clang_getCursorSpelling(p));
+            const Pos pat = expansion(clang_getCursorLocation(p));
+            const CXType t = clang_getCanonicalType(clang_getCursorType(p));
+            if (t.kind == CXType_Pointer) {
+                if (clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Float) {
+                    error(pat, "parameter " + pname + " of " + name + " points to " +
+                                   str(clang_getTypeSpelling(clang_getPointeeType(t))) +
+                                   ": the simulator models float arrays");
+                    continue;
+                }
+                // The caller's GlobalPtr or shared array, whichever it passes.
+                const Pos pb = expansion(clang_getRangeStart(clang_getCursorExtent(p)));
+                if (pb.inMain && pat.inMain && pat.offset > pb.offset) edits.push_back(Edit{pb.offset, pat.offset, "auto "});
+                continue;
+            }
+            const CXTypeKind k = (t.kind == CXType_LValueReference ? clang_getCanonicalType(clang_getPointeeType(t)) : t).kind;
+            if (k != CXType_Int && k != CXType_UInt && k != CXType_Float && k != CXType_Bool)
+                error(pat, "parameter " + pname + " of " + name + " has type " +
+                               str(clang_getTypeSpelling(clang_getCursorType(p))) +
+                               ": a helper here takes int, unsigned int, float or bool values (or references to "
+                               "them) and float pointers");
+        }
+        helpers_.push_back(fn);
+        out_.helpers.push_back(name);
+        functionBody(fn, "__device__ function " + name);
+    }
+
+    /// A __constant__ array at file scope: the convolution mask (PMPP sec. 7.3), which the
+    /// simulator keeps in its constant memory. The declaration leaves the file (its lines
+    /// stay) and each function after it reads the context's mask under the same name.
+    void constant(CXCursor v, const Pos& at)
+    {
+        SharedArray a;
+        a.name = str(clang_getCursorSpelling(v));
+        a.line = at.line;
+        CXType t = clang_getCanonicalType(clang_getCursorType(v));
+        while (t.kind == CXType_ConstantArray) {
+            a.extents.push_back(clang_getArraySize(t));
+            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        }
+        if (!out_.constants.empty()) {
+            error(at, "a second __constant__ array, " + a.name + ": TileScope keeps one in constant memory, the "
+                      "convolution mask (the first is " + out_.constants.front().name + ")");
+            return;
+        }
+        if (t.kind != CXType_Float || a.extents.empty() || a.extents.size() > 2) {
+            error(at, "__constant__ " + a.name + " must be a 1D or 2D array of float: the convolution mask");
+            return;
+        }
+        if (a.extents.size() == 2 && a.extents[0] != a.extents[1]) {
+            error(at, "__constant__ " + a.name + " must be square: the 2D mask is Mask_Width x Mask_Width");
+            return;
+        }
+        bool init = false;
+        clang_visitChildren(
+            v,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                if (clang_getCursorKind(child) == CXCursor_InitListExpr) *static_cast<bool*>(d) = true;
+                return CXChildVisit_Continue;
+            },
+            &init);
+        if (init) {
+            error(at, "__constant__ " + a.name + " has an initialiser: the mask's values come from the problem, as "
+                      "PMPP's host code copies them with cudaMemcpyToSymbol");
+            return;
+        }
+        const CXSourceRange r = clang_getCursorExtent(v);
+        const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
+        if (!b.inMain || !e.inMain || e.offset <= b.offset) {
+            error(at, "cannot place __constant__ " + a.name + " in the file");
+            return;
+        }
+        edits.push_back(Edit{b.offset, e.offset,
+                             std::string(static_cast<size_t>(std::count(src_.begin() + b.offset, src_.begin() + e.offset, '\n')), '\n')});
+        out_.constants.push_back(a);
     }
 
     void param(CXCursor p)
@@ -291,10 +466,17 @@ private:
         switch (kind) {
         case CXCursor_VarDecl: {
             if (annotation(c) == "ts:shared") {
+                if (!clang_equalCursors(function_, kernelCursor_)) {
+                    error(at, "__shared__ " + str(clang_getCursorSpelling(c)) + " is declared in " + functionName_ +
+                                  ": declare shared arrays in the kernel and pass them to the helper");
+                    return CXChildVisit_Continue;
+                }
                 shared(c, at);
                 return CXChildVisit_Continue;
             }
-            if (annotation(c) == "ts:constant") error(at, "__constant__ memory is not supported yet");
+            if (annotation(c) == "ts:constant")
+                error(at, "__constant__ " + str(clang_getCursorSpelling(c)) +
+                              " is declared inside a function: declare it at file scope, as PMPP does");
             if (clang_Cursor_getStorageClass(c) == CX_SC_Static)
                 error(at, "static variable " + str(clang_getCursorSpelling(c)) +
                               " is not supported: each thread's variables are its own registers");
@@ -318,17 +500,29 @@ private:
                     edits.push_back(Edit{at.offset, at.offset, "ts_ctx."});
                 }
             }
-            if (clang_equalCursors(ref, kernelCursor_))
-                error(at, "kernel " + out_.kernelName + " calls itself: recursion is not supported");
             break;
         }
         case CXCursor_CallExpr: {
             const CXCursor ref = clang_getCursorReferenced(c);
             if (clang_Cursor_isNull(ref)) break;
-            if (clang_equalCursors(ref, kernelCursor_))
-                error(at, "kernel " + out_.kernelName + " calls itself: recursion is not supported");
+            if (clang_equalCursors(ref, function_)) {
+                error(at, functionName_ + " calls itself: recursion is not supported");
+                break;
+            }
+            if (clang_equalCursors(ref, kernelCursor_)) {
+                error(at, functionName_ + " calls the kernel " + out_.kernelName + ": a kernel is launched, not called");
+                break;
+            }
+            for (const CXCursor& h : helpers_)
+                if (clang_equalCursors(clang_getCanonicalCursor(ref), clang_getCanonicalCursor(h))) {
+                    call(c, at, str(clang_getCursorSpelling(ref)));
+                    break;
+                }
             break;
         }
+        case CXCursor_ConditionalOperator:
+            floatConditional(c);
+            break;
         default:
             if (const char* why = refusedStatement(kind)) error(at, why);
             break;
@@ -415,9 +609,54 @@ private:
         out_.shared.push_back(a);
     }
 
+    /// `c ? 0 : N[i]` is a float in CUDA; with N[i] the simulator's recording reference, C++
+    /// would convert the reference to the int instead. An operand that is not a float in the
+    /// student's text is made one, so the simulator computes what the GPU does.
+    void floatConditional(CXCursor c)
+    {
+        if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Float) return;
+        std::vector<CXCursor> operands;
+        clang_visitChildren(
+            c,
+            [](CXCursor child, CXCursor, CXClientData d) {
+                static_cast<std::vector<CXCursor>*>(d)->push_back(child);
+                return CXChildVisit_Continue;
+            },
+            &operands);
+        if (operands.size() != 3) return;
+        for (int i = 1; i < 3; ++i) {
+            if (typeBeforeConversion(operands[i]).kind == CXType_Float) continue;
+            const CXSourceRange r = clang_getCursorExtent(operands[i]);
+            const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
+            if (!b.inMain || !e.inMain || e.offset <= b.offset) continue;
+            edits.push_back(Edit{b.offset, b.offset, "float(", 1});
+            edits.push_back(Edit{e.offset, e.offset, ")", 1});
+        }
+    }
+
+    /// A call of a __device__ helper: the context goes in front of its arguments.
+    void call(CXCursor c, const Pos& at, const std::string& name)
+    {
+        const Pos sp = spelling(clang_getCursorLocation(c));
+        if (!sp.inMain || sp.offset != at.offset) {
+            error(at, "a call of " + name + " inside a macro is not supported: write it in the kernel's text");
+            return;
+        }
+        const size_t open = src_.find('(', at.offset + name.size());
+        if (open == std::string::npos) {
+            error(at, "cannot find the arguments of the call of " + name);
+            return;
+        }
+        const bool args = clang_Cursor_getNumArguments(c) > 0;
+        edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1), args ? "ts_ctx, " : "ts_ctx", 2});
+    }
+
     const std::string& src_;
     Translation& out_;
     CXCursor kernelCursor_ = clang_getNullCursor();
+    CXCursor function_ = clang_getNullCursor();   ///< the function whose body is visited
+    std::string functionName_;                    ///< "kernel NAME" or "__device__ function NAME"
+    std::vector<CXCursor> helpers_;
 };
 
 }  // namespace
@@ -478,7 +717,8 @@ Translation translateCuda(const std::string& source, const std::string& /*fileNa
     // At one offset a replacement goes first and an insertion then lands in front of it.
     std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
         if (a.begin != b.begin) return a.begin > b.begin;
-        return (a.end > a.begin) > (b.end > b.begin);
+        if ((a.end > a.begin) != (b.end > b.begin)) return (a.end > a.begin) > (b.end > b.begin);
+        return a.outer < b.outer;
     });
     std::string code = source;
     unsigned limit = static_cast<unsigned>(code.size());

@@ -47,6 +47,11 @@ struct Translation {
     std::string kernelName;
     std::vector<KernelParam> params;
     std::vector<SharedArray> shared;
+    /// The file's __constant__ array (at most one: the convolution mask, 1D or square 2D),
+    /// which the simulator keeps in its constant memory.
+    std::vector<SharedArray> constants;
+    /// The __device__ helper functions the kernel may call, in the file's order.
+    std::vector<std::string> helpers;
     /// Object-like macros of the file whose value is one integer literal (`#define
     /// TILE_WIDTH 16`), in the order they are defined.
     std::vector<std::pair<std::string, long long>> defines;
@@ -63,10 +68,11 @@ struct Translation {
 
 /// Translates the student's CUDA `source`, read from `fileName` (used in messages only).
 /// Accepts one __global__ kernel with float pointer and int parameters, __shared__ float
-/// arrays of constant size (1D or 2D), the CUDA built-in index variables, __syncthreads(),
-/// loops, branches and integer #defines. Anything else it finds (a second kernel, host code,
-/// __device__ helpers, __constant__ memory, dynamic shared memory, atomics, warp
-/// intrinsics, printf, recursion, C++ errors) is an error naming its line. Never throws for
+/// arrays of constant size (1D or 2D), one __constant__ float array (the convolution mask),
+/// __device__ helper functions defined before the kernel, the CUDA built-in index
+/// variables, __syncthreads(), loops, branches and integer #defines. Anything else it finds
+/// (a second kernel, host code, dynamic shared memory, atomics, warp intrinsics, printf,
+/// recursion, C++ errors) is an error naming its line. Never throws for
 /// a bad file; throws std::runtime_error only when libclang itself cannot start.
 Translation translateCuda(const std::string& source, const std::string& fileName);
 

@@ -477,7 +477,8 @@ int Commands::runSimulate()
                                         {"reduction_vs_untiled", round3(ratio(ub, b.global_loads))}};
         if (sim::isConvolution(s)) j["block_stats"]["constant_loads"] = b.constant_loads;
     }
-    j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw}};
+    j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw},
+                    {"uninitialised", r.hazards.uninitialised}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
     j["matches_reference"] = r.matchesReference;
     if (opt.memoryModel) j["memory"] = memoryJson(r);

@@ -2,6 +2,7 @@
 #include "sim/catalogue/loaded_kernels.hpp"
 
 #include "sim/catalogue/kernel_registry.hpp"
+#include "sim/catalogue/scenario.hpp"
 
 #include <deque>
 #include <memory>
@@ -14,6 +15,8 @@ namespace {
 struct Loaded {
     LoadedKernelInfo owned;
     KernelInfo info{};
+    std::vector<ParamLimit> params;   ///< a convolution's limits, with its own mask capacity
+    std::string maskWhy;
 };
 
 std::mutex& lock()
@@ -41,7 +44,22 @@ const KernelInfo* registerLoadedKernel(const LoadedKernelInfo& k)
     l->info.lecture = "your own kernel file";
     l->info.tiles = std::span<const int>(o.tiles.data(), o.tiles.size());
     l->info.maxBlockEdge = o.tiles.empty() ? o.maxBlockEdge : 0;
-    l->info.params = o.family == Family::Matmul ? std::span<const ParamLimit>(registry::kMatmulParams) : std::span<const ParamLimit>{};
+    if (o.family == Family::Matmul) {
+        l->info.params = std::span<const ParamLimit>(registry::kMatmulParams);
+    } else {
+        // The built-in limits, with Mask_Width up to what the kernel's own mask array holds.
+        const auto& base = o.family == Family::Conv1D ? std::span<const ParamLimit>(registry::kConv1DParams)
+                                                      : std::span<const ParamLimit>(registry::kConv2DParams);
+        l->params.assign(base.begin(), base.end());
+        for (ParamLimit& p : l->params)
+            if (p.id == ParamId::MaskWidth && o.maskCapacity > 0 && o.maskCapacity < p.max) {
+                p.max = o.maskCapacity;
+                l->maskWhy = " (your __constant__ mask array holds " + std::to_string(o.maskCapacity) + " per side)";
+                p.why = l->maskWhy.c_str();
+            }
+        l->info.params = std::span<const ParamLimit>(l->params.data(), l->params.size());
+    }
+    l->info.nColumnMajor = o.nColumnMajor;
     if (!o.tiles.empty()) l->info.defaultTile = o.tiles.front();
     l->info.squareOnly = o.square;
     std::lock_guard<std::mutex> g(lock());
@@ -55,6 +73,22 @@ const KernelInfo* findLoadedKernel(const std::string& name)
     for (auto it = all().rbegin(); it != all().rend(); ++it)
         if ((*it)->owned.name == name) return &(*it)->info;
     return nullptr;
+}
+
+bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error)
+{
+    LaunchFunction launch;
+    {
+        std::lock_guard<std::mutex> g(lock());
+        for (auto it = all().rbegin(); it != all().rend(); ++it)
+            if ((*it)->owned.name == s.kernel) {
+                launch = (*it)->owned.launch;
+                break;
+            }
+    }
+    if (!launch) return false;
+    error = launch(s, shape);
+    return true;
 }
 
 const std::string* loadedKernelSource(const std::string& file)

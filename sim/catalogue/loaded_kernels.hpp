@@ -3,12 +3,21 @@
 // validation, launch shapes, the views and the code panel find it by name through
 // findKernel() and kernelSource(); the simulator binds it through sim/engine/loaded_binding.hpp.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "sim/catalogue/kernel_info.hpp"
 
 namespace ts::sim {
+
+struct Scenario;
+struct LaunchShape;
+
+/// A loaded kernel's own launch (a student's file's header, student/module.hpp): sets
+/// `shape` for the problem of `s` and returns "", or returns one sentence why it cannot
+/// (a name the expressions do not know, a block over 1024 threads, ...).
+using LaunchFunction = std::function<std::string(const Scenario& s, LaunchShape& shape)>;
 
 /// What a loaded kernel's registry entry says, in owned strings. `tiles` holds the one
 /// TILE_WIDTH a student's file defines (empty for an untiled kernel: the block edge is then
@@ -23,6 +32,12 @@ struct LoadedKernelInfo {
     int maxBlockEdge = 32;
     int barriersPerPhase = 0;
     bool square = false;      ///< KernelInfo::squareOnly
+    bool nColumnMajor = false; ///< KernelInfo::nColumnMajor
+    /// Convolutions: the extent of the kernel's __constant__ mask array (per side in 2D),
+    /// the largest Mask_Width it can hold; 0 for MAX_MASK_WIDTH.
+    int maskCapacity = 0;
+    /// The launch, when the kernel brings its own; empty: the family's default launch.
+    LaunchFunction launch;
 };
 
 /// Registers (or replaces: a file compiled again after an edit) the loaded kernel
@@ -31,6 +46,10 @@ struct LoadedKernelInfo {
 const KernelInfo* registerLoadedKernel(const LoadedKernelInfo& k);
 /// The latest entry registered under `name`, or nullptr. Thread-safe.
 const KernelInfo* findLoadedKernel(const std::string& name);
+/// The launch loaded kernel `s.kernel` brings (LoadedKernelInfo::launch): false when it
+/// brings none (or is not loaded); else true, with `shape` set and `error` empty, or `error`
+/// saying why the launch cannot be made for `s`. Thread-safe.
+bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error);
 /// The text of a loaded kernel's source file (LoadedKernelInfo::sourceFile), or nullptr.
 const std::string* loadedKernelSource(const std::string& file);
 

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <utility>
 
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/problem.hpp"
 
 namespace ts::sim {
@@ -50,6 +51,20 @@ std::string validate(const Scenario& s)
         return e.str();
     }
     if (std::string m = checkParams(*k, s); !m.empty()) return m;
+    {
+        LaunchShape own;
+        std::string error;
+        if (loadedLaunchShape(s, own, error)) {
+            if (!error.empty()) return error;
+            const uint64_t threads = uint64_t{own.block.x} * own.block.y * own.block.z;
+            if (threads > static_cast<uint64_t>(kMaxThreadsPerBlock)) {
+                e << "The launch of " << k->name << " has blocks of " << own.block.x << " x " << own.block.y << " x "
+                  << own.block.z << " = " << threads << " threads, more than the " << kMaxThreadsPerBlock
+                  << " a block may have.";
+                return e.str();
+            }
+        }
+    }
     if (k->family != Family::Matmul) return validateConv(*k, s);
     if (k->tiled) {
         if (std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end()) {
@@ -128,8 +143,11 @@ bool gridXOverRows(const Scenario& s)
 LaunchShape launchShape(const Scenario& s)
 {
     const KernelInfo* k = s.kernelInfo();
-    if (k && k->family != Family::Matmul) return convLaunchShape(*k, s);
     LaunchShape sh;
+    // A student's kernel may bring its own launch (validate() reports one that fails).
+    if (std::string error; loadedLaunchShape(s, sh, error) && error.empty()) return sh;
+    sh = LaunchShape{};
+    if (k && k->family != Family::Matmul) return convLaunchShape(*k, s);
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     // A block computes (t * blockRowsFactor) x (t * blockColsFactor) elements of P, each
     // thread threadRows x threadCols of them (one, except on the optimisation ladder's rungs).

@@ -152,6 +152,8 @@ public:
     /// Called (rarely) when a shared access completes a hazard pair: classifies it by
     /// program order (HazardKind) and records it.
     void hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b);
+    /// Called (rarely) when a thread reads a shared slot no thread of its block has written.
+    void uninitialisedRead(uint8_t array, long long slot, unsigned line);
     /// The sequence number the next recorded event will get.
     uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
@@ -351,6 +353,8 @@ private:
         if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
             m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd},
                        {tid, line_, false, m_->nextSeq(), ord});
+        if (st.writeEpoch == 0) [[unlikely]]
+            m_->uninitialisedRead(array_, slot_, line_);
         if (st.readEpoch != ep) {
             st.readEpoch = ep;
             st.reader = tid;

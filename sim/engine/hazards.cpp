@@ -38,6 +38,15 @@ std::string HazardLog::report(const std::vector<ArrayInfo>& arrays, const Dim3& 
             << " access pairs, e.g. block (" << h.exampleBlock.x << ", " << h.exampleBlock.y
             << ") threads " << thread(h.exampleFirst) << " and " << thread(h.exampleSecond) << "\n";
     }
+    for (const UninitialisedSite& u : uninitialisedSites) {
+        const ArrayInfo& a = arrays.at(u.array);
+        out << "Uninitialised read of shared " << a.name << "[";
+        if (a.rows > 1) out << u.exampleSlot / std::max(1, a.cols) << "][" << u.exampleSlot % std::max(1, a.cols);
+        else out << u.exampleSlot;
+        out << "] at line " << u.line << ": no thread of the block had written that slot; " << u.count
+            << " such reads, e.g. block (" << u.exampleBlock.x << ", " << u.exampleBlock.y << ") thread "
+            << thread(u.exampleThread) << "\n";
+    }
     out << "hazards: " << raw << " RAW, " << war << " WAR, " << waw << " WAW\n";
     return out.str();
 }

@@ -53,9 +53,23 @@ struct HazardSite {
     uint16_t exampleFirst = 0, exampleSecond = 0;  ///< its threads
 };
 
+/// Reads of a shared slot that no thread of the block had written before: uninitialised
+/// shared memory (a load the kernel forgot, such as a halo it never fetched), summed over
+/// the grid by array and line.
+struct UninitialisedSite {
+    uint8_t array;
+    unsigned line;
+    uint64_t count = 0;                 ///< such reads at this line
+    Uint3 exampleBlock;                 ///< where the first one happened
+    uint16_t exampleThread = 0;         ///< its thread (linear index in the block)
+    int32_t exampleSlot = 0;            ///< the slot it read (row-major)
+};
+
 /// What the hazard detector found in one launch.
 struct HazardLog {
     uint64_t raw = 0, war = 0, waw = 0;
+    uint64_t uninitialised = 0;         ///< reads of never-written shared slots
+    std::vector<UninitialisedSite> uninitialisedSites;   ///< in the order first met
     std::vector<HazardSite> sites;      ///< sorted by kind, then lines
     std::vector<Hazard> traced;         ///< the traced block's, in order (capped)
     static constexpr size_t kMaxTraced = 100000;

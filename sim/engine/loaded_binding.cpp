@@ -12,25 +12,34 @@ std::mutex& lock()
     static std::mutex m;
     return m;
 }
-std::map<std::string, MatmulBinder>& binders()
+template <class Binder>
+std::map<std::string, Binder>& binders()
 {
-    static std::map<std::string, MatmulBinder> m;
+    static std::map<std::string, Binder> m;
     return m;
+}
+template <class Binder>
+Binder find(const std::string& name)
+{
+    std::lock_guard<std::mutex> g(lock());
+    auto it = binders<Binder>().find(name);
+    return it == binders<Binder>().end() ? Binder{} : it->second;
+}
+template <class Binder>
+void set(const std::string& name, Binder binder)
+{
+    std::lock_guard<std::mutex> g(lock());
+    // A name is one family at a time: a file reloaded as another family drops the old one.
+    binders<MatmulBinder>().erase(name);
+    binders<ConvBinder>().erase(name);
+    binders<Binder>()[name] = std::move(binder);
 }
 
 }  // namespace
 
-void setLoadedBinder(const std::string& name, MatmulBinder binder)
-{
-    std::lock_guard<std::mutex> g(lock());
-    binders()[name] = std::move(binder);
-}
-
-MatmulBinder loadedMatmulBinder(const std::string& name)
-{
-    std::lock_guard<std::mutex> g(lock());
-    auto it = binders().find(name);
-    return it == binders().end() ? MatmulBinder{} : it->second;
-}
+void setLoadedBinder(const std::string& name, MatmulBinder binder) { set(name, std::move(binder)); }
+void setLoadedBinder(const std::string& name, ConvBinder binder) { set(name, std::move(binder)); }
+MatmulBinder loadedMatmulBinder(const std::string& name) { return find<MatmulBinder>(name); }
+ConvBinder loadedConvBinder(const std::string& name) { return find<ConvBinder>(name); }
 
 }  // namespace ts::sim

@@ -14,10 +14,15 @@ namespace ts::sim {
 using ThreadBody = std::function<void(ThreadContext&)>;
 /// A loaded matrix-multiplication kernel's binder: M, N, P and j, k, l to a body.
 using MatmulBinder = std::function<ThreadBody(const MatmulArgs<ThreadContext>&)>;
+/// A loaded convolution kernel's binder: N, P, Mask_Width, height and width to a body (the
+/// mask is in the machine's constant memory).
+using ConvBinder = std::function<ThreadBody(const ConvArgs<ThreadContext>&)>;
 
 /// Sets (or replaces) the binder of loaded kernel `name`. Thread-safe.
 void setLoadedBinder(const std::string& name, MatmulBinder binder);
-/// The binder of loaded kernel `name`, or an empty function. Thread-safe.
+void setLoadedBinder(const std::string& name, ConvBinder binder);
+/// The binder of loaded kernel `name` for its family, or an empty function. Thread-safe.
 MatmulBinder loadedMatmulBinder(const std::string& name);
+ConvBinder loadedConvBinder(const std::string& name);
 
 }  // namespace ts::sim

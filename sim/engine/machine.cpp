@@ -185,6 +185,24 @@ void Machine::hazard(uint8_t array, long long slot, const HazardAccess& a, const
         hazards.traced.push_back(Hazard{kind, array, static_cast<int32_t>(slot), first, second});
 }
 
+void Machine::uninitialisedRead(uint8_t array, long long slot, unsigned line)
+{
+    ++hazards.uninitialised;
+    auto it = std::find_if(hazards.uninitialisedSites.begin(), hazards.uninitialisedSites.end(),
+                           [&](const UninitialisedSite& u) { return u.array == array && u.line == line; });
+    if (it == hazards.uninitialisedSites.end()) {
+        UninitialisedSite u;
+        u.array = array;
+        u.line = line;
+        u.exampleBlock = blockIdx;
+        u.exampleThread = tid;
+        u.exampleSlot = static_cast<int32_t>(slot);
+        hazards.uninitialisedSites.push_back(u);
+        it = hazards.uninitialisedSites.end() - 1;
+    }
+    ++it->count;
+}
+
 void Machine::outOfBounds(uint8_t array, long long index, unsigned line) const
 {
     const ArrayInfo& a = arrays.at(array);
@@ -672,6 +690,14 @@ void mergeHazards(HazardLog& into, const HazardLog& part, const std::vector<uint
     into.raw += part.raw;
     into.war += part.war;
     into.waw += part.waw;
+    into.uninitialised += part.uninitialised;
+    for (UninitialisedSite u : part.uninitialisedSites) {
+        u.array = toLaunch.at(u.array);
+        auto it = std::find_if(into.uninitialisedSites.begin(), into.uninitialisedSites.end(),
+                               [&](const UninitialisedSite& s) { return s.array == u.array && s.line == u.line; });
+        if (it == into.uninitialisedSites.end()) into.uninitialisedSites.push_back(u);
+        else it->count += u.count;
+    }
     for (HazardSite h : part.sites) {
         h.array = toLaunch.at(h.array);
         auto it = std::find_if(into.sites.begin(), into.sites.end(), [&](const HazardSite& s) {

@@ -74,9 +74,13 @@ Body bindKernel(const Scenario& s, const Args& args)
         });
     });
     // A kernel loaded at run time (a student's file) brings its own binder.
-    if constexpr (std::is_same_v<Args, MatmulArgs<ThreadContext>>)
+    if constexpr (std::is_same_v<Args, MatmulArgs<ThreadContext>>) {
         if (!body)
             if (const MatmulBinder bind = loadedMatmulBinder(s.kernel)) body = bind(args);
+    } else {
+        if (!body)
+            if (const ConvBinder bind = loadedConvBinder(s.kernel)) body = bind(args);
+    }
     return body;
 }
 

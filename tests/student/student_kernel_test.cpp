@@ -96,13 +96,49 @@ TEST(StudentTranslate, RefusesWhatItDoesNotModelWithTheLine)
               std::string::npos);
     EXPECT_NE(onlyError(head + "}\n__global__ void k2(float* P) {}\n", 4).find("a second __global__ kernel"),
               std::string::npos);
-    EXPECT_NE(onlyError("__device__ float twice(float v) { return 2 * v; }\n" + head + "}\n", 1).find("__device__ function"),
+    EXPECT_NE(onlyError("__device__ float twice(float v) { return twice(v); }\n" + head + "}\n", 1)
+                  .find("__device__ function twice calls itself: recursion is not supported"),
+              std::string::npos);
+    EXPECT_NE(onlyError("__device__ void stage() {\n    __shared__ float t[4];\n}\n" + head + "}\n", 2)
+                  .find("declare shared arrays in the kernel"),
+              std::string::npos);
+    EXPECT_NE(onlyError("__constant__ float M1[5];\n__constant__ float M2[5];\n" + head + "}\n", 2).find("a second __constant__ array"),
+              std::string::npos);
+    EXPECT_NE(onlyError("__constant__ float Mk[3] = {1, 2, 3};\n" + head + "}\n", 1).find("cudaMemcpyToSymbol"),
               std::string::npos);
     EXPECT_NE(onlyError(head + "}\nint main() { return 0; }\n", 4).find("host code"), std::string::npos);
     EXPECT_NE(onlyError("__global__ void k(double* P)\n{\n}\n", 1).find("points to double: the simulator models float arrays"), std::string::npos);
     EXPECT_NE(onlyError("#include <cstdio>\n" + head + "}\n", 1).find("includes nothing"), std::string::npos);
     const student::Translation none = student::translateCuda("int x;\n", "kernel.cu");
     ASSERT_FALSE(none.ok());
+}
+
+/// __device__ helpers become templates over the context like the kernel, and every call
+/// passes the context on; the __constant__ mask leaves file scope for the context's.
+TEST(StudentTranslate, HelpersTakeTheContextAndTheMaskComesFromIt)
+{
+    const std::string src = "#define MAX_MASK_WIDTH 9\n"
+                            "__constant__ float M[MAX_MASK_WIDTH];\n"
+                            "__device__ int clampIndex(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }\n"
+                            "__device__ float tap(const float* N, int i, int j) { return N[i]*M[j]; }\n"
+                            "__global__ void k(const float* N, float* P, int Mask_Width, int Width)\n"
+                            "{\n"
+                            "    int i = clampIndex(blockIdx.x*blockDim.x + threadIdx.x, Width);\n"
+                            "    P[i] = tap(N, i, 0);\n"
+                            "}\n";
+    const student::Translation t = student::translateCuda(src, "k.cu");
+    ASSERT_TRUE(t.ok()) << errorsOf(t.errors);
+    EXPECT_EQ(std::count(t.code.begin(), t.code.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+    ASSERT_EQ(t.constants.size(), 1u);
+    EXPECT_EQ(t.constants[0].name, "M");
+    EXPECT_EQ(t.constants[0].extents, std::vector<long long>{9});
+    EXPECT_EQ(t.helpers, (std::vector<std::string>{"clampIndex", "tap"}));
+    EXPECT_NE(t.code.find("template <class X> __device__ int clampIndex(X& ts_ctx, int i, int n)"), std::string::npos) << t.code;
+    EXPECT_NE(t.code.find("tap(X& ts_ctx, auto N, int i, int j) { auto&& M = ts_ctx.mask1d();"), std::string::npos) << t.code;
+    EXPECT_NE(t.code.find("clampIndex(ts_ctx, ts_ctx.blockIdx.x*ts_ctx.blockDim.x + ts_ctx.threadIdx.x, Width)"), std::string::npos)
+        << t.code;
+    EXPECT_NE(t.code.find("tap(ts_ctx, N, i, 0)"), std::string::npos) << t.code;
+    EXPECT_EQ(t.code.find("__constant__"), std::string::npos) << t.code;
 }
 
 TEST(StudentModule, ErrorsComeBackAsTheStudentsFileAndLine)
@@ -128,29 +164,56 @@ sim::Simulation run(const std::string& kernel, int j, int k, int l, int tile)
     return sim::simulate(s, sim::SimOptions{});
 }
 
+/// The scenario of one comparison: a matmul j x k x l, or a convolution of height x width
+/// with Mask_Width mask (height 1 in 1D), at `tile`.
+sim::Scenario scenarioFor(const std::string& kernel, sim::Family family, int a, int b, int c, int tile)
+{
+    sim::Scenario s = family == sim::Family::Matmul
+                          ? sim::matmulScenario(kernel, a, b, c, tile, sim::Uint3{1, 1, 0}, 7)
+                          : sim::convScenario(kernel, family == sim::Family::Conv1D ? 1 : a, b, tile, c, sim::Uint3{1, 0, 0}, 7);
+    return s;
+}
+
 /// Every registry kernel with a plain CUDA twin in tests/student/kernels/ gives, loaded from
 /// that file, the same P, counters and trace as built in, at a square and a ragged size.
 TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
 {
+    struct Size {
+        int a, b, c;   ///< matmul: j, k, l; convolution: height, width, Mask_Width
+    };
     struct Case {
         const char* file;
         const char* builtIn;
+        int tile;
+        Size square, ragged;
     };
-    const Case cases[] = {{"matmul_naive.cu", "matmul-naive"},
-                          {"matmul_tiled.cu", "matmul-tiled"},
-                          {"matmul_tiled_nds_transposed.cu", "matmul-tiled-nds-transposed"},
-                          {"matmul_tiled_nds_padded.cu", "matmul-tiled-nds-padded"}};
-    struct Size {
-        int j, k, l;
-    };
+    const Size mm = {64, 64, 64}, mmRagged = {50, 37, 45};
+    const Case cases[] = {{"matmul_naive.cu", "matmul-naive", 16, mm, mmRagged},
+                          {"matmul_tiled.cu", "matmul-tiled", 16, mm, mmRagged},
+                          {"matmul_tiled_nds_transposed.cu", "matmul-tiled-nds-transposed", 16, mm, mmRagged},
+                          {"matmul_tiled_nds_padded.cu", "matmul-tiled-nds-padded", 16, mm, mmRagged},
+                          {"conv1d_basic.cu", "conv1d-basic", 8, {1, 64, 5}, {1, 37, 7}},
+                          {"conv1d_tiled.cu", "conv1d-tiled", 8, {1, 64, 5}, {1, 37, 7}},
+                          {"conv1d_tiled_cache.cu", "conv1d-tiled-cache", 8, {1, 64, 5}, {1, 37, 7}},
+                          {"conv2d_basic.cu", "conv2d-basic", 8, {32, 32, 5}, {29, 37, 3}},
+                          {"conv2d_tiled.cu", "conv2d-tiled", 8, {32, 32, 5}, {29, 37, 3}}};
     for (const Case& c : cases) {
         const student::LoadResult loaded = student::loadKernelFile(kernelPath(c.file), options());
         ASSERT_TRUE(loaded.ok()) << c.file << "\n" << errorsOf(loaded.errors);
-        for (const Size z : {Size{64, 64, 64}, Size{50, 37, 45}}) {
-            SCOPED_TRACE(std::string(c.file) + " at " + std::to_string(z.j) + "x" + std::to_string(z.k) + "x" +
-                         std::to_string(z.l));
-            const sim::Simulation a = run(loaded.info->name, z.j, z.k, z.l, 16);
-            const sim::Simulation b = run(c.builtIn, z.j, z.k, z.l, 16);
+        const sim::KernelInfo* builtIn = sim::findKernel(c.builtIn);
+        ASSERT_NE(builtIn, nullptr) << c.builtIn;
+        EXPECT_EQ(loaded.info->family, builtIn->family) << c.file;
+        for (const Size z : {c.square, c.ragged}) {
+            SCOPED_TRACE(std::string(c.file) + " at " + std::to_string(z.a) + ", " + std::to_string(z.b) + ", " +
+                         std::to_string(z.c));
+            sim::Scenario sa = scenarioFor(loaded.info->name, builtIn->family, z.a, z.b, z.c, c.tile);
+            sim::Scenario sb = scenarioFor(c.builtIn, builtIn->family, z.a, z.b, z.c, c.tile);
+            ASSERT_EQ(sim::validate(sa), "");
+            ASSERT_EQ(sim::validate(sb), "");
+            EXPECT_EQ(sim::launchShape(sa).grid.count(), sim::launchShape(sb).grid.count());
+            EXPECT_EQ(sim::launchShape(sa).block.count(), sim::launchShape(sb).block.count());
+            const sim::Simulation a = sim::simulate(sa, sim::SimOptions{});
+            const sim::Simulation b = sim::simulate(sb, sim::SimOptions{});
             ASSERT_EQ(a.error, "");
             EXPECT_TRUE(a.matchesReference);
             ASSERT_EQ(a.P.size(), b.P.size());
@@ -159,6 +222,7 @@ TEST(StudentModule, PlainCudaRewritesSimulateLikeTheBuiltInKernels)
             EXPECT_EQ(a.counters.totals.global_stores, b.counters.totals.global_stores);
             EXPECT_EQ(a.counters.totals.shared_loads, b.counters.totals.shared_loads);
             EXPECT_EQ(a.counters.totals.shared_stores, b.counters.totals.shared_stores);
+            EXPECT_EQ(a.counters.totals.constant_loads, b.counters.totals.constant_loads);
             EXPECT_EQ(a.counters.totals.barriers, b.counters.totals.barriers);
             EXPECT_EQ(a.counters.totals.flops, b.counters.totals.flops);
             EXPECT_EQ(a.counters.totals.zero_fills, b.counters.totals.zero_fills);
