@@ -14,8 +14,10 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
+#include "conv_launch.hpp"
 #include "cuda_support.hpp"
 #include "matmul_launch.hpp"
 #include "sim/engine/simulate.hpp"
@@ -134,6 +136,7 @@ std::vector<student::Diagnostic> nvrtcErrors(const std::string& log, const std::
 struct Compiled {
     std::vector<char> cubin;     ///< machine code for the architecture
     std::string mangled;         ///< the kernel's lowered (mangled) name
+    std::string maskSymbol;      ///< the lowered name of the __constant__ mask ("" for a matmul)
     double seconds = 0;
 };
 
@@ -153,6 +156,8 @@ Compiled compile(const StudentKernel& k, const std::string& arch, const std::str
     } destroy{api, prog};
     const std::string& name = k.translation.kernelName;
     api.addNameExpression(prog, name.c_str());
+    const std::string maskExpression = k.translation.constants.empty() ? "" : "&" + k.translation.constants.front().name;
+    if (!maskExpression.empty()) api.addNameExpression(prog, maskExpression.c_str());
     // The device's own architecture (machine code, no PTX left to the driver), and fused
     // multiply-adds on, as nvcc compiles the built-in kernels: `Pvalue += a * b` is one FFMA,
     // which the simulator computes with std::fma (docs/design.md, principle 3).
@@ -167,13 +172,20 @@ Compiled compile(const StudentKernel& k, const std::string& arch, const std::str
         if (compiled == NVRTC_ERROR_INVALID_OPTION)
             throw LaunchError("NVRTC cannot compile for " + arch + " (" + device + "): " + log);
         std::vector<student::Diagnostic> errors = nvrtcErrors(log, k.fileName);
-        throw StudentCompileError(student::formatDiagnostic(k.fileName, errors.front()), std::move(errors));
+        const std::string first = student::formatDiagnostic(k.fileName, errors.front());
+        throw StudentCompileError(first, std::move(errors));
     }
     Compiled c;
     const char* lowered = nullptr;
     if (api.loweredName(prog, name.c_str(), &lowered) != NVRTC_SUCCESS || !lowered)
         throw LaunchError("NVRTC compiled " + k.fileName + " but has no kernel named " + name + " in it.");
     c.mangled = lowered;
+    if (!maskExpression.empty()) {
+        if (api.loweredName(prog, maskExpression.c_str(), &lowered) != NVRTC_SUCCESS || !lowered)
+            throw LaunchError("NVRTC compiled " + k.fileName + " but has no __constant__ array " +
+                              k.translation.constants.front().name + " in it.");
+        c.maskSymbol = lowered;
+    }
     size_t cubinSize = 0;
     api.cubinSize(prog, &cubinSize);
     c.cubin.resize(cubinSize);
@@ -188,6 +200,8 @@ struct Loaded {
     StudentBuild build;
     cudaKernel_t kernel = nullptr;
     int maxThreadsPerBlock = 0;
+    void* mask = nullptr;        ///< the __constant__ mask in device memory (a convolution)
+    size_t maskBytes = 0;
 };
 
 /// Compiles and loads `k` for `d`, once per text and device architecture in this process.
@@ -212,6 +226,9 @@ const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
     check(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
           ("loading the compiled kernel of " + k.fileName).c_str());
     check(cudaLibraryGetKernel(&L.kernel, library, mangled.c_str()), ("finding kernel " + name).c_str());
+    if (!c.maskSymbol.empty())
+        check(cudaLibraryGetGlobal(&L.mask, &L.maskBytes, library, c.maskSymbol.c_str()),
+              ("finding the __constant__ array " + k.translation.constants.front().name).c_str());
     cudaFuncAttributes a{};
     check(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(L.kernel)), ("reading the attributes of " + name).c_str());
     L.build.registers = a.numRegs;
@@ -220,20 +237,48 @@ const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
     return cache.emplace(key, L).first->second;
 }
 
-/// The roles of `k`'s parameters (student::matmulRoles); LaunchError when they do not fit.
+/// The family of `k`: a convolution reads its mask from a __constant__ array (1D or 2D, as
+/// student/module.cpp decides), a matrix multiplication has none.
+sim::Family familyOf(const StudentKernel& k)
+{
+    if (k.translation.constants.empty()) return sim::Family::Matmul;
+    return k.translation.constants.front().extents.size() == 2 ? sim::Family::Conv2D : sim::Family::Conv1D;
+}
+
+/// The roles of `k`'s parameters (student/kernel_roles.hpp); LaunchError when they do not fit.
 std::vector<student::Role> rolesOf(const StudentKernel& k)
 {
     std::vector<student::Diagnostic> errors;
     bool square = false;
-    std::vector<student::Role> roles = student::matmulRoles(k.translation, errors, square);
+    const sim::Family f = familyOf(k);
+    std::vector<student::Role> roles = f == sim::Family::Matmul ? student::matmulRoles(k.translation, errors, square)
+                                                                : student::convRoles(k.translation, f == sim::Family::Conv2D, errors);
     if (!errors.empty()) throw LaunchError(student::formatDiagnostic(k.fileName, errors.front()));
     return roles;
+}
+
+/// Copies a convolution's mask M (Mask_Width, or Mask_Width rows of Mask_Width, row-major)
+/// into the student's __constant__ array, row i of a 2D mask at row i of the array.
+void uploadStudentMask(const StudentKernel& k, const Loaded& L, const sim::Scenario& s, const std::vector<float>& M)
+{
+    const std::vector<long long>& extents = k.translation.constants.front().extents;
+    const long long capacity = extents.front();
+    const bool twoD = extents.size() == 2;
+    if (s.maskWidth > capacity)
+        throw LaunchError("Mask_Width " + std::to_string(s.maskWidth) + " does not fit the __constant__ array " +
+                          k.translation.constants.front().name + " of " + std::to_string(capacity) + " elements a side.");
+    std::vector<float> padded(L.maskBytes / sizeof(float), 0.0f);
+    const int rows = twoD ? s.maskWidth : 1;
+    for (int i = 0; i < rows; ++i)
+        std::copy_n(M.data() + size_t(i) * s.maskWidth, s.maskWidth, padded.data() + size_t(i) * capacity);
+    check(cudaMemcpy(L.mask, padded.data(), L.maskBytes, cudaMemcpyHostToDevice),
+          "copying the mask M to constant memory");
 }
 
 /// Checks that `s` runs the kernel of `k` and fits device `d`; LaunchError otherwise.
 void checkStudentLaunch(const StudentKernel& k, const Loaded& L, const DeviceInfo& d, const sim::Scenario& s)
 {
-    checkMatmulSizes(s);
+    if (familyOf(k) == sim::Family::Matmul) checkMatmulSizes(s);
     std::ostringstream e;
     if (s.kernel != k.translation.kernelName || !sim::findKernel(s.kernel)) {
         e << "The scenario names kernel '" << s.kernel << "', not " << k.translation.kernelName << " of " << k.fileName
@@ -262,7 +307,8 @@ void checkStudentLaunch(const StudentKernel& k, const Loaded& L, const DeviceInf
 }
 
 /// Launches the loaded kernel on the default stream with sim::launchShape(s), its
-/// parameters bound by position: M, N, P the device arrays, j, k, l (Width: j) the sizes.
+/// parameters bound by position: M, N, P the device arrays (a convolution: N the input,
+/// P the output), j, k, l, Width, height and Mask_Width the sizes.
 void launchStudent(const StudentKernel& k, const Loaded& L, const std::vector<student::Role>& roles,
                    const sim::Scenario& s, const float* M, const float* N, float* P)
 {
@@ -279,7 +325,9 @@ void launchStudent(const StudentKernel& k, const Loaded& L, const std::vector<st
         case student::Role::J: values[i] = s.j; break;
         case student::Role::K: values[i] = s.k; break;
         case student::Role::L: values[i] = s.l; break;
-        case student::Role::Width: values[i] = s.j; break;
+        case student::Role::Width: values[i] = familyOf(k) == sim::Family::Matmul ? s.j : s.width; break;
+        case student::Role::MaskWidth: values[i] = s.maskWidth; break;
+        case student::Role::Height: values[i] = s.height; break;
         }
         const bool pointer = k.translation.params[i].kind != student::KernelParam::Kind::Int;
         args[i] = pointer ? static_cast<void*>(&pointers[i]) : static_cast<void*>(&values[i]);
@@ -327,15 +375,25 @@ std::vector<float> runStudentPlain(const StudentKernel& k, const sim::Scenario& 
     const std::vector<student::Role> roles = rolesOf(k);
     const Loaded& L = loaded(k, d);
     checkStudentLaunch(k, L, d, s);
-    if (M.size() != size_t(s.j) * s.k || N.size() != size_t(s.k) * s.l)
-        throw LaunchError("M and N do not have the scenario's sizes (" + std::to_string(s.j) + "x" +
-                          std::to_string(s.k) + "x" + std::to_string(s.l) + ").");
-    requireFreeMemory(4 * (M.size() + N.size() + size_t(s.j) * s.l));
-    DeviceBuffer<float> dM(M.size()), dN(N.size()), dP(size_t(s.j) * s.l);
-    dM.upload(M, "copying M to the device");
-    dN.upload(storedN(s, N), "copying N to the device");
+    const bool conv = familyOf(k) != sim::Family::Matmul;
+    const size_t sizeM = conv ? convMaskElements(s) : size_t(s.j) * s.k;
+    const size_t sizeN = conv ? size_t(s.height) * s.width : size_t(s.k) * s.l;
+    const size_t sizeP = conv ? sizeN : size_t(s.j) * s.l;
+    if (M.size() != sizeM || N.size() != sizeN)
+        throw LaunchError("M has " + std::to_string(M.size()) + " and N " + std::to_string(N.size()) +
+                          " elements, but the scenario needs " + std::to_string(sizeM) + " and " + std::to_string(sizeN) + ".");
+    requireFreeMemory(4 * (sizeM + sizeN + sizeP));
+    DeviceBuffer<float> dN(sizeN), dP(sizeP);
+    std::optional<DeviceBuffer<float>> dM;
+    dN.upload(conv ? N : storedN(s, N), "copying N to the device");
     dP.fill(0xFF, "poisoning P");
-    launchStudent(k, L, roles, s, dM.get(), dN.get(), dP.get());
+    if (conv) {
+        uploadStudentMask(k, L, s, M);
+    } else {
+        dM.emplace(sizeM);
+        dM->upload(M, "copying M to the device");
+    }
+    launchStudent(k, L, roles, s, dM ? dM->get() : nullptr, dN.get(), dP.get());
     check(cudaDeviceSynchronize(), ("running " + k.translation.kernelName).c_str());
     return dP.download("copying P back from the device");
 }
@@ -346,6 +404,10 @@ BenchResult benchStudent(const StudentKernel& k, const BenchRequest& r, const st
     const std::vector<student::Role> roles = rolesOf(k);
     const Loaded& L = loaded(k, d);
     checkStudentLaunch(k, L, d, r.scenario);
+    if (familyOf(k) != sim::Family::Matmul)
+        return timeConv(
+            r, [&](const std::vector<float>& M) { uploadStudentMask(k, L, r.scenario, M); },
+            [&](const float* N, float* P) { launchStudent(k, L, roles, r.scenario, nullptr, N, P); }, progress);
     return timeMatmul(
         r, [&](const float* M, const float* N, float* P) { launchStudent(k, L, roles, r.scenario, M, N, P); }, true,
         progress);
@@ -363,7 +425,8 @@ StudentGpuCheck checkStudentOnGpu(const StudentKernel& k, const sim::Scenario& s
         c.why = "the simulator stopped the kernel: " + simulated.error + " (it is not run on the GPU)";
         return c;
     }
-    c.why = firstDifference(runStudentPlain(k, s, simulated.M, simulated.N), simulated.P, s.l);
+    c.why = firstDifference(runStudentPlain(k, s, simulated.M, simulated.N), simulated.P,
+                            familyOf(k) == sim::Family::Matmul ? s.l : s.width);
     c.bitExactVsSim = c.why.empty();
     if (!c.bitExactVsSim) return c;
     try {

@@ -52,6 +52,9 @@ std::string saveTranslation(const Translation& t, const std::string& source, con
     for (const KernelParam& p : t.params) j["params"].push_back({{"name", p.name}, {"kind", kindName(p.kind)}, {"line", p.line}});
     j["shared"] = json::array();
     for (const SharedArray& a : t.shared) j["shared"].push_back({{"name", a.name}, {"extents", a.extents}, {"line", a.line}});
+    j["constants"] = json::array();
+    for (const SharedArray& a : t.constants) j["constants"].push_back({{"name", a.name}, {"extents", a.extents}, {"line", a.line}});
+    j["helpers"] = t.helpers;
     j["defines"] = json::array();
     for (const auto& [name, value] : t.defines) j["defines"].push_back({{"name", name}, {"value", value}});
     j["barrier_lines"] = t.barrierLines;
@@ -109,6 +112,10 @@ std::optional<Translation> loadTranslation(const std::string& source, const std:
         for (const json& a : j.at("shared"))
             t.shared.push_back(SharedArray{a.at("name").get<std::string>(), a.at("extents").get<std::vector<long long>>(),
                                            a.at("line").get<unsigned>()});
+        for (const json& a : j.at("constants"))
+            t.constants.push_back(SharedArray{a.at("name").get<std::string>(), a.at("extents").get<std::vector<long long>>(),
+                                              a.at("line").get<unsigned>()});
+        t.helpers = j.at("helpers").get<std::vector<std::string>>();
         for (const json& d : j.at("defines"))
             t.defines.emplace_back(d.at("name").get<std::string>(), d.at("value").get<long long>());
         t.barrierLines = j.at("barrier_lines").get<std::vector<unsigned>>();

@@ -20,7 +20,8 @@ std::string translationPath(const std::string& dir, const std::string& source);
 
 /// Writes the translation `t` of `source` (read from `fileName`, recorded for whoever
 /// reads the folder) into `dir`, which is created if missing: the kernel's code, name,
-/// parameters, __shared__ arrays, integer #defines and barrier lines, as JSON. `t` must be
+/// parameters, __shared__ and __constant__ arrays, __device__ helpers, integer #defines
+/// and barrier lines, as JSON. `t` must be
 /// ok(). Returns "" or one sentence saying why the file could not be written.
 std::string saveTranslation(const Translation& t, const std::string& source, const std::string& fileName,
                             const std::string& dir);

@@ -550,7 +550,13 @@ int Commands::runBench()
     if (!benchOpt_.kernelFile.empty()) {
         student = loadStudentFile(benchOpt_.kernelFile);
         if (!student) return kBadInput;
-        if (benchOpt_.kernel.empty()) benchOpt_.kernel = student->info->tiled ? "matmul-tiled,cublas" : "matmul-naive,cublas";
+        if (benchOpt_.kernel.empty()) {
+            const sim::Family f = student->info->family;
+            const bool tiled = student->info->tiled;
+            benchOpt_.kernel = f == sim::Family::Conv1D   ? (tiled ? "conv1d-tiled" : "conv1d-basic")
+                               : f == sim::Family::Conv2D ? (tiled ? "conv2d-tiled" : "conv2d-basic")
+                                                          : (tiled ? "matmul-tiled,cublas" : "matmul-naive,cublas");
+        }
         if (!benchOpt_.tile && student->info->tiled) benchOpt_.tile = student->info->tiles.front();
     }
     auto isStudent = [&](const sim::Scenario& s) { return student && s.kernel == student->info->name; };

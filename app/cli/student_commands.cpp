@@ -117,6 +117,7 @@ void addStudentVerifyOptions(CLI::App* verify, StudentVerifyOptions& o)
                        "Verify your own kernel file instead (docs/student-kernels.md): compiled by NVRTC, run on the GPU "
                        "and compared bit for bit with the simulator's run of the same file");
     verify->add_option("--width", o.width, "With --kernel-file: the square case's Width (default 4 x the tile)");
+    verify->add_option("--height", o.height, "With --kernel-file: rows of a 2D convolution's N (default: --width)");
     verify->add_option("--j", o.j, "With --kernel-file: rows of M and P of the ragged case");
     verify->add_option("--k", o.k, "With --kernel-file: columns of M, rows of N of the ragged case");
     verify->add_option("--l", o.l, "With --kernel-file: columns of N and P of the ragged case");
@@ -134,26 +135,39 @@ int runStudentVerify(const StudentVerifyOptions& o)
     if (!f) return kBadInput;
     const sim::KernelInfo& info = *f->info;
     const int t = o.tile ? *o.tile : info.tiled ? info.tiles.front() : 16;
-    struct Size {
-        int j, k, l;
-    };
-    std::vector<Size> sizes;
-    if (o.width) sizes.push_back({*o.width, *o.width, *o.width});
-    if (o.j) sizes.push_back({*o.j, *o.k, *o.l});
-    if (sizes.empty()) {
-        sizes.push_back({4 * t, 4 * t, 4 * t});
-        if (info.squareOnly) sizes.push_back({2 * t + 3, 2 * t + 3, 2 * t + 3});
-        else sizes.push_back({2 * t + 1, t + 3, 3 * t - 1});
-    }
+    // A square and a ragged problem: sizes that are multiples of the tile and sizes that are not.
     std::vector<sim::Scenario> cases;
-    for (const Size& z : sizes) {
-        sim::Scenario s = sim::matmulScenario(info.name, z.j, z.k, z.l, t, {}, o.seed);
+    if (info.family == sim::Family::Matmul) {
+        struct Size {
+            int j, k, l;
+        };
+        std::vector<Size> sizes;
+        if (o.width) sizes.push_back({*o.width, *o.width, *o.width});
+        if (o.j) sizes.push_back({*o.j, *o.k, *o.l});
+        if (sizes.empty()) {
+            sizes.push_back({4 * t, 4 * t, 4 * t});
+            if (info.squareOnly) sizes.push_back({2 * t + 3, 2 * t + 3, 2 * t + 3});
+            else sizes.push_back({2 * t + 1, t + 3, 3 * t - 1});
+        }
+        for (const Size& z : sizes) cases.push_back(sim::matmulScenario(info.name, z.j, z.k, z.l, t, {}, o.seed));
+    } else {
+        // A convolution: Mask_Width 5; in 1D a row of 8 tiles and one of 5 tiles and 3, in 2D
+        // 4 x 4 tiles and (2 tiles + 1) x (3 tiles - 1); --width (and --height) replace both.
+        const bool twoD = info.family == sim::Family::Conv2D;
+        if (o.width) cases.push_back(sim::convScenario(info.name, twoD ? o.height.value_or(*o.width) : 1, *o.width, t, 5, {}, o.seed));
+        else if (twoD) {
+            cases.push_back(sim::convScenario(info.name, 4 * t, 4 * t, t, 5, {}, o.seed));
+            cases.push_back(sim::convScenario(info.name, 2 * t + 1, 3 * t - 1, t, 5, {}, o.seed));
+        } else {
+            cases.push_back(sim::convScenario(info.name, 1, 8 * t, t, 5, {}, o.seed));
+            cases.push_back(sim::convScenario(info.name, 1, 5 * t + 3, t, 5, {}, o.seed));
+        }
+    }
+    for (sim::Scenario& s : cases)
         if (const std::string e = sim::validate(s); !e.empty()) {
             std::cerr << "tilescope-cli: " << e << "\n";
             return kBadInput;
         }
-        cases.push_back(s);
-    }
     const gpu::DeviceInfo dev = gpu::queryDevice();
     if (!dev.available) throw gpu::Unavailable(dev.why);
     gpu::StudentBuild build;
@@ -179,17 +193,22 @@ int runStudentVerify(const StudentVerifyOptions& o)
             why = "the simulator stopped the kernel: " + r.error + " (it is not run on the GPU)";
         } else {
             try {
-                why = firstDifference(gpu::runStudentPlain(f->kernel, s, r.M, r.N), r.P, s.l);
+                why = firstDifference(gpu::runStudentPlain(f->kernel, s, r.M, r.N), r.P,
+                                      info.family == sim::Family::Matmul ? s.l : s.width);
                 if (!why.empty()) why = "GPU P differs from the simulator's: " + why;
                 else if (!r.matchesReference)
-                    why = "GPU P equals the simulator's bit for bit, but both differ from the CPU reference (simulate "
-                          "--kernel-file shows the counters)";
+                    why = "P differs from the CPU reference, in the simulator and on the GPU alike (GPU P bit-exact with "
+                          "the simulator's; simulate --kernel-file shows where)";
             } catch (const gpu::LaunchError& e) {
                 why = e.what();
             }
         }
-        std::cout << std::left << std::setw(27) << info.name << " tile " << std::setw(2) << s.tile << "  " << s.j
-                  << "x" << s.k << "x" << s.l << ": "
+        std::cout << std::left << std::setw(27) << info.name << " tile " << std::setw(2) << s.tile << "  "
+                  << (info.family == sim::Family::Matmul
+                          ? std::to_string(s.j) + "x" + std::to_string(s.k) + "x" + std::to_string(s.l)
+                          : std::to_string(s.height) + "x" + std::to_string(s.width) + ", Mask_Width " +
+                                std::to_string(s.maskWidth))
+                  << ": "
                   << (why.empty() ? "pass (GPU P bit-exact with the simulator's and the CPU reference)" : "FAIL: " + why)
                   << "\n";
         (why.empty() ? passed : failed)++;

@@ -44,7 +44,7 @@ void printCompileErrors(const gpu::StudentCompileError& e, const std::string& pa
 /// The sizes of `verify --kernel-file`.
 struct StudentVerifyOptions {
     std::string file;
-    std::optional<int> width, j, k, l, tile;
+    std::optional<int> width, height, j, k, l, tile;
     unsigned long long seed = 2026;
     unsigned threads = 0;
 };
@@ -53,8 +53,9 @@ struct StudentVerifyOptions {
 void addStudentVerifyOptions(CLI::App* verify, StudentVerifyOptions& o);
 
 /// Runs `verify --kernel-file`: the file at a square size (Width 4 x tile, or --width) and
-/// a ragged one (2t+1 x t+3 x 3t-1, or Width 2t+3 for a square kernel; or --j --k --l) on
-/// the GPU and in the simulator, P compared bit for bit and with the CPU reference; one
+/// a ragged one (2t+1 x t+3 x 3t-1, or Width 2t+3 for a square kernel; or --j --k --l); a
+/// convolution at Mask_Width 5 on 8 tiles and 5 tiles + 3 (1D), 4 x 4 tiles and
+/// 2t+1 x 3t-1 (2D), or --width (--height); each on the GPU and in the simulator, P compared bit for bit and with the CPU reference; one
 /// pass / FAIL line each and a count. Exit 0, 1 when a case fails, 2 for a bad file or
 /// size, 3 without a GPU.
 int runStudentVerify(const StudentVerifyOptions& o);
