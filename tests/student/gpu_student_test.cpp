@@ -17,6 +17,7 @@
 #include "sim/engine/simulate.hpp"
 #include "student/module.hpp"
 #include "student/translate.hpp"
+#include "student/translation_file.hpp"
 
 namespace {
 
@@ -55,6 +56,20 @@ gpu::StudentKernel studentKernel(const fs::path& p)
     return k;
 }
 
+/// Skips the test where the files cannot be translated: a build without libclang whose
+/// $TILESCOPE_TRANSLATIONS is not set (scripts/gpu-student.sh sets it).
+#define TS_REQUIRE_TRANSLATIONS()                                                                          \
+    do {                                                                                                   \
+        if (!kHaveLibclang && student::savedTranslationsDir().empty())                                     \
+            GTEST_SKIP() << "no libclang and no saved translations ($TILESCOPE_TRANSLATIONS is not set)";  \
+    } while (0)
+
+#ifdef TILESCOPE_HAVE_LIBCLANG
+constexpr bool kHaveLibclang = true;
+#else
+constexpr bool kHaveLibclang = false;
+#endif
+
 student::LoadOptions options()
 {
     student::LoadOptions o;
@@ -64,6 +79,7 @@ student::LoadOptions options()
 
 TEST(StudentNvrtc, CompilesEveryKernelFileForHopperWithoutADevice)
 {
+    TS_REQUIRE_TRANSLATIONS();
     const std::vector<fs::path> files = kernelFiles();
     ASSERT_GE(files.size(), 5u);
     for (const fs::path& p : files) {
@@ -127,13 +143,19 @@ std::vector<sim::Scenario> cases(const sim::KernelInfo& info)
 TEST(StudentGpu, EveryKernelFileAgreesWithTheSimulatorBitForBit)
 {
     TS_REQUIRE_GPU();
+    TS_REQUIRE_TRANSLATIONS();
     int compared = 0;
     for (const fs::path& p : kernelFiles()) {
+        // A solution may need its exercise's launch table (student/exercise.*); then it is
+        // reported here and checked by the grader instead.
         const student::LoadResult r = student::loadKernelFile(p.string(), options());
-        ASSERT_TRUE(r.ok()) << p << ": " << (r.errors.empty() ? "" : r.errors.front().message);
+        EXPECT_TRUE(r.ok()) << p << ": " << (r.errors.empty() ? "" : r.errors.front().message);
+        if (!r.ok()) continue;
         const gpu::StudentKernel k = studentKernel(p);
         for (sim::Scenario s : cases(*r.info)) {
-            ASSERT_EQ(sim::validate(s), "") << p;
+            const std::string invalid = sim::validate(s);
+            EXPECT_EQ(invalid, "") << p;
+            if (!invalid.empty()) continue;
             sim::SimOptions o;
             o.trace = false;
             const sim::Simulation simulated = sim::simulate(s, o);
@@ -154,6 +176,7 @@ TEST(StudentGpu, EveryKernelFileAgreesWithTheSimulatorBitForBit)
 TEST(StudentGpu, RegistryKernelsAsFilesGiveTheBuiltInKernelsGpuP)
 {
     TS_REQUIRE_GPU();
+    TS_REQUIRE_TRANSLATIONS();
     for (const auto& [file, builtIn] : {std::pair{"matmul_tiled.cu", "matmul-tiled"}, std::pair{"matmul_naive.cu", "matmul-naive"},
                                         std::pair{"conv2d_basic.cu", "conv2d-basic"}}) {
         const fs::path p = fs::path(TILESCOPE_SOURCE_DIR) / "tests/student/kernels" / file;
@@ -178,6 +201,7 @@ TEST(StudentGpu, RegistryKernelsAsFilesGiveTheBuiltInKernelsGpuP)
 TEST(StudentGpu, GraderHookTimesTheFileBesideItsReferenceKernel)
 {
     TS_REQUIRE_GPU();
+    TS_REQUIRE_TRANSLATIONS();
     const fs::path p = fs::path(TILESCOPE_SOURCE_DIR) / "tests/student/kernels/matmul_tiled.cu";
     const student::LoadResult r = student::loadKernelFile(p.string(), options());
     ASSERT_TRUE(r.ok());
