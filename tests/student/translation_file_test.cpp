@@ -7,6 +7,7 @@
 // with no saved translation, no folder named, or a malformed file each get one sentence.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -161,6 +162,35 @@ TEST_F(SavedTranslation, AMalformedFileIsNamed)
     // No file at all is not an error: the caller says the file has no translation.
     EXPECT_FALSE(student::loadTranslation(source + "\n", dir.string(), error));
     EXPECT_EQ(error, "");
+}
+
+}  // namespace
+
+namespace {
+
+// verify and bench --kernel-file on a machine without a GPU: the file is loaded first (a
+// bad file is status 2 with its compiler-style line), then one sentence and status 3.
+TEST(StudentGpuCli, WithoutAGpuVerifyAndBenchSayWhyWithStatus3)
+{
+    const std::string file = (kKernels / "matmul_tiled.cu").string();
+    int status = -1;
+    const std::string verify = run("env -u TILESCOPE_TRANSLATIONS " + std::string(TILESCOPE_CLI) +
+                                       " verify --kernel-file " + file + " 2>&1",
+                                   status);
+    if (status != 3) GTEST_SKIP() << "this machine has a GPU (verify exited " << status << "): " << verify;
+    EXPECT_EQ(std::count(verify.begin(), verify.end(), '\n'), 1) << verify;
+    EXPECT_EQ(verify.rfind("tilescope-cli: ", 0), 0u) << verify;
+    const std::string bench = run("env -u TILESCOPE_TRANSLATIONS " + std::string(TILESCOPE_CLI) + " bench --kernel-file " +
+                                      file + " --width 64 2>&1",
+                                  status);
+    EXPECT_EQ(status, 3);
+    EXPECT_EQ(bench, verify);
+    const std::string refused = run("env -u TILESCOPE_TRANSLATIONS " + std::string(TILESCOPE_CLI) + " verify --kernel-file " +
+                                        (fs::path(TILESCOPE_SOURCE_DIR) / "tests/student/wrong/atomic_sum.cu").string() +
+                                        " 2>&1",
+                                    status);
+    EXPECT_EQ(status, 2) << refused;
+    EXPECT_NE(refused.find("atomic_sum.cu:11:13: error: atomicAdd is not supported"), std::string::npos) << refused;
 }
 
 }  // namespace
