@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 namespace ts::student {
@@ -28,10 +29,22 @@ constexpr bool kAddressSanitized = false;
 constexpr bool kAddressSanitized = false;
 #endif
 
+/// `s` without its final newline.
+std::string trimmed(std::string s)
+{
+    while (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+}
+
 }  // namespace
 
-std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const std::string& prefix)
+std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const std::string& prefix,
+                                   std::string* message)
 {
+    if (message) message->clear();
+    std::ostringstream said;   // the sentence for `message`
+    std::ostream& err = message ? static_cast<std::ostream&>(said) : std::cerr;
+    const std::string lead = message ? std::string() : prefix;
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
@@ -62,9 +75,10 @@ std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const s
         if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
-            std::cerr << prefix << "your kernel ran longer than " << static_cast<long long>(std::ceil(seconds))
+            err << lead << "your kernel ran longer than " << static_cast<long long>(std::ceil(seconds))
                       << " s and was stopped: look for a loop that never ends (a counter that never reaches its "
                          "bound) or threads that wait for each other\n";
+            if (message) *message = trimmed(said.str());
             return 1;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -72,13 +86,14 @@ std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const s
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     if (sig == SIGXCPU)
-        std::cerr << prefix << "your kernel used more CPU time than allowed and was stopped: look for a loop that "
+        err << lead << "your kernel used more CPU time than allowed and was stopped: look for a loop that "
                               "never ends\n";
     else if (sig == SIGKILL || sig == SIGABRT)
-        std::cerr << prefix << "your kernel's run ended abnormally (" << strsignal(sig)
+        err << lead << "your kernel's run ended abnormally (" << strsignal(sig)
                   << "), most likely out of memory: the limit was " << (memoryBytes >> 20) << " MiB\n";
     else
-        std::cerr << prefix << "your kernel's run crashed (" << strsignal(sig) << "); TileScope itself is unharmed\n";
+        err << lead << "your kernel's run crashed (" << strsignal(sig) << "); TileScope itself is unharmed\n";
+    if (message) *message = trimmed(said.str());
     return 1;
 }
 

@@ -16,6 +16,9 @@ namespace ts::student {
 /// child ran out of time, was killed by a signal or ran out of memory, first writes one
 /// sentence saying so to stderr (prefixed `prefix`) and returns 1. Call it with no other
 /// threads running (a fork copies only the calling one). Standard streams are flushed first.
-std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const std::string& prefix);
+/// With `message` set, the parent's sentence (without `prefix`) is stored there instead of
+/// written to stderr, and cleared when the child ended on its own (the grader, student/grade.hpp).
+std::optional<int> continueInChild(double seconds, uint64_t memoryBytes, const std::string& prefix,
+                                   std::string* message = nullptr);
 
 }  // namespace ts::student

@@ -2,9 +2,12 @@
 // single-source form (kernels/context.cuh) so that the simulator can run it: the same text
 // with the kernel made a template over the execution context X, its pointer parameters
 // made X's GlobalPtr, threadIdx / blockIdx / blockDim / gridDim and __syncthreads() read
-// from the context, and each __shared__ array declared through the context. Nothing else
-// of the student's text changes and every line keeps its number, so the simulator's source
-// lines are the student's.
+// from the context, and each __shared__ array declared through the context. Where nvcc
+// does something the host compiler would not, the context is asked to do it: a multiply-add
+// of registers becomes its fmaf (nvcc's FFMA), a float4 access its 128-bit ldg4 / lds4 /
+// stg4 / sts4, and an iteration of a `#pragma unroll` loop is tagged with its number
+// (x.unrolled, for the warp memory model). Nothing else of the student's text changes and
+// every line keeps its number, so the simulator's source lines are the student's.
 //
 // The C++ front end is Debian's libclang (clang-c/Index.h): the file is parsed as C++17
 // after a small prelude that declares the CUDA names it may use, and every edit is placed
@@ -70,7 +73,10 @@ struct Translation {
 /// Accepts one __global__ kernel with float pointer and int parameters, __shared__ float
 /// arrays of constant size (1D or 2D), one __constant__ float array (the convolution mask),
 /// __device__ helper functions defined before the kernel, the CUDA built-in index
-/// variables, __syncthreads(), loops, branches and integer #defines. Anything else it finds
+/// variables, __syncthreads(), loops, branches, integer #defines and 128-bit accesses
+/// through float4 (`*reinterpret_cast<const float4*>(&M[i])`, which become the context's
+/// ldg4 / lds4 / stg4 / sts4). A multiply-add of float registers (`acc += a * b`) becomes
+/// the context's fmaf, as nvcc contracts it into an FFMA. Anything else it finds
 /// (a second kernel, host code, dynamic shared memory, atomics, warp intrinsics, printf,
 /// recursion, C++ errors) is an error naming its line. Never throws for
 /// a bad file; throws std::runtime_error only when libclang itself cannot start.

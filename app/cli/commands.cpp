@@ -91,7 +91,7 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
         });
     } else if (kernelFile) {
         CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
-                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication "
+                                          "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution "
                                           "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
         kernel->excludes(file);
         c->callback([kernel, file] {
@@ -355,6 +355,7 @@ Commands::Commands(CLI::App& app)
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
     roofline_ = addRooflineCommand(app, rooflineOpt_);
     translate_ = addTranslateCommand(app, translateOpt_);
+    grade_ = addGradeCommand(app, gradeOpt_);
 }
 
 int Commands::run()
@@ -369,6 +370,7 @@ int Commands::run()
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
         if (roofline_->parsed()) return runRoofline(rooflineOpt_);
         if (translate_->parsed()) return runTranslate(translateOpt_);
+        if (grade_->parsed()) return runGrade(gradeOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kNoGpu;

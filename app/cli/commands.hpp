@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "grade_command.hpp"
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
 #include "roofline_command.hpp"
@@ -60,6 +61,8 @@ private:
     CLI::App* translate_;
     TranslateOptions translateOpt_;
     StudentVerifyOptions studentVerifyOpt_;   ///< verify --kernel-file and its sizes
+    CLI::App* grade_;
+    GradeOptions gradeOpt_;
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;

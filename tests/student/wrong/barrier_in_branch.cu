@@ -12,3 +12,6 @@ __global__ void divergent(const float* M, const float* N, float* P, int j, int k
     if (tx < 2) __syncthreads();
     P[ty * l + tx] = Mds[tx][ty];
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-line: 12

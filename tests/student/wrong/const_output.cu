@@ -4,3 +4,6 @@
 __global__ void constOut(const float* M, const float* N, const float* P, int Width)
 {
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-line: 4

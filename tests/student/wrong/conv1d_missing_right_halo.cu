@@ -29,3 +29,7 @@ __global__ void conv1dNoRightHalo(const float* N, float* P, int Mask_Width, int 
     }
     if (i < Width) P[i] = Pvalue;
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: conv1d-tiled-halo
+// grade-expect: Uninitialised read of shared N_ds[
+// grade-line: 28

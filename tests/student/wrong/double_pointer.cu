@@ -7,3 +7,6 @@ __global__ void inDouble(const double* M, const double* N, double* P, int Width)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < Width * Width) P[i] = M[i] * N[i];
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-line: 5

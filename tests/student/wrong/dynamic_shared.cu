@@ -9,3 +9,6 @@ __global__ void dynamicTile(const float* M, const float* N, float* P, int Width)
     __syncthreads();
     P[threadIdx.x] = tile[threadIdx.x];
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-line: 7

@@ -23,3 +23,6 @@ __global__ void MatrixMulKernel(float* M, float* N, float* P, int Width)
     }
     P[Row * Width + Col] = Pvalue;
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-expect: outside its 1 elements

@@ -12,3 +12,6 @@ __global__ void shifted(const float* M, const float* N, float* P, int j, int k, 
     __syncthreads();
     P[ty * l + tx] = Mds[ty][tx] * N[ty * l + tx];
 }
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-line: 11

@@ -1,0 +1,278 @@
+// Exercise files (student/exercise.hpp): TOML read key by key, every error one sentence
+// with the file and the line.
+//
+//   title = "Tiled matrix multiplication"      # required
+//   pmpp = "5.4"                                # required: the PMPP section
+//   statement = """..."""                       # required: Markdown
+//   starter = "tiled-matmul.cu"                 # required: beside this file
+//   reference = "matmul-tiled"                  # required: a registry kernel
+//   tile = 16                                   # optional
+//   mask_width = 5                              # optional, convolution only
+//   sizes = [[33, 17, 45], [64, 64, 64]]        # required: [j, k, l] | [width] | [height, width]
+//   [launch]                                    # required: family; grid, block, n_layout optional
+//   [checks]                                    # optional: tiled, coalesced, one_per, min_outputs_per_thread
+#include "student/exercise.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "sim/catalogue/kernel_info.hpp"
+#include "sim/files/scenario_file.hpp"
+#include "sim/files/toml_text.hpp"
+
+namespace ts::student {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "reference", "tile",
+                                 "mask_width", "sizes", "launch", "checks"};
+constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout"};
+constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread"};
+constexpr size_t kMaxBytes = size_t{1} << 20;
+
+[[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
+{
+    throw ExerciseError(file + ", line " + std::to_string(n.source().begin.line) + ": " + problem);
+}
+
+[[noreturn]] void failFile(const std::string& file, const std::string& problem)
+{
+    throw ExerciseError(file + ": " + problem);
+}
+
+/// Refuses a key of `t` that is not in `known` (a misspelt key would otherwise be ignored).
+template <size_t K>
+void onlyKnownKeys(const std::string& file, const toml::table& t, const char* const (&known)[K], const std::string& where)
+{
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (std::find_if(std::begin(known), std::end(known), [&](const char* n) { return k == n; }) == std::end(known)) {
+            std::string list;
+            for (const char* n : known) list += (list.empty() ? "" : ", ") + std::string(n);
+            fail(file, node, "unknown key '" + k + "'" + where + "; the keys are " + list + ".");
+        }
+    }
+}
+
+std::string requiredString(const std::string& file, const toml::table& t, const char* key, const toml::node& at)
+{
+    const toml::node* n = t.get(key);
+    if (!n) fail(file, at, std::string("the key ") + key + " is missing; add " + key + " = \"...\".");
+    const auto* s = n->as_string();
+    if (!s) fail(file, *n, std::string(key) + " must be a string in quotes.");
+    if (s->get().empty()) fail(file, *n, std::string(key) + " must not be empty.");
+    return s->get();
+}
+
+std::string optionalString(const std::string& file, const toml::table& t, const char* key)
+{
+    const toml::node* n = t.get(key);
+    if (!n) return "";
+    const auto* s = n->as_string();
+    if (!s) fail(file, *n, std::string(key) + " must be a string in quotes.");
+    return s->get();
+}
+
+int optionalInt(const std::string& file, const toml::table& t, const char* key, int fallback, int lo, int hi)
+{
+    const toml::node* n = t.get(key);
+    if (!n) return fallback;
+    const auto* v = n->as_integer();
+    if (!v || v->get() < lo || v->get() > hi)
+        fail(file, *n, std::string(key) + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ".");
+    return static_cast<int>(v->get());
+}
+
+bool optionalBool(const std::string& file, const toml::table& t, const char* key)
+{
+    const toml::node* n = t.get(key);
+    if (!n) return false;
+    const auto* v = n->as_boolean();
+    if (!v) fail(file, *n, std::string(key) + " must be true or false.");
+    return v->get();
+}
+
+/// One entry of `sizes`, as the family wants it.
+ExerciseSize parseSize(const std::string& file, const toml::node& n, const std::string& family)
+{
+    const size_t want = family == "matmul" ? 3 : family == "conv2d" ? 2 : 1;
+    const char* form = family == "matmul" ? "[j, k, l]" : family == "conv2d" ? "[height, width]" : "[width]";
+    const auto* a = n.as_array();
+    if (!a || a->size() != want)
+        fail(file, n, std::string("each size of a ") + family + " exercise is " + form + ", a list of " +
+                          std::to_string(want) + " whole number" + (want > 1 ? "s" : "") + ".");
+    std::vector<int> v;
+    for (const toml::node& e : *a) {
+        const auto* i = e.as_integer();
+        if (!i || i->get() < 1 || i->get() > 4096)
+            fail(file, e, std::string("a size must be a whole number from 1 to 4096 (") + form + ").");
+        v.push_back(static_cast<int>(i->get()));
+    }
+    ExerciseSize s;
+    if (family == "matmul") {
+        s.j = v[0];
+        s.k = v[1];
+        s.l = v[2];
+    } else if (family == "conv2d") {
+        s.height = v[0];
+        s.width = v[1];
+    } else {
+        s.width = v[0];
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string ExerciseSize::text(const std::string& family) const
+{
+    if (family == "matmul") return std::to_string(j) + "x" + std::to_string(k) + "x" + std::to_string(l);
+    if (family == "conv2d") return std::to_string(height) + "x" + std::to_string(width);
+    return std::to_string(width);
+}
+
+Exercise parseExercise(const std::string& content, const std::string& path)
+{
+    // toml++ 3.3 must not see some characters (sim/files/toml_text.hpp).
+    const sim::TomlSafeText safe = sim::tomlSafeText(content);
+    if (safe.refused.line)
+        throw ExerciseError(path + ", line " + std::to_string(safe.refused.line) + ", column " +
+                            std::to_string(safe.refused.column) + ": " + sim::refusalReason(safe));
+    toml::table t;
+    try {
+        t = toml::parse(safe.text, std::string_view(path));
+    } catch (const toml::parse_error& e) {
+        std::string d(e.description());
+        if (!d.empty() && d.back() != '.') d += '.';
+        throw ExerciseError(path + ", line " + std::to_string(e.source().begin.line) + ", column " +
+                            std::to_string(safe.originalColumn(static_cast<int>(e.source().begin.line),
+                                                               static_cast<int>(e.source().begin.column))) +
+                            ": " + d);
+    }
+    if (t.empty()) failFile(path, "the file has no keys; an exercise needs title, pmpp, statement, starter, reference, sizes and [launch].");
+    onlyKnownKeys(path, t, kKeys, "");
+    Exercise x;
+    x.path = path;
+    x.name = fs::path(path).stem().string();
+    x.title = requiredString(path, t, "title", t);
+    x.section = requiredString(path, t, "pmpp", t);
+    x.statement = requiredString(path, t, "statement", t);
+    const std::string starter = requiredString(path, t, "starter", t);
+    x.starter = (fs::path(path).parent_path() / starter).string();
+    if (std::error_code ec; !fs::is_regular_file(x.starter, ec))
+        fail(path, *t.get("starter"), "the starter file " + x.starter + " does not exist; it must lie beside the exercise file.");
+    x.reference = requiredString(path, t, "reference", t);
+    const sim::KernelInfo* ref = sim::findKernel(x.reference);
+    if (!ref) fail(path, *t.get("reference"), "reference names no kernel of TileScope's ('" + x.reference + "'); `tilescope-cli list-kernels` lists them.");
+
+    const toml::node* launch = t.get("launch");
+    if (!launch || !launch->as_table())
+        fail(path, launch ? *launch : static_cast<const toml::node&>(t),
+             "a [launch] table with at least family = \"matmul\", \"conv1d\" or \"conv2d\" is required.");
+    const toml::table& l = *launch->as_table();
+    onlyKnownKeys(path, l, kLaunchKeys, " in [launch]");
+    x.launch.family = requiredString(path, l, "family", l);
+    if (x.launch.family != "matmul" && x.launch.family != "conv1d" && x.launch.family != "conv2d")
+        fail(path, *l.get("family"), "family must be \"matmul\", \"conv1d\" or \"conv2d\"; got \"" + x.launch.family + "\".");
+    const sim::Family refFamily = x.launch.family == "matmul"   ? sim::Family::Matmul
+                                  : x.launch.family == "conv1d" ? sim::Family::Conv1D
+                                                                : sim::Family::Conv2D;
+    if (ref->family != refFamily)
+        fail(path, *t.get("reference"), "the reference kernel " + x.reference + " solves another problem than family \"" +
+                                            x.launch.family + "\".");
+    x.launch.grid = optionalString(path, l, "grid");
+    x.launch.block = optionalString(path, l, "block");
+    x.launch.nLayout = optionalString(path, l, "n_layout");
+    if (!x.launch.nLayout.empty() && x.launch.nLayout != "row-major" && x.launch.nLayout != "column-major")
+        fail(path, *l.get("n_layout"), "n_layout must be \"row-major\" or \"column-major\"; got \"" + x.launch.nLayout + "\".");
+    if (!x.launch.nLayout.empty() && x.launch.family != "matmul")
+        fail(path, *l.get("n_layout"), "n_layout applies to the matmul family only.");
+    if (x.launch.grid.empty() != x.launch.block.empty())
+        fail(path, l, "give both grid and block in [launch], or neither (the family's default launch).");
+
+    x.tile = optionalInt(path, t, "tile", 0, 1, 1024);
+    x.maskWidth = optionalInt(path, t, "mask_width", 5, 1, 9);
+    if (t.get("mask_width") && x.launch.family == "matmul") fail(path, *t.get("mask_width"), "mask_width applies to convolution exercises only.");
+    if (x.maskWidth % 2 == 0) fail(path, *t.get("mask_width"), "mask_width must be odd (a centre and equal halves).");
+
+    const toml::node* sizes = t.get("sizes");
+    if (!sizes) failFile(path, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]].");
+    const auto* list = sizes->as_array();
+    if (!list || list->empty()) fail(path, *sizes, "sizes must be a non-empty list of sizes.");
+    for (const toml::node& n : *list) x.sizes.push_back(parseSize(path, n, x.launch.family));
+
+    if (const toml::node* c = t.get("checks")) {
+        const auto* ct = c->as_table();
+        if (!ct) fail(path, *c, "checks must be a [checks] table.");
+        onlyKnownKeys(path, *ct, kCheckKeys, " in [checks]");
+        x.checks.tiled = optionalBool(path, *ct, "tiled");
+        x.checks.coalesced = optionalBool(path, *ct, "coalesced");
+        x.checks.onePer = optionalString(path, *ct, "one_per");
+        if (!x.checks.onePer.empty() && x.checks.onePer != "row" && x.checks.onePer != "column")
+            fail(path, *ct->get("one_per"), "one_per must be \"row\" or \"column\"; got \"" + x.checks.onePer + "\".");
+        x.checks.minOutputsPerThread = optionalInt(path, *ct, "min_outputs_per_thread", 0, 0, 64);
+        if ((!x.checks.onePer.empty() || x.checks.coalesced) && x.launch.family != "matmul")
+            fail(path, *c, "one_per and coalesced apply to matmul exercises only.");
+    }
+    return x;
+}
+
+Exercise loadExercise(const std::string& path)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) failFile(path, "is a folder, not an exercise file; give the path of a .toml file.");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) failFile(path, "cannot be opened (no such file, or it is not readable).");
+    std::string content;
+    char buf[4096];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        content.append(buf, static_cast<size_t>(in.gcount()));
+        if (content.size() > kMaxBytes) failFile(path, "is larger than 1 MiB; an exercise file is a page of text.");
+    }
+    return parseExercise(content, path);
+}
+
+std::string exerciseDirectory()
+{
+    return (fs::path(sim::presetDirectory()).parent_path() / "exercises").string();
+}
+
+std::vector<Exercise> listExercises()
+{
+    const std::string dir = exerciseDirectory();
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw ExerciseError("The exercise folder " + dir + " does not exist; set TILESCOPE_ASSETS to the folder that holds exercises/.");
+    std::vector<std::string> paths;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".toml") paths.push_back(e.path().string());
+    // By name: "tiled-matmul" before "tiled-matmul-boundary" (the paths would sort '.' after '-').
+    std::sort(paths.begin(), paths.end(),
+              [](const std::string& a, const std::string& b) { return fs::path(a).stem() < fs::path(b).stem(); });
+    std::vector<Exercise> out;
+    for (const std::string& p : paths) out.push_back(loadExercise(p));
+    return out;
+}
+
+Exercise findExercise(const std::string& nameOrPath)
+{
+    if (nameOrPath.find('/') != std::string::npos || fs::path(nameOrPath).extension() == ".toml")
+        return loadExercise(nameOrPath);
+    const fs::path shipped = fs::path(exerciseDirectory()) / (nameOrPath + ".toml");
+    if (std::error_code ec; fs::is_regular_file(shipped, ec)) return loadExercise(shipped.string());
+    std::string known;
+    std::error_code ec;
+    std::set<std::string> names;
+    for (fs::directory_iterator it(exerciseDirectory(), ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".toml") names.insert(it->path().stem().string());
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw ExerciseError("There is no exercise '" + nameOrPath + "'; the exercises are " +
+                        (known.empty() ? std::string("(none found in ") + exerciseDirectory() + ")" : known) +
+                        ", or give the path of a .toml file.");
+}
+
+}  // namespace ts::student

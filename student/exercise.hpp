@@ -1,0 +1,84 @@
+// An exercise for a course (PMPP ch. 3-7): one TOML file, assets/exercises/NAME.toml, that
+// holds the statement a student reads, the starter file they begin from, the launch their
+// kernel gets, the hidden problem sizes it is graded on, the registry kernel it is timed
+// against and the checks that apply beyond correctness (docs/exercises.md). No UI.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "student/module.hpp"
+
+namespace ts::student {
+
+/// A malformed or missing exercise file: one sentence naming the file (and the line where
+/// there is one), "assets/exercises/x.toml, line 4: sizes must be ...".
+struct ExerciseError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// One hidden problem size. Matmul: M is j x k, N is k x l. conv1d: N has `width`
+/// elements (height 1); conv2d: `height` x `width`.
+struct ExerciseSize {
+    int j = 0, k = 0, l = 0;
+    int height = 1, width = 0;
+
+    /// "33x17x45" (matmul), "100" (conv1d), "20x37" (conv2d: height x width).
+    std::string text(const std::string& family) const;
+};
+
+/// The checks an exercise asks for beyond compiling, running, a correct P, no race and no
+/// barrier divergence, which every exercise has.
+struct ExerciseChecks {
+    /// The kernel must declare __shared__ arrays (a tiled kernel, PMPP sec. 5.4).
+    bool tiled = false;
+    /// The kernel's global loads of N must take no more 32-byte sectors per request than
+    /// the reference kernel's, within 25 % (coalescing, PMPP sec. 6.1).
+    bool coalesced = false;
+    /// "row": one thread computes each whole row of P; "column": each whole column; "" no
+    /// check (PMPP ch. 3's exercise 1).
+    std::string onePer;
+    /// At least this many P elements per writing thread, on average (thread coarsening,
+    /// PMPP sec. 6.3); 0: no check.
+    int minOutputsPerThread = 0;
+};
+
+/// One exercise, as read from its file.
+struct Exercise {
+    std::string name;        ///< the file's name without .toml
+    std::string path;        ///< the TOML file
+    std::string title;
+    std::string section;     ///< the PMPP section it comes from ("5.5")
+    std::string statement;   ///< Markdown, for the student
+    std::string starter;     ///< path of the starter .cu file (beside the TOML file)
+    std::string reference;   ///< the registry kernel the time is compared with ("matmul-tiled")
+    LaunchHeader launch;     ///< family always set; the other fields may be empty
+    /// The scenario's tile: TILE_WIDTH / block edge for the matmul launch; output TILE_SIZE
+    /// for convolution. 0: the kernel file's TILE_WIDTH (TILE_SIZE), else 16.
+    int tile = 0;
+    int maskWidth = 5;       ///< convolution: Mask_Width of the hidden runs
+    std::vector<ExerciseSize> sizes;
+    ExerciseChecks checks;
+};
+
+/// Reads the exercise file `path`. Throws ExerciseError (file and line) for anything
+/// malformed: an unknown key, a missing one, a value of the wrong type or range, a starter
+/// file that does not exist, a reference kernel the registry does not know.
+Exercise loadExercise(const std::string& path);
+
+/// The same from the text `content` of the file `path` (the starter is looked for beside it).
+Exercise parseExercise(const std::string& content, const std::string& path);
+
+/// The folder of the shipped exercises: the `exercises` folder beside the lecture presets'
+/// (sim::presetDirectory(): $TILESCOPE_ASSETS, an installed share/tilescope/assets, else the
+/// source tree's assets).
+std::string exerciseDirectory();
+
+/// The exercise `nameOrPath`: a shipped one by name ("tiled-matmul"), or the path of an
+/// instructor's own .toml file. Throws ExerciseError, naming the shipped ones, when neither.
+Exercise findExercise(const std::string& nameOrPath);
+
+/// Every shipped exercise, sorted by name. A malformed one throws.
+std::vector<Exercise> listExercises();
+
+}  // namespace ts::student

@@ -1,0 +1,486 @@
+// The grader (student/grade.hpp): one child process per hidden size; the child simulates,
+// judges and writes its checks as JSON into a file the parent reads back.
+#include "student/grade.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "sim/engine/provenance.hpp"
+#include "sim/engine/simulate.hpp"
+#include "sim/engine/warp_memory.hpp"
+#include "sim/engine/work_estimate.hpp"
+#include "student/sandbox.hpp"
+
+namespace ts::student {
+namespace {
+
+using nlohmann::json;
+
+/// `v` as the shortest text that reads back as the same float ("0.75", "-1.0625").
+std::string floatText(float v)
+{
+    std::ostringstream o;
+    o << std::setprecision(9) << v;
+    for (int p = 1; p <= 9; ++p) {
+        std::ostringstream q;
+        q << std::setprecision(p) << v;
+        // strtof, not stof: a subnormal value must not throw.
+        if (std::isnan(v) || std::strtof(q.str().c_str(), nullptr) == v) return q.str();
+    }
+    return o.str();
+}
+
+std::string threadText(const sim::Dim3& block, int thread)
+{
+    const unsigned bx = block.x ? block.x : 1, by = block.y ? block.y : 1;
+    std::ostringstream o;
+    o << "(tx=" << thread % bx << ", ty=" << (thread / bx) % by << ")";
+    return o.str();
+}
+
+/// The first "line N" in `text`, else 0.
+unsigned lineIn(const std::string& text)
+{
+    static const std::regex re("line (\\d+)");
+    std::smatch m;
+    return std::regex_search(text, m, re) ? static_cast<unsigned>(std::stoul(m[1])) : 0u;
+}
+
+/// "FILE:LINE: " for the student's line `line` (nothing for 0).
+std::string at(const std::string& file, unsigned line)
+{
+    return line ? std::filesystem::path(file).filename().string() + ":" + std::to_string(line) + ": " : std::string();
+}
+
+/// The lines of the student's global loads (store = false) or stores of array `array`,
+/// with their requests and sectors.
+std::vector<sim::LineMemory> globalLines(const sim::Simulation& r, int array, bool store)
+{
+    std::vector<sim::LineMemory> out;
+    for (const sim::LineMemory& l : sim::memoryByLine(r.accessSites))
+        if (l.space == sim::Space::Global && l.store == store &&
+            std::find(l.arrays.begin(), l.arrays.end(), static_cast<uint8_t>(array)) != l.arrays.end())
+            out.push_back(l);
+    return out;
+}
+
+/// Sectors per request of the global loads of `array` (0 when there are none).
+double sectorsPerRequest(const std::vector<sim::LineMemory>& lines)
+{
+    uint64_t s = 0, q = 0;
+    for (const sim::LineMemory& l : lines) {
+        s += l.sectors;
+        q += l.requests;
+    }
+    return q ? static_cast<double>(s) / static_cast<double>(q) : 0.0;
+}
+
+std::string twoDecimals(double v)
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(2) << v;
+    return o.str();
+}
+
+/// The scenario of size `z` for kernel `kernel` (matmul or a convolution family).
+sim::Scenario scenarioFor(const Exercise& x, const std::string& kernel, const ExerciseSize& z, int tile, uint64_t seed)
+{
+    if (x.launch.family == "matmul") return sim::matmulScenario(kernel, z.j, z.k, z.l, tile, {}, seed);
+    return sim::convScenario(kernel, z.height, z.width, tile, x.maskWidth, {}, seed);
+}
+
+/// "P[2][40]" (matmul, conv2d) or "P[40]" (conv1d) for flat index `i` of P.
+std::string elementName(const sim::Simulation& r, int p, long long i, const std::string& family)
+{
+    if (family == "conv1d") return "P[" + std::to_string(i) + "]";
+    const sim::PElement e = sim::elementAt(r.arrays.at(p), i);
+    return "P[" + std::to_string(e.row) + "][" + std::to_string(e.col) + "]";
+}
+
+/// Who wrote each element of P: block and thread, as one key (-1: nobody).
+std::vector<long long> writers(const sim::Simulation& r, int p)
+{
+    std::vector<long long> w(r.P.size(), -1);
+    for (size_t i = 0; i < w.size(); ++i)
+        if (const std::optional<sim::Writer> o = sim::writerOf(r, p, static_cast<long long>(i)))
+            w[i] = ((static_cast<long long>(o->block.z) * 65536 + o->block.y) * 65536 + o->block.x) * 65536 + o->thread;
+    return w;
+}
+
+std::string writerText(const sim::Simulation& r, int p, long long i)
+{
+    const std::optional<sim::Writer> o = sim::writerOf(r, p, i);
+    if (!o) return "nobody";
+    return "thread " + threadText(r.block, o->thread) + " of block (" + std::to_string(o->block.x) + ", " +
+           std::to_string(o->block.y) + ")";
+}
+
+/// The first shared read of block `block` that got a stale value (another thread wrote the
+/// slot later in the same barrier interval, or nobody had written it: sim::markStaleReads),
+/// as "thread (tx=.., ty=..) read N_ds[3] at line 25, ...", thread `thread`'s own first if it
+/// made one; "" when there is none. Runs the
+/// scenario again with that block traced.
+std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, int thread, unsigned& line)
+{
+    s.block = block;
+    sim::SimOptions o;
+    o.trace = true;
+    o.threads = 1;
+    o.memoryModel = false;
+    o.detectHazards = false;
+    const sim::Simulation t = sim::simulate(s, o);
+    // The thread's own stale read first, in its program order; else the block's first.
+    const sim::Event* found = nullptr;
+    for (const sim::Event& e : t.trace.events) {
+        if (e.op != sim::Op::SharedLoad || !(e.flags & sim::kStale) || e.array >= t.trace.arrays.size()) continue;
+        const bool own = e.thread == thread, foundOwn = found && found->thread == thread;
+        if (!found || (own && !foundOwn) || (own == foundOwn && e.seq < found->seq)) found = &e;
+    }
+    if (found) {
+        const sim::Event& e = *found;
+        const sim::ArrayInfo& a = t.trace.arrays[e.array];
+        std::string slot = a.name;
+        if (a.rows > 1) {
+            const sim::RowCol rc = a.rowCol(e.index);
+            slot += "[" + std::to_string(rc.row) + "][" + std::to_string(rc.col) + "]";
+        } else {
+            slot += "[" + std::to_string(e.index) + "]";
+        }
+        line = e.line;
+        return "in block (" + std::to_string(block.x) + ", " + std::to_string(block.y) + "), thread " +
+               threadText(t.block, e.thread) + " read " + slot + " at line " + std::to_string(e.line) +
+               (std::isnan(e.value) ? " before any thread had stored it"
+                                    : " before the value it needed was stored there");
+    }
+    return "";
+}
+
+/// The checks of one hidden size, judged on the simulation `r` of the student's kernel
+/// (`exerciseChecks`: also the exercise's own ones). Runs in the child.
+std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::Scenario& s, const sim::Simulation& r,
+                         const std::string& size, bool exerciseChecks)
+{
+    std::vector<Check> out;
+    const std::string& family = x.launch.family;
+    if (!r.error.empty()) {
+        const bool barrier = r.error.find("barrier") != std::string::npos;
+        const unsigned line = lineIn(r.error);
+        out.push_back(Check{(barrier ? "barriers " : "runs ") + size, false, false,
+                            at(file, line) + "at " + size + ", " + r.error +
+                                (barrier ? " (every thread of a block must reach each __syncthreads(), PMPP sec. 4.3)" : ""),
+                            line});
+        return out;
+    }
+    out.push_back(Check{"runs " + size, true, false, "no thread faulted at " + size, 0});
+    out.push_back(Check{"barriers " + size, true, false, "every thread reached every barrier it waited at", 0});
+
+    const int p = r.arrayIndex("P");
+    const std::vector<sim::LineMemory> stores = globalLines(r, p, true);
+    const unsigned storeLine = stores.size() == 1 ? stores.front().line : 0;
+    if (r.matchesReference) {
+        out.push_back(Check{"correct " + size, true, false, "P equals the CPU reference bit for bit at " + size, 0});
+    } else {
+        size_t i = 0;
+        while (i < r.P.size() && std::memcmp(&r.P[i], &r.reference[i], sizeof(float)) == 0) ++i;
+        size_t wrong = 0;
+        for (size_t n = 0; n < r.P.size(); ++n) wrong += std::memcmp(&r.P[n], &r.reference[n], sizeof(float)) != 0;
+        std::string d;
+        unsigned line = storeLine;
+        if (i >= r.P.size()) {
+            d = "P differs from the CPU reference at " + size;
+        } else {
+            const std::string name = elementName(r, p, static_cast<long long>(i), family);
+            const std::optional<sim::Writer> w = sim::writerOf(r, p, static_cast<long long>(i));
+            if (!w) {
+                line = 0;
+                d = "at " + size + ", " + name + " was never written (the reference gives " + floatText(r.reference[i]) +
+                    "): no thread stores it; check that the grid covers all of P and that the boundary check lets that "
+                    "thread through";
+            } else {
+                d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
+                    floatText(r.reference[i]) + "; " + writerText(r, p, static_cast<long long>(i)) + " stored it" +
+                    (storeLine ? " at line " + std::to_string(storeLine) : std::string());
+                // A stale shared read in the writer's block names the line where it went wrong.
+                unsigned readLine = 0;
+                if (const std::string stale = firstStaleRead(s, w->block, w->thread, readLine); !stale.empty()) {
+                    d += "; " + stale;
+                    line = readLine;
+                }
+            }
+            d += " (" + std::to_string(wrong) + " of " + std::to_string(r.P.size()) + " elements differ)";
+        }
+        out.push_back(Check{"correct " + size, false, false, at(file, line) + d, line});
+    }
+
+    const uint64_t hazards = r.hazards.raw + r.hazards.war + r.hazards.waw;
+    if (hazards == 0) {
+        out.push_back(Check{"no races " + size, true, false, "no two threads touch a shared slot without a barrier between", 0});
+    } else {
+        // The site with the most access pairs names the missing barrier best: without the
+        // barrier after the load most pairs are RAW, without the one after the use WAR.
+        sim::HazardLog top;
+        if (!r.hazards.sites.empty())
+            top.sites = {*std::max_element(r.hazards.sites.begin(), r.hazards.sites.end(),
+                                           [](const sim::HazardSite& a, const sim::HazardSite& b) {
+                                               return std::tie(a.count, b.kind) < std::tie(b.count, a.kind);
+                                           })};
+        std::string report = top.report(r.arrays, r.block);
+        report = report.substr(0, report.find('\n'));
+        const std::vector<sim::HazardSite>& sites = top.sites;
+        const unsigned line = sites.empty() ? 0 : sites.front().secondLine;
+        out.push_back(Check{"no races " + size, false, false,
+                            at(file, line) + report + " (" + std::to_string(r.hazards.raw) + " RAW, " +
+                                std::to_string(r.hazards.war) + " WAR, " + std::to_string(r.hazards.waw) + " WAW at " + size +
+                                "; PMPP sec. 5.4: a barrier after the tile load and one after its use)",
+                            line});
+    }
+    if (r.hazards.uninitialised == 0 || r.hazards.uninitialisedSites.empty()) {
+        out.push_back(Check{"initialised shared " + size, true, false, "every shared read found a value a thread had stored", 0});
+    } else {
+        sim::HazardLog first;
+        first.uninitialisedSites = {r.hazards.uninitialisedSites.front()};
+        std::string report = first.report(r.arrays, r.block);
+        report = report.substr(0, report.find('\n'));
+        const unsigned line = first.uninitialisedSites.front().line;
+        out.push_back(Check{"initialised shared " + size, false, false,
+                            at(file, line) + report + " (at " + size + "; a load the kernel forgot, such as a halo cell)",
+                            line});
+    }
+    if (!exerciseChecks) return out;
+
+    if (x.checks.onePer == "row" || x.checks.onePer == "column") {
+        const bool rows = x.checks.onePer == "row";
+        const std::vector<long long> w = writers(r, p);
+        const sim::ArrayInfo& a = r.arrays.at(p);
+        std::optional<Check> bad;
+        for (int outer = 0; outer < (rows ? a.rows : a.cols) && !bad; ++outer)
+            for (int inner = 1; inner < (rows ? a.cols : a.rows) && !bad; ++inner) {
+                const long long first = rows ? a.flat(outer, 0) : a.flat(0, outer);
+                const long long here = rows ? a.flat(outer, inner) : a.flat(inner, outer);
+                // An element nobody wrote is the `correct` check's to report.
+                if (w[static_cast<size_t>(here)] >= 0 && w[static_cast<size_t>(first)] >= 0 &&
+                    w[static_cast<size_t>(here)] != w[static_cast<size_t>(first)])
+                    bad = Check{std::string("one thread per ") + x.checks.onePer, false, false,
+                                at(file, storeLine) + elementName(r, p, first, family) + " was computed by " +
+                                    writerText(r, p, first) + " but " + elementName(r, p, here, family) + " by " +
+                                    writerText(r, p, here) + ": this exercise asks for one thread per whole " +
+                                    x.checks.onePer + " of P",
+                                storeLine};
+            }
+        out.push_back(bad ? *bad
+                          : Check{std::string("one thread per ") + x.checks.onePer, true, false,
+                                  "each " + x.checks.onePer + " of P was computed by one thread", 0});
+    }
+    if (x.checks.minOutputsPerThread > 0) {
+        const std::vector<long long> w = writers(r, p);
+        std::vector<long long> distinct;
+        for (long long v : w)
+            if (v >= 0) distinct.push_back(v);
+        const size_t written = distinct.size();
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        const double each = distinct.empty() ? 0.0 : static_cast<double>(written) / static_cast<double>(distinct.size());
+        const bool ok = each >= x.checks.minOutputsPerThread;
+        out.push_back(Check{"thread coarsening", ok, false,
+                            ok ? "each thread computes " + twoDecimals(each) + " elements of P on average"
+                               : at(file, storeLine) + "your threads compute " + twoDecimals(each) +
+                                     " elements of P each on average; coarsening asks for at least " +
+                                     std::to_string(x.checks.minOutputsPerThread) +
+                                     " (PMPP sec. 6.3: each thread computes COARSE_FACTOR elements of a row, reusing its Mds tile)",
+                            ok ? 0 : storeLine});
+    }
+    if (x.checks.coalesced) {
+        // The reference kernel on the same problem, at the student's tile where it has it.
+        sim::Scenario rs = scenarioFor(x, x.reference, {s.j, s.k, s.l, s.height, s.width}, s.tile, s.seed);
+        if (!sim::validate(rs).empty()) rs.tile = rs.kernelInfo()->defaultTile;
+        sim::SimOptions o;
+        o.trace = false;
+        o.threads = 1;
+        o.detectHazards = false;
+        const sim::Simulation ref = sim::simulate(rs, o);
+        const int n = r.arrayIndex("N");
+        const std::vector<sim::LineMemory> mine = globalLines(r, n, false);
+        const double own = sectorsPerRequest(mine), theirs = sectorsPerRequest(globalLines(ref, ref.arrayIndex("N"), false));
+        const bool ok = own <= theirs * 1.25 + 1e-9;
+        unsigned line = 0;
+        double worst = 0;
+        for (const sim::LineMemory& l : mine)
+            if (l.requests && static_cast<double>(l.sectors) / static_cast<double>(l.requests) > worst) {
+                worst = static_cast<double>(l.sectors) / static_cast<double>(l.requests);
+                line = l.line;
+            }
+        out.push_back(Check{"coalesced", ok, false,
+                            ok ? "global loads of N take " + twoDecimals(own) + " sectors per request (" + x.reference +
+                                     ": " + twoDecimals(theirs) + ")"
+                               : at(file, line) + "your global loads of N take " + twoDecimals(own) +
+                                     " 32-byte sectors per request (" + twoDecimals(worst) + " on line " +
+                                     std::to_string(line) + ") where " + x.reference + "'s take " + twoDecimals(theirs) +
+                                     ": consecutive threadIdx.x must read consecutive addresses of N" +
+                                     (x.launch.nLayout == "column-major"
+                                          ? ", and N is stored column-major here, so walk down a column and turn the corner in shared memory (PMPP sec. 6.1)"
+                                          : " (PMPP sec. 6.1)"),
+                            ok ? 0 : line});
+    }
+    return out;
+}
+
+json toJson(const std::vector<Check>& checks)
+{
+    json a = json::array();
+    for (const Check& c : checks)
+        a.push_back({{"name", c.name}, {"passed", c.passed}, {"diagnosis", c.diagnosis}, {"line", c.line}});
+    return a;
+}
+
+std::vector<Check> fromJson(const json& a)
+{
+    std::vector<Check> out;
+    for (const json& c : a)
+        out.push_back(Check{c.at("name").get<std::string>(), c.at("passed").get<bool>(), false,
+                            c.at("diagnosis").get<std::string>(), c.at("line").get<unsigned>()});
+    return out;
+}
+
+/// Runs size `z` in a child process and returns its checks; a child that timed out,
+/// crashed or ran out of memory gives one failing `runs` check with the sandbox's sentence.
+std::vector<Check> runSize(const Exercise& x, const std::string& file, const std::string& kernel, const ExerciseSize& z,
+                           int tile, uint64_t seed, bool exerciseChecks)
+{
+    const std::string size = z.text(x.launch.family);
+    sim::Scenario s = scenarioFor(x, kernel, z, tile, seed);
+    if (const std::string why = sim::validate(s); !why.empty()) {
+        const sim::KernelInfo* info = s.kernelInfo();
+        if (info && info->squareOnly && (z.j != z.k || z.k != z.l))
+            return {Check{"runs " + size, false, false,
+                          file + ": your kernel takes one size (Width), so it can only multiply square matrices, but "
+                                 "this exercise also has " + size + ": take int j, int k, int l instead (M j x k, N k x l, P j x l)",
+                          0}};
+        return {Check{"runs " + size, false, false, "TileScope cannot launch your kernel at " + size + ": " + why, 0}};
+    }
+    sim::SimOptions opt;
+    opt.trace = false;
+    opt.threads = 1;   // the child runs every block on its one thread: no pool to fork
+    const sim::WorkEstimate e = sim::estimateWork(s, opt);
+    const double seconds = 5 + 10 * e.seconds() * (x.checks.coalesced ? 2 : 1);
+    const uint64_t bytes = std::max<uint64_t>(uint64_t{4} << 30, 3 * e.bytes());
+
+    std::FILE* shared = std::tmpfile();   // the child's checks, read back after it ended
+    if (!shared) return {Check{"runs " + size, false, false, "cannot create a temporary file for the child's result", 0}};
+    const pid_t parent = getpid();
+    std::string message;
+    const std::optional<int> status = continueInChild(seconds, bytes, "", &message);
+    const bool child = getpid() != parent;
+    if (!status) {
+        // In the child (or here, when no child could be started): simulate and judge.
+        std::string text;
+        try {
+            const sim::Simulation r = sim::simulate(s, opt, e);
+            text = toJson(judge(x, file, s, r, size, exerciseChecks)).dump();
+        } catch (const std::exception& ex) {
+            text = toJson({Check{"runs " + size, false, false, std::string("the simulation failed: ") + ex.what(), 0}}).dump();
+        }
+        if (!child) {
+            std::fclose(shared);
+            return fromJson(json::parse(text));
+        }
+        std::fwrite(text.data(), 1, text.size(), shared);
+        std::fflush(shared);
+        _exit(0);
+    }
+    std::string text;
+    std::rewind(shared);
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, shared)) > 0;) text.append(buf, n);
+    std::fclose(shared);
+    if (*status == 0 && !text.empty()) {
+        try {
+            return fromJson(json::parse(text));
+        } catch (const std::exception&) {
+        }
+    }
+    if (message.empty()) message = "your kernel's run ended with status " + std::to_string(*status);
+    return {Check{"runs " + size, false, false, "at " + size + ", " + message, 0}};
+}
+
+}  // namespace
+
+bool Grade::passed() const
+{
+    return !checks.empty() && std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.passed || c.skipped; });
+}
+
+std::optional<Check> timeOnGpu(const Exercise&, const std::string&, const LoadResult&)
+{
+    // The NVRTC build and the timing against the reference come with the GPU path.
+    return std::nullopt;
+}
+
+Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions& options)
+{
+    Grade g;
+    g.exercise = x.name;
+    g.kernelFile = kernelFile;
+    LoadOptions lo;
+    lo.launch = x.launch;
+    lo.cacheDir = options.cacheDir;
+    lo.useCache = options.useCache;
+    const LoadResult loaded = loadKernelFile(kernelFile, lo);
+    if (!loaded.ok()) {
+        Check c{"compiles", false, false, "", 0};
+        if (loaded.errors.empty()) {
+            c.diagnosis = kernelFile + ": the kernel could not be loaded";
+        } else {
+            c.diagnosis = formatDiagnostic(kernelFile, loaded.errors.front());
+            c.line = loaded.errors.front().line;
+            if (loaded.errors.size() > 1)
+                c.diagnosis += " (and " + std::to_string(loaded.errors.size() - 1) + " more error" +
+                               (loaded.errors.size() > 2 ? "s" : "") + ")";
+        }
+        g.checks.push_back(c);
+        return g;
+    }
+    g.checks.push_back(Check{"compiles", true, false, std::string("your kernel ") + loaded.info->name + " compiled", 0});
+    const bool tiled = !loaded.info->tiles.empty();
+    if (x.checks.tiled)
+        g.checks.push_back(tiled ? Check{"tiled", true, false, "your kernel keeps its tiles in __shared__ arrays", 0}
+                                 : Check{"tiled", false, false,
+                                         kernelFile + std::string(": your kernel declares no __shared__ array: this exercise asks for "
+                                                      "tiles in shared memory that the block loads together (PMPP sec. 5.4)"),
+                                         0});
+    const int tile = tiled ? loaded.info->tiles.front() : x.tile ? x.tile : 16;
+    std::string stopped;   // the size where the kernel ran out of time: the larger ones are not run
+    for (size_t i = 0; i < x.sizes.size(); ++i) {
+        const std::string size = x.sizes[i].text(x.launch.family);
+        if (!stopped.empty()) {
+            g.checks.push_back(Check{"runs " + size, false, false,
+                                     "not run: your kernel did not finish at " + stopped + ", so it was not started again", 0});
+            continue;
+        }
+        const bool last = i + 1 == x.sizes.size();
+        for (Check& c : runSize(x, kernelFile, loaded.info->name, x.sizes[i], tile, 2026 + i, last)) {
+            if (!c.passed && (c.diagnosis.find("ran longer than") != std::string::npos ||
+                              c.diagnosis.find("more CPU time than allowed") != std::string::npos))
+                stopped = size;
+            g.checks.push_back(std::move(c));
+        }
+    }
+    if (std::optional<Check> gpu = timeOnGpu(x, kernelFile, loaded))
+        g.checks.push_back(*gpu);
+    else
+        g.checks.push_back(Check{"gpu", true, true,
+                                 "skipped: no GPU (the time against " + x.reference + " is measured on a CUDA device)", 0});
+    return g;
+}
+
+}  // namespace ts::student

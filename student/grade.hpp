@@ -1,0 +1,57 @@
+// Grading a student's kernel file against an exercise (student/exercise.hpp): it compiles,
+// then on each hidden size it runs without a fault, gives P bit for bit as the CPU
+// reference, has no shared-memory race and no barrier only part of a block reaches, and it
+// passes the exercise's own checks (tiles, coalesced loads of N, one thread per row or
+// column, thread coarsening). Every run happens in a child process (student/sandbox.hpp),
+// so an endless loop or a crash of the student's kernel never takes the grader down. No UI
+// and no printing: the caller (tilescope-cli grade) shows the checks.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "student/exercise.hpp"
+#include "student/module.hpp"
+
+namespace ts::student {
+
+/// The verdict of one check.
+struct Check {
+    std::string name;        ///< "compiles", "runs 33x17x45", "correct 64x64x64", "coalesced", "gpu", ...
+    bool passed = false;
+    bool skipped = false;    ///< not judged here (no GPU): counts as passed
+    /// One sentence: why it failed, with the student's file:line where there is one; what
+    /// was checked when it passed.
+    std::string diagnosis;
+    unsigned line = 0;       ///< the line in the student's file the diagnosis names; 0 none
+};
+
+/// What grade() found.
+struct Grade {
+    std::string exercise;    ///< the exercise's name
+    std::string kernelFile;
+    std::vector<Check> checks;
+    /// Every check passed (or was skipped).
+    bool passed() const;
+};
+
+/// How grade() builds and runs.
+struct GradeOptions {
+    std::string cacheDir;    ///< LoadOptions::cacheDir
+    bool useCache = true;    ///< LoadOptions::useCache
+};
+
+/// Grades the kernel file `kernelFile` on exercise `x`. A file that does not compile gives
+/// one failing `compiles` check (the front end's or the compiler's first error, as a
+/// compiler prints it) and nothing else; otherwise every hidden size is run in its own
+/// child process with a wall-time and a memory limit. The exercise's own checks are judged
+/// on its last hidden size. Never throws for a bad kernel.
+Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions& options = {});
+
+/// The `gpu` check: the student's kernel built with NVRTC, run on the GPU on the exercise's
+/// last hidden size, its P compared with the simulator's and its time with the reference
+/// kernel's. nullopt where that cannot be done here (no GPU, or no NVRTC in this build):
+/// grade() then reports the check as skipped. To be filled in by the GPU path (issue 27).
+std::optional<Check> timeOnGpu(const Exercise& x, const std::string& kernelFile, const LoadResult& loaded);
+
+}  // namespace ts::student

@@ -1,0 +1,264 @@
+// The grader (student/grade.hpp) and its exercises (assets/exercises/): every reference
+// solution (tests/student/solutions/) passes its exercise, every starter fails with a
+// diagnosis, every wrong kernel of tests/student/wrong/ that names an exercise gets its own
+// diagnosis with its line from `tilescope-cli grade --json`, and a malformed exercise file
+// is one sentence with the file and the line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "student/exercise.hpp"
+#include "student/grade.hpp"
+
+namespace {
+
+using namespace ts;
+namespace fs = std::filesystem;
+
+const std::string kSource = TILESCOPE_SOURCE_DIR;
+
+student::GradeOptions options()
+{
+    student::GradeOptions o;
+    o.cacheDir = TILESCOPE_STUDENT_CACHE;
+    return o;
+}
+
+std::string describe(const student::Grade& g)
+{
+    std::string s;
+    for (const student::Check& c : g.checks)
+        s += (c.skipped ? "SKIP " : c.passed ? "PASS " : "FAIL ") + c.name + ": " + c.diagnosis + "\n";
+    return s;
+}
+
+/// The message of the ExerciseError that parsing `text` as `path` throws ("" if none).
+std::string parseError(const std::string& text, const std::string& path = kSource + "/assets/exercises/x.toml")
+{
+    try {
+        student::parseExercise(text, path);
+    } catch (const student::ExerciseError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+const std::string kGood = "title = \"t\"\npmpp = \"5.5\"\nstatement = \"s\"\nstarter = \"tiled-matmul.cu\"\n"
+                          "reference = \"matmul-tiled\"\nsizes = [[33, 17, 45], [64, 64, 64]]\n"
+                          "[launch]\nfamily = \"matmul\"\n";
+
+TEST(Exercise, AWellFormedFileReadsFieldByField)
+{
+    const student::Exercise x = student::parseExercise(kGood + "[checks]\ntiled = true\ncoalesced = true\n",
+                                                       kSource + "/assets/exercises/my-own.toml");
+    EXPECT_EQ(x.name, "my-own");
+    EXPECT_EQ(x.section, "5.5");
+    EXPECT_EQ(x.reference, "matmul-tiled");
+    ASSERT_EQ(x.sizes.size(), 2u);
+    EXPECT_EQ(x.sizes[0].j, 33);
+    EXPECT_EQ(x.sizes[0].k, 17);
+    EXPECT_EQ(x.sizes[0].l, 45);
+    EXPECT_EQ(x.sizes[0].text("matmul"), "33x17x45");
+    EXPECT_TRUE(x.checks.tiled);
+    EXPECT_TRUE(x.checks.coalesced);
+    EXPECT_TRUE(x.checks.onePer.empty());
+}
+
+TEST(Exercise, EveryMistakeIsOneSentenceWithTheFileAndLine)
+{
+    const std::string file = kSource + "/assets/exercises/x.toml";
+    // A TOML syntax error, on line 3.
+    EXPECT_NE(parseError("title = \"t\"\npmpp = \"5.5\"\nstatement = \n").find(file + ", line 3"), std::string::npos)
+        << parseError("title = \"t\"\npmpp = \"5.5\"\nstatement = \n");
+    // A misspelt key on line 9 (after the 8 good lines).
+    const std::string typo = parseError(kGood + "sizs = [[1, 1, 1]]\n");
+    EXPECT_NE(typo.find(file + ", line 9: unknown key 'sizs'"), std::string::npos) << typo;
+    // A matmul size of two numbers, on line 6.
+    std::string bad = kGood;
+    bad.replace(bad.find("[[33, 17, 45]"), 13, "[[33, 17]");
+    const std::string size = parseError(bad);
+    EXPECT_NE(size.find(file + ", line 6: each size of a matmul exercise is [j, k, l]"), std::string::npos) << size;
+    // An unknown reference kernel, on line 5.
+    bad = kGood;
+    bad.replace(bad.find("matmul-tiled"), 12, "matmul-fast");
+    EXPECT_NE(parseError(bad).find(file + ", line 5: reference names no kernel"), std::string::npos) << parseError(bad);
+    // A starter that is not there.
+    bad = kGood;
+    bad.replace(bad.find("tiled-matmul.cu"), 15, "nothing-here.cu");
+    EXPECT_NE(parseError(bad).find("line 4: the starter file"), std::string::npos) << parseError(bad);
+    // No [launch] table.
+    EXPECT_NE(parseError(kGood.substr(0, kGood.find("[launch]"))).find("[launch] table"), std::string::npos);
+    // coalesced on a convolution.
+    bad = kGood;
+    bad.replace(bad.find("matmul-tiled"), 12, "conv1d-tiled");
+    bad.replace(bad.find("[[33, 17, 45], [64, 64, 64]]"), 28, "[[100]]");
+    bad.replace(bad.find("\"matmul\""), 8, "\"conv1d\"");
+    EXPECT_EQ(parseError(bad), "");
+    EXPECT_NE(parseError(bad + "[checks]\ncoalesced = true\n").find("apply to matmul exercises only"), std::string::npos);
+}
+
+/// The shipped exercises: at least the eight of issue 27, each with a starter file, a
+/// ragged size and a square one, and a solution in tests/student/solutions/.
+TEST(Exercise, TheShippedOnesHaveARaggedAndASquareSizeAndASolution)
+{
+    const std::vector<student::Exercise> all = student::listExercises();
+    std::set<std::string> names;
+    for (const student::Exercise& x : all) {
+        SCOPED_TRACE(x.name);
+        names.insert(x.name);
+        EXPECT_TRUE(fs::is_regular_file(x.starter));
+        EXPECT_TRUE(fs::is_regular_file(kSource + "/tests/student/solutions/" + x.name + ".cu"));
+        EXPECT_FALSE(x.statement.empty());
+        bool ragged = false, square = false;
+        for (const student::ExerciseSize& z : x.sizes) {
+            if (x.launch.family == "matmul") {
+                square |= z.j == z.k && z.k == z.l;
+                ragged |= z.j != z.k || z.k != z.l;
+            } else if (x.launch.family == "conv2d") {
+                square |= z.height == z.width;
+                ragged |= z.height != z.width;
+            } else {
+                square |= z.width % 8 == 0;   // a whole number of tiles of the starter's TILE_SIZE 8
+                ragged |= z.width % 8 != 0;
+            }
+        }
+        EXPECT_TRUE(ragged);
+        EXPECT_TRUE(square);
+    }
+    for (const char* n : {"matmul-row-per-thread", "matmul-column-per-thread", "tiled-matmul", "tiled-matmul-boundary",
+                          "corner-turning", "thread-coarsening", "conv1d-tiled-halo", "conv2d-tiled"})
+        EXPECT_EQ(names.count(n), 1u) << n;
+}
+
+TEST(Grade, EverySolutionPassesAndEveryStarterFails)
+{
+    for (const student::Exercise& x : student::listExercises()) {
+        SCOPED_TRACE(x.name);
+        const student::Grade good = student::grade(x, kSource + "/tests/student/solutions/" + x.name + ".cu", options());
+        EXPECT_TRUE(good.passed()) << describe(good);
+        // compiles, one check per size at least, gpu
+        EXPECT_GE(good.checks.size(), 2 + x.sizes.size());
+        const student::Grade starter = student::grade(x, x.starter, options());
+        EXPECT_FALSE(starter.passed()) << describe(starter);
+        size_t failing = 0;
+        for (const student::Check& c : starter.checks)
+            if (!c.passed && !c.skipped) {
+                ++failing;
+                EXPECT_FALSE(c.diagnosis.empty()) << c.name;
+            }
+        EXPECT_GT(failing, 0u);
+        // The starter compiles: it is a skeleton to fill in, not a syntax exercise.
+        ASSERT_FALSE(starter.checks.empty());
+        EXPECT_TRUE(starter.checks.front().passed) << describe(starter);
+    }
+}
+
+/// Runs tilescope-cli with `args`; its exit status and stdout (stderr with it when `both`).
+int cli(const std::string& args, std::string& out, bool both = false)
+{
+    const std::string cmd = "TILESCOPE_CACHE_DIR='" TILESCOPE_STUDENT_CACHE "' '" TILESCOPE_CLI "' " + args +
+                            (both ? " 2>&1" : " 2>/dev/null");
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    std::array<char, 4096> buf{};
+    out.clear();
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The wrong corpus: a file with `// grade: EXERCISE` is graded on that exercise; some
+/// failing check's diagnosis holds its `// grade-expect:` text (else its `// expect:`
+/// text), on the line `// grade-line:` gives. tilescope-cli exits 1 and never crashes.
+TEST(GradeCli, EveryWrongKernelGetsItsOwnDiagnosisWithItsLine)
+{
+    size_t graded = 0;
+    std::set<std::string> exercises;
+    for (const fs::directory_entry& e : fs::directory_iterator(kSource + "/tests/student/wrong")) {
+        if (e.path().extension() != ".cu") continue;
+        SCOPED_TRACE(e.path().filename().string());
+        std::ifstream in(e.path());
+        std::string line, exercise, expect, gradeExpect;
+        unsigned wantLine = 0;
+        while (std::getline(in, line)) {
+            if (line.rfind("// expect: ", 0) == 0) expect = line.substr(11);
+            if (line.rfind("// grade: ", 0) == 0) exercise = line.substr(10);
+            if (line.rfind("// grade-expect: ", 0) == 0) gradeExpect = line.substr(17);
+            if (line.rfind("// grade-line: ", 0) == 0) wantLine = static_cast<unsigned>(std::stoul(line.substr(15)));
+        }
+        if (exercise.empty()) continue;
+        ++graded;
+        exercises.insert(exercise);
+        const std::string want = gradeExpect.empty() ? expect : gradeExpect;
+        std::string out;
+        const int status = cli("grade --exercise " + exercise + " --kernel-file '" + e.path().string() + "' --json", out);
+        EXPECT_EQ(status, 1) << out;
+        nlohmann::json j;
+        ASSERT_NO_THROW(j = nlohmann::json::parse(out)) << out;
+        EXPECT_EQ(j["exercise"], exercise);
+        EXPECT_EQ(j["kernel_file"], e.path().string());
+        EXPECT_FALSE(j["passed"].get<bool>());
+        bool found = false;
+        for (const nlohmann::json& c : j["checks"]) {
+            if (c["passed"].get<bool>()) continue;
+            const std::string d = c["diagnosis"].get<std::string>();
+            if (d.find(want) == std::string::npos) continue;
+            found = true;
+            if (wantLine) EXPECT_EQ(c["line"].get<unsigned>(), wantLine) << d;
+            break;
+        }
+        EXPECT_TRUE(found) << "no failing check says: " << want << "\n" << out;
+    }
+    EXPECT_GE(graded, 15u);
+    EXPECT_GE(exercises.size(), 5u);
+}
+
+TEST(GradeCli, HumanOutputListAndBadInput)
+{
+    std::string out;
+    EXPECT_EQ(cli("grade --exercise tiled-matmul-boundary --kernel-file '" + kSource +
+                      "/tests/student/solutions/tiled-matmul-boundary.cu'",
+                  out),
+              0)
+        << out;
+    EXPECT_NE(out.find("PASS correct 33x17x45\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("SKIP gpu: no GPU"), std::string::npos) << out;
+    EXPECT_NE(out.find("verdict: PASS"), std::string::npos) << out;
+
+    // PMPP Fig. 5.9 as printed (one Width) on the exercise with ragged sizes: told to take j, k, l.
+    EXPECT_EQ(cli("grade --exercise tiled-matmul-boundary --kernel-file '" + kSource + "/tests/student/kernels/pmpp_fig5_9.cu'",
+                  out),
+              1)
+        << out;
+    EXPECT_NE(out.find("FAIL runs 33x17x45: " + kSource + "/tests/student/kernels/pmpp_fig5_9.cu: your kernel takes one "
+                       "size (Width)"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("PASS correct 64x64x64\n"), std::string::npos) << out;
+
+    EXPECT_EQ(cli("grade --list", out), 0) << out;
+    EXPECT_NE(out.find("tiled-matmul-boundary     Tiled matrix multiplication for any size"), std::string::npos) << out;
+    EXPECT_GE(std::count(out.begin(), out.end(), '\n'), 8);
+
+    EXPECT_EQ(cli("grade --exercise no-such-exercise --kernel-file x.cu", out, true), 2) << out;
+    EXPECT_NE(out.find("There is no exercise 'no-such-exercise'; the exercises are"), std::string::npos) << out;
+    EXPECT_EQ(cli("grade --kernel-file x.cu", out, true), 2) << out;
+    EXPECT_EQ(cli("grade --exercise tiled-matmul --kernel-file /no/such/kernel.cu", out, true), 2) << out;
+    EXPECT_NE(out.find("the kernel file '/no/such/kernel.cu' does not exist"), std::string::npos) << out;
+
+    // An instructor's own file with a mistake on line 2.
+    const fs::path dir = fs::path(TILESCOPE_STUDENT_CACHE) / "exercise-test";
+    fs::create_directories(dir);
+    std::ofstream(dir / "mine.toml") << "title = \"mine\"\npmpp = 5.5\n";
+    EXPECT_EQ(cli("grade --exercise '" + (dir / "mine.toml").string() + "' --kernel-file x.cu", out, true), 2) << out;
+    EXPECT_NE(out.find("mine.toml, line 2: pmpp must be a string in quotes."), std::string::npos) << out;
+}
+
+}  // namespace
