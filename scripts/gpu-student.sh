@@ -4,7 +4,8 @@
 # written here by scripts/student-translations.sh), runs the GPU tests of the student path,
 # then for every file in tests/student/kernels and tests/student/solutions
 # `tilescope-cli verify --kernel-file` (compiled by NVRTC, GPU P against the simulator's, bit
-# for bit, at a square and a ragged size) and `bench --kernel-file` (timed beside the
+# for bit, at a square and a ragged size; a solution at its exercise's hidden sizes, with
+# its launch) and `bench --kernel-file` (timed beside the
 # built-in kernel of its kind, and cuBLAS for a matrix multiplication). Logs go to
 # $OUT/student.log (default out/gpu-student); a summary line per file is printed last.
 # Needs beforehand, on the Debian machine: scripts/device-deps.sh (.deps/) and
@@ -64,12 +65,15 @@ bench_sizes() {
 lines=()
 for f in tests/student/kernels/*.cu tests/student/solutions/*.cu; do
   [ -e "$f" ] || continue
-  echo "### verify --kernel-file $f" >>"$log"
-  v=$(timeout 120 "$cli" verify --kernel-file "$f" 2>&1); vrc=$?
+  # An exercise's reference solution gets its exercise's launch (and, in verify, its hidden sizes).
+  ex=()
+  case $f in tests/student/solutions/*) ex=(--exercise "$(basename "$f" .cu)") ;; esac
+  echo "### verify --kernel-file $f ${ex[*]}" >>"$log"
+  v=$(timeout 120 "$cli" verify --kernel-file "$f" "${ex[@]}" 2>&1); vrc=$?
   echo "$v" >>"$log"
-  echo "### bench --kernel-file $f $(bench_sizes "$f")" >>"$log"
+  echo "### bench --kernel-file $f ${ex[*]} $(bench_sizes "$f")" >>"$log"
   # shellcheck disable=SC2046
-  b=$(timeout 120 "$cli" bench --kernel-file "$f" $(bench_sizes "$f") 2>&1); brc=$?
+  b=$(timeout 120 "$cli" bench --kernel-file "$f" "${ex[@]}" $(bench_sizes "$f") 2>&1); brc=$?
   echo "$b" >>"$log"
   cases=$(echo "$v" | grep -cE ': (pass|FAIL)')
   exact=$(echo "$v" | grep -cE 'pass \(GPU P bit-exact|GPU P bit-exact with the simulator')

@@ -28,6 +28,7 @@
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
 #include "sim/engine/work_estimate.hpp"
+#include "student/exercise.hpp"
 #include "student/module.hpp"
 #include "student/sandbox.hpp"
 #endif
@@ -85,6 +86,10 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
         CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
                                           "Your own kernel file (docs/student-kernels.md), compiled by NVRTC and timed "
                                           "first, beside --kernel (default: matmul-tiled or matmul-naive, and cublas)");
+        c->add_option("--exercise", o.exercise,
+                      "With --kernel-file: the exercise (grade --list) whose launch the file gets; --kernel defaults to "
+                      "its reference kernel")
+            ->needs(file);
         c->callback([kernel, file] {
             if (kernel->count() == 0 && file->count() == 0)
                 throw CLI::RequiredError("--kernel NAME or --kernel-file FILE");
@@ -550,8 +555,12 @@ int Commands::runBench()
     // and timed first, beside PMPP's kernel of its kind and cuBLAS unless --kernel names others.
     std::optional<StudentFile> student;
     if (!benchOpt_.kernelFile.empty()) {
-        student = loadStudentFile(benchOpt_.kernelFile);
+        student = loadStudentFile(benchOpt_.kernelFile, benchOpt_.exercise);
         if (!student) return kBadInput;
+        if (benchOpt_.kernel.empty() && !benchOpt_.exercise.empty()) {
+            const std::string reference = student::findExercise(benchOpt_.exercise).reference;
+            benchOpt_.kernel = student->info->family == sim::Family::Matmul ? reference + ",cublas" : reference;
+        }
         if (benchOpt_.kernel.empty()) {
             const sim::Family f = student->info->family;
             const bool tiled = student->info->tiled;

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "sim/engine/simulate.hpp"
+#include "student/exercise.hpp"
 #include "student/module.hpp"
 #include "student/translation_file.hpp"
 
@@ -90,11 +91,20 @@ int runTranslate(const TranslateOptions& o)
 #endif
 }
 
-std::optional<StudentFile> loadStudentFile(const std::string& path)
+std::optional<StudentFile> loadStudentFile(const std::string& path, const std::string& exercise)
 {
+    student::LoadOptions options;
+    if (!exercise.empty()) {
+        try {
+            options.launch = student::findExercise(exercise).launch;
+        } catch (const student::ExerciseError& e) {
+            std::cerr << "tilescope-cli: " << e.what() << "\n";
+            return std::nullopt;
+        }
+    }
     const std::optional<std::string> source = readText(path);
     if (!source) return std::nullopt;
-    const student::LoadResult r = student::loadKernelSource(*source, path);
+    const student::LoadResult r = student::loadKernelSource(*source, path, options);
     for (const student::Diagnostic& d : r.errors) std::cerr << student::formatDiagnostic(path, d) << "\n";
     if (!r.ok()) return std::nullopt;
     StudentFile f;
@@ -116,6 +126,9 @@ void addStudentVerifyOptions(CLI::App* verify, StudentVerifyOptions& o)
     verify->add_option("--kernel-file", o.file,
                        "Verify your own kernel file instead (docs/student-kernels.md): compiled by NVRTC, run on the GPU "
                        "and compared bit for bit with the simulator's run of the same file");
+    verify->add_option("--exercise", o.exercise,
+                       "With --kernel-file: the exercise (grade --list) whose launch the file gets and whose hidden sizes "
+                       "are the cases");
     verify->add_option("--width", o.width, "With --kernel-file: the square case's Width (default 4 x the tile)");
     verify->add_option("--height", o.height, "With --kernel-file: rows of a 2D convolution's N (default: --width)");
     verify->add_option("--j", o.j, "With --kernel-file: rows of M and P of the ragged case");
@@ -131,13 +144,21 @@ int runStudentVerify(const StudentVerifyOptions& o)
         std::cerr << "tilescope-cli: give all three of --j, --k and --l for the ragged case, or none.\n";
         return kBadInput;
     }
-    const std::optional<StudentFile> f = loadStudentFile(o.file);
+    const std::optional<StudentFile> f = loadStudentFile(o.file, o.exercise);
     if (!f) return kBadInput;
     const sim::KernelInfo& info = *f->info;
-    const int t = o.tile ? *o.tile : info.tiled ? info.tiles.front() : 16;
+    std::optional<student::Exercise> x;
+    if (!o.exercise.empty()) x = student::findExercise(o.exercise);
+    const int t = o.tile ? *o.tile : x && x->tile ? x->tile : info.tiled ? info.tiles.front() : 16;
     // A square and a ragged problem: sizes that are multiples of the tile and sizes that are not.
     std::vector<sim::Scenario> cases;
-    if (info.family == sim::Family::Matmul) {
+    if (x && !o.width && !o.j) {
+        // The exercise's hidden sizes, as grade runs them.
+        for (const student::ExerciseSize& z : x->sizes)
+            cases.push_back(info.family == sim::Family::Matmul
+                                ? sim::matmulScenario(info.name, z.j, z.k, z.l, t, {}, o.seed)
+                                : sim::convScenario(info.name, z.height, z.width, t, x->maskWidth, {}, o.seed));
+    } else if (info.family == sim::Family::Matmul) {
         struct Size {
             int j, k, l;
         };
