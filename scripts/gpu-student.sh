@@ -7,7 +7,8 @@
 # for bit, at a square and a ragged size; a solution at its exercise's hidden sizes, with
 # its launch) and `bench --kernel-file` (timed beside the
 # built-in kernel of its kind, and cuBLAS for a matrix multiplication). Logs go to
-# $OUT/student.log (default out/gpu-student); a summary line per file is printed last.
+# $OUT/student.log (default out/gpu-student); a summary line per file goes to
+# $OUT/files.txt as each file finishes and is printed last with the tests' results.
 # Needs beforehand, on the Debian machine: scripts/device-deps.sh (.deps/) and
 # scripts/student-translations.sh (.student-translations/); carry both.
 #   scripts/gpu-student.sh            # TILESCOPE_CUDA_ARCHITECTURES=90-real by default
@@ -26,6 +27,7 @@ export TILESCOPE_CACHE_DIR=$build/student-cache
 log=$out/student.log
 summary=$out/summary.txt
 : >"$log"
+: >"$out/files.txt"
 if [ ! -d "$TILESCOPE_TRANSLATIONS" ]; then
   echo "gpu-student: $TILESCOPE_TRANSLATIONS is missing: run scripts/student-translations.sh on a machine with libclang and carry .student-translations/." | tee "$summary"
   exit 2
@@ -59,7 +61,7 @@ tests_rc=$?
 bench_sizes() {
   if grep -qE '__constant__[^;]*\]\s*\[' "$1"; then echo "--width 2048 --height 2048 --mask-width 5"
   elif grep -q '__constant__' "$1"; then echo "--width 1048576 --mask-width 5"
-  else echo "--width 2048"; fi
+  else echo "--width 1024"; fi
 }
 
 lines=()
@@ -73,7 +75,7 @@ for f in tests/student/kernels/*.cu tests/student/solutions/*.cu; do
   echo "$v" >>"$log"
   echo "### bench --kernel-file $f ${ex[*]} $(bench_sizes "$f")" >>"$log"
   # shellcheck disable=SC2046
-  b=$(timeout 120 "$cli" bench --kernel-file "$f" "${ex[@]}" $(bench_sizes "$f") 2>&1); brc=$?
+  b=$(timeout 120 "$cli" bench --reps 10 --kernel-file "$f" "${ex[@]}" $(bench_sizes "$f") 2>&1); brc=$?
   echo "$b" >>"$log"
   cases=$(echo "$v" | grep -cE ': (pass|FAIL)')
   exact=$(echo "$v" | grep -cE 'pass \(GPU P bit-exact|GPU P bit-exact with the simulator')
@@ -81,6 +83,7 @@ for f in tests/student/kernels/*.cu tests/student/solutions/*.cu; do
   rest=$(echo "$b" | grep -E ' median ' | tail -n +2 | sed -E 's/^([^ ]+) .* median ([0-9.]+) ms.*/\1 \2 ms/' | paste -sd, -)
   lines+=("$(printf '%-44s verify exit %s, %s of %s cases bit-exact | bench exit %s: %s ms; %s' \
     "$f" "$vrc" "$exact" "$cases" "$brc" "${first:--}" "${rest:--}")")
+  echo "${lines[-1]}" >>"$out/files.txt"   # as it goes: kept if the run is stopped at its limit
 done
 
 {
