@@ -151,24 +151,24 @@ CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M, c
     return r;
 }
 
-BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress)
+BenchResult timeConv(const BenchRequest& r, const std::function<void(const std::vector<float>&)>& uploadMask,
+                     const std::function<void(const float*, float*)>& launch, const std::function<void(double)>& progress)
 {
     const sim::Scenario& s = r.scenario;
     if (r.reps < 1)
         throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
     // The same inputs as the simulator draws for this seed (sim::convProblem).
-    const std::vector<float> M = sim::randomInput(sizeM(s), s.seed, 1);
+    const std::vector<float> M = sim::randomInput(convMaskElements(s), s.seed, 1);
     const std::vector<float> N = sim::randomInput(sizeN(s), s.seed, 2);
     prepare(s, M, N);
     requireFreeMemory(4 * 2 * sizeN(s));
     DeviceBuffer<float> dN(sizeN(s)), dP(sizeN(s));
     dN.upload(N, "copying N to the device");
-    uploadMask(s, M);
+    uploadMask(M);
 
     // Two untimed runs, then P poisoned: the timed runs must write every element themselves.
     const std::vector<double> ms = timeRuns(
-        s.kernel, 2, r.reps, [&] { launch<DeviceContext>(s, dN.get(), dP.get()); },
-        [&] { dP.fill(0xFF, "poisoning P"); }, progress);
+        s.kernel, 2, r.reps, [&] { launch(dN.get(), dP.get()); }, [&] { dP.fill(0xFF, "poisoning P"); }, progress);
 
     BenchResult b;
     b.request = r;
@@ -186,6 +186,16 @@ BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& 
     if (progress) progress(1.0);
     return b;
 }
+
+BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress)
+{
+    const sim::Scenario& s = r.scenario;
+    return timeConv(
+        r, [&](const std::vector<float>& M) { uploadMask(s, M); },
+        [&](const float* N, float* P) { launch<DeviceContext>(s, N, P); }, progress);
+}
+
+size_t convMaskElements(const sim::Scenario& s) { return sizeM(s); }
 
 KernelResources convResources(const sim::Scenario& s)
 {

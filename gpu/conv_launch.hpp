@@ -32,6 +32,15 @@ CountedRun runConvCounted(const sim::Scenario& s, const std::vector<float>& M,
 /// kernels); gbytesPerS counts N read once and P written once.
 BenchResult benchConv(const BenchRequest& r, const std::function<void(double)>& progress);
 
+/// benchConv()'s measurement, whatever launches the kernel: `uploadMask(M)` puts the mask
+/// (Mask_Width, or its square, row-major) where the kernel reads it, `launch(N, P)` runs it
+/// on device arrays of height x width elements.
+BenchResult timeConv(const BenchRequest& r, const std::function<void(const std::vector<float>&)>& uploadMask,
+                     const std::function<void(const float*, float*)>& launch, const std::function<void(double)>& progress);
+
+/// Elements of a convolution's mask M: Mask_Width, or its square in 2D.
+size_t convMaskElements(const sim::Scenario& s);
+
 /// kernelResources() for a convolution kernel (s.kernel at its compiled TILE_SIZE s.tile).
 KernelResources convResources(const sim::Scenario& s);
 

@@ -90,6 +90,14 @@ std::vector<double> timeRuns(const std::string& what, int warmups, int reps, con
                              const std::function<void()>& beforeTimed,
                              const std::function<void(double)>& progress);
 
+/// bench()'s measurement of one matrix multiplication of r.scenario, whatever launches it:
+/// the simulator's inputs for the seed, `launch(M, N, P)` on device arrays (M row-major, N
+/// as storedN() lays it out) timed by timeRuns() into a P poisoned before the timed runs, P
+/// checked against the double-precision reference (WrongResult otherwise), and, when
+/// `compareWithSimulator` and the size is small, compared bit for bit with the simulator's P.
+BenchResult timeMatmul(const BenchRequest& r, const std::function<void(const float*, const float*, float*)>& launch,
+                       bool compareWithSimulator, const std::function<void(double)>& progress);
+
 /// The median of `v` (the mean of the middle two for an even count); `v` not empty.
 double median(std::vector<double> v);
 

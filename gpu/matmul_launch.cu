@@ -22,10 +22,10 @@ using Args = sim::MatmulArgs<X>;
 
 bool isCublas(const std::string& name) { return name == "cublas"; }
 
-void checkLaunchable(const DeviceInfo& d, const sim::Scenario& s)
+void checkMatmulSizes(const sim::Scenario& s)
 {
     std::ostringstream e;
-    const int j = s.j, k = s.k, l = s.l, tile = s.tile;
+    const int j = s.j, k = s.k, l = s.l;
     for (auto [what, v] : {std::pair{"j (rows of M and P)", j}, std::pair{"k (columns of M, rows of N)", k},
                            std::pair{"l (columns of N and P)", l}})
         if (v < 1) {
@@ -38,7 +38,14 @@ void checkLaunchable(const DeviceInfo& d, const sim::Scenario& s)
               << "than the kernels' int indices can address.";
             throw LaunchError(e.str());
         }
+}
+
+void checkLaunchable(const DeviceInfo& d, const sim::Scenario& s)
+{
+    checkMatmulSizes(s);
     if (isCublas(s.kernel)) return;
+    std::ostringstream e;
+    const int tile = s.tile;
     const sim::KernelInfo* info = s.kernelInfo();
     if (!info || info->family != sim::Family::Matmul) {
         e << "The GPU path knows the matrix multiplications";

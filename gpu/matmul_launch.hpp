@@ -13,6 +13,10 @@ namespace ts::gpu::detail {
 /// which is not one of the project's kernels (no simulation, no counting instance)?
 bool isCublas(const std::string& name);
 
+/// Checks the sizes of `s` alone: j, k and l at least 1, and M, N and P each addressable
+/// by int indices. Throws LaunchError with one sentence otherwise.
+void checkMatmulSizes(const sim::Scenario& s);
+
 /// Checks that M (s.j x s.k) times N (s.k x s.l) can launch on device `d` with s.kernel (a
 /// registered matrix multiplication or "cublas") and s.tile (TILE_WIDTH of a tiled kernel:
 /// a compiled instance; block edge of an untiled one; ignored by cublas): every size at

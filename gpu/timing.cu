@@ -95,12 +95,12 @@ double checkResult(const sim::Scenario& s, const std::vector<float>& P, const st
 
 }  // namespace
 
-BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
+namespace detail {
+
+BenchResult timeMatmul(const BenchRequest& r, const std::function<void(const float*, const float*, float*)>& launch,
+                       bool compareWithSimulator, const std::function<void(double)>& progress)
 {
     const sim::Scenario& s = r.scenario;
-    if (sim::isConvolution(s)) return benchConv(r, progress);
-    const DeviceInfo& dev = requireDevice();
-    checkLaunchable(dev, s);
     if (r.reps < 1)
         throw LaunchError("The number of timed repeats must be at least 1; got " + std::to_string(r.reps) + ".");
     const size_t sizeM = size_t(s.j) * s.k, sizeN = size_t(s.k) * s.l, sizeP = size_t(s.j) * s.l;
@@ -112,16 +112,10 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     dM.upload(M, "copying M to the device");
     dN.upload(storedN(s, N), "copying N to the device");
 
-    std::optional<CublasSgemm> blas;
-    if (isCublas(s.kernel)) blas.emplace();
-    auto launch = [&] {
-        if (blas) blas->run(dM.get(), dN.get(), dP.get(), s.j, s.k, s.l);
-        else launchMatmul(s, dM.get(), dN.get(), dP.get());
-    };
-
     // Poisoning P after the warm-up: the timed runs must write every element themselves.
-    const std::vector<double> ms =
-        timeRuns(s.kernel, kWarmups, r.reps, launch, [&] { dP.fill(0xFF, "poisoning P"); }, progress);
+    const std::vector<double> ms = timeRuns(
+        s.kernel, kWarmups, r.reps, [&] { launch(dM.get(), dN.get(), dP.get()); },
+        [&] { dP.fill(0xFF, "poisoning P"); }, progress);
 
     BenchResult b;
     b.request = r;
@@ -132,11 +126,28 @@ BenchResult bench(const BenchRequest& r, const std::function<void(double)>& prog
     const double seconds = b.msMedian * 1e-3;
     b.gflops = 2.0 * s.j * s.k * s.l / seconds / 1e9;
     b.gbytesPerS = 4.0 * (sizeM + sizeN + sizeP) / seconds / 1e9;
-    if (!blas && 1ull * s.j * s.k * s.l <= kSimulateLimit) {
-        b.bitExactVsSim = matchesSimulator(s, P);
-    }
+    if (compareWithSimulator && 1ull * s.j * s.k * s.l <= kSimulateLimit) b.bitExactVsSim = matchesSimulator(s, P);
     if (progress) progress(1.0);
     return b;
+}
+
+}  // namespace detail
+
+BenchResult bench(const BenchRequest& r, const std::function<void(double)>& progress)
+{
+    const sim::Scenario& s = r.scenario;
+    if (sim::isConvolution(s)) return benchConv(r, progress);
+    const DeviceInfo& dev = requireDevice();
+    checkLaunchable(dev, s);
+    std::optional<CublasSgemm> blas;
+    if (isCublas(s.kernel)) blas.emplace();
+    return timeMatmul(
+        r,
+        [&](const float* M, const float* N, float* P) {
+            if (blas) blas->run(M, N, P, s.j, s.k, s.l);
+            else launchMatmul(s, M, N, P);
+        },
+        !blas, progress);
 }
 
 }  // namespace ts::gpu

@@ -16,6 +16,8 @@ mkdir -p "$out"
 cd "$root" || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
 export TILESCOPE_REQUIRE_GPU=1   # a missing device fails the GPU tests instead of skipping them
+# A student's kernel files (no libclang there): the translations scripts/student-translations.sh saved.
+[ -d "$root/.student-translations" ] && export TILESCOPE_TRANSLATIONS=${TILESCOPE_TRANSLATIONS:-$root/.student-translations}
 
 results=()
 # run NAME LOG SECONDS CMD...: runs CMD with a time limit, appending to LOG; records the exit status.
@@ -45,7 +47,7 @@ deps=()
 run configure "$out/build.log" 120 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "${deps[@]}" -DTILESCOPE_BUILD_APP=OFF -DTILESCOPE_BUILD_BENCH=OFF -DTILESCOPE_CUDA=ON \
   -DTILESCOPE_CUDA_ARCHITECTURES="$arches"
-run build "$out/build.log" 300 ninja -C "$build" -k 0 -j "$jobs" tilescope-cli tilescope_gpu_tests tilescope_unit_tests startup_links_cublas
+run build "$out/build.log" 300 ninja -C "$build" -k 0 -j "$jobs" tilescope-cli tilescope_gpu_tests tilescope_gpu_student_tests tilescope_unit_tests startup_links_cublas
 
 # Registers and shared memory of each kernel instance (ptxas -v), and the SASS check that
 # nvcc fused every `Pvalue += a * b` into an FFMA in both instantiations (no FMUL/FADD).

@@ -10,12 +10,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
+#include "gpu/student_launch.hpp"
 #include "sim/engine/provenance.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
@@ -420,10 +422,37 @@ bool Grade::passed() const
     return !checks.empty() && std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.passed || c.skipped; });
 }
 
-std::optional<Check> timeOnGpu(const Exercise&, const std::string&, const LoadResult&)
+std::optional<Check> timeOnGpu(const Exercise& x, const std::string& kernelFile, const LoadResult& loaded, int tile)
 {
-    // The NVRTC build and the timing against the reference come with the GPU path.
-    return std::nullopt;
+    if (!gpu::queryDevice().available) return std::nullopt;
+    std::ifstream in(kernelFile, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    gpu::StudentKernel k{text.str(), kernelFile, {}};
+    try {
+        k.translation = translateCuda(k.source, kernelFile);
+    } catch (const std::exception& e) {
+        return Check{"gpu", false, false, std::string("the GPU check could not translate your file: ") + e.what(), 0};
+    }
+    // The largest hidden size: the GPU's P against the simulator's, then both times.
+    sim::Scenario s = scenarioFor(x, loaded.info->name, x.sizes.back(), tile, 2026 + x.sizes.size() - 1);
+    const std::string size = x.sizes.back().text(x.launch.family);
+    if (!sim::validate(s).empty()) return std::nullopt;   // the run checks said why already
+    try {
+        const gpu::StudentGpuCheck c = gpu::checkStudentOnGpu(k, s, x.reference);
+        if (!c.bitExactVsSim)
+            return Check{"gpu", false, false, "on " + c.device + " at " + size + ", the GPU's P is not the simulator's: " + c.why, 0};
+        return Check{"gpu", true, false,
+                     "on " + c.device + " at " + size + ": P equals the simulator's bit for bit; your kernel " +
+                         twoDecimals(c.studentMs * 1000) + " us, " + x.reference + " " + twoDecimals(c.referenceMs * 1000) + " us (" +
+                         twoDecimals(c.referenceMs > 0 ? c.studentMs / c.referenceMs : 0) + "x its time)",
+                     0};
+    } catch (const gpu::StudentCompileError& e) {
+        const unsigned line = e.errors.empty() ? 0 : e.errors.front().line;
+        return Check{"gpu", false, false, std::string("NVRTC: ") + e.what(), line};
+    } catch (const std::exception& e) {
+        return Check{"gpu", false, false, std::string("on the GPU: ") + e.what(), 0};
+    }
 }
 
 Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions& options)
@@ -475,7 +504,11 @@ Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions
             g.checks.push_back(std::move(c));
         }
     }
-    if (std::optional<Check> gpu = timeOnGpu(x, kernelFile, loaded))
+    // On the GPU only a kernel that passed everything else: a wrong one may fault or hang there.
+    const bool allPassed = std::all_of(g.checks.begin(), g.checks.end(), [](const Check& c) { return c.passed; });
+    if (!allPassed)
+        g.checks.push_back(Check{"gpu", true, true, "skipped: the GPU runs a kernel that passed every other check", 0});
+    else if (std::optional<Check> gpu = timeOnGpu(x, kernelFile, loaded, tile))
         g.checks.push_back(*gpu);
     else
         g.checks.push_back(Check{"gpu", true, true,

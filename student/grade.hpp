@@ -48,10 +48,10 @@ struct GradeOptions {
 /// on its last hidden size. Never throws for a bad kernel.
 Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions& options = {});
 
-/// The `gpu` check: the student's kernel built with NVRTC, run on the GPU on the exercise's
-/// last hidden size, its P compared with the simulator's and its time with the reference
-/// kernel's. nullopt where that cannot be done here (no GPU, or no NVRTC in this build):
-/// grade() then reports the check as skipped. To be filled in by the GPU path (issue 27).
-std::optional<Check> timeOnGpu(const Exercise& x, const std::string& kernelFile, const LoadResult& loaded);
+/// The `gpu` check: the student's kernel (loaded as `loaded`, at tile `tile`) built with
+/// NVRTC (gpu/student_launch.hpp), run on the GPU on the exercise's last hidden size, its P
+/// compared with the simulator's bit for bit and its median time with the reference
+/// kernel's. nullopt where there is no GPU: grade() then reports the check as skipped.
+std::optional<Check> timeOnGpu(const Exercise& x, const std::string& kernelFile, const LoadResult& loaded, int tile);
 
 }  // namespace ts::student

@@ -23,7 +23,9 @@
 #include "sim/engine/loaded_binding.hpp"
 #include "sim/teaching/expression.hpp"
 #include "sim/teaching/words.hpp"
+#include "student/kernel_roles.hpp"
 #include "student/module_abi.hpp"
+#include "student/translation_file.hpp"
 
 extern char** environ;
 
@@ -75,16 +77,6 @@ const std::vector<std::string>& compileFlags()
     return f;
 }
 
-/// 64-bit FNV-1a, as hex: the cache key.
-std::string hashOf(const std::string& text)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
-}
-
 /// `s` as the inside of a C++ string literal.
 std::string quoted(const std::string& s)
 {
@@ -95,10 +87,6 @@ std::string quoted(const std::string& s)
     }
     return out;
 }
-
-/// The array or size a kernel parameter receives. Width is a square matmul's one size, or
-/// a convolution's width.
-enum class Role { M, N, P, J, K, L, Width, MaskWidth, Height };
 
 /// The header lines of a kernel file (`// tilescope: KEY = VALUE`, see LaunchHeader), with
 /// the line of each field, or errors for fields it does not know.
@@ -173,94 +161,6 @@ sim::Variables launchVariables(const Translation& t, const sim::Scenario& s, sim
         v["Mask_Width"] = s.maskWidth;
     }
     return v;
-}
-
-/// Assigns each parameter of a matrix multiplication kernel its role, or reports why not.
-std::vector<Role> matmulRoles(const Translation& t, std::vector<Diagnostic>& errors, bool& square)
-{
-    std::vector<Role> roles;
-    square = false;
-    std::vector<const KernelParam*> pointers;
-    for (const KernelParam& p : t.params)
-        if (p.kind != KernelParam::Kind::Int) pointers.push_back(&p);
-    const bool named = [&] {
-        int m = 0, n = 0, pp = 0;
-        for (const KernelParam* p : pointers) m += p->name == "M", n += p->name == "N", pp += p->name == "P";
-        return m == 1 && n == 1 && pp == 1;
-    }();
-    if (pointers.size() != 3) {
-        errors.push_back(Diagnostic{t.params.empty() ? 0 : t.params.front().line, 0,
-                                    "a matrix multiplication kernel takes three float pointers, M, N and P (this one takes " +
-                                        std::to_string(pointers.size()) + ")"});
-        return roles;
-    }
-    int order = 0;
-    for (const KernelParam& p : t.params) {
-        if (p.kind != KernelParam::Kind::Int) {
-            const Role r = named ? (p.name == "M" ? Role::M : p.name == "N" ? Role::N : Role::P)
-                                 : (order == 0 ? Role::M : order == 1 ? Role::N : Role::P);
-            ++order;
-            if (r == Role::P && p.kind == KernelParam::Kind::ConstFloatPointer)
-                errors.push_back(Diagnostic{p.line, 0, "parameter " + p.name +
-                                                           " is the output P, so it cannot be const float*: the kernel writes it"});
-            roles.push_back(r);
-            continue;
-        }
-        if (p.name == "j") roles.push_back(Role::J);
-        else if (p.name == "k") roles.push_back(Role::K);
-        else if (p.name == "l") roles.push_back(Role::L);
-        else if (p.name == "Width" || p.name == "width" || p.name == "n") {
-            roles.push_back(Role::Width);
-            square = true;
-        } else {
-            errors.push_back(Diagnostic{p.line, 0, "int parameter " + p.name +
-                                                       " is not a size TileScope knows: name the sizes j, k and l (M is j x k, "
-                                                       "N is k x l) or Width for square matrices"});
-            roles.push_back(Role::J);
-        }
-    }
-    return roles;
-}
-
-/// Assigns each parameter of a convolution kernel its role (PMPP Fig. 7.8's
-/// `(float* N, float* P, int Mask_Width, int Width)`; 2D adds height), or reports why not.
-std::vector<Role> convRoles(const Translation& t, bool twoD, std::vector<Diagnostic>& errors)
-{
-    std::vector<Role> roles;
-    std::vector<const KernelParam*> pointers;
-    for (const KernelParam& p : t.params)
-        if (p.kind != KernelParam::Kind::Int) pointers.push_back(&p);
-    const unsigned first = t.params.empty() ? 0 : t.params.front().line;
-    if (pointers.size() != 2) {
-        errors.push_back(Diagnostic{first, 0, "a convolution kernel takes two float pointers, the input N and the output P, "
-                                              "and reads the mask from a __constant__ array (this one takes " +
-                                                  std::to_string(pointers.size()) + " pointers)"});
-        return roles;
-    }
-    const bool named = (pointers[0]->name == "N" && pointers[1]->name == "P") ||
-                       (pointers[0]->name == "P" && pointers[1]->name == "N");
-    int order = 0;
-    for (const KernelParam& p : t.params) {
-        if (p.kind != KernelParam::Kind::Int) {
-            const Role r = named ? (p.name == "N" ? Role::N : Role::P) : (order == 0 ? Role::N : Role::P);
-            ++order;
-            if (r == Role::P && p.kind == KernelParam::Kind::ConstFloatPointer)
-                errors.push_back(Diagnostic{p.line, 0, "parameter " + p.name + " is the output P, so it cannot be const float*: the kernel writes it"});
-            roles.push_back(r);
-        } else if (p.name == "Mask_Width" || p.name == "mask_width" || p.name == "maskWidth") {
-            roles.push_back(Role::MaskWidth);
-        } else if (p.name == "Width" || p.name == "width") {
-            roles.push_back(Role::Width);
-        } else if (twoD && (p.name == "height" || p.name == "Height")) {
-            roles.push_back(Role::Height);
-        } else {
-            errors.push_back(Diagnostic{p.line, 0, "int parameter " + p.name + " is not a size TileScope knows: a " +
-                                                       (twoD ? "2D" : "1D") + " convolution kernel takes Mask_Width and " +
-                                                       (twoD ? "height and width" : "Width")});
-            roles.push_back(Role::Width);
-        }
-    }
-    return roles;
 }
 
 /// The generated translation unit: the ABI header, the student's code at its own line
@@ -497,7 +397,7 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         r.errors.push_back(Diagnostic{0, 0, "cannot create the kernel cache folder " + dir + ": " + ec.message()});
         return r;
     }
-    const std::string stem = (fs::path(dir) / (t.kernelName + "-" + hashOf(key))).string();
+    const std::string stem = (fs::path(dir) / (t.kernelName + "-" + textHash(key))).string();
     r.modulePath = stem + ".so";
     if (!options.useCache || !fs::exists(r.modulePath)) {
         t0 = Clock::now();

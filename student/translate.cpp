@@ -1150,23 +1150,6 @@ private:
 
 }  // namespace
 
-const long long* Translation::define(const std::string& name) const
-{
-    for (const auto& [n, v] : defines)
-        if (n == name) return &v;
-    return nullptr;
-}
-
-std::string formatDiagnostic(const std::string& fileName, const Diagnostic& d)
-{
-    std::ostringstream o;
-    o << fileName;
-    if (d.line > 0) o << ':' << d.line;
-    if (d.column > 0) o << ':' << d.column;
-    o << ": error: " << d.message;
-    return o.str();
-}
-
 Translation translateCuda(const std::string& source, const std::string& /*fileName: messages carry lines only*/)
 {
     Translation out;

@@ -28,6 +28,7 @@
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
 #include "sim/engine/work_estimate.hpp"
+#include "student/exercise.hpp"
 #include "student/module.hpp"
 #include "student/sandbox.hpp"
 #endif
@@ -79,7 +80,21 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
         "--kernel", o.kernel,
         kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas, ...; ladder: every rung of the optimisation ladder and cuBLAS"
                    : "Kernel name: matmul-naive or matmul-tiled (list-kernels shows all)");
-    if (kernelFile) {
+    if (kernelFile && kernelList) {
+        // bench: the student's kernel is timed beside the --kernel list (default: PMPP's
+        // kernel of its kind and cuBLAS).
+        CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
+                                          "Your own kernel file (docs/student-kernels.md), compiled by NVRTC and timed "
+                                          "first, beside --kernel (default: matmul-tiled or matmul-naive, and cublas)");
+        c->add_option("--exercise", o.exercise,
+                      "With --kernel-file: the exercise (grade --list) whose launch the file gets; --kernel defaults to "
+                      "its reference kernel")
+            ->needs(file);
+        c->callback([kernel, file] {
+            if (kernel->count() == 0 && file->count() == 0)
+                throw CLI::RequiredError("--kernel NAME or --kernel-file FILE");
+        });
+    } else if (kernelFile) {
         CLI::Option* file = c->add_option("--kernel-file", o.kernelFile,
                                           "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution "
                                           "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
@@ -312,7 +327,7 @@ Commands::Commands(CLI::App& app)
     simulate_->add_flag("--quiet", simQuiet_, "No progress line on stderr (shown on a terminal for runs over 0.3 s)");
 
     bench_ = app.add_subcommand("bench", "Time kernels on the GPU (CUDA events, median after warm-up)");
-    addProblemOptions(bench_, benchOpt_, true);
+    addProblemOptions(bench_, benchOpt_, true, true);
     bench_->add_option("--reps", reps_, "Timed repeats after warm-up")->capture_default_str()->check(CLI::Range(1, 10000));
     bench_->add_flag("--json", benchJson_, "Print one JSON object");
     bench_->add_option("--out", benchOut_,
@@ -327,6 +342,7 @@ Commands::Commands(CLI::App& app)
     verify_->add_option("--seed", verifySeed_, "Seed of the random shapes and inputs")
         ->capture_default_str()
         ->check(seedValidator());
+    addStudentVerifyOptions(verify_, studentVerifyOpt_);
 
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
 
@@ -343,6 +359,7 @@ Commands::Commands(CLI::App& app)
     occupancy_ = addOccupancyCommand(app, occOpt_);
     reductionTable_ = addReductionTableCommand(app, reductionOpt_);
     roofline_ = addRooflineCommand(app, rooflineOpt_);
+    translate_ = addTranslateCommand(app, translateOpt_);
     grade_ = addGradeCommand(app, gradeOpt_);
 }
 
@@ -357,6 +374,7 @@ int Commands::run()
         if (occupancy_->parsed()) return runOccupancy(occOpt_);
         if (reductionTable_->parsed()) return runReductionTable(reductionOpt_);
         if (roofline_->parsed()) return runRoofline(rooflineOpt_);
+        if (translate_->parsed()) return runTranslate(translateOpt_);
         if (grade_->parsed()) return runGrade(gradeOpt_);
     } catch (const gpu::Unavailable& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
@@ -533,7 +551,28 @@ int Commands::runGpuRun()
 
 int Commands::runBench()
 {
+    // A student's kernel file: loaded into the simulator (its launch, its bit-exact check)
+    // and timed first, beside PMPP's kernel of its kind and cuBLAS unless --kernel names others.
+    std::optional<StudentFile> student;
+    if (!benchOpt_.kernelFile.empty()) {
+        student = loadStudentFile(benchOpt_.kernelFile, benchOpt_.exercise);
+        if (!student) return kBadInput;
+        if (benchOpt_.kernel.empty() && !benchOpt_.exercise.empty()) {
+            const std::string reference = student::findExercise(benchOpt_.exercise).reference;
+            benchOpt_.kernel = student->info->family == sim::Family::Matmul ? reference + ",cublas" : reference;
+        }
+        if (benchOpt_.kernel.empty()) {
+            const sim::Family f = student->info->family;
+            const bool tiled = student->info->tiled;
+            benchOpt_.kernel = f == sim::Family::Conv1D   ? (tiled ? "conv1d-tiled" : "conv1d-basic")
+                               : f == sim::Family::Conv2D ? (tiled ? "conv2d-tiled" : "conv2d-basic")
+                                                          : (tiled ? "matmul-tiled,cublas" : "matmul-naive,cublas");
+        }
+        if (!benchOpt_.tile && student->info->tiled) benchOpt_.tile = student->info->tiles.front();
+    }
+    auto isStudent = [&](const sim::Scenario& s) { return student && s.kernel == student->info->name; };
     std::vector<std::string> names;
+    if (student) names.push_back(student->info->name);
     {
         std::stringstream in(benchOpt_.kernel);
         for (std::string n; std::getline(in, n, ',');) {
@@ -586,7 +625,20 @@ int Commands::runBench()
     out["compute_capability"] = dev.computeCapability();
     out["results"] = ordered_json::array();
     std::vector<gpu::BenchResult> results;
-    for (const gpu::BenchRequest& rq : reqs) results.push_back(gpu::bench(rq));
+    std::optional<gpu::StudentBuild> studentBuild;
+    for (const gpu::BenchRequest& rq : reqs) {
+        if (!isStudent(rq.scenario)) {
+            results.push_back(gpu::bench(rq));
+            continue;
+        }
+        try {
+            studentBuild = gpu::buildStudentKernel(student->kernel);
+        } catch (const gpu::StudentCompileError& e) {
+            printCompileErrors(e, benchOpt_.kernelFile);
+            return kBadInput;
+        }
+        results.push_back(gpu::benchStudent(student->kernel, rq));
+    }
     // Each kernel's share of cuBLAS's GFLOPS in the same run, where cuBLAS ran on the same
     // problem (extension: the ladder's last column).
     auto cublasGflops = [&](const sim::Scenario& s) -> std::optional<double> {
@@ -616,7 +668,12 @@ int Commands::runBench()
         // Extension: what the launched instance takes from an SM (not for cuBLAS, whose
         // kernels are its own).
         sim::ResultEntry resources;
-        if (s.kernel != "cublas") {
+        if (isStudent(s)) {
+            r["kernel_file"] = benchOpt_.kernelFile;
+            resources.registers = studentBuild->registers;
+            resources.staticSharedBytes = studentBuild->staticSharedBytes;
+            sim::writeResourceKeys(resources, r);
+        } else if (s.kernel != "cublas") {
             const gpu::KernelResources kr = gpu::kernelResources(s);
             resources.registers = kr.registers;
             resources.staticSharedBytes = kr.staticSharedBytes;
@@ -664,6 +721,11 @@ int Commands::runBench()
 
 int Commands::runVerify()
 {
+    if (!studentVerifyOpt_.file.empty()) {
+        studentVerifyOpt_.seed = verifySeed_;
+        studentVerifyOpt_.threads = simThreads_;
+        return runStudentVerify(studentVerifyOpt_);
+    }
     const gpu::DeviceInfo dev = gpu::queryDevice();
     if (!dev.available) throw gpu::Unavailable(dev.why);
     std::cout << "verify on " << dev.name << " (compute capability " << dev.computeCapability() << ")\n";

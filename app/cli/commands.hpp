@@ -9,6 +9,7 @@
 #include "occupancy_command.hpp"
 #include "reduction_table_command.hpp"
 #include "roofline_command.hpp"
+#include "student_commands.hpp"
 #include "sim/files/scenario_file.hpp"
 
 namespace ts::cli {
@@ -25,9 +26,12 @@ struct ProblemOptions {
     /// tile (KernelInfo::defaultTile: 16 for PMPP's kernels, the tuned one of a ladder rung).
     std::optional<int> tile;
     unsigned long long seed = 1;
-    /// A student's CUDA file (--kernel-file) instead of a built-in kernel: compiled, loaded
-    /// and registered under its kernel's name (student/module.hpp).
+    /// A student's CUDA file (--kernel-file): compiled, loaded and registered under its
+    /// kernel's name (student/module.hpp); simulate runs it instead of --kernel, bench times
+    /// it beside the --kernel list (gpu/student_launch.hpp).
     std::string kernelFile;
+    /// bench --kernel-file --exercise NAME: the exercise whose launch the file gets.
+    std::string exercise;
 };
 
 /// The tile of `o` (--tile), or the default of kernel `kernel` (KernelInfo::defaultTile)
@@ -56,6 +60,9 @@ private:
     ReductionTableOptions reductionOpt_;
     CLI::App* roofline_;
     RooflineOptions rooflineOpt_;
+    CLI::App* translate_;
+    TranslateOptions translateOpt_;
+    StudentVerifyOptions studentVerifyOpt_;   ///< verify --kernel-file and its sizes
     CLI::App* grade_;
     GradeOptions gradeOpt_;
 
