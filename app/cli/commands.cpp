@@ -593,6 +593,19 @@ int Commands::runBench()
             std::cerr << "tilescope-cli: " << e << "\n";
             return kBadInput;
         }
+        if (student && n != student->info->name) {
+            // Beside a student's file the built-in kernels run at its tile where they have
+            // that instance, else at their own default (said, not done silently).
+            const sim::KernelInfo* k = sim::findKernel(asSim);
+            const bool fits = k && (k->tiled ? std::find(k->tiles.begin(), k->tiles.end(), s.tile) != k->tiles.end()
+                                             : s.tile <= k->maxBlockEdge);
+            if (k && !fits) {
+                if (n != "cublas")
+                    std::cerr << "tilescope-cli: " << n << " has no tile " << s.tile << "; it is timed at its own tile "
+                              << k->defaultTile << ".\n";
+                s.tile = k->defaultTile;
+            }
+        }
         const std::string e = sim::validate(s);   // resolves s.info
         if (n != "cublas" && !s.info) {
             std::cerr << "tilescope-cli: bench knows the kernels that list-kernels prints and cublas; got '" << n << "'.\n";
