@@ -84,7 +84,7 @@ int runGrade(const GradeOptions& o)
             if (c.skipped)
                 std::cout << "SKIP " << c.name << ": "
                           << (c.diagnosis.rfind("skipped: ", 0) == 0 ? c.diagnosis.substr(9) : c.diagnosis) << "\n";
-            else if (c.passed) std::cout << "PASS " << c.name << "\n";
+            else if (c.passed) std::cout << "PASS " << c.name << (c.name == "gpu" ? ": " + c.diagnosis : std::string()) << "\n";
             else std::cout << "FAIL " << c.name << ": " << c.diagnosis << "\n";
             failed += !c.passed && !c.skipped;
         }
