@@ -181,7 +181,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     KernelProblem size;
     CLI::Option* kernelOpt =
         cli.add_option("--kernel-file", kernelFile,
-                       "Your own kernel: a plain CUDA file with one __global__ matrix multiplication kernel "
+                       "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution kernel "
                        "(docs/student-kernels.md), run first in a guarded child process, then stepped through at "
                        "twice its tile; the app compiles and runs it again whenever the file is saved");
     cli.add_option("--width", size.width,
