@@ -503,47 +503,34 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
             return "";
         };
     r.info = sim::registerLoadedKernel(info);
-    if (conv) {
-        sim::setLoadedBinder(t.kernelName, sim::ConvBinder([bind, roles, params = t.params](const sim::ConvArgs<sim::ThreadContext>& a) {
-            KernelCall c;
-            for (size_t i = 0; i < roles.size() && i < static_cast<size_t>(KernelCall::kMaxParams); ++i) {
-                switch (roles[i]) {
-                case Role::N:
-                    params[i].kind == KernelParam::Kind::ConstFloatPointer ? void(c.input[i] = a.N) : void(c.output[i] = a.N.writable());
-                    break;
-                case Role::P: c.output[i] = a.P; break;
-                case Role::MaskWidth: c.value[i] = a.maskWidth; break;
-                case Role::Width: c.value[i] = a.width; break;
-                case Role::Height: c.value[i] = a.height; break;
-                default: break;
-                }
-            }
-            std::function<void(sim::ThreadContext&)> body;
-            bind(c, body);
-            return body;
-        }));
-        r.loadSeconds = since(t0);
-        return r;
-    }
-    sim::setLoadedBinder(t.kernelName, sim::MatmulBinder([bind, roles, params = t.params](const sim::MatmulArgs<sim::ThreadContext>& a) {
+    // One launch's arguments by parameter position: an input declared without const gets a
+    // writable pointer, as PMPP's `float* M` does.
+    auto call = [roles, params = t.params](const sim::GlobalPtr<float>& P, auto&& inputOf, auto&& valueOf) {
         KernelCall c;
         for (size_t i = 0; i < roles.size() && i < static_cast<size_t>(KernelCall::kMaxParams); ++i) {
-            const bool constIn = params[i].kind == KernelParam::Kind::ConstFloatPointer;
-            switch (roles[i]) {
-            case Role::M: constIn ? void(c.input[i] = a.M) : void(c.output[i] = a.M.writable()); break;
-            case Role::N: constIn ? void(c.input[i] = a.N) : void(c.output[i] = a.N.writable()); break;
-            case Role::P: c.output[i] = a.P; break;
-            case Role::J: c.value[i] = a.j; break;
-            case Role::K: c.value[i] = a.k; break;
-            case Role::L: c.value[i] = a.l; break;
-            case Role::Width: c.value[i] = a.j; break;
-            default: break;
-            }
+            if (params[i].kind == KernelParam::Kind::Int) c.value[i] = valueOf(roles[i]);
+            else if (roles[i] == Role::P) c.output[i] = P;
+            else if (params[i].kind == KernelParam::Kind::ConstFloatPointer) c.input[i] = inputOf(roles[i]);
+            else c.output[i] = inputOf(roles[i]).writable();
         }
+        return c;
+    };
+    auto bodyOf = [bind](const KernelCall& c) {
         std::function<void(sim::ThreadContext&)> body;
         bind(c, body);
         return body;
-    }));
+    };
+    if (conv) {
+        sim::setLoadedBinder(t.kernelName, sim::ConvBinder([call, bodyOf](const sim::ConvArgs<sim::ThreadContext>& a) {
+            return bodyOf(call(a.P, [&](Role) { return a.N; },
+                               [&](Role r) { return r == Role::MaskWidth ? a.maskWidth : r == Role::Height ? a.height : a.width; }));
+        }));
+    } else {
+        sim::setLoadedBinder(t.kernelName, sim::MatmulBinder([call, bodyOf](const sim::MatmulArgs<sim::ThreadContext>& a) {
+            return bodyOf(call(a.P, [&](Role r) { return r == Role::M ? a.M : a.N; },
+                               [&](Role r) { return r == Role::K ? a.k : r == Role::L ? a.l : a.j; }));
+        }));
+    }
     r.loadSeconds = since(t0);
     return r;
 }
