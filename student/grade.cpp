@@ -128,12 +128,8 @@ std::string writerText(const sim::Simulation& r, int p, long long i)
            std::to_string(o->block.y) + ")";
 }
 
-/// The first shared read of block `block` that got a stale value (another thread wrote the
-/// slot later in the same barrier interval, or nobody had written it: sim::markStaleReads),
-/// as "thread (tx=.., ty=..) read N_ds[3] at line 25, ...", thread `thread`'s own first if it
-/// made one; "" when there is none. Runs the
-/// scenario again with that block traced.
-std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, int thread, unsigned& line)
+/// The scenario `s` run again with block `block` traced (one thread, no memory model).
+sim::Simulation traceBlock(sim::Scenario s, const sim::Uint3& block)
 {
     s.block = block;
     sim::SimOptions o;
@@ -141,7 +137,24 @@ std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, int thread,
     o.threads = 1;
     o.memoryModel = false;
     o.detectHazards = false;
-    const sim::Simulation t = sim::simulate(s, o);
+    return sim::simulate(s, o);
+}
+
+/// The element array `a` holds at flat index `i`, as the kernel's text names it: "M[2][5]" or
+/// "N[7]".
+std::string elementText(const sim::ArrayInfo& a, long long i)
+{
+    if (a.rows <= 1) return a.name + "[" + std::to_string(i) + "]";
+    const sim::RowCol rc = a.rowCol(i);
+    return a.name + "[" + std::to_string(rc.row) + "][" + std::to_string(rc.col) + "]";
+}
+
+/// The first shared read of the traced block of `t` that got a stale value (another thread
+/// wrote the slot later in the same barrier interval, or nobody had written it:
+/// sim::markStaleReads), as "thread (tx=.., ty=..) read N_ds[3] at line 25, ...", thread
+/// `thread`'s own first if it made one; "" when there is none.
+std::string firstStaleRead(const sim::Simulation& t, int thread, unsigned& line)
+{
     // The thread's own stale read first, in its program order; else the block's first.
     const sim::Event* found = nullptr;
     for (const sim::Event& e : t.trace.events) {
@@ -149,22 +162,97 @@ std::string firstStaleRead(sim::Scenario s, const sim::Uint3& block, int thread,
         const bool own = e.thread == thread, foundOwn = found && found->thread == thread;
         if (!found || (own && !foundOwn) || (own == foundOwn && e.seq < found->seq)) found = &e;
     }
-    if (found) {
-        const sim::Event& e = *found;
-        const sim::ArrayInfo& a = t.trace.arrays[e.array];
-        std::string slot = a.name;
-        if (a.rows > 1) {
-            const sim::RowCol rc = a.rowCol(e.index);
-            slot += "[" + std::to_string(rc.row) + "][" + std::to_string(rc.col) + "]";
-        } else {
-            slot += "[" + std::to_string(e.index) + "]";
+    if (!found) return "";
+    const sim::Event& e = *found;
+    line = e.line;
+    return "in block (" + std::to_string(t.scenario.block.x) + ", " + std::to_string(t.scenario.block.y) + "), thread " +
+           threadText(t.block, e.thread) + " read " + elementText(t.trace.arrays[e.array], e.index) + " at line " +
+           std::to_string(e.line) +
+           (std::isnan(e.value) ? " before any thread had stored it" : " before the value it needed was stored there");
+}
+
+/// The products thread `thread` of the traced block of `t` added into the element it stored
+/// at flat index `element` of P (array `p`), in its order, each operand named by the global
+/// element it came from (a shared slot by what was stored there, "0" for a zero fill):
+/// {"M[1][0] * N[0][0]", ...}. Empty when the trace has none.
+std::vector<std::string> termsSummed(const sim::Simulation& t, int thread, int p, long long element)
+{
+    std::vector<const sim::Event*> order;
+    for (const sim::Event& e : t.trace.events) order.push_back(&e);
+    std::sort(order.begin(), order.end(), [](const sim::Event* a, const sim::Event* b) { return a->seq < b->seq; });
+    const auto& arrays = t.trace.arrays;
+    std::map<std::pair<int, int>, std::string> slot;   // what each shared slot holds now
+    std::vector<std::string> pending, terms;
+    for (const sim::Event* e : order) {
+        if (e->array >= arrays.size() && e->op != sim::Op::Fma) continue;
+        if (e->op == sim::Op::SharedStore || e->op == sim::Op::ZeroFill) {
+            slot[{e->array, e->index}] = e->op == sim::Op::ZeroFill ? "0"
+                                         : e->originArray < arrays.size() ? elementText(arrays[e->originArray], e->origin)
+                                                                          : elementText(arrays[e->array], e->index);
+            continue;
         }
-        line = e.line;
-        return "in block (" + std::to_string(block.x) + ", " + std::to_string(block.y) + "), thread " +
-               threadText(t.block, e.thread) + " read " + slot + " at line " + std::to_string(e.line) +
-               (std::isnan(e.value) ? " before any thread had stored it"
-                                    : " before the value it needed was stored there");
+        if (e->thread != thread) continue;
+        if (e->op == sim::Op::GlobalLoad || e->op == sim::Op::ConstantLoad) {
+            pending.push_back(elementText(arrays[e->array], e->index));
+        } else if (e->op == sim::Op::SharedLoad) {
+            const auto it = slot.find({e->array, e->index});
+            pending.push_back(it == slot.end() ? elementText(arrays[e->array], e->index) + " (never stored)" : it->second);
+        } else if (e->op == sim::Op::Fma) {
+            terms.push_back(pending.size() >= 2 ? pending[pending.size() - 2] + " * " + pending.back() : "registers");
+            pending.clear();
+        } else if (e->op == sim::Op::GlobalStore && static_cast<int>(e->array) == p) {
+            if (e->index == element) break;
+            terms.clear();   // an earlier element of the same thread (coarsening)
+            pending.clear();
+        }
     }
+    return terms;
+}
+
+/// The terms the CPU reference sums for element `i` of P, in its order, named as
+/// termsSummed() names them: M[row][kk] * N[kk][col] for a matmul, N[..] * M[jj] for a
+/// convolution (0 for a ghost element).
+std::vector<std::string> referenceTerms(const sim::Scenario& s, const std::string& family, long long i)
+{
+    std::vector<std::string> t;
+    const int count = family == "matmul" ? s.k : family == "conv1d" ? s.maskWidth : s.maskWidth * s.maskWidth;
+    for (int n = 0; n < count; ++n) {
+        if (family == "matmul") {
+            const long long row = i / s.l, col = i % s.l;
+            t.push_back("M[" + std::to_string(row) + "][" + std::to_string(n) + "] * N[" + std::to_string(n) + "][" +
+                        std::to_string(col) + "]");
+        } else if (family == "conv1d") {
+            const long long from = i - s.maskWidth / 2 + n;
+            t.push_back((from < 0 || from >= s.width ? std::string("0") : "N[" + std::to_string(from) + "]") + " * M[" +
+                        std::to_string(n) + "]");
+        } else {
+            const long long row = i / s.width - s.maskWidth / 2 + n / s.maskWidth,
+                            col = i % s.width - s.maskWidth / 2 + n % s.maskWidth;
+            const bool ghost = row < 0 || row >= s.height || col < 0 || col >= s.width;
+            t.push_back("M[" + std::to_string(n / s.maskWidth) + "][" + std::to_string(n % s.maskWidth) + "] * " +
+                        (ghost ? std::string("0") : "N[" + std::to_string(row) + "][" + std::to_string(col) + "]"));
+        }
+    }
+    return t;
+}
+
+/// What a wrong element's thread summed against what the reference sums, products with a
+/// zero fill left out: the first term where they part, or their counts; "" when the terms
+/// agree (the values differed) or the thread's sum is of registers the trace does not name.
+std::string termsText(std::vector<std::string> got, std::vector<std::string> want)
+{
+    // A product with a zero fill (a ghost cell, a tile's part past the edge) adds exactly 0:
+    // leave such terms out of both sides.
+    auto zero = [](const std::string& t) { return t.rfind("0 * ", 0) == 0 || t.ends_with(" * 0"); };
+    std::erase_if(got, zero);
+    std::erase_if(want, zero);
+    if (got.empty()) return "";
+    for (size_t n = 0; n < got.size() && n < want.size(); ++n)
+        if (got[n] != want[n])
+            return "its term " + std::to_string(n + 1) + " of " + std::to_string(got.size()) + " is " + got[n] +
+                   " where the reference's is " + want[n];
+    if (got.size() != want.size())
+        return "it summed " + std::to_string(got.size()) + " terms where the reference sums " + std::to_string(want.size());
     return "";
 }
 
@@ -213,9 +301,15 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                 d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
                     floatText(r.reference[i]) + "; " + writerText(r, p, static_cast<long long>(i)) + " stored it" +
                     (storeLine ? " at line " + std::to_string(storeLine) : std::string());
-                // A stale shared read in the writer's block names the line where it went wrong.
+                // The writer's block again, traced: what the thread summed, and a stale shared
+                // read there names the line where it went wrong.
+                const sim::Simulation t = traceBlock(s, w->block);
+                if (const std::string terms = termsText(termsSummed(t, w->thread, t.arrayIndex("P"), static_cast<long long>(i)),
+                                                        referenceTerms(s, family, static_cast<long long>(i)));
+                    !terms.empty())
+                    d += "; " + terms;
                 unsigned readLine = 0;
-                if (const std::string stale = firstStaleRead(s, w->block, w->thread, readLine); !stale.empty()) {
+                if (const std::string stale = firstStaleRead(t, w->thread, readLine); !stale.empty()) {
                     d += "; " + stale;
                     line = readLine;
                 }
