@@ -275,6 +275,48 @@ TEST(StudentTranslate, UnrolledLoopsTagTheirIterations)
     EXPECT_EQ(lines[16], "    for (int q = t++; q < 4; ++q) { P[q] = 2; }");
 }
 
+/// The launch header: its expressions are the host code's, evaluated for each problem; a name
+/// that is neither a size nor a #define is an error on its line when the file is loaded, and
+/// a block over 1024 threads a validation sentence naming the expression.
+TEST(StudentModule, TheLaunchHeaderGivesTheGridAndBlockOrSaysWhyNot)
+{
+    const std::string kernel = "#define MAX_MASK_WIDTH 9\n"
+                               "#define TILE_SIZE 8\n"
+                               "__constant__ float M[MAX_MASK_WIDTH];\n"
+                               "__global__ void conv1dLaunch(const float* N, float* P, int Mask_Width, int Width)\n"
+                               "{\n"
+                               "    int i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+                               "    if (i < Width) P[i] = N[i]*M[0];\n"
+                               "}\n";
+    // Two blocks of threads a side of each tile: a launch no family default gives.
+    const student::LoadResult ok = student::loadKernelSource(
+        "// tilescope: grid = (Width + 2*TILE_SIZE - 1)/(2*TILE_SIZE)\n// tilescope: block = 2*TILE_SIZE\n" + kernel,
+        "launch.cu", options());
+    ASSERT_TRUE(ok.ok()) << errorsOf(ok.errors);
+    EXPECT_EQ(ok.info->family, sim::Family::Conv1D);
+    sim::Scenario s = sim::convScenario(ok.info->name, 1, 100, 8, 5, sim::Uint3{1, 0, 0}, 3);
+    EXPECT_EQ(sim::validate(s), "");
+    EXPECT_EQ(sim::launchShape(s).grid.x, 7u);    // ceil(100 / 16)
+    EXPECT_EQ(sim::launchShape(s).block.x, 16u);
+
+    const student::LoadResult unknown = student::loadKernelSource(
+        "// tilescope: grid = (Width + 7)/TILE\n// tilescope: block = TILE_SIZE\n" + kernel, "launch.cu", options());
+    ASSERT_EQ(unknown.errors.size(), 1u);
+    EXPECT_EQ(unknown.errors[0].line, 1u);
+    EXPECT_NE(unknown.errors[0].message.find("it uses TILE, which is neither a size of the problem nor a #define"),
+              std::string::npos);
+
+    const student::LoadResult field = student::loadKernelSource("// tilescope: famly = conv1d\n" + kernel, "launch.cu", options());
+    ASSERT_EQ(field.errors.size(), 1u);
+    EXPECT_NE(field.errors[0].message.find("unknown header field 'famly'"), std::string::npos);
+
+    const student::LoadResult big = student::loadKernelSource(
+        "// tilescope: grid = 1\n// tilescope: block = TILE_SIZE*256\n" + kernel, "launch.cu", options());
+    ASSERT_TRUE(big.ok()) << errorsOf(big.errors);
+    sim::Scenario b = sim::convScenario(big.info->name, 1, 100, 8, 5, sim::Uint3{0, 0, 0}, 3);
+    EXPECT_NE(sim::validate(b).find("TILE_SIZE*256, is 2048 for this problem; it must be between 1 and 1024"), std::string::npos);
+}
+
 TEST(StudentModule, ErrorsComeBackAsTheStudentsFileAndLine)
 {
     // A missing parameter role, a const output and an unknown size: found before compiling.
