@@ -32,7 +32,7 @@ public:
         if (error_.empty() && pos_ != s_.size())
             fail("unexpected '" + std::string(1, s_[pos_]) + "' at position " + std::to_string(pos_));
         if (!error_.empty()) return Evaluation{std::nullopt, error_, unknown_};
-        return Evaluation{v, {}};
+        return Evaluation{v, {}, {}};
     }
 
 private:
