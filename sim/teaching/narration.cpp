@@ -401,9 +401,14 @@ std::string useLine(const Context& c, int index)
         if (c.arrays[array].space == Space::Constant && elements.size() == 1 && k > 1)
             o << "; all " << k << " read the same " << rangeText(c.arrays[array], elements)
               << ", one broadcast from the constant cache";
-    if (f.stale > 0) {
+    const HazardLog& h = c.sim.hazards;
+    if (f.stale > 0 && c.sim.scenario.dropBarriers == 0 && h.raw + h.war + h.waw == 0 && h.uninitialised > 0) {
+        // No race: the slots were never stored (a load the kernel leaves out, such as a halo).
+        o << "; " << f.stale << " of its reads find" << (f.stale == 1 ? "s" : "")
+          << " a shared slot no thread of the block stored (uninitialised shared memory)";
+    } else if (f.stale > 0) {
         const unsigned d = c.sim.scenario.dropBarriers;
-        o << "; " << f.stale << " of its reads get a stale value, because the kernel skips the barrier "
+        o << "; " << f.stale << " of its reads get" << (f.stale == 1 ? "s" : "") << " a stale value, because the kernel skips the barrier "
           << ((d & kernels::AFTER_LOAD) && (d & kernels::AFTER_COMPUTE) ? "after the load and the one after the use"
               : (d & kernels::AFTER_LOAD)                               ? "after the load"
               : (d & kernels::AFTER_COMPUTE)                            ? "after the use"
