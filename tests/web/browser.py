@@ -372,6 +372,23 @@ class Page:
         with open(path, "wb") as f:
             f.write(base64.b64decode(r["data"]))
 
+    def screenshot_settled(self, path, timeout=6.0):
+        """Saves a PNG once the picture has stopped changing: two shots a frame apart with the
+        same pixels (a page may draw its first frames while the simulation still runs, where
+        the desktop's --screenshot waits for it). Returns (settled, shots); after `timeout`
+        seconds of change (a blinking text cursor) the last shot is kept and settled is False."""
+        deadline = time.monotonic() + timeout
+        last, shots = None, 0
+        while True:
+            self._after_frames()
+            data = self.send("Page.captureScreenshot", {"format": "png", "fromSurface": True})["data"]
+            shots += 1
+            if data == last or time.monotonic() > deadline:
+                with open(path, "wb") as f:
+                    f.write(base64.b64decode(data))
+                return data == last, shots
+            last = data
+
     def close(self):
         self.b.send("Target.closeTarget", {"targetId": self.target})
 

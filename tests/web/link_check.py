@@ -40,11 +40,11 @@ def main():
             first = browser.new_page(w, h)
             first.navigate(server.url("index.html", f"preset={a.preset}&step={a.step}"))
             first.wait_ready()
-            first.screenshot(before)
+            first.screenshot_settled(before)
             for _ in range(a.presses):
                 first.key("right")
             link = first.hash()
-            first.screenshot(stepped)
+            first.screenshot_settled(stepped)
             print(f"opened #preset={a.preset}&step={a.step}, pressed Right {a.presses} times: #{link}")
             fields = urllib.parse.parse_qs(link, keep_blank_values=True)
             problems = []
@@ -59,7 +59,7 @@ def main():
             second = browser.new_page(w, h)
             second.navigate(server.url("index.html", link))
             second.wait_ready()
-            second.screenshot(reopened)
+            second.screenshot_settled(reopened)
             again = second.hash()
     except BrowserError as e:
         print(f"link_check: {e}")

@@ -81,9 +81,11 @@ def main():
             page.navigate(server.url("index.html", view))
             page.wait_ready()
             first = page.first_frame_ms()
+            if a.keys:      # the keys go to the view as opened, once it has settled
+                page.screenshot_settled(os.path.join(a.out, "browser-before-keys.png"))
             for k in filter(None, a.keys.split(",")):
                 page.key(k.strip())
-            page.screenshot(web)
+            settled, shots = page.screenshot_settled(web)
             shown = page.hash()
     except BrowserError as e:
         print(f"screen_check: {e}")
@@ -95,7 +97,8 @@ def main():
     t2 = time.monotonic()
     print(f"{a.preset} step {a.step}{' keys ' + a.keys if a.keys else ''}: browser {t1 - t0:.1f} s "
           f"(first frame {first:.0f} ms), the desktop's 2 shots meanwhile and {t2 - t1:.1f} s after; "
-          f"the page's view afterwards: {shown}")
+          f"the page's view afterwards: {shown}; its picture "
+          + (f"settled after {shots} shots" if settled else f"still changing after {shots} shots (the last is compared)"))
 
     same, said = png_compare(a.compare, web, desk, BROWSER_VS_DESKTOP)
     print(f"browser vs desktop ({' '.join(BROWSER_VS_DESKTOP)}): {said}")
