@@ -214,10 +214,12 @@ class Browser:
 
 
 # Recorded in the page before any of its own script runs: performance.now() (milliseconds
-# since the navigation started) when window.tilescopeFrames first becomes >= 1.
+# since the navigation started) when window.tilescopeFrames first becomes >= 1. The property
+# starts at 0, so that a page's `window.tilescopeFrames++` or `(window.tilescopeFrames || 0) + 1`
+# both count from there.
 FIRST_FRAME_PROBE = """
 (() => {
-  let frames;
+  let frames = 0;
   Object.defineProperty(window, "tilescopeFrames", {
     configurable: true, enumerable: true,
     get() { return frames; },
