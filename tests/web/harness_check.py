@@ -9,8 +9,10 @@ known to work before there is a web build (docs/web-tests.md):
     and a page that never counts its frames ends in the time-out message;
   - link_check.py on the fixture (round trip, picture comparison, negative control);
   - json_check.py with the native CLI on both sides (equal), and against a CLI that drops a
-    barrier (must fail, naming the field).
-Usage: harness_check.py --compare png_compare --cli tilescope-cli [--out DIR]
+    barrier (must fail, naming the field);
+  - with --glfw-site, the keys, a letter and a click through Emscripten's GLFW port
+    (fixture_glfw/main.c, built by hand with emcc: its header says how).
+Usage: harness_check.py --compare png_compare --cli tilescope-cli [--out DIR] [--glfw-site DIR]
 """
 import argparse
 import os
@@ -119,6 +121,24 @@ def browser_checks(out):
                   f"a page that never counts its frames times out: {str(e).splitlines()[0]}")
 
 
+def glfw_checks(site):
+    """The Emscripten GLFW fixture (fixture_glfw/main.c, built by hand into `site`): keys read
+    with glfwGetKey once a frame, a letter through the char callback, a click and the cursor."""
+    with StaticServer(site) as server, Browser(timeout=60) as browser:
+        page = browser.new_page(480, 270)
+        page.navigate(server.url("index.html", "step=2"))
+        page.wait_ready()
+        page.key("right")
+        page.key("right")
+        check(page.hash() == "step=4", f"Emscripten GLFW: Right twice from step 2: #{page.hash()}")
+        page.key("left")
+        page.key("p")
+        page.click(100, 50)
+        state = page.evaluate("window.glfwState")
+        check(state == {"step": 3, "clicks": 1, "chars": 1, "x": 100, "y": 50},
+              f"Emscripten GLFW: Left, a letter and a click at (100, 50): {state}")
+
+
 def script_checks(compare, cli, out):
     py = sys.executable
     r = subprocess.run([py, os.path.join(HERE, "link_check.py"), "--site", FIXTURE, "--compare", compare,
@@ -141,11 +161,14 @@ def main():
     ap.add_argument("--compare", required=True, help="png_compare")
     ap.add_argument("--cli", required=True, help="the native tilescope-cli")
     ap.add_argument("--out", default="harness_check_out")
+    ap.add_argument("--glfw-site", help="a folder with the Emscripten GLFW fixture built (fixture_glfw/main.c)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     t0 = time.monotonic()
     try:
         browser_checks(a.out)
+        if a.glfw_site:
+            glfw_checks(a.glfw_site)
     except BrowserError as e:
         check(False, f"the browser: {e}")
     script_checks(os.path.abspath(a.compare), os.path.abspath(a.cli), a.out)
