@@ -12,7 +12,7 @@ time. StaticServer serves a folder on 127.0.0.1 on a free port, as `python3 -m h
 Run as a script it does one visit (docs/web-tests.md):
   browser.py --site DIR [--hash 'preset=tiled-4x4&step=2'] [--size 1280x720]
              [--keys right,right,p] [--click X,Y] [--screenshot OUT.png] [--print-hash]
-             [--print-first-frame] [--eval JS]
+             [--print-first-frame] [--eval JS] [--isolated]
 """
 import argparse
 import base64
@@ -66,15 +66,26 @@ def find_chromium():
 
 class StaticServer:
     """Serves folder `root` on http://127.0.0.1:PORT/ (a free port) from a thread until
-    stop(); the files as they are, like `python3 -m http.server`, without its request log."""
+    stop(); the files as they are, like `python3 -m http.server`, without its request log.
+    With isolated (default: $TILESCOPE_WEB_ISOLATED=1) every answer also carries the
+    cross-origin-isolation headers (COOP same-origin, COEP require-corp) under which a page
+    may use SharedArrayBuffer, so threads."""
 
-    def __init__(self, root):
+    def __init__(self, root, isolated=None):
         if not os.path.isdir(root):
             raise BrowserError(f"the site folder {root} does not exist")
+        if isolated is None:
+            isolated = os.environ.get("TILESCOPE_WEB_ISOLATED") == "1"
 
         class QuietHandler(http.server.SimpleHTTPRequestHandler):
             extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                               ".wasm": "application/wasm", ".js": "text/javascript"}
+
+            def end_headers(self):
+                if isolated:
+                    self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+                    self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+                super().end_headers()
 
             def log_message(self, *args):
                 pass
@@ -419,11 +430,13 @@ def main(argv=None):
     ap.add_argument("--print-first-frame", action="store_true", help="print the first frame's time in ms")
     ap.add_argument("--eval", action="append", default=[], help="print the JSON value of this expression")
     ap.add_argument("--timeout", type=float, default=60, help="seconds to wait for anything (default 60)")
+    ap.add_argument("--isolated", action="store_true",
+                    help="serve with the cross-origin-isolation headers (threads; also $TILESCOPE_WEB_ISOLATED=1)")
     a = ap.parse_args(argv)
     try:
         w, h = parse_size(a.size)
         t0 = time.monotonic()
-        with StaticServer(a.site) as server, Browser(timeout=a.timeout) as browser:
+        with StaticServer(a.site, a.isolated or None) as server, Browser(timeout=a.timeout) as browser:
             page = browser.new_page(w, h)
             page.navigate(server.url(a.page, a.hash))
             page.wait_ready()
