@@ -29,5 +29,9 @@ cd "$build"
 status=0
 ctest -L web --no-tests=error --output-on-failure -j "${TILESCOPE_WEB_TEST_JOBS:-1}" || status=$?
 t2=$(date +%s)
+# What each test measured (first-frame times, differences), whether it passed or not.
+for report in "$build"/tests/web/*/report.txt; do
+  [ -f "$report" ] && sed -n '1p;/^browser vs\|^stepped page\|^negative/p' "$report"
+done
 echo "web-test.sh: the web tests took $((t2 - t1)) s (goal: under 300 s on a 2-core CI machine)"
 exit $status

@@ -4,6 +4,7 @@ are close when the mean difference is at most --max-mean and at least --min-clos
 pixels differ by at most --tol).
 """
 import os
+import re
 import subprocess
 
 # Browser (ANGLE on SwiftShader, WebGL2) against desktop (Mesa llvmpipe, OpenGL 3.3) at the
@@ -35,4 +36,7 @@ def png_compare(tool, a, b, tolerance, expect_different=False):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode == 2:
         raise SystemExit(f"png_compare refused its arguments: {p.stderr.strip()}")
-    return p.returncode == 0, " ".join((p.stdout + p.stderr).split())
+    # Without png_compare's first line, which names both files and their sizes, when the sizes agree.
+    lines = [ln for ln in (p.stdout + p.stderr).splitlines()
+             if not re.fullmatch(r"png_compare: .* is (\d+x\d+), .* is \1", ln)]
+    return p.returncode == 0, " ".join(" ".join(lines).split())

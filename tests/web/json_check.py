@@ -129,8 +129,12 @@ def main():
                 why = (f"status {o.returncode} against {n.returncode}: {o.stderr.decode(errors='replace').strip()[-300:]}"
                        if n.returncode != o.returncode else explain(n.stdout, o.stdout))
                 print(f"{what}: DIFFERENT ({why}); outputs in {stem}.*.json")
-    print(f"json_check: {cases - len(failures)} of {cases} runs equal over {len(kernels)} kernels; "
-          f"native {t_native:.1f} s, other {t_other:.1f} s, wall {time.monotonic() - t_start:.1f} s")
+    summary = (f"json_check: {cases - len(failures)} of {cases} runs equal over {len(kernels)} kernels; "
+               f"native {t_native:.1f} s, other {t_other:.1f} s, wall {time.monotonic() - t_start:.1f} s")
+    print(summary)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "report.txt"), "w") as f:
+        f.write(summary + "\n")
     if failures:
         print(f"json_check: FAILED: {', '.join(failures)}")
         return 1

@@ -19,7 +19,18 @@ from browser import Browser, BrowserError, StaticServer, parse_size  # noqa: E40
 from compare import BROWSER_VS_BROWSER, png_compare  # noqa: E402
 
 
+def say(line):
+    """Prints a line and keeps it in OUT/report.txt, which scripts/web-test.sh prints."""
+    print(line, flush=True)
+    with open(REPORT, "a") as f:
+        f.write(line + "\n")
+
+
+REPORT = os.devnull
+
+
 def main():
+    global REPORT
     ap = argparse.ArgumentParser(description="A view link's round trip through the page.")
     ap.add_argument("--site", required=True)
     ap.add_argument("--compare", required=True, help="png_compare")
@@ -31,6 +42,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=90)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    REPORT = os.path.join(a.out, "report.txt")
+    open(REPORT, "w").close()
     before, stepped, reopened = (os.path.join(a.out, n) for n in ("before.png", "stepped.png", "reopened.png"))
     want = a.step + a.presses
     t0 = time.monotonic()
@@ -45,7 +58,7 @@ def main():
                 first.key("right")
             link = first.hash()
             first.screenshot_settled(stepped)
-            print(f"opened #preset={a.preset}&step={a.step}, pressed Right {a.presses} times: #{link}")
+            say(f"opened #preset={a.preset}&step={a.step}, pressed Right {a.presses} times: #{link}")
             fields = urllib.parse.parse_qs(link, keep_blank_values=True)
             problems = []
             if fields.get("step") != [str(want)]:
@@ -53,7 +66,7 @@ def main():
             if fields.get("preset") != [a.preset]:
                 problems.append(f"its preset is {fields.get('preset')}, not ['{a.preset}']")
             if problems:
-                print(f"link_check: FAILED: the page's location.hash does not follow the steps: {'; '.join(problems)}")
+                say(f"link_check: FAILED: the page's location.hash does not follow the steps: {'; '.join(problems)}")
                 return 1
             first.close()
             second = browser.new_page(w, h)
@@ -62,22 +75,22 @@ def main():
             second.screenshot_settled(reopened)
             again = second.hash()
     except BrowserError as e:
-        print(f"link_check: {e}")
+        say(f"link_check: {e}")
         return 1
-    print(f"the new page's location.hash: #{again}; browser {time.monotonic() - t0:.1f} s")
+    say(f"the new page's location.hash: #{again}; browser {time.monotonic() - t0:.1f} s")
     same, said = png_compare(a.compare, stepped, reopened, BROWSER_VS_BROWSER)
-    print(f"stepped page vs reopened link ({' '.join(BROWSER_VS_BROWSER)}): {said}")
+    say(f"stepped page vs reopened link ({' '.join(BROWSER_VS_BROWSER)}): {said}")
     differ, said_neg = png_compare(a.compare, before, reopened, BROWSER_VS_BROWSER, expect_different=True)
-    print(f"negative control, step {a.step} vs the reopened step {want} (must differ): {said_neg}")
+    say(f"negative control, step {a.step} vs the reopened step {want} (must differ): {said_neg}")
     ok = same and differ and again == link
     if again != link:
-        print(f"link_check: FAILED: the reopened page changed its link to #{again}")
+        say(f"link_check: FAILED: the reopened page changed its link to #{again}")
     if not same:
-        print(f"link_check: FAILED: the reopened link does not show the same picture; see {stepped} and {reopened}")
+        say(f"link_check: FAILED: the reopened link does not show the same picture; see {stepped} and {reopened}")
     if not differ:
-        print("link_check: FAILED: the negative control matched, so the comparison cannot tell the steps apart")
+        say("link_check: FAILED: the negative control matched, so the comparison cannot tell the steps apart")
     if ok:
-        print("link_check: passed")
+        say("link_check: passed")
     return 0 if ok else 1
 
 

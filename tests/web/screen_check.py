@@ -41,7 +41,18 @@ def desktop_screenshot(tilescope, out_png, preset, step, size, keys, config_dir)
         raise SystemExit(f"screen_check: the desktop app failed (status {p.returncode}): {(p.stdout + p.stderr).strip()}")
 
 
+def say(line):
+    """Prints a line and keeps it in OUT/report.txt, which scripts/web-test.sh prints."""
+    print(line, flush=True)
+    with open(REPORT, "a") as f:
+        f.write(line + "\n")
+
+
+REPORT = os.devnull
+
+
 def main():
+    global REPORT
     ap = argparse.ArgumentParser(description="The page's canvas against the desktop app's screenshot.")
     ap.add_argument("--site", required=True)
     ap.add_argument("--tilescope", required=True, help="the desktop app")
@@ -65,6 +76,8 @@ def main():
     except BrowserError as e:
         raise SystemExit(f"screen_check: {e}")
     os.makedirs(a.out, exist_ok=True)
+    REPORT = os.path.join(a.out, "report.txt")
+    open(REPORT, "w").close()
     view = f"preset={a.preset}&step={a.step}"
     desk, neg, web = (os.path.join(a.out, n) for n in ("desktop.png", "desktop-negative.png", "browser.png"))
 
@@ -88,29 +101,29 @@ def main():
             settled, shots = page.screenshot_settled(web)
             shown = page.hash()
     except BrowserError as e:
-        print(f"screen_check: {e}")
+        say(f"screen_check: {e}")
         return 1
     finally:
         t1 = time.monotonic()
         desktop.result()        # raises SystemExit with the desktop app's failure
         pool.shutdown()
     t2 = time.monotonic()
-    print(f"{a.preset} step {a.step}{' keys ' + a.keys if a.keys else ''}: browser {t1 - t0:.1f} s "
+    say(f"{a.preset} step {a.step}{' keys ' + a.keys if a.keys else ''}: browser {t1 - t0:.1f} s "
           f"(first frame {first:.0f} ms), the desktop's 2 shots meanwhile and {t2 - t1:.1f} s after; "
           f"the page's view afterwards: {shown}; its picture "
           + (f"settled after {shots} shots" if settled else f"still changing after {shots} shots (the last is compared)"))
 
     same, said = png_compare(a.compare, web, desk, BROWSER_VS_DESKTOP)
-    print(f"browser vs desktop ({' '.join(BROWSER_VS_DESKTOP)}): {said}")
+    say(f"browser vs desktop ({' '.join(BROWSER_VS_DESKTOP)}): {said}")
     differ, said_neg = png_compare(a.compare, web, neg, BROWSER_VS_DESKTOP, expect_different=True)
     neg_what = f"step {neg_step}" + (f" keys {neg_keys or '(none)'}" if neg_keys != a.keys else "")
-    print(f"negative control, browser vs desktop at {neg_what} (must differ): {said_neg}")
+    say(f"negative control, browser vs desktop at {neg_what} (must differ): {said_neg}")
     if not same:
-        print(f"screen_check: FAILED: the page does not show what the desktop app shows; see {web} and {desk}")
+        say(f"screen_check: FAILED: the page does not show what the desktop app shows; see {web} and {desk}")
     if not differ:
-        print(f"screen_check: FAILED: the negative control matched, so this comparison cannot tell the views apart")
+        say(f"screen_check: FAILED: the negative control matched, so this comparison cannot tell the views apart")
     if same and differ:
-        print(f"screen_check: {a.preset} passed")
+        say(f"screen_check: {a.preset} passed")
     return 0 if same and differ else 1
 
 
