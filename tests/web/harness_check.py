@@ -23,6 +23,7 @@ import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True    # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 from browser import Browser, BrowserError, StaticServer  # noqa: E402
 

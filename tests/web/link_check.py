@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.parse
 
+sys.dont_write_bytecode = True    # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, BrowserError, StaticServer, parse_size  # noqa: E402
 from compare import BROWSER_VS_BROWSER, png_compare  # noqa: E402

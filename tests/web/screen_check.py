@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True    # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, BrowserError, StaticServer, parse_size  # noqa: E402
 from compare import BROWSER_VS_DESKTOP, png_compare  # noqa: E402
