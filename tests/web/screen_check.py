@@ -28,7 +28,8 @@ from compare import BROWSER_VS_DESKTOP, png_compare  # noqa: E402
 def desktop_screenshot(tilescope, out_png, preset, step, size, keys, config_dir):
     """The desktop app's picture under Xvfb (Mesa's software OpenGL, as the GUI tests), with
     settings from an empty folder so that no earlier session's theme or panels count."""
-    os.makedirs(config_dir, exist_ok=True)
+    shutil.rmtree(config_dir, ignore_errors=True)
+    os.makedirs(config_dir)
     xvfb = shutil.which("xvfb-run")
     if not xvfb:
         raise SystemExit("screen_check: xvfb-run is not installed (scripts/install-deps.sh installs it).")
@@ -87,7 +88,7 @@ def main():
     t0 = time.monotonic()
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     desktop = pool.submit(lambda: [desktop_screenshot(a.tilescope, png, a.preset, step, a.size, keys,
-                                                      os.path.join(a.out, "config"))
+                                                      png[:-4] + "-config")
                                    for png, step, keys in ((desk, a.step, a.keys), (neg, neg_step, neg_keys))])
     try:
         with StaticServer(a.site) as server, Browser(timeout=a.timeout) as browser:
