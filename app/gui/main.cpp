@@ -126,6 +126,7 @@ const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
     {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
     {"ctrl+k", GLFW_KEY_K},           // File > Open kernel...
+    {"ctrl+l", GLFW_KEY_L},           // File > Copy view link
     {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET},
     // Practice mode (docs/practice.md): on and off, restart, reveal, and typing a number.
     {"p", GLFW_KEY_P},                {"r", GLFW_KEY_R},            {"enter", GLFW_KEY_ENTER},
@@ -232,7 +233,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_option("--keys", keys,
                    "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
                    "right, left, home, end, f5, escape, [ and ] (the previous and next warp), ctrl+k (File > Open "
-                   "kernel...); for practice mode p, "
+                   "kernel...), ctrl+l (File > Copy view link); for practice mode p, "
                    "r, enter, backspace, - and the digits 0 to 9, click:CELL (click:M[1][2], click:N[5], "
                    "click:Nds[0][1], click:thread[ty][tx]) and type:TEXT (the answer's text)")
         ->delimiter(',')
