@@ -1046,6 +1046,10 @@ void App::open()
             view_.noticeIsError = true;
         }
     }
+    if (!opt_.startNotice.empty()) {
+        view_.notice = opt_.startNotice;
+        view_.noticeIsError = true;
+    }
     openPreset(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step));
     if (opt_.results) {
         setResults(opt_.results, true);

@@ -400,6 +400,8 @@ int main(int argc, char** argv)
                 std::cout << std::left << std::setw(static_cast<int>(width + 2)) << pre.name << pre.title << "\n";
             return 0;
         }
+        // The web page's address may name a view too (a no-op on the desktop: --view).
+        p.options.startNotice = applyStartupViewLink(*makePlatform(), p.options);
         App app(std::move(p.options));
         app.open();
         if (app.options().headless()) runHeadless(app);

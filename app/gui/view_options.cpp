@@ -53,4 +53,18 @@ void applyViewLink(const std::string& text, Options& o, const GivenOptions& give
     }
 }
 
+std::string applyStartupViewLink(Platform& platform, Options& o)
+{
+    const std::string link = platform.startupViewLink();
+    if (link.empty()) return {};
+    Options linked = o;
+    try {
+        applyViewLink(link, linked, GivenOptions{});
+    } catch (const UsageError& e) {
+        return std::string(e.what()) + " (the page's address; showing the default view)";
+    }
+    o = std::move(linked);
+    return {};
+}
+
 }  // namespace ts::app

@@ -6,6 +6,7 @@
 
 #include "options.hpp"
 #include "view_link.hpp"
+#include "web_platform.hpp"
 
 namespace ts::app {
 
@@ -35,5 +36,11 @@ struct GivenOptions {
 /// sets what an option in `given` sets too ("--view and --step both give the step; give one
 /// of them."). The step past the end is found once simulated, as for --step.
 void applyViewLink(const std::string& text, Options& o, const GivenOptions& given);
+
+/// The view link the platform was opened with beyond the command line (the web page's
+/// address, Platform::startupViewLink; nothing on the desktop), applied to `o` as --view is
+/// (`o.preset` must hold the default preset already). A bad link leaves `o` as it was and
+/// returns its sentence, for the caption bar (Options::startNotice); else "".
+std::string applyStartupViewLink(Platform& platform, Options& o);
 
 }  // namespace ts::app
