@@ -1245,7 +1245,6 @@ void App::openViewLink(const std::string& text)
         const ViewLink v = parseViewLink(text, panelNameList());
         sim::Preset base = loaded_.sim ? currentPreset() : opt_.preset;
         if (std::optional<sim::Preset> linked = linkedPreset(v, panelNameList())) base = std::move(*linked);
-        else if (!v.step) base.step = view_.cursor;
         const sim::Preset p = presetOfView(v, std::move(base));
         if (v.theme) view_.themeKind = *v.theme == "light" ? ThemeKind::Light : ThemeKind::Dark;
         if (v.presentation) view_.presentation = *v.presentation;
@@ -1253,7 +1252,33 @@ void App::openViewLink(const std::string& text)
             view_.heatmap = *v.heatmap == "loads";
             view_.values = *v.heatmap == "values";
         }
-        openPreset(p, p.step);
+        const sim::Scenario* shown = loaded_.sim ? &loaded_.sim->scenario : nullptr;
+        const bool sameRun = shown && sameProblem(p.scenario, *shown) && p.scenario.block.x == shown->block.x &&
+                             p.scenario.block.y == shown->block.y && p.schedule == loaded_.preset.schedule &&
+                             (p.schedule != sim::Schedule::Random || p.scheduleSeed == loaded_.preset.scheduleSeed);
+        if (!sameRun) {
+            openPreset(p, p.step);
+            return;
+        }
+        // The problem and block shown already: the step, thread and panels change, no new run.
+        const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
+        if (v.step && *v.step > last) {
+            view_.notice = "Step " + std::to_string(*v.step) + " is past the last step of '" + loaded_.preset.title +
+                           "' (its steps are 0 to " + std::to_string(last) + ").";
+            view_.noticeIsError = true;
+        } else if (v.step) {
+            view_.cursor = *v.step < 0 ? last : *v.step;
+            view_.playing = false;
+        }
+        if (p.thread) view_.thread = static_cast<int>(p.thread->y * loaded_.sim->trace.blockDim.x + p.thread->x);
+        if (v.panels) {
+            PanelFlags open = withLesson(p, panelsNamed(*v.panels));
+            (slideLayout_ ? deskPanels_ : view_.open) = open;
+            if (slideLayout_) {
+                view_.open = presentationPanels(p);
+                relayoutFrames_ = 2;
+            }
+        }
     } catch (const std::exception& e) {
         view_.notice = e.what();
         view_.noticeIsError = true;
