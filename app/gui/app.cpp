@@ -347,6 +347,8 @@ void App::saveScenario(const std::string& path)
         sim::saveScenarioFile(currentPreset(), path);
         view_.notice = "Saved the scenario as " + path + " (open it with tilescope --scenario " + path + ").";
         view_.noticeIsError = false;
+        // On the web the file is offered as a download (File > Open scenario reads it back).
+        if (const std::string offered = platform_->offerFile(path); !offered.empty()) view_.notice = offered + ".";
     } catch (const std::exception& e) {
         view_.notice = e.what();
         view_.noticeIsError = true;
@@ -1143,7 +1145,7 @@ void App::menuScreenshot(int fbw, int fbh)
         const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, theme_.palette.clear, pendingScreenshot_);
         // On the web the picture is offered as a download.
         const std::string offered = e.empty() ? platform_->offerFile(pendingScreenshot_) : "";
-        view_.notice = !e.empty() ? e : offered.empty() ? "Saved " + pendingScreenshot_ : offered;
+        view_.notice = !e.empty() ? e : offered.empty() ? "Saved " + pendingScreenshot_ : offered + ".";
         view_.noticeIsError = !e.empty();
         pendingScreenshot_.clear();
     }

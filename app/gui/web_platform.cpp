@@ -54,7 +54,7 @@ public:
     std::string writeStored(const std::string& path, const std::string& text) override { return writeTextFile(path, text); }
     bool storesOnChange() const override { return false; }
 
-    std::string offerFile(const std::string& path) override { return "Saved " + path; }
+    std::string offerFile(const std::string&) override { return {}; }
 
     bool picksFiles() const override { return false; }
     void startPick(PickKind) override {}

@@ -62,10 +62,11 @@ public:
     /// without an exit to save at) rather than when the app ends (the desktop).
     virtual bool storesOnChange() const = 0;
 
-    /// (c) The app has written the file `path` (File > Screenshot, an export): on the web the
-    /// browser downloads it (a Blob and a temporary <a download>); nothing on the desktop,
-    /// where it is on the disk already. Returns the notice to show: "Saved PATH" on the
-    /// desktop, "Downloaded NAME" on the web, or why not, one sentence.
+    /// (c) The app has written the file `path` (File > Screenshot, File > Save scenario, an
+    /// export): on the web the browser downloads it (a Blob and a temporary <a download>;
+    /// window.tilescopeDownloads lists each one's name and bytes for the browser tests) and
+    /// the notice to show is returned ("Downloaded NAME (...)", or why not, one sentence);
+    /// nothing on the desktop, where it is on the disk already: "" (the app says "Saved").
     virtual std::string offerFile(const std::string& path) = 0;
 
     /// (d) Whether File > Open scenario and Open results ask the browser's file chooser
