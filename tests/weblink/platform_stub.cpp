@@ -1,10 +1,12 @@
 // A stand-in for the app around the web Platform (app/gui/web_platform.cpp), built with em++
 // by web_platform_check.py: it reads the page's address, writes a view link into it, offers a
-// file as a download and waits for a link typed into the address bar, printing what it saw.
+// file as a download, waits for a link typed into the address bar and for a file from the
+// chooser (handed over by the page as its change handler would), printing what it saw.
 #include <emscripten.h>
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "web_platform.hpp"
@@ -21,6 +23,11 @@ int frames = 0;
 void frame()
 {
     if (std::optional<std::string> typed = platform->linkTyped()) std::printf("typed %s\n", typed->c_str());
+    if (std::optional<ts::app::PickedFile> f = platform->pickedFile()) {
+        std::ifstream in(f->path, std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        std::printf("picked %d %s [%s] [%s]\n", static_cast<int>(f->kind), f->path.c_str(), text.c_str(), f->error.c_str());
+    }
     if (++frames == 120) {
         std::string error;
         const std::optional<std::string> stored = platform->readStored("/home/web_user/.config/tilescope/settings.toml", error);

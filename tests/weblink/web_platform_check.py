@@ -5,7 +5,8 @@ Builds platform_stub.cpp with em++ (Debian's Emscripten), serves it from a local
 server, opens it in headless Chromium at an address with a view link after '#', changes the
 address as a user would, and checks what the page and the program saw: the link read at
 start, history.replaceState's address, the typed link (and not the app's own), the
-download offered (window.tilescopeDownloads) and localStorage read back.
+download offered (window.tilescopeDownloads), localStorage read back, and a file from the
+chooser copied into the page's memory file system.
 Usage: web_platform_check.py EMXX CHROMIUM SOURCE_DIR OUT_DIR
 """
 import functools, http.server, json, os, re, shutil, socketserver, subprocess, sys, threading
@@ -24,6 +25,9 @@ var Module = {canvas: document.getElementById('canvas'), print: function(t) {
   if (t == 'done') console.log('PAGE ' + JSON.stringify({hash: location.hash, downloads: window.tilescopeDownloads || []}));
 }, printErr: function(t) { console.log('ERR ' + t); }};
 setTimeout(function() { location.hash = 'preset=naive-4x4&step=2'; }, 300);
+// What the chooser's change handler leaves once the user's file is read (ts_web_pick).
+setTimeout(function() { Module.tilescopePicked = {kind: 1, name: 'dir/my results.json',
+  data: new TextEncoder().encode('{"results": []}'), error: ''}; }, 400);
 </script><script src="stub.js"></script></body></html>"""
 with open(os.path.join(out, "index.html"), "w") as f:
     f.write(page)
@@ -58,6 +62,8 @@ need(any(l.startswith("share http://127.0.0.1:") and l.endswith("/index.html#pre
 need("write []" in lines and 'stored theme = "light"' in lines, "localStorage did not give the settings back")
 need("typed preset=naive-4x4&step=2" in lines, "the link typed into the address was not seen")
 need(not any(l == "typed preset=tiled-4x4&step=7" for l in lines), "the app's own address change came back as typed")
+need('picked 1 /tmp/tilescope-opened/my results.json [{"results": []}] []' in lines,
+     "the chosen file did not arrive in the page's memory file system")
 need(any(l.startswith("offer Downloaded shot.png") for l in lines), "offerFile did not say it downloaded")
 need(len(pages) == 1, "the page's state was not reported")
 # "\x89PNG not a picture": 18 bytes.
