@@ -24,6 +24,8 @@
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
+#include "view_options.hpp"
+#include "export_files.hpp"
 #include "sim/teaching/warp_view.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/engine/wrong_reads.hpp"
@@ -91,24 +93,12 @@ float App::wantedScale() const
     return ui * (opt_.offscreen() ? opt_.scale : 1.0f);
 }
 
-void App::setFullScreen(bool on)
-{
-    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
-    if (on && mode) {
-        glfwGetWindowPos(window_, &windowedX_, &windowedY_);
-        glfwGetWindowSize(window_, &windowedW_, &windowedH_);
-        glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-    } else if (!on && fullScreen_) {
-        glfwSetWindowMonitor(window_, nullptr, windowedX_, windowedY_, windowedW_, windowedH_, GLFW_DONT_CARE);
-    }
-    fullScreen_ = on && mode;
-}
-
 void App::applyLook()
 {
-    // Full screen follows presentation mode (command-line modes keep their window size).
-    if (!opt_.headless() && fullScreen_ != view_.presentation) setFullScreen(view_.presentation);
+    // Full screen follows presentation mode (command-line modes keep their window size); a
+    // browser that left full screen on its own (its Esc) ends presentation mode.
+    if (platform_->leftFullScreen()) view_.presentation = false;
+    if (!opt_.headless() && platform_->fullScreen() != view_.presentation) platform_->setFullScreen(window_, view_.presentation);
     view_.screenHeight = screenHeight();
     view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
@@ -169,7 +159,20 @@ void App::openWindow()
     settingsPath_ = dir.empty() ? std::string() : dir + "/settings.toml";
     io.IniFilename = ini_.empty() ? nullptr : ini_.c_str();
     std::string settingsError;
-    const Settings saved = loadSettings(settingsPath_, settingsError);
+    Settings saved;
+    if (!settingsPath_.empty())
+        if (const std::optional<std::string> text = platform_->readStored(settingsPath_, settingsError)) {
+            saved = settingsFromText(*text, settingsPath_, settingsError);
+            storedSettings_ = *text;
+        }
+    // Where files do not outlive the page (a browser), the layout is kept beside the settings
+    // in the platform's storage, not in the file ImGui would write.
+    if (!ini_.empty() && platform_->storesOnChange()) {
+        io.IniFilename = nullptr;
+        std::string iniError;
+        if (const std::optional<std::string> layout = platform_->readStored(ini_, iniError))
+            ImGui::LoadIniSettingsFromMemory(layout->c_str(), layout->size());
+    }
     if (!settingsError.empty()) std::cerr << "tilescope: " << settingsError << "\n";
     view_.themeKind = opt_.theme.value_or(saved.theme);
     view_.uiScale = saved.uiScale;
@@ -344,6 +347,8 @@ void App::saveScenario(const std::string& path)
         sim::saveScenarioFile(currentPreset(), path);
         view_.notice = "Saved the scenario as " + path + " (open it with tilescope --scenario " + path + ").";
         view_.noticeIsError = false;
+        // On the web the file is offered as a download (File > Open scenario reads it back).
+        if (const std::string offered = platform_->offerFile(path); !offered.empty()) view_.notice = offered + ".";
     } catch (const std::exception& e) {
         view_.notice = e.what();
         view_.noticeIsError = true;
@@ -387,6 +392,7 @@ void App::startExport(const ExportForm& e)
     r.presentation = view_.presentation;
     r.uiScale = view_.presentation ? view_.presentationScale : view_.uiScale;
     r.light = view_.themeKind == ThemeKind::Light;
+    lastExport_ = r;
     exportJob_.start([r, cancel = exportJob_.cancelFlag()](std::atomic<float>& progress) {
         ExportOutcome out = runExport(r, progress, cancel);
         std::error_code ec;
@@ -566,6 +572,16 @@ void App::collectJobs()
     if (std::optional<ExportOutcome> x = exportJob_.poll()) {
         view_.notice = x->message;
         view_.noticeIsError = x->failed;
+        // On the web the files written are offered as downloads.
+        if (!x->failed && lastExport_) {
+            const ExportFormat format = lastExport_->format == "gif"   ? ExportFormat::Gif
+                                        : lastExport_->format == "svg" ? ExportFormat::Svg
+                                                                       : ExportFormat::Png;
+            std::string offered;
+            for (const std::string& file : exportFiles(lastExport_->dir, format, lastExport_->from, lastExport_->to))
+                if (std::error_code ec; std::filesystem::exists(file, ec)) offered = platform_->offerFile(file);
+            if (!offered.empty()) view_.notice += " " + offered + ".";
+        }
     }
     busy_.exporting = exportJob_.running();
     busy_.timingProgress = gpuJob_.progress();
@@ -685,6 +701,7 @@ void App::handleKeys()
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false)) view_.showOpenKernel = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting) view_.showExport = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) requests_.copyViewLink = true;
     if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
     if (last < 0) return;
@@ -750,6 +767,7 @@ void App::updateReplay()
 
 void App::drawUi()
 {
+    view_.browserFiles = platform_->picksFiles();
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
     // Practice mode: the cells the panels draw are collected for scripted clicks (Practice::drawn
     // once the frame is drawn), a question of another simulation is dropped, and at the desk
@@ -888,6 +906,27 @@ void App::drawSimulationControls()
 
 void App::carryOut()
 {
+    // The web: a file from the browser's file chooser, copied into the page's memory, opens
+    // as a path typed on the desktop does; a link typed into the address bar opens its view.
+    if (std::optional<PickedFile> picked = platform_->pickedFile()) {
+        if (!picked->error.empty()) {
+            view_.notice = picked->error;
+            view_.noticeIsError = true;
+        } else if (picked->kind == PickKind::Results) {
+            requests_.openResults = picked->path;
+        } else {
+            requests_.open = picked->path;
+        }
+    }
+    if (std::optional<std::string> typed = platform_->linkTyped()) openViewLink(*typed);
+    if (requests_.pickFile) {
+        platform_->startPick(*requests_.pickFile);
+        requests_.pickFile.reset();
+    }
+    if (requests_.copyViewLink) {
+        copyViewLink();
+        requests_.copyViewLink = false;
+    }
     if (pendingRun_ && pendingRun_->answer != PendingRun::Answer::None) {
         const PendingRun run = std::move(*pendingRun_);
         pendingRun_.reset();
@@ -1009,6 +1048,10 @@ void App::open()
             view_.noticeIsError = true;
         }
     }
+    if (!opt_.startNotice.empty()) {
+        view_.notice = opt_.startNotice;
+        view_.noticeIsError = true;
+    }
     openPreset(opt_.preset, opt_.step ? opt_.step : std::optional<int>(opt_.preset.step));
     if (opt_.results) {
         setResults(opt_.results, true);
@@ -1072,6 +1115,13 @@ double App::renderFrame(std::optional<ImVec2> display)
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - frameStart_).count();
     lastFrameThreadMs_ = threadCpuMs() - frameThreadStart_;
     carryOut();
+    // The page's address follows the view (a no-op on the desktop).
+    if (loaded_.sim && !busy_.simulating)
+        if (std::string link = viewLink(); !link.empty() && link != lastLink_) {
+            platform_->viewChanged(link);
+            lastLink_ = std::move(link);
+        }
+    if (platform_->storesOnChange()) storeSettings(false);
 
     int fbw = 0, fbh = 0;
     glfwGetFramebufferSize(window_, &fbw, &fbh);
@@ -1093,7 +1143,9 @@ void App::menuScreenshot(int fbw, int fbh)
         requests_.screenshot.reset();
     } else if (!pendingScreenshot_.empty() && --screenshotDelay_ <= 0) {
         const std::string e = saveScreenshot(ImGui::GetDrawData(), fbw, fbh, theme_.palette.clear, pendingScreenshot_);
-        view_.notice = e.empty() ? "Saved " + pendingScreenshot_ : e;
+        // On the web the picture is offered as a download.
+        const std::string offered = e.empty() ? platform_->offerFile(pendingScreenshot_) : "";
+        view_.notice = !e.empty() ? e : offered.empty() ? "Saved " + pendingScreenshot_ : offered + ".";
         view_.noticeIsError = !e.empty();
         pendingScreenshot_.clear();
     }
@@ -1116,11 +1168,122 @@ void App::run()
         renderFrame(std::nullopt);
         swapBuffers();
     }
-    if (!settingsPath_.empty()) {
-        // The desk's panels, not the slide's, are the ones to come back to.
-        const Settings s{view_.themeKind, view_.uiScale,  view_.presentationScale, slideLayout_ ? deskPanels_ : view_.open,
-                         view_.caption,   view_.simThreads, resultsFile_, view_.kernelPath};
-        if (std::string e = saveSettings(s, settingsPath_); !e.empty()) std::cerr << "tilescope: " << e << "\n";
+    storeSettings(true);
+}
+
+Settings App::currentSettings() const
+{
+    // The desk's panels, not the slide's, are the ones to come back to.
+    return Settings{view_.themeKind, view_.uiScale,  view_.presentationScale, slideLayout_ ? deskPanels_ : view_.open,
+                    view_.caption,   view_.simThreads, resultsFile_, view_.kernelPath};
+}
+
+void App::storeSettings(bool atExit)
+{
+    if (settingsPath_.empty()) return;
+    const std::string text = settingsText(currentSettings());
+    // At exit the file is written whatever it held (another run may have changed it since).
+    if (atExit || text != storedSettings_) {
+        if (std::string e = platform_->writeStored(settingsPath_, text); !e.empty()) {
+            if (atExit) e = "Cannot write the settings to '" + settingsPath_ + "' (is the folder writable?).";
+            std::cerr << "tilescope: " << e << "\n";
+        }
+        storedSettings_ = text;
+    }
+    if (platform_->storesOnChange() && !ini_.empty() && ImGui::GetIO().WantSaveIniSettings) {
+        size_t size = 0;
+        const char* layout = ImGui::SaveIniSettingsToMemory(&size);
+        platform_->writeStored(ini_, std::string(layout, size));
+        ImGui::GetIO().WantSaveIniSettings = false;
+    }
+}
+
+std::string App::viewLink() const
+{
+    if (!loaded_.sim || !kernelFileOf(loaded_.sim->scenario).empty()) return {};
+    const sim::Scenario& s = loaded_.sim->scenario;
+    const sim::Preset& p = loaded_.preset;
+    const sim::Preset* lecture = lecturePresetOf(s, p.schedule, p.scheduleSeed, p.name, loaded_.presets);
+    ShownView v;
+    v.scenario = s;
+    v.schedule = p.schedule;
+    v.scheduleSeed = p.scheduleSeed;
+    v.step = view_.cursor;
+    const unsigned bx = std::max(1u, loaded_.sim->trace.blockDim.x);
+    v.thread = sim::Uint3{static_cast<unsigned>(view_.thread) % bx, static_cast<unsigned>(view_.thread) / bx, 0};
+    // The panels are written when they are not what opening the link without them shows:
+    // the preset's own (or the default panels) with its lesson's, at the desk.
+    sim::Preset base;
+    if (lecture && lecture->scenario.block.x == s.block.x && lecture->scenario.block.y == s.block.y) base = *lecture;
+    else base.scenario = s;
+    const PanelFlags opened = withLesson(base, base.panels.empty() ? defaultPanels() : panelsNamed(base.panels));
+    const PanelFlags& desk = slideLayout_ ? deskPanels_ : view_.open;
+    if (desk != opened) v.panels = panelNames(desk);
+    v.presentation = view_.presentation;
+    v.light = view_.themeKind == ThemeKind::Light;
+    v.heatmap = view_.heatmap ? "loads" : view_.values ? "values" : "";
+    return formatViewLink(viewLinkOf(v, lecture));
+}
+
+void App::copyViewLink()
+{
+    const std::string link = viewLink();
+    if (link.empty()) {
+        view_.notice = loaded_.sim ? "A view of your own kernel file has no link: a link names lecture presets and the "
+                                     "registry's kernels, not a file on this computer."
+                                   : "Nothing to link to yet: the scenario is still being simulated.";
+        view_.noticeIsError = true;
+        return;
+    }
+    const std::string shared = platform_->shareableLink(link);
+    platform_->copyText(shared);
+    view_.notice = "Copied the view link " + shared + (shared == link ? " (tilescope --view opens it)." : ".");
+    view_.noticeIsError = false;
+}
+
+void App::openViewLink(const std::string& text)
+{
+    try {
+        const ViewLink v = parseViewLink(text, panelNameList());
+        sim::Preset base = loaded_.sim ? currentPreset() : opt_.preset;
+        if (std::optional<sim::Preset> linked = linkedPreset(v, panelNameList())) base = std::move(*linked);
+        const sim::Preset p = presetOfView(v, std::move(base));
+        if (v.theme) view_.themeKind = *v.theme == "light" ? ThemeKind::Light : ThemeKind::Dark;
+        if (v.presentation) view_.presentation = *v.presentation;
+        if (v.heatmap) {
+            view_.heatmap = *v.heatmap == "loads";
+            view_.values = *v.heatmap == "values";
+        }
+        const sim::Scenario* shown = loaded_.sim ? &loaded_.sim->scenario : nullptr;
+        const bool sameRun = shown && sameProblem(p.scenario, *shown) && p.scenario.block.x == shown->block.x &&
+                             p.scenario.block.y == shown->block.y && p.schedule == loaded_.preset.schedule &&
+                             (p.schedule != sim::Schedule::Random || p.scheduleSeed == loaded_.preset.scheduleSeed);
+        if (!sameRun) {
+            openPreset(p, p.step);
+            return;
+        }
+        // The problem and block shown already: the step, thread and panels change, no new run.
+        const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
+        if (v.step && *v.step > last) {
+            view_.notice = "Step " + std::to_string(*v.step) + " is past the last step of '" + loaded_.preset.title +
+                           "' (its steps are 0 to " + std::to_string(last) + ").";
+            view_.noticeIsError = true;
+        } else if (v.step) {
+            view_.cursor = *v.step < 0 ? last : *v.step;
+            view_.playing = false;
+        }
+        if (p.thread) view_.thread = static_cast<int>(p.thread->y * loaded_.sim->trace.blockDim.x + p.thread->x);
+        if (v.panels) {
+            PanelFlags open = withLesson(p, panelsNamed(*v.panels));
+            (slideLayout_ ? deskPanels_ : view_.open) = open;
+            if (slideLayout_) {
+                view_.open = presentationPanels(p);
+                relayoutFrames_ = 2;
+            }
+        }
+    } catch (const std::exception& e) {
+        view_.notice = e.what();
+        view_.noticeIsError = true;
     }
 }
 

@@ -18,8 +18,10 @@
 #include "job.hpp"
 #include "options.hpp"
 #include "panels/panels.hpp"
+#include "settings.hpp"
 #include "state.hpp"
 #include "student_kernel.hpp"
+#include "web_platform.hpp"
 
 struct GLFWwindow;
 
@@ -101,6 +103,16 @@ public:
     /// as an editor's save does; the next frame sees the change and rebuilds. Throws
     /// RunError when either file cannot be read or written.
     void rewriteKernelFile(const std::string& from);
+    /// The view link of the view shown (view_link.hpp, canonical): the lecture preset or the
+    /// problem spelled out, the step, and the block, thread, panels, presentation mode, theme
+    /// and colours where they are not the preset's own or the defaults. "" before the first
+    /// simulation and for a student's kernel file (a link cannot carry a file).
+    std::string viewLink() const;
+    /// Opens the view that link `text` names while the app runs (the web page's address
+    /// changed by the user): the link's scenario, or the one shown, with its block, thread,
+    /// panels and step, and its theme, presentation mode and colours. A bad link leaves the
+    /// view as it is, with one sentence in the caption bar.
+    void openViewLink(const std::string& text);
     /// Seconds the running simulation has taken so far (0 when none runs).
     double simulatingSeconds() const { return simJob_.running() ? simJob_.seconds() : 0.0; }
 
@@ -158,11 +170,17 @@ private:
     /// Entering presentation mode shows the slide's panels in two columns; leaving it
     /// brings back the panels and arrangement of the desk.
     void followPresentation();
-    void setFullScreen(bool on);
     /// The height in screen pixels of the display the UI is laid out at (the window's, or an
     /// offscreen picture's --window height).
     float screenHeight() const;
     float wantedScale() const;
+    /// The settings to keep: the desk's panels (not the slide's), theme, scales, files.
+    Settings currentSettings() const;
+    /// Stores the settings (and, where the platform stores on every change, imgui.ini's
+    /// layout) if they changed since last stored; `atExit`: the app is ending.
+    void storeSettings(bool atExit);
+    /// Copies the view link (File > Copy view link, Ctrl+L) and says so in the caption bar.
+    void copyViewLink();
 
     Options opt_;
     GLFWwindow* window_ = nullptr;
@@ -177,8 +195,11 @@ private:
     CaptionBar captionBar_;
     std::string ini_;
     std::string settingsPath_;          ///< settings.toml beside imgui.ini ("" in CLI modes)
-    bool fullScreen_ = false;
-    int windowedX_ = 0, windowedY_ = 0, windowedW_ = 0, windowedH_ = 0;
+    /// What differs in a browser (web_platform.hpp): the address's view link, stored
+    /// settings, downloads, the file chooser, full screen.
+    std::unique_ptr<Platform> platform_ = makePlatform();
+    std::string lastLink_;              ///< the view link last handed to Platform::viewChanged
+    std::string storedSettings_;        ///< settings.toml's text as last stored (Platform::storesOnChange)
     bool slideLayout_ = false;          ///< the panels are in presentation mode's arrangement
     PanelFlags deskPanels_;             ///< panels shown before presentation mode
     int relayoutFrames_ = 0;            ///< frames left that place every panel at its default
@@ -220,6 +241,7 @@ private:
     bool firstLoad_ = true;             ///< the scenario of the command line is loading
     Job<GpuOutcome> gpuJob_;
     Job<ExportOutcome> exportJob_;
+    std::optional<ExportRequest> lastExport_;   ///< the export started last (its files, once written)
     Job<LadderModel> ladderJob_;        ///< the rungs counted for the Ladder and Roofline panels
     std::string resultsFile_;           ///< the results file to remember in settings.toml ("" for none)
 

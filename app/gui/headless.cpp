@@ -183,6 +183,8 @@ private:
     {
         check(saveScreenshot(ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y),
                              app_.theme().palette.clear, opt_.screenshot));
+        // --print-view: the view link of what the picture shows (after --keys).
+        if (opt_.printView) std::cout << app_.viewLink() << "\n";
         if (!opt_.printCaption) return;
         std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
         // The sentences a student's kernel gets besides the caption: the caption bar's

@@ -6,7 +6,7 @@
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
 //              [--scale S] [--delay-ms MS] [--force]]
 //             [--results FILE] [--kernel-file FILE.cu [--width W] [--tile T] [--reload-from FILE]]
-//             [--schedule in-order|reverse|random] [--version]
+//             [--schedule in-order|reverse|random] [--view LINK [--print-view]] [--version]
 // Exit status: 0 success, 1 no window could be opened or a picture not written, 2 bad
 // arguments or scenario file; every error is one sentence on stderr.
 #include <CLI/CLI.hpp>
@@ -24,6 +24,7 @@
 #include "export_files.hpp"
 #include "headless.hpp"
 #include "student_kernel.hpp"
+#include "view_options.hpp"
 
 namespace {
 
@@ -125,6 +126,7 @@ const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"left", GLFW_KEY_LEFT},          {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},
     {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
     {"ctrl+k", GLFW_KEY_K},           // File > Open kernel...
+    {"ctrl+l", GLFW_KEY_L},           // File > Copy view link
     {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET},
     // Practice mode (docs/practice.md): on and off, restart, reveal, and typing a number.
     {"p", GLFW_KEY_P},                {"r", GLFW_KEY_R},            {"enter", GLFW_KEY_ENTER},
@@ -231,7 +233,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_option("--keys", keys,
                    "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
                    "right, left, home, end, f5, escape, [ and ] (the previous and next warp), ctrl+k (File > Open "
-                   "kernel...); for practice mode p, "
+                   "kernel...), ctrl+l (File > Copy view link); for practice mode p, "
                    "r, enter, backspace, - and the digits 0 to 9, click:CELL (click:M[1][2], click:N[5], "
                    "click:Nds[0][1], click:thread[ty][tx]) and type:TEXT (the answer's text)")
         ->delimiter(',')
@@ -270,6 +272,14 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_flag("--yes", r.options.yes,
                  "Simulate a scenario estimated to take more than 10 s without asking (refused without it in the "
                  "headless modes)");
+    std::string view;
+    cli.add_option("--view", view,
+                   "Open the view a view link names (docs/view-links.md), e.g. 'preset=tiled-4x4&step=6&thread=1,0': "
+                   "the scenario, step, block, thread, panels, theme, presentation mode; the same text as after the "
+                   "'#' of the web page's address");
+    cli.add_flag("--print-view", r.options.printView,
+                 "With --screenshot: also print the view link of the view shown (after --keys) on stdout")
+        ->needs(shot);
     cli.parse(argc, argv);   // throws CLI::ParseError
 
     if (r.list) return r;
@@ -319,10 +329,6 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     if (const auto size = windowSize(window)) std::tie(o.width, o.height) = *size;
     if (scale != 1.0 && screenshot.empty() && exportSteps.empty())
         throw UsageError("--scale applies to --screenshot and --export-steps only; give one of them too.");
-    if (cli.count("--ui-scale") && presentation && uiScale < kMinPresentationScale)
-        throw UsageError("--ui-scale must be between " + number(kMinPresentationScale) + " and " + number(kMaxUiScale) +
-                         " in presentation mode; got " + number(uiScale) + ".");
-    if (cli.count("--ui-scale")) o.uiScale = static_cast<float>(uiScale);
     if (!theme.empty()) o.theme = theme == "light" ? ThemeKind::Light : ThemeKind::Dark;
     o.presentation = presentation;
     if (const auto steps = stepRange(exportSteps)) {
@@ -350,6 +356,24 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     o.frames = frames;
     o.pan = pan;
     o.heatmap = heatmap;
+    // --view: the link's scenario, block, thread, panels, step, theme, presentation mode and
+    // colours, where no other option gives them.
+    if (cli.count("--view")) {
+        GivenOptions given;
+        given.scenario = !scenario.empty();
+        given.kernelFile = !kernelFile.empty();
+        given.schedule = !schedule.empty();
+        given.step = !step.empty();
+        given.exportSteps = !exportSteps.empty();
+        given.theme = !theme.empty();
+        given.presentation = presentation;
+        given.heatmap = !heatmap.empty();
+        applyViewLink(view, o, given);
+    }
+    if (cli.count("--ui-scale") && o.presentation && uiScale < kMinPresentationScale)
+        throw UsageError("--ui-scale must be between " + number(kMinPresentationScale) + " and " + number(kMaxUiScale) +
+                         " in presentation mode; got " + number(uiScale) + ".");
+    if (cli.count("--ui-scale")) o.uiScale = static_cast<float>(uiScale);
     // Last, once every argument has been checked: the export's folder, made if missing, and
     // no file of an earlier export overwritten without --force.
     if (o.exportFrom >= 0)
@@ -376,6 +400,8 @@ int main(int argc, char** argv)
                 std::cout << std::left << std::setw(static_cast<int>(width + 2)) << pre.name << pre.title << "\n";
             return 0;
         }
+        // The web page's address may name a view too (a no-op on the desktop: --view).
+        p.options.startNotice = applyStartupViewLink(*makePlatform(), p.options);
         App app(std::move(p.options));
         app.open();
         if (app.options().headless()) runHeadless(app);

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include "panels/panel_table.hpp"
 #include "settings_text.hpp"
+#include "web_platform.hpp"
 
 namespace ts::app {
 
@@ -25,16 +27,9 @@ std::string configDir()
     return ec ? std::string() : dir.string();
 }
 
-Settings loadSettings(const std::string& path, std::string& error)
+Settings settingsFromText(const std::string& text, const std::string& path, std::string& error)
 {
     Settings s;
-    if (path.empty() || !std::filesystem::exists(path)) return s;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path + ": cannot be read (settings ignored).";
-        return s;
-    }
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     const SettingsValues v = parseSettingsText(text, path, error);
     if (v.theme) s.theme = *v.theme;
     if (v.uiScale) s.uiScale = *v.uiScale;
@@ -49,7 +44,15 @@ Settings loadSettings(const std::string& path, std::string& error)
     return s;
 }
 
-std::string saveSettings(const Settings& s, const std::string& path)
+Settings loadSettings(const std::string& path, std::string& error)
+{
+    std::string unreadable;
+    const std::optional<std::string> text = readTextFile(path, unreadable);
+    if (!unreadable.empty()) error = path + ": cannot be read (settings ignored).";
+    return text ? settingsFromText(*text, path, error) : Settings{};
+}
+
+std::string settingsText(const Settings& s)
 {
     toml::table panels;
     for (int i = 0; i < panelCount(); ++i) panels.insert(panelTable()[i].title, static_cast<bool>(s.open[i]));
@@ -61,9 +64,15 @@ std::string saveSettings(const Settings& s, const std::string& path)
                   {"panels", panels}};
     if (!s.resultsFile.empty()) t.insert("results_file", s.resultsFile);
     if (!s.kernelFile.empty()) t.insert("kernel_file", s.kernelFile);
-    std::ofstream out(path);
+    std::ostringstream out;
     out << t << "\n";
-    if (!out) return "Cannot write the settings to '" + path + "' (is the folder writable?).";
+    return out.str();
+}
+
+std::string saveSettings(const Settings& s, const std::string& path)
+{
+    if (!writeTextFile(path, settingsText(s)).empty())
+        return "Cannot write the settings to '" + path + "' (is the folder writable?).";
     return {};
 }
 

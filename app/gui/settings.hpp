@@ -34,6 +34,14 @@ std::string configDir();
 /// defaults for what was wrong and one sentence naming the file and the problem in `error`.
 Settings loadSettings(const std::string& path, std::string& error);
 
+/// The settings that `text` (settings.toml's text) gives; what is malformed keeps its default
+/// and gives one sentence naming `path` and the problem in `error`. Reads no file (the web
+/// keeps the text in the browser's storage, web_platform.hpp).
+Settings settingsFromText(const std::string& text, const std::string& path, std::string& error);
+
+/// settings.toml's text for `s`, which settingsFromText reads back.
+std::string settingsText(const Settings& s);
+
 /// Writes `s` to `path`. Returns "" or one sentence saying why it could not.
 std::string saveSettings(const Settings& s, const std::string& path);
 

@@ -16,6 +16,7 @@
 #include "sim/files/scenario_file.hpp"
 #include "sim/engine/simulate.hpp"
 #include "theme.hpp"
+#include "web_platform.hpp"
 
 namespace ts::app {
 
@@ -175,6 +176,9 @@ struct View {
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;
     bool showExport = false;
     bool showOpenResults = false;   ///< File > Open results...
+    /// File > Open scenario and Open results use the browser's file chooser (the web build,
+    /// Platform::picksFiles) instead of a path dialog; set by the app.
+    bool browserFiles = false;
     std::string resultsPath = "results.json";   ///< the path typed into it
     bool showOpenKernel = false;    ///< File > Open kernel...
     std::string kernelPath;         ///< the path typed into it (the last opened, from settings.toml)
@@ -210,6 +214,8 @@ struct Requests {
     std::optional<ExportForm> exportSteps;      ///< export these steps (File > Export)
     std::optional<std::string> openResults;     ///< open this results file (File > Open results...)
     std::optional<std::string> openKernel;      ///< build and open this kernel file (File > Open kernel...)
+    std::optional<PickKind> pickFile;           ///< open the browser's file chooser (View::browserFiles)
+    bool copyViewLink = false;                  ///< File > Copy view link (Ctrl+L)
     bool quit = false;
 };
 

@@ -177,6 +177,10 @@ void drawMainMenu(Frame& f)
             if (ImGui::MenuItem("Save scenario...", "Ctrl+S")) v.showSave = true;
             if (ImGui::MenuItem("Open results...")) v.showOpenResults = true;
             if (ImGui::MenuItem("Screenshot...")) v.showScreenshot = true;
+            if (ImGui::MenuItem("Copy view link", "Ctrl+L", false, f.loaded.sim != nullptr)) f.requests.copyViewLink = true;
+            tooltip("Copies a link to what is shown now: the scenario, the step, the block and thread, the panels "
+                    "and the theme. Put it after the '#' of the web page's address, or open it with tilescope --view "
+                    "'LINK'; everyone who opens it sees this view (docs/view-links.md).");
             if (ImGui::MenuItem("Export steps...", "Ctrl+E", false, !f.busy.exporting)) v.showExport = true;
             ImGui::Separator();
             if (ImGui::MenuItem("Quit")) f.requests.quit = true;
@@ -220,6 +224,15 @@ void drawMainMenu(Frame& f)
         }
         ImGui::EndMainMenuBar();
     }
+    // In a browser the files come from the user's disk through the browser's file chooser.
+    if (v.browserFiles && v.showOpen) {
+        v.showOpen = false;
+        f.requests.pickFile = PickKind::Scenario;
+    }
+    if (v.browserFiles && v.showOpenResults) {
+        v.showOpenResults = false;
+        f.requests.pickFile = PickKind::Results;
+    }
     pathDialog(v.showOpen, "Open scenario", "A lecture preset's name or the path of a scenario file (TOML):", "Open",
                v.form.file, f.requests.open);
     pathDialog(v.showScreenshot, "Screenshot", "Save the window, as it is now, as a PNG file:", "Save",
@@ -247,6 +260,7 @@ void drawMainMenu(Frame& f)
                "Ctrl+K            open your own kernel file (.cu)\n"
                "Ctrl+S            save the state on screen as a scenario\n"
                "Ctrl+E            export steps as PNG, GIF or SVG\n"
+               "Ctrl+L            copy the view link (scenario, step, block, panels)\n"
                "P                 practice mode: a question before each step\n"
                "Enter             practice: reveal the answer (digits, Backspace: type it)\n"
                "R                 practice: restart (score 0 of 0, first step)\n\n"
