@@ -1,0 +1,201 @@
+// The Matrices panel's picture of an array problem (a student's element-wise, 1D or 2D
+// kernel, sim::Family::Array): its input arrays and its output under their own names, a 1D
+// array as a strip wrapped at a multiple of a warp's 32 elements, a 2D one as its grid. The
+// colours come from the traced block's replay at the cursor as in the other families'
+// pictures: loaded by the block, now in shared memory, touched by this step (yellow frame),
+// touched by the selected thread (white frame), output stored (green), and output elements
+// that differ from the CPU reference formula (red cross).
+#include "arrays_figure.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim/catalogue/loaded_kernels.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ts::app {
+namespace {
+
+/// Elements drawn at most per array (the rest is said in words).
+constexpr int kMaxDrawn = 1 << 16;
+
+struct Shape {
+    int rows = 1, cols = 1;    ///< as drawn: a 1D array wrapped into rows
+    bool oneD = true;
+    int size = 0;
+};
+
+std::string valueText(float v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", static_cast<double>(v));
+    return b;
+}
+
+std::string elementText(const sim::ArrayInfo& a, int idx)
+{
+    if (a.rows == 1) return a.name + "[" + std::to_string(idx) + "]";
+    return a.name + "[" + std::to_string(idx / a.cols) + "][" + std::to_string(idx % a.cols) + "]";
+}
+
+/// The chip of one colour and its words, on the legend's line.
+void chip(ImU32 fill, ImU32 frame, const char* words)
+{
+    const float h = ImGui::GetTextLineHeight();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + h - 4, p.y + h - 2), fill);
+    if (frame) dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + h - 4, p.y + h - 2), frame, 0, 0, 2.0f);
+    ImGui::Dummy(ImVec2(h - 2, h));
+    ImGui::SameLine(0, scaled(4));
+    ImGui::TextUnformatted(words);
+    ImGui::SameLine(0, scaled(14));
+}
+
+}  // namespace
+
+void drawArrayFigure(Frame& f, const sim::Simulation& s)
+{
+    const Palette& pal = f.theme.palette;
+    const sim::Trace& t = s.trace;
+    if (const auto spec = sim::loadedArraySpec(s.scenario.kernel)) {
+        ImGui::TextUnformatted(("Reference: " + spec->reference).c_str());
+        tooltip("The CPU reference your file's header gives (" +
+                (spec->referenceLine ? "line " + std::to_string(spec->referenceLine) : std::string("the exercise")) +
+                "), computed in float as the GPU does; the output must equal it bit for bit.");
+        ImGui::SameLine(0, scaled(16));
+    }
+    if (s.matchesReference) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.okText), "output equals the reference");
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.error), "output differs from the reference");
+    chip(pal.loadedEarlier, 0, "loaded by the block");
+    chip(pal.inShared, 0, "in shared memory");
+    chip(pal.cell, pal.readNow, "this step");
+    chip(pal.cell, pal.selected, "selected thread");
+    chip(pal.finished, 0, "stored");
+    chip(pal.cell, pal.error, "wrong");
+    ImGui::NewLine();
+
+    // The selected thread's elements in the cursor step, and every element of this step.
+    std::vector<std::pair<int, int32_t>> mine, now;
+    if (f.view.cursor >= 0 && f.view.cursor < static_cast<int>(t.steps.size()))
+        for (int i = t.steps[f.view.cursor].begin; i < t.steps[f.view.cursor].end; ++i) {
+            const sim::Event& e = t.events[i];
+            if (e.array == sim::kNoArray) continue;
+            now.emplace_back(e.array, e.index);
+            if (e.thread == f.view.thread) mine.emplace_back(e.array, e.index);
+        }
+    auto listed = [](const std::vector<std::pair<int, int32_t>>& l, int a, int32_t i) {
+        return std::find(l.begin(), l.end(), std::pair<int, int32_t>(a, i)) != l.end();
+    };
+
+    ImGui::BeginChild("arrays", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float width = std::max(scaled(100), ImGui::GetContentRegionAvail().x - scaled(4));
+    const float font = ImGui::GetFontSize();
+    for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
+        const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
+        if (info.size() == 0) continue;
+        const bool output = a == 2;
+        Shape sh;
+        sh.size = info.size();
+        sh.oneD = info.rows == 1;
+        float cell = 0;
+        if (sh.oneD) {
+            // A strip wrapped at a multiple of 32 elements (a warp's accesses line up).
+            const float want = std::max(scaled(12), font * 0.9f);
+            int perRow = std::max(1, static_cast<int>(width / want));
+            if (perRow >= 32) perRow -= perRow % 32;
+            perRow = std::min(perRow, sh.size);
+            sh.cols = perRow;
+            sh.rows = (sh.size + perRow - 1) / perRow;
+            cell = std::min(width / static_cast<float>(sh.cols), font * 2.2f);
+        } else {
+            sh.rows = info.rows;
+            sh.cols = info.cols;
+            cell = std::clamp(width / static_cast<float>(sh.cols), 3.0f, font * 2.2f);
+        }
+        const int drawnRows = std::min(sh.rows, std::max(1, kMaxDrawn / sh.cols));
+        const std::string title = info.name + (output ? " (output" : " (input") + ", " +
+                                  (sh.oneD ? std::to_string(sh.size) + " elements" : std::to_string(info.rows) + " x " + std::to_string(info.cols)) +
+                                  (sh.oneD && sh.rows > 1 ? ", " + std::to_string(sh.cols) + " a row" : std::string()) + ")";
+        ImGui::TextUnformatted(title.c_str());
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        const bool values = cell >= font * 2.0f;
+        for (int r = 0; r < drawnRows; ++r)
+            for (int c = 0; c < sh.cols; ++c) {
+                const int idx = sh.oneD ? r * sh.cols + c : r * info.cols + c;
+                if (idx >= sh.size) break;
+                const sim::ElementView& e = f.replay.element(a, idx);
+                ImU32 fill = pal.cell;
+                if (output) {
+                    if (e.stored) fill = pal.finished;
+                } else if (f.view.heatmap) {
+                    fill = heatColour(static_cast<float>(s.counters.elementLoads[static_cast<size_t>(a)][static_cast<size_t>(idx)]) / 4.0f);
+                } else if (e.inShared()) {
+                    fill = pal.inShared;
+                } else if (e.loadsSoFar > 0) {
+                    fill = pal.loadedEarlier;
+                }
+                const ImVec2 p0(origin.x + c * cell, origin.y + r * cell), p1(p0.x + cell, p0.y + cell);
+                dl->AddRectFilled(p0, p1, fill);
+                if (cell >= 5) dl->AddRect(p0, p1, pal.grid);
+                // Output: wrong against the reference as shown (stored by the traced block at
+                // the cursor), or in the final P for the other blocks' elements.
+                if (output && static_cast<size_t>(idx) < s.reference.size()) {
+                    const float v = e.stored ? e.storedValue : s.P[static_cast<size_t>(idx)];
+                    const bool shown = e.stored || f.replay.element(a, idx).loadsSoFar == 0;
+                    if (shown && std::memcmp(&v, &s.reference[static_cast<size_t>(idx)], sizeof v) != 0 &&
+                        (e.stored || !s.matchesReference)) {
+                        dl->AddLine(ImVec2(p0.x + 2, p0.y + 2), ImVec2(p1.x - 2, p1.y - 2), pal.error, 2.0f);
+                        dl->AddLine(ImVec2(p1.x - 2, p0.y + 2), ImVec2(p0.x + 2, p1.y - 2), pal.error, 2.0f);
+                    }
+                }
+                if (listed(now, a, idx)) {
+                    dl->AddRect(p0, p1, pal.stepOutline, 0, 0, 4.0f);
+                    dl->AddRect(p0, p1, pal.readNow, 0, 0, 2.0f);
+                }
+                if (listed(mine, a, idx)) dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.selected, 0, 0, 2.0f);
+                if (values) {
+                    const float v = output ? (e.stored ? e.storedValue : s.P[static_cast<size_t>(idx)])
+                                           : (a == 0 ? s.M : s.N)[static_cast<size_t>(idx)];
+                    char b[16];
+                    std::snprintf(b, sizeof b, "%.2f", static_cast<double>(v));
+                    if (!std::isnan(v)) dl->AddText(ImVec2(p0.x + 2, p0.y + (cell - font) / 2), pal.cellText, b);
+                }
+            }
+        ImGui::Dummy(ImVec2(cell * static_cast<float>(sh.cols), cell * static_cast<float>(drawnRows)));
+        if (ImGui::IsItemHovered()) {
+            const ImVec2 m = ImGui::GetMousePos();
+            const int c = static_cast<int>((m.x - origin.x) / cell), r = static_cast<int>((m.y - origin.y) / cell);
+            const int idx = sh.oneD ? r * sh.cols + c : r * info.cols + c;
+            if (c >= 0 && c < sh.cols && r >= 0 && idx < sh.size) {
+                const sim::ElementView& e = f.replay.element(a, idx);
+                std::string tip = elementText(info, idx);
+                if (output) {
+                    tip += " = " + (e.stored ? valueText(e.storedValue) + " (stored by the traced block)"
+                                             : std::isnan(s.P[static_cast<size_t>(idx)]) ? std::string("never written")
+                                                                                         : valueText(s.P[static_cast<size_t>(idx)]) + " (final)");
+                    if (static_cast<size_t>(idx) < s.reference.size()) tip += "\nreference: " + valueText(s.reference[static_cast<size_t>(idx)]);
+                } else {
+                    tip += " = " + valueText((a == 0 ? s.M : s.N)[static_cast<size_t>(idx)]) + "\nloaded " + std::to_string(e.loadsSoFar) +
+                           " time(s) by the traced block so far, " +
+                           std::to_string(s.counters.elementLoads[static_cast<size_t>(a)][static_cast<size_t>(idx)]) + " by the whole grid";
+                }
+                tooltip(tip);
+            }
+        }
+        if (drawnRows < sh.rows)
+            ImGui::TextUnformatted(("(the first " + std::to_string(drawnRows * sh.cols) + " of " + std::to_string(sh.size) + " elements are drawn)").c_str());
+        ImGui::Dummy(ImVec2(0, scaled(4)));
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace ts::app
