@@ -142,9 +142,9 @@ inline std::vector<Role> arrayRoles(const Translation& t, const std::vector<std:
             }
         if (!found) {
             std::string known;
-            for (const std::string& n : inputs) known += n + ", ";
+            for (size_t i = 0; i < inputs.size(); ++i) known += (i ? ", " : "") + inputs[i];
             errors.push_back(Diagnostic{p.line, 0, "pointer parameter " + p.name + " is not an array of the problem: the header's arrays line declares " +
-                                                       known + "and the output " + output});
+                                                       known + (known.empty() ? "" : " and ") + "the output " + output});
         }
         roles.push_back(r);
     }

@@ -11,8 +11,13 @@
 #include <cstring>
 #include <sys/wait.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "sim/engine/array_formula.hpp"
 #include "sim/engine/simulate.hpp"
+#include "student/exercise.hpp"
+#include "student/grade.hpp"
 #include "student/module.hpp"
 
 namespace {
@@ -118,7 +123,8 @@ TEST(ArrayFormula, EveryBadFormulaGetsItsSentence)
     uint64_t flops = 0;
     std::string error;
     EXPECT_TRUE(past.evaluateAll(sizes, flops, error).empty());
-    EXPECT_EQ(error, "the formula reads A[2][0], outside A (2 x 3) at B[1][0]");
+    // Row by row: B[0][0] reads A[1][0]; B[0][1] reads A[2][0], past A's two rows.
+    EXPECT_EQ(error, "the formula reads A[2][0], outside A (2 x 3) at B[0][1]");
 }
 
 // --- Kernels through the student path --------------------------------------------------------
@@ -242,6 +248,54 @@ TEST(ArrayFamily, TheCliSimulatesAtTheFilesSizesOrTheGivenOnes)
     EXPECT_NE(out.find("has one size, n (--width), and takes no --height"), std::string::npos) << out;
 }
 
+// --- The exercise ----------------------------------------------------------------------------
+
+std::string gradeText(const student::Grade& g)
+{
+    std::string s;
+    for (const student::Check& c : g.checks) s += (c.skipped ? "SKIP " : c.passed ? "PASS " : "FAIL ") + c.name + ": " + c.diagnosis + "\n";
+    return s;
+}
+
+TEST(ArrayFamily, VectorAddExerciseGradesTheSolutionAndNamesAWrongElementWithItsLine)
+{
+    const student::Exercise x = student::findExercise("vector-add");
+    EXPECT_EQ(x.launch.family, "array");
+    EXPECT_TRUE(x.reference.empty());
+    student::GradeOptions go;
+    go.cacheDir = TILESCOPE_STUDENT_CACHE;
+    const student::Grade good = student::grade(x, std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/solutions/vector-add.cu", go);
+    EXPECT_TRUE(good.passed()) << gradeText(good);
+    // compiles; runs, barriers, correct, no races, initialised shared for each size; gpu (skipped)
+    EXPECT_EQ(good.checks.size(), 2 + 5 * x.sizes.size()) << gradeText(good);
+    EXPECT_TRUE(good.checks.back().skipped) << gradeText(good);
+    // A sum with the operands' roles swapped in one term: C[i] = A[i] - B[i], on line 5.
+    const std::string wrong = (std::filesystem::temp_directory_path() / "tilescope_array_wrong_sum.cu").string();
+    {
+        std::ofstream f(wrong);
+        f << "__global__ void vecAddKernel(const float* A, const float* B, float* C, int n)\n"
+             "{\n"
+             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (i < n)\n"
+             "        C[i] = A[i] - B[i];\n"
+             "}\n";
+    }
+    const student::Grade bad = student::grade(x, wrong, go);
+    EXPECT_FALSE(bad.passed());
+    bool named = false;
+    for (const student::Check& c : bad.checks)
+        if (c.name == "correct 1000") {
+            EXPECT_FALSE(c.passed);
+            EXPECT_EQ(c.line, 5u) << c.diagnosis;
+            EXPECT_NE(c.diagnosis.find("at 1000, C[0] is "), std::string::npos) << c.diagnosis;
+            EXPECT_NE(c.diagnosis.find("thread (tx=0, ty=0) of block (0, 0) stored it at line 5"), std::string::npos) << c.diagnosis;
+            EXPECT_NE(c.diagnosis.find("(1000 of 1000 elements differ)"), std::string::npos) << c.diagnosis;
+            named = true;
+        }
+    EXPECT_TRUE(named) << gradeText(bad);
+    std::filesystem::remove(wrong);
+}
+
 // --- Bad headers -----------------------------------------------------------------------------
 
 /// The vector addition with header line `line` (3..8) replaced by `text`.
@@ -280,7 +334,6 @@ TEST(ArrayFamily, EveryBadHeaderGetsOneSentenceOnItsLine)
         {6, "// tilescope: reference = C[i] = A[i] + ", "cannot read the reference formula: it ends too early", 6},
         {4, "// tilescope: arrays = in A[m], in B[n], out C[n]", "the extent 'm' of A cannot be evaluated: it uses m, which is not a size of the sizes line", 4},
         {4, "// tilescope: arrays = in A[n], out B[n], out C[n]", "an array problem has exactly one output array", 4},
-        {4, "// tilescope: arrays = in A[n], in Q[n], out C[n]", "pointer parameter B is not an array of the problem", 9},
         {4, "// tilescope: arrays = in A[n], B[n], out C[n]", "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got 'B[n]'", 4},
         {6, "// tilescope: reference = C[i] = A[i + 1] + B[i]", "the formula reads A[1000], outside A (1000 elements) at C[999] (at the default sizes)", 6},
         {7, "// nothing", "the launch needs both a grid and a block", 8},
@@ -294,6 +347,16 @@ TEST(ArrayFamily, EveryBadHeaderGetsOneSentenceOnItsLine)
         EXPECT_NE(r.errors.front().message.find(c.expect), std::string::npos) << errorsOf(r.errors);
         EXPECT_EQ(r.errors.front().line, c.errorLine) << errorsOf(r.errors);
     }
+    // A pointer parameter the header does not declare: named on the kernel's line.
+    std::string onlyA = withHeader(4, "// tilescope: arrays = in A[n], out C[n]");
+    onlyA.replace(onlyA.find("C[i] = A[i] + B[i]\n"), 19, "C[i] = A[i] + 1.0f\n");
+    const student::LoadResult p = student::loadKernelSource(onlyA, "kernel.cu", options());
+    ASSERT_EQ(p.errors.size(), 1u) << errorsOf(p.errors);
+    EXPECT_NE(p.errors.front().message.find("pointer parameter B is not an array of the problem: the header's arrays line "
+                                            "declares A and the output C"),
+              std::string::npos)
+        << errorsOf(p.errors);
+    EXPECT_EQ(p.errors.front().line, 9u);
     // No launch at all: an array problem states its own.
     std::string none = withHeader(7, "//");
     none.replace(none.find("// tilescope: block = 256"), 25, "//");

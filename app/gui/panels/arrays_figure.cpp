@@ -150,9 +150,7 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
                 // the cursor), or in the final P for the other blocks' elements.
                 if (output && static_cast<size_t>(idx) < s.reference.size()) {
                     const float v = e.stored ? e.storedValue : s.P[static_cast<size_t>(idx)];
-                    const bool shown = e.stored || f.replay.element(a, idx).loadsSoFar == 0;
-                    if (shown && std::memcmp(&v, &s.reference[static_cast<size_t>(idx)], sizeof v) != 0 &&
-                        (e.stored || !s.matchesReference)) {
+                    if (std::memcmp(&v, &s.reference[static_cast<size_t>(idx)], sizeof v) != 0) {
                         dl->AddLine(ImVec2(p0.x + 2, p0.y + 2), ImVec2(p1.x - 2, p1.y - 2), pal.error, 2.0f);
                         dl->AddLine(ImVec2(p1.x - 2, p0.y + 2), ImVec2(p0.x + 2, p1.y - 2), pal.error, 2.0f);
                     }
