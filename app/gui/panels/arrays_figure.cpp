@@ -49,6 +49,8 @@ std::string elementText(const sim::ArrayInfo& a, int idx)
 void chip(ImU32 fill, ImU32 frame, const char* words)
 {
     const float h = ImGui::GetTextLineHeight();
+    // A chip that does not fit what is left of the line starts the next one.
+    if (ImGui::GetContentRegionAvail().x < h + scaled(4) + ImGui::CalcTextSize(words).x) ImGui::NewLine();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + h - 4, p.y + h - 2), fill);
@@ -98,28 +100,72 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
     ImGui::BeginChild("arrays", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float width = std::max(scaled(100), ImGui::GetContentRegionAvail().x - scaled(4));
+    const float height = ImGui::GetContentRegionAvail().y;
     const float font = ImGui::GetFontSize();
+    const float titleH = ImGui::GetTextLineHeightWithSpacing() + scaled(4);
+    // The largest cell at which every array fits the panel (a 1D array wraps at a multiple
+    // of 32 elements, a warp's); below 3 pixels the panel scrolls.
+    auto shapeAt = [&](const sim::ArrayInfo& info, float cell) {
+        Shape sh;
+        sh.size = info.size();
+        sh.oneD = info.rows == 1;
+        if (sh.oneD) {
+            int perRow = std::max(1, static_cast<int>(width / cell));
+            if (perRow >= 32) perRow -= perRow % 32;
+            sh.cols = std::min(perRow, sh.size);
+            sh.rows = (sh.size + sh.cols - 1) / sh.cols;
+        } else {
+            sh.rows = info.rows;
+            sh.cols = info.cols;
+        }
+        return sh;
+    };
+    float cell = font * 2.2f;
+    for (; cell > 3.0f; cell *= 0.92f) {
+        float need = 0;
+        bool wide = false;
+        for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
+            const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
+            if (info.size() == 0) continue;
+            const Shape sh = shapeAt(info, cell);
+            need += titleH + cell * static_cast<float>(sh.rows);
+            wide = wide || cell * static_cast<float>(sh.cols) > width;
+        }
+        if (need <= height && !wide) break;
+    }
+    // 2D arrays side by side, as the textbook draws an input beside its output, when that
+    // gives larger cells than one above the other.
+    bool sideBySide = false;
+    {
+        int sumCols = 0, maxRows = 0, count = 0;
+        bool all2D = true;
+        for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
+            const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
+            if (info.size() == 0) continue;
+            all2D = all2D && info.rows > 1;
+            sumCols += info.cols;
+            maxRows = std::max(maxRows, info.rows);
+            ++count;
+        }
+        const float gap = scaled(16);
+        const float side = std::min((width - gap * static_cast<float>(count - 1)) / static_cast<float>(std::max(1, sumCols)),
+                                    (height - titleH) / static_cast<float>(std::max(1, maxRows)));
+        if (all2D && count > 1 && side > cell) {
+            sideBySide = true;
+            cell = std::min(side, font * 2.2f);
+        }
+    }
+    cell = std::max(cell, 3.0f);
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    float nextX = top.x;
     for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
         const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
         if (info.size() == 0) continue;
         const bool output = a == 2;
-        Shape sh;
-        sh.size = info.size();
-        sh.oneD = info.rows == 1;
-        float cell = 0;
-        if (sh.oneD) {
-            // A strip wrapped at a multiple of 32 elements (a warp's accesses line up).
-            const float want = std::max(scaled(12), font * 0.9f);
-            int perRow = std::max(1, static_cast<int>(width / want));
-            if (perRow >= 32) perRow -= perRow % 32;
-            perRow = std::min(perRow, sh.size);
-            sh.cols = perRow;
-            sh.rows = (sh.size + perRow - 1) / perRow;
-            cell = std::min(width / static_cast<float>(sh.cols), font * 2.2f);
-        } else {
-            sh.rows = info.rows;
-            sh.cols = info.cols;
-            cell = std::clamp(width / static_cast<float>(sh.cols), 3.0f, font * 2.2f);
+        const Shape sh = shapeAt(info, cell);
+        if (sideBySide) {
+            ImGui::SetCursorScreenPos(ImVec2(nextX, top.y));
+            ImGui::BeginGroup();
         }
         const int drawnRows = std::min(sh.rows, std::max(1, kMaxDrawn / sh.cols));
         const std::string title = info.name + (output ? " (output" : " (input") + ", " +
@@ -156,8 +202,9 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
                     }
                 }
                 if (listed(now, a, idx)) {
-                    dl->AddRect(p0, p1, pal.stepOutline, 0, 0, 4.0f);
-                    dl->AddRect(p0, p1, pal.readNow, 0, 0, 2.0f);
+                    // Small cells keep their fill visible under a thin frame.
+                    if (cell >= 10) dl->AddRect(p0, p1, pal.stepOutline, 0, 0, 4.0f);
+                    dl->AddRect(p0, p1, pal.readNow, 0, 0, cell >= 10 ? 2.0f : 1.0f);
                 }
                 if (listed(mine, a, idx)) dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.selected, 0, 0, 2.0f);
                 if (values) {
@@ -192,6 +239,10 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
         if (drawnRows < sh.rows)
             ImGui::TextUnformatted(("(the first " + std::to_string(drawnRows * sh.cols) + " of " + std::to_string(sh.size) + " elements are drawn)").c_str());
         ImGui::Dummy(ImVec2(0, scaled(4)));
+        if (sideBySide) {
+            ImGui::EndGroup();
+            nextX = ImGui::GetItemRectMax().x + scaled(16);
+        }
     }
     ImGui::EndChild();
 }
