@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -29,7 +30,8 @@ constexpr int kMaxDrawn = 1 << 16;
 struct Shape {
     int rows = 1, cols = 1;    ///< as drawn: a 1D array wrapped into rows
     bool oneD = true;
-    int size = 0;
+    int first = 0;             ///< 1D: the first element drawn (a window round the traced block's)
+    int size = 0;              ///< elements drawn (1D), all of them (2D)
 };
 
 std::string valueText(float v)
@@ -100,18 +102,37 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
     ImGui::BeginChild("arrays", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float width = std::max(scaled(100), ImGui::GetContentRegionAvail().x - scaled(4));
-    const float height = ImGui::GetContentRegionAvail().y;
     const float font = ImGui::GetFontSize();
     const float titleH = ImGui::GetTextLineHeightWithSpacing() + scaled(4);
+    // 1D arrays are strips with their name at the left; one line above them says their length.
+    float labelW = 0;
+    for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a)
+        if (s.arrays[static_cast<size_t>(a)].size() > 0 && s.arrays[static_cast<size_t>(a)].rows == 1)
+            labelW = std::max(labelW, ImGui::CalcTextSize(s.arrays[static_cast<size_t>(a)].name.c_str()).x + scaled(8));
+    const float height = ImGui::GetContentRegionAvail().y - (labelW > 0 ? titleH : 0);
     // The largest cell at which every array fits the panel (a 1D array wraps at a multiple
     // of 32 elements, a warp's); below 3 pixels the panel scrolls.
-    auto shapeAt = [&](const sim::ArrayInfo& info, float cell) {
+    // The elements of each array the traced block touches, first to last: where a 1D array
+    // too long for readable cells is shown in a window.
+    int touchedLo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, touchedHi[3] = {-1, -1, -1};
+    for (const sim::Event& e : t.events)
+        if (e.array < 3) {
+            touchedLo[e.array] = std::min<int>(touchedLo[e.array], e.index);
+            touchedHi[e.array] = std::max<int>(touchedHi[e.array], e.index);
+        }
+    bool window = false;
+    auto shapeAt = [&](const sim::ArrayInfo& info, float cell, int a) {
         Shape sh;
         sh.size = info.size();
         sh.oneD = info.rows == 1;
+        if (sh.oneD && window && touchedHi[a] >= 0) {
+            sh.first = touchedLo[a] - touchedLo[a] % 32;
+            sh.size = std::min(info.size() - sh.first, touchedHi[a] + 1 - sh.first);
+        }
         if (sh.oneD) {
-            int perRow = std::max(1, static_cast<int>(width / cell));
+            int perRow = std::max(1, static_cast<int>((width - labelW) / cell));
             if (perRow >= 32) perRow -= perRow % 32;
+            else if (perRow >= 8) perRow -= perRow % 8;
             sh.cols = std::min(perRow, sh.size);
             sh.rows = (sh.size + sh.cols - 1) / sh.cols;
         } else {
@@ -120,18 +141,27 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
         }
         return sh;
     };
-    float cell = font * 2.2f;
-    for (; cell > 3.0f; cell *= 0.92f) {
-        float need = 0;
-        bool wide = false;
-        for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
-            const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
-            if (info.size() == 0) continue;
-            const Shape sh = shapeAt(info, cell);
-            need += titleH + cell * static_cast<float>(sh.rows);
-            wide = wide || cell * static_cast<float>(sh.cols) > width;
+    auto fit = [&] {
+        float c = font * 2.2f;
+        for (; c > 3.0f; c *= 0.92f) {
+            float need = 0;
+            bool wide = false;
+            for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
+                const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
+                if (info.size() == 0) continue;
+                const Shape sh = shapeAt(info, c, a);
+                need += (sh.oneD ? scaled(4) : titleH) + c * static_cast<float>(sh.rows);
+                wide = wide || c * static_cast<float>(sh.cols) + (sh.oneD ? labelW : 0) > width;
+            }
+            if (need <= height && !wide) break;
         }
-        if (need <= height && !wide) break;
+        return c;
+    };
+    float cell = fit();
+    // 1D arrays whose whole length leaves cells too small to read: the traced block's part.
+    if (cell < font * 0.75f) {
+        window = true;
+        cell = std::max(cell, fit());
     }
     // 2D arrays side by side, as the textbook draws an input beside its output, when that
     // gives larger cells than one above the other.
@@ -156,28 +186,54 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
         }
     }
     cell = std::max(cell, 3.0f);
+    for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()) && labelW > 0; ++a) {
+        const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
+        if (info.size() == 0 || info.rows != 1) continue;
+        const Shape sh = shapeAt(info, cell, a);
+        std::string names;
+        for (int b = 0; b < 3 && b < static_cast<int>(s.arrays.size()); ++b)
+            if (s.arrays[static_cast<size_t>(b)].size() > 0 && s.arrays[static_cast<size_t>(b)].rows == 1)
+                names += (names.empty() ? "" : ", ") + s.arrays[static_cast<size_t>(b)].name;
+        std::string line = names + ": " +
+                           (sh.size < info.size() ? "elements " + std::to_string(sh.first) + ".." + std::to_string(sh.first + sh.size - 1) +
+                                                        " of " + std::to_string(info.size()) + " (the traced block's)"
+                                                  : std::to_string(info.size()) + " elements") +
+                           ", " + std::to_string(sh.cols) + " a row";
+        ImGui::TextUnformatted(line.c_str());
+        break;
+    }
     const ImVec2 top = ImGui::GetCursorScreenPos();
     float nextX = top.x;
     for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
         const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
         if (info.size() == 0) continue;
         const bool output = a == 2;
-        const Shape sh = shapeAt(info, cell);
+        const Shape sh = shapeAt(info, cell, a);
         if (sideBySide) {
             ImGui::SetCursorScreenPos(ImVec2(nextX, top.y));
             ImGui::BeginGroup();
         }
         const int drawnRows = std::min(sh.rows, std::max(1, kMaxDrawn / sh.cols));
         const std::string title = info.name + (output ? " (output" : " (input") + ", " +
-                                  (sh.oneD ? std::to_string(sh.size) + " elements" : std::to_string(info.rows) + " x " + std::to_string(info.cols)) +
+                                  (sh.oneD ? std::to_string(info.size()) + " elements" : std::to_string(info.rows) + " x " + std::to_string(info.cols)) +
+                                  (sh.oneD && sh.size < info.size()
+                                       ? "; " + std::to_string(sh.first) + ".." + std::to_string(sh.first + sh.size - 1) + " shown, the traced block's"
+                                       : std::string()) +
                                   (sh.oneD && sh.rows > 1 ? ", " + std::to_string(sh.cols) + " a row" : std::string()) + ")";
-        ImGui::TextUnformatted(title.c_str());
-        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        ImVec2 origin = ImGui::GetCursorScreenPos();
+        if (sh.oneD) {
+            // The name at the left of the strip's first row.
+            dl->AddText(ImVec2(origin.x, origin.y + std::max(0.0f, (cell - font) / 2)), pal.cellText, info.name.c_str());
+            origin.x += labelW;
+        } else {
+            ImGui::TextUnformatted(title.c_str());
+            origin = ImGui::GetCursorScreenPos();
+        }
         const bool values = cell >= font * 2.0f;
         for (int r = 0; r < drawnRows; ++r)
             for (int c = 0; c < sh.cols; ++c) {
-                const int idx = sh.oneD ? r * sh.cols + c : r * info.cols + c;
-                if (idx >= sh.size) break;
+                if (sh.oneD && r * sh.cols + c >= sh.size) break;
+                const int idx = sh.oneD ? sh.first + r * sh.cols + c : r * info.cols + c;
                 const sim::ElementView& e = f.replay.element(a, idx);
                 ImU32 fill = pal.cell;
                 if (output) {
@@ -191,7 +247,7 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
                 }
                 const ImVec2 p0(origin.x + c * cell, origin.y + r * cell), p1(p0.x + cell, p0.y + cell);
                 dl->AddRectFilled(p0, p1, fill);
-                if (cell >= 5) dl->AddRect(p0, p1, pal.grid);
+                if (cell >= 4) dl->AddRect(p0, p1, pal.grid);
                 // Output: wrong against the reference as shown (stored by the traced block at
                 // the cursor), or in the final P for the other blocks' elements.
                 if (output && static_cast<size_t>(idx) < s.reference.size()) {
@@ -215,12 +271,13 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
                     if (!std::isnan(v)) dl->AddText(ImVec2(p0.x + 2, p0.y + (cell - font) / 2), pal.cellText, b);
                 }
             }
-        ImGui::Dummy(ImVec2(cell * static_cast<float>(sh.cols), cell * static_cast<float>(drawnRows)));
+        if (sh.oneD) ImGui::SetCursorScreenPos(origin);
+        ImGui::Dummy(ImVec2(cell * static_cast<float>(sh.cols), std::max(cell * static_cast<float>(drawnRows), sh.oneD ? font : 0.0f)));
         if (ImGui::IsItemHovered()) {
             const ImVec2 m = ImGui::GetMousePos();
             const int c = static_cast<int>((m.x - origin.x) / cell), r = static_cast<int>((m.y - origin.y) / cell);
-            const int idx = sh.oneD ? r * sh.cols + c : r * info.cols + c;
-            if (c >= 0 && c < sh.cols && r >= 0 && idx < sh.size) {
+            const int idx = sh.oneD ? sh.first + r * sh.cols + c : r * info.cols + c;
+            if (c >= 0 && c < sh.cols && r >= 0 && (sh.oneD ? idx - sh.first < sh.size : idx < sh.size)) {
                 const sim::ElementView& e = f.replay.element(a, idx);
                 std::string tip = elementText(info, idx);
                 if (output) {
