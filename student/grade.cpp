@@ -302,7 +302,8 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
             if (!w) {
                 line = 0;
                 d = "at " + size + ", " + name + " was never written (the reference gives " + floatText(r.reference[i]) +
-                    "): no thread stores it; check that the grid covers all of P and that the boundary check lets that "
+                    "): no thread stores it; check that the grid covers all of " + (family == "array" ? r.arrays.at(p).name : std::string("P")) +
+                    " and that the boundary check lets that "
                     "thread through";
             } else {
                 d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +

@@ -261,7 +261,11 @@ std::string runDiagnosis(const sim::Simulation& s)
         const std::string report = s.hazards.report(s.arrays, s.trace.blockDim);
         return report.substr(0, report.find_first_of(";\n")) + ".";
     }
-    if (!s.matchesReference) return "P differs from the CPU reference: the wrong elements of P are marked.";
+    if (!s.matchesReference) {
+        // An array problem's output has the file's own name.
+        const std::string out = sim::familyOf(s.scenario) == sim::Family::Array && s.arrays.size() > 2 ? s.arrays[2].name : "P";
+        return out + " differs from the CPU reference: the wrong elements of " + out + " are marked.";
+    }
     return "";
 }
 

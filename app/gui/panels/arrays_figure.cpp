@@ -85,6 +85,16 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
     chip(pal.finished, 0, "stored");
     chip(pal.cell, pal.error, "wrong");
     ImGui::NewLine();
+    // Where the output first differs, wherever the traced block is (the strips may show
+    // another block's elements).
+    if (!s.matchesReference && s.arrays.size() > 2 && s.P.size() == s.reference.size())
+        for (size_t i = 0; i < s.P.size(); ++i)
+            if (std::memcmp(&s.P[i], &s.reference[i], sizeof(float)) != 0) {
+                colouredText(pal.error, "First wrong: " + elementText(s.arrays[2], static_cast<int>(i)) + " = " +
+                                            (std::isnan(s.P[i]) ? std::string("never written") : valueText(s.P[i])) +
+                                            " (reference " + valueText(s.reference[i]) + ")");
+                break;
+            }
 
     // The selected thread's elements in the cursor step, and every element of this step.
     std::vector<std::pair<int, int32_t>> mine, now;
