@@ -20,6 +20,7 @@
 #include "conv_launch.hpp"
 #include "cuda_support.hpp"
 #include "matmul_launch.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/simulate.hpp"
 #include "student/kernel_roles.hpp"
 
@@ -241,6 +242,8 @@ const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
 /// student/module.cpp decides), a matrix multiplication has none.
 sim::Family familyOf(const StudentKernel& k)
 {
+    // An array problem is known by its header, which the simulator's load read.
+    if (sim::loadedArraySpec(k.translation.kernelName)) return sim::Family::Array;
     if (k.translation.constants.empty()) return sim::Family::Matmul;
     return k.translation.constants.front().extents.size() == 2 ? sim::Family::Conv2D : sim::Family::Conv1D;
 }
@@ -251,8 +254,16 @@ std::vector<student::Role> rolesOf(const StudentKernel& k)
     std::vector<student::Diagnostic> errors;
     bool square = false;
     const sim::Family f = familyOf(k);
-    std::vector<student::Role> roles = f == sim::Family::Matmul ? student::matmulRoles(k.translation, errors, square)
-                                                                : student::convRoles(k.translation, f == sim::Family::Conv2D, errors);
+    std::vector<student::Role> roles;
+    if (f == sim::Family::Array) {
+        const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(k.translation.kernelName);
+        std::vector<std::string> inputs;
+        for (const sim::ArrayDecl* a : spec->inputs()) inputs.push_back(a->name);
+        roles = student::arrayRoles(k.translation, inputs, spec->output()->name, spec->sizes, 0, errors);
+    } else {
+        roles = f == sim::Family::Matmul ? student::matmulRoles(k.translation, errors, square)
+                                         : student::convRoles(k.translation, f == sim::Family::Conv2D, errors);
+    }
     if (!errors.empty()) throw LaunchError(student::formatDiagnostic(k.fileName, errors.front()));
     return roles;
 }
@@ -317,8 +328,19 @@ void launchStudent(const StudentKernel& k, const Loaded& L, const std::vector<st
     std::vector<const float*> pointers(n, nullptr);
     std::vector<int> values(n, 0);
     std::vector<void*> args(n, nullptr);
+    // An array problem's sizes, in the order its header names them.
+    int sizes[2] = {0, 0};
+    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(k.translation.kernelName)) {
+        const sim::Variables v = spec->sizeValues(s);
+        for (size_t i = 0; i < spec->sizes.size() && i < 2; ++i) sizes[i] = static_cast<int>(v.at(spec->sizes[i]));
+    }
     for (size_t i = 0; i < n; ++i) {
         switch (roles[i]) {
+        case student::Role::In0: pointers[i] = M; break;
+        case student::Role::In1: pointers[i] = N; break;
+        case student::Role::Out: pointers[i] = P; break;
+        case student::Role::Size0: values[i] = sizes[0]; break;
+        case student::Role::Size1: values[i] = sizes[1]; break;
         case student::Role::M: pointers[i] = M; break;
         case student::Role::N: pointers[i] = N; break;
         case student::Role::P: pointers[i] = P; break;
@@ -375,6 +397,30 @@ std::vector<float> runStudentPlain(const StudentKernel& k, const sim::Scenario& 
     const std::vector<student::Role> roles = rolesOf(k);
     const Loaded& L = loaded(k, d);
     checkStudentLaunch(k, L, d, s);
+    if (familyOf(k) == sim::Family::Array) {
+        // An array problem: its inputs as the simulator made them (M, N: the first and
+        // second input, N empty when there is one), its output shaped by the header.
+        const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(k.translation.kernelName);
+        int rows = 1, cols = 1;
+        std::string error;
+        if (!spec->shape(*spec->output(), spec->sizeValues(s), rows, cols, error)) throw LaunchError(error);
+        const size_t sizeP = size_t(rows) * cols;
+        requireFreeMemory(4 * (M.size() + N.size() + sizeP));
+        std::optional<DeviceBuffer<float>> dM, dN;
+        if (!M.empty()) {
+            dM.emplace(M.size());
+            dM->upload(M, "copying the first input to the device");
+        }
+        if (!N.empty()) {
+            dN.emplace(N.size());
+            dN->upload(N, "copying the second input to the device");
+        }
+        DeviceBuffer<float> dP(sizeP);
+        dP.fill(0xFF, "poisoning the output");
+        launchStudent(k, L, roles, s, dM ? dM->get() : nullptr, dN ? dN->get() : nullptr, dP.get());
+        check(cudaDeviceSynchronize(), ("running " + k.translation.kernelName).c_str());
+        return dP.download("copying the output back from the device");
+    }
     const bool conv = familyOf(k) != sim::Family::Matmul;
     const size_t sizeM = conv ? convMaskElements(s) : size_t(s.j) * s.k;
     const size_t sizeN = conv ? size_t(s.height) * s.width : size_t(s.k) * s.l;
@@ -404,6 +450,8 @@ BenchResult benchStudent(const StudentKernel& k, const BenchRequest& r, const st
     const std::vector<student::Role> roles = rolesOf(k);
     const Loaded& L = loaded(k, d);
     checkStudentLaunch(k, L, d, r.scenario);
+    if (familyOf(k) == sim::Family::Array)
+        throw LaunchError("bench does not time an array problem yet: verify --kernel-file checks it on the GPU.");
     if (familyOf(k) != sim::Family::Matmul)
         return timeConv(
             r, [&](const std::vector<float>& M) { uploadStudentMask(k, L, r.scenario, M); },
@@ -426,7 +474,7 @@ StudentGpuCheck checkStudentOnGpu(const StudentKernel& k, const sim::Scenario& s
         return c;
     }
     c.why = firstDifference(runStudentPlain(k, s, simulated.M, simulated.N), simulated.P,
-                            familyOf(k) == sim::Family::Matmul ? s.l : s.width);
+                            familyOf(k) == sim::Family::Matmul ? s.l : familyOf(k) == sim::Family::Array ? simulated.arrays.at(2).cols : s.width);
     c.bitExactVsSim = c.why.empty();
     if (!c.bitExactVsSim) return c;
     try {

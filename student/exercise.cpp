@@ -30,7 +30,7 @@ namespace {
 
 constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "reference", "tile",
                                  "mask_width", "sizes", "launch", "checks"};
-constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout"};
+constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout", "arrays", "sizes", "formula"};
 constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread"};
 constexpr size_t kMaxBytes = size_t{1} << 20;
 
@@ -97,10 +97,11 @@ bool optionalBool(const std::string& file, const toml::table& t, const char* key
 }
 
 /// One entry of `sizes`, as the family wants it.
-ExerciseSize parseSize(const std::string& file, const toml::node& n, const std::string& family)
+ExerciseSize parseSize(const std::string& file, const toml::node& n, const std::string& family, size_t arraySizes)
 {
-    const size_t want = family == "matmul" ? 3 : family == "conv2d" ? 2 : 1;
-    const char* form = family == "matmul" ? "[j, k, l]" : family == "conv2d" ? "[height, width]" : "[width]";
+    const bool array2D = family == "array" && arraySizes == 2;
+    const size_t want = family == "matmul" ? 3 : (family == "conv2d" || array2D) ? 2 : 1;
+    const char* form = family == "matmul" ? "[j, k, l]" : family == "conv2d" ? "[height, width]" : array2D ? "[first size, second size]" : family == "array" ? "[size]" : "[width]";
     const auto* a = n.as_array();
     if (!a || a->size() != want)
         fail(file, n, std::string("each size of a ") + family + " exercise is " + form + ", a list of " +
@@ -117,9 +118,10 @@ ExerciseSize parseSize(const std::string& file, const toml::node& n, const std::
         s.j = v[0];
         s.k = v[1];
         s.l = v[2];
-    } else if (family == "conv2d") {
+    } else if (family == "conv2d" || array2D) {
         s.height = v[0];
         s.width = v[1];
+        s.twoD = array2D;
     } else {
         s.width = v[0];
     }
@@ -131,7 +133,7 @@ ExerciseSize parseSize(const std::string& file, const toml::node& n, const std::
 std::string ExerciseSize::text(const std::string& family) const
 {
     if (family == "matmul") return std::to_string(j) + "x" + std::to_string(k) + "x" + std::to_string(l);
-    if (family == "conv2d") return std::to_string(height) + "x" + std::to_string(width);
+    if (family == "conv2d" || twoD) return std::to_string(height) + "x" + std::to_string(width);
     return std::to_string(width);
 }
 
@@ -165,9 +167,15 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     x.starter = (fs::path(path).parent_path() / starter).string();
     if (std::error_code ec; !fs::is_regular_file(x.starter, ec))
         fail(path, *t.get("starter"), "the starter file " + x.starter + " does not exist; it must lie beside the exercise file.");
-    x.reference = requiredString(path, t, "reference", t);
-    const sim::KernelInfo* ref = sim::findKernel(x.reference);
-    if (!ref) fail(path, *t.get("reference"), "reference names no kernel of TileScope's ('" + x.reference + "'); `tilescope-cli list-kernels` lists them.");
+    // An array exercise's reference is its formula ([launch] formula); the others name a kernel.
+    const toml::node* launchNode = t.get("launch");
+    const bool arrayFamily = launchNode && launchNode->as_table() && launchNode->as_table()->get("family") &&
+                             launchNode->as_table()->get("family")->value<std::string>() == std::string("array");
+    x.reference = arrayFamily ? optionalString(path, t, "reference") : requiredString(path, t, "reference", t);
+    if (arrayFamily && !x.reference.empty())
+        fail(path, *t.get("reference"), "an array exercise's reference is its [launch] formula; it names no kernel.");
+    const sim::KernelInfo* ref = arrayFamily ? nullptr : sim::findKernel(x.reference);
+    if (!ref && !arrayFamily) fail(path, *t.get("reference"), "reference names no kernel of TileScope's ('" + x.reference + "'); `tilescope-cli list-kernels` lists them.");
 
     const toml::node* launch = t.get("launch");
     if (!launch || !launch->as_table())
@@ -176,12 +184,22 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     const toml::table& l = *launch->as_table();
     onlyKnownKeys(path, l, kLaunchKeys, " in [launch]");
     x.launch.family = requiredString(path, l, "family", l);
-    if (x.launch.family != "matmul" && x.launch.family != "conv1d" && x.launch.family != "conv2d")
-        fail(path, *l.get("family"), "family must be \"matmul\", \"conv1d\" or \"conv2d\"; got \"" + x.launch.family + "\".");
+    if (x.launch.family != "matmul" && x.launch.family != "conv1d" && x.launch.family != "conv2d" && x.launch.family != "array")
+        fail(path, *l.get("family"), "family must be \"matmul\", \"conv1d\", \"conv2d\" or \"array\"; got \"" + x.launch.family + "\".");
     const sim::Family refFamily = x.launch.family == "matmul"   ? sim::Family::Matmul
                                   : x.launch.family == "conv1d" ? sim::Family::Conv1D
                                                                 : sim::Family::Conv2D;
-    if (ref->family != refFamily)
+    x.launch.arrays = optionalString(path, l, "arrays");
+    x.launch.sizes = optionalString(path, l, "sizes");
+    x.launch.reference = optionalString(path, l, "formula");
+    if (arrayFamily) {
+        for (const char* key : {"arrays", "sizes", "formula", "grid", "block"})
+            if (!l.get(key))
+                fail(path, l, std::string("an array exercise's [launch] gives arrays, sizes, formula, grid and block; ") + key + " is missing.");
+    } else if (!x.launch.arrays.empty() || !x.launch.sizes.empty() || !x.launch.reference.empty()) {
+        fail(path, l, "arrays, sizes and formula in [launch] apply to the array family only.");
+    }
+    if (ref && ref->family != refFamily)
         fail(path, *t.get("reference"), "the reference kernel " + x.reference + " solves another problem than family \"" +
                                             x.launch.family + "\".");
     x.launch.grid = optionalString(path, l, "grid");
@@ -203,7 +221,8 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     if (!sizes) failFile(path, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]].");
     const auto* list = sizes->as_array();
     if (!list || list->empty()) fail(path, *sizes, "sizes must be a non-empty list of sizes.");
-    for (const toml::node& n : *list) x.sizes.push_back(parseSize(path, n, x.launch.family));
+    const size_t arraySizes = static_cast<size_t>(std::count(x.launch.sizes.begin(), x.launch.sizes.end(), ',')) + 1;
+    for (const toml::node& n : *list) x.sizes.push_back(parseSize(path, n, x.launch.family, arraySizes));
 
     if (const toml::node* c = t.get("checks")) {
         const auto* ct = c->as_table();

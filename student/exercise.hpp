@@ -22,6 +22,8 @@ struct ExerciseError : std::runtime_error {
 struct ExerciseSize {
     int j = 0, k = 0, l = 0;
     int height = 1, width = 0;
+    /// An array exercise with two sizes: height is the first, width the second.
+    bool twoD = false;
 
     /// "33x17x45" (matmul), "100" (conv1d), "20x37" (conv2d: height x width).
     std::string text(const std::string& family) const;
@@ -51,7 +53,9 @@ struct Exercise {
     std::string section;     ///< the PMPP section it comes from ("5.5")
     std::string statement;   ///< Markdown, for the student
     std::string starter;     ///< path of the starter .cu file (beside the TOML file)
-    std::string reference;   ///< the registry kernel the time is compared with ("matmul-tiled")
+    /// The registry kernel the time is compared with ("matmul-tiled"); empty for an array
+    /// exercise, whose reference is its formula (launch.reference).
+    std::string reference;
     LaunchHeader launch;     ///< family always set; the other fields may be empty
     /// The scenario's tile: TILE_WIDTH / block edge for the matmul launch; output TILE_SIZE
     /// for convolution. 0: the kernel file's TILE_WIDTH (TILE_SIZE), else 16.

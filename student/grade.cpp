@@ -99,15 +99,22 @@ std::string twoDecimals(double v)
 sim::Scenario scenarioFor(const Exercise& x, const std::string& kernel, const ExerciseSize& z, int tile, uint64_t seed)
 {
     if (x.launch.family == "matmul") return sim::matmulScenario(kernel, z.j, z.k, z.l, tile, {}, seed);
+    if (x.launch.family == "array") return sim::convScenario(kernel, z.twoD ? z.height : 1, z.width, tile, 1, {}, seed);
     return sim::convScenario(kernel, z.height, z.width, tile, x.maskWidth, {}, seed);
 }
 
 /// "P[2][40]" (matmul, conv2d) or "P[40]" (conv1d) for flat index `i` of P.
+/// The output's index among a simulation's arrays: M, N, P come first, whatever their
+/// names (an array problem's output has the file's own).
+constexpr int kOutputArray = 2;
+
 std::string elementName(const sim::Simulation& r, int p, long long i, const std::string& family)
 {
-    if (family == "conv1d") return "P[" + std::to_string(i) + "]";
+    // The output under its own name (an array problem's is the file's, e.g. C).
+    const std::string& name = family == "array" ? r.arrays.at(p).name : std::string("P");
+    if (family == "conv1d" || (family == "array" && r.arrays.at(p).rows == 1)) return name + "[" + std::to_string(i) + "]";
     const sim::PElement e = sim::elementAt(r.arrays.at(p), i);
-    return "P[" + std::to_string(e.row) + "][" + std::to_string(e.col) + "]";
+    return name + "[" + std::to_string(e.row) + "][" + std::to_string(e.col) + "]";
 }
 
 /// Who wrote each element of P: block and thread, as one key (-1: nobody).
@@ -275,7 +282,7 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
     out.push_back(Check{"runs " + size, true, false, "no thread faulted at " + size, 0});
     out.push_back(Check{"barriers " + size, true, false, "every thread reached every barrier it waited at", 0});
 
-    const int p = r.arrayIndex("P");
+    const int p = kOutputArray;
     const std::vector<sim::LineMemory> stores = globalLines(r, p, true);
     const unsigned storeLine = stores.size() == 1 ? stores.front().line : 0;
     if (r.matchesReference) {
@@ -295,7 +302,8 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
             if (!w) {
                 line = 0;
                 d = "at " + size + ", " + name + " was never written (the reference gives " + floatText(r.reference[i]) +
-                    "): no thread stores it; check that the grid covers all of P and that the boundary check lets that "
+                    "): no thread stores it; check that the grid covers all of " + (family == "array" ? r.arrays.at(p).name : std::string("P")) +
+                    " and that the boundary check lets that "
                     "thread through";
             } else {
                 d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
@@ -304,8 +312,10 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                 // The writer's block again, traced: what the thread summed, and a stale shared
                 // read there names the line where it went wrong.
                 const sim::Simulation t = traceBlock(s, w->block);
-                if (const std::string terms = termsText(termsSummed(t, w->thread, t.arrayIndex("P"), static_cast<long long>(i)),
-                                                        referenceTerms(s, family, static_cast<long long>(i)));
+                // An array problem's formula is no sum of products to compare term by term.
+                if (const std::string terms = family == "array" ? std::string()
+                                                                : termsText(termsSummed(t, w->thread, kOutputArray, static_cast<long long>(i)),
+                                                                            referenceTerms(s, family, static_cast<long long>(i)));
                     !terms.empty())
                     d += "; " + terms;
                 unsigned readLine = 0;
@@ -602,6 +612,10 @@ Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions
     const bool allPassed = std::all_of(g.checks.begin(), g.checks.end(), [](const Check& c) { return c.passed; });
     if (!allPassed)
         g.checks.push_back(Check{"gpu", true, true, "skipped: the GPU runs a kernel that passed every other check", 0});
+    else if (x.reference.empty())
+        g.checks.push_back(Check{"gpu", true, true,
+                                 "skipped: an array exercise has no built-in kernel to time against (verify --kernel-file "
+                                 "checks your kernel on a GPU)", 0});
     else if (std::optional<Check> gpu = timeOnGpu(x, kernelFile, loaded, tile))
         g.checks.push_back(*gpu);
     else

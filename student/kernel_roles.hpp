@@ -12,7 +12,9 @@ namespace ts::student {
 
 /// The array or size a kernel parameter receives. Width is a square matmul's one size, or
 /// a convolution's width.
-enum class Role { M, N, P, J, K, L, Width, MaskWidth, Height };
+/// An array problem's parameters (Family::Array) are its first and second input (In0,
+/// In1), its output (Out) and its first and second size (Size0, Size1).
+enum class Role { M, N, P, J, K, L, Width, MaskWidth, Height, In0, In1, Out, Size0, Size1 };
 
 /// Assigns each parameter of a matrix multiplication kernel its role, or reports why not.
 inline std::vector<Role> matmulRoles(const Translation& t, std::vector<Diagnostic>& errors, bool& square)
@@ -99,6 +101,57 @@ inline std::vector<Role> convRoles(const Translation& t, bool twoD, std::vector<
             roles.push_back(Role::Width);
         }
     }
+    return roles;
+}
+
+/// Assigns each parameter of an array problem's kernel its role by name: a pointer is one of
+/// the arrays the header declares (`inputs` in order, `output`), an int one of its `sizes`;
+/// every array must be a parameter. Reports what does not fit, on the parameter's line (or
+/// `arraysLine` for an array the kernel does not take).
+inline std::vector<Role> arrayRoles(const Translation& t, const std::vector<std::string>& inputs, const std::string& output,
+                                    const std::vector<std::string>& sizes, unsigned arraysLine, std::vector<Diagnostic>& errors)
+{
+    std::vector<Role> roles;
+    std::vector<bool> taken(inputs.size() + 1, false);
+    for (const KernelParam& p : t.params) {
+        if (p.kind == KernelParam::Kind::Int) {
+            Role r = Role::Size0;
+            if (!sizes.empty() && p.name == sizes[0]) r = Role::Size0;
+            else if (sizes.size() > 1 && p.name == sizes[1]) r = Role::Size1;
+            else {
+                std::string known;
+                for (size_t i = 0; i < sizes.size(); ++i) known += (i ? " and " : "") + sizes[i];
+                errors.push_back(Diagnostic{p.line, 0, "int parameter " + p.name + " is not a size of the problem: the header's sizes line names " + known});
+            }
+            roles.push_back(r);
+            continue;
+        }
+        Role r = Role::Out;
+        bool found = false;
+        if (p.name == output) {
+            found = true;
+            taken.back() = true;
+            if (p.kind == KernelParam::Kind::ConstFloatPointer)
+                errors.push_back(Diagnostic{p.line, 0, "parameter " + p.name + " is the output, so it cannot be const float*: the kernel writes it"});
+        }
+        for (size_t i = 0; !found && i < inputs.size(); ++i)
+            if (p.name == inputs[i]) {
+                found = true;
+                taken[i] = true;
+                r = i == 0 ? Role::In0 : Role::In1;
+            }
+        if (!found) {
+            std::string known;
+            for (size_t i = 0; i < inputs.size(); ++i) known += (i ? ", " : "") + inputs[i];
+            errors.push_back(Diagnostic{p.line, 0, "pointer parameter " + p.name + " is not an array of the problem: the header's arrays line declares " +
+                                                       known + (known.empty() ? "" : " and ") + "the output " + output});
+        }
+        roles.push_back(r);
+    }
+    for (size_t i = 0; i < taken.size(); ++i)
+        if (!taken[i] && errors.empty())
+            errors.push_back(Diagnostic{arraysLine, 0, "the array " + (i < inputs.size() ? inputs[i] : output) +
+                                                         " of the arrays line is not a parameter of the kernel"});
     return roles;
 }
 

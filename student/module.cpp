@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/catalogue/scenario.hpp"
+#include "sim/engine/array_formula.hpp"
 #include "sim/engine/loaded_binding.hpp"
 #include "sim/teaching/expression.hpp"
 #include "sim/teaching/words.hpp"
@@ -93,6 +95,7 @@ std::string quoted(const std::string& s)
 struct FileHeader {
     LaunchHeader launch;
     unsigned familyLine = 0, gridLine = 0, blockLine = 0, nLine = 0;
+    unsigned arraysLine = 0, sizesLine = 0, referenceLine = 0;
 };
 
 FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors)
@@ -110,7 +113,7 @@ FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors
         const size_t eq = field.find('=');
         const unsigned column = static_cast<unsigned>(line.find(tag) + 1);
         if (eq == std::string::npos) {
-            errors.push_back(Diagnostic{number, column, "a header line is `// tilescope: KEY = VALUE` (family, grid, block or N)"});
+            errors.push_back(Diagnostic{number, column, "a header line is `// tilescope: KEY = VALUE` (family, grid, block, N, arrays, sizes or reference)"});
             continue;
         }
         const std::string key = sim::trim(field.substr(0, eq)), value = sim::trim(field.substr(eq + 1));
@@ -126,8 +129,17 @@ FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors
         } else if (key == "N") {
             h.launch.nLayout = value;
             h.nLine = number;
+        } else if (key == "arrays") {
+            h.launch.arrays = value;
+            h.arraysLine = number;
+        } else if (key == "sizes") {
+            h.launch.sizes = value;
+            h.sizesLine = number;
+        } else if (key == "reference") {
+            h.launch.reference = value;
+            h.referenceLine = number;
         } else {
-            errors.push_back(Diagnostic{number, column, "unknown header field '" + key + "': the fields are family, grid, block and N"});
+            errors.push_back(Diagnostic{number, column, "unknown header field '" + key + "': the fields are family, grid, block, N, arrays, sizes and reference"});
         }
     }
     return h;
@@ -146,13 +158,136 @@ std::vector<std::string> splitCommas(const std::string& text)
     }
 }
 
+bool isName(const std::string& s)
+{
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+/// An array problem from its header lines (`arrays`, `sizes`, `reference`), checked: every
+/// fault is one diagnostic on its header line. Null when there is a fault.
+std::shared_ptr<sim::ArraySpec> readArraySpec(const FileHeader& h, const std::string& fileName, std::vector<Diagnostic>& errors)
+{
+    const LaunchHeader& l = h.launch;
+    auto fail = [&](unsigned line, const std::string& why) {
+        errors.push_back(Diagnostic{line, 0, why});
+        return nullptr;
+    };
+    if (l.arrays.empty())
+        return fail(h.familyLine, "an array problem names its arrays: `// tilescope: arrays = in A[n], in B[n], out C[n]`");
+    if (l.sizes.empty())
+        return fail(h.arraysLine, "an array problem names its sizes and their defaults: `// tilescope: sizes = n = 1000`");
+    if (l.reference.empty())
+        return fail(h.arraysLine, "an array problem gives its CPU reference as a formula: `// tilescope: reference = C[i] = A[i] + B[i]`");
+    auto spec = std::make_shared<sim::ArraySpec>();
+    spec->file = fileName;
+    spec->reference = l.reference;
+    spec->referenceLine = h.referenceLine;
+    // sizes = n = 1000 | rows = 48, cols = 64
+    sim::Variables defaults;
+    for (const std::string& part : splitCommas(l.sizes)) {
+        const size_t eq = part.find('=');
+        const std::string name = sim::trim(part.substr(0, eq));
+        if (eq == std::string::npos || !isName(name))
+            return fail(h.sizesLine, "each size is `NAME = DEFAULT`, like `n = 1000`; got '" + part + "'");
+        const std::string value = sim::trim(part.substr(eq + 1));
+        const sim::Evaluation ev = sim::evaluate(value, {});
+        if (!ev.value) return fail(h.sizesLine, "the default of size " + name + " must be an integer; got '" + value + "'");
+        if (*ev.value < 1 || *ev.value > sim::kMaxConvWidth1D)
+            return fail(h.sizesLine, "size " + name + " = " + value + ": a size must be between 1 and 2^24");
+        if (defaults.count(name)) return fail(h.sizesLine, "size " + name + " is named twice");
+        defaults[name] = *ev.value;
+        spec->sizes.push_back(name);
+        spec->defaults.push_back(static_cast<int>(*ev.value));
+    }
+    if (spec->sizes.size() > 2)
+        return fail(h.sizesLine, "an array problem has one size (1D) or two (2D, rows then columns); this one names " +
+                                     std::to_string(spec->sizes.size()));
+    // arrays = in A[n], out B[rows][cols]
+    for (const std::string& part : splitCommas(l.arrays)) {
+        sim::ArrayDecl a;
+        const size_t space = part.find_first_of(" \t");
+        const std::string role = part.substr(0, space);
+        const std::string rest = space == std::string::npos ? "" : sim::trim(part.substr(space));
+        const size_t bracket = rest.find('[');
+        if ((role != "in" && role != "out") || bracket == std::string::npos || rest.back() != ']')
+            return fail(h.arraysLine, "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got '" + part + "'");
+        a.output = role == "out";
+        a.name = sim::trim(rest.substr(0, bracket));
+        if (!isName(a.name)) return fail(h.arraysLine, "'" + a.name + "' is not a name for an array");
+        for (size_t p = bracket; p < rest.size();) {
+            const size_t close = rest.find(']', p);
+            if (rest[p] != '[' || close == std::string::npos)
+                return fail(h.arraysLine, "the extents of " + a.name + " are written [n] or [rows][cols]; got '" + rest + "'");
+            a.extents.push_back(sim::trim(rest.substr(p + 1, close - p - 1)));
+            p = close + 1;
+            while (p < rest.size() && rest[p] == ' ') ++p;
+        }
+        if (a.extents.size() > 2) return fail(h.arraysLine, a.name + " has " + std::to_string(a.extents.size()) + " extents; an array is 1D or 2D");
+        for (const sim::ArrayDecl& b : spec->arrays)
+            if (b.name == a.name) return fail(h.arraysLine, "the array " + a.name + " is declared twice");
+        if (defaults.count(a.name)) return fail(h.arraysLine, a.name + " is both a size and an array");
+        for (const std::string& e : a.extents) {
+            const sim::Evaluation ev = sim::evaluate(e, defaults);
+            if (!ev.value)
+                return fail(h.arraysLine, "the extent '" + e + "' of " + a.name + " cannot be evaluated: " +
+                                              (ev.unknown.empty() ? ev.error : "it uses " + ev.unknown + ", which is not a size of the sizes line"));
+            if (*ev.value < 1)
+                return fail(h.arraysLine, "the extent '" + e + "' of " + a.name + " is " + std::to_string(*ev.value) +
+                                              " at the default sizes; an array has at least one element");
+        }
+        spec->arrays.push_back(a);
+    }
+    int outputs = 0, inputs = 0;
+    for (const sim::ArrayDecl& a : spec->arrays) (a.output ? outputs : inputs) += 1;
+    if (outputs != 1) return fail(h.arraysLine, "an array problem has exactly one output array (`out NAME[...]`); this one has " + std::to_string(outputs));
+    if (inputs > 2) return fail(h.arraysLine, "an array problem has at most two input arrays; this one has " + std::to_string(inputs));
+    // The reference, read and computed once at the default sizes (when they are small enough).
+    sim::Scenario sample;
+    sample.width = spec->defaults.back();
+    sample.height = spec->defaults.size() == 2 ? spec->defaults.front() : 1;
+    const sim::Variables v = spec->sizeValues(sample);
+    std::vector<std::vector<float>> values;
+    std::vector<sim::FormulaArray> formulaInputs;
+    sim::FormulaArray out;
+    long long elements = 0;
+    for (const sim::ArrayDecl& a : spec->arrays) {
+        int rows = 1, cols = 1;
+        std::string error;
+        if (!spec->shape(a, v, rows, cols, error)) return fail(h.arraysLine, error);
+        elements += 1ll * rows * cols;
+        if (a.output) out = sim::FormulaArray{a.name, rows, cols, a.extents.size() == 2, nullptr};
+        else formulaInputs.push_back(sim::FormulaArray{a.name, rows, cols, a.extents.size() == 2, nullptr});
+    }
+    values.reserve(formulaInputs.size());
+    for (size_t i = 0; i < formulaInputs.size(); ++i) {
+        values.push_back(sim::randomInput(static_cast<size_t>(formulaInputs[i].rows) * formulaInputs[i].cols, 1, i + 1));
+        formulaInputs[i].values = &values.back();
+    }
+    sim::ArrayFormula f;
+    if (const std::string e = f.parse(l.reference, out, formulaInputs, v); !e.empty()) return fail(h.referenceLine, e);
+    if (elements <= (1ll << 22)) {
+        uint64_t flops = 0;
+        std::string error;
+        f.evaluateAll(v, flops, error);
+        if (!error.empty()) return fail(h.referenceLine, error + " (at the default sizes)");
+    }
+    return spec;
+}
+
 /// The variables a launch expression may use for scenario `s`: the sizes of the problem
 /// under the names the family's kernels give them, and the file's integer #defines.
-sim::Variables launchVariables(const Translation& t, const sim::Scenario& s, sim::Family family)
+sim::Variables launchVariables(const Translation& t, const sim::Scenario& s, sim::Family family,
+                               const sim::ArraySpec* spec = nullptr)
 {
     sim::Variables v;
     for (const auto& [name, value] : t.defines) v[name] = value;
-    if (family == sim::Family::Matmul) {
+    if (family == sim::Family::Array) {
+        if (spec)
+            for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+    } else if (family == sim::Family::Matmul) {
         v["j"] = s.j, v["k"] = s.k, v["l"] = s.l;
         v["Width"] = v["width"] = v["n"] = s.j;
     } else {
@@ -311,23 +446,57 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     if (!given.grid.empty()) header.launch.grid = given.grid, header.gridLine = 0;
     if (!given.block.empty()) header.launch.block = given.block, header.blockLine = 0;
     if (!given.nLayout.empty()) header.launch.nLayout = given.nLayout, header.nLine = 0;
+    if (!given.arrays.empty()) header.launch.arrays = given.arrays, header.arraysLine = 0;
+    if (!given.sizes.empty()) header.launch.sizes = given.sizes, header.sizesLine = 0;
+    if (!given.reference.empty()) header.launch.reference = given.reference, header.referenceLine = 0;
     const LaunchHeader& launch = header.launch;
     sim::Family family = sim::Family::Matmul;
-    if (launch.family == "conv1d" || (launch.family.empty() && !t.constants.empty() && t.constants[0].extents.size() == 1))
+    if (launch.family == "array" || (launch.family.empty() && !launch.arrays.empty()))
+        family = sim::Family::Array;
+    else if (launch.family == "conv1d" || (launch.family.empty() && !t.constants.empty() && t.constants[0].extents.size() == 1))
         family = sim::Family::Conv1D;
     else if (launch.family == "conv2d" || (launch.family.empty() && !t.constants.empty()))
         family = sim::Family::Conv2D;
     else if (!launch.family.empty() && launch.family != "matmul") {
-        r.errors.push_back(Diagnostic{header.familyLine, 0, "family '" + launch.family + "' is not one TileScope knows: matmul, conv1d or conv2d"});
+        r.errors.push_back(Diagnostic{header.familyLine, 0, "family '" + launch.family + "' is not one TileScope knows: matmul, conv1d, conv2d or array"});
         return r;
     }
-    const bool conv = family != sim::Family::Matmul;
+    const bool array = family == sim::Family::Array;
+    if (!array) {
+        for (const auto& [field, line] : {std::pair{&launch.arrays, header.arraysLine}, std::pair{&launch.sizes, header.sizesLine},
+                                          std::pair{&launch.reference, header.referenceLine}})
+            if (!field->empty()) {
+                r.errors.push_back(Diagnostic{line, 0, "arrays, sizes and reference describe an array problem (`// tilescope: family = array`); this file is a " +
+                                                           std::string(family == sim::Family::Matmul ? "matrix multiplication" : "convolution")});
+                return r;
+            }
+    }
+    std::shared_ptr<sim::ArraySpec> arraySpec;
+    if (array) {
+        if (!t.constants.empty()) {
+            r.errors.push_back(Diagnostic{t.constants.front().line, 0, "__constant__ " + t.constants.front().name +
+                                                                        " is a convolution mask; an array problem's kernel reads only its arrays"});
+            return r;
+        }
+        if (!launch.nLayout.empty()) {
+            r.errors.push_back(Diagnostic{header.nLine, 0, "N's layout is a matrix multiplication's field; an array problem's arrays are row-major"});
+            return r;
+        }
+        if (launch.grid.empty() && launch.block.empty()) {
+            r.errors.push_back(Diagnostic{header.familyLine ? header.familyLine : header.arraysLine, 0,
+                                          "an array problem states its launch: `// tilescope: grid = (n + 255)/256` and `// tilescope: block = 256`"});
+            return r;
+        }
+        arraySpec = readArraySpec(header, fileName, r.errors);
+        if (!arraySpec) return r;
+    }
+    const bool conv = family == sim::Family::Conv1D || family == sim::Family::Conv2D;
     if (conv && t.constants.empty()) {
         r.errors.push_back(Diagnostic{0, 0, "a convolution kernel reads its mask from a __constant__ float array "
                                             "(`__constant__ float M[MAX_MASK_WIDTH];`, PMPP sec. 7.3); this file declares none"});
         return r;
     }
-    if (!conv && !t.constants.empty()) {
+    if (family == sim::Family::Matmul && !t.constants.empty()) {
         r.errors.push_back(Diagnostic{t.constants.front().line, 0, "__constant__ " + t.constants.front().name +
                                                                     " is a convolution mask, but this kernel is a matrix multiplication "
                                                                     "(say `// tilescope: family = conv1d` or conv2d)"});
@@ -350,7 +519,14 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         nColumnMajor = launch.nLayout == "column-major";
     }
     bool square = false;
-    const std::vector<Role> roles = conv ? convRoles(t, family == sim::Family::Conv2D, r.errors) : matmulRoles(t, r.errors, square);
+    std::vector<Role> roles;
+    if (array) {
+        std::vector<std::string> inputs;
+        for (const sim::ArrayDecl* a : arraySpec->inputs()) inputs.push_back(a->name);
+        roles = arrayRoles(t, inputs, arraySpec->output()->name, arraySpec->sizes, header.arraysLine, r.errors);
+    } else {
+        roles = conv ? convRoles(t, family == sim::Family::Conv2D, r.errors) : matmulRoles(t, r.errors, square);
+    }
     if (!r.errors.empty()) return r;
     if (launch.grid.empty() != launch.block.empty()) {
         r.errors.push_back(Diagnostic{std::max(header.gridLine, header.blockLine), 0,
@@ -365,7 +541,7 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         sim::Scenario sample;
         sample.j = sample.k = sample.l = sample.width = sample.height = 64;
         sample.maskWidth = 5;
-        const sim::Variables v = launchVariables(t, sample, family);
+        const sim::Variables v = launchVariables(t, sample, family, arraySpec.get());
         for (const auto& [exprs, what, line] : {std::tuple{&gridExpr, "grid", header.gridLine}, std::tuple{&blockExpr, "block", header.blockLine}}) {
             if (exprs->size() > 3 || exprs->front().empty()) {
                 r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " is one to three expressions, x first, separated by commas; got '" +
@@ -379,6 +555,11 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
                                                                (ev.unknown.empty() ? ev.error
                                                                                    : "it uses " + ev.unknown +
                                                                                          ", which is neither a size of the problem nor a #define of the file")});
+                    return r;
+                }
+                if (array && ev.value && *ev.value < 1) {
+                    r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " expression '" + e + "' is " + std::to_string(*ev.value) +
+                                                               " when the sizes are 64; a launch has at least one block of one thread"});
                     return r;
                 }
             }
@@ -466,6 +647,7 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     info.family = family;
     info.nColumnMajor = nColumnMajor;
     if (conv) info.maskCapacity = static_cast<int>(t.constants.front().extents.front());
+    info.arrays = arraySpec;
     info.sourceFile = fileName;
     info.source = source;
     info.summary = "your kernel " + t.kernelName + " from " + fs::path(fileName).filename().string();
@@ -479,8 +661,8 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     }
     if (conv && info.tiles.empty()) info.maxBlockEdge = family == sim::Family::Conv1D ? sim::kMaxThreadsPerBlock : 32;
     if (!gridExpr.empty())
-        info.launch = [gridExpr, blockExpr, t, family](const sim::Scenario& s, sim::LaunchShape& shape) -> std::string {
-            const sim::Variables v = launchVariables(t, s, family);
+        info.launch = [gridExpr, blockExpr, t, family, arraySpec](const sim::Scenario& s, sim::LaunchShape& shape) -> std::string {
+            const sim::Variables v = launchVariables(t, s, family, arraySpec.get());
             unsigned dims[2][3] = {{1, 1, 1}, {1, 1, 1}};
             const char* axis = "xyz";
             for (int which = 0; which < 2; ++which) {
@@ -509,7 +691,7 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         KernelCall c;
         for (size_t i = 0; i < roles.size() && i < static_cast<size_t>(KernelCall::kMaxParams); ++i) {
             if (params[i].kind == KernelParam::Kind::Int) c.value[i] = valueOf(roles[i]);
-            else if (roles[i] == Role::P) c.output[i] = P;
+            else if (roles[i] == Role::P || roles[i] == Role::Out) c.output[i] = P;
             else if (params[i].kind == KernelParam::Kind::ConstFloatPointer) c.input[i] = inputOf(roles[i]);
             else c.output[i] = inputOf(roles[i]).writable();
         }
@@ -520,7 +702,12 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         bind(c, body);
         return body;
     };
-    if (conv) {
+    if (array) {
+        sim::setLoadedBinder(t.kernelName, sim::ArrayBinder([call, bodyOf](const sim::ArrayArgs& a) {
+            return bodyOf(call(a.out, [&](Role r) { return r == Role::In0 ? a.in[0] : a.in[1]; },
+                               [&](Role r) { return r == Role::Size1 ? a.size[1] : a.size[0]; }));
+        }));
+    } else if (conv) {
         sim::setLoadedBinder(t.kernelName, sim::ConvBinder([call, bodyOf](const sim::ConvArgs<sim::ThreadContext>& a) {
             return bodyOf(call(a.P, [&](Role) { return a.N; },
                                [&](Role r) { return r == Role::MaskWidth ? a.maskWidth : r == Role::Height ? a.height : a.width; }));

@@ -25,10 +25,14 @@ namespace ts::student {
 /// integer #defines, with + - * / and parentheses as C writes them. An empty field means
 /// "from the file, else the family's default launch" (docs/student-kernels.md).
 struct LaunchHeader {
-    std::string family;    ///< "matmul", "conv1d" or "conv2d"
+    std::string family;    ///< "matmul", "conv1d", "conv2d" or "array"
     std::string grid;      ///< "X[, Y[, Z]]", in blocks
     std::string block;     ///< "X[, Y[, Z]]", in threads
     std::string nLayout;   ///< matmul's N: "row-major" or "column-major" (PMPP sec. 6.1's corner turning)
+    // An array problem (family = array, docs/student-kernels.md "Your own array problem"):
+    std::string arrays;    ///< "in A[n], in B[n], out C[n]": one or two inputs, one output, extents of the sizes
+    std::string sizes;     ///< "n = 1000" or "rows = 48, cols = 64": the size names and their defaults
+    std::string reference; ///< "C[i] = A[i] + 2.0f * B[i]": the CPU reference formula (sim/engine/array_formula.hpp)
 };
 
 /// How loadKernelFile() builds.

@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 
+#include "array_options.hpp"
 #include "conv_options.hpp"
 #include "conv_verify_cases.hpp"
 #include "kernels/context.cuh"
@@ -142,6 +143,8 @@ std::string percentText(double p)
 std::string toScenario(const ProblemOptions& o, const std::string& kernel, sim::Scenario& s)
 {
     if (sim::isConvolution(kernel)) return toConvScenario(o, kernel, s);
+    if (const sim::KernelInfo* k = sim::findKernel(kernel); k && k->family == sim::Family::Array)
+        return toArrayScenario(o, kernel, s);
     s.kernel = kernel;
     if (o.height || o.maskWidth) return "--height and --mask-width apply to the convolution kernels only.";
     if (o.width && (o.j || o.k || o.l))
@@ -295,6 +298,7 @@ void printMemoryTable(std::ostream& out, const sim::Simulation& r)
 ordered_json paramsJson(const sim::Scenario& s)
 {
     if (sim::isConvolution(s)) return convParamsJson(s);
+    if (sim::familyOf(s) == sim::Family::Array) return arrayParamsJson(s);
     return ordered_json{{"j", s.j}, {"k", s.k}, {"l", s.l}, {"tile", s.tile}};
 }
 
@@ -488,12 +492,15 @@ int Commands::runSimulate()
                     {"uninitialised", r.hazards.uninitialised}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
     j["matches_reference"] = r.matchesReference;
+    if (sim::familyOf(s) == sim::Family::Array) j["reference_flops"] = r.referenceFlops;
     if (opt.memoryModel) j["memory"] = memoryJson(r);
     if (simJson_) {
         std::cout << j.dump() << "\n";
         return kOk;
     }
+    const bool arrayProblem = sim::familyOf(s) == sim::Family::Array;
     if (sim::isConvolution(s)) std::cout << convProblemLine(s);
+    else if (arrayProblem) std::cout << sim::problemWords(s);
     else std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l << ", tile " << s.tile;
     std::cout << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
               << r.block.x << "x" << r.block.y << " threads\n"
@@ -506,7 +513,9 @@ int Commands::runSimulate()
               << "  barriers        " << t.barriers << "\n"
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
-              << "  P vs reference  " << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
+              << (arrayProblem ? "  reference flops " + std::to_string(r.referenceFlops) + " (the formula's, whole output)\n" : std::string())
+              << "  " << (arrayProblem ? r.arrays.at(2).name : std::string("P")) << " vs reference  "
+              << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
     if (opt.memoryModel) printMemoryTable(std::cout, r);
     return kOk;
 }

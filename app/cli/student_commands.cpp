@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "array_options.hpp"
 #include "commands.hpp"
 #include "sim/engine/simulate.hpp"
 #include "student/exercise.hpp"
@@ -158,6 +159,18 @@ int runStudentVerify(const StudentVerifyOptions& o)
             cases.push_back(info.family == sim::Family::Matmul
                                 ? sim::matmulScenario(info.name, z.j, z.k, z.l, t, {}, o.seed)
                                 : sim::convScenario(info.name, z.height, z.width, t, x->maskWidth, {}, o.seed));
+    } else if (info.family == sim::Family::Array) {
+        // An array problem: the header's sizes, or --width (and --height) in their place.
+        sim::Scenario s;
+        ProblemOptions po;
+        po.width = o.width;
+        po.height = o.height;
+        po.seed = o.seed;
+        if (const std::string e = toArrayScenario(po, info.name, s); !e.empty()) {
+            std::cerr << "tilescope-cli: " << e << "\n";
+            return kBadInput;
+        }
+        cases.push_back(s);
     } else if (info.family == sim::Family::Matmul) {
         struct Size {
             int j, k, l;
@@ -215,7 +228,9 @@ int runStudentVerify(const StudentVerifyOptions& o)
         } else {
             try {
                 why = firstDifference(gpu::runStudentPlain(f->kernel, s, r.M, r.N), r.P,
-                                      info.family == sim::Family::Matmul ? s.l : s.width);
+                                      info.family == sim::Family::Matmul  ? s.l
+                                      : info.family == sim::Family::Array ? r.arrays.at(2).cols
+                                                                          : s.width);
                 if (!why.empty()) why = "GPU P differs from the simulator's: " + why;
                 else if (!r.matchesReference)
                     why = "P differs from the CPU reference, in the simulator and on the GPU alike (GPU P bit-exact with "

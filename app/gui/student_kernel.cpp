@@ -81,6 +81,14 @@ sim::Preset studentPreset(sim::Preset p, const sim::KernelInfo& k, const KernelP
     s.width = side;
     s.height = k.family == sim::Family::Conv2D ? (size.height > 0 ? size.height : 2 * s.tile) : 1;
     s.maskWidth = size.maskWidth > 0 ? size.maskWidth : 5;
+    if (k.family == sim::Family::Array) {
+        // An array problem: its file's default sizes, unless the command line gives others
+        // (--width the last size, --height the first of two).
+        if (const auto spec = sim::loadedArraySpec(k.name); spec && !spec->defaults.empty()) {
+            s.width = size.width > 0 ? size.width : spec->defaults.back();
+            s.height = spec->defaults.size() == 2 ? (size.height > 0 ? size.height : spec->defaults.front()) : 1;
+        }
+    }
     s.block = {};
     s.dropBarriers = 0;
     p.title = k.summary;
@@ -135,7 +143,15 @@ std::string probeKernelRun(const std::string& cli, const std::string& kernelFile
     std::vector<std::string> args = {cli, "simulate", "--kernel-file", kernelFile, "--tile", std::to_string(s.tile),
                                      "--seed", std::to_string(s.seed), "--schedule", sim::scheduleName(p.schedule),
                                      "--schedule-seed", std::to_string(p.scheduleSeed), "--yes", "--quiet"};
-    if (sim::isConvolution(s.kernel)) {
+    const sim::KernelInfo* family = s.kernelInfo();
+    if (family && family->family == sim::Family::Array) {
+        args.push_back("--width");
+        args.push_back(std::to_string(s.width));
+        if (const auto spec = sim::loadedArraySpec(s.kernel); spec && spec->sizes.size() == 2) {
+            args.push_back("--height");
+            args.push_back(std::to_string(s.height));
+        }
+    } else if (sim::isConvolution(s.kernel)) {
         for (const std::string& a : {std::string("--width"), std::to_string(s.width), std::string("--mask-width"),
                                      std::to_string(s.maskWidth)})
             args.push_back(a);
@@ -245,7 +261,11 @@ std::string runDiagnosis(const sim::Simulation& s)
         const std::string report = s.hazards.report(s.arrays, s.trace.blockDim);
         return report.substr(0, report.find_first_of(";\n")) + ".";
     }
-    if (!s.matchesReference) return "P differs from the CPU reference: the wrong elements of P are marked.";
+    if (!s.matchesReference) {
+        // An array problem's output has the file's own name.
+        const std::string out = sim::familyOf(s.scenario) == sim::Family::Array && s.arrays.size() > 2 ? s.arrays[2].name : "P";
+        return out + " differs from the CPU reference: the wrong elements of " + out + " are marked.";
+    }
     return "";
 }
 

@@ -10,7 +10,9 @@ namespace ts::sim {
 
 /// What family of problem a kernel solves; the family fixes the kernel's arguments
 /// (sim/catalogue/kernel_registry.hpp, MatmulArgs / ConvArgs) and the scenario's size parameters.
-enum class Family { Matmul, Conv1D, Conv2D };
+/// Array is a student's own element-wise, 1D or 2D problem whose arrays, sizes and CPU
+/// reference formula its file states (sim/catalogue/array_spec.hpp); no built-in kernel has it.
+enum class Family { Matmul, Conv1D, Conv2D, Array };
 
 /// A size parameter of a scenario (a field of sim::Scenario).
 enum class ParamId { J, K, L, Height, Width, MaskWidth };

@@ -41,7 +41,7 @@ const KernelInfo* findKernel(const std::string& name)
 bool isConvolution(const std::string& name)
 {
     const KernelInfo* k = findKernel(name);
-    return k && k->family != Family::Matmul;
+    return k && (k->family == Family::Conv1D || k->family == Family::Conv2D);
 }
 
 std::string tileList(const KernelInfo& k, bool withOr)

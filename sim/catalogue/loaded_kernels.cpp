@@ -17,6 +17,7 @@ struct Loaded {
     KernelInfo info{};
     std::vector<ParamLimit> params;   ///< a convolution's limits, with its own mask capacity
     std::string maskWhy;
+    std::vector<std::string> paramWhat;   ///< an array problem's size names as limits name them
 };
 
 std::mutex& lock()
@@ -46,6 +47,19 @@ const KernelInfo* registerLoadedKernel(const LoadedKernelInfo& k)
     l->info.maxBlockEdge = o.tiles.empty() ? o.maxBlockEdge : 0;
     if (o.family == Family::Matmul) {
         l->info.params = std::span<const ParamLimit>(registry::kMatmulParams);
+    } else if (o.family == Family::Array) {
+        // The sizes under the file's names: one is the scenario's width, two its height and width.
+        const std::vector<std::string> names = o.arrays ? o.arrays->sizes : std::vector<std::string>{"n"};
+        if (names.size() == 1) {
+            l->paramWhat = {"A 1D array problem has one size, " + names[0] + ", so its height", "The size " + names[0]};
+            l->params = {ParamLimit{ParamId::Height, l->paramWhat[0].c_str(), 1, 1},
+                         ParamLimit{ParamId::Width, l->paramWhat[1].c_str(), 1, kMaxConvWidth1D}};
+        } else {
+            l->paramWhat = {"The size " + names[0] + " (--height)", "The size " + names[1] + " (--width)"};
+            l->params = {ParamLimit{ParamId::Height, l->paramWhat[0].c_str(), 1, kMaxEdge},
+                         ParamLimit{ParamId::Width, l->paramWhat[1].c_str(), 1, kMaxEdge}};
+        }
+        l->info.params = std::span<const ParamLimit>(l->params.data(), l->params.size());
     } else {
         // The built-in limits, with Mask_Width up to what the kernel's own mask array holds.
         const auto& base = o.family == Family::Conv1D ? std::span<const ParamLimit>(registry::kConv1DParams)
@@ -89,6 +103,14 @@ bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error
     if (!launch) return false;
     error = launch(s, shape);
     return true;
+}
+
+std::shared_ptr<const ArraySpec> loadedArraySpec(const std::string& name)
+{
+    std::lock_guard<std::mutex> g(lock());
+    for (auto it = all().rbegin(); it != all().rend(); ++it)
+        if ((*it)->owned.name == name) return (*it)->owned.arrays;
+    return nullptr;
 }
 
 const std::string* loadedKernelSource(const std::string& file)

@@ -4,9 +4,11 @@
 // findKernel() and kernelSource(); the simulator binds it through sim/engine/loaded_binding.hpp.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/catalogue/array_spec.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 
 namespace ts::sim {
@@ -38,6 +40,8 @@ struct LoadedKernelInfo {
     int maskCapacity = 0;
     /// The launch, when the kernel brings its own; empty: the family's default launch.
     LaunchFunction launch;
+    /// Family::Array: the problem the file states (its sizes, arrays and reference).
+    std::shared_ptr<const ArraySpec> arrays;
 };
 
 /// Registers (or replaces: a file compiled again after an edit) the loaded kernel
@@ -50,6 +54,8 @@ const KernelInfo* findLoadedKernel(const std::string& name);
 /// brings none (or is not loaded); else true, with `shape` set and `error` empty, or `error`
 /// saying why the launch cannot be made for `s`. Thread-safe.
 bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error);
+/// The array problem of loaded kernel `name` (Family::Array), or nullptr. Thread-safe.
+std::shared_ptr<const ArraySpec> loadedArraySpec(const std::string& name);
 /// The text of a loaded kernel's source file (LoadedKernelInfo::sourceFile), or nullptr.
 const std::string* loadedKernelSource(const std::string& file);
 

@@ -65,6 +65,7 @@ std::string validate(const Scenario& s)
             }
         }
     }
+    if (k->family == Family::Array) return validateArray(*k, s);
     if (k->family != Family::Matmul) return validateConv(*k, s);
     if (k->tiled) {
         if (std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end()) {
@@ -131,7 +132,7 @@ Family familyOf(const Scenario& s)
 bool isConvolution(const Scenario& s)
 {
     const KernelInfo* k = s.kernelInfo();
-    return k && k->family != Family::Matmul;
+    return k && (k->family == Family::Conv1D || k->family == Family::Conv2D);
 }
 
 bool gridXOverRows(const Scenario& s)
@@ -147,6 +148,11 @@ LaunchShape launchShape(const Scenario& s)
     // A student's kernel may bring its own launch (validate() reports one that fails).
     if (std::string error; loadedLaunchShape(s, sh, error) && error.empty()) return sh;
     sh = LaunchShape{};
+    // An array problem always brings its launch; one that fails is validate()'s sentence.
+    if (k && k->family == Family::Array) {
+        sh.grid = sh.block = Dim3{1, 1, 1};
+        return sh;
+    }
     if (k && k->family != Family::Matmul) return convLaunchShape(*k, s);
     const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
     // A block computes (t * blockRowsFactor) x (t * blockColsFactor) elements of P, each

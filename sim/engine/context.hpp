@@ -552,6 +552,40 @@ inline Product operator*(const A& a, const B& b)
     return Product{va, vb, m, line};
 }
 
+/// A float operand of a sum with a product: a float, or a memory reference (loaded).
+template <class C> inline constexpr bool kFloatOperand = kIsRef<C> || std::is_same_v<C, float> || std::is_same_v<C, Product>;
+
+/// `p + c`, `c + p`, `p - c` and `c - p` as nvcc contracts them by default: the product of
+/// memory references and the float it is added to round once, std::fma (an FFMA on the
+/// GPU), not counted as a multiply-add of the kernel's loop. Of `a*b + c*d` the left product
+/// is fused and the right one rounded, as nvcc does. The compiler that builds a student's
+/// module cannot fuse these itself: a load between the product and the sum may throw (an
+/// access out of bounds), which ends the basic block it contracts within.
+template <class C>
+    requires kFloatOperand<C>
+inline float operator+(const Product& p, const C& c)
+{
+    return std::fma(p.a, p.b, valueOf(c));
+}
+template <class C>
+    requires(kFloatOperand<C> && !std::is_same_v<C, Product>)
+inline float operator+(const C& c, const Product& p)
+{
+    return std::fma(p.a, p.b, valueOf(c));
+}
+template <class C>
+    requires kFloatOperand<C>
+inline float operator-(const Product& p, const C& c)
+{
+    return std::fma(p.a, p.b, -valueOf(c));
+}
+template <class C>
+    requires(kFloatOperand<C> && !std::is_same_v<C, Product>)
+inline float operator-(const C& c, const Product& p)
+{
+    return std::fma(-p.a, p.b, valueOf(c));
+}
+
 /// One block's shared memory, allocated on first use by its first thread.
 struct SharedAllocation {
     int id;                  ///< the declaring source line

@@ -32,6 +32,7 @@ void set(const std::string& name, Binder binder)
     // A name is one family at a time: a file reloaded as another family drops the old one.
     binders<MatmulBinder>().erase(name);
     binders<ConvBinder>().erase(name);
+    binders<ArrayBinder>().erase(name);
     binders<Binder>()[name] = std::move(binder);
 }
 
@@ -41,5 +42,7 @@ void setLoadedBinder(const std::string& name, MatmulBinder binder) { set(name, s
 void setLoadedBinder(const std::string& name, ConvBinder binder) { set(name, std::move(binder)); }
 MatmulBinder loadedMatmulBinder(const std::string& name) { return find<MatmulBinder>(name); }
 ConvBinder loadedConvBinder(const std::string& name) { return find<ConvBinder>(name); }
+void setLoadedBinder(const std::string& name, ArrayBinder binder) { set(name, std::move(binder)); }
+ArrayBinder loadedArrayBinder(const std::string& name) { return find<ArrayBinder>(name); }
 
 }  // namespace ts::sim

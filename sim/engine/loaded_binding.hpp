@@ -18,11 +18,24 @@ using MatmulBinder = std::function<ThreadBody(const MatmulArgs<ThreadContext>&)>
 /// mask is in the machine's constant memory).
 using ConvBinder = std::function<ThreadBody(const ConvArgs<ThreadContext>&)>;
 
+/// The arguments of an array problem's kernel (Family::Array, sim/catalogue/array_spec.hpp):
+/// its first and second input (the second empty when it has one), its output, and its sizes
+/// in the order the file names them.
+struct ArrayArgs {
+    GlobalPtr<const float> in[2];
+    GlobalPtr<float> out;
+    int size[2] = {0, 0};
+};
+/// A loaded array kernel's binder.
+using ArrayBinder = std::function<ThreadBody(const ArrayArgs&)>;
+
 /// Sets (or replaces) the binder of loaded kernel `name`. Thread-safe.
 void setLoadedBinder(const std::string& name, MatmulBinder binder);
 void setLoadedBinder(const std::string& name, ConvBinder binder);
+void setLoadedBinder(const std::string& name, ArrayBinder binder);
 /// The binder of loaded kernel `name` for its family, or an empty function. Thread-safe.
 MatmulBinder loadedMatmulBinder(const std::string& name);
 ConvBinder loadedConvBinder(const std::string& name);
+ArrayBinder loadedArrayBinder(const std::string& name);
 
 }  // namespace ts::sim

@@ -27,6 +27,12 @@ struct Problem {
     std::function<Body(Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
                        GlobalPtr<float> P, const std::vector<float>& inM)>
         bind;
+    /// Why the problem cannot be run (an array problem's reference formula failed on an
+    /// element); "" when it can. simulate() reports it as the run's error.
+    std::string error;
+    /// Floating-point operations of the CPU reference (an array problem's formula, an FMA
+    /// counting 2); 0 for the other families, whose kernels count their own multiply-adds.
+    uint64_t referenceFlops = 0;
 };
 
 /// Matrix multiplication (the registry's Family::Matmul): M j x k, N k x l, P j x l.
@@ -40,6 +46,17 @@ Problem matmulProblem(const Scenario& s, const Progress& progress = {});
 /// (Machine::constant); ghost cells are 0. `s` must pass validate(). `progress` as for
 /// matmulProblem.
 Problem convProblem(const Scenario& s, const Progress& progress = {});
+
+/// A student's array problem (Family::Array, sim/catalogue/array_spec.hpp): its first input
+/// is M, its second N (empty when it has one), its output P, each under its own name and
+/// shape; inputs pseudo-random from the seed (streams 1 and 2, never zero); the reference is
+/// its formula (sim/engine/array_formula.hpp) for every output element. `s` must pass
+/// validate(). A formula that fails on an element gives Problem::error.
+Problem arrayProblem(const Scenario& s, const Progress& progress = {});
+
+/// validate() for an array problem: no tile limits (its launch is its own), no barriers to
+/// drop, every array's shape evaluates, the traced block.
+std::string validateArray(const KernelInfo& k, const Scenario& s);
 
 /// The first size parameter of `s` outside the limits the registry gives `k` (one
 /// sentence), or "".

@@ -29,6 +29,7 @@ Problem problemFor(const Scenario& s, const Progress& progress)
     case Family::Matmul: return matmulProblem(s, progress);
     case Family::Conv1D:
     case Family::Conv2D: return convProblem(s, progress);
+    case Family::Array: return arrayProblem(s, progress);
     }
     return matmulProblem(s, progress);
 }
@@ -70,11 +71,18 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     const unsigned workers = workerThreads(opt, work);
     Problem pb;
     withThreads(workers, [&] { pb = problemFor(s, progress.part(0, setupEnd)); });
+    if (!pb.error.empty()) {
+        // An array problem whose reference formula fails: nothing runs.
+        sim.error = pb.error;
+        sim.arrays = {pb.M, pb.N, pb.P};
+        return;
+    }
     sim.M = std::move(pb.inM);
     sim.N = std::move(pb.inN);
     // Poison P so an element the kernel never writes cannot match the reference.
     sim.P.assign(static_cast<size_t>(pb.P.size()), std::nanf(""));
     sim.reference = std::move(pb.reference);
+    sim.referenceFlops = pb.referenceFlops;
 
     // The counters of each array (zeroed: a few tenths of a second at 8192 x 8192), with a
     // look at the cancel flag in between.
@@ -158,8 +166,9 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
         }
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
                                info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases);
-        // Each thread's output element, from the provenance: P, the array the kernel writes.
-        setThreadOutputs(sim.trace, sim, sim.arrayIndex("P"));
+        // Each thread's output element, from the provenance: P, the array the kernel writes
+        // (the third array, whatever its name: an array problem's output has its own).
+        setThreadOutputs(sim.trace, sim, static_cast<int>(idP));
     }
     sim.matchesReference =
         sim.error.empty() && sim.P.size() == sim.reference.size() &&
@@ -211,12 +220,15 @@ uint64_t requestedBytes(const Totals& t)
 
 uint64_t untiledGlobalLoads(const Scenario& s)
 {
+    // An array problem has no untiled counterpart: its own loads are the measure.
+    if (familyOf(s) == Family::Array) return 0;
     if (familyOf(s) != Family::Matmul) return convUntiledGlobalLoads(s);
     return 2ull * s.j * s.l * s.k;
 }
 
 uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b)
 {
+    if (familyOf(s) == Family::Array) return 0;
     if (familyOf(s) != Family::Matmul) return convUntiledGlobalLoads(s, b);
     const LaunchShape sh = launchShape(s);
     auto valid = [](long long first, long long extent, long long size) {

@@ -55,6 +55,11 @@ struct Simulation {
     std::vector<float> M, N;
     std::vector<float> P;               ///< the simulated kernel's output
     std::vector<float> reference;       ///< CPU reference (fmaf in k order)
+    /// An array problem's reference formula's floating-point operations over the whole
+    /// output (an FMA counts 2): the flops a correct kernel performs. The kernel's own float
+    /// arithmetic is not counted in Totals::flops unless it is a multiply-add the translation
+    /// makes the simulator's FMA (docs/student-kernels.md). 0 for the other families.
+    uint64_t referenceFlops = 0;
     std::vector<ArrayInfo> arrays;      ///< M, N, P, then shared arrays in declaration order
     Counters counters;
     Trace trace;                        ///< the selected block (empty if not traced)

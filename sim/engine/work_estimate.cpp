@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/problem.hpp"
 
 #ifdef __linux__
@@ -218,6 +219,27 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
                           validThreads * (3 * phases * T + 1) + barriers;
             phased = barriers > 0;
         }
+    } else if (info->family == Family::Array) {
+        // A student's array problem: each thread reads its inputs' elements, may pass them
+        // through shared memory, and stores one output element; the reference evaluates the
+        // formula once per output element.
+        if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(info->name)) {
+            const Variables v = spec->sizeValues(s);
+            uint64_t* slot[2] = {&elemM, &elemN};
+            size_t input = 0;
+            for (const ArrayDecl& a : spec->arrays) {
+                int rows = 0, cols = 0;
+                std::string error;
+                if (!spec->shape(a, v, rows, cols, error)) continue;
+                const uint64_t n = 1ull * rows * cols;
+                if (a.output) elemP = n;
+                else if (input < 2) *slot[input++] = n;
+            }
+        }
+        e.referenceFmas = elemP;
+        e.globalAccesses = elemM + elemN + elemP;
+        e.sharedAccesses = 2 * elemP;
+        blockEvents = perBlock * 6 + 1;
     } else {
         const bool twoD = info->family == Family::Conv2D;
         const uint64_t rows = twoD ? static_cast<uint64_t>(s.height) : 1;
@@ -327,6 +349,14 @@ std::string problemWords(const Scenario& s)
     case Family::Conv1D: o << "width " << s.width << ", Mask_Width " << s.maskWidth; break;
     case Family::Conv2D:
         o << "height " << s.height << ", width " << s.width << ", Mask_Width " << s.maskWidth;
+        break;
+    case Family::Array:
+        if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel)) {
+            const Variables v = spec->sizeValues(s);
+            for (size_t i = 0; i < spec->sizes.size(); ++i) o << (i ? ", " : "") << spec->sizes[i] << " " << v.at(spec->sizes[i]);
+        } else {
+            o << "width " << s.width;
+        }
         break;
     }
     o << ", tile " << s.tile;

@@ -91,7 +91,7 @@ int ConvGeometry::ghostCount() const
 ConvGeometry convGeometry(const Scenario& s, const Uint3& b)
 {
     const Family fam = familyOf(s);
-    if (fam == Family::Matmul || !s.kernelInfo())
+    if ((fam != Family::Conv1D && fam != Family::Conv2D) || !s.kernelInfo())
         throw std::invalid_argument("convGeometry needs a convolution kernel; got " + s.kernel + ".");
     ConvGeometry g;
     g.twoD = fam == Family::Conv2D;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "kernels/context.cuh"
+#include "sim/catalogue/loaded_kernels.hpp"
 
 namespace ts::sim {
 
@@ -80,7 +81,15 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
     const long long tx = thread % static_cast<int>(t.blockDim.x);
     const long long ty = thread / static_cast<int>(t.blockDim.x);
     const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
-    if (familyOf(s) != Family::Matmul && s.kernelInfo()) return convVariables(s, t, st, tx, ty);
+    if (isConvolution(s)) return convVariables(s, t, st, tx, ty);
+    if (familyOf(s) == Family::Array) {
+        // An array problem: the built-in variables and the sizes under the file's names.
+        Variables v{{"tx", tx}, {"ty", ty}, {"bx", t.block.x}, {"by", t.block.y}};
+        addBuiltIns(v, s, t, tx, ty);
+        if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel))
+            for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+        return v;
+    }
     const long long bx = t.block.x, by = t.block.y;
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
     addBuiltIns(v, s, t, tx, ty);

@@ -1065,7 +1065,7 @@ private:
 void ConvPanel::draw(Frame& f)
 {
     const sim::Simulation* s = f.loaded.sim.get();
-    if (!s || sim::familyOf(s->scenario) == sim::Family::Matmul) return;
+    if (!s || !sim::isConvolution(s->scenario)) return;
     if (generation_ != f.loaded.generation) {
         generation_ = f.loaded.generation;
         view_ = s->trace.steps.empty() ? std::nullopt : std::optional<sim::ConvView>(sim::convView(*s));

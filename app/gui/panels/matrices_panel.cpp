@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "arrays_figure.hpp"
 #include "cell_canvas.hpp"
 #include "figure_fit.hpp"
 #include "figure_notes.hpp"
@@ -847,7 +848,16 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
 void MatricesPanel::draw(Frame& f)
 {
     // A convolution has its own panel (conv_panel.cpp).
-    if (f.loaded.sim && sim::familyOf(f.loaded.sim->scenario) != sim::Family::Matmul) return;
+    if (f.loaded.sim && sim::isConvolution(f.loaded.sim->scenario)) return;
+    // An array problem (a student's element-wise, 1D or 2D kernel): its own arrays.
+    if (f.loaded.sim && sim::familyOf(f.loaded.sim->scenario) == sim::Family::Array) {
+        if (beginPanel(f, id)) {
+            if (f.loaded.sim->trace.steps.empty()) ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
+            else drawArrayFigure(f, *f.loaded.sim);
+        }
+        ImGui::End();
+        return;
+    }
     if (beginPanel(f, id)) {
         const sim::Simulation* s = f.loaded.sim.get();
         if (!s || s->trace.steps.empty()) {

@@ -220,7 +220,7 @@ void SharedMemoryPanel::draw(Frame& f)
                 if (s->trace.arrays[a].space == sim::Space::Shared) shared.push_back(static_cast<int>(a));
         if (s && generation_ != f.loaded.generation) {
             generation_ = f.loaded.generation;
-            const bool isConv = sim::familyOf(s->scenario) != sim::Family::Matmul && !s->trace.steps.empty();
+            const bool isConv = sim::isConvolution(s->scenario) && !s->trace.steps.empty();
             conv_ = isConv ? std::optional<sim::ConvView>(sim::convView(*s)) : std::nullopt;
         }
         const sim::ConvView* conv = conv_ && conv_->ndsArray >= 0 ? &*conv_ : nullptr;

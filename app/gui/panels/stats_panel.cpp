@@ -202,16 +202,21 @@ void StatsPanel::draw(Frame& f)
                                         static_cast<unsigned long long>(all.global_loads), opb));
             tooltip("Compute-to-global-memory-access ratio of the whole grid: floating-point operations "
                     "per byte read from global memory (4 bytes per float).");
+            // An array problem has no naive counterpart; its formula's flops are the measure.
+            const bool arrayProblem = sim::familyOf(s->scenario) == sim::Family::Array;
+            if (arrayProblem)
+                textWrappedAtSpaces(printed("the reference formula: %llu flops over the whole output",
+                                            static_cast<unsigned long long>(s->referenceFlops)));
             const uint64_t naive = sim::untiledGlobalLoads(s->scenario);
             const uint64_t naiveBlock = sim::untiledGlobalLoads(s->scenario, s->trace.block);
-            if (all.global_loads) {
+            if (all.global_loads && !arrayProblem) {
                 textWrappedAtSpaces(printed("naive kernel: %llu global loads, %s\u00d7 as many",
                                             static_cast<unsigned long long>(naive),
                                             fixed(static_cast<double>(naive) / static_cast<double>(all.global_loads), 2).c_str()));
                 tooltip("The untiled kernel (matmul-naive) reads 2k elements for every P element: 2 x j x l x k "
                         "global loads. The reduction is naive loads / these loads.");
             }
-            if (blk.global_loads)
+            if (blk.global_loads && !arrayProblem)
                 textWrappedAtSpaces(printed("this block: naive %llu, here %llu: %s\u00d7 fewer",
                                             static_cast<unsigned long long>(naiveBlock),
                                             static_cast<unsigned long long>(blk.global_loads),
@@ -221,7 +226,13 @@ void StatsPanel::draw(Frame& f)
             tooltip("Colour every element of M and N by how often the whole grid read it from global "
                     "memory (Counters, simulated). In the tiled kernel each element is read once per "
                     "block that needs it: fewer reads the larger TILE_WIDTH is.");
-            if (!s->matchesReference)
+            if (arrayProblem) {
+                const std::string out = s->arrays.size() > 2 ? s->arrays[2].name : std::string("The output");
+                if (!s->matchesReference)
+                    colouredText(f.theme.palette.error, (out + " differs from the CPU reference (the header's formula).").c_str());
+                else
+                    colouredText(f.theme.palette.dimText, (out + " is bit-identical to the CPU reference (the header's formula).").c_str());
+            } else if (!s->matchesReference)
                 colouredText(f.theme.palette.error, "P differs from the CPU reference (fmaf in k order).");
             else
                 colouredText(f.theme.palette.dimText, "P is bit-identical to the CPU reference (fmaf in k order).");

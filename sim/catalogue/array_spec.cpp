@@ -1,0 +1,57 @@
+// The rules of an array problem's sizes and shapes (sim/catalogue/array_spec.hpp).
+#include "sim/catalogue/array_spec.hpp"
+
+#include "sim/catalogue/scenario.hpp"
+
+namespace ts::sim {
+
+Variables ArraySpec::sizeValues(const Scenario& s) const
+{
+    Variables v;
+    if (sizes.size() == 1) v[sizes[0]] = s.width;
+    else if (sizes.size() == 2) v[sizes[0]] = s.height, v[sizes[1]] = s.width;
+    return v;
+}
+
+bool ArraySpec::shape(const ArrayDecl& a, const Variables& v, int& rows, int& cols, std::string& error) const
+{
+    long long ext[2] = {1, 1};
+    const size_t first = a.extents.size() == 1 ? 1 : 0;
+    for (size_t d = 0; d < a.extents.size() && d < 2; ++d) {
+        const Evaluation e = evaluate(a.extents[d], v);
+        if (!e.value) {
+            error = "The extent '" + a.extents[d] + "' of array " + a.name + " cannot be evaluated: " + e.error;
+            return false;
+        }
+        if (*e.value < 1 || *e.value > (1ll << 26)) {
+            error = "The extent '" + a.extents[d] + "' of array " + a.name + " is " + std::to_string(*e.value) +
+                    " for this problem; it must be between 1 and 2^26.";
+            return false;
+        }
+        ext[first + d] = *e.value;
+    }
+    if (ext[0] * ext[1] > (1ll << 26)) {
+        error = "Array " + a.name + " would have " + std::to_string(ext[0] * ext[1]) + " elements, more than the 2^26 TileScope simulates.";
+        return false;
+    }
+    rows = static_cast<int>(ext[0]);
+    cols = static_cast<int>(ext[1]);
+    return true;
+}
+
+std::vector<const ArrayDecl*> ArraySpec::inputs() const
+{
+    std::vector<const ArrayDecl*> in;
+    for (const ArrayDecl& a : arrays)
+        if (!a.output) in.push_back(&a);
+    return in;
+}
+
+const ArrayDecl* ArraySpec::output() const
+{
+    for (const ArrayDecl& a : arrays)
+        if (a.output) return &a;
+    return nullptr;
+}
+
+}  // namespace ts::sim
