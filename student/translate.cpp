@@ -301,7 +301,7 @@ private:
                     const CXSourceRange r = clang_getCursorExtent(child);
                     const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
                     if (b.inMain && e.inMain && e.offset > b.offset)
-                        self->edits.push_back(Edit{b.offset, e.offset, "template <class X> TS_DEVICE"});
+                        self->edits.push_back(Edit{b.offset, e.offset, "template <class TsContext> TS_DEVICE"});
                 }
                 return CXChildVisit_Continue;
             },
@@ -314,7 +314,7 @@ private:
             return;
         }
         edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1),
-                             params > 0 ? "X& ts_ctx, " : "X& ts_ctx"});
+                             params > 0 ? "TsContext& ts_ctx, " : "TsContext& ts_ctx"});
         for (int i = 0; i < params; ++i) param(clang_Cursor_getArgument(fn, static_cast<unsigned>(i)));
         kernelCursor_ = fn;
         functionBody(fn, "kernel " + out_.kernelName);
@@ -361,10 +361,10 @@ private:
             error(at, "cannot place __device__ function " + name + " in the file");
             return;
         }
-        edits.push_back(Edit{begin.offset, begin.offset, "template <class X> "});
+        edits.push_back(Edit{begin.offset, begin.offset, "template <class TsContext> "});
         const int params = clang_Cursor_getNumArguments(fn);
         edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1),
-                             params > 0 ? "X& ts_ctx, " : "X& ts_ctx"});
+                             params > 0 ? "TsContext& ts_ctx, " : "TsContext& ts_ctx"});
         for (int i = 0; i < params; ++i) {
             const CXCursor p = clang_Cursor_getArgument(fn, static_cast<unsigned>(i));
             const std::string pname = str(clang_getCursorSpelling(p));
@@ -465,8 +465,8 @@ private:
             kp.kind = clang_isConstQualifiedType(pointee) ? KernelParam::Kind::ConstFloatPointer
                                                           : KernelParam::Kind::FloatPointer;
             const char* type = kp.kind == KernelParam::Kind::ConstFloatPointer
-                                   ? "typename X::template GlobalPtr<const float> "
-                                   : "typename X::template GlobalPtr<float> ";
+                                   ? "typename TsContext::template GlobalPtr<const float> "
+                                   : "typename TsContext::template GlobalPtr<float> ";
             if (begin.inMain && name.inMain && name.offset > begin.offset)
                 edits.push_back(Edit{begin.offset, name.offset, type});
         } else if (t.kind == CXType_Int || t.kind == CXType_UInt) {
@@ -567,7 +567,7 @@ private:
             if (str(clang_getCursorSpelling(clang_getCursorReferenced(c))) == "float4" &&
                 !spelling(clang_getCursorLocation(clang_getCursorReferenced(c))).inMain && !insideVectorAccess(at.offset)) {
                 const std::vector<Token> t = tokensOf(c);
-                if (t.size() == 1 && t[0].text == "float4") edits.push_back(Edit{t[0].begin, t[0].end, "typename X::Float4"});
+                if (t.size() == 1 && t[0].text == "float4") edits.push_back(Edit{t[0].begin, t[0].end, "typename TsContext::Float4"});
             }
             break;
         default:
@@ -964,7 +964,7 @@ private:
         return true;
     }
 
-    /// `make_float4(a, b, c, d)` becomes `typename X::Float4(a, b, c, d)`, the context's four
+    /// `make_float4(a, b, c, d)` becomes `typename TsContext::Float4(a, b, c, d)`, the context's four
     /// floats (C++20 initialises an aggregate from parentheses, converting ints as CUDA does).
     void makeFloat4(CXCursor c, const Pos& at)
     {
@@ -973,7 +973,7 @@ private:
             error(at, "make_float4 inside a macro is not supported: write it in the kernel's text");
             return;
         }
-        edits.push_back(Edit{t[0].begin, t[0].end, "typename X::Float4"});
+        edits.push_back(Edit{t[0].begin, t[0].end, "typename TsContext::Float4"});
     }
 
     /// The text of expression `e` as the file writes it, macros unexpanded, if it can be

@@ -1,7 +1,8 @@
 // A student's kernel in plain CUDA, as PMPP prints it, turned into the project's
 // single-source form (kernels/context.cuh) so that the simulator can run it: the same text
-// with the kernel made a template over the execution context X, its pointer parameters
-// made X's GlobalPtr, threadIdx / blockIdx / blockDim / gridDim and __syncthreads() read
+// with the kernel made a template over the execution context (template parameter
+// TsContext, not the kernels' X, so that a student may name a parameter X), its pointer
+// parameters made the context's GlobalPtr, threadIdx / blockIdx / blockDim / gridDim and __syncthreads() read
 // from the context, and each __shared__ array declared through the context. Where nvcc
 // does something the host compiler would not, the context is asked to do it: a multiply-add
 // of registers becomes its fmaf (nvcc's FFMA), a float4 access its 128-bit ldg4 / lds4 /
@@ -44,7 +45,7 @@ struct SharedArray {
 /// What translateCuda() makes of a file.
 struct Translation {
     /// The kernel in the single-source form: a function template
-    /// `template <class X> TS_DEVICE void NAME(X& ts_ctx, ...)`, line for line the student's
+    /// `template <class TsContext> TS_DEVICE void NAME(TsContext& ts_ctx, ...)`, line for line the student's
     /// text. Empty when `errors` is not.
     std::string code;
     std::string kernelName;

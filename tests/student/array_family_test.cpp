@@ -192,6 +192,21 @@ TEST(ArrayFamily, ContractedSaxpyIsBitExactWithTheFormula)
     EXPECT_TRUE(r.matchesReference);
 }
 
+TEST(ArrayFamily, ParametersNamedXAndYTranslateAsAnyOtherName)
+{
+    // The translation's own template parameter must not take a name a student may use:
+    // BLAS names SAXPY's vectors X and Y. Same kernel, same P, bit for bit.
+    sim::Scenario s;
+    s.width = 300;
+    s.seed = 3;
+    const sim::Simulation uv = run("array_saxpy.cu", s);
+    const sim::Simulation xy = run("array_saxpy_blas_names.cu", s);
+    ASSERT_EQ(xy.error, "");
+    ASSERT_EQ(xy.P.size(), uv.P.size());
+    for (size_t i = 0; i < xy.P.size(); ++i) ASSERT_TRUE(sameBits(xy.P[i], uv.P[i])) << i;
+    EXPECT_TRUE(xy.matchesReference);
+}
+
 TEST(ArrayFamily, TiledTransposeThroughSharedMemoryWithABarrier)
 {
     for (auto [rows, cols] : {std::pair{40, 24}, std::pair{16, 16}, std::pair{33, 7}}) {
