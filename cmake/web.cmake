@@ -46,3 +46,45 @@ function(tilescope_web_cli target)
                       -sEXIT_RUNTIME=1)
   target_link_libraries(${target} PRIVATE tilescope_web_compat)
 endfunction()
+
+# The app's libraries in the browser: ImGui 1.86 from its source package (core, std::string
+# helpers, GLFW and OpenGL 3 backends; the latter uses GLES 3 under Emscripten), stb, and no
+# GL loader (web/compat/gl/glad/gl.h).
+function(tilescope_web_libraries)
+  set(src ${TILESCOPE_IMGUI_SOURCE})
+  if(NOT EXISTS ${src}/imgui.cpp)
+    message(FATAL_ERROR "Dear ImGui's sources are not in ${src}: scripts/web.sh unpacks them (apt-get source imgui).")
+  endif()
+  add_library(tilescope_imgui STATIC ${src}/imgui.cpp ${src}/imgui_draw.cpp ${src}/imgui_tables.cpp
+              ${src}/imgui_widgets.cpp ${src}/imgui_demo.cpp ${src}/misc/cpp/imgui_stdlib.cpp
+              ${src}/backends/imgui_impl_glfw.cpp ${src}/backends/imgui_impl_opengl3.cpp
+              ${CMAKE_SOURCE_DIR}/web/compat/stb_impl.c)
+  target_include_directories(tilescope_imgui SYSTEM PUBLIC ${src} ${src}/misc/cpp ${TILESCOPE_WEB_INCLUDE}/stb)
+  target_compile_options(tilescope_imgui PUBLIC -sUSE_GLFW=3)
+  add_library(tilescope_glad INTERFACE)
+  target_include_directories(tilescope_glad INTERFACE ${CMAKE_SOURCE_DIR}/web/compat/gl)
+endfunction()
+
+# The app as the static folder build-web/site/: tilescope.js, tilescope.wasm, tilescope.data
+# (the DejaVu fonts at /fonts, assets/ at /assets, packed with --preload-file) and the
+# project's own index.html (web/index.html).
+function(tilescope_web_app target)
+  set(site ${CMAKE_BINARY_DIR}/site)
+  set(fonts /usr/share/fonts/truetype/dejavu)
+  set(packed)
+  foreach(f DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf)
+    if(NOT EXISTS ${fonts}/${f})
+      message(FATAL_ERROR "${fonts}/${f} is missing: install Debian's fonts-dejavu-core (scripts/web.sh does).")
+    endif()
+    list(APPEND packed --preload-file ${fonts}/${f}@/fonts/${f})
+  endforeach()
+  file(GLOB_RECURSE assets CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/*)
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${site} LINK_DEPENDS "${assets}")
+  target_link_options(${target} PRIVATE ${TILESCOPE_WEB_LINK} -sENVIRONMENT=web -sUSE_GLFW=3
+                      -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1 -sINITIAL_MEMORY=67108864
+                      ${packed} --preload-file ${CMAKE_SOURCE_DIR}/assets@/assets)
+  target_link_libraries(${target} PRIVATE tilescope_web_compat)
+  add_custom_command(TARGET ${target} POST_BUILD
+                     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CMAKE_SOURCE_DIR}/web/index.html ${site}/index.html
+                     VERBATIM)
+endfunction()

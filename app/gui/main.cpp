@@ -376,6 +376,15 @@ int main(int argc, char** argv)
                 std::cout << std::left << std::setw(static_cast<int>(width + 2)) << pre.name << pre.title << "\n";
             return 0;
         }
+#if defined(__EMSCRIPTEN__)
+        // In the page: the presets and results files packed at /assets (cmake/web.cmake),
+        // and an App that outlives main(), whose frames the browser calls (App::run).
+        setenv("TILESCOPE_ASSETS", "/assets", 0);
+        static App* web = new App(std::move(p.options));
+        web->open();
+        web->run();
+        return 0;
+#endif
         App app(std::move(p.options));
         app.open();
         if (app.options().headless()) runHeadless(app);
