@@ -76,13 +76,13 @@ function(tilescope_web_app target)
     if(NOT EXISTS ${fonts}/${f})
       message(FATAL_ERROR "${fonts}/${f} is missing: install Debian's fonts-dejavu-core (scripts/web.sh does).")
     endif()
-    list(APPEND packed --preload-file ${fonts}/${f}@/fonts/${f})
+    list(APPEND packed "SHELL:--preload-file ${fonts}/${f}@/fonts/${f}")   # SHELL: CMake would merge repeated options
   endforeach()
   file(GLOB_RECURSE assets CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/*)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${site} LINK_DEPENDS "${assets}")
   target_link_options(${target} PRIVATE ${TILESCOPE_WEB_LINK} -sENVIRONMENT=web -sUSE_GLFW=3
                       -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1 -sINITIAL_MEMORY=67108864
-                      ${packed} --preload-file ${CMAKE_SOURCE_DIR}/assets@/assets)
+                      ${packed} "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets")
   target_link_libraries(${target} PRIVATE tilescope_web_compat)
   add_custom_command(TARGET ${target} POST_BUILD
                      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CMAKE_SOURCE_DIR}/web/index.html ${site}/index.html

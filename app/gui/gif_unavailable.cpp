@@ -1,5 +1,8 @@
 // GifWriter in the web build, which has no giflib: every call says so in one sentence
 // (app/gui/CMakeLists.txt picks this file instead of gif_writer.cpp under Emscripten).
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wunused-private-field"   // the members giflib would fill
+#endif
 #include "gif_writer.hpp"
 
 namespace ts::app {
