@@ -35,7 +35,20 @@ include_directories(SYSTEM ${CMAKE_SOURCE_DIR}/web/compat)
 add_link_options(-fexceptions)
 # Linker flags both executables share: Asyncify for the fibers, a heap that grows (a block of
 # 1024 threads holds 1024 fiber stacks of 96 KiB).
-set(TILESCOPE_WEB_LINK -sASYNCIFY=1 -sALLOW_MEMORY_GROWTH=1 -sDISABLE_EXCEPTION_CATCHING=0)
+# Asyncify instruments every function that might be on the stack when a fiber swaps; its
+# analysis counts every allocation (operator new may call a new_handler, an indirect call)
+# and every string or stream. The remove-list names what never reaches a swap: the
+# simulator's recording (Machine, WarpMemory, counters, hazards), the accessors behind the
+# kernels' loads and stores, allocation, strings and streams. A kernel's own body and
+# __syncthreads() stay instrumented. -23 % time on 256^3 tiled-16 (docs/web.md, "Speed").
+# Binaryen 108 rejects patterns with an unbalanced '<' or '(', hence no template names.
+set(TILESCOPE_ASYNCIFY_REMOVE "operator new*" "operator delete*" "*ts::sim::Machine::*" "*ts::sim::WarpMemory::*"
+    "*ts::sim::HazardLog*" "*ts::sim::ThreadContext::ld*" "*ts::sim::ThreadContext::st*"
+    "*ts::sim::ThreadContext::sharedAlloc*" "*ts::sim::ThreadContext::misaligned*" "*ts::sim::GlobalPtr*"
+    "*ts::sim::ThreadContext::GlobalPtr*" "*std::__2::basic_string*" "*std::__2::basic_ostream*" "*ts::sim::Counters*")
+list(JOIN TILESCOPE_ASYNCIFY_REMOVE "\",\"" TILESCOPE_ASYNCIFY_REMOVE_JSON)
+set(TILESCOPE_WEB_LINK -sASYNCIFY=1 "SHELL:'-sASYNCIFY_REMOVE=[\"${TILESCOPE_ASYNCIFY_REMOVE_JSON}\"]'"
+    -sALLOW_MEMORY_GROWTH=1 -sDISABLE_EXCEPTION_CATCHING=0)
 
 # What Emscripten's libc declares but the browser cannot do (web/compat/no_processes.cpp).
 add_library(tilescope_web_compat STATIC ${CMAKE_SOURCE_DIR}/web/compat/no_processes.cpp)
