@@ -97,7 +97,9 @@ function(tilescope_web_app target)
                       -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1 -sINITIAL_MEMORY=67108864
                       ${packed} "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/assets")
   target_link_libraries(${target} PRIVATE tilescope_web_compat)
-  add_custom_command(TARGET ${target} POST_BUILD
-                     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CMAKE_SOURCE_DIR}/web/index.html ${site}/index.html
-                     VERBATIM)
+  add_custom_command(OUTPUT ${site}/index.html
+                     COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/web/index.html ${site}/index.html
+                     DEPENDS ${CMAKE_SOURCE_DIR}/web/index.html COMMENT "The page: web/index.html" VERBATIM)
+  add_custom_target(${target}_page ALL DEPENDS ${site}/index.html)
+  add_dependencies(${target} ${target}_page)
 endfunction()
