@@ -73,7 +73,6 @@ function(tilescope_web_libraries)
               ${src}/backends/imgui_impl_glfw.cpp ${src}/backends/imgui_impl_opengl3.cpp
               ${CMAKE_SOURCE_DIR}/web/compat/stb_impl.c)
   target_include_directories(tilescope_imgui SYSTEM PUBLIC ${src} ${src}/misc/cpp ${TILESCOPE_WEB_INCLUDE}/stb)
-  target_compile_options(tilescope_imgui PUBLIC -sUSE_GLFW=3)
   add_library(tilescope_glad INTERFACE)
   target_include_directories(tilescope_glad INTERFACE ${CMAKE_SOURCE_DIR}/web/compat/gl)
 endfunction()
