@@ -100,6 +100,10 @@ private:
 std::variant<sim::Simulation, int> guardedSimulate(const sim::Scenario& s, sim::SimOptions opt, bool yes,
                                                    bool quiet)
 {
+#if defined(__EMSCRIPTEN__)
+    // The web build runs on one thread (docs/web.md): no progress thread beside the run.
+    quiet = true;
+#endif
     const sim::WorkEstimate e = sim::estimateWork(s, opt);
     const std::optional<uint64_t> available = sim::availableMemory();
     switch (sim::judgeWork(e, available)) {

@@ -18,6 +18,9 @@
 
 #include <time.h>
 #include <unistd.h>
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/emscripten.h>
+#endif
 
 #include "gpu/gpu_occupancy.hpp"
 #include "figure_notes.hpp"
@@ -191,7 +194,11 @@ void App::openWindow()
     view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     theme_ = makeTheme(wantedScale(), view_.themeKind);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
+#if defined(__EMSCRIPTEN__)
+    ImGui_ImplOpenGL3_Init("#version 300 es");   // WebGL 2
+#else
     ImGui_ImplOpenGL3_Init("#version 330 core");
+#endif
 }
 
 bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool keepCursor, bool confirmed,
@@ -1161,8 +1168,34 @@ bool App::ready() const
            !rebuildWanted_ && !builtWaiting_;
 }
 
+#if defined(__EMSCRIPTEN__)
+namespace {
+/// One frame of the page's main loop; window.tilescopeFrames counts the frames drawn
+/// (the browser tests wait for it, docs/web.md). An error stops the loop and says why.
+void webFrame(void* self)
+{
+    App& app = *static_cast<App*>(self);
+    try {
+        app.prepareFrame();
+        app.renderFrame(std::nullopt);
+        app.swapBuffers();
+        EM_ASM(window.tilescopeFrames = (window.tilescopeFrames | 0) + 1;);
+    } catch (const std::exception& e) {
+        std::cerr << "tilescope: " << e.what() << "\n";
+        emscripten_cancel_main_loop();
+    }
+}
+}  // namespace
+#endif
+
 void App::run()
 {
+#if defined(__EMSCRIPTEN__)
+    // The browser calls the frames (requestAnimationFrame); run() returns at once, and the
+    // App must outlive main() (main.cpp keeps it on the heap).
+    emscripten_set_main_loop_arg(webFrame, this, 0, 0);
+    return;
+#endif
     while (!closeRequested()) {
         prepareFrame();
         renderFrame(std::nullopt);

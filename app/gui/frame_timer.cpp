@@ -2,6 +2,17 @@
 
 #include <glad/gl.h>
 
+// WebGL 2 has no GPU timer queries (GL_TIME_ELAPSED; the extension for them is disabled in
+// browsers): in the web build the timer records nothing and millis() is empty (docs/web.md).
+#if defined(__EMSCRIPTEN__)
+namespace ts::app {
+void GpuFrameTimer::begin(uint64_t) {}
+void GpuFrameTimer::end() {}
+void GpuFrameTimer::collect(bool) {}
+std::vector<double> GpuFrameTimer::millis(uint64_t, uint64_t) { return {}; }
+}  // namespace ts::app
+#else
+
 #include <cstddef>
 
 namespace ts::app {
@@ -55,3 +66,4 @@ std::vector<double> GpuFrameTimer::millis(uint64_t first, uint64_t last)
 }
 
 }  // namespace ts::app
+#endif

@@ -22,8 +22,13 @@ public:
         progress_ = 0;
         cancel_ = false;
         started_ = std::chrono::steady_clock::now();
+#if defined(__EMSCRIPTEN__)
+        // The page has one thread (docs/web.md): the work runs in the frame that polls it.
+        future_ = std::async(std::launch::deferred, [this, w = std::move(work)] { return w(progress_); });
+#else
         future_ = std::async(std::launch::async,
                              [this, w = std::move(work)] { return w(progress_); });
+#endif
     }
     /// Asks running work to stop, then (future_'s destructor) waits for it: closing the app
     /// in the middle of a long simulation does not wait for the simulation to finish.
@@ -37,9 +42,9 @@ public:
     /// here); empty while it runs or when nothing was started.
     std::optional<T> poll()
     {
-        if (!future_.valid() ||
-            future_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-            return std::nullopt;
+        if (!future_.valid()) return std::nullopt;
+        const std::future_status s = future_.wait_for(std::chrono::seconds(0));
+        if (s != std::future_status::ready && s != std::future_status::deferred) return std::nullopt;
         return future_.get();
     }
     float progress() const { return progress_; }

@@ -389,6 +389,10 @@ int main(int argc, char** argv)
     CLI::App cli{"TileScope: step through tiled CUDA kernels (PMPP ch. 4-7)", "tilescope"};
     // TILESCOPE_VERSION: project(VERSION) of CMakeLists.txt, the one place it is set.
     cli.set_version_flag("--version", "tilescope " TILESCOPE_VERSION, "Print \"tilescope X.Y.Z\" and exit");
+#if defined(__EMSCRIPTEN__)
+    // In the page the presets and results files are packed at /assets (cmake/web.cmake).
+    setenv("TILESCOPE_ASSETS", "/assets", 0);
+#endif
     try {
         Parsed p = parse(cli, argc, argv);
         if (p.list) {
@@ -402,6 +406,13 @@ int main(int argc, char** argv)
         }
         // The web page's address may name a view too (a no-op on the desktop: --view).
         p.options.startNotice = applyStartupViewLink(*makePlatform(), p.options);
+#if defined(__EMSCRIPTEN__)
+        // In the page: an App that outlives main(), whose frames the browser calls (App::run).
+        static App* web = new App(std::move(p.options));
+        web->open();
+        web->run();
+        return 0;
+#endif
         App app(std::move(p.options));
         app.open();
         if (app.options().headless()) runHeadless(app);

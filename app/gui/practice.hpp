@@ -36,7 +36,10 @@ struct Palette;
 struct CellRef {
     std::string array;
     sim::Cell cell;
-    auto operator<=>(const CellRef&) const = default;
+    bool operator==(const CellRef&) const = default;
+    /// By array, then cell (std::map keys). Written out, not `<=> = default`: the web build's
+    /// libc++ 14 has no <=> for std::string.
+    bool operator<(const CellRef& o) const { return array != o.array ? array < o.array : cell < o.cell; }
 };
 
 /// "M[1][2]", "N[5]" (a 1D array, `oneD`), "thread (tx=0, ty=1)".

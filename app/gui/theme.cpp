@@ -1,6 +1,8 @@
 #include "theme.hpp"
 
+#if !defined(__EMSCRIPTEN__)
 #include <fontconfig/fontconfig.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +20,12 @@ Palette gPalette;      ///< the palette of the last makeTheme()
 /// (it would otherwise substitute another one silently). Looked up once per process.
 std::string fontFile(const std::string& family, const std::string& style)
 {
+#if defined(__EMSCRIPTEN__)
+    // The web build packs Debian's files into the page at /fonts (cmake/web.cmake).
+    if (family == "DejaVu Sans") return style == "Bold" ? "/fonts/DejaVuSans-Bold.ttf" : "/fonts/DejaVuSans.ttf";
+    if (family == "DejaVu Sans Mono") return "/fonts/DejaVuSansMono.ttf";
+    return "";
+#else
     static std::map<std::string, std::string> found;
     const std::string key = family + ":style=" + style;
     if (auto it = found.find(key); it != found.end()) return it->second;
@@ -40,6 +48,7 @@ std::string fontFile(const std::string& family, const std::string& style)
         FcConfigDestroy(config);
     }
     return found[key] = file;
+#endif
 }
 
 ImFont* addFont(const std::string& family, const std::string& style, float px, bool& missing)

@@ -1,7 +1,8 @@
 #include "sim/engine/machine.hpp"
 
+#include "sim/engine/fiber.hpp"
+
 #include <algorithm>
-#include <boost/context/fiber.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -35,7 +36,6 @@
 #endif
 
 namespace ts::sim {
-namespace ctx = boost::context;
 
 Totals& Totals::operator+=(const Totals& o)
 {
@@ -412,7 +412,7 @@ void switchTo(BlockRun& r, ctx::fiber& self, StackSpan& selfStack, ctx::fiber& t
     *r.resumerSlot = std::move(from);
 }
 
-constexpr size_t kStackBytes = 64 * 1024;
+constexpr size_t kStackBytes = kFiberStackBytes;
 constexpr unsigned kWarpSize = 32;
 constexpr uint64_t kNoBlock = std::numeric_limits<uint64_t>::max();
 
