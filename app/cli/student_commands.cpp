@@ -242,6 +242,8 @@ int runStudentVerify(const StudentVerifyOptions& o)
         std::cout << std::left << std::setw(27) << info.name << " tile " << std::setw(2) << s.tile << "  "
                   << (info.family == sim::Family::Matmul
                           ? std::to_string(s.j) + "x" + std::to_string(s.k) + "x" + std::to_string(s.l)
+                          : info.family == sim::Family::Array
+                          ? std::to_string(s.height) + "x" + std::to_string(s.width)   // no mask
                           : std::to_string(s.height) + "x" + std::to_string(s.width) + ", Mask_Width " +
                                 std::to_string(s.maskWidth))
                   << ": "
