@@ -706,8 +706,9 @@ void App::handleKeys()
     else if (escape && view_.presentation) view_.presentation = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) view_.showOpen = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) view_.showSave = true;
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false)) view_.showOpenKernel = true;
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting) view_.showExport = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false) && kStartsProcesses) view_.showOpenKernel = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting && kStartsProcesses)
+        view_.showExport = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) requests_.copyViewLink = true;
     if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;

@@ -17,6 +17,15 @@ struct GLFWwindow;
 
 namespace ts::app {
 
+/// Whether the app can start child processes: on the desktop a student's kernel is
+/// compiled and run in one, and Export steps renders in one; a browser page has none, so
+/// there those menu items are disabled and say why (docs/web.md).
+#if defined(__EMSCRIPTEN__)
+inline constexpr bool kStartsProcesses = false;
+#else
+inline constexpr bool kStartsProcesses = true;
+#endif
+
 /// Which File > Open... the user chose a file for.
 enum class PickKind { Scenario, Results };
 

@@ -171,9 +171,13 @@ void drawMainMenu(Frame& f)
     if (ImGui::BeginMainMenuBar()) {
         if (ImGui::BeginMenu("File")) {
             if (ImGui::MenuItem("Open scenario...", "Ctrl+O")) v.showOpen = true;
-            if (ImGui::MenuItem("Open kernel...", "Ctrl+K")) v.showOpenKernel = true;
-            tooltip("Your own CUDA kernel file: compiled, run in a guarded child process, stepped through, and run "
-                    "again whenever you save it in your editor.");
+            if (ImGui::MenuItem("Open kernel...", "Ctrl+K", false, kStartsProcesses)) v.showOpenKernel = true;
+            if (kStartsProcesses)
+                tooltip("Your own CUDA kernel file: compiled, run in a guarded child process, stepped through, and run "
+                        "again whenever you save it in your editor.");
+            else
+                disabledTooltip("Not in the browser: your own kernel is compiled by a C++ compiler and run in a "
+                                "child process, which a web page cannot start. Use the desktop app for it.");
             if (ImGui::MenuItem("Save scenario...", "Ctrl+S")) v.showSave = true;
             if (ImGui::MenuItem("Open results...")) v.showOpenResults = true;
             if (ImGui::MenuItem("Screenshot...")) v.showScreenshot = true;
@@ -181,7 +185,11 @@ void drawMainMenu(Frame& f)
             tooltip("Copies a link to what is shown now: the scenario, the step, the block and thread, the panels "
                     "and the theme. Put it after the '#' of the web page's address, or open it with tilescope --view "
                     "'LINK'; everyone who opens it sees this view (docs/view-links.md).");
-            if (ImGui::MenuItem("Export steps...", "Ctrl+E", false, !f.busy.exporting)) v.showExport = true;
+            if (ImGui::MenuItem("Export steps...", "Ctrl+E", false, !f.busy.exporting && kStartsProcesses))
+                v.showExport = true;
+            if (!kStartsProcesses)
+                disabledTooltip("Not in the browser: the steps are rendered by a second copy of the app, which a "
+                                "web page cannot start. File > Screenshot... saves the step shown.");
             ImGui::Separator();
             if (ImGui::MenuItem("Quit")) f.requests.quit = true;
             ImGui::EndMenu();

@@ -9,14 +9,25 @@
 
 namespace ts::app {
 
-void tooltip(const char* text)
+namespace {
+void wrappedTooltip(const char* text)
 {
-    if (!ImGui::IsItemHovered()) return;
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+}  // namespace
+
+void disabledTooltip(const char* text)
+{
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) wrappedTooltip(text);
+}
+
+void tooltip(const char* text)
+{
+    if (ImGui::IsItemHovered()) wrappedTooltip(text);
 }
 
 void helpMarker(const char* text)

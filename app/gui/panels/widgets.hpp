@@ -12,6 +12,8 @@ namespace ts::app {
 /// A tooltip with `text` (wrapped) when the last item is hovered.
 void tooltip(const char* text);
 inline void tooltip(const std::string& text) { tooltip(text.c_str()); }
+/// tooltip() for an item drawn disabled: shown on hover all the same, to say why it is off.
+void disabledTooltip(const char* text);
 
 /// A "(?)" marker that shows `text` when hovered.
 void helpMarker(const char* text);
