@@ -478,7 +478,9 @@ std::string storeLine(const Context& c, int index)
     std::ostringstream o;
     // (After the loop: no phase.)
     o << capitalised(c.threads(f.storeThreads));
-    const std::string acc = c.accumulator();
+    // An array problem with no multiply-add (a copy, a transpose, a sum of two) has no
+    // accumulator: each thread stores what it computed.
+    const std::string acc = c.family == Family::Array && c.accumulator() == "accumulator" ? "result" : c.accumulator();
     const bool several = acc.size() > 6 && acc.compare(acc.size() - 6, 6, " array") == 0;   // Pvalue[c]
     if (f.stores == k && several)
         o << (k == 1 ? " stores one element of its " : " store one element of their ") << acc << " each to "

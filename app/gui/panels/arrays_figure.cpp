@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "layout.hpp"
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
@@ -109,7 +111,11 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
         return std::find(l.begin(), l.end(), std::pair<int, int32_t>(a, i)) != l.end();
     };
 
-    ImGui::BeginChild("arrays", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // The picture is the panel's elastic region: at least a few rows of cells, and as much
+    // room as the layout can give it (without this the layout saw only the legend above and
+    // left the arrays a strip about 130 px tall).
+    const float least = 8 * ImGui::GetTextLineHeightWithSpacing();
+    ImGui::BeginChild("arrays", ImVec2(0, elasticHeight(least, FLT_MAX)), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float width = std::max(scaled(100), ImGui::GetContentRegionAvail().x - scaled(4));
     const float font = ImGui::GetFontSize();
