@@ -60,8 +60,8 @@ TEST(StudentTranslate, KeepsEveryLineAndRewritesOnlyTheCudaNames)
     const student::Translation t = student::translateCuda(src, "kernel.cu");
     ASSERT_TRUE(t.ok()) << errorsOf(t.errors);
     EXPECT_EQ(std::count(t.code.begin(), t.code.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
-    EXPECT_NE(t.code.find("template <class X> TS_DEVICE void k(X& ts_ctx, typename X::template GlobalPtr<float> M, "
-                          "typename X::template GlobalPtr<const float> N, typename X::template GlobalPtr<float> P, int Width)"),
+    EXPECT_NE(t.code.find("template <class TsContext> TS_DEVICE void k(TsContext& ts_ctx, typename TsContext::template GlobalPtr<float> M, "
+                          "typename TsContext::template GlobalPtr<const float> N, typename TsContext::template GlobalPtr<float> P, int Width)"),
               std::string::npos)
         << t.code;
     EXPECT_NE(t.code.find("auto&& Mds = ts_ctx.template shared2d<float, (TILE_WIDTH), (TILE_WIDTH), __LINE__>(\"Mds\");"),
@@ -133,8 +133,8 @@ TEST(StudentTranslate, HelpersTakeTheContextAndTheMaskComesFromIt)
     EXPECT_EQ(t.constants[0].name, "M");
     EXPECT_EQ(t.constants[0].extents, std::vector<long long>{9});
     EXPECT_EQ(t.helpers, (std::vector<std::string>{"clampIndex", "tap"}));
-    EXPECT_NE(t.code.find("template <class X> __device__ int clampIndex(X& ts_ctx, int i, int n)"), std::string::npos) << t.code;
-    EXPECT_NE(t.code.find("tap(X& ts_ctx, auto N, int i, int j) { auto&& M = ts_ctx.mask1d();"), std::string::npos) << t.code;
+    EXPECT_NE(t.code.find("template <class TsContext> __device__ int clampIndex(TsContext& ts_ctx, int i, int n)"), std::string::npos) << t.code;
+    EXPECT_NE(t.code.find("tap(TsContext& ts_ctx, auto N, int i, int j) { auto&& M = ts_ctx.mask1d();"), std::string::npos) << t.code;
     EXPECT_NE(t.code.find("clampIndex(ts_ctx, ts_ctx.blockIdx.x*ts_ctx.blockDim.x + ts_ctx.threadIdx.x, Width)"), std::string::npos)
         << t.code;
     EXPECT_NE(t.code.find("tap(ts_ctx, N, i, 0)"), std::string::npos) << t.code;
@@ -206,13 +206,13 @@ TEST(StudentTranslate, Float4AccessesBecomeTheContextsVectorAccesses)
     std::istringstream in(t.code);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     ASSERT_EQ(lines.size(), 11u) << t.code;
-    EXPECT_EQ(lines[3], "    typename X::Float4 v = ts_ctx.ldg4(M, 4*ts_ctx.threadIdx.x);");
+    EXPECT_EQ(lines[3], "    typename TsContext::Float4 v = ts_ctx.ldg4(M, 4*ts_ctx.threadIdx.x);");
     EXPECT_EQ(lines[4], "    ts_ctx.sts4(Nds[ts_ctx.threadIdx.y], 4 , v);");
-    EXPECT_EQ(lines[5], "    const typename X::Float4 w = ts_ctx.lds4(Nds[1], 0);");
+    EXPECT_EQ(lines[5], "    const typename TsContext::Float4 w = ts_ctx.lds4(Nds[1], 0);");
     EXPECT_EQ(lines[6], "    ts_ctx.stg4(P, (j + 1)*4 ,");
     EXPECT_EQ(lines[7], "        ts_ctx.ldg4(N, 0));");
     EXPECT_EQ(lines[8], "    P[0] = v.x + w.w;");
-    EXPECT_EQ(lines[9], "    ts_ctx.sts4(Nds[0], 0 , typename X::Float4(v.x, 1.0f, w.y, 0));");
+    EXPECT_EQ(lines[9], "    ts_ctx.sts4(Nds[0], 0 , typename TsContext::Float4(v.x, 1.0f, w.y, 0));");
     // A helper takes a 2D shared array (or a local one) as rows of floats; 2D is shared memory.
     const std::string helper = "__device__ void put(float Nds[][8], float regs[][4])\n"
                                "{\n"
@@ -226,8 +226,8 @@ TEST(StudentTranslate, Float4AccessesBecomeTheContextsVectorAccesses)
                                "}\n";
     const student::Translation h = student::translateCuda(helper, "k.cu");
     ASSERT_TRUE(h.ok()) << errorsOf(h.errors);
-    EXPECT_NE(h.code.find("template <class X> __device__ void put(X& ts_ctx, auto Nds, auto regs)\n"), std::string::npos) << h.code;
-    EXPECT_NE(h.code.find("    ts_ctx.sts4(Nds[1], 4 , typename X::Float4(regs[0][0], 0, 0, regs[1][3]));\n"), std::string::npos)
+    EXPECT_NE(h.code.find("template <class TsContext> __device__ void put(TsContext& ts_ctx, auto Nds, auto regs)\n"), std::string::npos) << h.code;
+    EXPECT_NE(h.code.find("    ts_ctx.sts4(Nds[1], 4 , typename TsContext::Float4(regs[0][0], 0, 0, regs[1][3]));\n"), std::string::npos)
         << h.code;
     EXPECT_NE(h.code.find("    put(ts_ctx, Nds, regs);\n"), std::string::npos) << h.code;
     const std::string head = "__global__ void k(const float* M, const float* N, float* P, int j, int k, int l)\n{\n";
