@@ -19,38 +19,17 @@
 #include "student/exercise.hpp"
 #include "student/grade.hpp"
 #include "student/module.hpp"
+#include "student_test_support.hpp"
 
 namespace {
 
 using namespace ts;
+using student::test::errorsOf;
+using student::test::kernelPath;
+using student::test::options;
 
-std::string kernelPath(const std::string& name) { return std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/kernels/" + name; }
 
-student::LoadOptions options()
-{
-    student::LoadOptions o;
-    o.cacheDir = TILESCOPE_STUDENT_CACHE;
-    return o;
-}
-
-std::string errorsOf(const std::vector<student::Diagnostic>& errors)
-{
-    std::string s;
-    for (const student::Diagnostic& d : errors) s += student::formatDiagnostic("kernel.cu", d) + "\n";
-    return s;
-}
-
-int cli(const std::string& args, std::string& out)
-{
-    const std::string cmd = "TILESCOPE_CACHE_DIR='" TILESCOPE_STUDENT_CACHE "' '" TILESCOPE_CLI "' " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return -1;
-    std::array<char, 4096> buf{};
-    out.clear();
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    const int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int cli(const std::string& args, std::string& out) { return student::test::cli(args, out, true); }
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 

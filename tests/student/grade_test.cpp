@@ -16,6 +16,7 @@
 
 #include "student/exercise.hpp"
 #include "student/grade.hpp"
+#include "student_test_support.hpp"
 
 namespace {
 
@@ -161,18 +162,7 @@ TEST(Grade, EverySolutionPassesAndEveryStarterFails)
 }
 
 /// Runs tilescope-cli with `args`; its exit status and stdout (stderr with it when `both`).
-int cli(const std::string& args, std::string& out, bool both = false)
-{
-    const std::string cmd = "TILESCOPE_CACHE_DIR='" TILESCOPE_STUDENT_CACHE "' '" TILESCOPE_CLI "' " + args +
-                            (both ? " 2>&1" : " 2>/dev/null");
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return -1;
-    std::array<char, 4096> buf{};
-    out.clear();
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    const int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int cli(const std::string& args, std::string& out, bool both = false) { return student::test::cli(args, out, both); }
 
 /// The wrong corpus: a file with `// grade: EXERCISE` is graded on that exercise; some
 /// failing check's diagnosis holds its `// grade-expect:` text (else its `// expect:`

@@ -16,26 +16,15 @@
 #include "sim/engine/simulate.hpp"
 #include "student/module.hpp"
 #include "student/translate.hpp"
+#include "student_test_support.hpp"
 
 namespace {
 
 using namespace ts;
+using student::test::errorsOf;
+using student::test::kernelPath;
+using student::test::options;
 
-std::string kernelPath(const std::string& name) { return std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/kernels/" + name; }
-
-student::LoadOptions options()
-{
-    student::LoadOptions o;
-    o.cacheDir = TILESCOPE_STUDENT_CACHE;
-    return o;
-}
-
-std::string errorsOf(const std::vector<student::Diagnostic>& errors)
-{
-    std::string s;
-    for (const student::Diagnostic& d : errors) s += student::formatDiagnostic("kernel.cu", d) + "\n";
-    return s;
-}
 
 /// The one error translateCuda() gives `source`, checked to be on `line`, and its text.
 std::string onlyError(const std::string& source, unsigned line)
