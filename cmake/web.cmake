@@ -43,11 +43,14 @@ add_link_options(-fexceptions)
 # a body whose parameter list names the type, and removing those breaks the swaps (it did:
 # the Roofline's counting, docs/web.md). Binaryen 108 rejects patterns with an unbalanced
 # '<' or '(', hence no template names.
+# ts_webfiber_run is the loop that starts and rewinds the fibers (sim/engine/fiber_emscripten.cpp):
+# it must never be instrumented itself.
 set(TILESCOPE_ASYNCIFY_REMOVE "operator new*" "operator delete*" "ts::sim::Machine::*" "ts::sim::WarpMemory::*"
-    "std::__2::basic_string*" "std::__2::basic_ostream*")
+    "std::__2::basic_string*" "std::__2::basic_ostream*" "ts_webfiber_run")
 list(JOIN TILESCOPE_ASYNCIFY_REMOVE "\",\"" TILESCOPE_ASYNCIFY_REMOVE_JSON)
 set(TILESCOPE_WEB_LINK -sASYNCIFY=1 "SHELL:'-sASYNCIFY_REMOVE=[\"${TILESCOPE_ASYNCIFY_REMOVE_JSON}\"]'"
-    -sALLOW_MEMORY_GROWTH=1 -sDISABLE_EXCEPTION_CATCHING=0)
+    -sALLOW_MEMORY_GROWTH=1 -sDISABLE_EXCEPTION_CATCHING=0
+    "SHELL:--js-library ${CMAKE_SOURCE_DIR}/web/asyncify_intrinsics.js")
 
 # What Emscripten's libc declares but the browser cannot do (web/compat/no_processes.cpp).
 add_library(tilescope_web_compat STATIC ${CMAKE_SOURCE_DIR}/web/compat/no_processes.cpp)

@@ -8,7 +8,7 @@
 //                            unwinds its stack (ctx::detail::forced_unwind)
 //   ctx::stack_context       {sp: the stack's top, size: bytes below it}
 // Chosen at build time: Boost.Context natively (one jump_fcontext, a few ns a switch), and
-// in the web build (Emscripten) a stand-in over Emscripten's fiber API with Asyncify
+// in the web build (Emscripten) a stand-in on Binaryen's Asyncify, driven from C++
 // (sim/engine/fiber_emscripten.hpp; docs/web.md gives its cost).
 #pragma once
 #include <cstddef>

@@ -1,11 +1,14 @@
 // The web build's fibers (sim/engine/fiber.hpp): the part of Boost.Context's `fiber` that
-// the simulator uses, on Emscripten's fiber API (emscripten_fiber_init / _swap, which need
-// -sASYNCIFY). A swap unwinds the running fiber's wasm frames into its Asyncify buffer and
-// rewinds the target's: its cost grows with the frames between the fiber's entry and the
-// swap. Single-threaded: the web build runs the simulator on the page's one thread.
+// the simulator uses, on Binaryen's Asyncify (-sASYNCIFY) driven from C++, without
+// Emscripten's fiber API and without JavaScript (sim/engine/fiber_emscripten.cpp).
+// The thread's own context (the scheduler's) is never a fiber: resuming a fiber from it runs
+// a loop, ts_webfiber_run, that calls the fiber's entry; a fiber that parks (switches to
+// another context) unwinds its wasm frames into its own buffer back to that loop, which then
+// rewinds or starts the next fiber, or returns when the next is the thread's own. So a switch
+// costs the fiber's frames between its entry and the park, never the scheduler's (down to
+// main()), and no call into JavaScript (docs/web.md, "Speed"). Single-threaded: the web build
+// runs the simulator on the page's one thread.
 #pragma once
-#include <emscripten/fiber.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -29,12 +32,24 @@ class fiber;
 
 namespace detail {
 
-/// One execution context: the thread's own (the scheduler's) or a fiber's.
+/// Asyncify's description of a buffer for saved frames: the next free byte and the end
+/// (the layout asyncify_start_unwind and asyncify_start_rewind read).
+struct AsyncifyData {
+    void* pos = nullptr;
+    void* end = nullptr;
+};
+
+/// One execution context: the thread's own (the scheduler's: entry null) or a fiber's.
 struct Record {
-    emscripten_fiber_t ef{};
-    Record* from = nullptr;      ///< who switched here last (null: a fiber that ended)
-    bool unwind = false;         ///< switched to in order to be unwound
-    void (*release)(Record*) = nullptr;   ///< frees a fiber's record and stack once it has ended
+    AsyncifyData frames;              ///< a fiber's frames while it is parked
+    char* framesBegin = nullptr;      ///< the start of that buffer
+    std::uintptr_t sp = 0;            ///< a fiber's stack pointer while parked
+    std::uintptr_t stackTop = 0, stackEnd = 0;   ///< a fiber's C stack: top and lowest address
+    void (*start)(Record*) noexcept = nullptr;   ///< runs the fiber from its beginning
+    bool started = false;             ///< has run (is rewound, not entered, when resumed)
+    Record* from = nullptr;           ///< who switched here last (null: a fiber that ended)
+    bool unwind = false;              ///< switched to in order to be unwound
+    void (*release)(Record*) noexcept = nullptr;   ///< frees a fiber's record and stack once it has ended
 };
 
 /// Thrown in a parked fiber that is being destroyed; its entry catches it and switches
@@ -43,56 +58,73 @@ struct forced_unwind {
     Record* to = nullptr;
 };
 
-/// The context that runs now (null until the first switch: the thread's own).
+}  // namespace detail
+}  // namespace ts::sim::webfiber
+
+extern "C" {
+/// Runs fibers from `target` on, each until it parks or ends, until one switches to the
+/// thread's own context `own` (sim/engine/fiber_emscripten.cpp). Never on a fiber's stack;
+/// not instrumented by Asyncify (cmake/web.cmake names it in ASYNCIFY_REMOVE).
+void ts_webfiber_run(ts::sim::webfiber::detail::Record* own, ts::sim::webfiber::detail::Record* target) noexcept;
+/// Parks the running fiber `me`: starts unwinding its frames into its buffer; when the fiber
+/// is rewound, ends the rewind and returns. The one place a fiber switches.
+void ts_webfiber_park(ts::sim::webfiber::detail::Record* me) noexcept;
+}
+
+namespace ts::sim::webfiber::detail {
+
+/// The context that runs now (null: the thread's own).
 inline Record*& current()
 {
     static Record* c = nullptr;
     return c;
 }
 
-/// A fiber that has ended; its stack is freed by the next context that runs, since a
-/// fiber cannot free the stack it runs on.
+/// The context a parking or ending fiber hands over to (read by ts_webfiber_run).
+inline Record*& handTo()
+{
+    static Record* n = nullptr;
+    return n;
+}
+
+/// A fiber that has ended; its stack is freed by the next context that runs.
 inline Record*& zombie()
 {
     static Record* z = nullptr;
     return z;
 }
 
-inline void freeZombie()
+inline void freeZombie() noexcept
 {
     if (Record* z = std::exchange(zombie(), nullptr)) z->release(z);
 }
 
-/// The running context's record; the thread's own is made on first use.
+/// The thread's own context.
+inline Record* own()
+{
+    static Record o;
+    return &o;
+}
+
+/// The running context's record.
 inline Record* self()
 {
-    if (current()) return current();
-    static Record own;
-    static char frames[256 * 1024];   // the scheduler's frames down from main(), while it waits
-    emscripten_fiber_init_from_current_context(&own.ef, frames, sizeof frames);
-    current() = &own;
-    return &own;
+    return current() ? current() : own();
 }
 
 /// Switches to `target`; returns (this context's record) when some context switches back.
-inline Record* jump(Record* target)
+inline Record* jump(Record* target) noexcept
 {
     Record* me = self();
     target->from = me;
-    current() = target;
-    emscripten_fiber_swap(&me->ef, &target->ef);
+    if (me == own()) {
+        ts_webfiber_run(me, target);
+    } else {
+        handTo() = target;
+        ts_webfiber_park(me);
+    }
     freeZombie();
     return me;
-}
-
-/// Leaves the fiber `me`, which has ended, for `next`; never returns.
-[[noreturn]] inline void finish(Record* me, Record* next)
-{
-    next->from = nullptr;
-    zombie() = me;
-    current() = next;
-    emscripten_fiber_swap(&me->ef, &next->ef);
-    std::abort();   // an ended fiber is never switched to
 }
 
 template <class StackAlloc, class Fn>
@@ -102,8 +134,8 @@ struct FiberRecord : Record {
     Fn fn;
     stack_context sc;
 
-    static void entry(void* p);
-    static void destroy(Record* r)
+    static void entry(Record* p) noexcept;
+    static void destroy(Record* r) noexcept
     {
         auto* rec = static_cast<FiberRecord*>(r);
         StackAlloc a = std::move(rec->salloc);
@@ -113,7 +145,9 @@ struct FiberRecord : Record {
     }
 };
 
-}  // namespace detail
+}  // namespace ts::sim::webfiber::detail
+
+namespace ts::sim::webfiber {
 
 /// A parked context, or none. Move-only, as Boost's.
 class fiber {
@@ -133,9 +167,11 @@ public:
         auto at = (reinterpret_cast<std::uintptr_t>(top) - sizeof(R)) & ~std::uintptr_t{15};
         R* rec = new (reinterpret_cast<void*>(at)) R(std::move(salloc), std::forward<Fn>(fn), sc);
         rec->release = &R::destroy;
-        char* cStack = bottom + kAsyncifyBytes;
-        emscripten_fiber_init(&rec->ef, &R::entry, rec, cStack,
-                              static_cast<std::size_t>(reinterpret_cast<char*>(at) - cStack), bottom, kAsyncifyBytes);
+        rec->start = &R::entry;
+        rec->framesBegin = bottom;
+        rec->frames.end = bottom + kAsyncifyBytes;
+        rec->stackTop = at;
+        rec->stackEnd = reinterpret_cast<std::uintptr_t>(bottom + kAsyncifyBytes);
         r_ = rec;
     }
 
@@ -188,8 +224,10 @@ private:
 
 namespace detail {
 
+/// A fiber's first run: fn(resumer) in the fiber; what it returns (or, when it is unwound, the
+/// context that destroyed it) runs next, and this fiber's stack is freed by that one.
 template <class StackAlloc, class Fn>
-void FiberRecord<StackAlloc, Fn>::entry(void* p)
+void FiberRecord<StackAlloc, Fn>::entry(Record* p) noexcept
 {
     freeZombie();
     auto* rec = static_cast<FiberRecord*>(p);
@@ -202,7 +240,10 @@ void FiberRecord<StackAlloc, Fn>::entry(void* p)
             next = u.to;
         }
     }
-    finish(rec, next);
+    // Back to ts_webfiber_run, which runs `next`.
+    next->from = nullptr;
+    zombie() = rec;
+    handTo() = next;
 }
 
 }  // namespace detail
