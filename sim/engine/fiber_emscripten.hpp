@@ -56,6 +56,9 @@ struct Record {
 /// back to `to`, the context that destroyed it.
 struct forced_unwind {
     Record* to = nullptr;
+    /// What a fiber function that catches this returns instead of rethrowing it: the context
+    /// that destroyed the fiber (a noexcept fiber function must, see FiberRecord::entry).
+    fiber back() const noexcept;
 };
 
 }  // namespace detail
@@ -207,6 +210,7 @@ public:
 private:
     template <class, class>
     friend struct detail::FiberRecord;
+    friend struct detail::forced_unwind;
     explicit fiber(detail::Record* r) noexcept : r_(r) {}
     detail::Record* release() noexcept { return std::exchange(r_, nullptr); }
 
@@ -224,8 +228,16 @@ private:
 
 namespace detail {
 
+inline fiber forced_unwind::back() const noexcept
+{
+    return fiber(to);
+}
+
 /// A fiber's first run: fn(resumer) in the fiber; what it returns (or, when it is unwound, the
 /// context that destroyed it) runs next, and this fiber's stack is freed by that one.
+/// A noexcept fn is called without a try block: fn catches forced_unwind itself and returns
+/// back(). The try block would make the call go through an invoke_* wrapper in JavaScript,
+/// which is on the stack, unwound and rewound, at every switch of the fiber.
 template <class StackAlloc, class Fn>
 void FiberRecord<StackAlloc, Fn>::entry(Record* p) noexcept
 {
@@ -234,10 +246,14 @@ void FiberRecord<StackAlloc, Fn>::entry(Record* p) noexcept
     Record* from = std::exchange(rec->from, nullptr);
     Record* next = from;   // destroyed before it ever ran: straight back
     if (!rec->unwind) {
-        try {
+        if constexpr (std::is_nothrow_invocable_v<Fn&, fiber&&>) {
             next = rec->fn(fiber(from)).release();
-        } catch (const forced_unwind& u) {
-            next = u.to;
+        } else {
+            try {
+                next = rec->fn(fiber(from)).release();
+            } catch (const forced_unwind& u) {
+                next = u.to;
+            }
         }
     }
     // Back to ts_webfiber_run, which runs `next`.

@@ -389,6 +389,11 @@ struct BlockRun {
 /// (one jump_fcontext) is used rather than resume_with, which costs twice as much: whoever
 /// is resumed stores the continuation it receives into the slot its resumer named.
 /// `selfStack` and `targetStack` are the two contexts' stacks, for ASan.
+#if defined(__EMSCRIPTEN__)
+// In the web build every frame between a fiber's entry and its switch is saved and restored
+// at each switch (Asyncify, docs/web.md): switchTo is inlined into its callers there.
+[[gnu::always_inline]] inline
+#endif
 void switchTo(BlockRun& r, ctx::fiber& self, StackSpan& selfStack, ctx::fiber& target,
               const StackSpan& targetStack)
 {
@@ -541,14 +546,25 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         fs.run = &run;
         tc.fiber_ = &fs;
         fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool_, &fs.stack},
-                             [&fs, &tc, body = &body_, &run](ctx::fiber&& from) {
+                             [&fs, &tc, body = &body_, &run](ctx::fiber&& from)
+#if defined(__EMSCRIPTEN__)
+                                 // The web fiber's entry then has no try block of its own, one
+                                 // call through JavaScript fewer per switch (fiber_emscripten.hpp).
+                                 noexcept
+#endif
+                             {
                                  asanFinishSwitch(nullptr, run.leftStack);
                                  asanFreeFakeStack(run.deadFake, fs.stack);
                                  *run.resumerSlot = std::move(from);
                                  try {
                                      (*body)(tc);
+#if defined(__EMSCRIPTEN__)
+                                 } catch (const ctx::detail::forced_unwind& u) {
+                                     return u.back();
+#else
                                  } catch (const ctx::detail::forced_unwind&) {
                                      throw;
+#endif
                                  } catch (...) {
                                      fs.error = std::current_exception();
                                  }
