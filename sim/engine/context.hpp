@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/engine/fma.hpp"
 #include "sim/engine/hazards.hpp"
 #include "sim/engine/types.hpp"
 #include "sim/engine/warp_memory.hpp"
@@ -175,7 +176,7 @@ struct Product {
 /// `acc += a * b` as the GPU computes it: one rounding (std::fma), recorded as an Fma.
 inline float& operator+=(float& acc, const Product& p)
 {
-    acc = std::fma(p.a, p.b, acc);
+    acc = fusedMultiplyAdd(p.a, p.b, acc);
     ++p.m->fmas;
     if (p.m->tracing) p.m->record(Op::Fma, kNoArray, -1, acc, p.line);
     return acc;
@@ -565,25 +566,25 @@ template <class C>
     requires kFloatOperand<C>
 inline float operator+(const Product& p, const C& c)
 {
-    return std::fma(p.a, p.b, valueOf(c));
+    return fusedMultiplyAdd(p.a, p.b, valueOf(c));
 }
 template <class C>
     requires(kFloatOperand<C> && !std::is_same_v<C, Product>)
 inline float operator+(const C& c, const Product& p)
 {
-    return std::fma(p.a, p.b, valueOf(c));
+    return fusedMultiplyAdd(p.a, p.b, valueOf(c));
 }
 template <class C>
     requires kFloatOperand<C>
 inline float operator-(const Product& p, const C& c)
 {
-    return std::fma(p.a, p.b, -valueOf(c));
+    return fusedMultiplyAdd(p.a, p.b, -valueOf(c));
 }
 template <class C>
     requires(kFloatOperand<C> && !std::is_same_v<C, Product>)
 inline float operator-(const C& c, const Product& p)
 {
-    return std::fma(-p.a, p.b, valueOf(c));
+    return fusedMultiplyAdd(-p.a, p.b, valueOf(c));
 }
 
 /// One block's shared memory, allocated on first use by its first thread.
@@ -608,7 +609,7 @@ public:
     /// (and as `acc += a * b` on a memory reference); counted and recorded as an Fma.
     float fmaf(float a, float b, float c, SourceLine loc = SourceLine::current())
     {
-        const float r = std::fma(a, b, c);
+        const float r = fusedMultiplyAdd(a, b, c);
         ++machine_->fmas;
         if (machine_->tracing) machine_->record(Op::Fma, kNoArray, -1, r, loc.line());
         return r;

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sim/engine/fma.hpp"
 #include "sim/engine/problem.hpp"
 
 namespace ts::sim {
@@ -108,7 +109,7 @@ std::vector<float> conv1dReferenceFma(const std::vector<float>& N, const std::ve
         if ((i & 0xFFFF) == 0) progress.at(static_cast<double>(i) / width);
         float acc = 0.0f;
         for (int j = 0; j < maskWidth; ++j)
-            if (i - n + j >= 0 && i - n + j < width) acc = std::fmaf(N[i - n + j], M[j], acc);
+            if (i - n + j >= 0 && i - n + j < width) acc = fusedMultiplyAdd(N[i - n + j], M[j], acc);
         P[i] = acc;
     }
     return P;
@@ -127,7 +128,7 @@ std::vector<float> conv2dReferenceFma(const std::vector<float>& N, const std::ve
                 for (int j = 0; j < maskWidth; ++j) {
                     const int row = r - n + i, col = c - n + j;
                     if (row >= 0 && row < height && col >= 0 && col < width)
-                        acc = std::fmaf(M[static_cast<size_t>(i) * maskWidth + j],
+                        acc = fusedMultiplyAdd(M[static_cast<size_t>(i) * maskWidth + j],
                                         N[static_cast<size_t>(row) * width + col], acc);
                 }
             P[static_cast<size_t>(r) * width + c] = acc;

@@ -8,6 +8,8 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "sim/engine/fma.hpp"
+
 namespace ts::sim {
 
 std::vector<float> matmulReferenceFma(const std::vector<float>& M, const std::vector<float>& N,
@@ -38,7 +40,7 @@ std::vector<float> matmulReferenceFma(const std::vector<float>& M, const std::ve
                 }
                 float acc = 0.0f;
                 for (int i = 0; i < k; ++i)
-                    acc = std::fmaf(M[static_cast<size_t>(r) * k + i], N[static_cast<size_t>(i) * l + c], acc);
+                    acc = fusedMultiplyAdd(M[static_cast<size_t>(r) * k + i], N[static_cast<size_t>(i) * l + c], acc);
                 P[static_cast<size_t>(r) * l + c] = acc;
             }
     });
