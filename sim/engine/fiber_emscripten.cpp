@@ -55,11 +55,16 @@ ts_webfiber_park(Record* me) noexcept
     tsAsyncifyStartUnwind(&me->frames);
 }
 
-extern "C" __attribute__((noinline)) void ts_webfiber_run(Record* own, Record* target) noexcept
+namespace {
+void* ownStackBase = nullptr;   ///< the thread's own C stack, while ts_webfiber_run runs fibers
+void* ownStackEnd = nullptr;
+}  // namespace
+
+extern "C" __attribute__((noinline)) void ts_webfiber_run(Record* own, Record* target)
 {
     const std::uintptr_t sp = stackSave();
-    void* const base = reinterpret_cast<void*>(emscripten_stack_get_base());
-    void* const end = reinterpret_cast<void*>(emscripten_stack_get_end());
+    void* const base = ownStackBase = reinterpret_cast<void*>(emscripten_stack_get_base());
+    void* const end = ownStackEnd = reinterpret_cast<void*>(emscripten_stack_get_end());
     Record* t = target;
     auto& current = ts::sim::webfiber::detail::current();
     auto& handTo = ts::sim::webfiber::detail::handTo();
@@ -85,5 +90,15 @@ extern "C" __attribute__((noinline)) void ts_webfiber_run(Record* own, Record* t
     } while (t != own);
     emscripten_stack_set_limits(base, end);
     current = nullptr;
+}
+extern "C" void ts_webfiber_escaped() noexcept
+{
+    // The exception has unwound the fiber's frames and ts_webfiber_run's, and the invoke_*
+    // wrapper that caught it has set the stack pointer back to the thread's own.
+    Record* dead = ts::sim::webfiber::detail::current();
+    ts::sim::webfiber::detail::current() = nullptr;
+    emscripten_stack_set_limits(ownStackBase, ownStackEnd);
+    parking = rewinding = false;
+    if (dead) dead->release(dead);
 }
 #endif

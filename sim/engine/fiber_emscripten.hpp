@@ -45,20 +45,17 @@ struct Record {
     char* framesBegin = nullptr;      ///< the start of that buffer
     std::uintptr_t sp = 0;            ///< a fiber's stack pointer while parked
     std::uintptr_t stackTop = 0, stackEnd = 0;   ///< a fiber's C stack: top and lowest address
-    void (*start)(Record*) noexcept = nullptr;   ///< runs the fiber from its beginning
+    void (*start)(Record*) = nullptr;   ///< runs the fiber from its beginning
     bool started = false;             ///< has run (is rewound, not entered, when resumed)
     Record* from = nullptr;           ///< who switched here last (null: a fiber that ended)
     bool unwind = false;              ///< switched to in order to be unwound
     void (*release)(Record*) noexcept = nullptr;   ///< frees a fiber's record and stack once it has ended
 };
 
-/// Thrown in a parked fiber that is being destroyed; its entry catches it and switches
-/// back to `to`, the context that destroyed it.
+/// Thrown in a parked fiber that is being destroyed; it unwinds the fiber's frames, leaves
+/// the fiber and is caught by fiber::destroy() (`to`: the context that destroyed it).
 struct forced_unwind {
     Record* to = nullptr;
-    /// What a fiber function that catches this returns instead of rethrowing it: the context
-    /// that destroyed the fiber (a noexcept fiber function must, see FiberRecord::entry).
-    fiber back() const noexcept;
 };
 
 }  // namespace detail
@@ -67,8 +64,12 @@ struct forced_unwind {
 extern "C" {
 /// Runs fibers from `target` on, each until it parks or ends, until one switches to the
 /// thread's own context `own` (sim/engine/fiber_emscripten.cpp). Never on a fiber's stack;
-/// not instrumented by Asyncify (cmake/web.cmake names it in ASYNCIFY_REMOVE).
-void ts_webfiber_run(ts::sim::webfiber::detail::Record* own, ts::sim::webfiber::detail::Record* target) noexcept;
+/// not instrumented by Asyncify (cmake/web.cmake names it in ASYNCIFY_REMOVE). An exception
+/// that leaves a fiber leaves this too (the fiber has ended: ts_webfiber_escaped).
+void ts_webfiber_run(ts::sim::webfiber::detail::Record* own, ts::sim::webfiber::detail::Record* target);
+/// After an exception has left the fiber that ran and ts_webfiber_run: frees that fiber and
+/// makes the thread's own context the running one again.
+void ts_webfiber_escaped() noexcept;
 /// Parks the running fiber `me`: starts unwinding its frames into its buffer; when the fiber
 /// is rewound, ends the rewind and returns. The one place a fiber switches.
 void ts_webfiber_park(ts::sim::webfiber::detail::Record* me) noexcept;
@@ -116,12 +117,19 @@ inline Record* self()
 }
 
 /// Switches to `target`; returns (this context's record) when some context switches back.
-inline Record* jump(Record* target) noexcept
+/// From the thread's own context, throws what left a fiber that ran (which has ended).
+inline Record* jump(Record* target)
 {
     Record* me = self();
     target->from = me;
     if (me == own()) {
-        ts_webfiber_run(me, target);
+        // The only try block on the way of a switch, and it is never taken inside a fiber.
+        try {
+            ts_webfiber_run(me, target);
+        } catch (...) {
+            ts_webfiber_escaped();
+            throw;
+        }
     } else {
         handTo() = target;
         ts_webfiber_park(me);
@@ -137,7 +145,7 @@ struct FiberRecord : Record {
     Fn fn;
     stack_context sc;
 
-    static void entry(Record* p) noexcept;
+    static void entry(Record* p);
     static void destroy(Record* r) noexcept
     {
         auto* rec = static_cast<FiberRecord*>(r);
@@ -199,6 +207,9 @@ public:
 
     /// Switches to this fiber; returns the context that switched back (empty when that
     /// one ended). Throws detail::forced_unwind when this context is being destroyed.
+    /// Unlike Boost's: an exception that leaves a fiber's function ends that fiber and is
+    /// thrown by the resume() of the thread's own context that (directly or through other
+    /// fibers) ran it, so the fiber function needs no try block (docs/web.md, "Speed").
     fiber resume() &&
     {
         detail::Record* me = detail::jump(std::exchange(r_, nullptr));
@@ -210,17 +221,25 @@ public:
 private:
     template <class, class>
     friend struct detail::FiberRecord;
-    friend struct detail::forced_unwind;
     explicit fiber(detail::Record* r) noexcept : r_(r) {}
     detail::Record* release() noexcept { return std::exchange(r_, nullptr); }
 
-    /// Unwinds the parked context: it runs until its entry catches forced_unwind.
+    /// Unwinds the parked context: it runs until forced_unwind has left it. Only from the
+    /// thread's own context (BlockRunner::abandon): from a fiber, the exception would arrive
+    /// in the thread's own context instead of here. A fiber object that holds the thread's
+    /// own context (a resumer left behind by a fiber that a fault ended) is only emptied:
+    /// that context is the one running.
     void destroy() noexcept
     {
+        if (detail::current()) std::abort();
         detail::Record* target = std::exchange(r_, nullptr);
+        if (target == detail::own()) return;
         target->unwind = true;
-        detail::Record* me = detail::jump(target);
-        me->from = nullptr;
+        try {
+            detail::Record* me = detail::jump(target);   // returns if it never ran
+            me->from = nullptr;
+        } catch (const detail::forced_unwind&) {
+        }
     }
 
     detail::Record* r_ = nullptr;
@@ -228,33 +247,23 @@ private:
 
 namespace detail {
 
-inline fiber forced_unwind::back() const noexcept
-{
-    return fiber(to);
-}
-
-/// A fiber's first run: fn(resumer) in the fiber; what it returns (or, when it is unwound, the
-/// context that destroyed it) runs next, and this fiber's stack is freed by that one.
-/// A noexcept fn is called without a try block: fn catches forced_unwind itself and returns
-/// back(). The try block would make the call go through an invoke_* wrapper in JavaScript,
-/// which is on the stack, unwound and rewound, at every switch of the fiber.
+/// A fiber's first run: fn(resumer) in the fiber; what it returns runs next, and this fiber's
+/// stack is freed by that one. No try block and no cleanup around fn: either would make the
+/// call go through an invoke_* wrapper in JavaScript, which is on the stack, unwound and
+/// rewound, at every switch of the fiber. So the resumer is built in raw storage (fn moves
+/// from it first), and what fn throws leaves the fiber (see resume()).
 template <class StackAlloc, class Fn>
-void FiberRecord<StackAlloc, Fn>::entry(Record* p) noexcept
+void FiberRecord<StackAlloc, Fn>::entry(Record* p)
 {
     freeZombie();
     auto* rec = static_cast<FiberRecord*>(p);
     Record* from = std::exchange(rec->from, nullptr);
     Record* next = from;   // destroyed before it ever ran: straight back
     if (!rec->unwind) {
-        if constexpr (std::is_nothrow_invocable_v<Fn&, fiber&&>) {
-            next = rec->fn(fiber(from)).release();
-        } else {
-            try {
-                next = rec->fn(fiber(from)).release();
-            } catch (const forced_unwind& u) {
-                next = u.to;
-            }
-        }
+        alignas(fiber) unsigned char raw[sizeof(fiber)];
+        fiber* resumer = new (raw) fiber(from);
+        next = rec->fn(std::move(*resumer)).release();
+        resumer->~fiber();
     }
     // Back to ts_webfiber_run, which runs `next`.
     next->from = nullptr;

@@ -546,28 +546,25 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         fs.run = &run;
         tc.fiber_ = &fs;
         fs.cont = ctx::fiber(std::allocator_arg, PoolHandle{&pool_, &fs.stack},
-                             [&fs, &tc, body = &body_, &run](ctx::fiber&& from)
-#if defined(__EMSCRIPTEN__)
-                                 // The web fiber's entry then has no try block of its own, one
-                                 // call through JavaScript fewer per switch (fiber_emscripten.hpp).
-                                 noexcept
-#endif
-                             {
+                             [&fs, &tc, body = &body_, &run](ctx::fiber&& from) {
                                  asanFinishSwitch(nullptr, run.leftStack);
                                  asanFreeFakeStack(run.deadFake, fs.stack);
                                  *run.resumerSlot = std::move(from);
+#if defined(__EMSCRIPTEN__)
+                                 // No try block in the web build: a call inside one goes through
+                                 // JavaScript (an invoke_* wrapper), at every switch of the fiber.
+                                 // A fault leaves the fiber there and is caught in the scheduler,
+                                 // below (sim/engine/fiber_emscripten.hpp, docs/web.md).
+                                 (*body)(tc);
+#else
                                  try {
                                      (*body)(tc);
-#if defined(__EMSCRIPTEN__)
-                                 } catch (const ctx::detail::forced_unwind& u) {
-                                     return u.back();
-#else
                                  } catch (const ctx::detail::forced_unwind&) {
                                      throw;
-#endif
                                  } catch (...) {
                                      fs.error = std::current_exception();
                                  }
+#endif
                                  fs.done = true;
                                  ++run.finished;
                                  run.resumerSlot = &run.ended;
@@ -586,8 +583,26 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
             if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
             m.ordinal = fibers_[run.round[0]].ordinal;
             m.unrolled = fibers_[run.round[0]].unrolled;
+#if defined(__EMSCRIPTEN__)
+            // The web build's fibers let a fault (what the kernel's body throws) leave the fiber,
+            // which ends; it arrives here, from the thread that runs (m.tid), which is then
+            // recorded as the fiber function records it natively.
+            try {
+                switchTo(run, run.scheduler, run.schedulerStack, fibers_[run.round[0]].cont,
+                         fibers_[run.round[0]].stack);
+            } catch (...) {
+                FiberState& fs = fibers_[m.tid];
+                fs.error = std::current_exception();
+                fs.done = true;
+                ++run.finished;
+                run.resumerSlot = &run.ended;
+                run.next(true);
+                run.scheduler = ctx::fiber{};   // the resumer the ended fiber kept: this context
+            }
+#else
             switchTo(run, run.scheduler, run.schedulerStack, fibers_[run.round[0]].cont,
                      fibers_[run.round[0]].stack);
+#endif
         }
         for (const FiberState& fs : fibers_)
             if (fs.error) {
