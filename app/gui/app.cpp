@@ -39,6 +39,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The most frames a shown frame is preceded by while the layout settles (App::renderFrame),
+/// and the time each of them counts for ImGui (which wants some).
+constexpr int kUnshownFrames = 12;
+constexpr float kUnshownFrameSeconds = 1e-5f;
+
 bool keyPressed(ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); }
 
 /// Milliseconds of CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID): what
@@ -1113,16 +1118,24 @@ double App::renderFrame(std::optional<ImVec2> display)
         io.DisplaySize = *display;
         io.DisplayFramebufferScale = ImVec2(1, 1);
     }
-    ImGui::NewFrame();
-    clearFigureNotes();
-    handleKeys();
-    play(dt_);
-    updateReplay();
-    drawUi();
-    ImGui::Render();
+    // The layout is a function of what the panels hold (layout.hpp): when the view changes, it
+    // measures the panels where it puts them and places them again until they stay put. Those
+    // frames are built and not shown (no input reaches them, no time passes in them), so the
+    // picture shown is the same however the view was reached.
+    for (int pass = 0;; ++pass) {
+        if (pass > 0) ImGui::GetIO().DeltaTime = kUnshownFrameSeconds;
+        ImGui::NewFrame();
+        clearFigureNotes();
+        handleKeys();
+        play(pass == 0 ? dt_ : 0.0);
+        updateReplay();
+        drawUi();
+        ImGui::Render();
+        carryOut();
+        if (layoutSteadyFrames() >= 2 || pass >= kUnshownFrames) break;
+    }
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - frameStart_).count();
     lastFrameThreadMs_ = threadCpuMs() - frameThreadStart_;
-    carryOut();
     // The page's address follows the view (a no-op on the desktop).
     if (loaded_.sim && !busy_.simulating)
         if (std::string link = viewLink(); !link.empty() && link != lastLink_) {

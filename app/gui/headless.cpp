@@ -185,6 +185,7 @@ private:
                              app_.theme().palette.clear, opt_.screenshot));
         // --print-view: the view link of what the picture shows (after --keys).
         if (opt_.printView) std::cout << app_.viewLink() << "\n";
+        if (opt_.printLayout) std::cout << layoutReport();
         if (!opt_.printCaption) return;
         std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
         // The sentences a student's kernel gets besides the caption: the caption bar's

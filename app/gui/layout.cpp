@@ -217,21 +217,11 @@ size_t home(const PanelNeed& n, bool slides)
     return info.slide.column == SlideColumn::Picture || n.lesson == 0 ? 0 : 1;
 }
 
-/// A panel's least height in column `col`; with `margin`, a quarter more in the column it
-/// starts in when the arrangement before had moved it out of there for want of room
-/// (PanelNeed::away), so that it does not move back and forth.
-float leastIn(const PanelNeed& n, const std::vector<bool>& folded, float titleBar, int col, bool slides, bool margin)
-{
-    const float h = least(n, folded, titleBar);
-    return margin && !folded[n.id] && n.away && col == static_cast<int>(home(n, slides)) ? h * 1.25f : h;
-}
-
-/// The least height of column `c`'s panels (leastIn).
-float columnLeast(const Column& c, const std::vector<bool>& folded, float titleBar, bool slides = false,
-                  bool margin = false)
+/// The least height of column `c`'s panels.
+float columnLeast(const Column& c, const std::vector<bool>& folded, float titleBar)
 {
     float h = 0;
-    for (const PanelNeed* n : c.panels) h += leastIn(*n, folded, titleBar, c.index, slides, margin);
+    for (const PanelNeed* n : c.panels) h += least(*n, folded, titleBar);
     return h;
 }
 
@@ -312,7 +302,7 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                 return rankOf(*a, slides) < rankOf(*b, slides);
             });
         for (size_t i = 0; i < cols.size(); ++i) {
-            while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar, slides, true) > H) {
+            while (cols[i].panels.size() > 1 && columnLeast(cols[i], out.folded, titleBar) > H) {
                 // The last panel outside the lesson that fits another column; else the last of
                 // the lesson's panels after its main one that does (moving it keeps it open,
                 // where it would otherwise fold: Hazards beside Code on a slide).
@@ -320,8 +310,8 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                     size_t best = i;
                     float room = 0;
                     for (size_t j = 0; j < cols.size(); ++j) {
-                        const float h = leastIn(*n, out.folded, titleBar, static_cast<int>(j), slides, true);
-                        const float r = H - columnLeast(cols[j], out.folded, titleBar, slides, true);
+                        const float h = least(*n, out.folded, titleBar);
+                        const float r = H - columnLeast(cols[j], out.folded, titleBar);
                         if (j != i && r >= h && r > room) {
                             best = j;
                             room = r;
@@ -532,13 +522,31 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
 
 namespace {
 
+/// One measurement of a panel's content, in window pixels.
+struct Measure {
+    float width = 0;                ///< the window width it was measured at
+    float fixed = 0;                ///< window height without its elastic regions
+    float elasticMin = 0, elasticWant = 0;
+    bool grows = false;             ///< an elastic region takes any room (a picture)
+
+    bool same(const Measure& o) const
+    {
+        return std::abs(fixed - o.fixed) <= 0.5f && std::abs(elasticMin - o.elasticMin) <= 0.5f &&
+               std::abs(elasticWant - o.elasticWant) <= 0.5f && grows == o.grows;
+    }
+};
+
 /// What the layout has measured of one panel, and what the user did to it.
 struct PanelState {
+    /// Measured since the view last changed: `need` holds the largest fixed part and least
+    /// elastic height of those measurements, whatever widths they were taken at (a panel of
+    /// wrapped text is tallest in its narrowest column), and the last wanted height; `last`
+    /// the last measurement as taken.
     bool measured = false;
-    float width = 0;               ///< the window width it was measured at
-    float fixed = 0;               ///< window height without its elastic regions
-    float elasticMin = 0, elasticWant = 0;
-    bool grows = false;            ///< an elastic region takes any room (a picture)
+    Measure need, last;
+    /// The window size the panel was drawn at, and in which frame (-1: not drawn unfolded).
+    ImVec2 drawnSize;
+    int drawnFrame = -1;
     // The elastic regions of the frame being drawn (elasticHeight()).
     int regionFrame = -1;
     float regionMin = 0, regionWant = 0, regionUsed = 0;
@@ -550,9 +558,8 @@ struct PanelState {
 struct LayoutState {
     ImGuiContext* context = nullptr;
     int frame = -1;
-    std::string key;                ///< what the measurements belong to (see computeFrame)
+    std::string key;                ///< the view the measurements belong to (viewKey)
     std::vector<PanelState> panels;
-    PanelFlags shownBefore;         ///< open panels that began their window last frame
     PanelFlags openBefore;
     Arrangement arrangement;
     bool manual = false;            ///< the desk has been arranged by hand
@@ -560,7 +567,13 @@ struct LayoutState {
     PanelId current = -1;           ///< the panel being drawn
     int steady = 0;                 ///< frames in a row with the same arrangement and needs
     std::vector<PanelNeed> needs;   ///< what the panels needed in the frame before
+    int restarts = 0;               ///< settles begun again, for the same key, on a changed measurement
+    int restartFrame = -1;          ///< the frame the last settle began in
 };
+
+/// Settles begun again for one key on a measurement that changed by itself (see
+/// computeFrame); past this a panel whose content keeps changing is taken at its largest.
+constexpr int kMaxRestarts = 4;
 
 bool sameArrangement(const Arrangement& a, const Arrangement& b)
 {
@@ -574,7 +587,38 @@ bool sameArrangement(const Arrangement& a, const Arrangement& b)
 
 LayoutState gLayout;
 
+/// What the panels' content depends on, as a string: the display, the bars, the font, the
+/// mode, the panels open, the simulation and results file, the step, the selected thread and
+/// warp, the views' toggles, the hazard chosen and practice mode's question and answer. A
+/// change of any of them starts the layout afresh (computeFrame).
+std::string viewKey(const Frame& f, ImVec2 display, float font)
+{
+    const View& v = f.view;
+    const Practice& q = v.practice;
+    char key[384];
+    std::snprintf(key, sizeof key,
+                  "%.0fx%.0f top %.0f font %.1f slide %d gen %llu results %llu step %d thread %d warp %d memory %d "
+                  "heat %d %d zoom %.3f hazard %d practice %d %d %d %d %d %zu ",
+                  display.x, display.y, f.top, font, v.presentation ? 1 : 0,
+                  static_cast<unsigned long long>(f.loaded.generation),
+                  static_cast<unsigned long long>(f.loaded.resultsGeneration), v.cursor, v.thread, v.warp,
+                  v.codeMemory ? 1 : 0, v.heatmap ? 1 : 0, v.values ? 1 : 0, v.zoom, v.hazard.index, q.on ? 1 : 0,
+                  q.question ? 1 : 0, q.step, q.revealed ? 1 : 0, q.asked, q.chosen.size());
+    std::string k = key;
+    for (int i = 0; i < panelCount(); ++i) k += v.open[i] ? '1' : '0';
+    k.append("|").append(q.typed).append("|").append(q.notice);
+    return k;
+}
+
 /// Measures every panel's content in the frame before, and arranges the panels for this one.
+///
+/// The arrangement is a function of what the panels hold, not of the frames before: when the
+/// view changes (viewKey) every measurement is dropped and the layout starts from the same
+/// place each time (every panel in its own column, a few lines high); it then measures the
+/// panels where it put them, arranges them again, and so on until two frames in a row place
+/// them alike (App::renderFrame draws those frames without showing them). Within one view a
+/// panel's least height only grows, so this settles. A measurement that changes while the
+/// view stays the same (a form's error, a timing that arrived) also starts it afresh.
 void computeFrame(const Frame& f)
 {
     ImGuiContext& g = *GImGui;
@@ -596,20 +640,13 @@ void computeFrame(const Frame& f)
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& st = ImGui::GetStyle();
     const float titleBar = font + 2 * st.FramePadding.y;
-    // Measurements hold while the display, the bars, the font, the mode, the panels shown,
-    // the simulation and the results file stay the same; within that, a panel keeps the
-    // largest it has needed, so that stepping does not move the panels every time a step says
-    // a little more.
-    char key[192];
-    std::snprintf(key, sizeof key, "%.0fx%.0f top %.0f font %.1f %d gen %llu results %llu ", display.x, display.y, f.top,
-                  font, f.view.presentation ? 1 : 0, static_cast<unsigned long long>(f.loaded.generation),
-                  static_cast<unsigned long long>(f.loaded.resultsGeneration));
-    std::string k = key;
-    for (int i = 0; i < n; ++i) k += f.view.open[i] ? '1' : '0';
-    const bool sameKey = k == L.key;
-    L.key = k;
+    std::string k = viewKey(f, display, font);
+    const bool newView = k != L.key;
+    L.key = std::move(k);
+    if (newView) L.restarts = 0;
     PanelFlags shown(n, false);
-    const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
+    std::vector<Measure> now(n);
+    std::vector<bool> measuredNow(n, false);
     for (int i = 0; i < n; ++i) {
         PanelState& p = L.panels[i];
         ImGuiWindow* w = ImGui::FindWindowByName(panelTable()[i].title);
@@ -619,36 +656,63 @@ void computeFrame(const Frame& f)
         const bool wasOpen = static_cast<int>(L.openBefore.size()) == n && L.openBefore[i];
         shown[i] = f.view.open[i] && (began || !wasOpen);
         if (!began || w->Collapsed) continue;
+        // A measurement holds once the panel has been drawn at the same size two frames in a
+        // row, and not in the first frame after the layout began again: in the first frame at a
+        // new size, or of new content, some of what a panel draws still comes from the frame
+        // before (ImGui sizes a child window, a table's columns, a scrollbar from it).
+        const bool settled = p.drawnFrame == g.FrameCount - 2 && std::abs(p.drawnSize.x - w->SizeFull.x) < 1 &&
+                             std::abs(p.drawnSize.y - w->SizeFull.y) < 1 && L.restartFrame != g.FrameCount - 1;
+        p.drawnSize = w->SizeFull;
+        p.drawnFrame = g.FrameCount - 1;
+        if (!settled) continue;
         const bool regions = p.regionFrame == g.FrameCount - 1;
         const float content = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y;
+        Measure& m = now[i];
+        m.width = w->SizeFull.x;
         // (A few pixels to spare for rounding.)
-        const float fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + scaled(4);
-        const float rmin = regions ? p.regionMin : 0, rwant = regions ? p.regionWant : 0;
-        const bool grows = regions && p.regionGrows;
-        if (sameKey && p.measured && std::abs(p.width - w->SizeFull.x) < 1) {
-            p.fixed = std::max(p.fixed, fixed);
-            p.elasticMin = std::max(p.elasticMin, rmin);
-            p.elasticWant = std::max(p.elasticWant, rwant);
-            p.grows = p.grows || grows;
-        } else if (sameKey && p.measured && f.view.presentation && !lesson.empty() && lesson.front() == i) {
-            // A slide's main panel, measured at another width (its column is wider with two
-            // columns than with three): the larger least height of the two, so that the column
-            // count chosen by one measurement is not undone by the other's.
-            p.fixed = std::max(p.fixed, fixed);
-            p.elasticMin = std::max(p.elasticMin, rmin);
-            p.elasticWant = rwant;
-            p.grows = grows;
-        } else {
-            p.fixed = fixed;
-            p.elasticMin = rmin;
-            p.elasticWant = rwant;
-            p.grows = grows;
-        }
-        p.measured = true;
-        p.width = w->SizeFull.x;
+        m.fixed = titleBar + 2 * w->WindowPadding.y + content - (regions ? p.regionUsed : 0) + scaled(4);
+        m.elasticMin = regions ? p.regionMin : 0;
+        m.elasticWant = regions ? p.regionWant : 0;
+        m.grows = regions && p.regionGrows;
+        measuredNow[i] = true;
     }
     L.openBefore = f.view.open;
+    // Content that changed while the view stayed the same: a panel measured at the width it
+    // had, once the layout had settled, measures otherwise.
+    bool restart = newView;
+    if (!restart && L.steady >= 2 && L.restarts < kMaxRestarts)
+        for (int i = 0; i < n && !restart; ++i) {
+            const PanelState& p = L.panels[i];
+            if (measuredNow[i] && p.measured && std::abs(p.last.width - now[i].width) < 1 && !p.last.same(now[i])) {
+                restart = true;
+                ++L.restarts;
+            }
+        }
+    if (restart) {
+        // The frame before showed the view before, or was arranged from it: start afresh.
+        for (PanelState& p : L.panels) p.measured = false;
+        L.arrangement = Arrangement{};
+        L.needs.clear();
+        L.restartFrame = g.FrameCount;
+    } else {
+        for (int i = 0; i < n; ++i) {
+            if (!measuredNow[i]) continue;
+            PanelState& p = L.panels[i];
+            if (p.measured) {
+                p.need.fixed = std::max(p.need.fixed, now[i].fixed);
+                p.need.elasticMin = std::max(p.need.elasticMin, now[i].elasticMin);
+                p.need.elasticWant = now[i].elasticWant;
+                p.need.grows = now[i].grows;
+                p.need.width = now[i].width;
+            } else {
+                p.need = now[i];
+            }
+            p.last = now[i];
+            p.measured = true;
+        }
+    }
     const PanelFlags onSlide = presentationPanels(f.loaded.preset);
+    const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
         if (!shown[i]) continue;
@@ -656,8 +720,9 @@ void computeFrame(const Frame& f)
         PanelNeed need;
         need.id = i;
         // Not measured yet: a guess (a few lines), corrected in the next frame.
-        need.min = p.measured ? p.fixed + p.elasticMin : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
-        need.want = !p.measured || p.grows ? FLT_MAX : std::max(need.min, p.fixed + p.elasticWant);
+        need.min = p.measured ? p.need.fixed + p.need.elasticMin
+                              : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
+        need.want = !p.measured || p.need.grows ? FLT_MAX : std::max(need.min, p.need.fixed + p.need.elasticWant);
         need.minWidth = panelTable()[i].minWidth * font;
         // The lesson's panels: wide enough to show all they have for it (Code its memory
         // columns beside the source at the desk), and first to get room.
@@ -670,9 +735,6 @@ void computeFrame(const Frame& f)
         // group in the table's order).
         const bool subject = onSlide[i] || (i < static_cast<int>(f.view.subject.size()) && f.view.subject[i]);
         if (!f.view.presentation && !subject && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
-        if (sameKey && static_cast<int>(L.arrangement.column.size()) == n && L.arrangement.column[i] >= 0 &&
-            !L.arrangement.folded[i])
-            need.away = L.arrangement.column[i] != static_cast<int>(home(need, f.view.presentation));
         need.pinned = p.pinned || i == f.view.keepOpen;
         need.folded = p.folded && i != f.view.keepOpen;
         needs.push_back(need);
@@ -682,18 +744,42 @@ void computeFrame(const Frame& f)
     // Roofline whose legend grows as its chart shrinks, changes its needs before its place).
     auto sameNeeds = [](const std::vector<PanelNeed>& a, const std::vector<PanelNeed>& b) {
         if (a.size() != b.size()) return false;
-        for (size_t k = 0; k < a.size(); ++k)
-            if (a[k].id != b[k].id || std::abs(a[k].min - b[k].min) > 0.5f ||
-                (a[k].want != b[k].want && std::abs(a[k].want - b[k].want) > 0.5f))
+        for (size_t j = 0; j < a.size(); ++j)
+            if (a[j].id != b[j].id || std::abs(a[j].min - b[j].min) > 0.5f ||
+                (a[j].want != b[j].want && std::abs(a[j].want - b[j].want) > 0.5f))
                 return false;
         return true;
     };
-    L.steady = sameArrangement(next, L.arrangement) && sameNeeds(needs, L.needs) ? L.steady + 1 : 0;
+    // (Never while a panel shown open is still a guess.)
+    bool guessed = false;
+    for (const PanelNeed& need : needs) guessed = guessed || (!L.panels[need.id].measured && !next.folded[need.id]);
+    L.steady = !restart && !guessed && sameArrangement(next, L.arrangement) && sameNeeds(needs, L.needs) ? L.steady + 1 : 0;
     L.needs = needs;
     L.arrangement = std::move(next);
 }
 
 }  // namespace
+
+std::string layoutReport()
+{
+    if (gLayout.context != GImGui) return "";
+    const Arrangement& a = gLayout.arrangement;
+    std::vector<int> ids;
+    for (int i = 0; i < static_cast<int>(a.rects.size()); ++i)
+        if (a.column[i] >= 0) ids.push_back(i);
+    std::sort(ids.begin(), ids.end(), [&](int x, int y) {
+        return std::make_pair(a.rects[x].pos.x, a.rects[x].pos.y) < std::make_pair(a.rects[y].pos.x, a.rects[y].pos.y);
+    });
+    std::string out;
+    for (int i : ids) {
+        char line[160];
+        const Rect& r = a.rects[i];
+        std::snprintf(line, sizeof line, "%s %.0f %.0f %.0f %.0f%s\n", panelTable()[i].name, r.pos.x, r.pos.y, r.size.x,
+                      r.size.y, a.folded[i] ? " folded" : "");
+        out += line;
+    }
+    return out;
+}
 
 int layoutSteadyFrames() { return gLayout.context == GImGui ? gLayout.steady : 0; }
 

@@ -45,11 +45,6 @@ struct PanelNeed {
     /// The width it shows everything it has for the lesson at (PanelInfo::lessonWidth), in
     /// pixels: given after every column has its minimum width, from the others' spare. 0: none.
     float lessonWidth = 0;
-    /// The arrangement before (for the same window and panels) had moved it out of the column
-    /// it starts in for want of room there: back in that column it counts a quarter taller.
-    /// A panel of wrapped text is taller in a narrower column; measured in the one it moved
-    /// to, it would otherwise seem to fit back, move back, and swing between the two.
-    bool away = false;
 };
 
 /// The arrangement of the shown panels: a place for each panel id (unused ids keep an empty
@@ -84,6 +79,11 @@ Placement placePanel(PanelId p, const Frame& f);
 /// before, from the same measured needs: the command-line modes take their pictures once it is 2 or more (the layout
 /// measures content in one frame and places the panels in the next).
 int layoutSteadyFrames();
+
+/// Where the layout placed the shown panels in the frame just drawn, a line each, left to
+/// right and top to bottom: "NAME x y width height" in pixels, "folded" after a folded one
+/// (--print-layout; the tests compare it between views reached in different ways).
+std::string layoutReport();
 
 /// Tells the layout that panel `p` has just begun its window (ImGui::Begin) with the
 /// placement `placed`: it notices a panel moved, resized, folded or opened by hand, and

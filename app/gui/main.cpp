@@ -1,6 +1,6 @@
 // tilescope: the desktop app.
 //   tilescope [--scenario NAME|FILE] [--step N|last] [--window WxH]
-//             [--screenshot FILE.png [--scale S] [--print-caption] [--keys K,K,...]]
+//             [--screenshot FILE.png [--scale S] [--print-caption] [--print-layout] [--keys K,K,...]]
 //             [--frames N [--pan]] [--list-scenarios] [--presentation] [--ui-scale S]
 //             [--theme dark|light] [--heatmap loads|values]
 //             [--export-steps A..B --out DIR [--format png|gif|svg] [--panel NAME]
@@ -225,6 +225,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_flag("--list-scenarios", r.list, "Print the lecture presets and exit");
     cli.add_flag("--print-caption", printCaption,
                  "With --screenshot: also print the caption shown (title, step, narration) on stdout")
+        ->needs(shot);
+    cli.add_flag("--print-layout", r.options.printLayout,
+                 "With --screenshot: also print where each panel is, a line each (name, x, y, width, height in "
+                 "pixels, 'folded')")
         ->needs(shot);
     cli.add_flag("--screenshot-while-simulating", r.options.shotWhileSimulating,
                  "With --screenshot: save the picture once the simulation has run for a second (its progress "

@@ -77,6 +77,7 @@ struct Options {
     int exportPanel = -1;               ///< --panel: a PanelId, or -1 for the whole window
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
     bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
+    bool printLayout = false;           ///< --print-layout: where each panel is (layoutReport), on stdout
     bool printView = false;             ///< --print-view: the view link of the view shown, on stdout
     /// A sentence for the caption bar at start (a bad view link in the web page's address,
     /// applyStartupViewLink); "" for none.

@@ -10,6 +10,7 @@
 // differently from the per-element model (sim::compiledNotesFor); at the desk a checkbox
 // turns them off, on a slide they show while the Memory panel does.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <array>
@@ -563,6 +564,33 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     ImGui::PopFont();
 }
 
+/// The tallest the selected thread's explanations (explanations()) are over every step of the
+/// trace, at the width of the panel being drawn, in pixels (without the spacing after them):
+/// each step's are drawn into a window of the panel's width that is laid out, never shown.
+float tallestExplanations(Frame& f, const sim::Simulation& s, const std::string& text)
+{
+    const float width = ImGui::GetWindowWidth();
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::SetNextWindowPos(ImVec2(-100000, -100000), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(width, 100000), ImGuiCond_Always);
+    ImGui::Begin("##code explanations measured", nullptr, flags);
+    ImGui::GetCurrentWindow()->Hidden = true;   // laid out, not drawn
+    const int cursor = f.view.cursor;
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    float tallest = 0;
+    for (int step = 0; step < static_cast<int>(s.trace.steps.size()); ++step) {
+        f.view.cursor = step;
+        const float y0 = ImGui::GetCursorPosY();
+        explanations(f, s, text);
+        tallest = std::max(tallest, ImGui::GetCursorPosY() - y0 - spacing);
+    }
+    f.view.cursor = cursor;
+    ImGui::End();
+    return tallest;
+}
+
 /// The panel: the kernel's source with the step's line, then the selected thread's accesses.
 struct CodePanel final : Panel {
     void draw(Frame& f) override;
@@ -574,11 +602,12 @@ private:
     Scrolled scrolled_;
     MemoryColumns memory_;
     uint64_t memoryGeneration_ = ~0ull;
-    /// The tallest the explanations have been for the loaded simulation at this width: the
-    /// listing leaves that much room under it, so that it does not move while stepping.
-    float explain_ = 0, explainWidth_ = 0;
-    bool explainMeasured_ = false;
-    uint64_t explainGeneration_ = ~0ull;
+    /// The tallest the selected thread's explanations are over all steps of the loaded
+    /// simulation (tallestExplanations), and for which simulation, thread, width and font:
+    /// the listing leaves that much room under it at every step, so that stepping moves
+    /// neither the listing nor the panels.
+    float explain_ = 0;
+    std::string explainFor_;
 };
 
 }  // namespace
@@ -640,21 +669,21 @@ void CodePanel::draw(Frame& f)
                 memoryGeneration_ = f.loaded.generation;
             }
             memoryHeader(f, *s);
-            const float width = ImGui::GetContentRegionAvail().x;
-            if (explainGeneration_ != f.loaded.generation || explainWidth_ != width) {
-                explainMeasured_ = false;
-                explainGeneration_ = f.loaded.generation;
-                explainWidth_ = width;
+            char key[128];
+            std::snprintf(key, sizeof key, "%llu %d %.1f %.1f %d", static_cast<unsigned long long>(f.loaded.generation),
+                          f.view.thread, ImGui::GetWindowWidth(), ImGui::GetFontSize(), f.view.presentation ? 1 : 0);
+            if (explainFor_ != key) {
+                explain_ = tallestExplanations(f, *s, text);
+                explainFor_ = key;
             }
             const float spacing = ImGui::GetStyle().ItemSpacing.y;
-            const float below = explainMeasured_ ? explain_ : 6.5f * ImGui::GetTextLineHeightWithSpacing();
-            source(f, *s, text, below + spacing, scrolled_, memory_);
+            source(f, *s, text, explain_ + spacing, scrolled_, memory_);
             memoryColumnNames(f);
             const float y0 = ImGui::GetCursorPosY();
             explanations(f, *s, text);
-            const float h = ImGui::GetCursorPosY() - y0 - spacing;
-            explain_ = explainMeasured_ ? std::max(explain_, h) : h;
-            explainMeasured_ = true;
+            // Every step takes the room of the tallest (the content ends at the last item's
+            // bottom, without the spacing after it, as measured).
+            if (ImGui::GetCursorPosY() - spacing < y0 + explain_) ImGui::SetCursorPosY(y0 + explain_);
         }
     }
     ImGui::End();

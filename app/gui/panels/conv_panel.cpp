@@ -7,12 +7,14 @@
 // (1D: strips, 2D: squares) drawn by the heatmap shaders (heatmap.hpp), or in a few hundred
 // bins without them; a white frame on the overview marks where the close-up lies.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -938,7 +940,7 @@ float leastCloseUp(const Ctx& c, float width)
 /// The canvas's height for the panel's width (elasticHeight()): at least the close-up's
 /// least, and as much as makes its cells as large as the width allows (conv_fit.hpp), with the
 /// overview of a large N above it.
-float canvasHeight(const Ctx& c)
+float canvasHeight(const Ctx& c, float drawnLeast)
 {
     const sim::ConvGeometry& g = c.v.geo;
     const float width = ImGui::GetContentRegionAvail().x;
@@ -946,7 +948,7 @@ float canvasHeight(const Ctx& c)
     // says the height that their width allows.
     const ConvFitInput in = closeUp(c, width, 0).in;
     const float over = needsOverview(g, width) ? overviewHeight(g, width) : 0.0f;
-    const float least = leastCloseUp(c, width);
+    const float least = std::max(leastCloseUp(c, width), drawnLeast);
     return elasticHeight(least, std::max(least, wantedConvHeight(in)) + over + 4);
 }
 
@@ -1058,6 +1060,10 @@ private:
     uint64_t generation_ = ~0ull;          ///< Loaded::generation that view_ belongs to
     std::optional<sim::ConvView> view_;
     Overviews overviews_;                  ///< the overview's textures and bins (large inputs)
+    /// The canvas's content where it came out taller than the canvas, by the canvas's width
+    /// (pixels), for canvasFor_ (the simulation and font): its least height from then on.
+    std::map<int, float> canvasDrawn_;
+    std::string canvasFor_;
 };
 
 }  // namespace
@@ -1097,9 +1103,20 @@ void ConvPanel::draw(Frame& f)
             legend(c);
             noteFigure(legendTop, ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x,
                                          ImGui::GetItemRectMax().y));
-            ImGui::BeginChild("convcanvas", ImVec2(0, canvasHeight(c)), false, ImGuiWindowFlags_HorizontalScrollbar);
+            const std::string canvasFor = std::to_string(f.loaded.generation) + " " + std::to_string(ImGui::GetFontSize());
+            if (canvasFor_ != canvasFor) {
+                canvasDrawn_.clear();
+                canvasFor_ = canvasFor;
+            }
+            const int width = static_cast<int>(std::lround(ImGui::GetContentRegionAvail().x));
+            const auto drawn = canvasDrawn_.find(width);
+            const float height = canvasHeight(c, drawn != canvasDrawn_.end() ? drawn->second : 0.0f);
+            ImGui::BeginChild("convcanvas", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
             c.dl = ImGui::GetWindowDrawList();
             canvas(c);
+            const ImGuiWindow* w = ImGui::GetCurrentWindow();
+            const float content = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y;
+            if (content > ImGui::GetWindowHeight() + 0.5f) canvasDrawn_[width] = std::max(canvasDrawn_[width], content);
             ImGui::EndChild();
         }
     }

@@ -658,7 +658,6 @@ private:
     /// for the figure at its full width and that gives larger cells; the legend's height
     /// above and its size beside, as drawn last (pixels).
     enum class Legend { Above, Beside, Corner };
-    Legend legendAt_ = Legend::Above;
     float legendAbove_ = 0;
     ImVec2 legendColumn_{0, 0};
     /// The largest magnitude of the values of M, N and P (final and CPU reference) and
@@ -978,13 +977,14 @@ void MatricesPanel::draw(Frame& f)
                 if (figureWidth(cornered, cell10) <= room.x) least = std::min(least, heightAt(Legend::Corner, cell10));
             }
             least = std::min(want, least);
-            // Where the panel has less than that, the place with the largest cells (a little
-            // in favour of the place drawn last, so that the legend does not jump about).
-            // The legend is measured in the first frames: above, then as a column where a
-            // column may do better.
-            Legend at = legendAt_;
+            // Where the panel has less than that, the place with the largest cells (the first
+            // of above, corner, beside that has them: the choice depends on the room alone, not
+            // on where the legend was drawn before, so that a view looks the same however it was
+            // reached). The legend is measured in the first frames: above, then as a column where
+            // a column may do better.
+            Legend at = Legend::Above;
             for (Legend p : places)
-                if (cellAt(p, room.y) > 1.05f * cellAt(at, room.y)) at = p;
+                if (cellAt(p, room.y) > 1.001f * cellAt(at, room.y)) at = p;
             if (legendAbove_ <= 0) {
                 at = Legend::Above;
             } else if (legendColumn_.x <= 0) {
@@ -997,7 +997,6 @@ void MatricesPanel::draw(Frame& f)
             // beside, not in the corner.
             if (at == Legend::Corner && cellAt(Legend::Beside, room.y) >= 0.96f * cellAt(Legend::Corner, room.y))
                 at = Legend::Beside;
-            legendAt_ = at;
             ctx_ = &c;
             const ImGuiWindowFlags canvasFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
             if (at == Legend::Above) {

@@ -506,7 +506,9 @@ void drawShared(Frame& f, const sim::Simulation& s, const WarpInstruction& in, I
         }
     }
     for (const sim::LaneGroup& g : in.groups) {
-        if (cellH < m.fs) break;
+        // (A label needs a little more than its font's height: the outlines of the cells above
+        // and below reach into a cell that is only as tall as the text.)
+        if (cellH < m.fs + std::max(2.0f, scaled(3))) break;
         ImVec2 a, b;
         cellRect(g, a, b);
         const ImU32 c = laneColour(firstLane(g.lanes));
