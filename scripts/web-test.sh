@@ -5,8 +5,8 @@
 # tests need (the desktop app, the native CLI, png_compare) and runs `ctest -L web`: canvas
 # against desktop for six presets, the simulator's JSON of every registry kernel in Node
 # against the native CLI, and a shared link's round trip. Prints the time each part took.
-# Tests labelled known (a difference recorded, not yet fixed; docs/web-tests.md) are left
-# out: `ctest -L known` runs them.
+# A test labelled known (a difference recorded, not yet fixed; none today) would be left out:
+# `ctest -L known` runs such tests.
 #   bash scripts/web-test.sh            # TILESCOPE_WEB_DIR=DIR for another web build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
