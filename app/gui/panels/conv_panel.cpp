@@ -7,14 +7,12 @@
 // (1D: strips, 2D: squares) drawn by the heatmap shaders (heatmap.hpp), or in a few hundred
 // bins without them; a white frame on the overview marks where the close-up lies.
 #include <imgui.h>
-#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -932,15 +930,18 @@ CloseUp closeUp(const Ctx& c, float width, float height)
 float leastCloseUp(const Ctx& c, float width)
 {
     const float lbl = ImGui::GetTextLineHeight() + 8;
-    if (!c.v.geo.twoD) return 5 * lbl + 4 * scaled(12) + 3 * scaled(8) + 4;   // conv_fit's labels, gaps and rows
+    // The boards as fitted into no height at all have their smallest cells: canvas() draws at
+    // least that much, whatever height it is given.
     const CloseUp u = closeUp(c, width, 0);
-    return lbl + u.rn * scaled(4) + 4;
+    const float drawn = u.fit.bottom + 4;
+    if (!c.v.geo.twoD) return std::max(drawn, 5 * lbl + 4 * scaled(12) + 3 * scaled(8) + 4);   // conv_fit's labels, gaps and rows
+    return std::max(drawn, lbl + u.rn * scaled(4) + 4);
 }
 
 /// The canvas's height for the panel's width (elasticHeight()): at least the close-up's
 /// least, and as much as makes its cells as large as the width allows (conv_fit.hpp), with the
 /// overview of a large N above it.
-float canvasHeight(const Ctx& c, float drawnLeast)
+float canvasHeight(const Ctx& c)
 {
     const sim::ConvGeometry& g = c.v.geo;
     const float width = ImGui::GetContentRegionAvail().x;
@@ -948,7 +949,7 @@ float canvasHeight(const Ctx& c, float drawnLeast)
     // says the height that their width allows.
     const ConvFitInput in = closeUp(c, width, 0).in;
     const float over = needsOverview(g, width) ? overviewHeight(g, width) : 0.0f;
-    const float least = std::max(leastCloseUp(c, width), drawnLeast);
+    const float least = leastCloseUp(c, width);
     return elasticHeight(least, std::max(least, wantedConvHeight(in)) + over + 4);
 }
 
@@ -1060,10 +1061,6 @@ private:
     uint64_t generation_ = ~0ull;          ///< Loaded::generation that view_ belongs to
     std::optional<sim::ConvView> view_;
     Overviews overviews_;                  ///< the overview's textures and bins (large inputs)
-    /// The canvas's content where it came out taller than the canvas, by the canvas's width
-    /// (pixels), for canvasFor_ (the simulation and font): its least height from then on.
-    std::map<int, float> canvasDrawn_;
-    std::string canvasFor_;
 };
 
 }  // namespace
@@ -1103,20 +1100,9 @@ void ConvPanel::draw(Frame& f)
             legend(c);
             noteFigure(legendTop, ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x,
                                          ImGui::GetItemRectMax().y));
-            const std::string canvasFor = std::to_string(f.loaded.generation) + " " + std::to_string(ImGui::GetFontSize());
-            if (canvasFor_ != canvasFor) {
-                canvasDrawn_.clear();
-                canvasFor_ = canvasFor;
-            }
-            const int width = static_cast<int>(std::lround(ImGui::GetContentRegionAvail().x));
-            const auto drawn = canvasDrawn_.find(width);
-            const float height = canvasHeight(c, drawn != canvasDrawn_.end() ? drawn->second : 0.0f);
-            ImGui::BeginChild("convcanvas", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::BeginChild("convcanvas", ImVec2(0, canvasHeight(c)), false, ImGuiWindowFlags_HorizontalScrollbar);
             c.dl = ImGui::GetWindowDrawList();
             canvas(c);
-            const ImGuiWindow* w = ImGui::GetCurrentWindow();
-            const float content = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y;
-            if (content > ImGui::GetWindowHeight() + 0.5f) canvasDrawn_[width] = std::max(canvasDrawn_[width], content);
             ImGui::EndChild();
         }
     }

@@ -620,6 +620,47 @@ std::string rowText(const sim::Trace& t, const WarpInstruction& in, float width)
     return options[3];
 }
 
+/// The texts a slide or the desk shows under an instruction's picture: all its verdicts, or
+/// on a slide the key one without the advice to hover.
+std::vector<std::string> verdicts(const Texts& x, bool slide)
+{
+    std::vector<std::string> more = x.more;
+    if (slide && !more.empty()) {
+        more = {x.more[std::min(x.key, x.more.size() - 1)]};
+        const std::string hover = " (hover a cell for its lanes)";
+        if (const size_t at = more[0].find(hover); at != std::string::npos) more[0].erase(at, hover.size());
+    }
+    return more;
+}
+
+/// The height of an instruction's block (its head where `head`, figures line, note, picture
+/// and verdicts) at `width` pixels: its texts' (`fixed`), with the picture at its least and
+/// at its wanted size (the texts alone where it has no picture).
+struct BlockHeight {
+    float fixed = 0, least = 0, want = 0;
+    bool picture = false;
+};
+BlockHeight blockHeight(Frame& f, const sim::Simulation& s, const WarpInstruction& in, float width, bool head)
+{
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const Texts x = textsOf(s, in);
+    const Measures m(f, width);
+    auto textH = [&](ImFont* font, const std::string& text) {
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str()).y + style.ItemSpacing.y;
+    };
+    float fixed = (head ? textH(f.theme.fonts.bold, x.head) : 0) + textH(ImGui::GetFont(), x.figures);
+    if (!x.brief.empty()) fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
+    for (const std::string& line : verdicts(x, f.view.presentation)) fixed += textH(ImGui::GetFont(), line);
+    const PictureSize p = pictureSize(in, m);
+    if (p.want > 0) fixed += style.ItemSpacing.y;
+    BlockHeight b;
+    b.fixed = fixed;
+    b.picture = p.want > 0;
+    b.least = fixed + (b.picture ? p.min : 0);
+    b.want = fixed + (b.picture ? p.want : 0);
+    return b;
+}
+
 /// The panel: the warp it shows follows the selected thread; [ and ] move it (app.cpp).
 struct MemoryPanel final : Panel {
     /// The warp follows the selected thread: when a panel selects another thread, the frame
@@ -650,7 +691,35 @@ private:
     unsigned chosenLine_ = 0;
     uint8_t chosenArray_ = sim::kNoArray;
     AccessKind chosenKind_ = AccessKind::GlobalLoad;
+    /// The tallest block (blockHeight(), least and wanted) over every step of the trace for the
+    /// warp shown, at the panel's width and font (reserveFor_): every step, a barrier's too,
+    /// takes that much room, so that stepping moves no panel.
+    float reserveLeast_ = 0, reserveWant_ = 0;
+    std::string reserveFor_;
+    void reserve(Frame& f, const sim::Simulation& s, float width);
 };
+
+void MemoryPanel::reserve(Frame& f, const sim::Simulation& s, float width)
+{
+    char key[128];
+    std::snprintf(key, sizeof key, "%llu %d %.1f %.1f %d", static_cast<unsigned long long>(f.loaded.generation),
+                  f.view.warp, width, ImGui::GetFontSize(), f.view.presentation ? 1 : 0);
+    if (reserveFor_ == key) return;
+    reserveFor_ = key;
+    reserveLeast_ = reserveWant_ = 0;
+    const sim::Trace& t = s.trace;
+    for (int step = 0; step < static_cast<int>(t.steps.size()); ++step) {
+        if (t.steps[step].kind == sim::StepKind::Barrier) continue;
+        const std::vector<WarpInstruction> ins = sim::warpInstructions(t, step, static_cast<unsigned>(f.view.warp));
+        // The instruction drawn unless one is chosen by hand: the one with the most to teach
+        // (each of a step's instructions would do: their pictures are alike in size).
+        for (const WarpInstruction& in : ins) {
+            const BlockHeight b = blockHeight(f, s, in, width, ins.size() == 1);
+            reserveLeast_ = std::max(reserveLeast_, b.least);
+            reserveWant_ = std::max(reserveWant_, b.want);
+        }
+    }
+}
 
 void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads, float besideWidth)
 {
@@ -689,11 +758,23 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
                 break;
             }
     }
+    const float width = std::floor(ImGui::GetContentRegionAvail().x);
+    reserve(f, s, width);
+    // A step with nothing to draw keeps the room of the tallest (less its own sentence, which
+    // stands where a step with instructions has their combo box).
+    auto keepRoom = [&](float sentence) {
+        if (reserveLeast_ <= 0) return;
+        const float least = std::max(0.0f, reserveLeast_ - sentence);
+        ImGui::Dummy(ImVec2(1, elasticHeight(least, std::max(least, reserveWant_ - sentence))));
+    };
     if (st.kind == sim::StepKind::Barrier) {
+        const float y0 = ImGui::GetCursorPosY();
         colouredText(pal.dimText, "A barrier: no memory access in this step.");
+        keepRoom(ImGui::GetCursorPosY() - y0);
         return;
     }
     if (cache_.empty()) {
+        const float y0 = ImGui::GetCursorPosY();
         const std::vector<unsigned> busy = sim::warpsWithAccesses(t, f.view.cursor);
         std::string which;
         for (size_t i = 0; i < busy.size() && i < 8; ++i) which += (i ? ", " : "") + std::to_string(busy[i]);
@@ -702,6 +783,7 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
                                                : "Warp " + std::to_string(f.view.warp) +
                                                      " makes no memory access in this step (its threads skip it); "
                                                      "warps that do: " + which + ".");
+        keepRoom(ImGui::GetCursorPosY() - y0);
         return;
     }
     const bool slide = f.view.presentation;
@@ -739,32 +821,22 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
     // gets what the panel has left.
     const WarpInstruction& in = cache_[std::min(chosen_, n - 1)];
     const Texts x = textsOf(s, in);
-    const float width = std::floor(ImGui::GetContentRegionAvail().x);
     const Measures m(f, width);
-    auto textH = [&](ImFont* font, const std::string& text) {
-        return font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str()).y + style.ItemSpacing.y;
-    };
     // The combo box names the instruction (the head only where there is none); a slide says
     // less: one verdict tells the story.
     const bool head = n == 1;
-    std::vector<std::string> more = x.more;
-    if (slide && !more.empty()) {
-        // One verdict, without the advice to hover (a slide is not pointed at).
-        more = {x.more[std::min(x.key, x.more.size() - 1)]};
-        const std::string hover = " (hover a cell for its lanes)";
-        if (const size_t at = more[0].find(hover); at != std::string::npos) more[0].erase(at, hover.size());
-    }
-    float fixed = (head ? textH(f.theme.fonts.bold, x.head) : 0) + textH(ImGui::GetFont(), x.figures);
-    if (!x.brief.empty()) fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
-    for (const std::string& line : more) fixed += textH(ImGui::GetFont(), line);
+    const std::vector<std::string> more = verdicts(x, slide);
+    const BlockHeight b = blockHeight(f, s, in, width, head);
+    const float fixed = b.fixed;
     const PictureSize p = pictureSize(in, m);
-    if (p.want > 0) fixed += style.ItemSpacing.y;
     // The picture takes what the texts leave (memory_fit.hpp), the verdicts under it. It asks
-    // the layout for its wanted height, or for the room it has where that is more: a panel
-    // given more shows a taller picture (memory_fit.hpp shares the extra among its parts)
-    // rather than an empty band, and keeps asking for what it fills.
-    const float height =
-        elasticHeight(fixed + p.min, p.want > 0 ? std::max(fixed + p.want, std::floor(ImGui::GetContentRegionAvail().y)) : fixed);
+    // the layout for the tallest block of any step (reserve()), or for the room it has where
+    // that is more: a panel given more shows a taller picture (memory_fit.hpp shares the extra
+    // among its parts) rather than an empty band, and keeps asking for what it fills.
+    const float least = std::max(b.least, reserveLeast_);
+    const float height = elasticHeight(
+        least, b.picture ? std::max({b.want, reserveWant_, std::floor(ImGui::GetContentRegionAvail().y)})
+                         : std::max(least, reserveWant_));
     // The head (the picture's title where no combo box names it) and the figures line head
     // the picture: the pixel checks count them with it.
     const ImVec2 figureTop = ImGui::GetCursorScreenPos();
@@ -798,6 +870,10 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
     // them with it, as they count the figures line over it.
     if (p.want > 0 && !more.empty())
         noteFigure(figureTop, ImVec2(figureTop.x + m.width, ImGui::GetItemRectMax().y));
+    // Without a picture (constant memory) the texts leave the rest of the room asked for empty.
+    const float bottom = figureTop.y + height - style.ItemSpacing.y;
+    if (!b.picture && ImGui::GetCursorScreenPos().y - style.ItemSpacing.y < bottom)
+        ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, bottom));
 }
 
 void MemoryPanel::draw(Frame& f)
