@@ -24,7 +24,7 @@ else   # no native build yet: configured as scripts/build.sh does, built only fo
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_WEB_SITE="$web/site" \
     > "$build/web-test-configure.log"
 fi
-cmake --build "$build" --parallel "${TILESCOPE_JOBS:-$(nproc)}" --target tilescope tilescope-cli png_compare
+cmake --build "$build" --parallel "${TILESCOPE_JOBS:-$(nproc)}" --target tilescope tilescope-cli png_compare fiber_faults_native
 t1=$(date +%s)
 echo "web-test.sh: configured and built the native side in $((t1 - t0)) s"
 cd "$build"

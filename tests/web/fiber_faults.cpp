@@ -2,15 +2,9 @@
 // a fault while other threads are parked at a barrier (they are unwound: forced_unwind), in
 // the first thread of a round and in a later one, a barrier only some threads reach, locals
 // with destructors in the faulting and the unwound fibers, and the simulator after a fault.
-// The output must be the same natively and in the web build. Not part of a build; by hand:
-//
-//   g++ -O2 -std=c++20 -ffp-contract=off -I. tests/web/fiber_faults.cpp \
-//       build-native-speed/libtilescope_sim.a -lboost_context -ltbb -lpthread -o /tmp/ff && /tmp/ff > /tmp/ff.native
-//   em++ -O3 -std=c++20 -fexceptions -ffp-contract=off -I. -isystem web/compat -isystem BUILD-WEB/web-include \
-//       tests/web/fiber_faults.cpp BUILD-WEB/libtilescope_sim.a -o /tmp/ff.js -sASYNCIFY=1 \
-//       '-sASYNCIFY_REMOVE=[...]' (cmake/web.cmake's list) -sALLOW_MEMORY_GROWTH=1 \
-//       -sDISABLE_EXCEPTION_CATCHING=0 --js-library web/asyncify_intrinsics.js -sENVIRONMENT=node -sEXIT_RUNTIME=1
-//   NODE_PATH=/usr/share/nodejs node --no-experimental-fetch /tmp/ff.js | cmp - /tmp/ff.native
+// The output must be the same natively and in the web build: the web build makes
+// build-web/bin/fiber_faults.js (CMakeLists.txt), the native build fiber_faults_native
+// (tests/web/CMakeLists.txt), and web.fiber_faults compares their outputs (scripts/web-test.sh).
 #include <cstdio>
 #include <string>
 #include <vector>
