@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <new>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -493,6 +494,15 @@ std::vector<Check> runSize(const Exercise& x, const std::string& file, const std
         try {
             const sim::Simulation r = sim::simulate(s, opt, e);
             text = toJson(judge(x, file, s, r, size, exerciseChecks)).dump();
+        } catch (const std::bad_alloc&) {
+            // The child's memory limit: on an idle machine an endless loop reached it (4 GiB in
+            // about 3 s) before the time limit; both stop it, and both say so.
+            text = toJson({Check{"runs " + size, false, false,
+                                 "your kernel used all of the " + std::to_string(bytes >> 20) +
+                                     " MiB of memory its run may use and was stopped: look for a loop that never "
+                                     "ends (a counter that never reaches its bound)",
+                                 0}})
+                       .dump();
         } catch (const std::exception& ex) {
             text = toJson({Check{"runs " + size, false, false, std::string("the simulation failed: ") + ex.what(), 0}}).dump();
         }

@@ -13,3 +13,5 @@ __global__ void endless(const float* M, const float* N, float* P, int Width)
 }
 // How tilescope-cli grade judges it (tests/student/grade_test.cpp):
 // grade: tiled-matmul-boundary
+// (The grader's child may reach its memory limit before its time limit: either says this.)
+// grade-expect: look for a loop that never ends
