@@ -7,7 +7,9 @@
 // stacks each column top to bottom, every panel at least as tall as its content, moves a
 // panel that does not fit to the column with the most room, and, when the window is too
 // small for all of them, folds the panels of lowest importance to their title bar. Widths
-// start from shares of the window and grow to the panels' minimum widths.
+// start from shares of the window and grow to the panels' minimum widths. What it shows is a
+// function of the view, not of the frames before: a new view starts it afresh, and the frames
+// it takes to settle are not shown (App::renderFrame; docs/design.md, "Panel layout").
 //
 // At the desk a panel moved or resized by hand leaves the layout to the user until
 // View > Reset layout; presentation mode is always arranged by the layout.
