@@ -1120,8 +1120,8 @@ double App::renderFrame(std::optional<ImVec2> display)
     }
     // The layout is a function of what the panels hold (layout.hpp): when the view changes, it
     // measures the panels where it puts them and places them again until they stay put. Those
-    // frames are built and not shown (no input reaches them, no time passes in them), so the
-    // picture shown is the same however the view was reached.
+    // frames are built and not shown (a key or click counts in the first of them only, and no
+    // time passes in them), so the picture shown is the same however the view was reached.
     for (int pass = 0;; ++pass) {
         if (pass > 0) ImGui::GetIO().DeltaTime = kUnshownFrameSeconds;
         ImGui::NewFrame();
