@@ -703,7 +703,6 @@ void computeFrame(const Frame& f)
                 p.need.elasticMin = std::max(p.need.elasticMin, now[i].elasticMin);
                 p.need.elasticWant = now[i].elasticWant;
                 p.need.grows = now[i].grows;
-                p.need.width = now[i].width;
             } else {
                 p.need = now[i];
             }

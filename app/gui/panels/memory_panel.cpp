@@ -634,30 +634,27 @@ std::vector<std::string> verdicts(const Texts& x, bool slide)
 }
 
 /// The height of an instruction's block (its head where `head`, figures line, note, picture
-/// and verdicts) at `width` pixels: its texts' (`fixed`), with the picture at its least and
-/// at its wanted size (the texts alone where it has no picture).
+/// and verdicts; its texts `x`, its picture's size `p`) at the picture's width: its texts'
+/// (`fixed`), with the picture at its least and at its wanted size (the texts alone where it
+/// has no picture).
 struct BlockHeight {
     float fixed = 0, least = 0, want = 0;
     bool picture = false;
 };
-BlockHeight blockHeight(Frame& f, const sim::Simulation& s, const WarpInstruction& in, float width, bool head)
+BlockHeight blockHeight(const Frame& f, const Texts& x, const PictureSize& p, const Measures& m, bool head)
 {
     const ImGuiStyle& style = ImGui::GetStyle();
-    const Texts x = textsOf(s, in);
-    const Measures m(f, width);
     auto textH = [&](ImFont* font, const std::string& text) {
-        return font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str()).y + style.ItemSpacing.y;
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, m.width, text.c_str()).y + style.ItemSpacing.y;
     };
-    float fixed = (head ? textH(f.theme.fonts.bold, x.head) : 0) + textH(ImGui::GetFont(), x.figures);
-    if (!x.brief.empty()) fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
-    for (const std::string& line : verdicts(x, f.view.presentation)) fixed += textH(ImGui::GetFont(), line);
-    const PictureSize p = pictureSize(in, m);
-    if (p.want > 0) fixed += style.ItemSpacing.y;
     BlockHeight b;
-    b.fixed = fixed;
     b.picture = p.want > 0;
-    b.least = fixed + (b.picture ? p.min : 0);
-    b.want = fixed + (b.picture ? p.want : 0);
+    b.fixed = (head ? textH(f.theme.fonts.bold, x.head) : 0) + textH(ImGui::GetFont(), x.figures);
+    if (!x.brief.empty()) b.fixed += textH(ImGui::GetFont(), x.brief + "  (?)");
+    for (const std::string& line : verdicts(x, f.view.presentation)) b.fixed += textH(ImGui::GetFont(), line);
+    if (b.picture) b.fixed += style.ItemSpacing.y;
+    b.least = b.fixed + (b.picture ? p.min : 0);
+    b.want = b.fixed + (b.picture ? p.want : 0);
     return b;
 }
 
@@ -708,13 +705,13 @@ void MemoryPanel::reserve(Frame& f, const sim::Simulation& s, float width)
     reserveFor_ = key;
     reserveLeast_ = reserveWant_ = 0;
     const sim::Trace& t = s.trace;
+    const Measures m(f, width);
     for (int step = 0; step < static_cast<int>(t.steps.size()); ++step) {
         if (t.steps[step].kind == sim::StepKind::Barrier) continue;
         const std::vector<WarpInstruction> ins = sim::warpInstructions(t, step, static_cast<unsigned>(f.view.warp));
-        // The instruction drawn unless one is chosen by hand: the one with the most to teach
-        // (each of a step's instructions would do: their pictures are alike in size).
+        // Every instruction of the step: any of them may be the one drawn (chosen by hand).
         for (const WarpInstruction& in : ins) {
-            const BlockHeight b = blockHeight(f, s, in, width, ins.size() == 1);
+            const BlockHeight b = blockHeight(f, textsOf(s, in), pictureSize(in, m), m, ins.size() == 1);
             reserveLeast_ = std::max(reserveLeast_, b.least);
             reserveWant_ = std::max(reserveWant_, b.want);
         }
@@ -826,9 +823,9 @@ void MemoryPanel::instructions(Frame& f, const sim::Simulation& s, const std::st
     // less: one verdict tells the story.
     const bool head = n == 1;
     const std::vector<std::string> more = verdicts(x, slide);
-    const BlockHeight b = blockHeight(f, s, in, width, head);
-    const float fixed = b.fixed;
     const PictureSize p = pictureSize(in, m);
+    const BlockHeight b = blockHeight(f, x, p, m, head);
+    const float fixed = b.fixed;
     // The picture takes what the texts leave (memory_fit.hpp), the verdicts under it. It asks
     // the layout for the tallest block of any step (reserve()), or for the room it has where
     // that is more: a panel given more shows a taller picture (memory_fit.hpp shares the extra
