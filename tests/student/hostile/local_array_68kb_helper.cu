@@ -1,4 +1,4 @@
-// hostile: a per-thread local array of 17 000 floats (68 000 bytes) in a __device__ helper
+// hostile: a per-thread local array of 17 000 floats (68 000 B) in a __device__ helper
 // expect-limit: KiB|KB|bytes
 // may-run: yes
 // expect-name: scratch

@@ -1,4 +1,4 @@
-// hostile: a per-thread local array of 20 000 floats (80 000 bytes) filled and read in the kernel
+// hostile: a per-thread local array of 20 000 floats (80 000 B) filled and read in the kernel
 // expect-limit: KiB|KB|bytes
 // may-run: yes
 // expect-name: big

@@ -1,4 +1,4 @@
-// hostile: a legal kernel made larger than the size allowed by a trailing comment (the test pads it to 300 000 bytes)
+// hostile: a legal kernel made larger than the size allowed by a trailing comment (the test pads it to 300 000 characters)
 // expect-limit: KiB|bytes
 // pad-to: 300000
 #define TILE_WIDTH 16
