@@ -105,7 +105,7 @@ std::string encodeSimulation(const Simulation& s);
 ///    with an error, none), loads and stores arrays[a].size() counts each; a writer list is
 ///    empty or one per element of a global array, each value at most the grid's thread count;
 ///    perBlock holds one Totals per block of the grid (none only with an error); totals is the
-///    sum of perBlock;
+///    sum of perBlock unless there is an error (a fault stops a serial launch before the sum);
 ///  - the trace is either the empty Trace{} or the traced block's: block = scenario.block inside
 ///    the grid, blockDim = block, arrays = the simulation's arrays, one output per thread of the
 ///    block (stored ones inside the output array, known ones within int range), outputArray -1
