@@ -1,5 +1,5 @@
 // hostile: a pointer into M moved a billion elements past its end, then read
-// expect-line: 22
+// expect-line: 13|22
 #define TILE_WIDTH 16
 
 __global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
