@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libbenchmark-dev                       # tests and benchmarks
   clang libclang-rt-14-dev                            # the fuzzers (libFuzzer; scripts/fuzz.sh)
   libclang-14-dev                                     # a student's own kernel: the C++ front end (student/)
+  bubblewrap libseccomp-dev                           # a student's own kernel: its sandbox and system-call filter (docs/security.md)
   xvfb xauth                                          # GUI tests without a display
   chromium-headless-shell                             # renders the SVG exports in the GUI tests
 )

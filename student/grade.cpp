@@ -1,5 +1,6 @@
-// The grader (student/grade.hpp): one child process per hidden size; the child simulates,
-// judges and writes its checks as JSON into a file the parent reads back.
+// The grader (student/grade.hpp): each hidden size is simulated in the kernel's confined
+// runner (student/confined_run.hpp), which sends the Simulation back; the checks are judged
+// here, from what it sent.
 #include "student/grade.hpp"
 
 #include <unistd.h>
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -23,12 +23,11 @@
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
 #include "sim/engine/work_estimate.hpp"
-#include "student/sandbox.hpp"
+#include "sim/engine/loaded_runner.hpp"
 
 namespace ts::student {
 namespace {
 
-using nlohmann::json;
 
 /// `v` as the shortest text that reads back as the same float ("0.75", "-1.0625").
 std::string floatText(float v)
@@ -265,7 +264,7 @@ std::string termsText(std::vector<std::string> got, std::vector<std::string> wan
 }
 
 /// The checks of one hidden size, judged on the simulation `r` of the student's kernel
-/// (`exerciseChecks`: also the exercise's own ones). Runs in the child.
+/// (`exerciseChecks`: also the exercise's own ones), from the Simulation the runner sent back.
 std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::Scenario& s, const sim::Simulation& r,
                          const std::string& size, bool exerciseChecks)
 {
@@ -442,25 +441,9 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
     return out;
 }
 
-json toJson(const std::vector<Check>& checks)
-{
-    json a = json::array();
-    for (const Check& c : checks)
-        a.push_back({{"name", c.name}, {"passed", c.passed}, {"diagnosis", c.diagnosis}, {"line", c.line}});
-    return a;
-}
-
-std::vector<Check> fromJson(const json& a)
-{
-    std::vector<Check> out;
-    for (const json& c : a)
-        out.push_back(Check{c.at("name").get<std::string>(), c.at("passed").get<bool>(), false,
-                            c.at("diagnosis").get<std::string>(), c.at("line").get<unsigned>()});
-    return out;
-}
-
-/// Runs size `z` in a child process and returns its checks; a child that timed out,
-/// crashed or ran out of memory gives one failing `runs` check with the sandbox's sentence.
+/// Runs size `z` (in the kernel's confined runner) and returns its checks; a run that timed
+/// out, crashed, ran out of memory or was stopped for a forbidden system call gives one
+/// failing `runs` check with the runner's sentence.
 std::vector<Check> runSize(const Exercise& x, const std::string& file, const std::string& kernel, const ExerciseSize& z,
                            int tile, uint64_t seed, bool exerciseChecks)
 {
@@ -477,56 +460,19 @@ std::vector<Check> runSize(const Exercise& x, const std::string& file, const std
     }
     sim::SimOptions opt;
     opt.trace = false;
-    opt.threads = 1;   // the child runs every block on its one thread: no pool to fork
+    opt.threads = 1;   // one run per hidden size at a time, each on one core
     const sim::WorkEstimate e = sim::estimateWork(s, opt);
-    const double seconds = 5 + 10 * e.seconds() * (x.checks.coalesced ? 2 : 1);
-    const uint64_t bytes = std::max<uint64_t>(uint64_t{4} << 30, 3 * e.bytes());
 
-    std::FILE* shared = std::tmpfile();   // the child's checks, read back after it ended
-    if (!shared) return {Check{"runs " + size, false, false, "cannot create a temporary file for the child's result", 0}};
-    const pid_t parent = getpid();
-    std::string message;
-    const std::optional<int> status = continueInChild(seconds, bytes, "", &message);
-    const bool child = getpid() != parent;
-    if (!status) {
-        // In the child (or here, when no child could be started): simulate and judge.
-        std::string text;
-        try {
-            const sim::Simulation r = sim::simulate(s, opt, e);
-            text = toJson(judge(x, file, s, r, size, exerciseChecks)).dump();
-        } catch (const std::bad_alloc&) {
-            // The child's memory limit: on an idle machine an endless loop reached it (4 GiB in
-            // about 3 s) before the time limit; both stop it, and both say so.
-            text = toJson({Check{"runs " + size, false, false,
-                                 "your kernel used all of the " + std::to_string(bytes >> 20) +
-                                     " MiB of memory its run may use and was stopped: look for a loop that never "
-                                     "ends (a counter that never reaches its bound)",
-                                 0}})
-                       .dump();
-        } catch (const std::exception& ex) {
-            text = toJson({Check{"runs " + size, false, false, std::string("the simulation failed: ") + ex.what(), 0}}).dump();
-        }
-        if (!child) {
-            std::fclose(shared);
-            return fromJson(json::parse(text));
-        }
-        std::fwrite(text.data(), 1, text.size(), shared);
-        std::fflush(shared);
-        _exit(0);
+    // The run happens in the kernel's confined runner (student/confined_run.hpp): a run that
+    // ends without a result throws RunStopped with the sentence the student sees.
+    try {
+        const sim::Simulation r = sim::simulate(s, opt, e);
+        return judge(x, file, s, r, size, exerciseChecks);
+    } catch (const sim::RunStopped& stopped) {
+        return {Check{"runs " + size, false, false, "at " + size + ", " + stopped.what(), 0}};
+    } catch (const std::exception& ex) {
+        return {Check{"runs " + size, false, false, std::string("at ") + size + ", the simulation failed: " + ex.what(), 0}};
     }
-    std::string text;
-    std::rewind(shared);
-    char buf[4096];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, shared)) > 0;) text.append(buf, n);
-    std::fclose(shared);
-    if (*status == 0 && !text.empty()) {
-        try {
-            return fromJson(json::parse(text));
-        } catch (const std::exception&) {
-        }
-    }
-    if (message.empty()) message = "your kernel's run ended with status " + std::to_string(*status);
-    return {Check{"runs " + size, false, false, "at " + size + ", " + message, 0}};
 }
 
 }  // namespace
@@ -539,10 +485,10 @@ bool Grade::passed() const
 std::optional<Check> timeOnGpu(const Exercise& x, const std::string& kernelFile, const LoadResult& loaded, int tile)
 {
     if (!gpu::queryDevice().available) return std::nullopt;
-    std::ifstream in(kernelFile, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    gpu::StudentKernel k{text.str(), kernelFile, {}};
+    std::string unreadable;
+    const std::optional<std::string> text = readKernelText(kernelFile, unreadable);
+    if (!text) return Check{"gpu", false, false, unreadable, 0};
+    gpu::StudentKernel k{*text, kernelFile, {}};
     try {
         k.translation = translateCuda(k.source, kernelFile);
     } catch (const std::exception& e) {

@@ -2,8 +2,9 @@
 // then on each hidden size it runs without a fault, gives P bit for bit as the CPU
 // reference, has no shared-memory race and no barrier only part of a block reaches, and it
 // passes the exercise's own checks (tiles, coalesced loads of N, one thread per row or
-// column, thread coarsening). Every run happens in a child process (student/sandbox.hpp),
-// so an endless loop or a crash of the student's kernel never takes the grader down. No UI
+// column, thread coarsening). Every run happens in a confined child process
+// (student/confined_run.hpp), so an endless loop, a crash or a hostile kernel never takes
+// the grader down or reaches the machine. No UI
 // and no printing: the caller (tilescope-cli grade) shows the checks.
 #pragma once
 #include <optional>
@@ -44,7 +45,7 @@ struct GradeOptions {
 /// Grades the kernel file `kernelFile` on exercise `x`. A file that does not compile gives
 /// one failing `compiles` check (the front end's or the compiler's first error, as a
 /// compiler prints it) and nothing else; otherwise every hidden size is run in its own
-/// child process with a wall-time and a memory limit. The exercise's own checks are judged
+/// confined child process with a wall-time and a memory limit. The exercise's own checks are judged
 /// on its last hidden size. Never throws for a bad kernel.
 Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions& options = {});
 

@@ -1,14 +1,13 @@
 // Building and loading a student's kernel (student/module.hpp).
 #include "student/module.hpp"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +27,9 @@
 #include "student/kernel_roles.hpp"
 #include "student/module_abi.hpp"
 #include "student/translation_file.hpp"
+#include "student/confine.hpp"
+#include "student/confined_run.hpp"
+#include "student/kernel_description.hpp"
 
 extern char** environ;
 
@@ -277,27 +279,6 @@ std::shared_ptr<sim::ArraySpec> readArraySpec(const FileHeader& h, const std::st
     return spec;
 }
 
-/// The variables a launch expression may use for scenario `s`: the sizes of the problem
-/// under the names the family's kernels give them, and the file's integer #defines.
-sim::Variables launchVariables(const Translation& t, const sim::Scenario& s, sim::Family family,
-                               const sim::ArraySpec* spec = nullptr)
-{
-    sim::Variables v;
-    for (const auto& [name, value] : t.defines) v[name] = value;
-    if (family == sim::Family::Array) {
-        if (spec)
-            for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
-    } else if (family == sim::Family::Matmul) {
-        v["j"] = s.j, v["k"] = s.k, v["l"] = s.l;
-        v["Width"] = v["width"] = v["n"] = s.j;
-    } else {
-        v["Width"] = v["width"] = s.width;
-        v["height"] = v["Height"] = s.height;
-        v["Mask_Width"] = s.maskWidth;
-    }
-    return v;
-}
-
 /// The generated translation unit: the ABI header, the student's code at its own line
 /// numbers, and the entry point that binds its parameters.
 std::string moduleSource(const Translation& t, const std::string& fileName)
@@ -356,43 +337,36 @@ std::vector<Diagnostic> compilerErrors(const std::string& log, const std::string
     return out;
 }
 
-/// Runs `args` with stdout and stderr into `logPath`, up to `limit` seconds; its exit
-/// status, or -1 when it could not start, -2 when it was killed at the limit.
-int runChild(const std::vector<std::string>& args, const std::string& logPath, double limit)
+/// Runs the compiler `args` inside a sandbox (student/confine.hpp) that shows it /usr, the
+/// headers under `includeDir` and the folder `work` (the only place it may write), with no
+/// network, its own /tmp and limits on time, memory and file size. Its exit status, or -1
+/// when it could not start, -2 when it was killed at `limit` seconds; `log` gets what it
+/// printed.
+int runCompiler(const std::vector<std::string>& args, const std::string& includeDir, const std::string& work,
+                double limit, std::string& log)
 {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return -1;
-    const Clock::time_point start = Clock::now();
-    for (;;) {
-        int status = 0;
-        const pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-        if (w < 0) return -1;
-        if (since(start) > limit) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return -2;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    Sandbox box;
+    box.readOnly = {includeDir};
+    box.writable = {work};
+    box.privateTmp = true;
+    box.minimalDev = true;
+    box.etc = true;
+    // A compiler outside /usr (TILESCOPE_CXX) must be visible too.
+    if (args.front().rfind("/usr/", 0) != 0) box.readOnly.push_back(args.front());
+    ProcessLimits limits;
+    limits.wallSeconds = limit;
+    limits.cpuSeconds = limit * 2;
+    limits.memoryBytes = uint64_t{4} << 30;
+    limits.fileBytes = uint64_t{256} << 20;
+    limits.openFiles = 256;
+    const ChildOutcome c = runLimited(confinedCommand(box, args), limits, "", 1 << 20, 1 << 20);
+    log = c.out + c.err;
+    if (!c.started) return -1;
+    if (c.timedOut) return -2;
+    if (c.exitStatus == 127 && log.find("cannot start") != std::string::npos) return -1;
+    return c.signal ? 128 + c.signal : c.exitStatus;
 }
 
-std::string readFile(const std::string& path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 }  // namespace
 
@@ -404,17 +378,54 @@ std::string defaultCacheDir()
     return (fs::temp_directory_path() / "tilescope-kernels").string();
 }
 
+std::optional<std::string> readKernelText(const std::string& path, std::string& error)
+{
+    // Never blocks and never reads past the limit: a FIFO, a terminal, /dev/stdin or
+    // /dev/zero given as a kernel file is refused, not waited on or read forever.
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        error = "cannot read the kernel file " + path + ": " + std::strerror(errno);
+        return std::nullopt;
+    }
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        error = "the kernel file " + path + " is not a regular file (a kernel file is a .cu text file)";
+        return std::nullopt;
+    }
+    if (static_cast<uint64_t>(st.st_size) > kMaxKernelFileBytes) {
+        close(fd);
+        error = "the kernel file " + path + " is " + std::to_string(st.st_size / 1024) + " KiB; a kernel file may have at most " +
+                std::to_string(kMaxKernelFileBytes / 1024) + " KiB";
+        return std::nullopt;
+    }
+    std::string text;
+    char buf[65536];
+    for (;;) {
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        text.append(buf, static_cast<size_t>(n));
+        if (text.size() > kMaxKernelFileBytes) {
+            close(fd);
+            error = "the kernel file " + path + " grew past " + std::to_string(kMaxKernelFileBytes / 1024) + " KiB while it was read";
+            return std::nullopt;
+        }
+    }
+    close(fd);
+    return text;
+}
+
 LoadResult loadKernelFile(const std::string& path, const LoadOptions& options)
 {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
+    std::string error;
+    const std::optional<std::string> text = readKernelText(path, error);
+    if (!text) {
         LoadResult r;
-        r.errors.push_back(Diagnostic{0, 0, "cannot read the kernel file " + path + ": " + std::strerror(errno)});
+        r.errors.push_back(Diagnostic{0, 0, error});
         return r;
     }
-    std::ostringstream s;
-    s << f.rdbuf();
-    return loadKernelSource(s.str(), path, options);
+    return loadKernelSource(*text, path, options);
 }
 
 LoadResult loadKernelSource(const std::string& source, const std::string& fileName, const LoadOptions& options)
@@ -541,7 +552,7 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         sim::Scenario sample;
         sample.j = sample.k = sample.l = sample.width = sample.height = 64;
         sample.maskWidth = 5;
-        const sim::Variables v = launchVariables(t, sample, family, arraySpec.get());
+        const sim::Variables v = launchVariables(t.defines, sample, family, arraySpec.get());
         for (const auto& [exprs, what, line] : {std::tuple{&gridExpr, "grid", header.gridLine}, std::tuple{&blockExpr, "block", header.blockLine}}) {
             if (exprs->size() > 3 || exprs->front().empty()) {
                 r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " is one to three expressions, x first, separated by commas; got '" +
@@ -566,6 +577,21 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         }
     }
 
+    // Each simulated thread runs on a stack of its own, sized from its local arrays
+    // (stackBytesFor); past CUDA's own limit a file is refused, naming the largest array.
+    if (t.localBytes > kMaxLocalBytesPerThread) {
+        const auto largest = std::max_element(t.locals.begin(), t.locals.end(),
+                                              [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+        const unsigned line = largest == t.locals.end() ? 0 : largest->line;
+        const std::string what = largest == t.locals.end() ? std::string("its local arrays")
+                                                           : "the local array " + largest->name + " (" +
+                                                                 std::to_string(largest->bytes / 1024) + " KiB)";
+        r.errors.push_back(Diagnostic{line, 0, "each thread's local arrays take " + std::to_string(t.localBytes / 1024) +
+                                                   " KiB with " + what + ", but a CUDA thread has at most " +
+                                                   std::to_string(kMaxLocalBytesPerThread / 1024) + " KiB of local memory"});
+        return r;
+    }
+
     // The module, from the cache when the same text was built by the same TileScope.
     const std::string unit = moduleSource(t, fileName);
     std::string key = unit + "\n" + compiler() + "\n" + includeRoot() + "\n" + std::to_string(kModuleAbi) + "\n" +
@@ -580,44 +606,71 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     }
     const std::string stem = (fs::path(dir) / (t.kernelName + "-" + textHash(key))).string();
     r.modulePath = stem + ".so";
+    // A student's text reaches the compiler and the runner only where they can be confined
+    // (or where the user allowed them to run without, knowingly).
+    if (const std::string refusal = confinementRefusal(); !refusal.empty()) {
+        r.errors.push_back(Diagnostic{0, 0, refusal});
+        return r;
+    }
     if (!options.useCache || !fs::exists(r.modulePath)) {
         t0 = Clock::now();
-        // Files of this process alone: two processes may build the same kernel at once (the
-        // module is renamed into place, the last one wins with the same bytes).
-        const std::string mine = stem + "." + std::to_string(getpid());
-        const std::string cpp = mine + ".cpp", log = mine + ".log", tmp = mine + ".tmp.so";
+        // A folder of this process alone, the only one the sandboxed compiler may write: two
+        // processes may build the same kernel at once (the module is renamed into place, the
+        // last one wins with the same bytes).
+        const fs::path work = stem + "." + std::to_string(getpid()) + ".d";
+        fs::remove_all(work, ec);
+        fs::create_directories(work, ec);
+        if (ec) {
+            r.errors.push_back(Diagnostic{0, 0, "cannot create the build folder " + work.string() + ": " + ec.message()});
+            return r;
+        }
+        const std::string cpp = (work / "kernel.cpp").string(), tmp = (work / "kernel.so").string();
         {
             std::ofstream out(cpp, std::ios::binary);
             out << unit;
             if (!out) {
                 r.errors.push_back(Diagnostic{0, 0, "cannot write " + cpp});
+                fs::remove_all(work, ec);
                 return r;
             }
         }
-        std::vector<std::string> args = {compiler()};
+        // The compiler by its real path: the sandbox shows /usr but not /etc/alternatives' links.
+        std::string cxx = compiler();
+        if (cxx.find('/') == std::string::npos)
+            for (const char* dirName : {"/usr/bin/", "/bin/", "/usr/local/bin/"})
+                if (access((dirName + cxx).c_str(), X_OK) == 0) {
+                    cxx = dirName + cxx;
+                    break;
+                }
+        const fs::path real = fs::canonical(cxx, ec);
+        if (!ec) cxx = real.string();
+        std::vector<std::string> args = {cxx};
         for (const std::string& f : compileFlags()) args.push_back(f);
         args.insert(args.end(), {"-I", includeRoot(), "-o", tmp, cpp});
-        const int rc = runChild(args, log, options.compileSeconds);
+        std::string log;
+        const int rc = runCompiler(args, includeRoot(), work.string(), options.compileSeconds, log);
         r.compileSeconds = since(t0);
         if (rc == -1) {
             r.errors.push_back(Diagnostic{0, 0, "cannot start the compiler " + compiler() +
                                                     " (set TILESCOPE_CXX to the C++ compiler that built TileScope)"});
+            fs::remove_all(work, ec);
             return r;
         }
         if (rc == -2) {
             r.errors.push_back(Diagnostic{0, 0, "the compiler took longer than " +
                                                     std::to_string(static_cast<int>(options.compileSeconds)) +
                                                     " s and was stopped"});
+            fs::remove_all(work, ec);
             return r;
         }
         if (rc != 0) {
-            r.errors = compilerErrors(readFile(log), fileName);
-            for (const std::string& f : {tmp, cpp, log}) fs::remove(f, ec);
+            r.errors = compilerErrors(log, fileName);
+            fs::remove_all(work, ec);
             return r;
         }
-        fs::remove(cpp, ec);
-        fs::remove(log, ec);
         fs::rename(tmp, r.modulePath, ec);
+        std::error_code ignored;
+        fs::remove_all(work, ignored);
         if (ec) {
             r.errors.push_back(Diagnostic{0, 0, "cannot store the module in " + dir + ": " + ec.message()});
             return r;
@@ -626,98 +679,36 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         r.fromCache = true;
     }
 
-    // Load it and register the kernel. A module stays loaded for the life of the process:
-    // simulations may still hold bodies made by an earlier build of the same file.
+    // Register the kernel from what the file says; its code stays in the module, which only
+    // the confined runner opens (student/confined_run.hpp).
     t0 = Clock::now();
-    void* handle = dlopen(r.modulePath.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char* why = dlerror();
-        r.errors.push_back(Diagnostic{0, 0, std::string("cannot load the compiled kernel: ") + (why ? why : "dlopen failed")});
-        return r;
-    }
-    auto abi = reinterpret_cast<int (*)()>(dlsym(handle, kAbiSymbol));
-    auto bind = reinterpret_cast<BindFunction>(dlsym(handle, kBindSymbol));
-    if (!abi || !bind || abi() != kModuleAbi) {
-        r.errors.push_back(Diagnostic{0, 0, "the compiled kernel " + r.modulePath + " was built for another TileScope; "
-                                            "it is rebuilt when loaded without the cache"});
-        return r;
-    }
-    sim::LoadedKernelInfo info;
-    info.name = t.kernelName;
-    info.family = family;
-    info.nColumnMajor = nColumnMajor;
-    if (conv) info.maskCapacity = static_cast<int>(t.constants.front().extents.front());
-    info.arrays = arraySpec;
-    info.sourceFile = fileName;
-    info.source = source;
-    info.summary = "your kernel " + t.kernelName + " from " + fs::path(fileName).filename().string();
-    info.barriersPerPhase = static_cast<int>(t.barrierLines.size());
-    info.square = square;
+    KernelDescription d;
+    d.name = t.kernelName;
+    d.family = family;
+    d.nColumnMajor = nColumnMajor;
+    if (conv) d.maskCapacity = static_cast<int>(t.constants.front().extents.front());
+    d.arrays = arraySpec;
+    d.sourceFile = fileName;
+    d.source = source;
+    d.summary = "your kernel " + t.kernelName + " from " + fs::path(fileName).filename().string();
+    d.barriersPerPhase = static_cast<int>(t.barrierLines.size());
+    d.square = square;
     if (!t.shared.empty()) {
         const long long* tile = nullptr;
         for (const char* name : {"TILE_WIDTH", "TILE_SIZE", "OUT_TILE_DIM"})
             if (!tile) tile = t.define(name);
-        info.tiles = {static_cast<int>(tile ? *tile : t.shared.front().extents.front())};
+        d.tiles = {static_cast<int>(tile ? *tile : t.shared.front().extents.front())};
     }
-    if (conv && info.tiles.empty()) info.maxBlockEdge = family == sim::Family::Conv1D ? sim::kMaxThreadsPerBlock : 32;
-    if (!gridExpr.empty())
-        info.launch = [gridExpr, blockExpr, t, family, arraySpec](const sim::Scenario& s, sim::LaunchShape& shape) -> std::string {
-            const sim::Variables v = launchVariables(t, s, family, arraySpec.get());
-            unsigned dims[2][3] = {{1, 1, 1}, {1, 1, 1}};
-            const char* axis = "xyz";
-            for (int which = 0; which < 2; ++which) {
-                const std::vector<std::string>& exprs = which == 0 ? gridExpr : blockExpr;
-                for (size_t i = 0; i < exprs.size(); ++i) {
-                    const sim::Evaluation ev = sim::evaluate(exprs[i], v);
-                    const std::string what = std::string("the launch's ") + (which == 0 ? "grid" : "block") + " " + axis[i] + ", " + exprs[i];
-                    if (!ev.value) return "Cannot evaluate " + what + ": " + ev.error;
-                    if (*ev.value < 1 || *ev.value > (which == 0 ? 65535ll * 32768 : 1024ll))
-                        return "The value of " + what + ", is " + std::to_string(*ev.value) + " for this problem; it must be between 1 and " +
-                               (which == 0 ? std::string("2^31 - 1") : std::string("1024")) + ".";
-                    dims[which][i] = static_cast<unsigned>(*ev.value);
-                }
-            }
-            shape.grid = sim::Dim3{dims[0][0], dims[0][1], dims[0][2]};
-            shape.block = sim::Dim3{dims[1][0], dims[1][1], dims[1][2]};
-            // One element of P per thread, as far as the views' tile grid goes.
-            shape.pRows = shape.block.y;
-            shape.pCols = shape.block.x;
-            return "";
-        };
-    r.info = sim::registerLoadedKernel(info);
-    // One launch's arguments by parameter position: an input declared without const gets a
-    // writable pointer, as PMPP's `float* M` does.
-    auto call = [roles, params = t.params](const sim::GlobalPtr<float>& P, auto&& inputOf, auto&& valueOf) {
-        KernelCall c;
-        for (size_t i = 0; i < roles.size() && i < static_cast<size_t>(KernelCall::kMaxParams); ++i) {
-            if (params[i].kind == KernelParam::Kind::Int) c.value[i] = valueOf(roles[i]);
-            else if (roles[i] == Role::P || roles[i] == Role::Out) c.output[i] = P;
-            else if (params[i].kind == KernelParam::Kind::ConstFloatPointer) c.input[i] = inputOf(roles[i]);
-            else c.output[i] = inputOf(roles[i]).writable();
-        }
-        return c;
-    };
-    auto bodyOf = [bind](const KernelCall& c) {
-        std::function<void(sim::ThreadContext&)> body;
-        bind(c, body);
-        return body;
-    };
-    if (array) {
-        sim::setLoadedBinder(t.kernelName, sim::ArrayBinder([call, bodyOf](const sim::ArrayArgs& a) {
-            return bodyOf(call(a.out, [&](Role r) { return r == Role::In0 ? a.in[0] : a.in[1]; },
-                               [&](Role r) { return r == Role::Size1 ? a.size[1] : a.size[0]; }));
-        }));
-    } else if (conv) {
-        sim::setLoadedBinder(t.kernelName, sim::ConvBinder([call, bodyOf](const sim::ConvArgs<sim::ThreadContext>& a) {
-            return bodyOf(call(a.P, [&](Role) { return a.N; },
-                               [&](Role r) { return r == Role::MaskWidth ? a.maskWidth : r == Role::Height ? a.height : a.width; }));
-        }));
-    } else {
-        sim::setLoadedBinder(t.kernelName, sim::MatmulBinder([call, bodyOf](const sim::MatmulArgs<sim::ThreadContext>& a) {
-            return bodyOf(call(a.P, [&](Role r) { return r == Role::M ? a.M : a.N; },
-                               [&](Role r) { return r == Role::K ? a.k : r == Role::L ? a.l : a.j; }));
-        }));
-    }
+    if (conv && d.tiles.empty()) d.maxBlockEdge = family == sim::Family::Conv1D ? sim::kMaxThreadsPerBlock : 32;
+    d.stackBytes = stackBytesFor(t.localBytes);
+    d.gridExpr = gridExpr;
+    d.blockExpr = blockExpr;
+    d.defines = t.defines;
+    d.roles = roles;
+    for (const KernelParam& p : t.params) d.paramKinds.push_back(p.kind);
+    d.modulePath = r.modulePath;
+    r.info = registerDescription(d);
+    useConfinedRunner(d);
     r.loadSeconds = since(t0);
     return r;
 }

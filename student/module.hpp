@@ -4,6 +4,8 @@
 // dlopen, and registered under the kernel's own name (sim/catalogue/loaded_kernels.hpp), so
 // that a scenario naming it runs like a built-in kernel.
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,15 @@ LoadResult loadKernelFile(const std::string& path, const LoadOptions& options = 
 /// The same for the text `source` of a file called `fileName` (named in messages and in the
 /// Code panel).
 LoadResult loadKernelSource(const std::string& source, const std::string& fileName, const LoadOptions& options = {});
+
+/// The largest kernel file TileScope reads, in bytes (the front end's limit too,
+/// student/scan.hpp).
+inline constexpr uint64_t kMaxKernelFileBytes = 256 * 1024;
+
+/// The text of kernel file `path`, read without ever blocking or reading past
+/// kMaxKernelFileBytes; nullopt with `error` one sentence for a file that cannot be read,
+/// is not a regular file (a FIFO, /dev/stdin, /dev/zero) or is too large.
+std::optional<std::string> readKernelText(const std::string& path, std::string& error);
 
 /// The folder compiled modules are kept in when LoadOptions::cacheDir is empty.
 std::string defaultCacheDir();

@@ -24,6 +24,7 @@
 #include "gpu/kernel_resources.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "sim/files/results_file.hpp"
+#include "sim/engine/loaded_runner.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
 #include "work_check.hpp"
@@ -31,7 +32,7 @@
 #include "sim/engine/work_estimate.hpp"
 #include "student/exercise.hpp"
 #include "student/module.hpp"
-#include "student/sandbox.hpp"
+#include "student/confine.hpp"
 #endif
 
 namespace ts::cli {
@@ -75,8 +76,26 @@ void addThreadsOption(CLI::App* c, unsigned& threads)
         ->check(threadsValidator());
 }
 
+}  // namespace
+
+void addUnconfinedFlag(CLI::App* c)
+{
+    c->add_flag_callback(
+        "--allow-unconfined",
+        [] {
+#ifdef TILESCOPE_HAVE_STUDENT
+            student::allowUnconfined(true);
+#endif
+        },
+        "Run a kernel file even where no sandbox can be made (bubblewrap missing, or no user namespaces): only for a "
+        "file you trust (docs/security.md)");
+}
+
+namespace {
+
 void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool kernelFile = false)
 {
+    if (kernelFile) addUnconfinedFlag(c);
     CLI::Option* kernel = c->add_option(
         "--kernel", o.kernel,
         kernelList ? "Kernel name(s), comma-separated: matmul-naive, matmul-tiled, cublas, ...; ladder: every rung of the optimisation ladder and cuBLAS"
@@ -386,6 +405,10 @@ int Commands::run()
     } catch (const gpu::LaunchError& e) {
         std::cerr << "tilescope-cli: " << e.what() << "\n";
         return kBadInput;
+    } catch (const sim::RunStopped& e) {
+        // A student's kernel whose confined run gave no result (student/confined_run.hpp).
+        std::cerr << "tilescope-cli: " << e.what() << "\n";
+        return kCheckFailed;
     }
     return kBadInput;
 }
@@ -450,16 +473,6 @@ int Commands::runSimulate()
     opt.scheduleSeed = scheduleSeed_;
     opt.memoryModel = !noMemoryModel_;
     opt.threads = simThreads_;
-#ifdef TILESCOPE_HAVE_STUDENT
-    // A student's kernel runs in a child process: an endless loop or a crash ends there. The
-    // limits leave room for what the work estimate expects (sim/engine/work_estimate.hpp).
-    if (!simOpt_.kernelFile.empty()) {
-        const sim::WorkEstimate e = sim::estimateWork(s, opt);
-        const double seconds = 5 + 10 * e.seconds();
-        const uint64_t bytes = std::max<uint64_t>(uint64_t{4} << 30, 3 * e.bytes());
-        if (const std::optional<int> parent = student::continueInChild(seconds, bytes, "tilescope-cli: ")) return *parent;
-    }
-#endif
     std::variant<sim::Simulation, int> run = guardedSimulate(s, opt, simYes_, simQuiet_);
     if (const int* status = std::get_if<int>(&run)) return *status;
     const sim::Simulation& r = std::get<sim::Simulation>(run);

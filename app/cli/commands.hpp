@@ -38,6 +38,10 @@ struct ProblemOptions {
 /// when none was given.
 int tileOrDefault(const ProblemOptions& o, const std::string& kernel);
 
+/// Adds --allow-unconfined to subcommand `c`: a student's kernel file runs even where no
+/// sandbox can be made (student/confine.hpp, docs/security.md).
+void addUnconfinedFlag(CLI::App* c);
+
 /// The lecture preset or scenario file `name` (sim::findPreset), or nothing after one
 /// sentence on stderr (an unknown name, a malformed file): the caller then exits kBadInput.
 std::optional<sim::Preset> presetOrSay(const std::string& name);

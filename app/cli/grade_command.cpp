@@ -23,6 +23,7 @@ CLI::App* addGradeCommand(CLI::App& app, GradeOptions& o)
     CLI::Option* file = c->add_option("--kernel-file", o.kernelFile, "Your kernel: a plain CUDA file (docs/student-kernels.md)");
     CLI::Option* list = c->add_flag("--list", o.list, "List the exercises with their titles");
     c->add_flag("--json", o.json, "Print one JSON object: exercise, kernel_file, passed, checks");
+    addUnconfinedFlag(c);
     list->excludes(exercise);
     list->excludes(file);
     c->callback([exercise, file, list] {

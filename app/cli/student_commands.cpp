@@ -19,14 +19,11 @@ namespace {
 /// The text of `path`, or nothing after one sentence on stderr.
 std::optional<std::string> readText(const std::string& path)
 {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        std::cerr << "tilescope-cli: cannot read the kernel file " << path << ": " << std::strerror(errno) << "\n";
-        return std::nullopt;
-    }
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    // Never blocks or reads without end (a FIFO, /dev/stdin, /dev/zero): student/module.hpp.
+    std::string error;
+    std::optional<std::string> text = student::readKernelText(path, error);
+    if (!text) std::cerr << "tilescope-cli: " << error << "\n";
+    return text;
 }
 
 /// "" when `gpu` and `simulated` hold the same floats bit for bit, else the first element
@@ -124,6 +121,7 @@ void printCompileErrors(const gpu::StudentCompileError& e, const std::string& pa
 
 void addStudentVerifyOptions(CLI::App* verify, StudentVerifyOptions& o)
 {
+    addUnconfinedFlag(verify);
     verify->add_option("--kernel-file", o.file,
                        "Verify your own kernel file instead (docs/student-kernels.md): compiled by NVRTC, run on the GPU "
                        "and compared bit for bit with the simulator's run of the same file");

@@ -8,7 +8,9 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -33,6 +35,7 @@
 #include "sim/engine/work_estimate.hpp"
 #include "sim/engine/wrong_reads.hpp"
 #include "sim/catalogue/loaded_kernels.hpp"
+#include "sim/engine/loaded_runner.hpp"
 
 namespace ts::app {
 namespace {
@@ -252,32 +255,33 @@ bool App::startSimulation(const sim::Preset& p, std::optional<int> step, bool ke
     const double share = work.seconds() > 0 ? first.seconds() / work.seconds() : 1.0;
     const std::atomic<bool>* cancel = simJob_.cancelFlag();
     const unsigned threads = opt.threads;
-    // A student's kernel runs first in a child process with a time and memory limit (the
-    // CLI's, student/sandbox.hpp): an endless loop or a crash ends there, not here.
+    // A student's kernel runs only in its confined runner (student/confined_run.hpp): the
+    // module is never opened in this process, and a crash, an endless loop or a hostile
+    // kernel ends there with one sentence, leaving the view as it was.
     const std::string kernelFile = kernelFileOf(p.scenario);
-    if (!kernelFile.empty()) probeLimit_ = probeSeconds(p.scenario, threads);
+    if (!kernelFile.empty()) probeLimit_ = static_cast<int>(std::ceil(5 + 10 * first.seconds()));
     std::shared_ptr<const std::string> kernelText;
     if (!kernelFile.empty())
         if (const std::string* t = sim::loadedKernelSource(kernelFile)) kernelText = std::make_shared<const std::string>(*t);
-    simJob_.start([p, intact, first, twin, cancel, share, threads, kernelFile, kernelText, cli = cli_,
+    simJob_.start([p, intact, first, twin, cancel, share, threads, kernelFile, kernelText,
                    probing = probing_](std::atomic<float>& progress) {
-        if (!kernelFile.empty()) {
-            *probing = true;
-            std::string why = probeKernelRun(cli, kernelFile, p, threads, cancel);
-            *probing = false;
-            if (*cancel) {
-                auto s = std::make_shared<sim::Simulation>();
-                s->cancelled = true;
-                return SimOutcome{p, std::move(s), {}, {}, nullptr};
-            }
-            if (!why.empty()) return SimOutcome{p, std::make_shared<sim::Simulation>(), {}, std::move(why), nullptr};
-        }
         sim::SimOptions o{true, p.schedule, p.scheduleSeed};
         o.threads = threads;
         o.cancel = cancel;
         o.progress = &progress;
         o.progressTo = p.scenario.dropBarriers ? share : 1.0;
-        auto s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, o, first));
+        *probing = !kernelFile.empty();
+        std::shared_ptr<sim::Simulation> s;
+        try {
+            s = std::make_shared<sim::Simulation>(sim::simulate(p.scenario, o, first));
+        } catch (const sim::RunStopped& stopped) {
+            *probing = false;
+            std::string why = stopped.what();
+            if (!why.empty()) why[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(why[0])));
+            if (why.back() != '.') why += '.';
+            return SimOutcome{p, std::make_shared<sim::Simulation>(), {}, std::move(why), nullptr};
+        }
+        *probing = false;
         std::vector<uint8_t> wrong;
         if (p.scenario.dropBarriers && s->error.empty()) {
             // The same run with every barrier in place says which reads went wrong.
@@ -490,7 +494,7 @@ void App::collectJobs()
     try {
         std::optional<SimOutcome> r = simJob_.poll();
         if (r && !r->refused.empty()) {
-            // The guarded child process stopped the student's kernel or saw it crash: the
+            // The sandboxed run stopped the student's kernel or saw it crash: the
             // sentence says which, and the previous simulation stays.
             loaded_.kernelProblem = r->refused;
             view_.notice = r->refused + (loaded_.sim ? " Still showing the previous run." : "");
@@ -856,9 +860,8 @@ void App::drawSimulationControls()
         rows.push_back({"Compiling your kernel " + std::filesystem::path(kernelWatch_.path()).filename().string() + "...",
                         0.0f, buildJob_.seconds(), 0, 0, false, nullptr, nullptr});
     if (simJob_.running() && simJob_.seconds() >= 0.3 && busy_.probing)
-        rows.push_back({"Running your kernel in a guarded child process first (stopped if still running at " +
-                            std::to_string(probeLimit_) + " s)",
-                        0.0f, simJob_.seconds(), 0, 0,
+        rows.push_back({"Running your kernel in its sandbox (stopped if still running at " + std::to_string(probeLimit_) + " s)",
+                        simJob_.progress(), simJob_.seconds(), 0, 0,
                         simJob_.cancelRequested(), [this] { simJob_.cancel(); },
                         "Stop your kernel's run (Esc); the run shown now stays"});
     else if (simJob_.running() && simJob_.seconds() >= 0.3)
@@ -898,7 +901,7 @@ void App::drawSimulationControls()
                 else if (sim::durationWords(left) == sim::durationWords(most)) when = ", about " + sim::durationWords(most) + " left";
                 else when = ", " + sim::durationWords(left) + " to " + sim::durationWords(most) + " left";
             }
-            // Work with no measure of its progress (a compile, the guarded run) shows its time.
+            // Work with no measure of its progress (a compile) shows its time.
             const std::string overlay = !paced && r.estimate <= 0 && done <= 0
                                             ? sim::durationWords(r.elapsed) + " so far"
                                             : std::to_string(static_cast<int>(done * 100)) + "%" + when;

@@ -213,8 +213,7 @@ private:
     /// Set by the simulation's worker while it runs a student's kernel in its guarded child
     /// process (before the simulation itself).
     std::shared_ptr<std::atomic<bool>> probing_ = std::make_shared<std::atomic<bool>>(false);
-    int probeLimit_ = 0;                ///< seconds after which the guarded run stops (probeSeconds)
-    std::string cli_ = cliBesideApp();  ///< tilescope-cli, which runs a student's kernel guarded
+    int probeLimit_ = 0;                ///< seconds after which a student's confined run is stopped
     FileWatch kernelWatch_;             ///< the student's kernel file, for saves
     Job<KernelBuild> buildJob_;         ///< a student's kernel file being built
     bool buildIsReload_ = false;        ///< the running build is of a save (keep the step)

@@ -25,6 +25,9 @@
 #include "headless.hpp"
 #include "student_kernel.hpp"
 #include "view_options.hpp"
+#ifdef TILESCOPE_HAVE_STUDENT
+#include "student/confine.hpp"
+#endif
 
 namespace {
 
@@ -184,7 +187,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     CLI::Option* kernelOpt =
         cli.add_option("--kernel-file", kernelFile,
                        "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution kernel "
-                       "(docs/student-kernels.md), run first in a guarded child process, then stepped through at "
+                       "(docs/student-kernels.md), run in a sandbox (docs/security.md) and stepped through at "
                        "twice its tile; the app compiles and runs it again whenever the file is saved");
     cli.add_option("--width", size.width,
                    "With --kernel-file: a matmul's square Width, a convolution's width (default twice the tile)")
@@ -200,6 +203,15 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
                    "With --kernel-file: the tile (a tiled kernel's must be its TILE_WIDTH; an untiled kernel's block edge)")
         ->check(between(1, 1024))
         ->needs(kernelOpt);
+    cli.add_flag_callback(
+        "--allow-unconfined",
+        [] {
+#ifdef TILESCOPE_HAVE_STUDENT
+            student::allowUnconfined(true);
+#endif
+        },
+        "Run a kernel file even where no sandbox can be made (bubblewrap missing, or no user namespaces): only for a "
+        "file you trust (docs/security.md); TILESCOPE_ALLOW_UNCONFINED=1 does the same");
     cli.add_option("--reload-from", reloadFrom,
                    "Tests, with --kernel-file and --screenshot: once the first run is shown, write this file's text over "
                    "the kernel file (give a scratch copy), as an editor's save does, and take the picture after the "

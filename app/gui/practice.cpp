@@ -7,6 +7,7 @@
 #include <initializer_list>
 
 #include "panels/widgets.hpp"
+#include "sim/engine/loaded_runner.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/teaching/words.hpp"
 #include "state.hpp"
@@ -115,7 +116,12 @@ sim::QuestionGenerator& generator(Practice& p, const Loaded& loaded)
                 const sim::WorkEstimate work = sim::estimateWork(s, o);
                 if (work.seconds() > kMostQuestionSeconds)
                     throw sim::QuestionError("answering it would simulate for about " + sim::durationWords(work.seconds()) + ".");
-                return sim::simulate(s, o, work);
+                try {
+                    return sim::simulate(s, o, work);
+                } catch (const sim::RunStopped& stopped) {
+                    // A student's kernel whose sandboxed run gave no result.
+                    throw sim::QuestionError(std::string("answering it needs a run of your kernel, which stopped: ") + stopped.what() + ".");
+                }
             });
         p.generatorGeneration = loaded.generation;
         // The scenario file's questions the walk from the first step would not reach.

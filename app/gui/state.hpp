@@ -234,7 +234,7 @@ struct Busy {
     std::string timingStage;     ///< "matmul-tiled (2 of 3)"
     bool exporting = false;
     bool compiling = false;      ///< a student's kernel file is being built (after a save or File > Open kernel)
-    bool probing = false;        ///< the simulation runs a student's kernel in its guarded child process first
+    bool probing = false;        ///< the simulation runs a student's kernel in its sandbox (student/confined_run.hpp)
 };
 
 /// Everything a panel gets for one frame.

@@ -1,5 +1,6 @@
 // A student's own kernel file in the app (docs/student-kernels.md, "In the app"): built off
-// the UI thread, probed in a child process before the app runs it, and described in one
+// the UI thread (the compiler in a sandbox), run only in a confined child process
+// (student/confined_run.hpp) whose Simulation comes back to the app, and described in one
 // sentence when it goes wrong. The app watches the file (file_watch.hpp) and calls these
 // again on every save.
 #pragma once
@@ -56,25 +57,6 @@ sim::Preset studentPreset(sim::Preset base, const sim::KernelInfo& k, const Kern
 
 /// The kernel file of scenario `s`'s kernel when that is a student's loaded kernel, else "".
 std::string kernelFileOf(const sim::Scenario& s);
-
-/// tilescope-cli beside the running executable (its folder holds both, built or installed);
-/// "" when there is none.
-std::string cliBesideApp();
-
-/// The sandbox probe: runs `tilescope-cli simulate --kernel-file FILE` on scenario `p` in
-/// a child process, which itself runs the kernel under the CLI's limits (student/sandbox.hpp:
-/// wall time 5 s plus ten times the work estimate, CPU time, memory). Returns "" when the
-/// run ended normally (a fault the simulator caught, such as an access out of bounds, is
-/// normal: the app's own run names it), else one sentence: the kernel ran too long, crashed
-/// (its signal), ran out of memory, or the probe could not be run. `cancel` set stops the
-/// child; `cli` is the CLI's path (cliBesideApp()).
-std::string probeKernelRun(const std::string& cli, const std::string& kernelFile, const sim::Preset& p,
-                           unsigned threads, const std::atomic<bool>* cancel);
-
-/// The wall time, in whole seconds, after which the guarded child process stops a student's
-/// run of scenario `s` (the CLI's: 5 s plus ten times the work estimate of a run without a
-/// trace, rounded up).
-int probeSeconds(const sim::Scenario& s, unsigned threads);
 
 /// The one sentence that says what is wrong with a student's run `s`, as the Code panel and
 /// --print-caption give it: the fault (out-of-bounds access, barrier divergence, with its

@@ -87,6 +87,9 @@ struct KernelInfo {
     int tileK = 0;
     /// The tile `--tile` gives when none is named (the rung's tuned default).
     int defaultTile = 16;
+    /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
+    /// default. Set for a student's kernel from the local arrays its threads declare.
+    size_t stackBytes = 0;
 };
 
 /// Every kernel the simulator and the GPU can run, in the registry's order.

@@ -74,6 +74,7 @@ const KernelInfo* registerLoadedKernel(const LoadedKernelInfo& k)
         l->info.params = std::span<const ParamLimit>(l->params.data(), l->params.size());
     }
     l->info.nColumnMajor = o.nColumnMajor;
+    l->info.stackBytes = o.stackBytes;
     if (!o.tiles.empty()) l->info.defaultTile = o.tiles.front();
     l->info.squareOnly = o.square;
     std::lock_guard<std::mutex> g(lock());

@@ -38,6 +38,8 @@ struct LoadedKernelInfo {
     /// Convolutions: the extent of the kernel's __constant__ mask array (per side in 2D),
     /// the largest Mask_Width it can hold; 0 for MAX_MASK_WIDTH.
     int maskCapacity = 0;
+    /// Bytes of each simulated thread's stack (KernelInfo::stackBytes); 0: the default.
+    size_t stackBytes = 0;
     /// The launch, when the kernel brings its own; empty: the family's default launch.
     LaunchFunction launch;
     /// Family::Array: the problem the file states (its sizes, arrays and reference).

@@ -1,5 +1,6 @@
 // Binders of the kernels loaded at run time (sim/engine/loaded_binding.hpp).
 #include "sim/engine/loaded_binding.hpp"
+#include "sim/engine/loaded_runner.hpp"
 
 #include <map>
 #include <mutex>
@@ -44,5 +45,13 @@ MatmulBinder loadedMatmulBinder(const std::string& name) { return find<MatmulBin
 ConvBinder loadedConvBinder(const std::string& name) { return find<ConvBinder>(name); }
 void setLoadedBinder(const std::string& name, ArrayBinder binder) { set(name, std::move(binder)); }
 ArrayBinder loadedArrayBinder(const std::string& name) { return find<ArrayBinder>(name); }
+
+void setLoadedRunner(const std::string& name, LoadedRunner runner)
+{
+    std::lock_guard<std::mutex> g(lock());
+    if (runner) binders<LoadedRunner>()[name] = std::move(runner);
+    else binders<LoadedRunner>().erase(name);
+}
+LoadedRunner loadedRunner(const std::string& name) { return find<LoadedRunner>(name); }
 
 }  // namespace ts::sim

@@ -14,6 +14,11 @@
 #include <sstream>
 #include <utility>
 
+#if !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
@@ -267,19 +272,21 @@ inline void asanFreeFakeStack(void*& dead, [[maybe_unused]] const StackSpan& own
 }
 
 /// Fiber stacks, reused from block to block (a launch creates one fiber per thread).
+/// Natively each stack is mapped on its own with an inaccessible guard page below it, so a
+/// thread that outgrows its stack (a local array larger than the stack was sized for)
+/// faults at once instead of overwriting the memory next to it.
 class StackPool {
 public:
     explicit StackPool(size_t size) : size_(size) {}
     ~StackPool()
     {
-        for (void* p : free_) std::free(p);
+        for (void* p : free_) release(p);
     }
     ctx::stack_context allocate()
     {
         void* p;
         if (free_.empty()) {
-            p = std::malloc(size_);
-            if (!p) throw std::bad_alloc();
+            p = obtain();
         } else {
             p = free_.back();
             free_.pop_back();
@@ -303,6 +310,40 @@ public:
     }
 
 private:
+#if defined(__EMSCRIPTEN__)
+    void* obtain()
+    {
+        void* p = std::malloc(size_);
+        if (!p) throw std::bad_alloc();
+        return p;
+    }
+    void release(void* p) { std::free(p); }
+#else
+    static size_t page()
+    {
+        static const size_t bytes = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        return bytes;
+    }
+    /// The usable stack rounded up to whole pages, with one guard page below it.
+    size_t mapped() const { return (size_ + page() - 1) / page() * page() + page(); }
+    void* obtain()
+    {
+        const size_t bytes = mapped();
+        void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED) throw std::bad_alloc();
+        if (mprotect(base, page(), PROT_NONE) != 0) {
+            munmap(base, bytes);
+            throw std::bad_alloc();
+        }
+        // The stack is the top size_ bytes of the mapping.
+        return static_cast<char*>(base) + bytes - size_;
+    }
+    void release(void* p)
+    {
+        const size_t bytes = mapped();
+        munmap(static_cast<char*>(p) + size_ - bytes, bytes);
+    }
+#endif
     size_t size_;
     size_t next_ = 0;
     std::vector<void*> free_;
@@ -476,7 +517,7 @@ private:
     const LaunchConfig& cfg_;
     const ThreadBody& body_;
     const unsigned nThreads_;
-    StackPool pool_{kStackBytes};
+    StackPool pool_;
     std::vector<ThreadContext> threads_;
     std::vector<FiberState> fibers_;
     std::vector<SharedAllocation> shared_;
@@ -486,7 +527,7 @@ private:
 
 BlockRunner::BlockRunner(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
     : m_(m), cfg_(cfg), body_(body), nThreads_(static_cast<unsigned>(cfg.block.count())),
-      threads_(nThreads_), fibers_(nThreads_), sharedLoadsBefore_(kNoArray, 0)
+      pool_(cfg.stackBytes ? cfg.stackBytes : kStackBytes), threads_(nThreads_), fibers_(nThreads_), sharedLoadsBefore_(kNoArray, 0)
 {
     shared_.reserve(16);
     run_.m = &m;

@@ -27,6 +27,10 @@ struct LaunchConfig {
     /// block order; 0 means one per core (hardwareThreads()); N > 1 at most N (fewer when
     /// the grid has fewer blocks). The results are the same whatever the number.
     unsigned threads = 1;
+    /// Bytes of each simulated thread's fiber stack; 0: kFiberStackBytes (sim/engine/fiber.hpp).
+    /// A student's kernel with large per-thread local arrays asks for more
+    /// (KernelInfo::stackBytes).
+    size_t stackBytes = 0;
 };
 
 /// The simulated body of one thread, bound to the arrays and counters of one Machine.

@@ -1,4 +1,5 @@
 #include "sim/engine/simulate.hpp"
+#include "sim/engine/loaded_runner.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -111,6 +112,7 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     WarpMemory warpMemory;
     if (opt.memoryModel) m.memory = &warpMemory;
     cfg.threads = workers;
+    if (const KernelInfo* info = s.kernelInfo()) cfg.stackBytes = info->stackBytes;
     // Before each simulated thread starts: report the share of threads started, and stop
     // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
     // Worker threads count together; the reports go through a lock that keeps the last
@@ -185,6 +187,8 @@ Simulation simulate(const Scenario& s, const SimOptions& opt)
 
 Simulation simulate(const Scenario& s, const SimOptions& opt, const WorkEstimate& work)
 {
+    // A student's kernel whose module lives in a confined child process runs there.
+    if (const LoadedRunner runner = loadedRunner(s.kernel)) return runner(s, opt, work);
     Simulation sim;
     try {
         simulateInto(sim, s, opt, work);

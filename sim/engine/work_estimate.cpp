@@ -283,7 +283,8 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
     // (uint32_t) per element of M, N and P; the totals of every block; one block's stacks.
     e.dataBytes = 4 * (elemM + elemN + 2 * elemP);
     e.counterBytes = 8 * (elemM + elemN + elemP) + kTotalsBytes * e.blocks;
-    e.stackBytes = kStackBytes * perBlock;
+    const KernelInfo* stackOwner = s.kernelInfo();
+    e.stackBytes = (stackOwner && stackOwner->stackBytes ? stackOwner->stackBytes : kStackBytes) * perBlock;
     e.baseBytes = kBaseBytes;
     if (opt.trace) {
         e.tracedEvents = blockEvents;

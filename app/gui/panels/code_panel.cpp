@@ -613,7 +613,7 @@ private:
 }  // namespace
 
 /// A student's kernel file: the errors of its last build, why its last run was not shown
-/// (the guarded child process stopped it), and what is wrong with the run shown, each in
+/// (its sandboxed run stopped it), and what is wrong with the run shown, each in
 /// the error colour above the listing. Returns whether it said anything.
 bool studentNotes(Frame& f, const sim::Simulation* s)
 {
@@ -647,7 +647,7 @@ void CodePanel::draw(Frame& f)
         const sim::KernelInfo* info = s ? s->scenario.kernelInfo() : nullptr;
         if (!s || !info) {
             if (!studentNotes(f, nullptr))
-                ImGui::TextUnformatted(f.busy.probing      ? "Running your kernel in a guarded child process first..."
+                ImGui::TextUnformatted(f.busy.probing      ? "Running your kernel in its sandbox..."
                                        : f.busy.compiling  ? "Compiling your kernel..."
                                        : f.busy.simulating ? "Simulating..."
                                                            : "No kernel loaded.");

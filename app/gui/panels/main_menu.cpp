@@ -117,7 +117,7 @@ void openKernelDialog(Frame& f)
     if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
     const float em = ImGui::GetFontSize();
     ImGui::TextUnformatted("Your own kernel: a plain CUDA file with one __global__ kernel (docs/student-kernels.md).\n"
-                           "TileScope compiles it, runs it in a guarded child process, then steps through it,\n"
+                           "TileScope compiles it, runs it in a sandbox, then steps through it,\n"
                            "and compiles and runs it again whenever you save it in your editor.");
     ImGui::SetNextItemWidth(em * 30);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -173,7 +173,7 @@ void drawMainMenu(Frame& f)
             if (ImGui::MenuItem("Open scenario...", "Ctrl+O")) v.showOpen = true;
             if (ImGui::MenuItem("Open kernel...", "Ctrl+K", false, kStartsProcesses)) v.showOpenKernel = true;
             if (kStartsProcesses)
-                tooltip("Your own CUDA kernel file: compiled, run in a guarded child process, stepped through, and run "
+                tooltip("Your own CUDA kernel file: compiled, run in a sandbox, stepped through, and run "
                         "again whenever you save it in your editor.");
             else
                 disabledTooltip("Not in the browser: your own kernel is compiled by a C++ compiler and run in a "
