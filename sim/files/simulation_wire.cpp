@@ -992,6 +992,24 @@ std::vector<AccessSite> accessSitesOf(const json& v, const std::vector<ArrayInfo
     return sites;
 }
 
+/// About the size of s's message: its byte strings and texts, and room for the rest.
+size_t messageBytes(const Simulation& s)
+{
+    size_t n = 4096 + s.error.size() + 4 * (s.M.size() + s.N.size() + s.P.size() + s.reference.size());
+    n += wire::kTotalsBytes * (s.counters.perBlock.size() + 1);
+    for (const auto* lists : {&s.counters.elementLoads, &s.counters.elementStores, &s.counters.elementWriters})
+        for (const std::vector<uint32_t>& v : *lists) n += 9 + 4 * v.size();
+    for (const std::vector<ArrayInfo>* arrays : {&s.arrays, &s.trace.arrays})
+        for (const ArrayInfo& a : *arrays) n += 64 + a.name.size();
+    const Trace& t = s.trace;
+    n += wire::kEventBytes * t.events.size() + wire::kOutputBytes * t.outputs.size();
+    for (const Step& st : t.steps) n += wire::kStepBytes + 9 + st.label.size();
+    const HazardLog& h = s.hazards;
+    n += wire::kHazardBytes * h.traced.size() + wire::kHazardSiteBytes * h.sites.size() +
+         wire::kUninitialisedSiteBytes * h.uninitialisedSites.size() + wire::kAccessSiteBytes * s.accessSites.size();
+    return n;
+}
+
 }  // namespace
 
 std::string encodeSimulation(const Simulation& s)
@@ -1022,6 +1040,7 @@ std::string encodeSimulation(const Simulation& s)
         {"cancelled", s.cancelled},
     };
     std::string out;
+    out.reserve(messageBytes(s));   // one allocation: the byte strings are most of the message
     json::to_cbor(message, out);
     return out;
 }
