@@ -37,11 +37,11 @@ std::vector<Seed> makeSeeds()
 {
     using namespace ts::sim;
     std::vector<Seed> seeds;
-    Scenario dropped = matmulScenario("matmul-tiled", 3, 3, 3, 2, {1, 1, 0}, 3);
+    Scenario dropped = matmulScenario("matmul-tiled", 3, 2, 3, 2, {1, 1, 0}, 3);
     dropped.dropBarriers = 1;   // hazards and stale reads in the trace
     seeds.push_back({"matmul-tiled-dropped-barrier.cbor", dropped});
     seeds.push_back({"conv1d-tiled.cbor", convScenario("conv1d-tiled", 1, 7, 4, 3, {1, 0, 0}, 5)});
-    seeds.push_back({"conv2d-tiled.cbor", convScenario("conv2d-tiled", 3, 3, 2, 3, {1, 0, 0}, 6)});
+    seeds.push_back({"conv2d-basic.cbor", convScenario("conv2d-basic", 2, 3, 2, 3, {1, 0, 0}, 6)});
     seeds.push_back({"matmul-naive-untraced.cbor", matmulScenario("matmul-naive", 5, 3, 4, 2, {0, 0, 0}, 7), false});
     seeds.push_back({"matmul-tiled-cancelled.cbor", matmulScenario("matmul-tiled", 4, 4, 4, 2, {0, 0, 0}, 8), true, true});
     for (Seed& s : seeds) validate(s.scenario);   // resolves the kernel (Scenario::info)
