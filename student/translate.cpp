@@ -4,6 +4,8 @@
 
 #include <clang-c/Index.h>
 
+#include "student/scan.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -22,8 +24,10 @@ constexpr const char* kMainPath = "/tilescope/student.cu";
 constexpr const char* kPreludePath = "/tilescope/cuda_prelude.h";
 
 /// What a CUDA file may use without including anything: the qualifiers (as annotations the
-/// tree keeps), the built-in index variables and __syncthreads(). Everything else CUDA has is
-/// left undeclared, so using it is a C++ error that unsupported() turns into a sentence.
+/// tree keeps), the built-in index variables, __syncthreads(), float4 and the math functions
+/// of allowedFunctions() with CUDA's overloads (student/cuda_math.hpp defines the same set
+/// for the module). Everything else CUDA has is left undeclared, so using it is a C++ error
+/// that unsupportedName() turns into a sentence (the scan refuses most of it before).
 constexpr const char* kPrelude = R"(#define __global__ __attribute__((annotate("ts:global")))
 #define __device__ __attribute__((annotate("ts:device")))
 #define __host__ __attribute__((annotate("ts:host")))
@@ -32,6 +36,7 @@ constexpr const char* kPrelude = R"(#define __global__ __attribute__((annotate("
 #define __forceinline__ inline
 #define __noinline__
 #define __restrict__ __restrict
+#define __launch_bounds__(...) __attribute__((annotate("ts:launch_bounds")))
 struct uint3 { unsigned int x, y, z; };
 struct dim3 { unsigned int x, y, z; };
 extern const uint3 threadIdx;
@@ -41,24 +46,23 @@ extern const dim3 gridDim;
 void __syncthreads();
 struct float4 { float x, y, z, w; };
 float4 make_float4(float x, float y, float z, float w);
+float ceilf(float); float floorf(float); float truncf(float); float roundf(float); float fabsf(float);
+float ceil(float); double ceil(double); float floor(float); double floor(double);
+float trunc(float); double trunc(double); float round(float); double round(double);
+float fabs(float); double fabs(double);
+float fminf(float, float); float fmaxf(float, float);
+float fmin(float, float); double fmin(double, double); float fmax(float, float); double fmax(double, double);
+float sqrtf(float); float sqrt(float); double sqrt(double);
+float fmaf(float, float, float); float fma(float, float, float); double fma(double, double, double);
+int min(int, int); unsigned int min(unsigned int, unsigned int); unsigned int min(int, unsigned int);
+unsigned int min(unsigned int, int); long long min(long long, long long);
+unsigned long long min(unsigned long long, unsigned long long); float min(float, float);
+double min(double, double); double min(float, double); double min(double, float);
+int max(int, int); unsigned int max(unsigned int, unsigned int); unsigned int max(int, unsigned int);
+unsigned int max(unsigned int, int); long long max(long long, long long);
+unsigned long long max(unsigned long long, unsigned long long); float max(float, float);
+double max(double, double); double max(float, double); double max(double, float);
 )";
-
-/// The CUDA names a student may reach for that TileScope does not model, and why.
-std::string unsupported(const std::string& name)
-{
-    if (name.rfind("atomic", 0) == 0)
-        return name + " is not supported: atomic operations are outside what TileScope simulates (PMPP ch. 3-7 kernels need none)";
-    if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name == "__any_sync" ||
-        name == "__all_sync" || name == "__syncwarp" || name == "__activemask")
-        return name + " is not supported: warp intrinsics are outside what TileScope simulates";
-    if (name == "printf")
-        return "printf is not supported: the Threads and Code panels show every value a thread loads, stores and computes";
-    if (name == "malloc" || name == "free")
-        return name + " is not supported: a kernel here uses only its parameters, registers and __shared__ arrays";
-    if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
-        return name + " is not supported: use __syncthreads()";
-    return "";
-}
 
 std::string str(CXString s)
 {
@@ -265,6 +269,13 @@ public:
 
     std::vector<Edit> edits;
 
+    /// The line breaks of the student's text in [begin, end): what replaces a span so that no
+    /// line moves.
+    std::string lineBreaksOf(unsigned begin, unsigned end) const
+    {
+        return std::string(static_cast<size_t>(std::count(src_.begin() + begin, src_.begin() + end, '\n')), '\n');
+    }
+
 private:
     void macro(CXCursor c)
     {
@@ -292,16 +303,21 @@ private:
         if (clang_getCursorResultType(fn).kind != CXType_Void)
             error(at, "kernel " + out_.kernelName + " must return void, as every __global__ function does");
         // `__global__` (a macro expansion at the start of the declaration) becomes the
-        // template head; it is the annotation's extent.
+        // template head; it is the annotation's extent. `__launch_bounds__(...)` says nothing
+        // to the simulator and leaves the text (its line breaks stay).
         clang_visitChildren(
             fn,
             [](CXCursor child, CXCursor, CXClientData d) {
                 auto* self = static_cast<Translator*>(d);
                 if (clang_getCursorKind(child) == CXCursor_AnnotateAttr) {
+                    const std::string what = str(clang_getCursorSpelling(child));
                     const CXSourceRange r = clang_getCursorExtent(child);
                     const Pos b = expansion(clang_getRangeStart(r)), e = expansion(clang_getRangeEnd(r));
-                    if (b.inMain && e.inMain && e.offset > b.offset)
+                    if (!b.inMain || !e.inMain || e.offset <= b.offset) return CXChildVisit_Continue;
+                    if (what == "ts:global")
                         self->edits.push_back(Edit{b.offset, e.offset, "template <class TsContext> TS_DEVICE"});
+                    else if (what == "ts:launch_bounds")
+                        self->edits.push_back(Edit{b.offset, e.offset, self->lineBreaksOf(b.offset, e.offset)});
                 }
                 return CXChildVisit_Continue;
             },
@@ -500,8 +516,19 @@ private:
             if (clang_Cursor_getStorageClass(c) == CX_SC_Static)
                 error(at, "static variable " + str(clang_getCursorSpelling(c)) +
                               " is not supported: each thread's variables are its own registers");
+            else if (clang_Cursor_getStorageClass(c) == CX_SC_Extern)
+                error(at, "extern variable " + str(clang_getCursorSpelling(c)) +
+                              " is not supported: a kernel file declares nothing that lives outside it");
+            else
+                local(c, at);
             break;
         }
+        case CXCursor_FunctionDecl:
+            // `int system(const char*);` inside a function: nothing it could name may be called.
+            error(at, "a function declared inside " + functionName_ + " (" + str(clang_getCursorSpelling(c)) +
+                          ") is refused: a kernel calls only the __device__ functions its file defines and the "
+                          "allowed functions");
+            return CXChildVisit_Continue;
         case CXCursor_DeclRefExpr: {
             const CXCursor ref = clang_getCursorReferenced(c);
             const std::string name = str(clang_getCursorSpelling(ref));
@@ -525,7 +552,12 @@ private:
         case CXCursor_CallExpr: {
             if (vectorStore(c)) break;   // a float4 assigned: the copy-assignment operator's call
             const CXCursor ref = clang_getCursorReferenced(c);
-            if (clang_Cursor_isNull(ref)) break;
+            if (clang_Cursor_isNull(ref)) {
+                // The scan's second line: what is called is not a named function.
+                error(at, "a call through a pointer or an expression is refused: call a __device__ function of this "
+                          "file, or an allowed function, by its name");
+                break;
+            }
             if (str(clang_getCursorSpelling(ref)) == "make_float4" && !spelling(clang_getCursorLocation(ref)).inMain) {
                 makeFloat4(c, at);
                 break;
@@ -543,6 +575,13 @@ private:
                     call(c, at, str(clang_getCursorSpelling(ref)));
                     break;
                 }
+            if (!calleeAllowed(ref)) {
+                const std::string name = str(clang_getCursorSpelling(ref));
+                const std::string why = unsupportedName(name);
+                error(at, !why.empty() ? why
+                                       : name + " is neither a __device__ function of this file nor one of the functions a "
+                                                "kernel may call (docs/student-kernels.md lists them)");
+            }
             break;
         }
         case CXCursor_ConditionalOperator:
@@ -575,6 +614,55 @@ private:
             break;
         }
         return CXChildVisit_Recurse;
+    }
+
+    /// Whether a kernel may call `ref` (the scan refuses the rest before the parse; this is
+    /// its second line): a function of allowedFunctions() declared by the prelude, a member
+    /// of the prelude's structs (float4's copy), or a __device__ function of the file
+    /// defined with its body.
+    static bool calleeAllowed(CXCursor ref)
+    {
+        const CXCursorKind k = clang_getCursorKind(ref);
+        const Pos where = spelling(clang_getCursorLocation(ref));
+        if (k == CXCursor_FunctionDecl) {
+            const std::string name = str(clang_getCursorSpelling(ref));
+            if (!where.inMain) {
+                const std::vector<std::string>& allowed = allowedFunctions();
+                return inPrelude(ref) && std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+            }
+            return annotation(ref) == "ts:device" && !clang_Cursor_isNull(clang_getCursorDefinition(ref));
+        }
+        if (k == CXCursor_Constructor || k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction ||
+            k == CXCursor_Destructor)
+            return inPrelude(clang_getCursorSemanticParent(ref));
+        return false;
+    }
+    static bool inPrelude(CXCursor c)
+    {
+        CXFile f = nullptr;
+        clang_getSpellingLocation(clang_getCursorLocation(c), &f, nullptr, nullptr, nullptr);
+        return f && str(clang_getFileName(f)) == kPreludePath;
+    }
+
+    /// A local variable of the kernel or a helper: an array of registers is one of the
+    /// thread's local arrays (Translation::locals), its size from the front end.
+    void local(CXCursor v, const Pos& at)
+    {
+        const CXType t = clang_getCanonicalType(clang_getCursorType(v));
+        const std::string name = str(clang_getCursorSpelling(v));
+        if (t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray || t.kind == CXType_IncompleteArray) {
+            error(at, "local array " + name + " has no constant size: a thread's arrays are sized when the kernel is "
+                                              "compiled, as CUDA's are");
+            return;
+        }
+        if (t.kind != CXType_ConstantArray) return;
+        const long long bytes = clang_Type_getSizeOf(t);
+        if (bytes < 0) {
+            error(at, "the size of local array " + name + " cannot be known");
+            return;
+        }
+        out_.locals.push_back(LocalArray{name, static_cast<uint64_t>(bytes), at.line});
+        out_.localBytes += static_cast<uint64_t>(bytes);
     }
 
     void shared(CXCursor v, const Pos& at)
@@ -1153,6 +1241,14 @@ private:
 Translation translateCuda(const std::string& source, const std::string& /*fileName: messages carry lines only*/)
 {
     Translation out;
+    // Nothing of a file the scan refuses is preprocessed or parsed.
+    out.errors = scanKernelFile(source);
+    if (!out.errors.empty()) {
+        std::stable_sort(out.errors.begin(), out.errors.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+        });
+        return out;
+    }
     std::unique_ptr<void, void (*)(CXIndex)> index(clang_createIndex(0, 0), clang_disposeIndex);
     if (!index) throw std::runtime_error("libclang could not start (clang_createIndex failed)");
     CXUnsavedFile files[2] = {{kMainPath, source.data(), static_cast<unsigned long>(source.size())},
@@ -1179,7 +1275,7 @@ Translation translateCuda(const std::string& source, const std::string& /*fileNa
             const std::string undeclared = "use of undeclared identifier '";
             if (message.rfind(undeclared, 0) == 0) {
                 const std::string name = message.substr(undeclared.size(), message.find('\'', undeclared.size()) - undeclared.size());
-                const std::string why = unsupported(name);
+                const std::string why = unsupportedName(name);
                 if (!why.empty()) message = why;
             }
             if (message.find("file not found") != std::string::npos)

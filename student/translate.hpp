@@ -14,6 +14,7 @@
 // after a small prelude that declares the CUDA names it may use, and every edit is placed
 // from the syntax tree, never by matching C++ text.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ struct SharedArray {
     unsigned line = 0;
 };
 
+/// A local array of one thread (registers, or local memory on the GPU): its name, its size
+/// in bytes as the front end lays it out, and the line it is declared on.
+struct LocalArray {
+    std::string name;
+    uint64_t bytes = 0;
+    unsigned line = 0;
+};
+
 /// What translateCuda() makes of a file.
 struct Translation {
     /// The kernel in the single-source form: a function template
@@ -61,6 +70,12 @@ struct Translation {
     std::vector<std::pair<std::string, long long>> defines;
     /// Lines of the __syncthreads() calls, in the order they appear.
     std::vector<unsigned> barrierLines;
+    /// Every local variable of array type in the kernel and its __device__ helpers, in the
+    /// order the front end meets them.
+    std::vector<LocalArray> locals;
+    /// The sum of their bytes: a bound of one thread's local arrays, as if every helper's
+    /// were live at once (the simulator sizes a thread's stack from it).
+    uint64_t localBytes = 0;
     /// Compile errors and unsupported constructs, each with its line; the translation is
     /// usable only when this is empty.
     std::vector<Diagnostic> errors;
@@ -71,16 +86,21 @@ struct Translation {
 };
 
 /// Translates the student's CUDA `source`, read from `fileName` (used in messages only).
-/// Accepts one __global__ kernel with float pointer and int parameters, __shared__ float
+/// First scanKernelFile() (student/scan.hpp) looks at its tokens: what it refuses is
+/// returned, by line, and nothing of the file is preprocessed or parsed. Then it
+/// accepts one __global__ kernel with float pointer and int parameters, __shared__ float
 /// arrays of constant size (1D or 2D), one __constant__ float array (the convolution mask),
 /// __device__ helper functions defined before the kernel, the CUDA built-in index
 /// variables, __syncthreads(), loops, branches, integer #defines and 128-bit accesses
 /// through float4 (`*reinterpret_cast<const float4*>(&M[i])`, which become the context's
 /// ldg4 / lds4 / stg4 / sts4). A multiply-add of float registers (`acc += a * b`) becomes
-/// the context's fmaf, as nvcc contracts it into an FFMA. Anything else it finds
-/// (a second kernel, host code, dynamic shared memory, atomics, warp intrinsics, printf,
-/// recursion, C++ errors) is an error naming its line. Never throws for
-/// a bad file; throws std::runtime_error only when libclang itself cannot start.
+/// the context's fmaf, as nvcc contracts it into an FFMA. The math functions of
+/// allowedFunctions() are declared with CUDA's overloads (student/cuda_math.hpp gives the
+/// module the same). Anything else it finds (a second kernel, host code, dynamic shared
+/// memory, atomics, warp intrinsics, printf, recursion, a call of a function that is neither
+/// allowed nor a __device__ function of the file, a function declared inside a function,
+/// C++ errors) is an error naming its line. Never throws for a bad file; throws
+/// std::runtime_error only when libclang itself cannot start.
 Translation translateCuda(const std::string& source, const std::string& fileName);
 
 /// `file:line:col: error: message`, as compilers print it (no line or column when 0).

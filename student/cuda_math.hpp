@@ -1,0 +1,78 @@
+// The math functions a student's kernel may call (student/scan.hpp, allowedFunctions()), as
+// its module sees them: inside namespace ts_student, where the translated kernel lives
+// (student/module.cpp wraps it so), with CUDA's overloads. Each gives the bits CUDA's does:
+// an exact operation (ceil, floor, trunc, round, fabs, fmin, fmax, min, max) or a correctly
+// rounded one (sqrt, fma); the functions the CPU and the GPU round differently (expf, sinf,
+// ...) are not here, and a kernel file that calls one is refused.
+//
+// CUDA's C++ overloads are kept: `ceil(x)` of a float is the float ceil (a float result, as
+// PMPP Fig. 5.13's `ceil(Width/(float)TILE_WIDTH)`), `min` and `max` of floats are fminf and
+// fmaxf, of ints and unsigned ints the integer ones (an int and an unsigned int compare as
+// unsigned, as CUDA's do). The front end's prelude (student/translate.cpp) declares the
+// same set, so that a call resolves to the same overload when the file is parsed and when
+// its module is built. The simulator's memory references convert to float, so `fabsf(M[i])`
+// loads M[i] once and works on its value.
+#pragma once
+#include <cmath>
+
+#include "sim/engine/fma.hpp"
+
+namespace ts_student {
+
+// Exact: a float that is an integer value, or the sign bit cleared.
+inline float ceilf(float x) { return std::ceil(x); }
+inline float floorf(float x) { return std::floor(x); }
+inline float truncf(float x) { return std::trunc(x); }
+inline float roundf(float x) { return std::round(x); }   // halfway cases away from zero, as CUDA's
+inline float fabsf(float x) { return std::fabs(x); }
+inline float ceil(float x) { return std::ceil(x); }
+inline double ceil(double x) { return std::ceil(x); }
+inline float floor(float x) { return std::floor(x); }
+inline double floor(double x) { return std::floor(x); }
+inline float trunc(float x) { return std::trunc(x); }
+inline double trunc(double x) { return std::trunc(x); }
+inline float round(float x) { return std::round(x); }
+inline double round(double x) { return std::round(x); }
+inline float fabs(float x) { return std::fabs(x); }
+inline double fabs(double x) { return std::fabs(x); }
+
+// Exact: one of the two operands (a NaN gives the other).
+inline float fminf(float a, float b) { return std::fmin(a, b); }
+inline float fmaxf(float a, float b) { return std::fmax(a, b); }
+inline float fmin(float a, float b) { return std::fmin(a, b); }
+inline double fmin(double a, double b) { return std::fmin(a, b); }
+inline float fmax(float a, float b) { return std::fmax(a, b); }
+inline double fmax(double a, double b) { return std::fmax(a, b); }
+
+// Correctly rounded on both: IEEE 754's square root and fused multiply-add.
+inline float sqrtf(float x) { return std::sqrt(x); }
+inline float sqrt(float x) { return std::sqrt(x); }
+inline double sqrt(double x) { return std::sqrt(x); }
+inline float fmaf(float a, float b, float c) { return ts::sim::fusedMultiplyAdd(a, b, c); }
+inline float fma(float a, float b, float c) { return ts::sim::fusedMultiplyAdd(a, b, c); }
+inline double fma(double a, double b, double c) { return std::fma(a, b, c); }
+
+// CUDA's min and max: integers compared as their types (a signed and an unsigned operand as
+// unsigned), floating point as fmin and fmax.
+inline int min(int a, int b) { return a < b ? a : b; }
+inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned int>(a), b); }
+inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned int>(b)); }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double min(float a, double b) { return std::fmin(static_cast<double>(a), b); }
+inline double min(double a, float b) { return std::fmin(a, static_cast<double>(b)); }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned int>(a), b); }
+inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned int>(b)); }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline double max(float a, double b) { return std::fmax(static_cast<double>(a), b); }
+inline double max(double a, float b) { return std::fmax(a, static_cast<double>(b)); }
+
+}  // namespace ts_student
