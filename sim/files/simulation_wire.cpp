@@ -839,7 +839,7 @@ void readTrace(const json& v, Simulation& s)
     Trace& t = s.trace;
     t.block = uint3Of(m.at("block"), "the trace's block");
     t.blockDim = dimOf(m.at("blockDim"), "the trace's blockDim");
-    t.arrays = arraysOf(m.at("arrays"), "the trace's arrays", "the trace's array", size_t{1} << 40);
+    t.arrays = arraysOf(m.at("arrays"), "the trace's arrays", "the trace's array", std::numeric_limits<size_t>::max());
     size_t events = 0, steps = 0, outputs = 0;
     const Bytes& eventBytes = recordsOf(m.at("events"), "the trace's events", wire::kEventBytes, events);
     const Bytes& stepBytes = recordsOf(m.at("steps"), "the trace's steps", wire::kStepBytes, steps);
