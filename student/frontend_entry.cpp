@@ -1,0 +1,28 @@
+// The one symbol libtilescope-frontend.so exports (student/frontend_abi.hpp): the table of
+// libclang's front-end functions. Everything else in the library is built with hidden
+// visibility, so its translateCuda() never meets the loader's function of the same name in
+// the executable (which exports its own symbols for the student's module).
+#include "student/frontend_abi.hpp"
+
+namespace {
+
+const ts::student::frontend::Table kTable = {
+    ts::student::frontend::kInterfaceVersion,
+    ts::student::frontend::kTranslationSize,
+    ts::student::frontend::kDiagnosticSize,
+    ts::student::frontend::kScanLimitsSize,
+    &ts::student::translateCuda,
+#ifdef TILESCOPE_FRONTEND_HAS_SCAN
+    &ts::student::scanKernelFile,
+    &ts::student::allowedFunctions,
+    &ts::student::unsupportedName,
+#endif
+};
+
+}  // namespace
+
+/// The front end's table, for the loader (student/frontend_loader.cpp) to check and call.
+extern "C" __attribute__((visibility("default"))) const ts::student::frontend::Table* tilescope_frontend_table_v1()
+{
+    return &kTable;
+}
