@@ -577,6 +577,23 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         }
     }
 
+    // A block's statically declared __shared__ arrays may take at most 48 KiB, as nvcc
+    // allows (more needs dynamic shared memory and an opt-in): refused on the array that
+    // passes it.
+    {
+        constexpr unsigned long long kStaticSharedBytes = 48 * 1024;
+        unsigned long long bytes = 0;
+        for (const SharedArray& a : t.shared) {
+            unsigned long long elements = 1;
+            for (long long e : a.extents) elements *= static_cast<unsigned long long>(std::max<long long>(e, 0));
+            bytes += 4 * elements;
+            if (bytes > kStaticSharedBytes) {
+                r.errors.push_back(Diagnostic{a.line, 0, "with __shared__ " + a.name + " the block declares " + std::to_string(bytes) +
+                                                             " bytes of shared memory, more than the 49152 (48 KiB) a CUDA block may declare statically"});
+                return r;
+            }
+        }
+    }
     // Each simulated thread runs on a stack of its own, sized from its local arrays
     // (stackBytesFor); past CUDA's own limit a file is refused, naming the largest array.
     if (t.localBytes > kMaxLocalBytesPerThread) {

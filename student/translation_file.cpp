@@ -58,6 +58,9 @@ std::string saveTranslation(const Translation& t, const std::string& source, con
     j["defines"] = json::array();
     for (const auto& [name, value] : t.defines) j["defines"].push_back({{"name", name}, {"value", value}});
     j["barrier_lines"] = t.barrierLines;
+    j["locals"] = json::array();
+    for (const LocalArray& a : t.locals) j["locals"].push_back({{"name", a.name}, {"bytes", a.bytes}, {"line", a.line}});
+    j["local_bytes"] = t.localBytes;
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return "cannot create the folder " + dir + ": " + ec.message();
@@ -119,6 +122,11 @@ std::optional<Translation> loadTranslation(const std::string& source, const std:
         for (const json& d : j.at("defines"))
             t.defines.emplace_back(d.at("name").get<std::string>(), d.at("value").get<long long>());
         t.barrierLines = j.at("barrier_lines").get<std::vector<unsigned>>();
+        // The local arrays (a fiber stack's size): absent from translations saved before them.
+        if (j.contains("locals"))
+            for (const json& a : j.at("locals"))
+                t.locals.push_back(LocalArray{a.at("name").get<std::string>(), a.at("bytes").get<uint64_t>(), a.at("line").get<unsigned>()});
+        if (j.contains("local_bytes")) t.localBytes = j.at("local_bytes").get<uint64_t>();
         return t;
     } catch (const json::exception& e) {
         error = "the saved translation " + path + " is malformed: " + e.what();
