@@ -1063,6 +1063,7 @@ Simulation decodeSimulation(std::string_view bytes, const Scenario& scenario, si
     Simulation s;
     checkScenario(top.at("scenario"), scenario);
     s.scenario = scenario;
+    s.scenario.info = scenario.kernelInfo();   // resolved, as simulate() leaves it
     s.grid = dimOf(top.at("grid"), "the grid");
     s.block = dimOf(top.at("block"), "the block");
     checkLaunch(s.grid, s.block, scenario);

@@ -82,12 +82,13 @@ inline constexpr size_t kMaxDepth = 8;
 /// Simulation) as one message of the format above. Never throws but std::bad_alloc.
 std::string encodeSimulation(const Simulation& s);
 
-/// Decodes a message of encodeSimulation(). `scenario` is the scenario the caller asked for: the
-/// decoded Simulation carries it (with its resolved info) and the message's own copy must match
-/// it (kernel, j, k, l, height, width, maskWidth, tile, seed, block, dropBarriers) or the message
-/// is refused. Throws WireError for anything malformed; never crashes, never allocates more than
+/// Decodes a message of encodeSimulation(). `scenario` is the scenario the caller asked for:
+/// the decoded Simulation carries it, its kernel resolved (info = scenario.kernelInfo(), as
+/// simulate() leaves it), and the message's own copy must match it (kernel, j, k, l, height,
+/// width, maskWidth, tile, seed, block, dropBarriers) or the message is refused. Throws
+/// WireError for anything malformed; never crashes, never allocates more than
 /// `maxBytes`-proportional memory, for any input (it comes from a process that ran untrusted
-/// code). A Simulation it returns re-encodes to the same bytes.
+/// code). What it returns for a message of encodeSimulation() encodes to the same bytes again.
 ///
 /// What is checked, beyond the CBOR itself (well formed, nothing after it, nesting at most
 /// wire::kMaxDepth, no CBOR tags) and the message's size (at most `maxBytes`):

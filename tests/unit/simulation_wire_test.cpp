@@ -329,6 +329,11 @@ TEST(SimulationWire, Conv2dTiledComesBackWhole)
     ASSERT_EQ(r.arrays.at(0).space, sim::Space::Constant);
     ASSERT_FALSE(r.trace.events.empty());
     EXPECT_EQ(difference(r, roundTrip(r)), "");
+    // A scenario never validated: the decoded one has its kernel resolved all the same.
+    sim::Scenario plain = r.scenario;
+    plain.info = nullptr;
+    ASSERT_NE(r.scenario.info, nullptr);
+    EXPECT_EQ(sim::decodeSimulation(sim::encodeSimulation(r), plain).scenario.info, r.scenario.info);
 }
 
 TEST(SimulationWire, ARaggedSizeWithAFaultComesBackWhole)
