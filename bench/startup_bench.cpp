@@ -1,6 +1,8 @@
 // tilescope-startup-bench: the cost of starting a program, for commands that do no GPU work.
 // Runs each command RUNS times (fork, exec, wait4) and prints the median and fastest wall
-// time and the peak resident set the kernel reports for the child (ru_maxrss). This program
+// time, the median processor time the child used (user + system: what the command itself
+// costs, much less swayed than the wall time by other work on a busy machine) and the peak
+// resident set the kernel reports for the child (ru_maxrss). This program
 // is small, so the resident set it passes on at fork is small too; the `/bin/true` row shows
 // that floor. scripts/bench-startup.sh runs it over the CLI and the app.
 //
@@ -26,6 +28,7 @@ struct Case {
 
 struct Run {
     double ms = 0;
+    double cpuMs = 0;   ///< the child's user + system time
     long rssKb = 0;
     int status = 0;
 };
@@ -53,6 +56,8 @@ Run runOnce(const std::vector<std::string>& argv)
     }
     r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     r.rssKb = usage.ru_maxrss;
+    const auto msOf = [](const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; };
+    r.cpuMs = msOf(usage.ru_utime) + msOf(usage.ru_stime);
     return r;
 }
 
@@ -84,21 +89,23 @@ int main(int argc, char** argv)
         }
         cases.push_back(c);
     }
-    std::printf("%-36s %10s %8s %12s %6s   (%d runs each)\n", "command", "median ms", "min ms", "peak RSS MB",
-                "exit", runs);
+    std::printf("%-36s %10s %8s %13s %12s %6s   (%d runs each)\n", "command", "median ms", "min ms", "median cpu ms",
+                "peak RSS MB", "exit", runs);
     for (const Case& c : cases) {
-        std::vector<double> ms;
+        std::vector<double> ms, cpu;
         long rss = 0;
         int status = 0;
         for (int r = 0; r < runs; ++r) {
             const Run run = runOnce(c.argv);
             ms.push_back(run.ms);
+            cpu.push_back(run.cpuMs);
             rss = std::max(rss, run.rssKb);
             status = run.status;
         }
         std::sort(ms.begin(), ms.end());
+        std::sort(cpu.begin(), cpu.end());
         const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        std::printf("%-36s %10.1f %8.1f %12.1f %6d\n", c.name.c_str(), ms[ms.size() / 2], ms.front(), rss / 1024.0,
-                    code);
+        std::printf("%-36s %10.1f %8.1f %13.1f %12.1f %6d\n", c.name.c_str(), ms[ms.size() / 2], ms.front(),
+                    cpu[cpu.size() / 2], rss / 1024.0, code);
     }
 }

@@ -6,7 +6,11 @@
 #   bash scripts/bench-startup.sh [BUILD_DIR] [RUNS]     (defaults: build/, 20 runs)
 #   TILESCOPE_CLI=/path/to/another/tilescope-cli bash scripts/bench-startup.sh   (compare)
 #
-# Prints, per command: median and fastest wall time (ms), peak resident set (MB, the child's
+# A build with libclang also times `translate` of one kernel file, the first (and only) use
+# of the front end, which every other command here must not load.
+#
+# Prints, per command: median and fastest wall time (ms), the median processor time (user +
+# system, ms: steadier than the wall time on a busy machine), peak resident set (MB, the child's
 # ru_maxrss) and the exit status. The app runs under Xvfb when there is no display.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,5 +33,11 @@ cases=(
   "cli simulate 16x16 tiled" -- "$cli" simulate --kernel matmul-tiled --width 16 --tile 4 ";;"
   "cli occupancy, sm_90" -- "$cli" occupancy --device sm_90 --block-threads 256 --regs-per-thread 32 --smem-per-block 2048
 )
+# The first use of libclang's front end, which only a kernel file's commands load
+# (student/frontend_loader.hpp): a translation alone, no module built.
+kernel=$root/tests/student/kernels/matmul_tiled.cu
+if "$cli" translate --kernel-file "$kernel" --out "$config/translations" >/dev/null 2>&1; then
+  cases+=(";;" "cli translate (loads libclang)" -- "$cli" translate --kernel-file "$kernel" --out "$config/translations")
+fi
 [ -x "$app" ] && cases+=(";;" "app: first frame, exit" -- "$app" --frames 1 --window 1280x720)
 "$bench" "$runs" "${cases[@]}"
