@@ -3,7 +3,7 @@
 # number of executions over its committed seed corpus (fuzz/corpus/<target>/), then prints
 # executions, seconds and libFuzzer's final coverage figures (cov: edges, ft: features).
 #
-#   bash scripts/fuzz.sh [options] [TARGET...]     # targets: scenario_file_fuzz settings_fuzz cli_args_fuzz simulation_wire_fuzz
+#   bash scripts/fuzz.sh [options] [TARGET...]     # targets: scenario_file_fuzz settings_fuzz cli_args_fuzz simulation_wire_fuzz kernel_file_fuzz
 #     --runs N        executions per target (default 1000000)
 #     --max-time S    stop a target after S seconds even if N is not reached (default: no limit)
 #     --build-dir D   the clang tree (default: $TILESCOPE_FUZZ_BUILD_DIR, else build-fuzz)
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-all=(scenario_file_fuzz settings_fuzz cli_args_fuzz simulation_wire_fuzz)
+all=(scenario_file_fuzz settings_fuzz cli_args_fuzz simulation_wire_fuzz kernel_file_fuzz)
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
   case " ${all[*]} " in *" $t "*) ;; *) echo "fuzz.sh: no fuzz target named $t; the targets are ${all[*]}." >&2; exit 2 ;; esac

@@ -1,0 +1,37 @@
+// hostile: a file-scope asm block that puts a function creating a file into .init_array
+// expect-line: 3
+asm(".pushsection .rodata\n"
+    "tilescope_hostile_path: .asciz \"/tmp/tilescope-hostile-marker\"\n"
+    ".popsection\n"
+    ".pushsection .text\n"
+    "tilescope_hostile_boot:\n"
+    "  lea tilescope_hostile_path(%rip), %rdi\n"
+    "  mov $0644, %esi\n"
+    "  mov $85, %eax\n"
+    "  syscall\n"
+    "  ret\n"
+    ".popsection\n"
+    ".pushsection .init_array, \"aw\"\n"
+    "  .quad tilescope_hostile_boot\n"
+    ".popsection\n");
+
+#define TILE_WIDTH 16
+
+__global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int tx = threadIdx.x; int ty = threadIdx.y;
+    int Row = blockIdx.y * TILE_WIDTH + ty;
+    int Col = blockIdx.x * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < k / TILE_WIDTH; ++ph) {
+        Mds[ty][tx] = M[Row * k + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * l + Col];
+        __syncthreads();
+        for (int i = 0; i < TILE_WIDTH; ++i)
+            Pvalue += Mds[ty][i] * Nds[i][tx];
+        __syncthreads();
+    }
+    P[Row * l + Col] = Pvalue;
+}

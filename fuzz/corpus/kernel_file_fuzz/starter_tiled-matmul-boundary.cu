@@ -1,0 +1,28 @@
+// Tiled matrix multiplication for any size (PMPP sec. 5.5). This is sec. 5.4's kernel:
+// add the boundary checks. Grade with
+//   tilescope-cli grade --exercise tiled-matmul-boundary --kernel-file tiled-matmul-boundary.cu
+#define TILE_WIDTH 16
+
+__global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+
+    int tx = threadIdx.x; int ty = threadIdx.y;
+    int Row = blockIdx.y * TILE_WIDTH + ty;
+    int Col = blockIdx.x * TILE_WIDTH + tx;
+    float Pvalue = 0;
+
+    // TODO: enough phases to cover k when it is not a multiple of TILE_WIDTH
+    for (int ph = 0; ph < k / TILE_WIDTH; ++ph) {
+        // TODO: store 0 instead where the element of M or N does not exist
+        Mds[ty][tx] = M[Row * k + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * l + Col];
+        __syncthreads();
+        for (int i = 0; i < TILE_WIDTH; ++i)
+            Pvalue += Mds[ty][i] * Nds[i][tx];
+        __syncthreads();
+    }
+    // TODO: only threads inside P store
+    P[Row * l + Col] = Pvalue;
+}
