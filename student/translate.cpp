@@ -50,6 +50,7 @@ float ceilf(float); float floorf(float); float truncf(float); float roundf(float
 float ceil(float); double ceil(double); float floor(float); double floor(double);
 float trunc(float); double trunc(double); float round(float); double round(double);
 float fabs(float); double fabs(double);
+int abs(int); long abs(long); long long abs(long long); float abs(float); double abs(double);
 float fminf(float, float); float fmaxf(float, float);
 float fmin(float, float); double fmin(double, double); float fmax(float, float); double fmax(double, double);
 float sqrtf(float); float sqrt(float); double sqrt(double);
@@ -268,6 +269,9 @@ public:
     }
 
     std::vector<Edit> edits;
+    /// Offsets of the local arrays' names that are the base of a subscript: the only use of
+    /// a local array the translation lets through (see localSubscript()).
+    std::set<unsigned> localBases_;
 
     /// The line breaks of the student's text in [begin, end): what replaces a span so that no
     /// line moves.
@@ -529,10 +533,18 @@ private:
                           ") is refused: a kernel calls only the __device__ functions its file defines and the "
                           "allowed functions");
             return CXChildVisit_Continue;
+        case CXCursor_ArraySubscriptExpr:
+            localSubscript(c, at);
+            break;
         case CXCursor_DeclRefExpr: {
             const CXCursor ref = clang_getCursorReferenced(c);
             const std::string name = str(clang_getCursorSpelling(ref));
             const Pos defined = spelling(clang_getCursorLocation(ref));
+            if (isLocalArray(ref) && !localBases_.count(at.offset)) {
+                error(at, "the local array " + name + " is used here as a pointer: a thread's local array may only be "
+                                                      "indexed (" + name + "[i]), so that TileScope can check every access");
+                break;
+            }
             if (!defined.inMain && (name == "threadIdx" || name == "blockIdx" || name == "blockDim" ||
                                     name == "gridDim" || name == "__syncthreads")) {
                 const Pos sp = spelling(clang_getCursorLocation(c));
@@ -655,6 +667,11 @@ private:
                                               "compiled, as CUDA's are");
             return;
         }
+        if (t.kind == CXType_Pointer) {
+            error(at, "the local pointer " + name + " is refused: index the arrays themselves (M[i], Mds[r][c], a[i]), "
+                                                    "so that TileScope can check every access");
+            return;
+        }
         if (t.kind != CXType_ConstantArray) return;
         const long long bytes = clang_Type_getSizeOf(t);
         if (bytes < 0) {
@@ -663,6 +680,63 @@ private:
         }
         out_.locals.push_back(LocalArray{name, static_cast<uint64_t>(bytes), at.line});
         out_.localBytes += static_cast<uint64_t>(bytes);
+    }
+
+    /// Is `v` a local array of the kernel or a helper (not __shared__, not the mask)?
+    static bool isLocalArray(CXCursor v)
+    {
+        if (clang_getCursorKind(v) != CXCursor_VarDecl || !annotation(v).empty()) return false;
+        if (!spelling(clang_getCursorLocation(v)).inMain) return false;
+        const CXCursorKind parent = clang_getCursorKind(clang_getCursorSemanticParent(v));
+        if (parent != CXCursor_FunctionDecl && parent != CXCursor_FunctionTemplate) return false;
+        return clang_getCanonicalType(clang_getCursorType(v)).kind == CXType_ConstantArray;
+    }
+    /// `e` without the implicit conversions and parentheses around it.
+    static CXCursor stripped(CXCursor e)
+    {
+        for (;;) {
+            const CXCursorKind k = clang_getCursorKind(e);
+            if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) return e;
+            const std::vector<CXCursor> kids = childrenOf(e);
+            if (kids.size() != 1) return e;
+            e = kids.front();
+        }
+    }
+    /// `a[i]` (or one subscript of `a[i][j]`) on a thread's local array: the index becomes
+    /// `ts_ctx.localIndex(i, EXTENT, "a")`, which faults with the thread, the array and the
+    /// line when i is outside the dimension. A local array is registers on the GPU and
+    /// memory of the simulated thread's own stack here: unchecked, an index far outside it
+    /// would write into the simulator's memory.
+    void localSubscript(CXCursor sub, const Pos& at)
+    {
+        const std::vector<CXCursor> kids = childrenOf(sub);
+        if (kids.size() != 2) return;
+        // The array indexed: the innermost base of a chain of subscripts.
+        CXCursor root = stripped(kids[0]);
+        while (clang_getCursorKind(root) == CXCursor_ArraySubscriptExpr) {
+            const std::vector<CXCursor> inner = childrenOf(root);
+            if (inner.size() != 2) return;
+            root = stripped(inner[0]);
+        }
+        if (clang_getCursorKind(root) != CXCursor_DeclRefExpr) return;
+        const CXCursor array = clang_getCursorReferenced(root);
+        if (!isLocalArray(array)) return;
+        const CXType indexed = clang_getCanonicalType(typeBeforeConversion(kids[0]));
+        if (indexed.kind != CXType_ConstantArray) return;
+        const long long extent = clang_getArraySize(indexed);
+        const CXCursor base = stripped(kids[0]);
+        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) localBases_.insert(expansion(clang_getCursorLocation(base)).offset);
+        const CXSourceRange indexRange = clang_getCursorExtent(kids[1]);
+        const Pos first = expansion(clang_getRangeStart(indexRange));
+        const Pos close = expansion(clang_getRangeEnd(clang_getCursorExtent(sub)));
+        if (!first.inMain || !close.inMain || close.offset == 0 || close.offset <= first.offset || src_[close.offset - 1] != ']') {
+            error(at, "the index of local array " + str(clang_getCursorSpelling(array)) +
+                          " cannot be checked as written here: write the subscript in the kernel's text, not in a #define");
+            return;
+        }
+        edits.push_back(Edit{first.offset, first.offset, "ts_ctx.localIndex(", 1});
+        edits.push_back(Edit{close.offset - 1, close.offset - 1,
+                             ", " + std::to_string(extent) + ", \"" + str(clang_getCursorSpelling(array)) + "\")", -1});
     }
 
     void shared(CXCursor v, const Pos& at)

@@ -159,6 +159,9 @@ public:
     uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
     [[noreturn]] void outOfBounds(uint8_t array, long long index, unsigned line) const;
+    /// A thread's local array `name` (`extent` elements along the dimension indexed) was
+    /// indexed at `index` on `line`: a student's kernel (ThreadContext::localIndex).
+    [[noreturn]] void localOutOfBounds(const char* name, long long index, long long extent, unsigned line) const;
     [[noreturn]] void outOfBounds2d(uint8_t array, long long row, long long col,
                                     unsigned line) const;
     std::string whoAmI() const;
@@ -613,6 +616,16 @@ public:
         ++machine_->fmas;
         if (machine_->tracing) machine_->record(Op::Fma, kNoArray, -1, r, loc.line());
         return r;
+    }
+
+    /// `index` when it lies in [0, extent), else a KernelFault naming the thread, the local
+    /// array `name` and the line. A student's kernel indexes its local arrays only through
+    /// this (student/translate.cpp inserts it into every subscript), so an index far outside
+    /// a thread's registers is a fault the views show, never a write into other memory.
+    long long localIndex(long long index, long long extent, const char* name, SourceLine loc = SourceLine::current()) const
+    {
+        if (index < 0 || index >= extent) machine_->localOutOfBounds(name, index, extent, loc.line());
+        return index;
     }
 
     /// The tag of one iteration of an unrolled loop, held while it lives (see unrolled()).

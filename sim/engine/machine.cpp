@@ -217,6 +217,14 @@ void Machine::outOfBounds(uint8_t array, long long index, unsigned line) const
     throw KernelFault(s.str());
 }
 
+void Machine::localOutOfBounds(const char* name, long long index, long long extent, unsigned line) const
+{
+    std::ostringstream s;
+    s << whoAmI() << " indexed its local array " << name << " at " << index << " at line " << line << ", outside its "
+      << extent << " elements.";
+    throw KernelFault(s.str());
+}
+
 void Machine::outOfBounds2d(uint8_t array, long long row, long long col, unsigned line) const
 {
     const ArrayInfo& a = arrays.at(array);
