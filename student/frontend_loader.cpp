@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -24,7 +23,6 @@
 namespace ts::student {
 namespace {
 
-std::atomic<bool> gLoaded{false};
 const frontend::Table* gTable = nullptr;
 
 /// The folder of the running executable, with its final '/'; empty if unknown.
@@ -83,7 +81,6 @@ FrontendLibrary open()
         lib.loaded = true;
     }
     lib.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    gLoaded.store(lib.loaded, std::memory_order_release);
     return lib;
 }
 
@@ -97,8 +94,6 @@ const FrontendLibrary& frontendLibrary()
     static const FrontendLibrary lib = open();
     return lib;
 }
-
-bool frontendLoaded() { return gLoaded.load(std::memory_order_acquire); }
 
 Translation translateCuda(const std::string& source, const std::string& fileName)
 {

@@ -26,7 +26,4 @@ struct FrontendLibrary {
 /// once) and returns the same result on every later call: a failure is not retried.
 const FrontendLibrary& frontendLibrary();
 
-/// Whether the front-end library has been opened by this process; never opens it.
-bool frontendLoaded();
-
 }  // namespace ts::student
