@@ -1,7 +1,7 @@
 // The hostile corpus (tests/student/hostile/*.cu, issue 36): kernel files a student might hand
 // in that try to reach the machine, the grader or the person grading. Each file goes through
 // `tilescope-cli simulate --kernel-file F --width 32` and `tilescope-cli grade --exercise
-// tiled-matmul --kernel-file F`, each run as a child of this test in a scratch folder of its own, and for
+// tiled-matmul --kernel-file F` (or the problem and exercise its header names), each run as a child of this test in a scratch folder of its own, and for
 // each run the test asserts what issue 36's "Done when" asks:
 //   - it ends by itself with status 1 or 2 (a refusal is 2 from simulate, 1 from grade; a run
 //     that goes wrong in the confined child is 1) within a wall-time bound, and the CLI itself
@@ -36,6 +36,9 @@
 //                                refusal or failure names `expect-name` and the limit
 //   // expect-name: NAME         the array a may-run file's refusal must name
 //   // pad-to: BYTES             the test appends comment lines up to this size first
+//   // exercise: NAME            grade it against this exercise (default tiled-matmul)
+//   // simulate-args: ARGS       simulate's problem options (default --width 32)
+//   // only: simulate|grade      the file is hostile under one command only
 // Both expect-line and expect-limit, when given, must hold.
 //
 // TILESCOPE_SOURCE_DIR, TILESCOPE_CLI and TILESCOPE_HOSTILE_TIME_FACTOR come from
@@ -72,10 +75,10 @@ namespace fs = std::filesystem;
 
 const std::string kCorpus = std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/hostile";
 const std::string kFixedPrefix = "/tmp/tilescope-hostile-";
-// The exercise the files are graded against: every file's kernel is its reference solution
-// (tests/student/solutions/tiled-matmul.cu) plus the hostile part, so a grade that ignores
-// the hostile part passes (status 0) and the test fails.
-const std::string kExercise = "tiled-matmul";
+// The files are graded against tiled-matmul unless their header says otherwise: nearly every
+// file's kernel is that exercise's reference solution (tests/student/solutions/tiled-matmul.cu)
+// plus the hostile part, so a grade that ignores the hostile part passes (status 0) and the
+// test fails.
 // How much output a run may print in all: a refusal or a failed run is a few lines, a grade
 // about twenty; a flood from the kernel must not come through.
 constexpr size_t kMaxOutput = 64 * 1024;
@@ -139,6 +142,9 @@ struct Header {
     bool mayRun = false;              ///< may-run: yes
     std::string name;                 ///< expect-name:
     size_t padTo = 0;                 ///< pad-to:
+    std::string exercise = "tiled-matmul";   ///< exercise:
+    std::vector<std::string> simulateArgs = {"--width", "32"};   ///< simulate-args:
+    std::string only;                 ///< only: simulate or grade
     std::vector<std::string> unknown; ///< keys this test does not know (a typo in a header)
 };
 
@@ -164,6 +170,16 @@ Header readHeader(const std::string& text)
             h.name = value;
         } else if (key == "pad-to") {
             h.padTo = static_cast<size_t>(std::atol(value.c_str()));
+        } else if (key == "exercise") {
+            h.exercise = value;
+        } else if (key == "simulate-args") {
+            h.simulateArgs.clear();
+            for (const std::string& a : split(value, ' '))
+                if (!a.empty()) h.simulateArgs.push_back(a);
+        } else if (key == "only") {
+            h.only = value;
+        } else if (key == "tilescope") {
+            // The file's own header lines (docs/student-kernels.md), part of what it tries.
         } else if (key.find(' ') == std::string::npos) {
             h.unknown.push_back(key);
         }
@@ -464,6 +480,8 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
     const Header h = readHeader(text);
     ASSERT_FALSE(h.what.empty()) << c.file << ".cu has no '// hostile:' line";
     ASSERT_TRUE(!h.lines.empty() || !h.limits.empty()) << c.file << ".cu has neither '// expect-line:' nor '// expect-limit:'";
+    if (!h.only.empty() && h.only != (c.grade ? "grade" : "simulate"))
+        GTEST_SKIP() << c.file << ".cu is hostile under `" << h.only << "` only";
 
     // The run's own folders, all empty but the canary, the secret and the kernel file.
     char tmpl[] = "/tmp/tilescope-hostile-run.XXXXXX";
@@ -490,8 +508,12 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
     const bool fixedMarkerBefore = fs::exists(kFixedPrefix + "marker");
 
     std::vector<std::string> args = {TILESCOPE_CLI};
-    if (c.grade) args.insert(args.end(), {"grade", "--exercise", kExercise, "--kernel-file", kernelPath.string()});
-    else args.insert(args.end(), {"simulate", "--kernel-file", kernelPath.string(), "--width", "32"});
+    if (c.grade) {
+        args.insert(args.end(), {"grade", "--exercise", h.exercise, "--kernel-file", kernelPath.string()});
+    } else {
+        args.insert(args.end(), {"simulate", "--kernel-file", kernelPath.string()});
+        args.insert(args.end(), h.simulateArgs.begin(), h.simulateArgs.end());
+    }
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e) {
         const std::string v = *e;
@@ -677,6 +699,7 @@ TEST(HostileCorpus, EveryFileHasAHeaderAndEveryClassAFile)
         EXPECT_FALSE(h.what.empty()) << f << ".cu: no '// hostile:' line";
         EXPECT_TRUE(!h.lines.empty() || !h.limits.empty()) << f << ".cu: neither '// expect-line:' nor '// expect-limit:'";
         EXPECT_TRUE(h.unknown.empty()) << f << ".cu: unknown header key '" << (h.unknown.empty() ? "" : h.unknown[0]) << "'";
+        EXPECT_TRUE(h.only.empty() || h.only == "simulate" || h.only == "grade") << f << ".cu: only: is simulate or grade";
         EXPECT_TRUE(!h.mayRun || (!h.name.empty() && !h.limits.empty()))
             << f << ".cu: a may-run file names the array and the limit its refusal must say";
         const size_t lineCount = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
@@ -699,7 +722,9 @@ TEST(HostileCorpus, EveryFileHasAHeaderAndEveryClassAFile)
                           "syscall_auto_decltype", "open_write_file_scope", "write_flood_stdout", "builtin_printf_flood",
                           "proc_self_environ_fopen", "proc_self_maps_helper_block_scope", "device_recursion",
                           "endless_loop", "shared_past_48kb", "pointer_far_global", "pointer_far_local",
-                          "string_literal", "static_local", "template_namespace_recursion"})
+                          "string_literal", "static_local", "template_namespace_recursion", "digraph_include",
+                          "trigraph_include", "include_hidden_by_splice", "splice_builtin_name", "splice_extern",
+                          "token_paste_builtin", "constant_mask_huge"})
         EXPECT_TRUE(std::find(files.begin(), files.end(), f) != files.end()) << "no " << f << ".cu in " << kCorpus;
 }
 
