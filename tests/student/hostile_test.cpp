@@ -61,7 +61,6 @@
 #include <fstream>
 #include <map>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -432,12 +431,46 @@ std::string secretIn(const std::string& text, const std::string& secret)
     return "";
 }
 
+// The output is matched by hand, not with std::regex: libstdc++'s matcher recurses once per
+// character and overflows the stack on a line of some ten thousand characters, which a
+// hostile file can make the CLI print.
+
+bool wordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// Whether `text` holds `word` with no letter, digit or '_' on either side.
+bool hasWord(const std::string& text, const std::string& word)
+{
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const size_t end = at + word.size();
+        if ((at == 0 || !wordChar(text[at - 1])) && (end == text.size() || !wordChar(text[end]))) return true;
+    }
+    return false;
+}
+
 /// Whether `output` names line `n` of `file`: "FILE:n:" (a compiler's form) or "line n".
 bool namesLine(const std::string& output, const std::string& file, int n)
 {
-    if (output.find(file + ":" + std::to_string(n) + ":") != std::string::npos) return true;
-    const std::regex line("\\bline " + std::to_string(n) + "\\b");
-    return std::regex_search(output, line);
+    return output.find(file + ":" + std::to_string(n) + ":") != std::string::npos ||
+           hasWord(output, "line " + std::to_string(n));
+}
+
+/// Whether `line` is one diagnostic: "PATH.cu:LINE:COL: error: SENTENCE" (LINE and COL each
+/// optional, for a limit of the whole file) or "tilescope-cli: SENTENCE".
+bool isDiagnostic(const std::string& line)
+{
+    if (line.rfind("tilescope-cli: ", 0) == 0) return line.size() > 15;
+    for (size_t at = line.find(".cu"); at != std::string::npos; at = line.find(".cu", at + 1)) {
+        size_t i = at + 3;
+        for (int field = 0; field < 2 && i < line.size() && line[i] == ':' && i + 1 < line.size() &&
+                            std::isdigit(static_cast<unsigned char>(line[i + 1]));
+             ++field) {
+            ++i;
+            while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+        }
+        const std::string tag = ": error: ";
+        if (line.compare(i, tag.size(), tag) == 0 && line.size() > i + tag.size()) return true;
+    }
+    return false;
 }
 
 std::string numbered(const std::string& text)
@@ -582,8 +615,7 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
                     << what << ": grade failed a check other than 'compiles' or 'runs', but the kernel is the exercise's "
                                "solution with an array that does not change P";
             }
-            const std::regex name("\\b" + h.name + "\\b");
-            EXPECT_TRUE(std::regex_search(output, name)) << what << ": the refusal does not name the array '" << h.name << "'";
+            EXPECT_TRUE(hasWord(output, h.name)) << what << ": the refusal does not name the array '" << h.name << "'";
         }
     }
     // The sentence that says why: simulate's first line of error output, grade's first
@@ -604,7 +636,7 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
             }
     }
     const bool checkSentence = !h.mayRun || (r.exited && r.status != 0);
-    if (checkSentence && r.exited) {
+    if (checkSentence && r.exited && r.status != 0) {
         EXPECT_FALSE(first.empty()) << what << " failed without a sentence that says why";
     }
     if (checkSentence && !h.lines.empty()) {
@@ -614,7 +646,7 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
             named = named || namesLine(first, fileName, n);
             want += (want.empty() ? "" : " or ") + fileName + ":" + std::to_string(n) + ":";
         }
-        EXPECT_TRUE(named) << what << ": the first sentence does not name " << want << " (or 'line N'): '" << first << "'";
+        EXPECT_TRUE(named) << what << ": the first sentence does not name " << want << " (or 'line N'): '" << first.substr(0, 300) << "'";
     }
     if (checkSentence && !h.limits.empty()) {
         bool said = false;
@@ -623,7 +655,7 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
             said = said || lower(first).find(lower(w)) != std::string::npos;
             want += (want.empty() ? "'" : " or '") + w + "'";
         }
-        EXPECT_TRUE(said) << what << ": the first sentence does not say the limit (" << want << "): '" << first << "'";
+        EXPECT_TRUE(said) << what << ": the first sentence does not say the limit (" << want << "): '" << first.substr(0, 300) << "'";
     }
 
     // 3. Sentences, not a trace, a page of compiler output or a flood: every line of error
@@ -633,13 +665,13 @@ TEST_P(HostileFile, RefusedOrStoppedWithNothingReached)
     //    or backtraces; at most kMaxDiagnostics of them, no line longer than kMaxLine, and
     //    no more than kMaxOutput bytes in all.
     EXPECT_LE(r.outBytes + r.errBytes, kMaxOutput)
-        << what << " printed " << (r.outBytes + r.errBytes) << " bytes: a flood from the kernel came through";
-    const std::regex diagnostic("^(.*\\.cu(:[0-9]+){0,2}: error: .+|tilescope-cli: .+)$");
+        << what << " printed " << (r.outBytes + r.errBytes)
+        << " bytes: a flood from the kernel, or text of the file quoted at length, came through";
     int diagnostics = 0;
     for (const std::string& line : split(r.err, '\n')) {
         if (trim(line).empty()) continue;
         ++diagnostics;
-        EXPECT_TRUE(std::regex_match(line, diagnostic)) << what << ": a line of error output that is not one diagnostic: '"
+        EXPECT_TRUE(isDiagnostic(line)) << what << ": a line of error output that is not one diagnostic: '"
                                                         << line.substr(0, 300) << "'";
     }
     EXPECT_LE(diagnostics, kMaxDiagnostics) << what << ": " << diagnostics << " lines of error output, a page rather than sentences";

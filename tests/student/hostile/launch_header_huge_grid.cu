@@ -1,4 +1,4 @@
-// hostile: a launch header line asking for a grid of 65535 x 65535 x 65535 blocks
+// hostile: a launch header line asking for 65535 x 65535 x 65535 blocks
 // expect-limit: memory|grid
 // tilescope: block = TILE_WIDTH, TILE_WIDTH
 // tilescope: grid = 65535, 65535, 65535
