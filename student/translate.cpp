@@ -584,6 +584,13 @@ private:
             }
             for (const CXCursor& h : helpers_)
                 if (clang_equalCursors(clang_getCanonicalCursor(ref), clang_getCanonicalCursor(h))) {
+                    // A local array handed whole to a helper of the file (a register tile's
+                    // buffers): the one use besides a subscript that is let through.
+                    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; ++i) {
+                        const CXCursor arg = stripped(clang_Cursor_getArgument(c, static_cast<unsigned>(i)));
+                        if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr && isLocalArray(clang_getCursorReferenced(arg)))
+                            localBases_.insert(expansion(clang_getCursorLocation(arg)).offset);
+                    }
                     call(c, at, str(clang_getCursorSpelling(ref)));
                     break;
                 }

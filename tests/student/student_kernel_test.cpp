@@ -2,6 +2,7 @@
 // refuses what TileScope does not model, naming the line; and the registry's kernels, written
 // as plain CUDA files (tests/student/kernels/), simulate exactly like the built-in ones: the
 // same P, the same counters and the same trace, with source lines moved to the file's.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -158,18 +159,18 @@ TEST(StudentTranslate, RegisterMultiplyAddsBecomeTheContextsFma)
     std::istringstream in(t.code);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     ASSERT_EQ(lines.size(), 16u) << t.code;
-    EXPECT_EQ(lines[5], "    acc[0][1] = ts_ctx.fmaf(a[TM - 1] , b, acc[0][1]);");
-    EXPECT_EQ(lines[6], "    s = ts_ctx.fmaf(a[0] ,");
+    EXPECT_EQ(lines[5], "    acc[ts_ctx.localIndex(0, 2, \"acc\")][ts_ctx.localIndex(1, 2, \"acc\")] = ts_ctx.fmaf(a[ts_ctx.localIndex(TM - 1, 2, \"a\")] , b, acc[0][1]);");
+    EXPECT_EQ(lines[6], "    s = ts_ctx.fmaf(a[ts_ctx.localIndex(0, 2, \"a\")] ,");
     EXPECT_EQ(lines[7], "            b, s);");
-    EXPECT_EQ(lines[8], "    s = ts_ctx.fmaf(a[1] , (b + 1.0f) , s);");
+    EXPECT_EQ(lines[8], "    s = ts_ctx.fmaf(a[ts_ctx.localIndex(1, 2, \"a\")] , (b + 1.0f) , s);");
     // Memory operands: the recording reference fuses and counts them already.
     EXPECT_EQ(lines[9], "    s += Mds[0][0] * b;");
     EXPECT_EQ(lines[10], "    s += M[1] * b;");
     // Not the accumulator's own text, an index from the context, an int, a subtraction.
-    EXPECT_EQ(lines[11], "    acc[ts_ctx.threadIdx.x][0] += a[0] * b;");
-    EXPECT_EQ(lines[12], "    s = b + a[0] * b;");
+    EXPECT_EQ(lines[11], "    acc[ts_ctx.localIndex(ts_ctx.threadIdx.x, 2, \"acc\")][ts_ctx.localIndex(0, 2, \"acc\")] += a[ts_ctx.localIndex(0, 2, \"a\")] * b;");
+    EXPECT_EQ(lines[12], "    s = b + a[ts_ctx.localIndex(0, 2, \"a\")] * b;");
     EXPECT_EQ(lines[13], "    int n = 0;  n += n * j;");
-    EXPECT_EQ(lines[14], "    s -= a[0] * b;");
+    EXPECT_EQ(lines[14], "    s -= a[ts_ctx.localIndex(0, 2, \"a\")] * b;");
 }
 
 /// CUDA's 128-bit accesses through float4, as they are written for nvcc, become the
@@ -220,9 +221,15 @@ TEST(StudentTranslate, Float4AccessesBecomeTheContextsVectorAccesses)
         << h.code;
     EXPECT_NE(h.code.find("    put(ts_ctx, Nds, regs);\n"), std::string::npos) << h.code;
     const std::string head = "__global__ void k(const float* M, const float* N, float* P, int j, int k, int l)\n{\n";
-    EXPECT_NE(onlyError(head + "    const float4* p = reinterpret_cast<const float4*>(M + 4);\n}\n", 3)
-                  .find("reinterpret_cast is supported only as a 128-bit access"),
-              std::string::npos);
+    // Refused twice on its line: as a local pointer (which a kernel may not keep) and as a
+    // reinterpret_cast that is not a 128-bit access.
+    const student::Translation bad =
+        student::translateCuda(head + "    const float4* p = reinterpret_cast<const float4*>(M + 4);\n}\n", "kernel.cu");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_TRUE(std::all_of(bad.errors.begin(), bad.errors.end(), [](const auto& e) { return e.line == 3; })) << errorsOf(bad.errors);
+    EXPECT_NE(errorsOf(bad.errors).find("reinterpret_cast is supported only as a 128-bit access"), std::string::npos)
+        << errorsOf(bad.errors);
+    EXPECT_NE(errorsOf(bad.errors).find("the local pointer p is refused"), std::string::npos) << errorsOf(bad.errors);
 }
 
 /// A loop under `#pragma unroll` numbers its iterations for the warp memory model, as the
