@@ -18,6 +18,8 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/catalogue/scenario.hpp"
 #include "sim/engine/array_formula.hpp"
@@ -428,10 +430,51 @@ LoadResult loadKernelFile(const std::string& path, const LoadOptions& options)
     return loadKernelSource(*text, path, options);
 }
 
+namespace {
+
+/// The cache's name for what kernel file `source` (called `fileName`, loaded with
+/// `options`) was found to be: its description, stored beside its module once it has been
+/// scanned, translated and built (student/kernel_description.hpp). Any change of the text,
+/// the name, the exercise's launch or this build of TileScope gives another name.
+std::string descriptionKey(const std::string& source, const std::string& fileName, const LoadOptions& options)
+{
+    const LaunchHeader& l = options.launch;
+    return textHash(source + "\n" + fileName + "\n" + l.family + "\n" + l.grid + "\n" + l.block + "\n" + l.nLayout + "\n" +
+                    l.arrays + "\n" + l.sizes + "\n" + l.reference + "\n" + compiler() + "\n" + includeRoot() + "\n" +
+                    std::to_string(kModuleAbi) + "\n" + __DATE__ + " " + __TIME__);
+}
+
+}  // namespace
+
 LoadResult loadKernelSource(const std::string& source, const std::string& fileName, const LoadOptions& options)
 {
     LoadResult r;
     Clock::time_point t0 = Clock::now();
+    // A text opened before, unchanged: its description and module come from the cache, and
+    // the front end (libclang) is not even loaded. Only a text that passed the scan, the
+    // translation and the build has one.
+    const std::string cacheDir = options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir;
+    const std::string described = (fs::path(cacheDir) / ("description-" + descriptionKey(source, fileName, options) + ".json")).string();
+    if (options.useCache && confinementRefusal().empty()) {
+        std::ifstream in(described, std::ios::binary);
+        if (in) {
+            try {
+                KernelDescription d = descriptionFromJson(nlohmann::json::parse(in));
+                if (fs::exists(d.modulePath)) {
+                    d.source = source;
+                    d.sourceFile = fileName;
+                    r.modulePath = d.modulePath;
+                    r.fromCache = true;
+                    r.info = registerDescription(d);
+                    useConfinedRunner(d);
+                    r.loadSeconds = since(t0);
+                    return r;
+                }
+            } catch (const std::exception&) {
+                // A damaged entry: built again below, and written anew.
+            }
+        }
+    }
     Translation t;
     try {
         t = translateCuda(source, fileName);
@@ -726,6 +769,16 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     d.modulePath = r.modulePath;
     r.info = registerDescription(d);
     useConfinedRunner(d);
+    {
+        // For the next open of the same text (see above); written whole, then renamed.
+        const std::string tmp = described + "." + std::to_string(getpid()) + ".tmp";
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << toJson(d).dump();
+        out.close();
+        std::error_code ignored;
+        if (out) fs::rename(tmp, described, ignored);
+        else fs::remove(tmp, ignored);
+    }
     r.loadSeconds = since(t0);
     return r;
 }
