@@ -1,7 +1,7 @@
 // The math functions a student's kernel may call (student/scan.hpp, allowedFunctions()), as
 // its module sees them: inside namespace ts_student, where the translated kernel lives
 // (student/module.cpp wraps it so), with CUDA's overloads. Each gives the bits CUDA's does:
-// an exact operation (ceil, floor, trunc, round, fabs, fmin, fmax, min, max) or a correctly
+// an exact operation (ceil, floor, trunc, round, fabs, abs, fmin, fmax, min, max) or a correctly
 // rounded one (sqrt, fma); the functions the CPU and the GPU round differently (expf, sinf,
 // ...) are not here, and a kernel file that calls one is refused.
 //
@@ -35,6 +35,18 @@ inline float round(float x) { return std::round(x); }
 inline double round(double x) { return std::round(x); }
 inline float fabs(float x) { return std::fabs(x); }
 inline double fabs(double x) { return std::fabs(x); }
+// abs of the most negative integer is itself, as on the GPU (no overflow here either).
+inline int abs(int a) { return static_cast<int>(a < 0 ? 0u - static_cast<unsigned int>(a) : static_cast<unsigned int>(a)); }
+inline long abs(long a)
+{
+    return static_cast<long>(a < 0 ? 0ul - static_cast<unsigned long>(a) : static_cast<unsigned long>(a));
+}
+inline long long abs(long long a)
+{
+    return static_cast<long long>(a < 0 ? 0ull - static_cast<unsigned long long>(a) : static_cast<unsigned long long>(a));
+}
+inline float abs(float x) { return std::fabs(x); }
+inline double abs(double x) { return std::fabs(x); }
 
 // Exact: one of the two operands (a NaN gives the other).
 inline float fminf(float a, float b) { return std::fmin(a, b); }

@@ -177,7 +177,7 @@ const char* refusedKeyword(const std::string& k)
     static const std::map<std::string, const char*> r = {
         {"asm", "inline assembly is refused: it would run on the CPU as written, outside the simulator"},
         {"extern", "extern is refused: a kernel file declares nothing that lives outside it"},
-        {"static", "static is refused: a thread's variables are its own registers, and a kernel file keeps no state of its own"},
+        {"static", "static is refused here: a thread's variables are its own registers, and a kernel file keeps no state of its own (only a __device__ function may be static)"},
         {"thread_local", "thread_local is refused: a thread's variables are its own registers already"},
         {"template", "templates are refused: the kernel and its helpers are plain functions (TileScope makes them templates itself)"},
         {"typename", "typename is refused: a kernel file has no templates"},
@@ -671,6 +671,20 @@ private:
     /// nesting as functions of owner's arguments. False when it cannot be counted (refused).
     bool count(const std::vector<size_t>& stream, size_t from, size_t to, const Macro* owner, int level, Form& out)
     {
+        // One count inside another, through arguments and #defines: bounded, so that the
+        // counting's own stack stays small whatever the file.
+        struct Depth {
+            int& d;
+            explicit Depth(int& x) : d(++x) {}
+            ~Depth() { --d; }
+        } depth(countDepth_);
+        if (countDepth_ > 2 * lim_.maxNesting + 2) {
+            const std::string why = "#defines and their arguments nest more than " + std::to_string(lim_.maxNesting) +
+                                    " deep here, the deepest TileScope reads";
+            if (from < to) refuse(tok_[stream[from]], why);
+            else refuse(0, 0, why);
+            return false;
+        }
         const size_t np = owner ? owner->params.size() : 0;
         Form f;
         f.per.assign(np, 0);
@@ -843,7 +857,10 @@ private:
                     size_t last = p;
                     if (m->functionLike && next(p) == "(") {
                         last = partner_[p + 1];
-                        if (last == npos) break;   // unbalanced: refused below
+                        if (last == npos) {
+                            refuse(t, "the arguments of " + s + " are not closed with a ) that matches");
+                            return false;
+                        }
                         if (!count(code_, p, last + 1, nullptr, 0, f)) return false;
                     } else if (const Form* mf = macroForm(*m)) {
                         f = *mf;
@@ -1003,11 +1020,15 @@ private:
                         for (size_t lb : launchBounds) launchBoundsOk_.insert(code_[lb]);
                     }
                 } else if (device && !shared && !constant) {
-                    if (!body)
+                    if (!body) {
                         decline(*name, "__device__ function " + fn + " is declared without a body: define each helper "
                                                                     "once, with its body, before the kernel that calls it");
-                    else
+                    } else {
                         ownFunctions_.insert(fn);
+                        // `static __device__ float f(...)`: static gives a helper nothing to keep.
+                        for (size_t i = p; i < namePos; ++i)
+                            if (at(i).text == "static") staticOk_.insert(code_[i]);
+                    }
                 } else if (constant || shared) {
                     decline(*name, std::string(constant ? "__constant__" : "__shared__") + " " + fn +
                                       " is not an array: at file scope a kernel file declares one __constant__ float "
@@ -1081,7 +1102,7 @@ private:
         // `int a = 1, b(2)`: a comma of a declaration whose statement begins with a type.
         int depth = 0;
         size_t r = q - 1, steps = 0;
-        while (r > 0 && ++steps <= lim_.maxStatementTokens) {
+        while (r > 0 && ++steps <= kDeclarationReach) {
             const std::string& w = tok_[s[r - 1]].text;
             if (isCloser(w)) ++depth;
             else if (isOpener(w)) {
@@ -1094,6 +1115,8 @@ private:
         }
         return r == 0 && statementStartsWithType(s, 0);
     }
+    /// How far back declares() looks for the start of a declaration with commas.
+    static constexpr size_t kDeclarationReach = 256;
     bool statementStartsWithType(const std::vector<size_t>& s, size_t r) const
     {
         while (r < s.size() && isQualifier(tok_[s[r]].text)) ++r;
@@ -1211,6 +1234,7 @@ private:
                                   "as PMPP Fig. 5.9 does");
                 return;
             }
+            if (w == "static" && staticOk_.count(s[p])) return;
             if (const char* why = refusedKeyword(w)) refuse(t, why);
             return;
         }
@@ -1279,10 +1303,12 @@ private:
     std::unordered_map<std::string, size_t> macroIndex_;
     std::vector<std::vector<size_t>> pragmaCounts_;  ///< the count of each #pragma unroll that has one
     int macroDepth_ = 0;
+    int countDepth_ = 0;                             ///< count() calls under way, one inside another
     std::set<std::string> ownFunctions_;             ///< the file's __device__ functions with bodies
     std::string kernel_;
     std::unordered_set<size_t> declaratorName_;      ///< names declared at file scope (tokens)
     std::unordered_set<size_t> launchBoundsOk_;      ///< __launch_bounds__ in the kernel's head (tokens)
+    std::unordered_set<size_t> staticOk_;            ///< static in the head of a __device__ function (tokens)
     std::map<unsigned, Diagnostic> found_;           ///< one refusal per line
     std::vector<Diagnostic> declarations_;           ///< fileScope()'s, added last
 };
@@ -1295,7 +1321,7 @@ const std::vector<std::string>& allowedFunctions()
         "__syncthreads", "make_float4",                             // CUDA's built-ins
         "ceil", "ceilf", "floor", "floorf", "trunc", "truncf",     // exact: an integer value
         "round", "roundf",
-        "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf",         // exact
+        "fabs", "fabsf", "abs", "fmin", "fminf", "fmax", "fmaxf",  // exact
         "min", "max",                                               // int, unsigned and float overloads, as CUDA's
         "sqrt", "sqrtf", "fma", "fmaf",                             // correctly rounded on both
     };

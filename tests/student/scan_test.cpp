@@ -1,17 +1,21 @@
 // The lexer scan of a student's kernel file (student/scan.hpp): each class of refusal with
 // its line, each limit at its exact edge (the sizes counted a second way here: the test's
 // own small macro expander, or the tokens split at spaces), every kernel of the corpus and
-// the exercises' starters still passing, and what the scan lets through still translating:
-// PMPP Fig. 5.13's `ceil(Width/(float)TILE_WIDTH)` and the math functions, whose module
-// versions (student/cuda_math.hpp) give CUDA's bits.
+// the exercises' starters still passing, and what the scan lets through still translating
+// and running: PMPP Fig. 5.13's `ceil(Width/(float)TILE_WIDTH)` through tilescope-cli, and
+// the math functions, whose module versions (student/cuda_math.hpp) give CUDA's bits.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <type_traits>
@@ -163,6 +167,9 @@ TEST(StudentScan, KeywordsAKernelHasNoUseForAreRefusedWithWhy)
     refusedOnce("namespace a { }\n" + kHead + "}\n", 1, "namespaces are refused");
     refusedOnce("class C { };\n" + kHead + "}\n", 1, "class is refused");
     refusedOnce("__device__ float operator+(float4 a, float4 b) { return a.x; }\n" + kHead + "}\n", 1, "operator functions are refused");
+    // static only on a __device__ function, where it gives the helper nothing to keep.
+    passes("static __device__ __forceinline__ float twice(float v) { return 2 * v; }\n" + kHead + "    P[0] = twice(1);\n}\n");
+    refusedOnce("static __global__ void k(float* P) {}\n", 1, "static is refused here");
 }
 
 TEST(StudentScan, LiteralsNamesAndCharactersOutsideAKernelAreRefused)
@@ -534,6 +541,31 @@ TEST(StudentScanTranslate, PmppFigure513sCeilTranslates)
     EXPECT_EQ(std::count(t.code.begin(), t.code.end(), '\n'), std::count(kFig513, kFig513 + std::strlen(kFig513), '\n'));
 }
 
+#ifdef TILESCOPE_CLI
+/// Fig. 5.13 built into a module and run by tilescope-cli at Width 40, tile 16: three phases,
+/// the last one ragged, so ceil() must round 2.5 up (an integer division would give two
+/// phases and a P that differs from the reference).
+TEST(StudentScanTranslate, PmppFigure513RunsAndMatchesTheReference)
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-scan-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path file = dir / "fig5_13.cu";
+    std::ofstream(file) << kFig513;
+    const std::string cmd = "TILESCOPE_CACHE_DIR='" TILESCOPE_STUDENT_CACHE "' '" TILESCOPE_CLI "' simulate --kernel-file '" +
+                            file.string() + "' --width 40 --tile 16 2>&1";
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    const int status = pclose(p);
+    fs::remove_all(dir);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+    EXPECT_NE(out.find("P vs reference  bit-identical"), std::string::npos) << out;
+}
+#endif
+
 TEST(StudentScanTranslate, RefusalsComeBackFromTheTranslationByLineWithoutParsing)
 {
     // Two refusals, given in the file's order; an undeclared name on line 4 is not reported,
@@ -616,6 +648,10 @@ TEST(StudentCudaMath, OverloadsAndResultsAreCudas)
     EXPECT_EQ(m::roundf(2.5f), 3.0f);     // halfway away from zero, not to even
     EXPECT_EQ(m::roundf(-2.5f), -3.0f);
     EXPECT_EQ(bits(m::fabsf(-0.0f)), 0u);
+    static_assert(std::is_same_v<decltype(m::abs(-2.5f)), float>);   // not the int abs
+    EXPECT_EQ(m::abs(-2.5f), 2.5f);
+    EXPECT_EQ(m::abs(-3), 3);
+    EXPECT_EQ(m::abs(std::numeric_limits<int>::min()), std::numeric_limits<int>::min());   // as on the GPU
     // min and max of an int and an unsigned compare as unsigned, as CUDA's do.
     EXPECT_EQ(m::min(-1, 2u), 2u);
     EXPECT_EQ(m::max(-1, 2), 2);
