@@ -207,7 +207,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
         "--allow-unconfined",
         [] {
 #ifdef TILESCOPE_HAVE_STUDENT
-            student::allowUnconfined(true);
+            ts::student::allowUnconfined(true);
 #endif
         },
         "Run a kernel file even where no sandbox can be made (bubblewrap missing, or no user namespaces): only for a "
