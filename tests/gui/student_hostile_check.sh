@@ -26,7 +26,7 @@ out=$(cd "$out" && pwd)
 export HOME="$out/home" XDG_CONFIG_HOME="$out/home/.config" XDG_CACHE_HOME="$out/home/.cache"
 
 mkdir -p "$out/base" && cp "$good" "$out/base/k.cu" || exit 1
-base=$(timeout 240 "$app" --kernel-file "$out/base/k.cu" --window 1280x720 --step 4 --print-caption \
+base=$(timeout 240 "$app" --kernel-file "$out/base/k.cu" --window 1600x900 --step 4 --print-caption \
        --screenshot "$out/base/view.png" 2>&1)
 rc=$?
 printf '%s\n' "$base"
@@ -55,7 +55,7 @@ for hostile in "$@"; do
     lines=$(sed -n 's|^// expect-line: *||p' "$hostile" | head -n 1)
     limits=$(sed -n 's|^// expect-limit: *||p' "$hostile" | head -n 1)
     echo "== $name: $(sed -n 's|^// hostile: *||p' "$hostile" | head -n 1)"
-    output=$(timeout 240 "$app" --kernel-file "$dir/k.cu" --reload-from "$dir/hostile.cu" --window 1280x720 \
+    output=$(timeout 240 "$app" --kernel-file "$dir/k.cu" --reload-from "$dir/hostile.cu" --window 1600x900 \
              --step 4 --print-caption --screenshot "$dir/view.png" 2>&1)
     rc=$?
     printf '%s\n' "$output" | cut -c 1-400
@@ -77,7 +77,7 @@ for hostile in "$@"; do
     [ -e "$dir/marker" ] && fail "the file created its marker $dir/marker"
     [ "$(cd "$dir/canary" && find . -type f -exec cat {} + | cksum; find . | sort)" = "$canary" ] ||
         fail "the canary folder changed"
-    "$pngCheck" "$dir/view.png" 1280 720 > /dev/null || fail "the screenshot is missing or blank"
+    "$pngCheck" "$dir/view.png" 1600 900 > /dev/null || fail "the screenshot is missing or blank"
     [ "$ok" -eq 1 ] && passed=$((passed + 1)) && echo "PASS: $name"
 done
 echo "student_hostile_check: $passed of $total passed"
