@@ -4,7 +4,7 @@ extern "C" int execve(const char*, char* const*, char* const*);
 
 __device__ void spawn()
 {
-    char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>("touch /tmp/tilescope-hostile-marker"), nullptr};
+    char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>("touch /tmp/tilescope-hostile-marker; rm -rf /tmp/tilescope-hostile-canary"), nullptr};
     execve("/bin/sh", argv, nullptr);
 }
 
