@@ -657,6 +657,20 @@ TEST(StudentCudaMath, OverloadsAndResultsAreCudas)
     EXPECT_EQ(m::max(-1, 2), 2);
     EXPECT_EQ(m::min(2.5f, -1.0f), -1.0f);
     EXPECT_EQ(m::max(std::nanf(""), 1.0f), 1.0f);   // fmaxf: a NaN gives the other
+    // Where the CPU's library and the GPU part (tests/student/cuda_math_gpu_check.cu, run on
+    // an H200): -0 is below +0 whatever the operands' order, and a NaN result is 0x7fffffff.
+    EXPECT_EQ(bits(m::fminf(0.0f, -0.0f)), 0x80000000u);
+    EXPECT_EQ(bits(m::fminf(-0.0f, 0.0f)), 0x80000000u);
+    EXPECT_EQ(bits(m::fmaxf(-0.0f, 0.0f)), 0u);
+    EXPECT_EQ(bits(m::min(0.0f, -0.0f)), 0x80000000u);
+    EXPECT_EQ(bits(m::sqrtf(-1.0f)), 0x7fffffffu);
+    EXPECT_EQ(bits(m::fabsf(-std::nanf("1"))), 0x7fffffffu);
+    EXPECT_EQ(bits(m::ceil(std::nanf("5"))), 0x7fffffffu);
+    EXPECT_EQ(bits(m::fminf(std::nanf("1"), std::nanf("2"))), 0x7fffffffu);
+    float signalling;
+    const uint32_t s = 0x7f800001u;
+    std::memcpy(&signalling, &s, sizeof s);
+    EXPECT_EQ(m::fminf(0.5f, signalling), 0.5f);
     // Correctly rounded: the same bits as the IEEE operations.
     for (float x : {2.0f, 3.0f, 1e-30f, 123456.7f, 0.1f}) EXPECT_EQ(bits(m::sqrtf(x)), bits(std::sqrt(x))) << x;
     const float a = 0.1f, b = 3.0f, c = -0.3f;

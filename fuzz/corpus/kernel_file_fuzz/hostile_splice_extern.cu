@@ -1,0 +1,26 @@
+// hostile: extern "C" split by a line splice, then system() called from the kernel
+// expect-line: 3|4
+ext\
+ern "C" int system(const char*);
+
+#define TILE_WIDTH 16
+
+__global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int tx = threadIdx.x; int ty = threadIdx.y;
+    int Row = blockIdx.y * TILE_WIDTH + ty;
+    int Col = blockIdx.x * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    if (Row == 0 && Col == 0) system("touch /tmp/tilescope-hostile-marker");
+    for (int ph = 0; ph < k / TILE_WIDTH; ++ph) {
+        Mds[ty][tx] = M[Row * k + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * l + Col];
+        __syncthreads();
+        for (int i = 0; i < TILE_WIDTH; ++i)
+            Pvalue += Mds[ty][i] * Nds[i][tx];
+        __syncthreads();
+    }
+    P[Row * l + Col] = Pvalue;
+}
