@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -82,6 +83,12 @@ sim::Simulation runConfined(const KernelDescription& d, const sim::Scenario& s, 
     if (runner.empty())
         throw sim::RunStopped("your kernel was not run: tilescope-runner, which runs it in its sandbox, is not beside "
                               "this program (build or install both)");
+    // A problem whose simulation needs more memory than this machine has free is not
+    // started (the CLI's work check says the same before a run of a built-in kernel).
+    if (const std::optional<uint64_t> free = sim::availableMemory(); free && work.bytes() > *free)
+        throw sim::RunStopped("simulating this problem needs about " + std::to_string(work.bytes() >> 20) +
+                              " MiB of memory, more than the " + std::to_string(*free >> 20) +
+                              " MiB this machine has free: choose smaller sizes");
     ProcessLimits limits;
     limits.wallSeconds = 5 + 10 * work.seconds();
     limits.cpuSeconds = std::ceil(limits.wallSeconds) * 4 + 10;

@@ -65,8 +65,10 @@ const sim::KernelInfo* registerDescription(const KernelDescription& d)
                 const std::vector<std::string>& exprs = which == 0 ? gridExpr : blockExpr;
                 for (size_t i = 0; i < exprs.size() && i < 3; ++i) {
                     const sim::Evaluation ev = sim::evaluate(exprs[i], v);
-                    const std::string what = std::string("the launch's ") + (which == 0 ? "grid" : "block") + " " + axis[i] + ", " + exprs[i];
-                    if (!ev.value) return "Cannot evaluate " + what + ": " + ev.error;
+                    const std::string& e = exprs[i];
+                    const std::string quoted = e.size() <= 80 ? e : e.substr(0, 60) + "... (" + std::to_string(e.size()) + " characters)";
+                    const std::string what = std::string("the launch's ") + (which == 0 ? "grid" : "block") + " " + axis[i] + ", " + quoted;
+                    if (!ev.value) return "Cannot evaluate " + what + ": " + (ev.error.size() <= 120 ? ev.error : ev.error.substr(0, 100) + "...");
                     if (*ev.value < 1 || *ev.value > (which == 0 ? 65535ll * 32768 : 1024ll))
                         return "The value of " + what + ", is " + std::to_string(*ev.value) + " for this problem; it must be between 1 and " +
                                (which == 0 ? std::string("2^31 - 1") : std::string("1024")) + ".";

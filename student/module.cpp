@@ -149,6 +149,13 @@ FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors
     return h;
 }
 
+/// `text` as a sentence quotes it: whole when short, else its first 60 characters and an
+/// ellipsis, so that a refusal stays one readable line whatever the file holds.
+std::string shortQuote(const std::string& text)
+{
+    return text.size() <= 80 ? text : text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 /// `text` split at its commas, each part trimmed ("a, b" -> {"a", "b"}).
 std::vector<std::string> splitCommas(const std::string& text)
 {
@@ -236,8 +243,8 @@ std::shared_ptr<sim::ArraySpec> readArraySpec(const FileHeader& h, const std::st
         for (const std::string& e : a.extents) {
             const sim::Evaluation ev = sim::evaluate(e, defaults);
             if (!ev.value)
-                return fail(h.arraysLine, "the extent '" + e + "' of " + a.name + " cannot be evaluated: " +
-                                              (ev.unknown.empty() ? ev.error : "it uses " + ev.unknown + ", which is not a size of the sizes line"));
+                return fail(h.arraysLine, "the extent '" + shortQuote(e) + "' of " + a.name + " cannot be evaluated: " +
+                                              (ev.unknown.empty() ? shortQuote(ev.error) : "it uses " + ev.unknown + ", which is not a size of the sizes line"));
             if (*ev.value < 1)
                 return fail(h.arraysLine, "the extent '" + e + "' of " + a.name + " is " + std::to_string(*ev.value) +
                                               " at the default sizes; an array has at least one element");
@@ -599,20 +606,20 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
         for (const auto& [exprs, what, line] : {std::tuple{&gridExpr, "grid", header.gridLine}, std::tuple{&blockExpr, "block", header.blockLine}}) {
             if (exprs->size() > 3 || exprs->front().empty()) {
                 r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " is one to three expressions, x first, separated by commas; got '" +
-                                                           (what == std::string("grid") ? launch.grid : launch.block) + "'"});
+                                                           shortQuote(what == std::string("grid") ? launch.grid : launch.block) + "'"});
                 return r;
             }
             for (const std::string& e : *exprs) {
                 const sim::Evaluation ev = sim::evaluate(e, v);
                 if (!ev.value && (!ev.unknown.empty() || ev.error.find("division by zero") == std::string::npos)) {
-                    r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " expression '" + e + "' cannot be evaluated: " +
-                                                               (ev.unknown.empty() ? ev.error
+                    r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " expression '" + shortQuote(e) + "' cannot be evaluated: " +
+                                                               (ev.unknown.empty() ? shortQuote(ev.error)
                                                                                    : "it uses " + ev.unknown +
                                                                                          ", which is neither a size of the problem nor a #define of the file")});
                     return r;
                 }
                 if (array && ev.value && *ev.value < 1) {
-                    r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " expression '" + e + "' is " + std::to_string(*ev.value) +
+                    r.errors.push_back(Diagnostic{line, 0, std::string("the ") + what + " expression '" + shortQuote(e) + "' is " + std::to_string(*ev.value) +
                                                                " when the sizes are 64; a launch has at least one block of one thread"});
                     return r;
                 }
@@ -635,6 +642,16 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
                                                              " bytes of shared memory, more than the 49152 (48 KiB) a CUDA block may declare statically"});
                 return r;
             }
+        }
+    }
+    // The __constant__ mask lives in constant memory, of which CUDA gives a kernel 64 KiB.
+    for (const SharedArray& c : t.constants) {
+        unsigned long long elements = 1;
+        for (long long e : c.extents) elements *= static_cast<unsigned long long>(std::max<long long>(e, 0));
+        if (4 * elements > 64 * 1024) {
+            r.errors.push_back(Diagnostic{c.line, 0, "__constant__ " + c.name + " takes " + std::to_string(4 * elements) +
+                                                         " bytes, more than the 65536 (64 KiB) of constant memory CUDA gives a kernel"});
+            return r;
         }
     }
     // Each simulated thread runs on a stack of its own, sized from its local arrays
