@@ -264,6 +264,7 @@ struct Macro {
 };
 using Form = Macro::Form;
 
+/// One scan of one file: its tokens, its #defines and what it refuses, one refusal a line.
 class Scanner {
 public:
     Scanner(const std::string& source, const ScanLimits& limits) : src_(source), lim_(limits) {}
