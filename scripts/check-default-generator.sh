@@ -16,6 +16,12 @@ cmake --install "$work/build" --prefix "$work/prefix"
 # Run from somewhere else, so that nothing is found through the working directory.
 cd /
 "$work/prefix/bin/tilescope-cli" list-kernels >/dev/null
+# With libclang, a kernel file goes through the installed front end, which the CLI opens on
+# first use from the prefix's lib/.../tilescope/ (student/frontend_loader.hpp).
+if [ -n "$(find "$work/prefix" -name libtilescope-frontend.so)" ]; then
+  "$work/prefix/bin/tilescope-cli" translate --kernel-file "$root/tests/student/kernels/matmul_tiled.cu" \
+      --out "$work/translations" >/dev/null
+fi
 env -u TILESCOPE_ASSETS xvfb-run -a "$work/prefix/bin/tilescope" --scenario tiled-4x4 --step 6 \
     --screenshot "$work/installed.png" --print-caption
 test -s "$work/installed.png"
