@@ -14,11 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "student/translate.hpp"
-#if __has_include("student/scan.hpp")
 #include "student/scan.hpp"
-#define TILESCOPE_FRONTEND_HAS_SCAN 1
-#endif
+#include "student/translate.hpp"
 
 namespace ts::student::frontend {
 
@@ -37,20 +34,14 @@ struct Table {
     unsigned interfaceVersion;
     size_t translationSize, diagnosticSize, scanLimitsSize;
     Translation (*translateCuda)(const std::string& source, const std::string& fileName);
-#ifdef TILESCOPE_FRONTEND_HAS_SCAN
     std::vector<Diagnostic> (*scanKernelFile)(const std::string& source, const ScanLimits& limits);
     const std::vector<std::string>& (*allowedFunctions)();
     std::string (*unsupportedName)(const std::string& name);
-#endif
 };
 
 /// The sizes the loader expects: both sides fill them from the same headers.
 inline constexpr size_t kTranslationSize = sizeof(Translation);
 inline constexpr size_t kDiagnosticSize = sizeof(Diagnostic);
-#ifdef TILESCOPE_FRONTEND_HAS_SCAN
 inline constexpr size_t kScanLimitsSize = sizeof(ScanLimits);
-#else
-inline constexpr size_t kScanLimitsSize = 0;
-#endif
 
 }  // namespace ts::student::frontend

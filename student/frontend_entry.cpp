@@ -12,11 +12,9 @@ const ts::student::frontend::Table kTable = {
     ts::student::frontend::kDiagnosticSize,
     ts::student::frontend::kScanLimitsSize,
     &ts::student::translateCuda,
-#ifdef TILESCOPE_FRONTEND_HAS_SCAN
     &ts::student::scanKernelFile,
     &ts::student::allowedFunctions,
     &ts::student::unsupportedName,
-#endif
 };
 
 }  // namespace

@@ -103,7 +103,6 @@ Translation translateCuda(const std::string& source, const std::string& fileName
     return refused;
 }
 
-#ifdef TILESCOPE_FRONTEND_HAS_SCAN
 std::vector<Diagnostic> scanKernelFile(const std::string& source, const ScanLimits& limits)
 {
     if (const frontend::Table* t = table()) return t->scanKernelFile(source, limits);
@@ -122,6 +121,5 @@ std::string unsupportedName(const std::string& name)
     if (const frontend::Table* t = table()) return t->unsupportedName(name);
     return {};
 }
-#endif
 
 }  // namespace ts::student
