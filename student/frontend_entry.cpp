@@ -1,7 +1,7 @@
 // The one symbol libtilescope-frontend.so exports (student/frontend_abi.hpp): the table of
-// libclang's front-end functions. Everything else in the library is built with hidden
-// visibility, so its translateCuda() never meets the loader's function of the same name in
-// the executable (which exports its own symbols for the student's module).
+// libclang's front-end functions. Everything else in the library is hidden (its visibility
+// and its version script), so its translateCuda() never meets the loader's function of the
+// same name in an executable that exports its symbols (ENABLE_EXPORTS).
 #include "student/frontend_abi.hpp"
 
 namespace {
