@@ -2,9 +2,9 @@
 #include "student/confine.hpp"
 
 #include <fcntl.h>
-#include <linux/sched.h>
 #include <poll.h>
 #ifdef TILESCOPE_HAVE_SECCOMP
+#include <linux/sched.h>   // CLONE_THREAD, for the filter's rule on clone
 #include <seccomp.h>
 #endif
 #include <signal.h>
@@ -93,6 +93,10 @@ const std::string& confinementProblem()
     static std::once_flag once;
     static std::string problem;
     std::call_once(once, [] {
+#if defined(__EMSCRIPTEN__)
+        problem = "the web build cannot start a separate process";
+        return;
+#endif
         const std::string bwrap = bwrapPath();
         if (bwrap.empty()) {
             problem = "bubblewrap (bwrap) is not installed (apt-get install bubblewrap)";
