@@ -1,0 +1,1 @@
+# marks: GUI tests (included from tests/gui/CMakeLists.txt, label gui).

@@ -1,0 +1,1 @@
+# slides: GUI tests (included from tests/gui/CMakeLists.txt, label gui).

@@ -1,0 +1,1 @@
+# welcome: GUI tests (included from tests/gui/CMakeLists.txt, label gui).
