@@ -8,7 +8,9 @@
 #include <seccomp.h>
 #endif
 #include <signal.h>
-#include <sys/prctl.h>
+#ifndef __EMSCRIPTEN__
+#include <sys/prctl.h>   // PR_SET_PDEATHSIG (no processes in the web build)
+#endif
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -155,6 +157,12 @@ ChildOutcome runLimited(const std::vector<std::string>& argv, const ProcessLimit
         c.err = "nothing to run";
         return c;
     }
+#if defined(__EMSCRIPTEN__)
+    // A page (and Node through Emscripten) has no processes to start.
+    (void)limits, (void)input, (void)maxOut, (void)maxErr, (void)cancel, (void)onOutput;
+    c.err = "the web build cannot start a process";
+    return c;
+#else
     // Everything the child needs is made before fork: between fork and exec a child of a
     // threaded process may only make async-signal-safe calls.
     std::vector<char*> args;
@@ -299,6 +307,7 @@ ChildOutcome runLimited(const std::vector<std::string>& argv, const ProcessLimit
         c.signal = WTERMSIG(status);
     }
     return c;
+#endif
 }
 
 namespace {
