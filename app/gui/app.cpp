@@ -130,6 +130,11 @@ void App::followPresentation()
             // The panels opened for a results file (--results, File > Open results...) stay.
             for (int i = 0; i < panelCount(); ++i)
                 if (view_.subject[i]) view_.open[i] = true;
+            // So do those that explain the run's mistake.
+            if (loaded_.sim && loaded_.diagnosis.kind != Diagnosis::Kind::None) {
+                view_.open[panelId("code")] = true;
+                if (loaded_.diagnosis.hazards()) view_.open[panelId("hazards")] = true;
+            }
             // --panel NAME: the panel exported is shown even where the slide leaves it out.
             if (opt_.exportPanel >= 0) view_.open[opt_.exportPanel] = true;
         } else {
@@ -518,6 +523,12 @@ void App::collectJobs()
             loaded_.wrongReads = std::move(r->wrongReads);
             loaded_.kernelText = std::move(r->kernelText);
             ++loaded_.generation;
+            // A run with a mistake opens the panels that explain it (the layout keeps them open).
+            loaded_.diagnosis = diagnose(*loaded_.sim);
+            if (loaded_.diagnosis.kind != Diagnosis::Kind::None) {
+                view_.open[panelId("code")] = true;
+                if (loaded_.diagnosis.hazards()) view_.open[panelId("hazards")] = true;
+            }
             const int threads = static_cast<int>(loaded_.sim->trace.blockDim.count());
             if (pendingThread_ && *pendingThread_ < threads) view_.thread = *pendingThread_;
             pendingThread_.reset();
@@ -746,6 +757,10 @@ void App::handleKeys()
         if (practiceWaiting(practice)) practiceSkip(practice);
         else view_.cursor = std::max(0, view_.cursor - 1);
     }
+    // G: to the step of the run's mistake (the caption bar's "Go to step" button).
+    if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_G, false) && loaded_.diagnosis.step >= 0 &&
+        loaded_.diagnosis.step <= last && !practiceWaiting(practice))
+        view_.cursor = loaded_.diagnosis.step;
     if (keyPressed(ImGuiKey_Home)) view_.cursor = 0;
     if (keyPressed(ImGuiKey_End)) view_.cursor = last;
     // [ and ]: the previous and the next warp of the traced block (Memory panel). ImGui 1.86's

@@ -13,6 +13,7 @@
 #include "export_files.hpp"
 #include "gif_writer.hpp"
 #include "layout.hpp"
+#include "panels/diagnosis_report.hpp"
 #include "screenshot.hpp"
 #include "student_kernel.hpp"
 #include "svg_export.hpp"
@@ -186,14 +187,21 @@ private:
         // --print-view: the view link of what the picture shows (after --keys).
         if (opt_.printView) std::cout << app_.viewLink() << "\n";
         if (opt_.printLayout) std::cout << layoutReport();
+        if (opt_.printCode) std::cout << codeReport();
         if (!opt_.printCaption) return;
         std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
         // The sentences a student's kernel gets besides the caption: the caption bar's
         // notice, and what the Code panel says is wrong with the run.
         const Loaded& l = app_.loaded();
         if (!app_.view().notice.empty()) std::cout << "notice: " << app_.view().notice << "\n";
-        if (!l.kernelFile.empty() && l.sim && kernelFileOf(l.sim->scenario) == l.kernelFile)
-            if (const std::string d = runDiagnosis(*l.sim); !d.empty()) std::cout << "diagnosis: " << d << "\n";
+        // The run's mistake as the caption bar drew it (else as the Code panel gives a student's),
+        // with the step G moves to and the line the Code panel scrolls to.
+        if (const std::string d = captionDiagnosisDrawn(); !d.empty()) {
+            std::cout << "diagnosis: " << d << "\n";
+            std::cout << "diagnosis-in-caption: step " << l.diagnosis.step << " line " << l.diagnosis.line << "\n";
+        } else if (!l.kernelFile.empty() && l.sim && kernelFileOf(l.sim->scenario) == l.kernelFile) {
+            if (const std::string r = runDiagnosis(*l.sim); !r.empty()) std::cout << "diagnosis: " << r << "\n";
+        }
     }
 
     /// --export-steps: writes the frame just drawn as step exportNext_ and moves the cursor to

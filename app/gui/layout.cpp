@@ -734,7 +734,11 @@ void computeFrame(const Frame& f)
         // group in the table's order).
         const bool subject = onSlide[i] || (i < static_cast<int>(f.view.subject.size()) && f.view.subject[i]);
         if (!f.view.presentation && !subject && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
-        need.pinned = p.pinned || i == f.view.keepOpen;
+        // The panels that explain the run's mistake (Loaded::diagnosis) never fold by themselves.
+        const Diagnosis& d = f.loaded.diagnosis;
+        const bool explains = d.kind != Diagnosis::Kind::None &&
+                              (i == panelId("code") || (d.hazards() && i == panelId("hazards")));
+        need.pinned = p.pinned || i == f.view.keepOpen || (explains && !p.folded);
         need.folded = p.folded && i != f.view.keepOpen;
         needs.push_back(need);
     }

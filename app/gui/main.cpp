@@ -130,6 +130,7 @@ const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
     {"ctrl+k", GLFW_KEY_K},           // File > Open kernel...
     {"ctrl+l", GLFW_KEY_L},           // File > Copy view link
+    {"g", GLFW_KEY_G},                // to the step of the run's mistake
     {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET},
     // Practice mode (docs/practice.md): on and off, restart, reveal, and typing a number.
     {"p", GLFW_KEY_P},                {"r", GLFW_KEY_R},            {"enter", GLFW_KEY_ENTER},
@@ -241,6 +242,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_flag("--print-layout", r.options.printLayout,
                  "With --screenshot: also print where each panel is, a line each (name, x, y, width, height in "
                  "pixels, 'folded')")
+        ->needs(shot);
+    cli.add_flag("--print-code", r.options.printCode,
+                 "With --screenshot: also print the Code panel's listing as drawn: the source lines in view "
+                 "('code-lines FIRST LAST'), the columns shown, and each row ('code-row LINE|TEXT')")
         ->needs(shot);
     cli.add_flag("--screenshot-while-simulating", r.options.shotWhileSimulating,
                  "With --screenshot: save the picture once the simulation has run for a second (its progress "

@@ -15,6 +15,7 @@
 #include "sim/teaching/roofline.hpp"
 #include "sim/files/scenario_file.hpp"
 #include "sim/engine/simulate.hpp"
+#include "student_kernel.hpp"
 #include "theme.hpp"
 #include "web_platform.hpp"
 
@@ -65,6 +66,10 @@ struct Loaded {
     /// built replaces the registry's text (sim::kernelSource) even when its run is refused
     /// and this one stays shown. Null for a built-in kernel.
     std::shared_ptr<const std::string> kernelText;
+    /// What went wrong in `sim` and where (diagnose(*sim)), made when it arrived; Kind::None
+    /// for a run without a fault, race or wrong output. The layout never folds the panels
+    /// that explain it (Code, and Hazards for a race) unless folded by hand.
+    Diagnosis diagnosis;
 };
 
 /// "matmul-tiled, M 4x4 times N 4x4, TILE_WIDTH 2": a scenario in words, for titles.

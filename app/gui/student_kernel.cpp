@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "sim/catalogue/loaded_kernels.hpp"
@@ -115,6 +116,101 @@ std::string runDiagnosis(const sim::Simulation& s)
         return out + " differs from the CPU reference: the wrong elements of " + out + " are marked.";
     }
     return "";
+}
+
+namespace {
+
+/// The step of `t` that holds the event with Event::seq `seq`, or -1.
+int stepOfSeq(const sim::Trace& t, uint32_t seq)
+{
+    for (size_t i = 0; i < t.steps.size(); ++i)
+        for (int e = t.steps[i].begin; e < t.steps[i].end; ++e)
+            if (t.events[e].seq == seq) return static_cast<int>(i);
+    return -1;
+}
+
+/// The first step of `t` with an event on source line `line` (else whose main statement is
+/// on it), or -1.
+int stepOnLine(const sim::Trace& t, unsigned line)
+{
+    if (line == 0) return -1;
+    for (size_t i = 0; i < t.steps.size(); ++i)
+        for (int e = t.steps[i].begin; e < t.steps[i].end; ++e)
+            if (t.events[e].line == line) return static_cast<int>(i);
+    for (size_t i = 0; i < t.steps.size(); ++i)
+        if (t.steps[i].line == line) return static_cast<int>(i);
+    return -1;
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+Diagnosis diagnose(const sim::Simulation& s)
+{
+    Diagnosis d;
+    d.sentence = runDiagnosis(s);
+    if (d.sentence.empty()) return d;
+    const sim::Trace& t = s.trace;
+    if (!s.error.empty()) {
+        d.kind = Diagnosis::Kind::Fault;
+        std::smatch m;
+        if (std::regex_search(s.error, m, std::regex("line ([0-9]+)"))) d.line = static_cast<unsigned>(std::stoul(m[1]));
+        d.step = stepOnLine(t, d.line);
+        if (d.step < 0 && !t.steps.empty()) d.step = static_cast<int>(t.steps.size()) - 1;
+        return d;
+    }
+    if (!s.hazards.sites.empty()) {
+        // The site the sentence names: the first by kind, then lines (HazardLog::report).
+        const sim::HazardSite* site = &s.hazards.sites.front();
+        for (const sim::HazardSite& h : s.hazards.sites)
+            if (std::tie(h.kind, h.firstLine, h.secondLine) < std::tie(site->kind, site->firstLine, site->secondLine))
+                site = &h;
+        d.kind = Diagnosis::Kind::Race;
+        d.line = site->secondLine;
+        for (const sim::Hazard& h : s.hazards.traced)
+            if (h.kind == site->kind && h.first.line == site->firstLine && h.second.line == site->secondLine) {
+                d.step = stepOfSeq(t, h.second.seq);
+                break;
+            }
+        if (d.step < 0) d.step = stepOnLine(t, d.line);
+        return d;
+    }
+    if (!s.hazards.uninitialisedSites.empty()) {
+        d.kind = Diagnosis::Kind::Uninitialised;
+        d.line = s.hazards.uninitialisedSites.front().line;
+        for (size_t i = 0; i < t.steps.size() && d.step < 0; ++i)
+            for (int e = t.steps[i].begin; e < t.steps[i].end; ++e)
+                if (t.events[e].line == d.line && (t.events[e].flags & sim::kStale)) {
+                    d.step = static_cast<int>(i);
+                    break;
+                }
+        if (d.step < 0) d.step = stepOnLine(t, d.line);
+        return d;
+    }
+    d.kind = Diagnosis::Kind::WrongOutput;
+    // The traced block's first store of an output element that ends up wrong.
+    const int out = t.outputArray >= 0 ? t.outputArray : 2;
+    for (size_t i = 0; i < t.steps.size() && d.step < 0; ++i)
+        for (int e = t.steps[i].begin; e < t.steps[i].end; ++e) {
+            const sim::Event& ev = t.events[e];
+            if (ev.op != sim::Op::GlobalStore || ev.array != out || ev.index < 0) continue;
+            const size_t k = static_cast<size_t>(ev.index);
+            if (k < s.P.size() && k < s.reference.size() && !sameBits(s.P[k], s.reference[k])) {
+                d.step = static_cast<int>(i);
+                d.line = ev.line;
+                break;
+            }
+        }
+    if (d.step < 0)   // no wrong element in the traced block: its last store
+        for (int i = static_cast<int>(t.steps.size()) - 1; i >= 0 && d.step < 0; --i)
+            for (int e = t.steps[i].begin; e < t.steps[i].end; ++e)
+                if (t.events[e].op == sim::Op::GlobalStore) {
+                    d.step = i;
+                    d.line = t.events[e].line;
+                    break;
+                }
+    return d;
 }
 
 }  // namespace ts::app

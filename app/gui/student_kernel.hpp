@@ -66,4 +66,25 @@ std::string kernelFileOf(const sim::Scenario& s);
 /// "" for a run with none of these.
 std::string runDiagnosis(const sim::Simulation& s);
 
+/// What went wrong in a run and where to look (issue 37, "the mistake on screen"): the
+/// caption bar says `sentence`, the Code panel scrolls to `line`, G (and the caption bar's
+/// button) moves the cursor to `step`, and the layout never folds the panels that explain it.
+struct Diagnosis {
+    enum class Kind { None, Fault, Race, Uninitialised, WrongOutput };
+    Kind kind = Kind::None;
+    std::string sentence;   ///< runDiagnosis(s); "" for Kind::None
+    /// The kernel source line of the event: the faulting access or barrier, the second
+    /// access of the first race (the one that saw or clobbered the other), the read of the
+    /// never-written slot, the store of the first wrong output element; 0 where none is known.
+    unsigned line = 0;
+    /// The traced block's step where the event happens (the first such step), or, for an
+    /// event in another block, the first step on `line`; -1 where the trace has none.
+    int step = -1;
+    /// Whether the Hazards panel explains it (a race or a read of a never-written slot).
+    bool hazards() const { return kind == Kind::Race || kind == Kind::Uninitialised; }
+};
+
+/// The Diagnosis of run `s` (its sentence is runDiagnosis(s)). Never throws.
+Diagnosis diagnose(const sim::Simulation& s);
+
 }  // namespace ts::app

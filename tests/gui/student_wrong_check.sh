@@ -9,8 +9,12 @@
 # end normally (status 0: no crash, no hang; the time limit of an endless loop is the
 # guarded child process's) and say the `// expect:` line's diagnosis, with its line, in the
 # caption, the notice or the Code panel's diagnosis (--print-caption prints all three); a
-# kernel whose P is expected right must get no diagnosis. A screenshot of what the student
-# sees is kept in OUT_DIR.
+# kernel whose P is expected right must get no diagnosis. A run the app diagnoses (a fault,
+# a race, a wrong P) must show it (issue 37, "the mistake on screen"): the sentence in the
+# caption bar (--print-caption's "diagnosis-in-caption: step S line L"), the Code panel open
+# and not folded (--print-layout) and scrolled so that line L is in view (--print-code's
+# "code-lines FIRST LAST"), and for a race or a read of a never-written slot the Hazards panel
+# open and not folded. A screenshot of what the student sees is kept in OUT_DIR.
 set -u
 app=$1 goodDir=$2 wrong=$3 out=$4
 name=$(basename "$wrong" .cu)
@@ -40,10 +44,34 @@ for a in $run; do
     prev=$a
 done
 output=$(timeout 240 "$app" --kernel-file "$scratch/$name.cu" "$@" --reload-from "$wrong" --window 1600x900 \
-         --step 4 --print-caption --screenshot "$out/$name.png" 2>&1)
+         --step 4 --print-caption --print-layout --print-code --screenshot "$out/$name.png" 2>&1)
 status=$?
-printf '%s\n' "$output"
+printf '%s\n' "$output" | grep -v '^code-row '
 if [ "$status" -ne 0 ]; then echo "FAIL: the app ended with status $status (124: it hung)"; exit 1; fi
+# The mistake on screen: wherever the app diagnoses the run, the caption bar says it and the
+# panels that explain it are open, the Code panel at its line.
+if printf '%s\n' "$output" | grep -q '^diagnosis: '; then
+    where=$(printf '%s\n' "$output" | sed -n 's|^diagnosis-in-caption: step \(-*[0-9]*\) line \([0-9]*\)$|\1 \2|p')
+    [ -n "$where" ] || { echo "FAIL: the diagnosis is not in the caption bar"; exit 1; }
+    line=${where#* }
+    panel() { printf '%s\n' "$output" | grep -E "^$1 -?[0-9]+ -?[0-9]+ [0-9]+ [0-9]+( folded)?\$"; }
+    code=$(panel code)
+    [ -n "$code" ] || { echo "FAIL: the Code panel is not shown"; exit 1; }
+    case "$code" in *folded) echo "FAIL: the Code panel is folded: $code"; exit 1 ;; esac
+    if printf '%s\n' "$output" | grep -Eq '^diagnosis: (RAW|WAR|WAW) hazard|^diagnosis: Uninitialised read'; then
+        hazards=$(panel hazards)
+        [ -n "$hazards" ] || { echo "FAIL: the Hazards panel is not shown for a race"; exit 1; }
+        case "$hazards" in *folded) echo "FAIL: the Hazards panel is folded: $hazards"; exit 1 ;; esac
+    fi
+    if [ "$line" -gt 0 ]; then
+        seen=$(printf '%s\n' "$output" | sed -n 's|^code-lines \([0-9]*\) \([0-9]*\)$|\1 \2|p')
+        [ -n "$seen" ] || { echo "FAIL: the Code panel drew no listing"; exit 1; }
+        if [ "$line" -lt "${seen% *}" ] || [ "$line" -gt "${seen#* }" ]; then
+            echo "FAIL: line $line of the diagnosis is not in view in the Code panel (lines $seen)"; exit 1
+        fi
+    fi
+    echo "PASS: the diagnosis is in the caption bar, Code (at line $line) and the panels that explain it are open"
+fi
 # The CLI's wording of a P that differs from the reference, in the app's words; a sentence
 # the app starts with a capital letter.
 case "$expect" in

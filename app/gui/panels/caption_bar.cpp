@@ -11,12 +11,16 @@
 #include <sstream>
 #include <vector>
 
+#include "diagnosis_report.hpp"
 #include "panels.hpp"
 #include "sim/teaching/narration.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
 namespace {
+
+/// The diagnosis the caption bar drew last (captionDiagnosisDrawn).
+std::string gDiagnosisDrawn;
 
 constexpr const char* kHint = "Space plays, Left/Right step, Home/End jump. Hover any cell for its index, "
                               "value and loads; click a tile of P to trace that block.";
@@ -48,6 +52,8 @@ const StepLines& stepLines(const Loaded& loaded)
 }
 
 }  // namespace
+
+std::string captionDiagnosisDrawn() { return gDiagnosisDrawn; }
 
 CaptionText captionText(const Loaded& loaded, const View& view)
 {
@@ -192,6 +198,25 @@ std::string noticeText(const Frame& f)
     return stepLines(f.loaded).problem;
 }
 
+/// The label of the caption bar's button that moves to the step of the run's mistake.
+std::string goLabel(const Diagnosis& d) { return "Go to step " + std::to_string(d.step) + " (G)"; }
+
+/// The height of the diagnosis row at `wrap` pixels: the button beside the sentence wrapped
+/// at spaces, 0 without a diagnosis.
+float diagnosisHeight(const Frame& f, float wrap)
+{
+    const Diagnosis& d = f.loaded.diagnosis;
+    if (d.kind == Diagnosis::Kind::None || !f.loaded.sim) return 0;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    float button = 0;
+    if (d.step >= 0) button = ImGui::CalcTextSize(goLabel(d).c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+    ImGui::PushFont(f.theme.fonts.captionBold);
+    const std::string text = "Wrong: " + d.sentence;
+    const float h = ImGui::CalcTextSize(wrappedAtSpaces(text, wrap - button).c_str()).y;
+    ImGui::PopFont();
+    return std::max(h, d.step >= 0 ? ImGui::GetFrameHeight() : 0.0f) + st.ItemSpacing.y;
+}
+
 }  // namespace
 
 float CaptionBar::height(const Frame& f)
@@ -200,7 +225,9 @@ float CaptionBar::height(const Frame& f)
     // when the window is narrow) plus the narration wrapped to the window's width (a long one
     // takes several lines; in presentation mode even a short one may). The widest label and
     // the tallest narration of the preset set the height, so that the panels below stay put
-    // while stepping.
+    // while stepping. On a slide the bar is as tall as this step's text, in the slide's
+    // caption font (theme.hpp), so that it keeps no empty rows.
+    ImGui::PushFont(f.theme.fonts.caption);
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
     const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
@@ -210,13 +237,13 @@ float CaptionBar::height(const Frame& f)
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         // Practice mode's question or verdict takes the narration's place.
         if (!practice.empty()) {
-            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::PushFont(f.theme.fonts.captionBold);
             text = std::max(text, ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y);
             ImGui::PopFont();
         }
         const CaptionText c = captionText(f.loaded, f.view);
         ImFont* ui = ImGui::GetFont();
-        std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
+        std::vector<float> widths = {textWidth(f.theme.fonts.captionBold, c.title)};
         if (f.loaded.sim) {
             if (!f.loaded.sim->trace.steps.empty())
                 for (const sim::StepNarration& n : stepLines(f.loaded).lines)
@@ -241,7 +268,23 @@ float CaptionBar::height(const Frame& f)
         rows_ = flowRows(widths, gaps, wrap);
         text_ = text;
     }
-    return static_cast<float>(rows_) * ImGui::GetTextLineHeightWithSpacing() + text_ + st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    float text = text_;
+    if (f.view.presentation) {
+        const CaptionText c = captionText(f.loaded, f.view);
+        if (!practice.empty()) {
+            ImGui::PushFont(f.theme.fonts.captionBold);
+            text = ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y;
+            ImGui::PopFont();
+        } else if (c.narration && !c.narration->empty()) {
+            text = ImGui::CalcTextSize(wrappedAtSpaces(*c.narration, wrap).c_str()).y;
+        } else {
+            text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
+        }
+    }
+    const float h = static_cast<float>(rows_) * ImGui::GetTextLineHeightWithSpacing() + text + diagnosisHeight(f, wrap) +
+           st.ItemSpacing.y + 2 * st.WindowPadding.y;
+    ImGui::PopFont();
+    return h;
 }
 
 void CaptionBar::draw(Frame& f, float y, float height)
@@ -255,6 +298,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
     ImGui::PushStyleColor(ImGuiCol_WindowBg, f.theme.palette.captionBg);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
     ImGui::Begin("##caption", nullptr, flags);
+    ImGui::PushFont(f.theme.fonts.caption);
     const Palette& pal = f.theme.palette;
     const CaptionText c = captionText(f.loaded, f.view);
     // The title line's items, each on the row of the one before when it fits there.
@@ -266,7 +310,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
     const size_t notice = noticeLine.empty() ? 0 : items.size();
     if (notice) items.push_back(noticeLine);
     std::vector<float> widths, gaps(items.size(), scaled(24));
-    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : ui, items[i]));
+    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.captionBold : ui, items[i]));
     if (c.step) gaps[2] = ImGui::GetStyle().ItemSpacing.x;
     std::vector<bool> sameRow;
     flowRows(widths, gaps, ImGui::GetContentRegionAvail().x, &sameRow);
@@ -274,7 +318,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         if (sameRow[i]) ImGui::SameLine(0, gaps[i]);
         ImGui::PushTextWrapPos(0.0f);
         if (i == 0) {
-            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::PushFont(f.theme.fonts.captionBold);
             ImGui::TextUnformatted(items[i].c_str());
             ImGui::PopFont();
         } else if (i == notice) {
@@ -289,12 +333,35 @@ void CaptionBar::draw(Frame& f, float y, float height)
         }
         ImGui::PopTextWrapPos();
     }
+    // The run's mistake in the grader's words, with a button to the step where it happens.
+    gDiagnosisDrawn.clear();
+    if (const Diagnosis& d = f.loaded.diagnosis; d.kind != Diagnosis::Kind::None && f.loaded.sim) {
+        const ImGuiStyle& st = ImGui::GetStyle();
+        if (d.step >= 0) {
+            ImGui::BeginDisabled(d.step == f.view.cursor);
+            if (ImGui::Button(goLabel(d).c_str()) && d.step < static_cast<int>(f.loaded.sim->trace.steps.size()))
+                f.view.cursor = d.step;
+            ImGui::EndDisabled();
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s", d.kind == Diagnosis::Kind::Fault ? "Show the step where the kernel faulted (key G)."
+                                        : d.hazards() ? "Show the step where the traced block's first such access happens (key G)."
+                                                      : "Show the step where the traced block stores its first wrong element (key G).");
+            ImGui::SameLine(0, st.ItemSpacing.x);
+        }
+        const std::string text = "Wrong: " + d.sentence;
+        ImGui::PushFont(f.theme.fonts.captionBold);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
+        ImGui::TextUnformatted(wrappedAtSpaces(text, ImGui::GetContentRegionAvail().x).c_str());
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+        gDiagnosisDrawn = d.sentence;
+    }
     const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
     if (!practice.empty()) {
         // Practice mode: the question (large on a slide, where the whole UI is), or the verdict.
         const Practice& p = f.view.practice;
         const ImU32 colour = !p.revealed ? pal.stepText : p.grade.correct ? pal.okText : pal.error;   // 4.5:1 on the bar
-        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::PushFont(f.theme.fonts.captionBold);
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(practice.c_str());
@@ -310,6 +377,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         ImGui::TextWrapped("%s", kHint);
         ImGui::PopStyleColor();
     }
+    ImGui::PopFont();
     ImGui::End();
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();

@@ -17,12 +17,14 @@
 #include <cfloat>
 #include <cstdio>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "kernels/context.cuh"
+#include "diagnosis_report.hpp"
 #include "layout.hpp"
 #include "panels.hpp"
 #include "sim/teaching/kernel_view.hpp"
@@ -79,6 +81,53 @@ void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
                   "(PMPP sec. 5.4, Fig. 5.9).");
 }
 
+/// Kernel `text` as CUDA writes it, line for line (the simulator's line numbers stay right):
+/// the single-source spellings of kernels/context.cuh shown as the CUDA they stand for.
+/// `x.syncthreads(AFTER_LOAD)` is __syncthreads(), x.threadIdx threadIdx, TS_SHARED_2D(float,
+/// Mds, R, C); `__shared__ float Mds[R][C];`, a GlobalPtr<const float> parameter `const
+/// float*`, the context parameter and its template argument disappear. The x.ldg4(),
+/// x.unrolled() and x.mask1d() of the simulator's own kernels stay. A student's file is shown
+/// untouched (it is CUDA already).
+std::string cudaText(const std::string& text)
+{
+    static const std::vector<std::pair<std::regex, std::string>> rules = {
+        {std::regex(R"(\bx\.syncthreads\((AFTER_LOAD|AFTER_COMPUTE)?\))"), "__syncthreads()"},
+        {std::regex(R"(\bx\.(threadIdx|blockIdx|blockDim|gridDim)\b)"), "$1"},
+        {std::regex(R"(TS_SHARED_2D\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([^,]+?)\s*,\s*([^)]+?)\s*\);)"), "__shared__ $1 $2[$3][$4];"},
+        {std::regex(R"(TS_SHARED_1D\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([^)]+?)\s*\);)"), "__shared__ $1 $2[$3];"},
+        {std::regex(R"(typename X::template GlobalPtr<(const )?float>\s*)"), "$1float* "},
+        {std::regex(R"(TS_DEVICE (\w+) (\w+)\(X& x,\s*)"), "__global__ $1 $2("},
+        {std::regex(R"(template <(.+), class X>)"), "template <$1>"},
+        {std::regex(R"(^template <class X>$)"), ""},
+    };
+    std::string out;
+    size_t b = 0;
+    for (;;) {
+        size_t e = text.find('\n', b);
+        const bool lastLine = e == std::string::npos;
+        std::string line = text.substr(b, lastLine ? std::string::npos : e - b);
+        for (const auto& [re, with] : rules) line = std::regex_replace(line, re, with);
+        out += line;
+        if (lastLine) break;
+        out += '\n';
+        b = e + 1;
+    }
+    return out;
+}
+
+/// Whether `c` belongs to an identifier or a number (a row never breaks between two such).
+bool wordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+/// Whether a row may break before text[p]: at a token boundary, never inside an identifier,
+/// a number or a two-character operator (+=, <=, ->, &&, ::).
+bool breakable(const std::string& text, size_t p)
+{
+    const char a = text[p - 1], z = text[p];
+    if (wordChar(a) && wordChar(z)) return false;
+    static const std::string ops = "+-*/%=<>!&|^:";
+    return !(ops.find(a) != std::string::npos && ops.find(z) != std::string::npos);
+}
+
 /// "<- RAW: write by (ty, tx)" after a line that holds an access of the chosen hazard.
 std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
 {
@@ -111,6 +160,12 @@ struct MemoryColumns {
     float charWidth = 0;                        ///< of the columns' font
     ImFont* font = nullptr;                     ///< the columns' font (the cell font, else the small one)
     ImFont* listing = nullptr;                  ///< the source's font (CodePanel::memoryHeader chooses both)
+    /// The line numbers are shown: memoryHeader drops them (and the memory columns, unless the
+    /// Memory panel is open) where the code would otherwise wrap.
+    bool numbers = true;
+    /// Each level of indentation takes two spaces instead of four (on a slide, and at the desk
+    /// where four would make the code wrap).
+    bool compact = false;
     static constexpr int kColumn = 5;           ///< characters a column
     static constexpr int kChars = 4 * kColumn + 3 + 2;   ///< with gaps and the note mark
 };
@@ -236,10 +291,38 @@ struct Scrolled {
     int again = 0;
     float height = 0;   ///< the listing's height when it last scrolled: a new height scrolls again
     int frames = 0;     ///< frames drawn since the step changed
+    /// A new run scrolls to this line rather than the step's alone (the dropped barrier, else
+    /// the line of the run's mistake), until the step changes; 0: none.
+    unsigned target = 0;
 };
 
+/// What the listing drew in the last frame (codeReport).
+struct CodeDrawn {
+    int frame = -1;
+    std::string report;
+};
+CodeDrawn gCodeDrawn;
+
+/// The line a new run of `s` should show first: a barrier the scenario drops (struck
+/// through), else the line of the run's mistake (Loaded::diagnosis); 0 for none.
+unsigned targetLine(const Frame& f, const sim::Simulation& s, const std::string& original)
+{
+    if (s.scenario.dropBarriers) {
+        size_t b = 0;
+        for (unsigned n = 1; b <= original.size(); ++n) {
+            size_t e = original.find('\n', b);
+            if (e == std::string::npos) e = original.size();
+            if (barrierOnLine(original.data() + b, original.data() + e) & s.scenario.dropBarriers) return n;
+            if (e == original.size()) break;
+            b = e + 1;
+        }
+    }
+    return f.loaded.diagnosis.line;
+}
+
 /// One row of the listing as drawn: a piece of a source line (the whole line when it fits),
-/// broken at a space when the line is wider than the listing, after `indent` spaces; only a
+/// broken at a space, else at a token boundary, when the line is wider than the listing
+/// (never inside an identifier unless it alone is wider), after `indent` spaces; only a
 /// line's first piece carries its number. Continuation pieces are indented four spaces more
 /// than their line.
 struct Piece {
@@ -249,7 +332,8 @@ struct Piece {
 };
 
 /// Breaks text[b, e) into pieces of at most `cols` characters after `indent` spaces (the
-/// first) and `more` spaces (the rest), at spaces where it can.
+/// first) and `more` spaces (the rest), at spaces where it can, else at the last token
+/// boundary (breakable()); only an identifier longer than a row is cut.
 std::vector<Piece> wrapText(const std::string& text, size_t b, size_t e, int cols, int indent, int more)
 {
     std::vector<Piece> out;
@@ -261,7 +345,13 @@ std::vector<Piece> wrapText(const std::string& text, size_t b, size_t e, int col
         if (end - at > room) {
             end = at + room;
             const size_t space = text.rfind(' ', end);
-            if (space != std::string::npos && space > at) end = space;
+            if (space != std::string::npos && space > at) {
+                end = space;
+            } else {
+                size_t p = end;
+                while (p > at + 1 && !breakable(text, p)) --p;
+                if (p > at + 1) end = p;
+            }
         }
         out.push_back(Piece{at, end, ind, at == b});
         at = end;
@@ -291,13 +381,22 @@ struct Line {
 /// `text` as lines broken into pieces of at most `cols` characters of the (monospaced)
 /// font; `toggleCols`: the width of a barrier's toggle in characters. On a slide
 /// (`compact`) each level of indentation takes two spaces instead of four.
-std::vector<Line> listing(const std::string& text, int cols, const Frame& f, const sim::Simulation& s, int toggleCols,
-                          bool compact)
+std::vector<Line> listing(const std::string& text, const std::string& original, int cols, const Frame& f,
+                          const sim::Simulation& s, int toggleCols, bool compact)
 {
     const sim::KernelInfo* info = s.scenario.kernelInfo();
     const sim::Hazard* hz = focusedHazard(f.loaded, f.view);
     cols = std::max(cols, 12);
     std::vector<Line> lines;
+    // The droppable barriers, by line, from the kernel's own text (`text` may show them as
+    // __syncthreads()).
+    std::vector<unsigned> bits;
+    for (size_t ob = 0; ob <= original.size();) {
+        size_t oe = original.find('\n', ob);
+        if (oe == std::string::npos) oe = original.size();
+        bits.push_back(barrierOnLine(original.data() + ob, original.data() + oe));
+        ob = oe + 1;
+    }
     size_t b = 0;
     for (unsigned n = 1; b <= text.size(); ++n) {
         size_t e = text.find('\n', b);
@@ -312,7 +411,7 @@ std::vector<Line> listing(const std::string& text, int cols, const Frame& f, con
         if (first == e) l.pieces = {Piece{e, e, 0, true}};
         const Piece& last = l.pieces.back();
         const int lastCols = static_cast<int>(last.e - last.b) + last.indent;
-        l.bit = info ? barrierOnLine(text.data() + b, text.data() + e) & info->barriers : 0;
+        l.bit = info && n <= bits.size() ? bits[n - 1] & info->barriers : 0;
         if (l.bit) l.toggleRow = lastCols + 3 + toggleCols > cols;
         if (hz) l.tag = hazardTag(s.trace, *hz, n);
         if (!l.tag.empty()) {
@@ -327,13 +426,40 @@ std::vector<Line> listing(const std::string& text, int cols, const Frame& f, con
     return lines;
 }
 
-/// The first line of the kernel itself (its `template`), where slides start rather than at
-/// the file's header comment; 1 if there is none.
+/// The first line of the kernel itself (its `template`, else its `__global__` line), where
+/// slides start rather than at the file's header comment; 1 if there is none.
 unsigned kernelStart(const std::vector<Line>& lines, const std::string& text)
 {
     for (const Line& l : lines)
-        if (text.compare(l.b, 9, "template ") == 0) return l.number;
+        if (text.compare(l.b, 9, "template ") == 0 || text.compare(l.b, 11, "__global__ ") == 0) return l.number;
     return 1;
+}
+
+/// The width of each line of code in `text` in characters, from `from` (a line number) on:
+/// its indentation (halved with `compact`) and its code up to a trailing // comment (a
+/// comment wraps at its spaces; code should not wrap at all). Comment lines are left out.
+std::vector<int> codeWidths(const std::string& text, unsigned from, bool compact)
+{
+    std::vector<int> widths;
+    size_t b = 0;
+    for (unsigned n = 1; b <= text.size(); ++n) {
+        size_t e = text.find('\n', b);
+        if (e == std::string::npos) e = text.size();
+        const size_t first = std::min(e, text.find_first_not_of(' ', b));
+        size_t end = std::min(e, text.find("//", first));
+        while (end > first && text[end - 1] == ' ') --end;
+        if (n >= from && end > first)
+            widths.push_back(static_cast<int>(first - b) / (compact ? 2 : 1) + static_cast<int>(end - first));
+        if (e == text.size()) break;
+        b = e + 1;
+    }
+    return widths;
+}
+
+/// How many of `widths` are wider than `cols`.
+int wrapping(const std::vector<int>& widths, int cols)
+{
+    return static_cast<int>(std::count_if(widths.begin(), widths.end(), [&](int w) { return w > cols; }));
 }
 
 /// Draws source line `l`, `lh` pixels a row: the step's line, another line the selected
@@ -352,7 +478,8 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
     // One faint fill a line (the hazard's before the step's, before the thread's), so that
     // every text on it keeps 4.5:1; bars at the left edge say which it is at 3:1, the
     // step's yellow and the hazard's blue side by side where a line is both.
-    const bool current = st && l.number == st->line, hazard = !l.tag.empty();
+    const bool current = st && l.number == st->line;
+    const bool hazard = !l.tag.empty() || (l.number == f.loaded.diagnosis.line && f.loaded.diagnosis.kind != Diagnosis::Kind::None);
     const ImU32 fill = hazard ? pal.hazardLine : current ? pal.codeLine : threadLines.count(l.number) ? pal.codeLineAlt : 0;
     if (fill) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), fill);
     const float bar = std::max(2.0f, scaled(3));
@@ -368,9 +495,14 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
     const bool dropped = (l.bit & s.scenario.dropBarriers) != 0;
     // The line number or blank columns, then `indent` spaces.
     auto start = [&](bool numbered, int indent) {
-        if (numbered) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", l.number);
-        else ImGui::TextUnformatted("   ");
-        ImGui::SameLine();
+        if (memory.numbers) {
+            if (numbered) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", l.number);
+            else ImGui::TextUnformatted("   ");
+            ImGui::SameLine();
+        } else {
+            ImGui::Dummy(ImVec2(0, 0));
+            ImGui::SameLine(0, 0);
+        }
         if (indent > 0) {
             ImGui::Dummy(ImVec2(space * static_cast<float>(indent), 1));
             ImGui::SameLine(0, 0);
@@ -386,6 +518,10 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
             dl->AddLine(ImVec2(a.x, (a.y + z.y) * 0.5f), ImVec2(z.x, (a.y + z.y) * 0.5f), pal.error, 2.0f);
         }
     }
+    // Without the line numbers, hovering a line names it.
+    if (!memory.numbers && ImGui::IsMouseHoveringRect(p, ImVec2(p.x + w, p.y + lh * static_cast<float>(l.pieces.size()))) &&
+        ImGui::IsWindowHovered())
+        ImGui::SetTooltip("line %u", l.number);
     if (l.bit) {
         if (l.toggleRow) start(false, l.pieces.front().indent + 4);
         else ImGui::SameLine(0, space * 3);
@@ -409,8 +545,8 @@ void drawLine(Frame& f, const sim::Simulation& s, const std::string& text, const
 /// The source listing above `explain` pixels of explanations. At the desk the whole file, a
 /// list that scrolls to the step's line once per step; on a slide as many lines of the
 /// kernel around the step's line as fit, without scrolling.
-void source(Frame& f, const sim::Simulation& s, const std::string& text, float explain, Scrolled& scrolled,
-            MemoryColumns& memory)
+void source(Frame& f, const sim::Simulation& s, const std::string& text, const std::string& original, float explain,
+            Scrolled& scrolled, MemoryColumns& memory)
 {
     const sim::Step* st = f.view.cursor >= 0 ? &s.trace.steps[f.view.cursor] : nullptr;
     std::set<unsigned> threadLines;
@@ -431,11 +567,28 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
     // The memory columns take the right end of the text region.
     memory.right = ImGui::GetCursorScreenPos().x + style.WindowPadding.x + style.ChildBorderSize + inner;
     const float gutter = memory.on ? MemoryColumns::kChars * memory.charWidth : 0;
-    const int cols = static_cast<int>((inner - gutter - 3 * ch - style.ItemSpacing.x - 2 * style.ChildBorderSize) / ch) - 1;
+    const float numbers = memory.numbers ? 3 * ch + style.ItemSpacing.x : 0;
+    const int cols = static_cast<int>((inner - gutter - numbers - 2 * style.ChildBorderSize) / ch) - 1;
     const float check = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
     const int toggleCols =
         static_cast<int>((check + font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "drop this barrier").x) / ch) + 1;
-    const std::vector<Line> lines = listing(text, cols, f, s, toggleCols, slide);
+    const std::vector<Line> lines = listing(text, original, cols, f, s, toggleCols, memory.compact);
+    // A new run shows its target line (targetLine) until the step changes.
+    if (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation) {
+        const bool newRun = scrolled.generation != f.loaded.generation;
+        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4, -1, 0, newRun ? targetLine(f, s, original) : 0u};
+    }
+    // The line the listing centres: the step's, or with a target both where they fit, else the target.
+    const unsigned stepLine = st ? std::max(1u, st->line) : 0u;
+    unsigned centre = stepLine;
+    int centreRows = 1;   // rows from the first to the last of the lines to show
+    if (scrolled.target > 0 && scrolled.target <= lines.size()) {
+        const unsigned a = stepLine ? std::min(stepLine, scrolled.target) : scrolled.target;
+        const unsigned z = std::max(stepLine, scrolled.target);
+        centreRows = 0;
+        for (unsigned n = a; n <= z && n <= lines.size(); ++n) centreRows += lines[n - 1].rows();
+        centre = scrolled.target;
+    }
     size_t first = 0, last = lines.size();   // the lines shown: [first, last)
     int rows = 0;
     for (const Line& l : lines) rows += l.rows();
@@ -451,7 +604,12 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
                                static_cast<float>(kernelRows) * lh + pad, explain);
         // As many lines as fit: up to half the rows before the step's line, the rest after it.
         const int room = std::max(1, static_cast<int>((height - pad) / lh));
-        const size_t at = st ? std::min<size_t>(lines.size() - 1, std::max(1u, st->line) - 1) : first;
+        size_t at = st ? std::min<size_t>(lines.size() - 1, std::max(1u, st->line) - 1) : first;
+        if (scrolled.target > 0 && scrolled.target <= lines.size()) {
+            // Both the step's line and the target where they fit, else the target.
+            at = scrolled.target - 1;
+            if (st && centreRows <= room) at = (std::min<size_t>(at, stepLine - 1) + std::max<size_t>(at, stepLine - 1)) / 2;
+        }
         if (at < first) first = 0;
         int used = lines[at].rows();
         const int half = (room + used) / 2;
@@ -469,20 +627,40 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, float e
     // The step's line is centred in the listing where the file allows, when the step
     // changes, while the layout still settles the panel's size after that (at most 30
     // frames), and when the listing's height changes.
-    if (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation)
-        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4, height, 0};
+    if (scrolled.height < 0) scrolled.height = height;
     if ((layoutSteadyFrames() < 2 && scrolled.frames < 30) || scrolled.height != height)
         scrolled.again = std::max(scrolled.again, 2);
     scrolled.height = height;
     ++scrolled.frames;
-    const bool scroll = !slide && st && scrolled.again > 0;
+    const bool scroll = !slide && centre > 0 && scrolled.again > 0;
+    // The target and the step's line both where the listing is tall enough for their rows.
+    const bool both = scrolled.target > 0 && stepLine > 0 && static_cast<float>(centreRows) * lh <= height - pad;
+    const unsigned from = both ? std::min(stepLine, scrolled.target) : centre;
+    const unsigned to = both ? std::max(stepLine, scrolled.target) : centre;
+    float fromY = 0;
+    // --print-code: the rows and the lines at least half in view.
+    std::string rowText;
+    const ImRect clip = ImGui::GetCurrentWindow()->InnerClipRect;
+    unsigned seenA = 0, seenZ = 0;
     for (size_t i = first; i < last; ++i) {
         const float y0 = ImGui::GetCursorScreenPos().y;
         drawLine(f, s, text, lines[i], st, threadLines, lh, memory);
-        if (scroll && lines[i].number == st->line)
-            ImGui::SetScrollFromPosY((y0 + ImGui::GetCursorScreenPos().y) * 0.5f - ImGui::GetWindowPos().y, 0.5f);
+        const float y1 = y0 + lh * static_cast<float>(lines[i].pieces.size());
+        if (lines[i].number == from) fromY = y0;
+        if (scroll && lines[i].number == to)
+            ImGui::SetScrollFromPosY((fromY + ImGui::GetCursorScreenPos().y) * 0.5f - ImGui::GetWindowPos().y, 0.5f);
+        if (std::min(y1, clip.Max.y) - std::max(y0, clip.Min.y) >= 0.5f * (y1 - y0) - 0.5f) {
+            if (!seenA) seenA = lines[i].number;
+            seenZ = lines[i].number;
+        }
+        for (const Piece& piece : lines[i].pieces)
+            rowText += "code-row " + std::to_string(lines[i].number) + "|" + text.substr(piece.b, piece.e - piece.b) + "\n";
     }
     if (scrolled.again > 0) --scrolled.again;
+    gCodeDrawn.frame = ImGui::GetFrameCount();
+    gCodeDrawn.report = (seenA ? "code-lines " + std::to_string(seenA) + " " + std::to_string(seenZ) : std::string("code-lines none")) +
+                        "\ncode-columns " + (memory.numbers ? "numbers" : "no-numbers") + " " +
+                        (memory.on ? "memory" : "no-memory") + "\n" + rowText;
     ImGui::PopFont();
     ImGui::EndChild();
 }
@@ -596,7 +774,7 @@ struct CodePanel final : Panel {
     void draw(Frame& f) override;
 
 private:
-    void memoryHeader(Frame& f, const sim::Simulation& s);
+    void memoryHeader(Frame& f, const sim::Simulation& s, const std::string& text);
     void memoryColumnNames(const Frame& f);
     float namesY_ = -1;    ///< where the column names go (screen y), -1: nowhere this frame
     Scrolled scrolled_;
@@ -608,6 +786,9 @@ private:
     /// neither the listing nor the panels.
     float explain_ = 0;
     std::string explainFor_;
+    /// The listing's text (cudaText of a built-in kernel's source) and the source it was made from.
+    const std::string* shownFrom_ = nullptr;
+    std::string shown_;
 };
 
 }  // namespace
@@ -655,6 +836,11 @@ void CodePanel::draw(Frame& f)
             const std::string& text = sourceShown(f.loaded, *info);
             // A built-in kernel's file lies under kernels/; a student's is named by its own path.
             const bool loaded = sim::findLoadedKernel(info->name) == info;
+            // The listing shows a built-in kernel in CUDA's words, a student's file as written.
+            if (shownFrom_ != &text || (loaded ? shown_ != text : false)) {
+                shown_ = loaded ? text : cudaText(text);
+                shownFrom_ = &text;
+            }
             const std::string file = loaded ? std::string(info->sourceFile) : std::string("kernels/") + info->sourceFile;
             // A slide names the file (a student's by its name alone: a path would break across
             // lines at that size); the desk says what it is.
@@ -662,13 +848,14 @@ void CodePanel::draw(Frame& f)
             colouredText(f.theme.palette.dimText,
                          f.view.presentation ? slideName
                          : loaded            ? file + ": your kernel, as the simulator runs it"
-                                             : file + ": the source the simulator and the GPU both compile");
+                                             : file + ": the source the simulator and the GPU both compile, "
+                                                      "in CUDA's words");
             studentNotes(f, s);
             if (memoryGeneration_ != f.loaded.generation) {
                 memory_.lines = lineFigures(*s);
                 memoryGeneration_ = f.loaded.generation;
             }
-            memoryHeader(f, *s);
+            memoryHeader(f, *s, shown_);
             char key[128];
             std::snprintf(key, sizeof key, "%llu %d %.1f %.1f %d", static_cast<unsigned long long>(f.loaded.generation),
                           f.view.thread, ImGui::GetWindowWidth(), ImGui::GetFontSize(), f.view.presentation ? 1 : 0);
@@ -677,7 +864,7 @@ void CodePanel::draw(Frame& f)
                 explainFor_ = key;
             }
             const float spacing = ImGui::GetStyle().ItemSpacing.y;
-            source(f, *s, text, explain_ + spacing, scrolled_, memory_);
+            source(f, *s, shown_, text, explain_ + spacing, scrolled_, memory_);
             memoryColumnNames(f);
             const float y0 = ImGui::GetCursorPosY();
             explanations(f, *s, text);
@@ -689,7 +876,7 @@ void CodePanel::draw(Frame& f)
     ImGui::End();
 }
 
-void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
+void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s, const std::string& text)
 {
     // At the desk a checkbox; on a slide the columns follow the Memory panel.
     const bool slide = f.view.presentation;
@@ -697,9 +884,9 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
     // The fonts of the listing and the columns: at the desk the code font and the cell font,
     // else the cell font for both, else the cell and the small font, until the listing keeps
     // 24 characters of source beside the columns (source() measures the same way); on a
-    // slide the cell font, or the small one (23 px at the default scale of 2) where the cell
-    // font leaves fewer than 40 columns of source, or 36 beside the memory columns. Never
-    // smaller than the small font.
+    // slide the slide's code font (Fonts::code, capitals of 22 px at 1080 lines, read from the
+    // back of the hall), else the cell font, else the small one, the first that leaves 40
+    // columns of source, or 36 beside the memory columns. Never smaller than the small font.
     const ImGuiStyle& style = ImGui::GetStyle();
     const Fonts& fonts = f.theme.fonts;
     const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
@@ -710,7 +897,7 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
     };
     using FontPair = std::pair<ImFont*, ImFont*>;   // the listing's, the columns'
     std::vector<FontPair> candidates;
-    if (slide) candidates = {{fonts.cell, fonts.cell}, {fonts.small, fonts.small}};
+    if (slide) candidates = {{fonts.code, fonts.code}, {fonts.cell, fonts.cell}, {fonts.small, fonts.small}};
     else if (wanted) candidates = {{fonts.mono, fonts.cell}, {fonts.cell, fonts.cell}, {fonts.cell, fonts.small}, {fonts.small, fonts.small}};
     else candidates = {{fonts.mono, fonts.cell}};
     const float need = slide ? (wanted ? 36.0f : 40.0f) : 24.0f;
@@ -726,6 +913,40 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s)
     memory_.charWidth = advance(memory_.font);
     ImFont* cell = memory_.font;
     memory_.on = wanted && wide;
+    // Narrow columns go before the code wraps: the line numbers, and the memory columns unless
+    // the Memory panel is open (then they serve its lesson).
+    {
+        const float ch = advance(memory_.listing);
+        const float border = 2 * style.ChildBorderSize;
+        auto room = [&](bool on, bool numbers) {
+            return static_cast<int>((inner - (on ? MemoryColumns::kChars * memory_.charWidth : 0) -
+                                     (numbers ? 3 * ch + style.ItemSpacing.x : 0) - border) / ch) - 1;
+        };
+        const std::vector<int> wide4 = codeWidths(text, 1, slide), wide2 = codeWidths(text, 1, true);
+        const bool memoryOpen = f.view.open[panelId("memory")];
+        memory_.numbers = true;
+        memory_.compact = slide;
+        // In this order, each where it lets more lines of code fit unwrapped: the memory
+        // columns (unless the Memory panel is open), four-space indentation, the line
+        // numbers. What still does not fit wraps at token boundaries.
+        auto wraps = [&]() { return wrapping(memory_.compact ? wide2 : wide4, room(memory_.on, memory_.numbers)); };
+        if (memory_.on && !memoryOpen) {
+            const int with = wraps();
+            memory_.on = false;
+            if (wraps() >= with) memory_.on = true;
+        }
+        if (!memory_.compact) {
+            const int with = wraps();
+            memory_.compact = true;
+            if (wraps() >= with) memory_.compact = false;
+        }
+        {
+            const int with = wraps();
+            memory_.numbers = false;
+            if (wraps() >= with) memory_.numbers = true;
+        }
+        if (wanted && !memory_.on) wide = false;
+    }
     namesY_ = -1;
     if (s.accessSites.empty()) return;
     const float names = MemoryColumns::kChars * memory_.charWidth;
@@ -779,5 +1000,7 @@ void CodePanel::memoryColumnNames(const Frame& f)
 }
 
 std::unique_ptr<Panel> makeCodePanel() { return std::make_unique<CodePanel>(); }
+
+std::string codeReport() { return gCodeDrawn.frame == ImGui::GetFrameCount() ? gCodeDrawn.report : std::string(); }
 
 }  // namespace ts::app

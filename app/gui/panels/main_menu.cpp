@@ -195,9 +195,17 @@ void drawMainMenu(Frame& f)
             ImGui::EndMenu();
         }
         if (ImGui::BeginMenu("View")) {
+            // The family's picture only: the Matrices panel shows no convolution and the
+            // Convolution panel nothing else, so the other one is neither ticked nor offered.
+            const sim::Simulation* run = f.loaded.sim.get();
+            const bool conv = run && sim::isConvolution(run->scenario);
             for (int i = 0; i < panelCount(); ++i) {
-                bool shown = v.open[i];
-                if (ImGui::MenuItem(panelTable()[i].title, nullptr, &shown)) v.open[i] = shown;
+                const bool other = run && ((i == panelId("matrices") && conv) || (i == panelId("convolution") && !conv));
+                bool shown = v.open[i] && !other;
+                if (ImGui::MenuItem(panelTable()[i].title, nullptr, &shown, !other)) v.open[i] = shown;
+                if (other)
+                    disabledTooltip(conv ? "The loaded kernel is a convolution: the Convolution panel draws it."
+                                         : "The loaded kernel is no convolution: the Matrices panel draws it.");
             }
             ImGui::MenuItem("Caption bar", nullptr, &v.caption);
             ImGui::Separator();
