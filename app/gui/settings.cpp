@@ -38,6 +38,7 @@ Settings settingsFromText(const std::string& text, const std::string& path, std:
     if (v.simThreads) s.simThreads = *v.simThreads;
     if (v.resultsFile) s.resultsFile = *v.resultsFile;
     if (v.kernelFile) s.kernelFile = *v.kernelFile;
+    if (v.welcomeSeen) s.welcomeSeen = *v.welcomeSeen;
     for (const auto& [title, shown] : v.panels)
         for (int i = 0; i < panelCount(); ++i)
             if (panelTable()[i].title == title) s.open[i] = shown;
@@ -61,6 +62,7 @@ std::string settingsText(const Settings& s)
                   {"presentation_scale", static_cast<double>(s.presentationScale)},
                   {"caption", s.caption},
                   {"simulation_threads", static_cast<int64_t>(s.simThreads)},
+                  {"welcome_seen", s.welcomeSeen},
                   {"panels", panels}};
     if (!s.resultsFile.empty()) t.insert("results_file", s.resultsFile);
     if (!s.kernelFile.empty()) t.insert("kernel_file", s.kernelFile);

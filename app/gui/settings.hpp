@@ -1,5 +1,5 @@
 // Settings that persist between runs: the theme, the UI scale, the panels shown, the
-// caption bar and the last results file opened. Stored as TOML (settings.toml) in the XDG config folder, next to imgui.ini
+// caption bar, the last results and kernel files opened, and whether the welcome was seen. Stored as TOML (settings.toml) in the XDG config folder, next to imgui.ini
 // which keeps the window layout.
 #pragma once
 #include <string>
@@ -24,6 +24,9 @@ struct Settings {
     /// The kernel file opened last (File > Open kernel..., --kernel-file), as typed; "" for
     /// none. The Open kernel dialog starts from it.
     std::string kernelFile;
+    /// The welcome window (Help > Getting started) has been shown once: it is not opened at
+    /// start again. settings.toml's welcome_seen.
+    bool welcomeSeen = false;
 };
 
 /// $XDG_CONFIG_HOME/tilescope (or ~/.config/tilescope), created if missing; "" when there

@@ -42,6 +42,11 @@ SettingsValues parseSettingsText(std::string_view text, const std::string& path,
     scale("ui_scale", limits::kMinUiScale, s.uiScale);
     scale("presentation_scale", limits::kMinPresentationScale, s.presentationScale);
     if (auto c = t["caption"].value<bool>()) s.caption = *c;
+    if (const toml::node* w = t.get("welcome_seen")) {
+        if (auto b = w->value<bool>()) s.welcomeSeen = *b;
+        else error = sim::oneLine(path + ": welcome_seen must be true or false (the welcome window shows at start while "
+                                  "it is false).");
+    }
     if (auto n = t["simulation_threads"].value<int64_t>()) {
         if (*n >= 0 && *n <= limits::kMaxSimThreads) s.simThreads = static_cast<int>(*n);
         else error = sim::oneLine(path + ": simulation_threads must be between 0 (one per core) and " +

@@ -22,6 +22,7 @@ struct SettingsValues {
     std::optional<int> simThreads;           ///< simulation_threads, 0 (one per core) to kMaxSimThreads
     std::optional<std::string> resultsFile;  ///< results_file, a non-empty path on one line
     std::optional<std::string> kernelFile;   ///< kernel_file, a non-empty path on one line
+    std::optional<bool> welcomeSeen;         ///< welcome_seen = true/false
     std::vector<std::pair<std::string, bool>> panels;   ///< [panels] title = shown, in file order
 };
 

@@ -2,6 +2,9 @@
 // the file and the line it is on.
 //
 //   title = "Tiled 4x4, TILE_WIDTH 2"      # optional; default: the file name
+//   chapter = "5.4"                        # optional; the PMPP section (4th ed.), "C" or "C.S"
+//   order = 2                              # optional; place among the presets of that section
+//   summary = "One sentence."              # optional; what the lesson shows (the welcome's list)
 //   kernel = "matmul-tiled"                # required
 //   width = 4                              # or all three of j, k, l
 //   height = 64                            # convolution: width (and for 2D height) of N,
@@ -67,7 +70,7 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
                                  "mask_width",   "thread",   "panels", "question", "narrate",
-                                 "lesson"};
+                                 "lesson", "chapter", "order", "summary"};
 constexpr const char* kNarrateKeys[] = {"at", "text", "phase", "iteration", "nth"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
@@ -172,9 +175,9 @@ void checkTypes(const std::string& file, const toml::table& t)
         if (const toml::node* n = tab.get(key); n && !n->is_string())
             bad(*n, std::string(key) + " must be a string in quotes; got " + describe(*n) + ".");
     };
-    for (const char* key : {"width", "j", "k", "l", "height", "mask_width", "tile", "seed", "schedule_seed"})
+    for (const char* key : {"width", "j", "k", "l", "height", "mask_width", "tile", "seed", "schedule_seed", "order"})
         integerKey(t, key);
-    for (const char* key : {"title", "kernel", "schedule"}) stringKey(t, key);
+    for (const char* key : {"title", "kernel", "schedule", "chapter", "summary"}) stringKey(t, key);
     if (const toml::node* n = t.get("step"); n && !n->is_integer() && !n->is_string())
         bad(*n, "step must be a step number or \"last\"; got " + describe(*n) + ".");
     // block = [bx, by], thread = [tx, ty]: two integers.
@@ -332,6 +335,21 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     checkTypes(file, t);
 
     if (const toml::node* n = t.get("title")) p.title = text(file, "title", *n);
+    if (const toml::node* n = t.get("chapter")) {
+        p.chapter = text(file, "chapter", *n);
+        // "5" or "5.4": a chapter and, after a dot, a section, each 1 to 99.
+        const std::string& c = p.chapter;
+        const size_t dot = c.find('.');
+        auto number = [](std::string_view d) {
+            return !d.empty() && d.size() <= 2 && d.find_first_not_of("0123456789") == std::string_view::npos &&
+                   d != "0" && d != "00";
+        };
+        if (!number(std::string_view(c).substr(0, dot)) ||
+            (dot != std::string::npos && !number(std::string_view(c).substr(dot + 1))))
+            fail(file, *n, "chapter must be a PMPP chapter or section such as \"5\" or \"5.4\"; got " + describe(*n) + ".");
+    }
+    if (const toml::node* n = t.get("order")) p.order = static_cast<int>(integer(file, "order", *n, -1000, 1000));
+    if (const toml::node* n = t.get("summary")) p.summary = text(file, "summary", *n);
     if (const toml::node* n = t.get("seed"))
         p.scenario.seed = static_cast<uint64_t>(
             integer(file, "seed", *n, 0, std::numeric_limits<long long>::max()));
@@ -597,6 +615,9 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     std::ostringstream o;
     o << "# TileScope scenario: tilescope --scenario " << path << "\n";
     o << "title = " << quoted(p.title) << "\n";
+    if (!p.chapter.empty()) o << "chapter = " << quoted(p.chapter) << "\n";
+    if (p.order != 0) o << "order = " << p.order << "\n";
+    if (!p.summary.empty()) o << "summary = " << quoted(p.summary) << "\n";
     o << "kernel = " << quoted(s.kernel) << "\n";
     if (familyOf(s) != Family::Matmul) {
         o << "width = " << s.width << "\n";

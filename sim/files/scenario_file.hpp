@@ -40,6 +40,15 @@ struct Preset {
     std::string name;          ///< file stem, used by --scenario NAME
     std::string title;         ///< shown in the caption bar and --list-scenarios
     std::string file;          ///< path it was read from ("" for the built-in default)
+    /// The PMPP section (4th edition) the example comes from, "5.4" (chapter 5, section 4) or
+    /// "7" (a chapter); "" for none. The welcome, the Lessons menu and the Scenario panel list
+    /// the presets in this order (sim/teaching/lessons.hpp).
+    std::string chapter;
+    /// Among the presets of the same `chapter`: the place of this one (smaller first; then by
+    /// name). The file's `order` key, default 0.
+    int order = 0;
+    /// What the lesson shows, one sentence for the welcome's list; "" for none.
+    std::string summary;
     Scenario scenario;
     Schedule schedule = Schedule::InOrder;   ///< which warp runs ahead between barriers
     uint64_t scheduleSeed = 1;               ///< for Schedule::Random

@@ -121,11 +121,13 @@ void presetList(Frame& f)
         ImGui::TextDisabled("No lecture presets found in %s", sim::presetDirectory().c_str());
         return;
     }
-    // Each preset's title wrapped to the list's width; as many as fit above the file row (at
-    // least two and a half rows, at most all of them): a list, which scrolls when the panel
-    // is short.
+    // The presets in the order of PMPP's chapters (the app sorts them, sim/teaching/lessons.hpp),
+    // each with its section number before its title wrapped to the list's width; as many as
+    // fit above the file row (at least two and a half rows, at most all of them): a list,
+    // which scrolls when the panel is short.
     const ImGuiStyle& st = ImGui::GetStyle();
-    const float wrap = ImGui::GetContentRegionAvail().x - 2 * st.FramePadding.x - st.ScrollbarSize;
+    const float number = ImGui::CalcTextSize("00.0 ").x;
+    const float wrap = ImGui::GetContentRegionAvail().x - 2 * st.FramePadding.x - st.ScrollbarSize - number;
     std::vector<float> heights;
     float all = 0;
     for (const sim::Preset& p : f.loaded.presets) {
@@ -143,8 +145,10 @@ void presetList(Frame& f)
             const bool current = p.name == f.loaded.preset.name;
             const ImVec2 at = ImGui::GetCursorScreenPos();
             if (ImGui::Selectable(("##" + p.name).c_str(), current, 0, ImVec2(0, heights[i]))) f.requests.open = p.name;
-            tooltip(p.name + ": " + describe(p.scenario));
-            ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at,
+            tooltip(p.name + ": " + describe(p.scenario) + (p.chapter.empty() ? "" : "\nPMPP sec. " + p.chapter) +
+                    (p.summary.empty() ? "" : "\n" + p.summary));
+            ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), p.chapter.c_str());
+            ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x + number, at.y),
                                                 ImGui::GetColorU32(ImGuiCol_Text), p.title.c_str(), nullptr, wrap);
         }
         ImGui::EndListBox();

@@ -1,12 +1,14 @@
 // Timeline: first, back, play/pause, forward, last, speed, and a scrubber of the trace's
 // steps with the phases marked (Trace::phaseStarts); a long trace is drawn in bins of steps
-// (timeline_bins.hpp). Keys are handled by the app.
+// (timeline_bins.hpp), and its legend: what each colour means, each word a link to the
+// glossary (glossary.hpp). Keys are handled by the app.
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "glossary.hpp"
 #include "panels.hpp"
 #include "timeline_bins.hpp"
 #include "widgets.hpp"
@@ -102,6 +104,52 @@ void scrubber(Frame& f, const sim::Trace& t)
     }
 }
 
+/// The scrubber's legend: a swatch and the words for each kind of step the trace has
+/// (glossary.hpp's timelineLegend), and the phase mark; a click on the words opens the
+/// glossary at their term.
+void legend(const Frame& f, const sim::Trace& t)
+{
+    const Palette& pal = f.theme.palette;
+    bool has[5] = {};
+    for (const sim::Step& st : t.steps) has[static_cast<size_t>(st.kind)] = true;
+    const float h = ImGui::GetTextLineHeight();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    bool first = true;
+    auto entry = [&](const char* words, const char* means, const char* term, auto swatch) {
+        const float width = h * 1.1f + scaled(4) + ImGui::CalcTextSize(words).x;
+        if (!first && ImGui::GetItemRectMax().x + scaled(12) + width <= right) ImGui::SameLine(0, scaled(12));
+        first = false;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        swatch(ImGui::GetWindowDrawList(), ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 1.1f, p.y + h * 0.85f));
+        ImGui::Dummy(ImVec2(h * 1.1f, h));
+        ImGui::SameLine(0, scaled(4));
+        ImGui::PushID(words);
+        const bool clicked = ImGui::InvisibleButton("##term", ImGui::CalcTextSize(words));
+        ImGui::PopID();
+        const bool hovered = ImGui::IsItemHovered();
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetItemRectMin(), hovered ? pal.stepText : pal.cellText, words);
+        if (hovered)
+            ImGui::GetWindowDrawList()->AddLine(ImVec2(ImGui::GetItemRectMin().x, ImGui::GetItemRectMax().y),
+                                                ImGui::GetItemRectMax(), pal.stepText);
+        if (clicked) openGlossaryAt(term);
+        tooltip(std::string(means) + "\nClick: '" + term + "' in the glossary.");
+    };
+    for (const TimelineLegendEntry& e : timelineLegend()) {
+        if (!has[static_cast<size_t>(e.kind)]) continue;
+        const ImU32 colour = (kindColour(pal, e.kind) & 0x00FFFFFF) | 0xE0000000u;
+        entry(e.words, e.means, e.term, [&](ImDrawList* dl, ImVec2 a, ImVec2 b) { dl->AddRectFilled(a, b, colour, 2.0f); });
+    }
+    if (t.phaseStarts().size() > 1)
+        entry("phase starts", "A line at the first step of each phase of the tiled loop.", "phase",
+              [&](ImDrawList* dl, ImVec2 a, ImVec2 b) {
+                  dl->AddLine(ImVec2((a.x + b.x) * 0.5f, a.y - 2), ImVec2((a.x + b.x) * 0.5f, b.y + 2), pal.cellText, 2.0f);
+              });
+    entry("this step", "The step shown now (the cursor).", "step", [&](ImDrawList* dl, ImVec2 a, ImVec2 b) {
+        const float x = (a.x + b.x) * 0.5f;
+        stepFrame(dl, ImVec2(x - scaled(3), a.y), ImVec2(x + scaled(3), b.y), pal, 2, 2.0f);
+    });
+}
+
 /// Continues the row of the item before when `width` more pixels fit on it.
 void sameLineIfFits(float width)
 {
@@ -154,6 +202,7 @@ void TimelinePanel::draw(Frame& f)
             ImGui::Text("%.1f steps/s", v.speed);
             tooltip("Steps per second while playing");
             scrubber(f, s->trace);
+            legend(f, s->trace);
             if (v.cursor < 0) {
                 // Practice mode asks about the first step before showing it (practice.hpp).
                 ImGui::Text("Before step 0 of %d", last);
