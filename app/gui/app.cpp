@@ -29,6 +29,9 @@
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
+#include "glossary.hpp"
+#include "sim/teaching/lessons.hpp"
+#include "welcome.hpp"
 #include "view_options.hpp"
 #include "export_files.hpp"
 #include "sim/teaching/warp_view.hpp"
@@ -198,6 +201,10 @@ void App::openWindow()
     view_.simThreads = saved.simThreads;
     resultsFile_ = saved.resultsFile;
     view_.kernelPath = saved.kernelFile;
+    // The welcome: at the first start (nothing in settings.toml says it was seen), and with
+    // --welcome; never otherwise in the command-line modes, which read no settings.
+    view_.welcomeSeen = saved.welcomeSeen;
+    view_.showWelcome = opt_.welcome || (!settingsPath_.empty() && !saved.welcomeSeen);
     if (!resultsFile_.empty()) view_.resultsPath = resultsFile_;
     view_.presentation = opt_.presentation;
     view_.heatmap = opt_.heatmap == "loads";
@@ -730,6 +737,7 @@ void App::handleKeys()
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false) && !busy_.exporting && kStartsProcesses)
         view_.showExport = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_L, false)) requests_.copyViewLink = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) view_.showWelcome = !view_.showWelcome;   // Help > Getting started
     if (!loaded_.sim) return;
     const int last = static_cast<int>(loaded_.sim->trace.steps.size()) - 1;
     if (last < 0) return;
@@ -827,6 +835,8 @@ void App::drawUi()
     for (const std::unique_ptr<Panel>& p : panels_)
         if (view_.open[p->id]) p->draw(f);
     view_.resetLayout = false;
+    drawWelcome(f);    // Help > Getting started, over the panels
+    drawGlossary(f);   // Help > Glossary, and a legend's term clicked
     drawSimulationControls();
     practice.drawn.swap(practice.drawing);
     practice.smallMarks = practice.smallMarksDrawing;
@@ -1060,7 +1070,7 @@ void App::open()
         std::cerr << "tilescope: " << theme_.fonts.note << "\n";
     }
     try {
-        loaded_.presets = sim::listPresets(panelNameList());
+        loaded_.presets = sim::inChapterOrder(sim::listPresets(panelNameList()));   // the order of PMPP's chapters
     } catch (const std::exception& e) {
         loaded_.presetsError = e.what();
     }
@@ -1240,7 +1250,7 @@ Settings App::currentSettings() const
 {
     // The desk's panels, not the slide's, are the ones to come back to.
     return Settings{view_.themeKind, view_.uiScale,  view_.presentationScale, slideLayout_ ? deskPanels_ : view_.open,
-                    view_.caption,   view_.simThreads, resultsFile_, view_.kernelPath};
+                    view_.caption,   view_.simThreads, resultsFile_, view_.kernelPath, view_.welcomeSeen};
 }
 
 void App::storeSettings(bool atExit)

@@ -17,6 +17,7 @@
 #include "screenshot.hpp"
 #include "student_kernel.hpp"
 #include "svg_export.hpp"
+#include "welcome.hpp"
 
 namespace ts::app {
 namespace {
@@ -186,7 +187,7 @@ private:
                              app_.theme().palette.clear, opt_.screenshot));
         // --print-view: the view link of what the picture shows (after --keys).
         if (opt_.printView) std::cout << app_.viewLink() << "\n";
-        if (opt_.printLayout) std::cout << layoutReport();
+        if (opt_.printLayout) std::cout << layoutReport() << welcomeReport();
         if (opt_.printCode) std::cout << codeReport();
         if (!opt_.printCaption) return;
         std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";

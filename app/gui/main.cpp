@@ -130,6 +130,8 @@ const std::vector<std::pair<std::string, int>> kKeyCodes = {
     {"f5", GLFW_KEY_F5},              {"escape", GLFW_KEY_ESCAPE},
     {"ctrl+k", GLFW_KEY_K},           // File > Open kernel...
     {"ctrl+l", GLFW_KEY_L},           // File > Copy view link
+    {"ctrl+o", GLFW_KEY_O},           // File > Open scenario...
+    {"f1", GLFW_KEY_F1},              // Help > Getting started
     {"g", GLFW_KEY_G},                // to the step of the run's mistake
     {"[", GLFW_KEY_LEFT_BRACKET},     {"]", GLFW_KEY_RIGHT_BRACKET},
     // Practice mode (docs/practice.md): on and off, restart, reveal, and typing a number.
@@ -247,6 +249,9 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
                  "With --screenshot: also print the Code panel's listing as drawn: the source lines in view "
                  "('code-lines FIRST LAST'), the columns shown, and each row ('code-row LINE|TEXT')")
         ->needs(shot);
+    cli.add_flag("--welcome", r.options.welcome,
+                 "Show the welcome window (Help > Getting started: the lessons in chapter order) at start, as the "
+                 "first start does; with --print-layout its place and its lessons' rows are printed too");
     cli.add_flag("--screenshot-while-simulating", r.options.shotWhileSimulating,
                  "With --screenshot: save the picture once the simulation has run for a second (its progress "
                  "bar showing), then stop it and exit")
@@ -254,7 +259,8 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     cli.add_option("--keys", keys,
                    "With --screenshot: press these keys first, one a frame, comma-separated: pagedown, pageup, "
                    "right, left, home, end, f5, escape, [ and ] (the previous and next warp), ctrl+k (File > Open "
-                   "kernel...), ctrl+l (File > Copy view link); for practice mode p, "
+                   "kernel...), ctrl+l (File > Copy view link), ctrl+o (File > Open scenario...), f1 (Help > Getting "
+                   "started); for practice mode p, "
                    "r, enter, backspace, - and the digits 0 to 9, click:CELL (click:M[1][2], click:N[5], "
                    "click:Nds[0][1], click:thread[ty][tx]) and type:TEXT (the answer's text)")
         ->delimiter(',')

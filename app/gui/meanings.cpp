@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "glossary.hpp"
 #include "panels/widgets.hpp"
 #include "practice.hpp"
 #include "sim/engine/trace.hpp"
@@ -181,11 +182,15 @@ void legendEntry(Meaning m, bool first, const char* more)
     ImGui::Dummy(ImVec2(w, h));
     ImGui::SameLine(0, scaled(5));
     ImGui::TextUnformatted(st.words);
+    // The words link to the glossary's entry for their term (glossary.hpp).
+    const char* term = glossaryTermOf(m);
+    if (term && ImGui::IsItemClicked()) openGlossaryAt(term);
     if (ImGui::IsItemHovered() || ImGui::IsMouseHoveringRect(a, b)) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
         ImGui::TextUnformatted(st.means);
         if (more) ImGui::TextUnformatted(more);
+        if (term) ImGui::TextDisabled("Click: '%s' in the glossary.", term);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }

@@ -78,6 +78,7 @@ struct Options {
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
     bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
     bool printLayout = false;           ///< --print-layout: where each panel is (layoutReport), on stdout
+    bool welcome = false;               ///< --welcome: show the welcome window (Help > Getting started)
     bool printCode = false;             ///< --print-code: the Code panel's rows and lines in view (codeReport), on stdout
     bool printView = false;             ///< --print-view: the view link of the view shown, on stdout
     /// A sentence for the caption bar at start (a bad view link in the web page's address,

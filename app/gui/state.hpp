@@ -180,6 +180,12 @@ struct View {
     PanelFlags subject = PanelFlags(panelCount(), false);
     bool showKeys = false, showAbout = false, showScreenshot = false, showOpen = false, showSave = false;
     bool showExport = false;
+    /// Help > Getting started (welcome.hpp): the lessons in chapter order. Shown at the first
+    /// start (settings.toml has no welcome_seen) and with --welcome.
+    bool showWelcome = false;
+    bool welcomeSeen = false;       ///< the welcome has been shown once (kept in settings.toml)
+    bool showGlossary = false;      ///< Help > Glossary (glossary.hpp)
+    std::string glossaryTerm;       ///< the glossary's entry asked for ("" for none)
     bool showOpenResults = false;   ///< File > Open results...
     /// File > Open scenario and Open results use the browser's file chooser (the web build,
     /// Platform::picksFiles) instead of a path dialog; set by the app.

@@ -8,8 +8,12 @@
 #include <string>
 #include <thread>
 
+#include "file_chooser.hpp"
+#include "glossary.hpp"
+#include "help_keys.hpp"
 #include "options.hpp"
 #include "panels.hpp"
+#include "sim/teaching/lessons.hpp"
 #include "widgets.hpp"
 
 namespace ts::app {
@@ -86,69 +90,240 @@ void exportDialog(Frame& f)
     ImGui::EndPopup();
 }
 
-/// The .cu files in the folder of `path` (the current folder when it names none), sorted;
-/// at most 200.
-std::vector<std::string> kernelFilesBeside(const std::string& path)
+/// The lower part of both Open dialogs: the path field (Enter opens), the error of the last
+/// try, Open and Cancel. Returns true when the path is to be opened.
+bool pathRow(std::string& path, const std::string& error, bool busy, const char* busyLabel)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path dir = fs::path(path).parent_path();
-    if (dir.empty()) dir = ".";
-    std::vector<std::string> files;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && files.size() < 200; it.increment(ec))
-        if (it->path().extension() == ".cu" && it->is_regular_file(ec))
-            files.push_back((path.find('/') == std::string::npos ? it->path().filename() : it->path()).string());
-    std::sort(files.begin(), files.end());
-    return files;
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    const bool enter = ImGui::InputTextWithHint("##path", "the file to open", &path, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (!error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        colouredText(currentPalette().error, error);
+        ImGui::PopTextWrapPos();
+    }
+    bool open = false;
+    ImGui::BeginDisabled(path.empty() || busy);
+    if (ImGui::Button(busy ? busyLabel : "Open", ImVec2(em * 6, 0)) || (enter && !path.empty() && !busy)) open = true;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", ImVec2(em * 6, 0))) ImGui::CloseCurrentPopup();
+    return open;
 }
 
-/// File > Open kernel...: a path field (the last file opened, from settings.toml), the .cu
-/// files beside it to pick from, and why the last one did not build.
+/// A modal's size: `w` x `h` font heights, within the window.
+void modalSize(float w, float h)
+{
+    const float em = ImGui::GetFontSize();
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(ImVec2(std::min(em * w, d.x * 0.94f), std::min(em * h, d.y * 0.9f)), ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+}
+
+/// File > Open kernel... (Ctrl+K): the exercises with their starter files (open one, or copy
+/// it into the folder shown and open the copy), a folder browser for the student's own .cu
+/// files (file_chooser.hpp), the path field (the last file opened, from settings.toml) and
+/// why the last one did not build.
 void openKernelDialog(Frame& f)
 {
     View& v = f.view;
-    static std::vector<std::string> beside;   // read when the dialog opens, not every frame
+    static FolderBrowser browser;
+    static std::vector<ExerciseChoice> exercises;
+    static std::string exercisesError, copyError;
+    static int tab = 0;   // 0 exercises, 1 your files
     const char* title = "Open kernel";
     if (v.showOpenKernel) {
         ImGui::OpenPopup(title);
         v.showOpenKernel = false;
-        beside = kernelFilesBeside(v.kernelPath);
+        browser.extensions = {".cu", ".cuh"};
+        namespace fs = std::filesystem;
+        browseTo(browser, v.kernelPath.empty() ? std::string() : fs::path(v.kernelPath).parent_path().string());
+        exercisesError.clear();
+        copyError.clear();
+        exercises = listExerciseChoices(exercisesError);
+        tab = v.kernelPath.empty() ? 0 : 1;
     }
-    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    modalSize(46, 34);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
     const float em = ImGui::GetFontSize();
-    ImGui::TextUnformatted("Your own kernel: a plain CUDA file with one __global__ kernel (docs/student-kernels.md).\n"
-                           "TileScope compiles it, runs it in a sandbox, then steps through it,\n"
-                           "and compiles and runs it again whenever you save it in your editor.");
-    ImGui::SetNextItemWidth(em * 30);
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("##kernel-path", &v.kernelPath, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (!beside.empty()) {
-        ImGui::TextUnformatted("CUDA files in that folder:");
-        if (ImGui::BeginListBox("##beside", ImVec2(em * 30, std::min<float>(8, static_cast<float>(beside.size())) *
-                                                             ImGui::GetTextLineHeightWithSpacing() + em * 0.5f))) {
-            for (const std::string& file : beside) {
-                if (ImGui::Selectable(file.c_str(), file == v.kernelPath)) v.kernelPath = file;
-                // The file opened last is in view when the dialog opens.
-                if (file == v.kernelPath && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted("Your own kernel: a plain CUDA file with one __global__ kernel (docs/student-kernels.md). "
+                           "TileScope compiles it, runs it in a sandbox, steps through it, and runs it again whenever "
+                           "you save it in your editor.");
+    ImGui::PopTextWrapPos();
+    const float below = ImGui::GetFrameHeightWithSpacing() * 2 + ImGui::GetStyle().ItemSpacing.y +
+                        (v.kernelOpenError.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing() * 2);
+    if (ImGui::BeginTabBar("##kernel-tabs")) {
+        if (ImGui::BeginTabItem("Exercises", nullptr, ImGui::IsWindowAppearing() && tab == 0 ? ImGuiTabItemFlags_SetSelected : 0)) {
+            const float h = std::max(em * 6, ImGui::GetContentRegionAvail().y - below - ImGui::GetFrameHeightWithSpacing());
+            if (ImGui::BeginListBox("##exercises", ImVec2(-FLT_MIN, h))) {
+                if (!exercisesError.empty()) colouredText(f.theme.palette.error, exercisesError);
+                for (const ExerciseChoice& e : exercises) {
+                    const std::string label = (e.section.empty() ? std::string() : e.section + "  ") + e.title;
+                    if (ImGui::Selectable((label + "##" + e.name).c_str(), v.kernelPath == e.starter,
+                                          ImGuiSelectableFlags_AllowDoubleClick)) {
+                        v.kernelPath = e.starter;
+                        if (ImGui::IsMouseDoubleClicked(0)) {
+                            f.requests.openKernel = v.kernelPath;
+                            v.kernelOpenError.clear();
+                            ImGui::CloseCurrentPopup();
+                        }
+                    }
+                    tooltip("Exercise " + e.name + " (PMPP sec. " + e.section + "): its starter file " + e.starter +
+                            " compiles but is incomplete; its TODO comments say what to write. Grade it with "
+                            "tilescope-cli grade --exercise " + e.name + " --kernel-file FILE.");
+                }
+                ImGui::EndListBox();
             }
-            ImGui::EndListBox();
+            // The starter chosen, copied into the folder of the Your files tab: the student's own copy.
+            const ExerciseChoice* chosen = nullptr;
+            for (const ExerciseChoice& e : exercises)
+                if (e.starter == v.kernelPath) chosen = &e;
+            ImGui::BeginDisabled(!chosen);
+            if (ImGui::Button("Copy the starter to my folder and open it") && chosen) {
+                try {
+                    v.kernelPath = copyStarter(*chosen, browser.dir);
+                    f.requests.openKernel = v.kernelPath;
+                    browser.stale = true;
+                    copyError.clear();
+                    ImGui::CloseCurrentPopup();
+                } catch (const std::exception& e) {
+                    copyError = e.what();
+                }
+            }
+            ImGui::EndDisabled();
+            tooltip("Copies the starter into " + browser.dir + " (the folder of the Your files tab) as NAME.cu and opens "
+                    "the copy, which you then edit; the shipped starter stays as it is.");
+            if (!copyError.empty()) {
+                ImGui::SameLine();
+                colouredText(f.theme.palette.error, copyError);
+            }
+            ImGui::EndTabItem();
         }
+        if (ImGui::BeginTabItem("Your files", nullptr, ImGui::IsWindowAppearing() && tab == 1 ? ImGuiTabItemFlags_SetSelected : 0)) {
+            const float h = std::max(em * 6, ImGui::GetContentRegionAvail().y - below);
+            if (drawFolderBrowser(browser, v.kernelPath, h)) {
+                f.requests.openKernel = v.kernelPath;
+                v.kernelOpenError.clear();
+                ImGui::CloseCurrentPopup();
+            }
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
     }
-    if (!v.kernelOpenError.empty()) {
-        ImGui::PushTextWrapPos(em * 30);
-        colouredText(f.theme.palette.error, v.kernelOpenError);
-        ImGui::PopTextWrapPos();
-    }
-    ImGui::BeginDisabled(v.kernelPath.empty() || f.busy.compiling);
-    if (ImGui::Button(f.busy.compiling ? "Compiling..." : "Open") || (enter && !v.kernelPath.empty() && !f.busy.compiling)) {
+    if (pathRow(v.kernelPath, v.kernelOpenError, f.busy.compiling, "Compiling...")) {
         f.requests.openKernel = v.kernelPath;
         v.kernelOpenError.clear();
         ImGui::CloseCurrentPopup();
     }
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
+}
+
+/// File > Open scenario... (Ctrl+O): the lessons in chapter order, a folder browser for
+/// scenario files (.toml), and the path field (a preset's name or a file).
+void openScenarioDialog(Frame& f)
+{
+    View& v = f.view;
+    static FolderBrowser browser;
+    const char* title = "Open scenario";
+    if (v.showOpen) {
+        ImGui::OpenPopup(title);
+        v.showOpen = false;
+        browser.extensions = {".toml"};
+        namespace fs = std::filesystem;
+        const bool isFile = v.form.file.find('/') != std::string::npos;
+        browseTo(browser, isFile ? fs::path(v.form.file).parent_path().string() : std::string());
+    }
+    modalSize(46, 34);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    const float em = ImGui::GetFontSize();
+    const float below = ImGui::GetFrameHeightWithSpacing() * 2 + ImGui::GetStyle().ItemSpacing.y;
+    if (ImGui::BeginTabBar("##scenario-tabs")) {
+        if (ImGui::BeginTabItem("Lessons")) {
+            const float h = std::max(em * 6, ImGui::GetContentRegionAvail().y - below);
+            if (ImGui::BeginListBox("##lessons", ImVec2(-FLT_MIN, h))) {
+                for (const sim::LessonGroup& g : sim::lessonGroups(f.loaded.presets)) {
+                    ImGui::TextDisabled("%s", sim::chapterHeading(g.chapter).c_str());
+                    for (const sim::Preset* p : g.lessons) {
+                        const std::string label = (p->chapter.empty() ? std::string() : p->chapter + "  ") + p->title;
+                        if (ImGui::Selectable((label + "##" + p->name).c_str(), v.form.file == p->name,
+                                              ImGuiSelectableFlags_AllowDoubleClick)) {
+                            v.form.file = p->name;
+                            if (ImGui::IsMouseDoubleClicked(0)) {
+                                f.requests.open = p->name;
+                                ImGui::CloseCurrentPopup();
+                            }
+                        }
+                        if (!p->summary.empty()) tooltip(p->summary);
+                    }
+                }
+                ImGui::EndListBox();
+            }
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Scenario files")) {
+            const float h = std::max(em * 6, ImGui::GetContentRegionAvail().y - below);
+            if (drawFolderBrowser(browser, v.form.file, h)) {
+                f.requests.open = v.form.file;
+                ImGui::CloseCurrentPopup();
+            }
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    if (pathRow(v.form.file, std::string(), false, "")) {
+        f.requests.open = v.form.file;
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
+/// Help > Keys: the keys (help_keys.hpp) as a table, key and action, then the mouse.
+void keysDialog(bool& show)
+{
+    const char* title = "Keys";
+    if (show) {
+        ImGui::OpenPopup(title);
+        show = false;
+    }
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("Key");
+        ImGui::TableSetupColumn("Action");
+        ImGui::TableHeadersRow();
+        for (const KeyHelp& k : keyHelp()) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::TextUnformatted(k.keys);
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextUnformatted(k.action);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::Spacing();
+    ImGui::TextUnformatted(mouseHelp());
+    if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
+/// The Lessons menu: the presets in chapter order, one sub-heading per chapter.
+void lessonsMenu(Frame& f)
+{
+    if (!ImGui::BeginMenu("Lessons")) return;
+    if (f.loaded.presets.empty())
+        ImGui::TextDisabled("%s", f.loaded.presetsError.empty() ? "No lecture presets found." : f.loaded.presetsError.c_str());
+    bool first = true;
+    for (const sim::LessonGroup& g : sim::lessonGroups(f.loaded.presets)) {
+        if (!first) ImGui::Separator();
+        first = false;
+        ImGui::TextDisabled("%s", sim::chapterHeading(g.chapter).c_str());
+        for (const sim::Preset* p : g.lessons) {
+            if (ImGui::MenuItem(p->title.c_str(), p->chapter.c_str(), p->name == f.loaded.preset.name))
+                f.requests.open = p->name;
+            if (!p->summary.empty()) tooltip(p->summary);
+        }
+    }
+    ImGui::EndMenu();
 }
 
 void textDialog(bool& show, const char* title, const char* text)
@@ -194,6 +369,7 @@ void drawMainMenu(Frame& f)
             if (ImGui::MenuItem("Quit")) f.requests.quit = true;
             ImGui::EndMenu();
         }
+        lessonsMenu(f);
         if (ImGui::BeginMenu("View")) {
             // The family's picture only: the Matrices panel shows no convolution and the
             // Convolution panel nothing else, so the other one is neither ticked nor offered.
@@ -234,7 +410,11 @@ void drawMainMenu(Frame& f)
             ImGui::EndMenu();
         }
         if (ImGui::BeginMenu("Help")) {
+            if (ImGui::MenuItem("Getting started", "F1")) v.showWelcome = true;
+            tooltip("The lessons in the order of PMPP's chapters, each with a sentence and a picture");
             if (ImGui::MenuItem("Keys")) v.showKeys = true;
+            if (ImGui::MenuItem("Glossary")) v.showGlossary = true;
+            tooltip("The field's words (TILE_WIDTH, Mds, halo cell, OP/B, ...), each in a sentence or two");
             if (ImGui::MenuItem("About TileScope")) v.showAbout = true;
             ImGui::EndMenu();
         }
@@ -249,8 +429,6 @@ void drawMainMenu(Frame& f)
         v.showOpenResults = false;
         f.requests.pickFile = PickKind::Results;
     }
-    pathDialog(v.showOpen, "Open scenario", "A lecture preset's name or the path of a scenario file (TOML):", "Open",
-               v.form.file, f.requests.open);
     pathDialog(v.showScreenshot, "Screenshot", "Save the window, as it is now, as a PNG file:", "Save",
                v.screenshotPath, f.requests.screenshot);
     pathDialog(v.showSave, "Save scenario",
@@ -263,25 +441,8 @@ void drawMainMenu(Frame& f)
                "Open", v.resultsPath, f.requests.openResults);
     exportDialog(f);
     openKernelDialog(f);
-    textDialog(v.showKeys, "Keys",
-               "Space             play / pause\n"
-               "Right, Page Down  next step\n"
-               "Left, Page Up     previous step\n"
-               "Home              first step\n"
-               "End               last step\n"
-               "[ and ]           previous / next warp (Memory panel)\n"
-               "F5                presentation mode (full screen, large text)\n"
-               "Esc               leave presentation mode\n"
-               "Ctrl+O            open a scenario\n"
-               "Ctrl+K            open your own kernel file (.cu)\n"
-               "Ctrl+S            save the state on screen as a scenario\n"
-               "Ctrl+E            export steps as PNG, GIF or SVG\n"
-               "Ctrl+L            copy the view link (scenario, step, block, panels)\n"
-               "P                 practice mode: a question before each step\n"
-               "Enter             practice: reveal the answer (digits, Backspace: type it)\n"
-               "R                 practice: restart (score 0 of 0, first step)\n\n"
-               "Click a tile of P to trace that block; click a thread to select it.\n"
-               "In practice mode a click on a cell adds it to the answer, or takes it back.");
+    openScenarioDialog(f);
+    keysDialog(v.showKeys);
     textDialog(v.showAbout, "About TileScope",
                "TileScope " TILESCOPE_VERSION "\n\n"
                "Steps through the tiled CUDA kernels of Programming Massively Parallel\n"
