@@ -29,6 +29,7 @@
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "settings.hpp"
+#include "shown_text.hpp"
 #include "glossary.hpp"
 #include "sim/teaching/lessons.hpp"
 #include "welcome.hpp"
@@ -723,6 +724,12 @@ void App::rewriteKernelFile(const std::string& from)
 void App::handleKeys()
 {
     const ImGuiIO& io = ImGui::GetIO();
+    // The Memory panel's warp follows the selected thread: a thread chosen in a panel, a link
+    // or a scenario shows its warp from this frame on, before this frame's [ and ] move it.
+    if (view_.thread != view_.warpThread) {
+        view_.warpThread = view_.thread;
+        view_.warp = view_.thread / static_cast<int>(sim::kWarpLanes);
+    }
     if (io.WantTextInput) return;
     // ImGui 1.86 names no F keys; its GLFW backend indexes KeysDown by GLFW key code.
     if (ImGui::IsKeyPressed(GLFW_KEY_F5)) view_.presentation = !view_.presentation;
@@ -908,7 +915,9 @@ void App::drawSimulationControls()
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
-    if (ImGui::Begin("##simulation-progress", nullptr, flags)) {
+    const bool progressShown = ImGui::Begin("##simulation-progress", nullptr, flags);
+    logWindowText("Progress");   // --print-text
+    if (progressShown) {
         for (size_t i = 0; i < rows.size(); ++i) {
             const Row& r = rows[i];
             ImGui::PushID(static_cast<int>(i));
@@ -1153,6 +1162,7 @@ double App::renderFrame(std::optional<ImVec2> display)
     for (int pass = 0;; ++pass) {
         if (pass > 0) ImGui::GetIO().DeltaTime = kUnshownFrameSeconds;
         ImGui::NewFrame();
+        beginShownText(opt_.printText);   // --print-text (shown_text.hpp)
         clearFigureNotes();
         handleKeys();
         play(pass == 0 ? dt_ : 0.0);

@@ -12,6 +12,7 @@
 
 #include "export_files.hpp"
 #include "gif_writer.hpp"
+#include "shown_text.hpp"
 #include "layout.hpp"
 #include "panels/diagnosis_report.hpp"
 #include "screenshot.hpp"
@@ -189,6 +190,7 @@ private:
         if (opt_.printView) std::cout << app_.viewLink() << "\n";
         if (opt_.printLayout) std::cout << layoutReport() << welcomeReport();
         if (opt_.printCode) std::cout << codeReport();
+        if (opt_.printText) std::cout << shownText() << "\n";
         if (!opt_.printCaption) return;
         std::cout << captionLine(captionText(app_.loaded(), app_.view())) << "\n";
         // The sentences a student's kernel gets besides the caption: the caption bar's

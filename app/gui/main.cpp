@@ -249,6 +249,10 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
                  "With --screenshot: also print the Code panel's listing as drawn: the source lines in view "
                  "('code-lines FIRST LAST'), the columns shown, and each row ('code-row LINE|TEXT')")
         ->needs(shot);
+    cli.add_flag("--print-text", r.options.printText,
+                 "With --screenshot: also print the text the window shows, each panel after a line '== TITLE ==' "
+                 "(its widgets' text; not the values painted into the figures)")
+        ->needs(shot);
     cli.add_flag("--welcome", r.options.welcome,
                  "Show the welcome window (Help > Getting started: the lessons in chapter order) at start, as the "
                  "first start does; with --print-layout its place and its lessons' rows are printed too");

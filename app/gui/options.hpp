@@ -80,6 +80,8 @@ struct Options {
     bool printLayout = false;           ///< --print-layout: where each panel is (layoutReport), on stdout
     bool welcome = false;               ///< --welcome: show the welcome window (Help > Getting started)
     bool printCode = false;             ///< --print-code: the Code panel's rows and lines in view (codeReport), on stdout
+    /// --print-text: the text the picture shows, as Dear ImGui's log takes it down (shown_text.hpp), on stdout.
+    bool printText = false;
     bool printView = false;             ///< --print-view: the view link of the view shown, on stdout
     /// A sentence for the caption bar at start (a bad view link in the web page's address,
     /// applyStartupViewLink); "" for none.

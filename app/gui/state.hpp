@@ -148,6 +148,7 @@ struct View {
     int cursor = 0;              ///< step of the trace; the views show the state after it
     int thread = 0;              ///< selected thread of the traced block, ty * blockDim.x + tx
     int warp = 0;                ///< Memory: the warp of the traced block shown ([ and ] step it)
+    int warpThread = -1;         ///< the selected thread `warp` last followed (-1: none yet)
     bool codeMemory = true;      ///< Code: per-line memory columns (requests, sectors, wavefronts) at the desk
     bool playing = false;
     float speed = 2.0f;          ///< steps per second while playing

@@ -658,16 +658,9 @@ BlockHeight blockHeight(const Frame& f, const Texts& x, const PictureSize& p, co
     return b;
 }
 
-/// The panel: the warp it shows follows the selected thread; [ and ] move it (app.cpp).
+/// The panel: the warp it shows follows the selected thread, and [ and ] move it (both in
+/// App::handleKeys, so a key pressed in the frame a thread is chosen still counts).
 struct MemoryPanel final : Panel {
-    /// The warp follows the selected thread: when a panel selects another thread, the frame
-    /// after shows its warp ([ and ], pressed before the panels draw, then still count).
-    void update(Frame& f) override
-    {
-        if (f.view.thread == thread_) return;
-        thread_ = f.view.thread;
-        f.view.warp = f.view.thread / static_cast<int>(kWarpLanes);
-    }
     void draw(Frame& f) override;
 
 private:
@@ -675,7 +668,6 @@ private:
     /// empty, says the line of the warp arrows has `besideWidth` pixels free: the combo box
     /// goes there where its shortest face fits, else this text (the warp's threads).
     void instructions(Frame& f, const sim::Simulation& s, const std::string& besideThreads, float besideWidth);
-    int thread_ = -1;
     // The instructions of (generation, cursor, warp), as last computed.
     uint64_t cachedGeneration_ = ~0ull;
     int cachedCursor_ = -1;

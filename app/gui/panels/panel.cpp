@@ -4,6 +4,7 @@
 
 #include "layout.hpp"
 #include "panels.hpp"
+#include "shown_text.hpp"
 
 namespace ts::app {
 
@@ -24,6 +25,7 @@ bool beginPanel(Frame& f, PanelId p, ImGuiWindowFlags extra)
                                                              ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse
                                                        : 0;
     const bool open = ImGui::Begin(panelTable()[p].title, &shown, flags | extra);
+    logWindowText(panelTable()[p].title);   // --print-text
     f.view.open[p] = shown;
     panelBegun(p, f, placed);
     if (placed.managed) return open;
