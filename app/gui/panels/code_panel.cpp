@@ -574,9 +574,10 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, const s
         static_cast<int>((check + font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "drop this barrier").x) / ch) + 1;
     const std::vector<Line> lines = listing(text, original, cols, f, s, toggleCols, memory.compact);
     // A new run shows its target line (targetLine) until the step changes.
+    // (So does the step of the run's mistake, where G leads.)
     if (scrolled.cursor != f.view.cursor || scrolled.generation != f.loaded.generation) {
-        const bool newRun = scrolled.generation != f.loaded.generation;
-        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4, -1, 0, newRun ? targetLine(f, s, original) : 0u};
+        const bool keep = scrolled.generation != f.loaded.generation || f.view.cursor == f.loaded.diagnosis.step;
+        scrolled = Scrolled{f.view.cursor, f.loaded.generation, 4, -1, 0, keep ? targetLine(f, s, original) : 0u};
     }
     // The line the listing centres: the step's, or with a target both where they fit, else the target.
     const unsigned stepLine = st ? std::max(1u, st->line) : 0u;
@@ -653,8 +654,13 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, const s
             if (!seenA) seenA = lines[i].number;
             seenZ = lines[i].number;
         }
-        for (const Piece& piece : lines[i].pieces)
-            rowText += "code-row " + std::to_string(lines[i].number) + "|" + text.substr(piece.b, piece.e - piece.b) + "\n";
+        // A row that continues on the next one keeps the spaces the break skipped, so that a
+        // reader sees whether the break fell between two words or inside one.
+        const std::vector<Piece>& ps = lines[i].pieces;
+        for (size_t k = 0; k < ps.size(); ++k) {
+            const size_t end = k + 1 < ps.size() ? ps[k + 1].b : ps[k].e;
+            rowText += "code-row " + std::to_string(lines[i].number) + "|" + text.substr(ps[k].b, end - ps[k].b) + "\n";
+        }
     }
     if (scrolled.again > 0) --scrolled.again;
     gCodeDrawn.frame = ImGui::GetFrameCount();

@@ -147,9 +147,18 @@ void summary(Frame& f, const sim::Simulation& s, bool setupLine)
     size_t wrong = 0;
     for (size_t i = 0; i < s.P.size() && i < s.reference.size(); ++i)
         if (std::memcmp(&s.P[i], &s.reference[i], sizeof(float)) != 0) ++wrong;
-    if (wrong)
+    if (wrong) {
+        // Where the wrong elements are marked, as the window shows it now: the family's picture
+        // open, folded to its title bar, or closed.
+        const char* picture = sim::isConvolution(s.scenario) ? "convolution" : "matrices";
+        const PanelId pic = panelId(picture);
+        const std::string title = panelTable()[pic].title;
+        std::string where = "framed in red in " + title;
+        if (!f.view.open[pic]) where += "; View > " + title + " shows it";
+        else if (placePanel(pic, f).folded) where += ", folded now: click its title bar to open it";
         colouredText(pal.error, "This run: " + std::to_string(wrong) + " of " + std::to_string(s.P.size()) +
-                                    " P elements wrong (red in Matrices).");
+                                    " P elements wrong (" + where + ").");
+    }
     else
         colouredText(pal.okText, "This run: P equals the CPU reference.");
     tooltip("P compared bit for bit with the CPU reference (fmaf in k order)");

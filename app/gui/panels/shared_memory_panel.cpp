@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cfloat>
 #include <cmath>
 #include <optional>
@@ -36,15 +37,50 @@ std::string threadText(const sim::Trace& t, uint16_t thread)
     return "(" + std::to_string(thread / bx) + "," + std::to_string(thread % bx) + ")";
 }
 
-/// The reads of array `array` in the cursor step that got a wrong value (Loaded::wrongReads).
+/// The reads of array `array` in the cursor step that got a wrong value: Loaded::wrongReads
+/// where the app compared the run with one that keeps every barrier (a preset that drops
+/// one), else the reads the simulator marked stale (sim::kStale: another thread wrote the
+/// slot later in the same barrier interval, or never; a student's kernel without a barrier).
 std::vector<const sim::Event*> wrongReads(const Frame& f, const sim::Trace& t, int array)
 {
     std::vector<const sim::Event*> out;
-    if (f.view.cursor < 0 || f.loaded.wrongReads.size() != t.events.size()) return out;
+    if (f.view.cursor < 0 || f.view.cursor >= static_cast<int>(t.steps.size())) return out;
+    const bool compared = f.loaded.wrongReads.size() == t.events.size();
     const sim::Step& st = t.steps[f.view.cursor];
-    for (int i = st.begin; i < st.end; ++i)
-        if (f.loaded.wrongReads[i] && t.events[i].array == array) out.push_back(&t.events[i]);
+    for (int i = st.begin; i < st.end; ++i) {
+        const sim::Event& e = t.events[i];
+        if (e.array != array || e.op != sim::Op::SharedLoad) continue;
+        if (compared ? f.loaded.wrongReads[i] != 0 : (e.flags & sim::kStale) != 0) out.push_back(&e);
+    }
     return out;
+}
+
+/// What a read of slot `slot` got in the cursor step where that is not the value the slot
+/// holds after it: the selected thread's read of the slot, else the first wrong read
+/// (`wrong`). The slot shows that value, the one the reading thread actually used.
+struct ReadGot {
+    bool shown = false;
+    float value = 0;
+    uint16_t thread = sim::kNoThread;
+};
+
+ReadGot readGot(const Frame& f, const sim::Trace& t, int array, int slot, const sim::SlotView& sl,
+                const std::vector<const sim::Event*>& wrong)
+{
+    ReadGot g;
+    auto differs = [&](float v) { return !sl.written || std::memcmp(&v, &sl.value, sizeof v) != 0; };
+    if (f.view.cursor < 0 || f.view.cursor >= static_cast<int>(t.steps.size())) return g;
+    const sim::Step& st = t.steps[f.view.cursor];
+    for (int i = st.begin; i < st.end; ++i) {
+        const sim::Event& e = t.events[i];
+        if (e.array == array && e.index == slot && e.op == sim::Op::SharedLoad && e.thread == f.view.thread) {
+            if (differs(e.value)) g = ReadGot{true, e.value, e.thread};
+            return g;
+        }
+    }
+    for (const sim::Event* e : wrong)
+        if (e->index == slot && differs(e->value)) return ReadGot{true, e->value, e->thread};
+    return g;
 }
 
 void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i, const std::vector<const sim::Event*>& wrong)
@@ -66,6 +102,10 @@ void slotTooltip(const Frame& f, const sim::Trace& t, int array, int i, const st
             ImGui::Text("loaded from %s (flat %d)", elementText(t, sl.sourceArray, sl.sourceIndex).c_str(), sl.sourceIndex);
     }
     if (sl.readNow) ImGui::TextUnformatted("read by the current step");
+    if (const ReadGot g = readGot(f, t, array, i, sl, wrong); g.shown)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(f.theme.palette.wrongReadText),
+                           "shown: %.6g, the value thread %s read here (the slot holds %s after the step)", g.value,
+                           threadText(t, g.thread).c_str(), sl.written ? cellValue(sl.value, false).c_str() : "nothing");
     for (const sim::Event* r : wrong) {
         if (r->index != i) continue;
         ImGui::PushStyleColor(ImGuiCol_Text, f.theme.palette.wrongReadText);
@@ -134,9 +174,13 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
     // where "0.53" fits), none is written, so that an empty slot never reads as "no value".
     const bool compact = !threeLines || cell.w < 7 * lh * 0.6f;
     bool valuesFit = true;
+    std::vector<ReadGot> got(static_cast<size_t>(a.size()));
     for (int i = 0; i < a.size() && valuesFit; ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
+        got[i] = readGot(f, t, array, i, sl, wrong);
         if (sl.written) valuesFit = mono->CalcTextSizeA(lh, 1e9f, 0, cellValue(sl.value, compact).c_str()).x <= cell.w - scaled(6);
+        if (got[i].shown)
+            valuesFit = valuesFit && mono->CalcTextSizeA(lh, 1e9f, 0, cellValue(got[i].value, compact).c_str()).x <= cell.w - scaled(6);
     }
     for (int i = 0; i < a.size(); ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
@@ -167,7 +211,10 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
             markFrame(dl, ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), pal.hazard, pal, std::min(scaled(5.0f), side / 5), 4);
         // Practice mode: the slot remembered for scripted clicks, and its mark.
         practiceCellDrawn(f, dl, CellRef{a.name, sim::Cell{i / a.cols, i % a.cols}}, p0, p1);
-        if (cell.h < lh + scaled(6) || !sl.written || !valuesFit) continue;
+        // A read of this step that got another value than the slot holds (stale, or NaN from a
+        // slot never written) shows what the reading thread got, and who read it.
+        const ReadGot& g = got[i];
+        if (cell.h < lh + scaled(6) || !(sl.written || g.shown) || !valuesFit) continue;
         const ImU32 tc = textOn(fill);
         const float cx = (p0.x + p1.x) * 0.5f;
         auto line = [&](float y, const std::string& s, ImU32 col) {
@@ -178,10 +225,16 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
             dl->AddText(mono, lh, ImVec2(cx - w * 0.5f, y), col, s.c_str());
         };
         if (!threeLines) {
-            line((p0.y + p1.y - lh) * 0.5f, cellValue(sl.value, compact), tc);
+            line((p0.y + p1.y - lh) * 0.5f, cellValue(g.shown ? g.value : sl.value, compact), tc);
             continue;
         }
         const float y0 = (p0.y + p1.y) * 0.5f - 1.5f * lh;
+        if (g.shown) {
+            line(y0, cellValue(g.value, compact), tc);
+            line(y0 + lh, "got by", tc);
+            line(y0 + 2 * lh, threadText(t, g.thread), tc);
+            continue;
+        }
         line(y0, cellValue(sl.value, compact), tc);
         line(y0 + lh, sl.zeroFilled ? "zero fill" : sl.sourceIndex >= 0 ? elementText(t, sl.sourceArray, sl.sourceIndex) : "", tc);
         line(y0 + 2 * lh, "by " + threadText(t, sl.writer), tc);
