@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <optional>
 
 #include "panels/widgets.hpp"
@@ -114,6 +115,19 @@ bool contains(std::string_view text, std::string_view part)
     return it != text.end();
 }
 
+/// The glossary window drawn last: its rectangle and the term asked for ("" when not drawn).
+struct GlossaryDrawn {
+    bool shown = false;
+    ImVec2 pos, size;
+    std::string term;
+};
+
+GlossaryDrawn& glossaryDrawn()
+{
+    static GlossaryDrawn d;
+    return d;
+}
+
 /// A term asked for by openGlossaryAt, for the next drawGlossary.
 std::optional<std::string>& pendingTerm()
 {
@@ -184,6 +198,7 @@ void drawGlossary(Frame& f)
         scroll = true;
         ImGui::SetNextWindowFocus();
     }
+    glossaryDrawn().shown = false;
     if (!v.showGlossary) return;
     const float em = ImGui::GetFontSize();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -191,6 +206,7 @@ void drawGlossary(Frame& f)
                              ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::Begin("Glossary", &v.showGlossary, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        glossaryDrawn() = GlossaryDrawn{true, ImGui::GetWindowPos(), ImGui::GetWindowSize(), v.glossaryTerm};
         ImGui::SetNextItemWidth(-FLT_MIN);
         ImGui::InputTextWithHint("##filter", "filter: a word of the term or its text", &filter);
         ImGui::BeginChild("##entries");
@@ -198,6 +214,7 @@ void drawGlossary(Frame& f)
             if (!contains(e.term, filter) && !contains(e.text, filter)) continue;
             const bool asked = sameTerm(e.term, v.glossaryTerm);
             const ImVec2 top = ImGui::GetCursorScreenPos();
+            if (asked && scroll) ImGui::SetScrollHereY(0.0f);   // the entry asked for at the top
             ImGui::PushFont(f.theme.fonts.bold);
             if (asked) colouredText(f.theme.palette.selected, e.term);
             else ImGui::TextUnformatted(e.term);
@@ -209,7 +226,6 @@ void drawGlossary(Frame& f)
             ImGui::PushTextWrapPos(0.0f);
             ImGui::TextUnformatted(e.text);
             ImGui::PopTextWrapPos();
-            if (asked && scroll) ImGui::SetScrollHereY(0.0f);
             if (asked)
                 ImGui::GetWindowDrawList()->AddRect(ImVec2(top.x - 3, top.y - 2),
                                                     ImVec2(top.x + ImGui::GetContentRegionAvail().x + 3,
@@ -220,6 +236,16 @@ void drawGlossary(Frame& f)
         ImGui::EndChild();
     }
     ImGui::End();
+}
+
+std::string glossaryReport()
+{
+    const GlossaryDrawn& d = glossaryDrawn();
+    if (!d.shown) return "";
+    char line[200];
+    std::snprintf(line, sizeof line, "glossary %.0f %.0f %.0f %.0f %s\n", d.pos.x, d.pos.y, d.size.x, d.size.y,
+                  d.term.empty() ? "-" : d.term.c_str());
+    return line;
 }
 
 }  // namespace ts::app

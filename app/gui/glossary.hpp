@@ -51,6 +51,10 @@ void openGlossaryAt(std::string_view term);
 /// and every entry, the one asked for highlighted and scrolled into view.
 void drawGlossary(Frame& f);
 
+/// --print-layout's line for the glossary drawn in the last frame: "glossary X Y W H TERM"
+/// (the term asked for, "-" for none); "" when it was not drawn.
+std::string glossaryReport();
+
 /// A small "?" button after the last item that opens the glossary at `term`, with the
 /// entry's text as its tooltip.
 void glossaryLink(const char* term);

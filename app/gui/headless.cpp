@@ -18,6 +18,7 @@
 #include "screenshot.hpp"
 #include "student_kernel.hpp"
 #include "svg_export.hpp"
+#include "glossary.hpp"
 #include "welcome.hpp"
 
 namespace ts::app {
@@ -188,7 +189,7 @@ private:
                              app_.theme().palette.clear, opt_.screenshot));
         // --print-view: the view link of what the picture shows (after --keys).
         if (opt_.printView) std::cout << app_.viewLink() << "\n";
-        if (opt_.printLayout) std::cout << layoutReport() << welcomeReport();
+        if (opt_.printLayout) std::cout << layoutReport() << welcomeReport() << glossaryReport();
         if (opt_.printCode) std::cout << codeReport();
         if (opt_.printText) std::cout << shownText() << "\n";
         if (!opt_.printCaption) return;

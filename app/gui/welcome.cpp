@@ -52,7 +52,8 @@ void product(ImDrawList* dl, ImVec2 a, ImVec2 b, const Palette& pal, bool tiled,
     const float h = b.y - a.y;
     const int n = 4;
     const float c = std::min(h / (2 * n + 0.5f), (b.x - a.x) / (2 * n + 1.5f));
-    const ImVec2 m(a.x, a.y + n * c + c * 0.5f), nn(a.x + n * c + c, a.y), p(a.x + n * c + c, a.y + n * c + c * 0.5f);
+    const float x = a.x + std::max(0.0f, ((b.x - a.x) - (2 * n + 1.5f) * c) * 0.5f);   // centred across
+    const ImVec2 m(x, a.y + n * c + c * 0.5f), nn(x + n * c + c, a.y), p(x + n * c + c, a.y + n * c + c * 0.5f);
     if (!tiled) {
         grid(dl, m, c, n, n, pal, [&](int r, int) { return r == 1 ? pal.loadedThisPhase : 0u; });
         grid(dl, nn, c, n, n, pal, [&](int, int k) { return k == 2 ? pal.loadedThisPhase : 0u; });

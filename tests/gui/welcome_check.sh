@@ -3,12 +3,13 @@
 # prints its place and one line per lesson; the lessons are every preset of the scenario
 # folder, in the order of PMPP's chapters, the first rows inside the window; a click on a
 # lesson opens that preset and closes the welcome; F1 opens it; a screenshot without
-# --welcome never shows it.
+# --welcome never shows it; a click on a legend's words opens the glossary at their term.
 # Usage: welcome_check.sh TILESCOPE SCENARIO_DIR MODE [ARGS...]
 #   MODE layout WxH [--presentation] [--theme T]: the layout checks at that size
 #   MODE click: click:lesson[0] opens the first lesson (the naive kernel, PMPP ch. 3)
 #   MODE f1: the F1 key opens the welcome
 #   MODE absent: a plain screenshot has no welcome
+#   MODE legend: a click on the Timeline legend's "barrier" opens the glossary at "barrier"
 set -u
 tilescope=$1 scenarios=$2 mode=$3
 shift 3
@@ -62,6 +63,13 @@ absent)
   grep -q '^welcome ' "$out/report" && fail "a screenshot without --welcome shows the welcome"
   grep -q '^matrices ' "$out/report" || fail "no layout printed"
   echo "welcome_check: PASS no welcome without --welcome"
+  ;;
+legend)
+  # (home first: the legend is drawn from the frame after the simulation arrives.)
+  run --window 1280x720 --keys 'home,click:timeline_legend[2]'
+  grep -q '^glossary ' "$out/report" || fail "a click on the Timeline legend's third entry opened no glossary"
+  grep -q '^glossary .* barrier$' "$out/report" || fail "the glossary opened at another term: $(grep '^glossary ' "$out/report")"
+  echo "welcome_check: PASS the Timeline legend's barrier opens the glossary at barrier"
   ;;
 *) fail "unknown mode $mode" ;;
 esac

@@ -106,8 +106,9 @@ void scrubber(Frame& f, const sim::Trace& t)
 
 /// The scrubber's legend: a swatch and the words for each kind of step the trace has
 /// (glossary.hpp's timelineLegend), and the phase mark; a click on the words opens the
-/// glossary at their term.
-void legend(const Frame& f, const sim::Trace& t)
+/// glossary at their term. Each entry's words are recorded as the cell timeline_legend[i]
+/// (i counted over the entries shown) for --keys click:timeline_legend[i].
+void legend(Frame& f, const sim::Trace& t)
 {
     const Palette& pal = f.theme.palette;
     bool has[5] = {};
@@ -115,6 +116,7 @@ void legend(const Frame& f, const sim::Trace& t)
     const float h = ImGui::GetTextLineHeight();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     bool first = true;
+    int shown = 0;
     auto entry = [&](const char* words, const char* means, const char* term, auto swatch) {
         const float width = h * 1.1f + scaled(4) + ImGui::CalcTextSize(words).x;
         if (!first && ImGui::GetItemRectMax().x + scaled(12) + width <= right) ImGui::SameLine(0, scaled(12));
@@ -132,6 +134,8 @@ void legend(const Frame& f, const sim::Trace& t)
             ImGui::GetWindowDrawList()->AddLine(ImVec2(ImGui::GetItemRectMin().x, ImGui::GetItemRectMax().y),
                                                 ImGui::GetItemRectMax(), pal.stepText);
         if (clicked) openGlossaryAt(term);
+        f.view.practice.drawing[CellRef{"timeline_legend", sim::Cell{0, shown++}}] =
+            CellRect{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
         tooltip(std::string(means) + "\nClick: '" + term + "' in the glossary.");
     };
     for (const TimelineLegendEntry& e : timelineLegend()) {
