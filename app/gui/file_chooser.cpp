@@ -63,7 +63,7 @@ std::vector<ExerciseChoice> listExerciseChoices(std::string& error)
         const int ch = std::atoi(c.section.c_str());
         const size_t dot = c.section.find('.');
         const int sec = dot == std::string::npos ? 0 : std::atoi(c.section.c_str() + dot + 1);
-        return std::make_tuple(ch > 0 ? ch : 1000, sec, c.name);
+        return std::make_tuple(ch > 0 ? ch : 1000, sec, c.section, c.name);   // "(exercise 1a)" before "1b"
     };
     std::stable_sort(out.begin(), out.end(), [&](const ExerciseChoice& a, const ExerciseChoice& b) { return key(a) < key(b); });
 #else
