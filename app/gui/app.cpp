@@ -817,15 +817,14 @@ void App::drawUi()
     view_.browserFiles = platform_->picksFiles();
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
     // Practice mode: the cells the panels draw are collected for scripted clicks (Practice::drawn
-    // once the frame is drawn), a question of another simulation is dropped, and at the desk
-    // the Practice panel is shown while the mode is on (a slide keeps its picture wide and
-    // gives the question, the answer so far and the score in the caption; View opens the
-    // panel there too).
+    // once the frame is drawn), a question of another simulation is dropped, and the
+    // Practice panel is shown while the mode is on, on a slide too (its verdict and "Why:"
+    // line are what the class reads after a reveal; the caption keeps the question large).
     Practice& practice = view_.practice;
     practice.drawing.clear();
     practice.smallMarksDrawing = false;
     practiceFollow(practice, loaded_, view_);
-    if (practice.on && !view_.presentation) view_.open[panelId("practice")] = true;
+    if (practice.on) view_.open[panelId("practice")] = true;
     for (const std::unique_ptr<Panel>& p : panels_) p->update(f);
     // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
     // caption while the mouse is at the top edge of the screen or a menu is open.
