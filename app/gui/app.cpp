@@ -118,9 +118,9 @@ void App::applyLook()
     view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
     if (ImGui::IsAnyItemActive()) return;
-    if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind) return;
+    if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind && theme_.slides == view_.presentation) return;
     ImGui_ImplOpenGL3_DestroyFontsTexture();
-    theme_ = makeTheme(wantedScale(), view_.themeKind);
+    theme_ = makeTheme(wantedScale(), view_.themeKind, view_.presentation);
     ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
@@ -213,7 +213,7 @@ void App::openWindow()
     if (opt_.uiScale) (opt_.presentation ? view_.presentationScale : view_.uiScale) = *opt_.uiScale;
     view_.screenHeight = screenHeight();
     view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
-    theme_ = makeTheme(wantedScale(), view_.themeKind);
+    theme_ = makeTheme(wantedScale(), view_.themeKind, view_.presentation);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
 #if defined(__EMSCRIPTEN__)
     ImGui_ImplOpenGL3_Init("#version 300 es");   // WebGL 2
