@@ -102,7 +102,7 @@ CellBand cellBand(float side)
 {
     CellBand b;
     b.outer = std::clamp(side / 16.0f, 1.0f, scaled(2.5f));
-    b.inner = std::clamp(side / 18.0f, 1.0f, scaled(2.5f));
+    b.inner = std::clamp(side / 16.0f, 1.0f, scaled(3));
     b.band = b.outer + b.inner + 2;
     return b;
 }

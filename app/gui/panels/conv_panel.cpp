@@ -231,7 +231,7 @@ void drawN(const Ctx& c, const Board& b)
                           ImVec2(ib.x - band.inner * 0.5f, ib.y - band.inner * 0.5f), pal, 0, band.inner);
             // A ghost's 0 or a use count where the cell holds two digits; a value where
             // every value of N would fit (cellText), so that no cell shows one alone (a cell
-            // with a mark drops a decimal, then takes the small font, where it must).
+            // with a mark takes the small font, then drops a decimal, where it must).
             std::string text;
             ImFont* font = nullptr;
             ImU32 ink = textOn(fill);
@@ -251,8 +251,8 @@ void drawN(const Ctx& c, const Board& b)
                        ct.font && b.cell.y >= ct.font->FontSize + 2 + 2 * keep) {
                 const float v = c.s.N[static_cast<size_t>(r) * g.width + col];
                 placeText(ct.font, cellValue(v, ct.decimals));
-                if (!place && ct.decimals > 1) placeText(ct.font, cellValue(v, ct.decimals - 1));
-                if (!place && ct.font != c.f.theme.fonts.small) placeText(c.f.theme.fonts.small, cellValue(v, std::max(1, ct.decimals - 1)));
+                if (!place && ct.font != c.f.theme.fonts.small) placeText(c.f.theme.fonts.small, cellValue(v, ct.decimals));
+                if (!place && ct.decimals > 1) placeText(c.f.theme.fonts.small, cellValue(v, ct.decimals - 1));
             }
             // Practice mode: the cell remembered for scripted clicks, and its mark.
             MarkPlace mp;

@@ -215,7 +215,7 @@ void drawCells(const Ctx& c, const Grid& g)
     const float leastGlyph = scaled(7);
     // Values in the largest of the code, cell and small fonts in which every value of the
     // matrix fits its cell (fewer decimals first), never smaller than the small font; a cell
-    // whose marks leave its value less room drops a decimal, then takes a smaller font.
+    // whose marks leave its value less room takes a smaller font, then drops a decimal.
     const int k = g.name == "M" ? 0 : g.name == "N" ? 1 : 2;
     ImFont* const candidates[3] = {fonts.mono, fonts.cell, fonts.small};
     std::array<float, 3> advances{};
@@ -288,8 +288,9 @@ void drawCells(const Ctx& c, const Grid& g)
             const bool hasValue = !isP || pShown(c, r, col, e);
             const float v = isP ? (e.stored ? e.storedValue : c.s.P[idx])
                                 : (g.name == "M" ? c.s.M : c.s.N)[static_cast<size_t>(r) * g.cols + col];
-            for (int fi = text.font; hasValue && fi >= 0 && fi < 3 && !place; ++fi)
-                for (int d = text.decimals; d >= std::max(1, text.decimals - 1) && !place; --d) {
+            // A smaller font first: a decimal fewer can turn -0.04 into "-0.0".
+            for (int d = text.decimals; hasValue && text.font >= 0 && d >= std::max(1, text.decimals - 1) && !place; --d)
+                for (int fi = text.font; fi < 3 && !place; ++fi) {
                     font = candidates[fi];
                     value = cellValue(v, d);
                     place = placeValue(a, b, lo, hi, font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, value.c_str()),
