@@ -119,7 +119,7 @@ void legend(Frame& f, const sim::Trace& t)
     int shown = 0;
     auto entry = [&](const char* words, const char* means, const char* term, auto swatch) {
         const float width = h * 1.1f + scaled(4) + ImGui::CalcTextSize(words).x;
-        if (!first && ImGui::GetItemRectMax().x + scaled(12) + width <= right) ImGui::SameLine(0, scaled(12));
+        if (!first && ImGui::GetItemRectMax().x + scaled(10) + width <= right) ImGui::SameLine(0, scaled(10));
         first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         swatch(ImGui::GetWindowDrawList(), ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 1.1f, p.y + h * 0.85f));
@@ -144,14 +144,10 @@ void legend(Frame& f, const sim::Trace& t)
         entry(e.words, e.means, e.term, [&](ImDrawList* dl, ImVec2 a, ImVec2 b) { dl->AddRectFilled(a, b, colour, 2.0f); });
     }
     if (t.phaseStarts().size() > 1)
-        entry("phase starts", "A line at the first step of each phase of the tiled loop.", "phase",
+        entry("phase", "A line at the first step of each phase of the tiled loop, with its number.", "phase",
               [&](ImDrawList* dl, ImVec2 a, ImVec2 b) {
                   dl->AddLine(ImVec2((a.x + b.x) * 0.5f, a.y - 2), ImVec2((a.x + b.x) * 0.5f, b.y + 2), pal.cellText, 2.0f);
               });
-    entry("this step", "The step shown now (the cursor).", "step", [&](ImDrawList* dl, ImVec2 a, ImVec2 b) {
-        const float x = (a.x + b.x) * 0.5f;
-        stepFrame(dl, ImVec2(x - scaled(3), a.y), ImVec2(x + scaled(3), b.y), pal, 2, 2.0f);
-    });
 }
 
 /// Continues the row of the item before when `width` more pixels fit on it.
@@ -218,9 +214,9 @@ void TimelinePanel::draw(Frame& f)
                 sameLineIfFits(ImGui::CalcTextSize(st.label.c_str()).x);
                 ImGui::TextUnformatted(st.label.c_str());
                 ImGui::PopFont();
-                const std::string line = "(source line " + std::to_string(st.line) + ")";
-                sameLineIfFits(ImGui::CalcTextSize(line.c_str()).x);
-                ImGui::TextDisabled("%s", line.c_str());
+                // Its source line in the tooltip (the Code panel marks the line too), so that
+                // the row stays one line and the legend below keeps its room.
+                tooltip("Source line " + std::to_string(st.line) + " of the kernel (marked in the Code panel)");
             }
         }
     }
