@@ -276,6 +276,7 @@ public:
                              std::to_string(lim_.maxBytes) + " bytes a kernel file may have");
             return finish();
         }
+        splices();
         if (!lex()) return finish();
         if (!directives()) return finish();
         matchBrackets();
@@ -312,6 +313,76 @@ private:
         std::vector<Diagnostic> out;
         for (auto& [line, d] : found_) out.push_back(std::move(d));
         return out;   // by line: the map's order
+    }
+
+    // ---- line splices ----------------------------------------------------------------------------
+
+    /// Refuses a line splice (a backslash at the end of a line) outside a directive and a
+    /// block comment. In code the front end joins the two lines into one, and a rewritten
+    /// call across the join (`__s\` then `yncthreads();` on the next line, which the fuzzer
+    /// found) loses a line break, so the simulator's line numbers would no longer be the
+    /// student's; no kernel needs one. At the end of a // comment it makes the next line part
+    /// of the comment, a line of code that silently vanishes. A #define may go on over
+    /// several lines as C++ allows.
+    void splices()
+    {
+        const std::string& s = src_;
+        bool lineStart = true, directive = false, block = false, lineComment = false;
+        unsigned line = 1;
+        size_t lineBegin = 0;
+        auto next = [&](size_t i) { return i + 1 < s.size() ? s[i + 1] : '\0'; };
+        for (size_t i = 0; i < s.size();) {
+            if (const size_t n = spliceAt(s, i)) {
+                if (!block && !directive)
+                    refuse(line, static_cast<unsigned>(i - lineBegin + 1),
+                           lineComment ? "a backslash at the end of a // comment makes the next line part of the "
+                                         "comment, so that line's code would vanish; remove the backslash"
+                                       : "a backslash at the end of a line joins the next line to it, which a kernel "
+                                         "needs only inside a #define; write the statement without it");
+                ++line;   // the splice ends with one line break (\n, \r\n or \r)
+                i += n;
+                lineBegin = i;
+                continue;
+            }
+            const char c = s[i];
+            if (c == '\n' || c == '\r') {
+                i += c == '\r' && next(i) == '\n' ? 2 : 1;
+                ++line;
+                lineBegin = i;
+                lineStart = true;
+                directive = lineComment = false;
+                continue;
+            }
+            if (block) {
+                if (c == '*' && next(i) == '/') {
+                    block = false;
+                    i += 2;
+                } else {
+                    ++i;
+                }
+                continue;
+            }
+            if (lineComment) {
+                ++i;
+                continue;
+            }
+            if (c == '/' && next(i) == '*') {
+                block = true;
+                i += 2;
+                continue;
+            }
+            if (c == '/' && next(i) == '/') {
+                lineComment = true;
+                lineStart = false;
+                i += 2;
+                continue;
+            }
+            if (lineStart && !(c == ' ' || c == '\t' || c == '\f' || c == '\v')) {
+                directive = c == '#' || (c == '%' && next(i) == ':');
+                lineStart = false;
+            }
+            ++i;
+        }
     }
 
     // ---- lexing ---------------------------------------------------------------------------------

@@ -184,6 +184,19 @@ TEST(StudentScan, LiteralsNamesAndCharactersOutsideAKernelAreRefused)
     passes(kHead + "    int c = 'a';\n    float f = 1e-3f + 0x1p2f + .5;\n}\n");
 }
 
+TEST(StudentScan, LineSplicesOnlyInsideADefineOrABlockComment)
+{
+    // kernel_file_fuzz's finding: a splice inside a name the translation rewrites joined two
+    // lines, and the translation came out one line short.
+    refusedOnce(kHead + "    __s\\\nyncthreads();\n}\n", 3, "a backslash at the end of a line joins the next line");
+    refusedOnce(kHead + "    int a = 1 + \\\n        2;\n}\n", 3, "write the statement without it");
+    refusedOnce(kHead + "    int a = 1; \\  \r\n    a += 2;\n}\n", 3, "joins the next line");
+    refusedOnce(kHead + "    int a = 1; // then \\\n    a += 2;\n}\n", 3, "part of the comment");
+    // A #define may go on over lines; a block comment may hold a backslash at a line's end.
+    passes("#define TILE_WIDTH \\\n    16\n" + kHead + "    int a = TILE_WIDTH;\n}\n");
+    passes(kHead + "    /* a \\\n       b */ int a = 1;\n}\n");
+}
+
 TEST(StudentScan, OnlyTheFilesOwnAndTheAllowedFunctionsMayBeCalled)
 {
     refusedOnce(kHead + "    system(0);\n}\n", 3, "system is neither a __device__ function of this file nor one of the functions");
