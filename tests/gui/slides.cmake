@@ -11,12 +11,13 @@ set(SLIDES_RESULTS ${CMAKE_SOURCE_DIR}/assets/results/ladder-4096-h100.json)
 # with capitals of at least 28 px for every preset here; the source listing's capitals at
 # least 22 px where the Code panel has room for 40 columns in the slide's code font beside
 # the figure (tiled-4x4, both themes, at step 6: the practice reveal's step, negative values).
-# gui.slides_issue37_*: the issue's whole demand, every value in a cell of Matrices or
+# gui.slides_all_sizes_*: the whole demand, every value in a cell of Matrices or
 # Convolution at least 28 px where one is drawn and some drawn for the small problems, the
 # listing at least 22 px everywhere; these still fail (values are drawn at 28 px, capitals
 # of 18, in cells that a 45 px font does not fit; the listing of conv1d, conv2d,
 # missing-barrier and ragged falls back to 24 px where the Code panel's column is narrow) and
-# carry the label known-gap besides gui, so that `ctest -L gui -LE known-gap` leaves them out.
+# carry the label known besides gui: a gap recorded, not yet closed, which scripts/test.sh (and
+# so CI) leaves out and `ctest -L known` runs.
 foreach(spec
     "tiled-4x4-dark|code|values-shown|--scenario|tiled-4x4|--step|6|--theme|dark"
     "tiled-4x4-light|code|values-shown|--scenario|tiled-4x4|--step|6|--theme|light"
@@ -41,10 +42,10 @@ foreach(spec
            COMMAND ${SLIDES_CHECK} slides-${name} ${checks} -- --window 1920x1080 --presentation ${rest})
   set_tests_properties(gui.slides_read_from_back_${name} PROPERTIES LABELS gui TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "slides_check: slides-${name} passed")
-  add_test(NAME gui.slides_issue37_${name}
-           COMMAND ${SLIDES_CHECK} issue37-${name} ${all} -- --window 1920x1080 --presentation ${rest})
-  set_tests_properties(gui.slides_issue37_${name} PROPERTIES LABELS "gui;known-gap" TIMEOUT 120
-                       PASS_REGULAR_EXPRESSION "slides_check: issue37-${name} passed")
+  add_test(NAME gui.slides_all_sizes_${name}
+           COMMAND ${SLIDES_CHECK} all-sizes-${name} ${all} -- --window 1920x1080 --presentation ${rest})
+  set_tests_properties(gui.slides_all_sizes_${name} PROPERTIES LABELS "gui;known" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "slides_check: all-sizes-${name} passed")
 endforeach()
 
 # A results file opens the Ladder and Roofline unfolded (issue 37: they opened folded, so
