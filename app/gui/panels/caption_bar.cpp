@@ -225,8 +225,8 @@ float CaptionBar::height(const Frame& f)
     // when the window is narrow) plus the narration wrapped to the window's width (a long one
     // takes several lines; in presentation mode even a short one may). The widest label and
     // the tallest narration of the preset set the height, so that the panels below stay put
-    // while stepping. On a slide the bar is as tall as this step's text, the narration in
-    // the slide's caption font (theme.hpp), so that it keeps no empty rows.
+    // while stepping. On a slide the bar is as tall as this step's text, in the slide's
+    // caption font (theme.hpp), so that it keeps no empty rows.
     ImGui::PushFont(f.theme.fonts.caption);
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
@@ -242,9 +242,8 @@ float CaptionBar::height(const Frame& f)
             ImGui::PopFont();
         }
         const CaptionText c = captionText(f.loaded, f.view);
-        // The title line in the ui fonts (on a slide only the narration is in the caption font).
-        ImFont* ui = f.theme.fonts.ui;
-        std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
+        ImFont* ui = ImGui::GetFont();
+        std::vector<float> widths = {textWidth(f.theme.fonts.captionBold, c.title)};
         if (f.loaded.sim) {
             if (!f.loaded.sim->trace.steps.empty())
                 for (const sim::StepNarration& n : stepLines(f.loaded).lines)
@@ -282,7 +281,7 @@ float CaptionBar::height(const Frame& f)
             text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         }
     }
-    const float h = static_cast<float>(rows_) * (f.theme.fonts.ui->FontSize + st.ItemSpacing.y) + text + diagnosisHeight(f, wrap) +
+    const float h = static_cast<float>(rows_) * ImGui::GetTextLineHeightWithSpacing() + text + diagnosisHeight(f, wrap) +
            st.ItemSpacing.y + 2 * st.WindowPadding.y;
     ImGui::PopFont();
     return h;
@@ -302,10 +301,8 @@ void CaptionBar::draw(Frame& f, float y, float height)
     ImGui::PushFont(f.theme.fonts.caption);
     const Palette& pal = f.theme.palette;
     const CaptionText c = captionText(f.loaded, f.view);
-    // The title line's items, each on the row of the one before when it fits there, in the
-    // ui fonts (the caption font is the narration's).
-    ImFont* ui = f.theme.fonts.ui;
-    ImGui::PushFont(ui);
+    // The title line's items, each on the row of the one before when it fits there.
+    ImFont* ui = ImGui::GetFont();
     std::vector<std::string> items = {c.title};
     if (c.step) items = {c.title, stepText(*c.step, c.lastStep), c.label, blockText(c)};
     else if (f.busy.simulating) items.push_back("simulating...");
@@ -313,7 +310,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
     const size_t notice = noticeLine.empty() ? 0 : items.size();
     if (notice) items.push_back(noticeLine);
     std::vector<float> widths, gaps(items.size(), scaled(24));
-    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : ui, items[i]));
+    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.captionBold : ui, items[i]));
     if (c.step) gaps[2] = ImGui::GetStyle().ItemSpacing.x;
     std::vector<bool> sameRow;
     flowRows(widths, gaps, ImGui::GetContentRegionAvail().x, &sameRow);
@@ -321,7 +318,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         if (sameRow[i]) ImGui::SameLine(0, gaps[i]);
         ImGui::PushTextWrapPos(0.0f);
         if (i == 0) {
-            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::PushFont(f.theme.fonts.captionBold);
             ImGui::TextUnformatted(items[i].c_str());
             ImGui::PopFont();
         } else if (i == notice) {
@@ -336,7 +333,6 @@ void CaptionBar::draw(Frame& f, float y, float height)
         }
         ImGui::PopTextWrapPos();
     }
-    ImGui::PopFont();
     // The run's mistake in the grader's words, with a button to the step where it happens.
     gDiagnosisDrawn.clear();
     if (const Diagnosis& d = f.loaded.diagnosis; d.kind != Diagnosis::Kind::None && f.loaded.sim) {

@@ -118,10 +118,7 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const std::string sizeKey = std::to_string(w) + " " + std::to_string(ImGui::GetWindowHeight()) + " " + std::to_string(lh);
     if (sizeKey != legendKey_) legendKey_ = sizeKey, legendReserve_ = 0;
     legendReserve_ = std::max(legendReserve_, legendHeight_);
-    // On a slide the chart takes at least kSlideRooflineShare of the window's height (a plot
-    // of a few lines squeezes a decade of throughput into a sliver the back row cannot read).
-    const float least = f.view.presentation ? std::max(7 * lh, kSlideRooflineShare * ImGui::GetIO().DisplaySize.y) : 12 * lh;
-    const float h = elasticHeight(least, FLT_MAX, legendReserve_ + ImGui::GetStyle().ItemSpacing.y);
+    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendReserve_ + ImGui::GetStyle().ItemSpacing.y);
 
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("chart", ImVec2(w, h));
@@ -132,7 +129,6 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const float left = ImGui::CalcTextSize("100k").x + scaled(8), bottom = 2 * lh + scaled(6);
     const Box plot{o.x + left, o.y + lh + scaled(4), o.x + w - scaled(6), o.y + h - bottom};
     if (plot.width() < scaled(40) || plot.height() < scaled(40)) return;
-    noteRooflinePlot(plot);
     const float rad = scaled(6.0f);
     const RooflineAxes ax = rooflineAxes(r, plot, 1.5f * lh + scaled(6), 3 * (2 * rad + 2));
     const ImVec2 a(plot.x0, plot.y0), b(plot.x1, plot.y1);
