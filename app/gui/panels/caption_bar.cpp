@@ -210,7 +210,7 @@ float diagnosisHeight(const Frame& f, float wrap)
     const ImGuiStyle& st = ImGui::GetStyle();
     float button = 0;
     if (d.step >= 0) button = ImGui::CalcTextSize(goLabel(d).c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
-    ImGui::PushFont(f.theme.fonts.captionBold);
+    ImGui::PushFont(f.theme.fonts.bold);
     const std::string text = "Wrong: " + d.sentence;
     const float h = ImGui::CalcTextSize(wrappedAtSpaces(text, wrap - button).c_str()).y;
     ImGui::PopFont();
@@ -227,7 +227,7 @@ float CaptionBar::height(const Frame& f)
     // the tallest narration of the preset set the height, so that the panels below stay put
     // while stepping. On a slide the bar is as tall as this step's text, in the slide's
     // caption font (theme.hpp), so that it keeps no empty rows.
-    ImGui::PushFont(f.theme.fonts.caption);
+    ImGui::PushFont(f.theme.fonts.ui);
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
     const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
@@ -237,13 +237,13 @@ float CaptionBar::height(const Frame& f)
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         // Practice mode's question or verdict takes the narration's place.
         if (!practice.empty()) {
-            ImGui::PushFont(f.theme.fonts.captionBold);
+            ImGui::PushFont(f.theme.fonts.bold);
             text = std::max(text, ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y);
             ImGui::PopFont();
         }
         const CaptionText c = captionText(f.loaded, f.view);
         ImFont* ui = ImGui::GetFont();
-        std::vector<float> widths = {textWidth(f.theme.fonts.captionBold, c.title)};
+        std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
         if (f.loaded.sim) {
             if (!f.loaded.sim->trace.steps.empty())
                 for (const sim::StepNarration& n : stepLines(f.loaded).lines)
@@ -272,7 +272,7 @@ float CaptionBar::height(const Frame& f)
     if (f.view.presentation) {
         const CaptionText c = captionText(f.loaded, f.view);
         if (!practice.empty()) {
-            ImGui::PushFont(f.theme.fonts.captionBold);
+            ImGui::PushFont(f.theme.fonts.bold);
             text = ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y;
             ImGui::PopFont();
         } else if (c.narration && !c.narration->empty()) {
@@ -298,7 +298,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
     ImGui::PushStyleColor(ImGuiCol_WindowBg, f.theme.palette.captionBg);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
     ImGui::Begin("##caption", nullptr, flags);
-    ImGui::PushFont(f.theme.fonts.caption);
+    ImGui::PushFont(f.theme.fonts.ui);
     const Palette& pal = f.theme.palette;
     const CaptionText c = captionText(f.loaded, f.view);
     // The title line's items, each on the row of the one before when it fits there.
@@ -310,7 +310,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
     const size_t notice = noticeLine.empty() ? 0 : items.size();
     if (notice) items.push_back(noticeLine);
     std::vector<float> widths, gaps(items.size(), scaled(24));
-    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.captionBold : ui, items[i]));
+    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : ui, items[i]));
     if (c.step) gaps[2] = ImGui::GetStyle().ItemSpacing.x;
     std::vector<bool> sameRow;
     flowRows(widths, gaps, ImGui::GetContentRegionAvail().x, &sameRow);
@@ -318,7 +318,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         if (sameRow[i]) ImGui::SameLine(0, gaps[i]);
         ImGui::PushTextWrapPos(0.0f);
         if (i == 0) {
-            ImGui::PushFont(f.theme.fonts.captionBold);
+            ImGui::PushFont(f.theme.fonts.bold);
             ImGui::TextUnformatted(items[i].c_str());
             ImGui::PopFont();
         } else if (i == notice) {
@@ -349,7 +349,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
             ImGui::SameLine(0, st.ItemSpacing.x);
         }
         const std::string text = "Wrong: " + d.sentence;
-        ImGui::PushFont(f.theme.fonts.captionBold);
+        ImGui::PushFont(f.theme.fonts.bold);
         ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
         ImGui::TextUnformatted(wrappedAtSpaces(text, ImGui::GetContentRegionAvail().x).c_str());
         ImGui::PopStyleColor();
@@ -361,7 +361,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         // Practice mode: the question (large on a slide, where the whole UI is), or the verdict.
         const Practice& p = f.view.practice;
         const ImU32 colour = !p.revealed ? pal.stepText : p.grade.correct ? pal.okText : pal.error;   // 4.5:1 on the bar
-        ImGui::PushFont(f.theme.fonts.captionBold);
+        ImGui::PushFont(f.theme.fonts.bold);
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(practice.c_str());
