@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "glossary.hpp"
+#include "layout.hpp"
 #include "panels.hpp"
 #include "timeline_bins.hpp"
 #include "widgets.hpp"
@@ -160,6 +161,12 @@ void sameLineIfFits(float width)
 /// The panel; it keeps no state of its own.
 struct TimelinePanel final : Panel {
     void draw(Frame& f) override;
+
+private:
+    /// The legend's height when it was last drawn (pixels; 0: not drawn yet). The legend is
+    /// an elastic part of the panel: shown where the column has the room, given up before
+    /// the lesson's picture above it loses any (it is also in Help > Glossary).
+    float legendHeight_ = 0;
 };
 
 }  // namespace
@@ -202,7 +209,12 @@ void TimelinePanel::draw(Frame& f)
             ImGui::Text("%.1f steps/s", v.speed);
             tooltip("Steps per second while playing");
             scrubber(f, s->trace);
-            legend(f, s->trace);
+            const float room = elasticHeight(0, legendHeight_, ImGui::GetTextLineHeightWithSpacing());
+            if (legendHeight_ == 0 || room >= legendHeight_ - 0.5f) {
+                const float top = ImGui::GetCursorPosY();
+                legend(f, s->trace);
+                legendHeight_ = ImGui::GetCursorPosY() - top;
+            }
             if (v.cursor < 0) {
                 // Practice mode asks about the first step before showing it (practice.hpp).
                 ImGui::Text("Before step 0 of %d", last);
