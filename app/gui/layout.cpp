@@ -734,9 +734,11 @@ void computeFrame(const Frame& f)
         // group in the table's order).
         const bool subject = onSlide[i] || (i < static_cast<int>(f.view.subject.size()) && f.view.subject[i]);
         if (!f.view.presentation && !subject && panelTable()[i].fold > 0) need.fold = panelTable()[i].fold + 10;
-        // The panels that explain the run's mistake (Loaded::diagnosis) never fold by themselves.
+        // The panels that explain the run's mistake (Loaded::diagnosis) never fold by themselves
+        // at the desk (a slide keeps its own arrangement: pinned there, Code and Hazards were
+        // clipped beside the Memory and Practice panels in gui.layout_slides-*).
         const Diagnosis& d = f.loaded.diagnosis;
-        const bool explains = d.kind != Diagnosis::Kind::None &&
+        const bool explains = d.kind != Diagnosis::Kind::None && !f.view.presentation &&
                               (i == panelId("code") || (d.hazards() && i == panelId("hazards")));
         need.pinned = p.pinned || i == f.view.keepOpen || (explains && !p.folded);
         need.folded = p.folded && i != f.view.keepOpen;

@@ -206,7 +206,7 @@ std::string goLabel(const Diagnosis& d) { return "Go to step " + std::to_string(
 float diagnosisHeight(const Frame& f, float wrap)
 {
     const Diagnosis& d = f.loaded.diagnosis;
-    if (d.kind == Diagnosis::Kind::None || !f.loaded.sim) return 0;
+    if (d.kind == Diagnosis::Kind::None || !f.loaded.sim || f.view.presentation) return 0;
     const ImGuiStyle& st = ImGui::GetStyle();
     float button = 0;
     if (d.step >= 0) button = ImGui::CalcTextSize(goLabel(d).c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
@@ -335,7 +335,10 @@ void CaptionBar::draw(Frame& f, float y, float height)
     }
     // The run's mistake in the grader's words, with a button to the step where it happens.
     gDiagnosisDrawn.clear();
-    if (const Diagnosis& d = f.loaded.diagnosis; d.kind != Diagnosis::Kind::None && f.loaded.sim) {
+    // Not on a slide for now: there the row pushed Hazards out of the picture's column and left
+    // Shared memory's figure under 70% of its panel (gui.layout_slides-*); the lecture presets'
+    // narration says what went wrong, and G still moves to the step.
+    if (const Diagnosis& d = f.loaded.diagnosis; d.kind != Diagnosis::Kind::None && f.loaded.sim && !f.view.presentation) {
         const ImGuiStyle& st = ImGui::GetStyle();
         if (d.step >= 0) {
             ImGui::BeginDisabled(d.step == f.view.cursor);
