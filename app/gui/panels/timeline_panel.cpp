@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "glossary.hpp"
-#include "layout.hpp"
 #include "panels.hpp"
 #include "timeline_bins.hpp"
 #include "widgets.hpp"
@@ -151,22 +150,9 @@ void legend(Frame& f, const sim::Trace& t)
               });
 }
 
-/// Continues the row of the item before when `width` more pixels fit on it.
-void sameLineIfFits(float width)
-{
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
-}
-
 /// The panel; it keeps no state of its own.
 struct TimelinePanel final : Panel {
     void draw(Frame& f) override;
-
-private:
-    /// The legend's height when it was last drawn (pixels; 0: not drawn yet). The legend is
-    /// an elastic part of the panel: shown where the column has the room, given up before
-    /// the lesson's picture above it loses any (it is also in Help > Glossary).
-    float legendHeight_ = 0;
 };
 
 }  // namespace
@@ -209,27 +195,11 @@ void TimelinePanel::draw(Frame& f)
             ImGui::Text("%.1f steps/s", v.speed);
             tooltip("Steps per second while playing");
             scrubber(f, s->trace);
-            const float room = elasticHeight(0, legendHeight_, ImGui::GetTextLineHeightWithSpacing());
-            if (legendHeight_ == 0 || room >= legendHeight_ - 0.5f) {
-                const float top = ImGui::GetCursorPosY();
-                legend(f, s->trace);
-                legendHeight_ = ImGui::GetCursorPosY() - top;
-            }
-            if (v.cursor < 0) {
-                // Practice mode asks about the first step before showing it (practice.hpp).
-                ImGui::Text("Before step 0 of %d", last);
-            } else {
-                // The step, its label and its source line, each on the row before where it fits.
-                const sim::Step& st = s->trace.steps[v.cursor];
-                ImGui::Text("Step %d of %d", v.cursor, last);
-                ImGui::PushFont(f.theme.fonts.bold);
-                sameLineIfFits(ImGui::CalcTextSize(st.label.c_str()).x);
-                ImGui::TextUnformatted(st.label.c_str());
-                ImGui::PopFont();
-                // Its source line in the tooltip (the Code panel marks the line too), so that
-                // the row stays one line and the legend below keeps its room.
-                tooltip("Source line " + std::to_string(st.line) + " of the kernel (marked in the Code panel)");
-            }
+            legend(f, s->trace);
+            // The step, its label and its line are the caption bar's first row; the legend
+            // takes the row under the scrubber instead. Practice mode asks about the first step
+            // before showing it (practice.hpp), which the caption does not say.
+            if (v.cursor < 0) ImGui::Text("Before step 0 of %d", last);
         }
     }
     ImGui::End();
