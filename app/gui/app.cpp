@@ -205,7 +205,7 @@ void App::openWindow()
     // The welcome: at the first start (nothing in settings.toml says it was seen), and with
     // --welcome; never otherwise in the command-line modes, which read no settings.
     view_.welcomeSeen = saved.welcomeSeen;
-    view_.showWelcome = opt_.welcome || (!settingsPath_.empty() && !saved.welcomeSeen);
+    view_.showWelcome = opt_.welcome || (!settingsPath_.empty() && !saved.welcomeSeen && !opt_.linked);
     if (!resultsFile_.empty()) view_.resultsPath = resultsFile_;
     view_.presentation = opt_.presentation;
     view_.heatmap = opt_.heatmap == "loads";

@@ -390,6 +390,7 @@ Parsed parse(CLI::App& cli, int argc, char** argv)
     // --view: the link's scenario, block, thread, panels, step, theme, presentation mode and
     // colours, where no other option gives them.
     if (cli.count("--view")) {
+        o.linked = true;
         GivenOptions given;
         given.scenario = !scenario.empty();
         given.kernelFile = !kernelFile.empty();

@@ -78,6 +78,9 @@ struct Options {
     int gifDelayMs = 1500;              ///< --delay-ms: how long a GIF shows each step
     bool printCaption = false;          ///< --print-caption: the caption shown, on stdout
     bool printLayout = false;           ///< --print-layout: where each panel is (layoutReport), on stdout
+    /// Opened from a view link (--view, or the web page's address): the link says what to
+    /// show, so the first start's welcome waits for a start without one.
+    bool linked = false;
     bool welcome = false;               ///< --welcome: show the welcome window (Help > Getting started)
     bool printCode = false;             ///< --print-code: the Code panel's rows and lines in view (codeReport), on stdout
     /// --print-text: the text the picture shows, as Dear ImGui's log takes it down (shown_text.hpp), on stdout.

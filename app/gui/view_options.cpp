@@ -64,6 +64,7 @@ std::string applyStartupViewLink(Platform& platform, Options& o)
         return std::string(e.what()) + " (the page's address; showing the default view)";
     }
     o = std::move(linked);
+    o.linked = true;
     return {};
 }
 
