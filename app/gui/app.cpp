@@ -118,9 +118,9 @@ void App::applyLook()
     view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
     // Fonts are re-rasterised at the new pixel size, not scaled, once no slider is held.
     if (ImGui::IsAnyItemActive()) return;
-    if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind) return;
+    if (theme_.scale == wantedScale() && theme_.kind == view_.themeKind && theme_.slides == view_.presentation) return;
     ImGui_ImplOpenGL3_DestroyFontsTexture();
-    theme_ = makeTheme(wantedScale(), view_.themeKind);
+    theme_ = makeTheme(wantedScale(), view_.themeKind, view_.presentation);
     ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
@@ -213,7 +213,7 @@ void App::openWindow()
     if (opt_.uiScale) (opt_.presentation ? view_.presentationScale : view_.uiScale) = *opt_.uiScale;
     view_.screenHeight = screenHeight();
     view_.presentationDrawn = presentationScaleFor(view_.presentationScale, view_.screenHeight);
-    theme_ = makeTheme(wantedScale(), view_.themeKind);
+    theme_ = makeTheme(wantedScale(), view_.themeKind, view_.presentation);
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
 #if defined(__EMSCRIPTEN__)
     ImGui_ImplOpenGL3_Init("#version 300 es");   // WebGL 2
@@ -817,15 +817,14 @@ void App::drawUi()
     view_.browserFiles = platform_->picksFiles();
     Frame f{loaded_, replay_, busy_, theme_, view_, requests_};
     // Practice mode: the cells the panels draw are collected for scripted clicks (Practice::drawn
-    // once the frame is drawn), a question of another simulation is dropped, and at the desk
-    // the Practice panel is shown while the mode is on (a slide keeps its picture wide and
-    // gives the question, the answer so far and the score in the caption; View opens the
-    // panel there too).
+    // once the frame is drawn), a question of another simulation is dropped, and the
+    // Practice panel is shown while the mode is on, on a slide too (its verdict and "Why:"
+    // line are what the class reads after a reveal; the caption keeps the question large).
     Practice& practice = view_.practice;
     practice.drawing.clear();
     practice.smallMarksDrawing = false;
     practiceFollow(practice, loaded_, view_);
-    if (practice.on && !view_.presentation) view_.open[panelId("practice")] = true;
+    if (practice.on) view_.open[panelId("practice")] = true;
     for (const std::unique_ptr<Panel>& p : panels_) p->update(f);
     // Presentation mode gives the menu bar's line to the slide: the bar comes back over the
     // caption while the mouse is at the top edge of the screen or a menu is open.

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
+#include <map>
 #include <numeric>
 
+#include "panels/roofline_chart.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "theme.hpp"
 
@@ -571,6 +574,10 @@ struct LayoutState {
     int restartFrame = -1;          ///< the frame the last settle began in
 };
 
+/// Columns of source the Code panel shows on a slide in the slide's code font: what
+/// CodePanel::memoryHeader asks before it falls back to a smaller font.
+constexpr float kSlideCodeColumns = 40;
+
 /// Settles begun again for one key on a measurement that changed by itself (see
 /// computeFrame); past this a panel whose content keeps changing is taken at its largest.
 constexpr int kMaxRestarts = 4;
@@ -598,11 +605,11 @@ std::string viewKey(const Frame& f, ImVec2 display, float font)
     char key[384];
     std::snprintf(key, sizeof key,
                   "%.0fx%.0f top %.0f font %.1f slide %d gen %llu results %llu step %d thread %d warp %d memory %d "
-                  "heat %d %d zoom %.3f hazard %d practice %d %d %d %d %d %zu ",
+                  "heat %d %d hazard %d practice %d %d %d %d %d %zu ",
                   display.x, display.y, f.top, font, v.presentation ? 1 : 0,
                   static_cast<unsigned long long>(f.loaded.generation),
                   static_cast<unsigned long long>(f.loaded.resultsGeneration), v.cursor, v.thread, v.warp,
-                  v.codeMemory ? 1 : 0, v.heatmap ? 1 : 0, v.values ? 1 : 0, v.zoom, v.hazard.index, q.on ? 1 : 0,
+                  v.codeMemory ? 1 : 0, v.heatmap ? 1 : 0, v.values ? 1 : 0, v.hazard.index, q.on ? 1 : 0,
                   q.question ? 1 : 0, q.step, q.revealed ? 1 : 0, q.asked, q.chosen.size());
     std::string k = key;
     for (int i = 0; i < panelCount(); ++i) k += v.open[i] ? '1' : '0';
@@ -711,6 +718,8 @@ void computeFrame(const Frame& f)
         }
     }
     const PanelFlags onSlide = presentationPanels(f.loaded.preset);
+    static const PanelId codePanel = panelId("code");
+    float codeReadingWidth = 0;   // the Code panel's width for its slide font (0: none asked)
     const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
@@ -723,11 +732,24 @@ void computeFrame(const Frame& f)
                               : titleBar + 2 * st.WindowPadding.y + 6 * ImGui::GetTextLineHeightWithSpacing();
         need.want = !p.measured || p.need.grows ? FLT_MAX : std::max(need.min, p.need.fixed + p.need.elasticWant);
         need.minWidth = panelTable()[i].minWidth * font;
+        // On a slide the Code panel is wide enough for kSlideCodeColumns columns of source in
+        // the slide's code font (theme.hpp), so that the back row reads it (the listing falls
+        // back to smaller fonts in a narrower panel).
+        if (f.view.presentation && i == codePanel && f.theme.fonts.code) {
+            const ImFont* code = f.theme.fonts.code;
+            const float advance = code->CalcTextSizeA(code->FontSize, FLT_MAX, 0, "0").x;
+            codeReadingWidth = std::max(need.minWidth, (kSlideCodeColumns + 5) * advance + 4 * st.WindowPadding.x);
+        }
         // The lesson's panels: wide enough to show all they have for it (Code its memory
         // columns beside the source at the desk), and first to get room.
         if (const auto at = std::find(lesson.begin(), lesson.end(), i); at != lesson.end()) {
             need.lesson = static_cast<int>(at - lesson.begin());
             if (!f.view.presentation) need.lessonWidth = panelTable()[i].lessonWidth * font;
+        } else if (i < static_cast<int>(f.view.subject.size()) && f.view.subject[i]) {
+            // What the user loaded (View::subject: the Ladder and Roofline of a results file)
+            // joins the lesson after its own panels: it moves to a column with room rather
+            // than fold, and folds after every panel outside the lesson.
+            need.lesson = static_cast<int>(lesson.size()) + 1 + i;
         }
         // The panels the preset's slide shows are its subject, and so are those the app opened
         // for what the user loaded (View::subject): at the desk the others fold first (each
@@ -745,6 +767,21 @@ void computeFrame(const Frame& f)
         needs.push_back(need);
     }
     Arrangement next = arrange(needs, display, f.top, f.view.presentation, titleBar);
+    // On a slide, the Code panel as wide as kSlideCodeColumns of the slide's code font where
+    // that folds no panel the narrower Code leaves open (a wider Code can push a panel out of
+    // its column: then the listing takes a smaller font instead).
+    if (codeReadingWidth > 0) {
+        std::vector<PanelNeed> wide = needs;
+        for (PanelNeed& n : wide)
+            if (n.id == codePanel) n.minWidth = std::max(n.minWidth, codeReadingWidth);
+        Arrangement widened = arrange(wide, display, f.top, f.view.presentation, titleBar);
+        bool foldsMore = false;
+        for (const PanelNeed& n : needs) foldsMore = foldsMore || (widened.folded[n.id] && !next.folded[n.id]);
+        if (!foldsMore) {
+            needs = std::move(wide);
+            next = std::move(widened);
+        }
+    }
     // Steady: the same places from the same needs (a panel whose content still settles, a
     // Roofline whose legend grows as its chart shrinks, changes its needs before its place).
     auto sameNeeds = [](const std::vector<PanelNeed>& a, const std::vector<PanelNeed>& b) {
@@ -765,6 +802,138 @@ void computeFrame(const Frame& f)
 
 }  // namespace
 
+namespace {
+
+/// One run of glyphs drawn in one font on one line by one window (as one AddText draws it).
+struct TextRun {
+    std::string window;   ///< the draw list's owner ("Code/source_1A2B3C4D")
+    const ImFont* font = nullptr;
+    std::string text;
+    float top = 0, right = 0;
+};
+
+/// Every run of glyphs in `data`, each glyph's font found from its place in the font atlas
+/// (ImFont::RenderText draws a glyph as a quad whose first vertex has the glyph's U0, V0).
+std::vector<TextRun> drawnTexts(const ImDrawData* data)
+{
+    std::vector<TextRun> runs;
+    if (!data || !data->Valid) return runs;
+    std::map<std::pair<float, float>, std::pair<const ImFont*, const ImFontGlyph*>> atlas;
+    for (const ImFont* font : ImGui::GetIO().Fonts->Fonts)
+        for (const ImFontGlyph& g : font->Glyphs)
+            if (g.Visible) atlas.emplace(std::make_pair(g.U0, g.V0), std::make_pair(font, &g));
+    const ImTextureID texture = ImGui::GetIO().Fonts->TexID;
+    for (int n = 0; n < data->CmdListsCount; ++n) {
+        const ImDrawList* list = data->CmdLists[n];
+        const std::string owner = list->_OwnerName ? list->_OwnerName : "";
+        for (const ImDrawCmd& cmd : list->CmdBuffer) {
+            if (cmd.UserCallback || cmd.TextureId != texture) continue;
+            for (unsigned i = cmd.IdxOffset; i + 5 < cmd.IdxOffset + cmd.ElemCount; i += 3) {
+                const unsigned v = cmd.VtxOffset + list->IdxBuffer[i];
+                if (cmd.VtxOffset + list->IdxBuffer[i + 1] != v + 1 || cmd.VtxOffset + list->IdxBuffer[i + 2] != v + 2 ||
+                    v + 3 >= static_cast<unsigned>(list->VtxBuffer.Size))
+                    continue;
+                const ImDrawVert& v0 = list->VtxBuffer[v];
+                const auto it = atlas.find(std::make_pair(v0.uv.x, v0.uv.y));
+                if (it == atlas.end()) continue;
+                const ImFont* font = it->second.first;
+                const ImFontGlyph& g = *it->second.second;
+                const ImDrawVert& v2 = list->VtxBuffer[v + 2];
+                if (v2.uv.x != g.U1 || v2.uv.y != g.V1) continue;
+                // Clipped away entirely: not seen.
+                if (v2.pos.x <= cmd.ClipRect.x || v0.pos.x >= cmd.ClipRect.z || v2.pos.y <= cmd.ClipRect.y ||
+                    v0.pos.y >= cmd.ClipRect.w)
+                    continue;
+                const float top = v0.pos.y - g.Y0, pen = v0.pos.x - g.X0;
+                const bool same = !runs.empty() && runs.back().window == owner && runs.back().font == font &&
+                                  std::abs(runs.back().top - top) < 0.5f && pen >= runs.back().right - 0.5f &&
+                                  pen - runs.back().right < font->FontSize * 0.2f;
+                if (!same) runs.push_back(TextRun{owner, font, "", top, pen});
+                if (g.Codepoint < 0x80) runs.back().text += static_cast<char>(g.Codepoint);
+                runs.back().right = pen + g.AdvanceX;
+            }
+        }
+    }
+    return runs;
+}
+
+/// A value as a figure writes it in a cell: "-0.280", "1.5", "nan".
+bool isValue(const std::string& t)
+{
+    if (t == "nan" || t == "-nan" || t == "inf" || t == "-inf") return true;
+    size_t i = t.size() > 1 && t[0] == '-' ? 1 : 0;
+    const size_t dot = t.find('.');
+    if (dot == std::string::npos || dot == i || dot + 1 == t.size()) return false;
+    for (; i < t.size(); ++i)
+        if (i != dot && !std::isdigit(static_cast<unsigned char>(t[i]))) return false;
+    return true;
+}
+
+}  // namespace
+
+std::string textReport()
+{
+    // The roles a slide is read by: the caption bar's text, the values in the cells of the
+    // figures and the source listing; per role (and figure) the smallest font it drew in.
+    struct Role {
+        const char* name;
+        const char* panel;
+        const ImFont* least = nullptr;
+        int texts = 0;
+    };
+    std::vector<Role> roles = {{"caption", "caption-bar"},   {"code", "code"},          {"values", "matrices"},
+                               {"values", "convolution"},    {"values", "shared-memory"}, {"caption-title", "caption-bar"}};
+    auto note = [&](Role& r, const ImFont* font) {
+        ++r.texts;
+        if (!r.least || font->FontSize < r.least->FontSize) r.least = font;
+    };
+    auto windowIs = [](const std::string& owner, const char* title) {
+        const std::string t = title;
+        return owner == t || owner.rfind(t + "/", 0) == 0;
+    };
+    for (const TextRun& t : drawnTexts(ImGui::GetDrawData())) {
+        // The caption bar's title line (title, step, its label, the block) is in the ui fonts,
+        // the narration (and practice's question, the diagnosis) in the caption fonts; at the
+        // desk they are the same, and all of it counts as the title line.
+        if (t.window == "##caption")
+            note(t.font->FontSize == ImGui::GetIO().FontDefault->FontSize ? roles[5] : roles[0], t.font);
+        // The listing is the source child's text in its own font (a barrier's checkbox label
+        // and the memory columns' names are not code).
+        else if (t.window.rfind("Code/source", 0) == 0 && t.font != ImGui::GetIO().FontDefault &&
+                 t.text.find_first_not_of(" ") != std::string::npos)
+            note(roles[1], t.font);
+        else if (isValue(t.text))
+            for (size_t r = 2; r < roles.size(); ++r) {
+                const PanelId id = findPanel(roles[r].panel);
+                if (id >= 0 && windowIs(t.window, panelTable()[id].title)) note(roles[r], t.font);
+            }
+    }
+    std::string out;
+    for (const Role& r : roles) {
+        char line[160];
+        if (!r.least) {
+            // A figure's line only where its panel is shown unfolded this frame.
+            if (r.name == std::string("caption-title")) continue;
+            if (r.name == std::string("values")) {
+                const ImGuiWindow* w = ImGui::FindWindowByName(panelTable()[findPanel(r.panel)].title);
+                if (!w || !w->Active || w->Collapsed) continue;
+            }
+            std::snprintf(line, sizeof line, "text %s %s none\n", r.name, r.panel);
+        } else {
+            std::snprintf(line, sizeof line, "text %s %s %.0f px cap %.0f px in %d texts\n", r.name, r.panel,
+                          r.least->FontSize, capHeight(r.least), r.texts);
+        }
+        out += line;
+    }
+    // The Roofline's plot box, where it was drawn this frame.
+    if (const NotedPlot n = lastRooflinePlot(); n.frame == ImGui::GetFrameCount()) {
+        char line[96];
+        std::snprintf(line, sizeof line, "plot roofline %.0f x %.0f px\n", n.plot.width(), n.plot.height());
+        out += line;
+    }
+    return out;
+}
+
 std::string layoutReport()
 {
     if (gLayout.context != GImGui) return "";
@@ -783,7 +952,7 @@ std::string layoutReport()
                       r.size.y, a.folded[i] ? " folded" : "");
         out += line;
     }
-    return out;
+    return out + textReport();
 }
 
 int layoutSteadyFrames() { return gLayout.context == GImGui ? gLayout.steady : 0; }

@@ -84,8 +84,20 @@ int layoutSteadyFrames();
 
 /// Where the layout placed the shown panels in the frame just drawn, a line each, left to
 /// right and top to bottom: "NAME x y width height" in pixels, "folded" after a folded one
-/// (--print-layout; the tests compare it between views reached in different ways).
+/// (--print-layout; the tests compare it between views reached in different ways), then
+/// textReport()'s lines.
 std::string layoutReport();
+
+/// The smallest font each role of a slide was drawn in, in the frame just built (after
+/// ImGui::Render()), found from the glyphs in its draw lists: the caption bar's narration
+/// (role caption; its title line in the ui fonts is role caption-title), the source listing
+/// of the Code panel, and the values in the cells of the Matrices, Convolution
+/// and Shared memory figures (texts such as "-0.280" or "nan"). A line each,
+/// "text ROLE PANEL SIZE px cap CAP px in N texts" (the font's pixel size and the drawn height
+/// of its capital H, theme.hpp's capHeight), or "text ROLE PANEL none" where a shown panel
+/// drew none; a figure's panel not shown has no line. Then, where the Roofline drew its
+/// chart this frame, "plot roofline W x H px" (its plot box). Appended to layoutReport().
+std::string textReport();
 
 /// Tells the layout that panel `p` has just begun its window (ImGui::Begin) with the
 /// placement `placed`: it notices a panel moved, resized, folded or opened by hand, and

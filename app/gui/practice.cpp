@@ -568,6 +568,22 @@ void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImV
     if (std::min(b.x - a.x, b.y - a.y) < kSmallMarkCell) p.smallMarksDrawing = true;
 }
 
+void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b, ImVec2 frameMin,
+                       ImVec2 frameMax, const MarkPlace& place)
+{
+    Practice& p = f.view.practice;
+    if (!p.on) return;
+    p.drawing[r] = CellRect{a, b};
+    const PracticeMark m = practiceMark(p, r);
+    if (m == PracticeMark::None) return;
+    if (std::min(b.x - a.x, b.y - a.y) < kSmallMarkCell) {
+        drawPracticeMark(dl, a, b, m, f.theme.palette);
+        p.smallMarksDrawing = true;
+        return;
+    }
+    drawPracticeMark(dl, frameMin, frameMax, m, f.theme.palette, place);
+}
+
 bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked)
 {
     Practice& p = f.view.practice;
@@ -638,6 +654,61 @@ void practiceSmallMarks(Frame& f, ImDrawList* dl, const std::string& array, ImVe
     p.smallMarksDrawing = true;
     for (bool edge : {true, false})
         for (const auto& [r, m] : marks) smallMark(dl, r, m, pal, edge);
+}
+
+namespace {
+
+/// The glyph of mark `m` in the square [c0, c1]: strokes `gw` wide in `colour` over the
+/// contrasting `edge` 1 px round them.
+void markGlyph(ImDrawList* dl, ImVec2 c0, ImVec2 c1, PracticeMark m, ImU32 colour, ImU32 edge, float gw)
+{
+    auto stroke = [&](std::initializer_list<ImVec2> pts) {
+        std::vector<ImVec2> v(pts);
+        dl->AddPolyline(v.data(), static_cast<int>(v.size()), edge, 0, gw + 2);
+        dl->AddPolyline(v.data(), static_cast<int>(v.size()), colour, 0, gw);
+    };
+    const float w = c1.x - c0.x, h = c1.y - c0.y;
+    const ImVec2 mid((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f);
+    switch (m) {
+    case PracticeMark::Right:
+        stroke({ImVec2(c0.x + 0.1f * w, c0.y + 0.55f * h), ImVec2(c0.x + 0.4f * w, c0.y + 0.85f * h),
+                ImVec2(c0.x + 0.95f * w, c0.y + 0.15f * h)});
+        break;
+    case PracticeMark::Wrong:
+        stroke({ImVec2(c0.x + 0.1f * w, c0.y + 0.1f * h), ImVec2(c1.x - 0.1f * w, c1.y - 0.1f * h)});
+        stroke({ImVec2(c1.x - 0.1f * w, c0.y + 0.1f * h), ImVec2(c0.x + 0.1f * w, c1.y - 0.1f * h)});
+        break;
+    case PracticeMark::Missed:
+        dl->AddCircle(mid, w * 0.5f - gw * 0.5f - 1, edge, 0, gw + 2);
+        dl->AddCircle(mid, w * 0.5f - gw * 0.5f - 1, colour, 0, gw);
+        break;
+    case PracticeMark::Chosen:
+        dl->AddCircleFilled(mid, w * 0.3f + 1, edge);
+        dl->AddCircleFilled(mid, w * 0.3f, colour);
+        break;
+    case PracticeMark::None: break;
+    }
+}
+
+}  // namespace
+
+void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal, const MarkPlace& place)
+{
+    if (m == PracticeMark::None) return;
+    const float t = std::max(1.0f, place.thickness);
+    const ImU32 colour = markColour(m, pal);
+    const ImU32 edge = m == PracticeMark::Chosen ? textOn(pal.selected) : pal.clear;
+    const ImVec2 in(a.x + t * 0.5f, a.y + t * 0.5f), out(b.x - t * 0.5f, b.y - t * 0.5f);
+    if (m == PracticeMark::Missed) {
+        dl->AddRect(ImVec2(a.x + t, a.y + t), ImVec2(b.x - t, b.y - t), edge, 0, 0, 1.0f);
+        dashedRect(dl, a, b, colour, t);
+    } else {
+        dl->AddRect(in, out, edge, 0, 0, t + 2);
+        dl->AddRect(in, out, colour, 0, 0, t);
+    }
+    if (place.glyphMax.x - place.glyphMin.x < 3) return;
+    const float g = place.glyphMax.x - place.glyphMin.x;
+    markGlyph(dl, place.glyphMin, place.glyphMax, m, colour, edge, std::max(1.5f, g * 0.14f));
 }
 
 void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal)

@@ -199,6 +199,20 @@ std::string practiceCaption(const Practice& p, bool slide = false);
 /// cell's edge (inside a frame the panel draws there).
 void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b, float inset = 0);
 
+/// Where a panel that keeps its values clear of marks (cell_canvas.hpp's CellBand and
+/// placeValue) wants a mark: the frame `thickness` pixels wide just inside the rectangle it
+/// is given, and the glyph (tick, cross, ring, dot) in the square [glyphMin, glyphMax],
+/// which no digit covers.
+struct MarkPlace {
+    float thickness = 1;
+    ImVec2 glyphMin{0, 0}, glyphMax{0, 0};
+};
+
+/// practiceCellDrawn with the mark placed by the panel: cell `r` is remembered at [a, b];
+/// its mark's frame lies just inside [frameMin, frameMax] and its glyph where `place` says.
+void practiceCellDrawn(Frame& f, ImDrawList* dl, const CellRef& r, ImVec2 a, ImVec2 b, ImVec2 frameMin,
+                       ImVec2 frameMax, const MarkPlace& place);
+
 /// Panels: the mouse is over cell `r` and `clicked` says whether the panel saw a click on
 /// it. While a question waits for cells, the click goes to the answer (practiceClickCell) and
 /// this returns true: the panel then skips its own action for the click.
@@ -211,6 +225,9 @@ bool practiceCellClicked(Frame& f, const CellRef& r, bool clicked);
 /// centre, filled in the mark's colour (missed: a 2 px outline of it), with a 1 px edge in
 /// the contrasting colour.
 void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal);
+
+/// drawPracticeMark with the frame and glyph where `place` says (the frame just inside [a, b]).
+void drawPracticeMark(ImDrawList* dl, ImVec2 a, ImVec2 b, PracticeMark m, const Palette& pal, const MarkPlace& place);
 
 /// The square the small form of a mark covers for the cell [a, b] (at least 5 px a side).
 CellRect smallMarkRect(ImVec2 a, ImVec2 b);

@@ -169,10 +169,11 @@ ImGuiStyle themeStyle(ThemeKind kind, float scale)
     return s;
 }
 
-Theme makeTheme(float scale, ThemeKind kind)
+Theme makeTheme(float scale, ThemeKind kind, bool slides)
 {
     Theme t;
     t.scale = scale;
+    t.slides = slides;
     gScale = scale;
     t.kind = kind;
     if (kind == ThemeKind::Light) t.palette = lightPalette();
@@ -182,17 +183,52 @@ Theme makeTheme(float scale, ThemeKind kind)
     io.Fonts->Clear();
     t.fonts.ui = addFont("DejaVu Sans", "Book", std::round(17 * scale), missing);
     t.fonts.bold = addFont("DejaVu Sans", "Bold", std::round(17 * scale), missing);
-    t.fonts.mono = addFont("DejaVu Sans Mono", "Book", std::round(16 * scale), missing);
+    // On a slide the mono font (the Code panel's thread lines, the shared slots' indices) is
+    // the cell font's size: the listing has a font of its own there (code), and the Code
+    // panel's explanations must leave room for it under the caption.
+    t.fonts.mono = addFont("DejaVu Sans Mono", "Book", std::round((slides ? kSlideMonoPx : 16) * scale), missing);
     t.fonts.cell = addFont("DejaVu Sans Mono", "Book", std::round(14 * scale), missing);
     // 12 px at 1x (11.5 rounded before): a whole number, so that every font of a --scale 4
     // export is exactly 4 times its 1x size and the layout makes the same choices.
     t.fonts.small = addFont("DejaVu Sans Mono", "Book", std::round(12.0f * scale), missing);
+    if (slides) {
+        t.fonts.caption = addFont("DejaVu Sans", "Book", std::round(kSlideCaptionPx * scale), missing);
+        t.fonts.captionBold = addFont("DejaVu Sans", "Bold", std::round(kSlideCaptionPx * scale), missing);
+        t.fonts.values = addFont("DejaVu Sans Mono", "Book", std::round(kSlideValuesPx * scale), missing);
+        t.fonts.code = addFont("DejaVu Sans Mono", "Book", std::round(kSlideCodePx * scale), missing);
+    } else {
+        t.fonts.caption = t.fonts.ui;
+        t.fonts.captionBold = t.fonts.bold;
+        t.fonts.code = t.fonts.mono;
+    }
     io.FontDefault = t.fonts.ui;
     if (missing)
         t.fonts.note = "fontconfig finds no DejaVu Sans or DejaVu Sans Mono on this machine (Debian package "
                        "fonts-dejavu-core); using ImGui's built-in font.";
     ImGui::GetStyle() = themeStyle(kind, scale);
     return t;
+}
+
+float capHeight(const ImFont* font)
+{
+    if (!font || !font->ContainerAtlas) return 0;
+    const ImFontGlyph* h = font->FindGlyphNoFallback('H');
+    ImFontAtlas* atlas = font->ContainerAtlas;
+    unsigned char* pixels = nullptr;
+    int w = 0, hgt = 0;
+    // The atlas keeps its alpha pixels once built (the renderer's RGBA copy is made from them).
+    if (!h || !atlas->IsBuilt()) return 0;
+    atlas->GetTexDataAsAlpha8(&pixels, &w, &hgt);
+    if (!pixels) return 0;
+    const int x0 = static_cast<int>(std::lround(h->U0 * w)), x1 = static_cast<int>(std::lround(h->U1 * w));
+    const int y0 = static_cast<int>(std::lround(h->V0 * hgt)), y1 = static_cast<int>(std::lround(h->V1 * hgt));
+    int rows = 0;
+    for (int y = std::max(0, y0); y < std::min(hgt, y1); ++y) {
+        bool ink = false;
+        for (int x = std::max(0, x0); x < std::min(w, x1) && !ink; ++x) ink = pixels[static_cast<size_t>(y) * w + x] >= 128;
+        rows += ink ? 1 : 0;
+    }
+    return static_cast<float>(rows);
 }
 
 float scaled(float px)

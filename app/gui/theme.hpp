@@ -9,14 +9,40 @@
 namespace ts::app {
 
 /// The fonts of the app. Sizes in pixels at scale 1: ui 17, mono 16, cell 14, small 12.
+/// A slide (presentation mode) adds the fonts read from the back of a lecture hall: the
+/// caption bar's, the values in cells and the source code (kSlide*Px), which at the desk are
+/// the ui, bold and mono fonts (values: none, each figure keeps its own choice).
 struct Fonts {
     ImFont* ui = nullptr;       ///< DejaVu Sans: labels, menus
     ImFont* bold = nullptr;     ///< DejaVu Sans Bold: headings
     ImFont* mono = nullptr;     ///< DejaVu Sans Mono: code, indices
     ImFont* cell = nullptr;     ///< DejaVu Sans Mono, smaller: values inside cells
     ImFont* small = nullptr;    ///< DejaVu Sans Mono, smallest: values in narrow cells
+    ImFont* caption = nullptr;      ///< the caption bar's text (DejaVu Sans; ui at the desk)
+    ImFont* captionBold = nullptr;  ///< the caption bar's title (DejaVu Sans Bold; bold at the desk)
+    /// Values inside the cells of a figure on a slide (DejaVu Sans Mono), the first font a
+    /// figure tries; nullptr at the desk, where the figures choose among mono, cell and small.
+    ImFont* values = nullptr;
+    ImFont* code = nullptr;     ///< the source listing (DejaVu Sans Mono; mono at the desk)
     std::string note;           ///< non-empty when the TTFs were missing (default font used)
 };
+
+/// Font sizes of a slide in pixels at scale 1 (presentation mode draws at scale 2 on a
+/// screen 1080 lines high, state.hpp): DejaVu's capitals are 0.626 of the pixel size
+/// (ascent plus descent), so the caption and the values in cells have capitals of 28 px at
+/// 1080 lines (45 px fonts) and the code 22.5 px (36 px), sizes read from the back of a
+/// lecture hall 10 m away (issue 37). The desk keeps ui 17, mono 16.
+constexpr float kSlideCaptionPx = 22.5f;
+constexpr float kSlideValuesPx = 22.5f;
+constexpr float kSlideCodePx = 18.0f;
+/// The mono font on a slide (16 at the desk): the Code panel's explanations of the selected
+/// thread and other monospaced text beside the figures.
+constexpr float kSlideMonoPx = 14.0f;
+
+/// The height of the capital H of `font` as drawn, in pixels: the rows of its glyph in the
+/// font atlas that are at least half covered (what one counts on a screenshot). 0 when the
+/// atlas has no pixels or the font no H.
+float capHeight(const ImFont* font);
 
 /// State colours (RGBA, ImU32) with the meaning each has everywhere in the app (the table
 /// of meanings in meanings.hpp says which state uses which, and how it is drawn). Both
@@ -80,12 +106,14 @@ struct Theme {
     Palette palette;
     float scale = 1.0f;
     ThemeKind kind = ThemeKind::Dark;
+    bool slides = false;   ///< made for presentation mode (Fonts' slide fonts loaded)
 };
 
 /// Re-rasterises the fonts at `scale` (pixel sizes, not a scaled bitmap) into the current
-/// ImGui context's atlas and sets the style of `kind` scaled by `scale`. Call before the
-/// renderer (re)builds the font texture.
-Theme makeTheme(float scale, ThemeKind kind = ThemeKind::Dark);
+/// ImGui context's atlas and sets the style of `kind` scaled by `scale`. With `slides`
+/// (presentation mode) it also loads the slide's caption, values and code fonts
+/// (kSlide*Px times `scale`). Call before the renderer (re)builds the font texture.
+Theme makeTheme(float scale, ThemeKind kind = ThemeKind::Dark, bool slides = false);
 
 /// `px` pixels of the 1x layout at the scale of the last makeTheme(): gaps and minimum
 /// sizes written as constants grow with the fonts, so a 4x export is the 1x picture, only

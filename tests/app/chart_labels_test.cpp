@@ -120,11 +120,17 @@ std::vector<RooflineLabel> checkLayout(const sim::Roofline& r, float w, float h,
                 what.c_str(), w, h, scale, full, numbered, leaders, legend);
     for (size_t i = 0; i < r.points.size(); ++i)
         if (r.points[i].gflops > 0) EXPECT_TRUE(named.count(i)) << what << ": " << r.points[i].kernel << " is not named";
-    // Markers never cover each other.
-    for (size_t i = 0; i < marks.size(); ++i)
-        for (size_t j = i + 1; j < marks.size(); ++j)
-            EXPECT_GE(std::hypot(marks[i].x - marks[j].x, marks[i].y - marks[j].y), 2 * rad)
-                << what << ": markers of " << r.points[marks[i].point].kernel << " and " << r.points[marks[j].point].kernel;
+    // Every marker at its own intensity and throughput (issue 37: set aside, the cuBLAS star
+    // went from 683 to 5 FLOP/B): the pixel the axes give for them, and back.
+    for (const RooflineMark& k : marks) {
+        const sim::RooflinePoint& p = r.points[k.point];
+        const double intensity = k.requested ? *p.intensityRequested : *p.intensityDram;
+        EXPECT_NEAR(k.x, ax.x(intensity), 0.01) << what << ": " << p.kernel;
+        EXPECT_NEAR(k.y, ax.y(p.gflops), 0.01) << what << ": " << p.kernel;
+        const double back = std::pow(10.0, ax.lx0 + (k.x - plot.x0) / plot.width() * (ax.lx1 - ax.lx0));
+        EXPECT_NEAR(back / intensity, 1.0, 1e-3) << what << ": " << p.kernel;
+        EXPECT_TRUE(k.x >= plot.x0 && k.x <= plot.x1 && k.y >= plot.y0 && k.y <= plot.y1) << what << ": " << p.kernel;
+    }
     return labels;
 }
 
@@ -168,6 +174,40 @@ TEST(ChartLabels, H100AtThePanelsSizes)
     }
 }
 
+// The H100 file's cuBLAS entry: 2 x 4096^3 FLOPs over the compulsory 3 x 4096^2 x 4 bytes
+// is 683 FLOP/B, where its star goes (issue 37 found it at about 5), and its GFLOPS at the
+// matching height; the y range fits the measured points (the slowest, naive at 5,355 GFLOPS,
+// within a fifth of a decade of the bottom) and the FP32 peak, so that a decade of
+// throughput takes more than half the plot's height rather than a sliver.
+TEST(ChartLabels, MarkersAtTheirIntensity)
+{
+    const sim::Roofline& r = h100();
+    const Box plot{80, 60, 80 + 623, 60 + 534};
+    const RooflineAxes ax = rooflineAxes(r, plot, 60, 3 * 26);
+    const std::vector<RooflineMark> marks = rooflineMarks(r, ax, 12);
+    const double compulsory = 2.0 * 4096.0 * 4096.0 * 4096.0 / (3.0 * 4096.0 * 4096.0 * 4.0);
+    EXPECT_NEAR(compulsory, 682.67, 0.01);
+    int stars = 0;
+    for (const RooflineMark& m : marks) {
+        if (r.points[m.point].kernel != "cublas") continue;
+        ++stars;
+        EXPECT_FALSE(m.requested);   // the simulator does not run cuBLAS: only the DRAM marker
+        const double at = std::pow(10.0, ax.lx0 + (m.x - plot.x0) / plot.width() * (ax.lx1 - ax.lx0));
+        EXPECT_NEAR(at, compulsory, 1.0) << "the cuBLAS star at " << at << " FLOP/B";
+        const double gflops = std::pow(10.0, ax.ly0 + (plot.y1 - m.y) / plot.height() * (ax.ly1 - ax.ly0));
+        EXPECT_NEAR(gflops / 51374.9, 1.0, 1e-3);
+    }
+    EXPECT_EQ(stars, 1);
+    // The axes' own mapping: the ends of the ranges at the plot's edges.
+    EXPECT_NEAR(ax.x(std::pow(10.0, ax.lx0)), plot.x0, 0.01);
+    EXPECT_NEAR(ax.x(std::pow(10.0, ax.lx1)), plot.x1, 0.01);
+    EXPECT_NEAR(ax.y(std::pow(10.0, ax.ly0)), plot.y1, 0.01);
+    EXPECT_NEAR(ax.y(std::pow(10.0, ax.ly1)), plot.y0, 0.01);
+    EXPECT_LE(ax.ly0, std::log10(5354.70));
+    EXPECT_GE(ax.ly0, std::log10(5354.70) - 0.2);
+    EXPECT_GT(ax.y(5354.70) - ax.y(53547.0), 0.5f * plot.height());
+}
+
 TEST(ChartLabels, OnlyTheNaivePointBeatsItsMemoryRoof)
 {
     const sim::Roofline& r = h100();
@@ -209,7 +249,7 @@ TEST(ChartLabels, SyntheticCrowd)
     checkLayout(r, 1200, 560, 2, "crowd on a slide");
 }
 
-// All points on one spot: the markers are set side by side, every point still named.
+// All points on one spot: the markers stay on it, every point still named.
 TEST(ChartLabels, PointsOnOneSpot)
 {
     sim::Roofline r;

@@ -119,6 +119,7 @@ int main(int argc, char** argv)
         expect(!app.view().noticeIsError, at + "opening it is no error: '" + app.view().notice + "'");
         expect(l.ladder && l.ladder->resultsGeneration == l.resultsGeneration, at + "the kernels were counted for it");
         expect(shownUnfolded("ladder") && shownUnfolded("roofline"), at + "both panels shown, not folded (H100)");
+        if (!(shownUnfolded("ladder") && shownUnfolded("roofline"))) std::printf("%s", layoutReport().c_str());
         nothingCut("H100");
         // The figures fill their panels (issue 25): the Ladder's rows and the Roofline's chart
         // with its legend, as the panels note them (figure_notes.hpp), cover at least 70% of

@@ -3,6 +3,8 @@
 // block (3, 2) (tests/gui/scenarios/matrices-512-tile16.toml); the mouse is given through
 // App::inputHook, a point over P:
 //
+//  - it opens zoomed to the traced block (its cells too small to read at the fit); - zooms
+//    out, 0 fits, + zooms in, typed over the canvas; the canvas then stays as the user left it;
 //  - three notches of the wheel zoom 1.25^3 times at the cursor: the pan grows in
 //    proportion to zoom - 1 (so the point under the cursor stays put, whatever the canvas's
 //    origin), and neither the panel nor the canvas scrolls;
@@ -44,6 +46,7 @@ struct Mouse {
     ImVec2 pos{-FLT_MAX, -FLT_MAX};
     bool down = false;
     float wheel = 0;   ///< for one frame
+    ImWchar typed = 0; ///< a character typed, for one frame
 };
 
 }  // namespace
@@ -67,7 +70,9 @@ int main(int argc, char** argv)
         io.MouseDown[0] = mouse.down;
         io.MouseWheel = mouse.wheel;
         io.DeltaTime = 1.0f / 60.0f;   // double clicks as a person makes them, whatever the frame rate
+        if (mouse.typed) io.AddInputCharacter(mouse.typed);
         mouse.wheel = 0;
+        mouse.typed = 0;
     };
     auto frame = [&] { drawFrame(app, display); };
     // Until the scenario is simulated and the layout stands still (a count of frames is no
@@ -85,7 +90,27 @@ int main(int argc, char** argv)
     const ImVec2 at(panel->Pos.x + panel->Size.x * 0.65f, panel->Pos.y + panel->Size.y * 0.78f);
     const View& v = app.view();
     const auto block = [&] { return app.loaded().sim->trace.block; };
-    expect(v.zoom == 1.0f && v.panX == 0 && v.panY == 0, "it starts fitted");
+    // 512 x 512 fits the panel at cells of about a pixel: it opens zoomed to the traced
+    // block's tiles instead (issue 37), and the keys over the canvas zoom out and fit.
+    expect(v.zoom > 4.0f, "a 512 x 512 product opens zoomed to the traced block; zoom " + num(v.zoom));
+    mouse.pos = at;
+    frame();
+    const float opened = v.zoom;
+    mouse.typed = '-';
+    frame();
+    expect(std::fabs(v.zoom - opened * 0.8f) < 1e-3f, "- over the canvas zooms out 1.25 times; zoom " + num(opened) + " then " + num(v.zoom));
+    mouse.typed = '0';
+    frame();
+    expect(v.zoom == 1.0f && v.panX == 0 && v.panY == 0, "0 over the canvas fits; zoom " + num(v.zoom));
+    mouse.typed = '+';
+    frame();
+    expect(std::fabs(v.zoom - 1.25f) < 1e-4f, "+ over the canvas zooms in 1.25 times; zoom " + num(v.zoom));
+    mouse.typed = '0';
+    frame();
+    settle();
+    expect(v.zoom == 1.0f && v.panX == 0 && v.panY == 0, "once the user has zoomed, the view stays as the user left it");
+    mouse.pos = ImVec2(-FLT_MAX, -FLT_MAX);
+    frame();
 
     // ---- the wheel at the cursor ---------------------------------------------------------
     mouse.pos = at;

@@ -10,10 +10,10 @@
 //    block; Enter reveals: score 0 of 1, step 6 shown, the Practice panel's text, and in the
 //    picture M[0][2] framed in the "right" colour, M[0][0] in the "wrong" one, M[1][3] in the
 //    "missed" one, M[2][2] in none. Right, a click on N[2][1] and Enter: 1 of 2. R restarts.
-//  - In presentation mode (1920x1080, light theme): the slide keeps its panels and its
-//    caption gives the question, the answer clicked so far and, once revealed, the verdict
-//    and the score; Page Down (a clicker) does not reveal; Enter does. The Practice panel,
-//    opened from the View menu, fits the slide too.
+//  - In presentation mode (1920x1080, light theme): the slide shows the Practice panel (its
+//    verdict and "Why:" line; issue 37) and its caption gives the question, the answer
+//    clicked so far and, once revealed, the verdict and the score; Page Down (a clicker)
+//    does not reveal; Enter does. Nothing is cut off.
 //  - A convolution (conv1d-tiled-tile8-mask5): a question answered by clicking N or threads.
 //  - A question of step 0 (a scenario file's tile question) is asked with the state before
 //    the first step on screen: M[0][0] has no frame of step 0's colour until the reveal.
@@ -263,7 +263,7 @@ void slide()
     d.key(GLFW_KEY_P);
     d.key(GLFW_KEY_PAGE_DOWN);
     expect(p.question && p.step == 6 && app.view().cursor == 5, "on a slide Page Down asks step 6's question");
-    d.expectLaidOut("slide, question waiting", false);
+    d.expectLaidOut("slide, question waiting");
     d.key(GLFW_KEY_PAGE_DOWN);
     expect(!p.revealed && app.view().cursor == 5, "Page Down again does not reveal: the reveal waits for Enter");
     expect(d.click(M(0, 2)), "the slide's Matrices panel draws M[0][2]");
@@ -275,7 +275,8 @@ void slide()
     expect(practiceCaption(p, true) ==
                "Step 6: not quite; the answer is M[0][2], M[0][3], M[1][2], M[1][3]. Score: 0 of 1.",
            "the slide's caption gives the verdict and the score; got '" + practiceCaption(p, true) + "'");
-    d.expectLaidOut("slide, revealed", false);
+    d.expectLaidOut("slide, revealed");
+    expect(d.lines().back().rfind("Why: ", 0) == 0, "the slide's Practice panel gives the reason (Why:)");
     const Palette& pal = app.theme().palette;
     const Image img = d.picture();
     const int right = d.pixels(img, M(0, 2), pal.practiceRight);
@@ -370,6 +371,10 @@ void smallCells()
     Driver d(file, 0, ImVec2(1600, 900), false, ThemeKind::Dark);
     App& app = d.app();
     Practice& p = d.practice();
+    // A 256 x 256 product opens zoomed to the traced block's tile; the marks under 6 px are
+    // those of the fitted view (zoom 1, as a double click or 0 gives).
+    app.view().zoom = 1.0f;
+    d.settle();
     d.key(GLFW_KEY_P);
     d.key(GLFW_KEY_RIGHT);
     expect(p.question && p.question->spec.kind == ts::sim::QuestionKind::BlockTile, "the tile question is asked");

@@ -210,7 +210,7 @@ float diagnosisHeight(const Frame& f, float wrap)
     const ImGuiStyle& st = ImGui::GetStyle();
     float button = 0;
     if (d.step >= 0) button = ImGui::CalcTextSize(goLabel(d).c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
-    ImGui::PushFont(f.theme.fonts.bold);
+    ImGui::PushFont(f.theme.fonts.captionBold);
     const std::string text = "Wrong: " + d.sentence;
     const float h = ImGui::CalcTextSize(wrappedAtSpaces(text, wrap - button).c_str()).y;
     ImGui::PopFont();
@@ -225,9 +225,9 @@ float CaptionBar::height(const Frame& f)
     // when the window is narrow) plus the narration wrapped to the window's width (a long one
     // takes several lines; in presentation mode even a short one may). The widest label and
     // the tallest narration of the preset set the height, so that the panels below stay put
-    // while stepping. On a slide the bar is as tall as this step's text, in the slide's
-    // caption font (theme.hpp), so that it keeps no empty rows.
-    ImGui::PushFont(f.theme.fonts.ui);
+    // while stepping. On a slide the bar is as tall as this step's text, the narration in
+    // the slide's caption font (theme.hpp), so that it keeps no empty rows.
+    ImGui::PushFont(f.theme.fonts.caption);
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
     const std::string practice = practiceCaption(f.view.practice, f.view.presentation);
@@ -237,12 +237,13 @@ float CaptionBar::height(const Frame& f)
         float text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         // Practice mode's question or verdict takes the narration's place.
         if (!practice.empty()) {
-            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::PushFont(f.theme.fonts.captionBold);
             text = std::max(text, ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y);
             ImGui::PopFont();
         }
         const CaptionText c = captionText(f.loaded, f.view);
-        ImFont* ui = ImGui::GetFont();
+        // The title line in the ui fonts (on a slide only the narration is in the caption font).
+        ImFont* ui = f.theme.fonts.ui;
         std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title)};
         if (f.loaded.sim) {
             if (!f.loaded.sim->trace.steps.empty())
@@ -272,7 +273,7 @@ float CaptionBar::height(const Frame& f)
     if (f.view.presentation) {
         const CaptionText c = captionText(f.loaded, f.view);
         if (!practice.empty()) {
-            ImGui::PushFont(f.theme.fonts.bold);
+            ImGui::PushFont(f.theme.fonts.captionBold);
             text = ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y;
             ImGui::PopFont();
         } else if (c.narration && !c.narration->empty()) {
@@ -281,7 +282,7 @@ float CaptionBar::height(const Frame& f)
             text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         }
     }
-    const float h = static_cast<float>(rows_) * ImGui::GetTextLineHeightWithSpacing() + text + diagnosisHeight(f, wrap) +
+    const float h = static_cast<float>(rows_) * (f.theme.fonts.ui->FontSize + st.ItemSpacing.y) + text + diagnosisHeight(f, wrap) +
            st.ItemSpacing.y + 2 * st.WindowPadding.y;
     ImGui::PopFont();
     return h;
@@ -298,11 +299,13 @@ void CaptionBar::draw(Frame& f, float y, float height)
     ImGui::PushStyleColor(ImGuiCol_WindowBg, f.theme.palette.captionBg);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
     ImGui::Begin("##caption", nullptr, flags);
-    ImGui::PushFont(f.theme.fonts.ui);
+    ImGui::PushFont(f.theme.fonts.caption);
     const Palette& pal = f.theme.palette;
     const CaptionText c = captionText(f.loaded, f.view);
-    // The title line's items, each on the row of the one before when it fits there.
-    ImFont* ui = ImGui::GetFont();
+    // The title line's items, each on the row of the one before when it fits there, in the
+    // ui fonts (the caption font is the narration's).
+    ImFont* ui = f.theme.fonts.ui;
+    ImGui::PushFont(ui);
     std::vector<std::string> items = {c.title};
     if (c.step) items = {c.title, stepText(*c.step, c.lastStep), c.label, blockText(c)};
     else if (f.busy.simulating) items.push_back("simulating...");
@@ -333,6 +336,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         }
         ImGui::PopTextWrapPos();
     }
+    ImGui::PopFont();
     // The run's mistake in the grader's words, with a button to the step where it happens.
     gDiagnosisDrawn.clear();
     // Not on a slide for now: there the row pushed Hazards out of the picture's column and left
@@ -352,7 +356,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
             ImGui::SameLine(0, st.ItemSpacing.x);
         }
         const std::string text = "Wrong: " + d.sentence;
-        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::PushFont(f.theme.fonts.captionBold);
         ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
         ImGui::TextUnformatted(wrappedAtSpaces(text, ImGui::GetContentRegionAvail().x).c_str());
         ImGui::PopStyleColor();
@@ -364,7 +368,7 @@ void CaptionBar::draw(Frame& f, float y, float height)
         // Practice mode: the question (large on a slide, where the whole UI is), or the verdict.
         const Practice& p = f.view.practice;
         const ImU32 colour = !p.revealed ? pal.stepText : p.grade.correct ? pal.okText : pal.error;   // 4.5:1 on the bar
-        ImGui::PushFont(f.theme.fonts.bold);
+        ImGui::PushFont(f.theme.fonts.captionBold);
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(practice.c_str());

@@ -1,6 +1,7 @@
 // The cells-to-heatmap drawing the Matrices and Convolution panels share (cell_canvas.hpp).
 #include "cell_canvas.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ts::app {
@@ -95,6 +96,87 @@ void drawBinGrid(ImDrawList* dl, const std::vector<ImU32>& colour, const std::ve
                 const auto [a, z] = rect(r, c);
                 dl->AddRect(a, z, frame, 0, 0, 1.0f);
             }
+}
+
+CellBand cellBand(float side)
+{
+    CellBand b;
+    b.outer = std::clamp(side / 16.0f, 1.0f, scaled(2.5f));
+    b.inner = std::clamp(side / 16.0f, 1.0f, scaled(3));
+    b.band = b.outer + b.inner + 2;
+    return b;
+}
+
+std::optional<ValuePlace> placeValue(ImVec2 a, ImVec2 b, ImVec2 inLo, ImVec2 inHi, ImVec2 size, bool glyph, float leastGlyph)
+{
+    const ImVec2 lo(a.x + inLo.x, a.y + inLo.y), hi(b.x - inHi.x, b.y - inHi.y);
+    const float w = hi.x - lo.x, h = hi.y - lo.y;
+    if (size.x > w || size.y > h) return std::nullopt;
+    ValuePlace p;
+    p.size = size;
+    p.text = ImVec2(std::floor(lo.x + (w - size.x) * 0.5f), std::floor(lo.y + (h - size.y) * 0.5f));
+    if (!glyph) return p;
+    // The glyph in the top-right corner, up to half the shorter side; the value keeps clear
+    // of it: beside it, or below it, whichever leaves the larger glyph.
+    const float most = std::max(leastGlyph, std::min(w, h) * 0.5f);
+    const float beside = std::min(most, std::min(h, w - size.x - 1));            // value at the left
+    const float above = std::min(most, std::min(w, h - size.y - 1));            // value at the bottom
+    float g = std::max(beside, above);
+    if (g < leastGlyph) return std::nullopt;
+    if (beside >= above) {
+        p.text.x = std::floor(std::min(p.text.x, hi.x - g - 1 - size.x));
+    } else {
+        p.text.y = std::floor(std::max(p.text.y, lo.y + g + 1));
+        if (p.text.y + size.y > hi.y) p.text.y = std::floor(hi.y - size.y);
+    }
+    p.glyphMin = ImVec2(hi.x - g, lo.y);
+    p.glyphMax = ImVec2(hi.x, lo.y + g);
+    return p;
+}
+
+void regionOutline(ImDrawList* dl, const CellGrid& g, int r0, int r1, int c0, int c1,
+                   const std::function<bool(int r, int c)>& in, ImU32 colour, ImU32 edge, float thickness, bool dashed)
+{
+    const float t = std::max(1.0f, thickness);
+    std::vector<std::pair<ImVec2, ImVec2>> bars;
+    // Dashes of about 2.5 thicknesses (at least 4 px): each side of a cell an odd number of
+    // pieces, dashes first and last, so that the corners of a tile read as corners.
+    auto bar = [&](ImVec2 p, ImVec2 q, bool horizontal) {
+        if (!dashed) {
+            bars.emplace_back(p, q);
+            return;
+        }
+        const float len = horizontal ? q.x - p.x : q.y - p.y;
+        int pieces = std::max(1, static_cast<int>(len / std::max(scaled(4), 2.5f * t)));
+        if (pieces % 2 == 0) ++pieces;
+        const float piece = len / pieces;
+        for (int i = 0; i < pieces; i += 2)
+            bars.emplace_back(horizontal ? ImVec2(p.x + i * piece, p.y) : ImVec2(p.x, p.y + i * piece),
+                              horizontal ? ImVec2(p.x + (i + 1) * piece, q.y) : ImVec2(q.x, p.y + (i + 1) * piece));
+    };
+    for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) {
+            if (!in(r, c)) continue;
+            // The cell's pitch (its last pixel row and column are the gap to the next cell).
+            const ImVec2 a = g.at(static_cast<float>(r), static_cast<float>(c));
+            const ImVec2 z(a.x + g.cell.x - 1, a.y + g.cell.y - 1);
+            const bool up = !in(r - 1, c), down = !in(r + 1, c), left = !in(r, c - 1), right = !in(r, c + 1);
+            // Sides that continue into a neighbour of the region reach across the gap to it.
+            const float x1 = right ? z.x : a.x + g.cell.x, y1 = down ? z.y : a.y + g.cell.y;
+            if (up) bar(ImVec2(a.x, a.y), ImVec2(x1, a.y + t), true);
+            if (down) bar(ImVec2(a.x, z.y - t), ImVec2(x1, z.y), true);
+            if (left) bar(ImVec2(a.x, a.y), ImVec2(a.x + t, y1), false);
+            if (right) bar(ImVec2(z.x - t, a.y), ImVec2(z.x, y1), false);
+        }
+    if ((edge >> IM_COL32_A_SHIFT) & 0xFF)
+        for (const auto& [p, q] : bars) dl->AddRectFilled(ImVec2(p.x - 1, p.y - 1), ImVec2(q.x + 1, q.y + 1), edge);
+    for (const auto& [p, q] : bars) dl->AddRectFilled(p, q, colour);
+}
+
+DrawnCells& recordCells()
+{
+    static DrawnCells cells;
+    return cells;
 }
 
 }  // namespace ts::app

@@ -116,4 +116,68 @@ void drawBinGrid(ImDrawList* dl, const std::vector<ImU32>& colour, const std::ve
                  int r0, int r1, int c0, int c1, ImU32 frame,
                  const std::function<std::pair<ImVec2, ImVec2>(int r, int c)>& rect);
 
+// ---- Marks beside the values --------------------------------------------------------------
+//
+// A cell's value sits inside a band kept clear along its edge: the outer part of the band
+// carries the outlines of regions (this step, loaded this phase: one outline round each
+// tile of such cells, never a frame through every cell), the inner part the marks of one
+// cell (a practice verdict, a shared read, a wrong P), and a practice glyph (tick, cross,
+// ring) has a corner of its own. No mark crosses a digit.
+
+/// The widths of a cell's band (pixels): `outer` for region outlines, `inner` for one cell's
+/// marks, `band` the whole margin a value keeps from the cell's edge (both, and 1 px each).
+struct CellBand {
+    float outer = 1, inner = 1, band = 4;
+};
+
+/// The band of a cell whose shorter side is `side` pixels (at the UI scale of the theme).
+CellBand cellBand(float side);
+
+/// Where a cell's value and its practice glyph go: the value's top-left corner and size,
+/// and the glyph's square (empty size when the cell has no glyph).
+struct ValuePlace {
+    ImVec2 text, size;
+    ImVec2 glyphMin{0, 0}, glyphMax{0, 0};
+    bool hasGlyph() const { return glyphMax.x > glyphMin.x; }
+};
+
+/// Places a value of `size` pixels in the cell [a, b] inside `lo` and `hi` (pixels kept
+/// clear of the left and top, right and bottom edges: the band where marks lie there):
+/// centred, and, with a `glyph` (a practice mark's sign, at least `leastGlyph` pixels a
+/// side, at most half the room's shorter side), moved left or down out of the glyph's square
+/// in the inner top-right corner, whichever leaves the larger glyph. Empty when the value
+/// does not fit, or when a glyph is asked for and no `leastGlyph` square fits beside or
+/// above it.
+std::optional<ValuePlace> placeValue(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi, ImVec2 size, bool glyph, float leastGlyph);
+
+/// The outline of the region of cells of `g` for which `in(r, c)` holds, rows [r0, r1) and
+/// columns [c0, c1): a bar `thickness` pixels wide inside each cell along each side whose
+/// neighbour is outside the region, so that a tile of such cells gets one frame round it
+/// and none between its cells. In `colour`, `dashed` or solid, with a 1 px `edge` (where not
+/// transparent) round each bar so that it keeps 3:1 against any fill.
+void regionOutline(ImDrawList* dl, const CellGrid& g, int r0, int r1, int c0, int c1,
+                   const std::function<bool(int r, int c)>& in, ImU32 colour, ImU32 edge, float thickness, bool dashed);
+
+/// What the panels drew into cells in the last frame, for the pixel checks of tests
+/// (tests/gui/marks_check.cpp): recorded only while recordCells() is set, and cleared by
+/// whoever set it.
+struct DrawnValue {
+    std::string cell;            ///< "M[0][2]", "P[3][1]", "N[5]"
+    std::string text;            ///< the value as drawn, "-0.280"
+    ImVec2 min, max;             ///< the text's box on screen
+    ImVec2 glyphMin{0, 0}, glyphMax{0, 0};   ///< a practice glyph's square, if any
+};
+/// One grid of cells drawn in the last frame (its name, corner and cell size on screen).
+struct DrawnGrid {
+    std::string name;
+    CellGrid grid;
+};
+struct DrawnCells {
+    bool record = false;
+    std::vector<DrawnValue> values;
+    std::vector<DrawnGrid> grids;
+};
+/// The record of the cells drawn (tests set `record` and clear the lists between frames).
+DrawnCells& recordCells();
+
 }  // namespace ts::app

@@ -601,7 +601,9 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, const s
         first = kernelStart(lines, text) - 1;
         int kernelRows = 0;
         for (size_t i = first; i < lines.size(); ++i) kernelRows += lines[i].rows();
-        height = elasticHeight(std::min(8.0f, static_cast<float>(kernelRows)) * lh + pad,
+        // At least five rows of the slide's large code font (about the height eight rows of
+        // the desk's font took), so that Code stays open beside the picture at 1080 lines.
+        height = elasticHeight(std::min(5.0f, static_cast<float>(kernelRows)) * lh + pad,
                                static_cast<float>(kernelRows) * lh + pad, explain);
         // As many lines as fit: up to half the rows before the step's line, the rest after it.
         const int room = std::max(1, static_cast<int>((height - pad) / lh));
@@ -890,8 +892,9 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s, const std::stri
     // The fonts of the listing and the columns: at the desk the code font and the cell font,
     // else the cell font for both, else the cell and the small font, until the listing keeps
     // 24 characters of source beside the columns (source() measures the same way); on a
-    // slide the cell font, else the small one, the first that leaves 40 columns of source, or
-    // 36 beside the memory columns. Never smaller than the small font.
+    // slide the slide's code font (Fonts::code, capitals of 22 px at 1080 lines, read from the
+    // back of the hall), else the cell font, else the small one, the first that leaves 40
+    // columns of source, or 36 beside the memory columns. Never smaller than the small font.
     const ImGuiStyle& style = ImGui::GetStyle();
     const Fonts& fonts = f.theme.fonts;
     const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
@@ -902,7 +905,7 @@ void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s, const std::stri
     };
     using FontPair = std::pair<ImFont*, ImFont*>;   // the listing's, the columns'
     std::vector<FontPair> candidates;
-    if (slide) candidates = {{fonts.cell, fonts.cell}, {fonts.small, fonts.small}};
+    if (slide) candidates = {{fonts.code, fonts.code}, {fonts.cell, fonts.cell}, {fonts.small, fonts.small}};
     else if (wanted) candidates = {{fonts.mono, fonts.cell}, {fonts.cell, fonts.cell}, {fonts.cell, fonts.small}, {fonts.small, fonts.small}};
     else candidates = {{fonts.mono, fonts.cell}};
     const float need = slide ? (wanted ? 36.0f : 40.0f) : 24.0f;

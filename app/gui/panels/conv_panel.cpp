@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ namespace {
 
 /// Below this many pixels per element, N shows only the block's neighbourhood.
 constexpr float kMinCell = 14.0f;
+/// Below this many pixels a side, a cell is too small for a frame inside it: the slots read
+/// now get one outline round them instead (stepOutlines).
+constexpr float kReadableCell = 20.0f;
 
 /// One array on the canvas (cell_canvas.hpp): N's cells may start below 0 (ghost cells).
 using Board = CellGrid;
@@ -156,8 +160,44 @@ float frameWidth(const Board& b, float most) { return std::min(most, b.side() / 
 
 // ---- N --------------------------------------------------------------------------------
 
+/// Whether N element (r, col) of the close-up was loaded by the cursor step: from global
+/// memory, or its ghost slot zero-filled now.
+bool loadedNowN(const Ctx& c, int r, int col)
+{
+    const sim::ConvGeometry& g = c.v.geo;
+    const bool inside = g.insideN(r, col);
+    if (!inside && g.role(r, col) != sim::ConvRole::Ghost) return false;
+    if (inside && c.f.replay.element(c.v.nArray, r * g.width + col).readNow) return true;
+    const sim::ConvSlot* sl = c.v.slotFor(r, col);
+    return sl && !inside && c.f.replay.slots[c.v.ndsArray][sl->slot].writtenNow;
+}
+
+/// This step's loads into N_ds as one outline round each tile of N they form (in the
+/// cells' outer band, cell_canvas.hpp's regionOutline), never a frame through every cell:
+/// at 24 x 24 a frame on each of 144 small cells reads as hatching. Slots read now, where
+/// cells are too small for a frame inside each, get one thin outline round their window.
+void stepOutlines(const Ctx& c, const Board& b)
+{
+    const Palette& pal = c.f.theme.palette;
+    const CellBand band = cellBand(b.side());
+    const int r0 = b.row0, r1 = b.row0 + b.rows, c0 = b.col0, c1 = b.col0 + b.cols;
+    auto inBoard = [&](int r, int col) { return r >= r0 && r < r1 && col >= c0 && col < c1; };
+    regionOutline(c.dl, b, r0, r1, c0, c1, [&](int r, int col) { return inBoard(r, col) && loadedNowN(c, r, col); },
+                  pal.readNow, pal.stepOutline, std::max(band.outer, 1.5f), false);
+    if (b.side() >= scaled(kReadableCell)) return;
+    auto readNow = [&](int r, int col) {
+        if (!inBoard(r, col)) return false;
+        const sim::ConvSlot* sl = c.v.slotFor(r, col);
+        return sl && c.f.replay.slots[c.v.ndsArray][sl->slot].readNow;
+    };
+    regionOutline(c.dl, b, r0, r1, c0, c1, readNow, pal.readNow, 0, 1.0f, true);
+}
+
 void drawN(const Ctx& c, const Board& b)
 {
+    if (recordCells().record) recordCells().grids.push_back(DrawnGrid{"N", b});
+    const CellBand band = cellBand(b.side());
+    const float keep = std::max(band.outer, 1.5f) + 1;   // the outline's band
     const Palette& pal = c.f.theme.palette;
     const sim::ConvGeometry& g = c.v.geo;
     const bool heat = c.f.view.heatmap;
@@ -175,34 +215,68 @@ void drawN(const Ctx& c, const Board& b)
             if (!inside) {   // ghost cells: a dashed look, outside N's edge
                 for (float x = a.x + 3; x < z.x; x += 6) c.dl->AddLine(ImVec2(x, a.y), ImVec2(x, a.y + 2), pal.grid);
             }
+            // A slot read now and a practice mark are frames in the cell's inner band
+            // (cell_canvas.hpp); the text keeps inside them and the outline's band, and a
+            // practice sign has the top-right corner.
+            bool readNow = false;
+            if (const sim::ConvSlot* sl = c.v.slotFor(r, col)) readNow = c.f.replay.slots[c.v.ndsArray][sl->slot].readNow;
+            readNow = readNow && b.side() >= scaled(kReadableCell);   // else one outline round them (stepOutlines)
+            const CellRef ref{"N", sim::Cell{r, col}};
+            const bool marked = c.f.view.practice.on && practiceMark(c.f.view.practice, ref) != PracticeMark::None &&
+                                b.side() >= kSmallMarkCell;
+            const float in = readNow || marked ? keep + band.inner + 1 : keep;
+            const ImVec2 ia(a.x + keep, a.y + keep), ib(z.x - keep, z.y - keep);
+            if (readNow)
+                stepFrame(c.dl, ImVec2(ia.x + band.inner * 0.5f, ia.y + band.inner * 0.5f),
+                          ImVec2(ib.x - band.inner * 0.5f, ib.y - band.inner * 0.5f), pal, 0, band.inner);
             // A ghost's 0 or a use count where the cell holds two digits; a value where
-            // every value of N would fit (cellText), so that no cell shows one alone.
+            // every value of N would fit (cellText), so that no cell shows one alone (a cell
+            // with a mark takes the small font, then drops a decimal, where it must).
+            std::string text;
+            ImFont* font = nullptr;
+            ImU32 ink = textOn(fill);
+            std::optional<ValuePlace> place;
+            auto placeText = [&](ImFont* f, const std::string& t) {
+                font = f;
+                text = t;
+                place = placeValue(a, z, ImVec2(in, in), ImVec2(in, in), f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()),
+                                   marked, scaled(7));
+            };
             if (!inside || heat) {
-                const std::string text = !inside ? "0" : u ? std::to_string(u->uses()) : "";
                 // A ghost's fill is translucent: the text is chosen against what it makes over the canvas.
-                const ImU32 under = over(fill, ImGui::GetColorU32(ImGuiCol_ChildBg));
-                if (b.cell.x >= scaled(22)) centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(under), text);
-            } else if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.cell.x - 2);
-                       ct.font && b.cell.y >= ct.font->FontSize + 2) {
-                centredText(c.dl, ct.font, a, z, textOn(fill),
-                            cellValue(c.s.N[static_cast<size_t>(r) * g.width + col], ct.decimals));
-            }
-            // Loaded by the cursor step: from global memory, or a ghost slot zero-filled now.
-            bool loadedNow = false, readNow = false;
-            if (inside) loadedNow = c.f.replay.element(c.v.nArray, r * g.width + col).readNow;
-            if (const sim::ConvSlot* sl = c.v.slotFor(r, col)) {
-                const sim::SlotView& sv = c.f.replay.slots[c.v.ndsArray][sl->slot];
-                loadedNow = loadedNow || (sv.writtenNow && !inside);
-                readNow = sv.readNow;
-            }
-            if (loadedNow) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
-            if (readNow) {
-                const float in = frameWidth(b, 5);
-                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal, 2, frameWidth(b, 2.5f));
+                ink = textOn(over(fill, ImGui::GetColorU32(ImGuiCol_ChildBg)));
+                const std::string t = !inside ? "0" : u ? std::to_string(u->uses()) : "";
+                if (b.cell.x >= scaled(22) && !t.empty()) placeText(c.f.theme.fonts.cell, t);
+            } else if (const CellText ct = cellText({c.f.theme.fonts.cell, c.f.theme.fonts.small}, b.cell.x - 2 - 2 * keep);
+                       ct.font && b.cell.y >= ct.font->FontSize + 2 + 2 * keep) {
+                const float v = c.s.N[static_cast<size_t>(r) * g.width + col];
+                placeText(ct.font, cellValue(v, ct.decimals));
+                if (!place && ct.font != c.f.theme.fonts.small) placeText(c.f.theme.fonts.small, cellValue(v, ct.decimals));
+                if (!place && ct.decimals > 1) placeText(c.f.theme.fonts.small, cellValue(v, ct.decimals - 1));
             }
             // Practice mode: the cell remembered for scripted clicks, and its mark.
-            practiceCellDrawn(c.f, c.dl, CellRef{"N", sim::Cell{r, col}}, a, z);
+            MarkPlace mp;
+            mp.thickness = band.inner;
+            if (place && place->hasGlyph()) {
+                mp.glyphMin = place->glyphMin;
+                mp.glyphMax = place->glyphMax;
+            } else if (marked) {
+                const ImVec2 m((a.x + z.x) * 0.5f, (a.y + z.y) * 0.5f);
+                const float h = std::max(0.0f, std::min(z.x - a.x, z.y - a.y) * 0.5f - in);
+                mp.glyphMin = ImVec2(m.x - h, m.y - h);
+                mp.glyphMax = ImVec2(m.x + h, m.y + h);
+                place.reset();
+            }
+            practiceCellDrawn(c.f, c.dl, ref, a, z, ia, ib, mp);
+            if (place) {
+                c.dl->AddText(font, font->FontSize, place->text, ink, text.c_str());
+                if (recordCells().record)
+                    recordCells().values.push_back(DrawnValue{sim::convElementName(g, r, col), text, place->text,
+                                                              ImVec2(place->text.x + place->size.x, place->text.y + place->size.y),
+                                                              place->glyphMin, place->glyphMax});
+            }
         }
+    stepOutlines(c, b);
     // N's edges, so that ghost cells read as lying outside it.
     const ImVec2 e0 = b.at(std::max(0, b.row0), std::max(0, b.col0));
     const ImVec2 e1 = b.at(std::min(g.height, b.row0 + b.rows), std::min(g.width, b.col0 + b.cols));
@@ -258,13 +332,20 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
     const Palette& pal = c.f.theme.palette;
     const sim::ConvGeometry& g = c.v.geo;
     const int ndsCols = c.s.arrays[c.v.ndsArray].cols;
+    // The text keeps inside the band this step's outline takes (no bar crosses a digit).
+    const float keep = std::max(cellBand(b.side()).outer, 1.5f) + 1;
+    // Which board cell holds which slot: the slots written now get one outline round them.
+    std::map<std::pair<int, int>, int> slotAt;
     for (const sim::ConvSlot& sl : c.v.slots) {
         const sim::SlotView& sv = c.f.replay.slots[c.v.ndsArray][sl.slot];
         const int r = g.twoD ? sl.slot / ndsCols : 0, col = underN ? sl.col : sl.slot % ndsCols;
+        slotAt[{r, col}] = sl.slot;
         const ImVec2 a = b.at(r, col), z(a.x + b.cell.x - 1, a.y + b.cell.y - 1);
         const ImU32 fill = sv.written ? roleColour(pal, sl.role) : pal.cell;
         c.dl->AddRectFilled(a, z, fill);
         if (sv.written) {
+            const ImVec2 a0 = a, z0 = z;
+            const ImVec2 a(a0.x + keep, a0.y + keep), z(z0.x - keep, z0.y - keep);
             // The slot's value and the thread that loaded it: both where the cell is two
             // lines tall, else the value, else the loader, each for every slot or none
             // ("11,11" is the widest loader in 2D).
@@ -273,11 +354,11 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
                                            : std::string("t").append(std::to_string(sv.writer));
             ImFont* small = c.f.theme.fonts.small;
             const bool whoFits =
-                small->CalcTextSizeA(small->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= b.cell.x - 4 &&
-                b.cell.y >= small->FontSize + 2;
-            const CellText ct = cellText({c.f.theme.fonts.cell, small}, b.cell.x - 2);
-            const bool valueFits = ct.font && b.cell.y >= ct.font->FontSize + 2;
-            if (valueFits && whoFits && b.cell.y >= ct.font->FontSize + small->FontSize + 6) {
+                small->CalcTextSizeA(small->FontSize, 1e9f, 0, g.twoD ? "11,11" : "t00").x <= z.x - a.x - 2 &&
+                z.y - a.y >= small->FontSize;
+            const CellText ct = cellText({c.f.theme.fonts.cell, small}, z.x - a.x + 1);
+            const bool valueFits = ct.font && z.y - a.y >= ct.font->FontSize;
+            if (valueFits && whoFits && z.y - a.y >= ct.font->FontSize + small->FontSize + 4) {
                 const float mid = std::floor((a.y + z.y) * 0.5f);
                 centredText(c.dl, ct.font, a, ImVec2(z.x, mid), textOn(fill), cellValue(sv.value, ct.decimals));
                 centredText(c.dl, small, ImVec2(a.x, mid), z, textOn(fill), who);
@@ -287,13 +368,24 @@ void drawNds(const Ctx& c, const Board& b, bool underN)
                 centredText(c.dl, small, a, z, textOn(fill), who);
             }
         }
-        if (sv.writtenNow) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
-        if (sv.readNow) {
+        if (sv.readNow && b.side() >= scaled(kReadableCell)) {
             const float in = frameWidth(b, 5);
             stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(z.x - in, z.y - in), pal, 2, frameWidth(b, 2.5f));
         }
         practiceCellDrawn(c.f, c.dl, CellRef{"N_ds", sim::Cell{sl.slot / ndsCols, sl.slot % ndsCols}}, a, z);
     }
+    auto slotNow = [&](int r, int col, bool written) {
+        const auto it = slotAt.find({r, col});
+        if (it == slotAt.end()) return false;
+        const sim::SlotView& sv = c.f.replay.slots[c.v.ndsArray][it->second];
+        return written ? sv.writtenNow : sv.readNow;
+    };
+    const int r0 = b.row0, r1 = b.row0 + b.rows, c0 = b.col0, c1 = b.col0 + b.cols;
+    regionOutline(c.dl, b, r0, r1, c0, c1, [&](int r, int col) { return slotNow(r, col, true); }, pal.readNow,
+                  pal.stepOutline, keep - 1, false);
+    if (b.side() < scaled(kReadableCell))
+        regionOutline(c.dl, b, r0, r1, c0, c1, [&](int r, int col) { return slotNow(r, col, false); }, pal.readNow, 0, 1.0f,
+                      true);
 }
 
 void tooltipSlot(const Ctx& c, const sim::ConvSlot& sl)
@@ -328,16 +420,25 @@ void drawM(const Ctx& c, const Board& b)
 {
     const Palette& pal = c.f.theme.palette;
     const int mw = c.v.geo.maskWidth;
+    const float keep = std::max(cellBand(b.side()).outer, 1.5f) + 1;
     for (int r = 0; r < b.rows; ++r)
         for (int col = 0; col < b.cols; ++col) {
             const int idx = r * mw + col;
             const ImVec2 a = b.at(r, col), z(a.x + b.cell.x - 1, a.y + b.cell.y - 1);
-            const bool now = std::find(c.maskNow.begin(), c.maskNow.end(), idx) != c.maskNow.end();
             const ImU32 fill = c.maskSoFar[idx] ? pal.loadedEarlier : pal.cell;
             c.dl->AddRectFilled(a, z, fill);
-            centredText(c.dl, c.f.theme.fonts.cell, a, z, textOn(fill), cellValue(c.s.M[idx], b.cell.x < 52));
-            if (now) stepFrame(c.dl, a, z, pal, 0, frameWidth(b, 4));
+            // Inside the band of the outline of the mask elements read now, so that no bar
+            // crosses a digit.
+            const ImVec2 ta(a.x + keep, a.y + keep), tz(z.x - keep, z.y - keep);
+            centredText(c.dl, c.f.theme.fonts.cell, ta, tz, textOn(fill), cellValue(c.s.M[idx], b.cell.x < 52));
         }
+    // The mask elements read now: one outline round them (a window of the mask), in the band.
+    regionOutline(c.dl, b, 0, b.rows, 0, b.cols,
+                  [&](int r, int col) {
+                      return r >= 0 && col >= 0 && r < b.rows && col < b.cols &&
+                             std::find(c.maskNow.begin(), c.maskNow.end(), r * mw + col) != c.maskNow.end();
+                  },
+                  pal.readNow, pal.stepOutline, keep - 1, false);
 }
 
 void drawP(const Ctx& c, const Board& b)

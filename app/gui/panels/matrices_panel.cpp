@@ -17,6 +17,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ struct Ctx {
     /// (MatricesPanel::largest_), for valueFormat.
     std::array<float, 3> largest{};
     std::array<bool, 3> negative{};
+    /// The first step at which the traced block stores to P (-1: none): from it on, the
+    /// other blocks' tiles of P show their values (pShown).
+    int firstStoreP = -1;
 };
 
 /// The register of the selected thread that holds P element (r, col), or nullptr.
@@ -101,6 +105,17 @@ bool wrongP(const Ctx& c, int32_t idx, bool stored, float storedValue, bool inBl
     if (!stored && inBlock) return false;
     const float v = stored ? storedValue : c.s.P[idx];
     return static_cast<size_t>(idx) < c.s.reference.size() && std::memcmp(&v, &c.s.reference[idx], sizeof v) != 0;
+}
+
+/// Whether P element (r, col) shows its value at the cursor: the traced block's once it has
+/// stored it; another block's once the traced block has stored its own tile (the blocks run
+/// the same steps, so every block stores its tile of P at that step; before it no block has
+/// computed anything, and its final value would read as an input).
+bool pShown(const Ctx& c, int r, int col, const sim::ElementView& e)
+{
+    if (e.stored) return true;
+    if (rectContains(c.blockP, r, col)) return false;
+    return c.firstStoreP >= 0 && c.f.view.cursor >= c.firstStoreP;
 }
 
 bool listed(const std::vector<std::pair<int, int32_t>>& list, int array, int32_t idx)
@@ -160,6 +175,9 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
         else ImGui::TextUnformatted("no thread stored it");
         if (const RegisterElement* reg = registerAt(c, r, col))
             ImGui::Text("held by the selected thread in register %s until its store", reg->name.c_str());
+        if (!pShown(c, r, col, e) && !rectContains(c.blockP, r, col))
+            ImGui::Text("not computed yet at this step: every block stores its tile of P at step %d, as the traced "
+                        "block does", c.firstStoreP);
         if (e.stored) ImGui::Text("stored by the traced block at this step or before: finished");
         else if (bx == static_cast<int>(t.block.x) && by == static_cast<int>(t.block.y))
             ImGui::TextUnformatted("not stored yet: its thread is still accumulating Pvalue");
@@ -179,13 +197,25 @@ void tooltipFor(const Ctx& c, const Grid& g, int r, int col)
     ImGui::EndTooltip();
 }
 
-/// Draws every element of `g` as a cell with its value where it fits.
+/// Draws every element of `g` as a cell with its value where it fits. The value keeps
+/// inside the cell's band (CellBand): "this step" and "loaded this phase" are one outline
+/// round each tile of such cells in the band's outer part, a cell's own marks (a shared
+/// read, a practice verdict, a wrong P) lie in its inner part, and a practice glyph has a
+/// corner the value keeps clear of, so that no mark covers a digit or a minus sign.
 void drawCells(const Ctx& c, const Grid& g)
 {
     const Palette& pal = c.f.theme.palette;
     const Fonts& fonts = c.f.theme.fonts;
+    const float side = g.side();
+    const CellBand band = cellBand(side);
+    // Practice mode marks the cells of the answer's array: their glyphs need a corner.
+    const Practice& pr = c.f.view.practice;
+    const bool glyphs = pr.on && pr.question && pr.generatorSim &&
+                        answerArray(*pr.question, pr.generatorSim->scenario) == g.name;
+    const float leastGlyph = scaled(7);
     // Values in the largest of the code, cell and small fonts in which every value of the
-    // matrix fits its cell (fewer decimals first), never smaller than the small font.
+    // matrix fits its cell (fewer decimals first), never smaller than the small font; a cell
+    // whose marks leave its value less room takes a smaller font, then drops a decimal.
     const int k = g.name == "M" ? 0 : g.name == "N" ? 1 : 2;
     ImFont* const candidates[3] = {fonts.mono, fonts.cell, fonts.small};
     std::array<float, 3> advances{};
@@ -195,65 +225,105 @@ void drawCells(const Ctx& c, const Grid& g)
     // A wide, low cell: the font must fit its height too (the next smaller one that does).
     while (text.font >= 0 && candidates[text.font]->FontSize + 2 > g.cell.y - 1)
         text.font = text.font + 1 < 3 ? text.font + 1 : -1;
-    ImFont* font = text.font >= 0 ? candidates[text.font] : nullptr;
-    const int decimals = text.decimals;
     const ImVec2 clipA = ImGui::GetWindowDrawList()->GetClipRectMin();
     const ImVec2 clipB = ImGui::GetWindowDrawList()->GetClipRectMax();
     const int r0 = std::max(0, static_cast<int>((clipA.y - g.origin.y) / g.cell.y));
     const int r1 = std::min(g.rows, static_cast<int>((clipB.y - g.origin.y) / g.cell.y) + 1);
     const int c0 = std::max(0, static_cast<int>((clipA.x - g.origin.x) / g.cell.x));
     const int c1 = std::min(g.cols, static_cast<int>((clipB.x - g.origin.x) / g.cell.x) + 1);
-    const float side = g.side();
     const bool isP = g.name == "P";
+    DrawnCells& record = recordCells();
+    if (record.record) record.grids.push_back(DrawnGrid{g.name, g});
+    // Fills first, then the outlines of this step's and this phase's tiles over them.
+    for (int r = r0; r < r1; ++r)
+        for (int col = c0; col < c1; ++col) {
+            const ImVec2 a = g.at(r, col), b(a.x + g.cell.x - 1, a.y + g.cell.y - 1);
+            c.dl->AddRectFilled(a, b, elementFill(c, g, flatIndex(c, g, r, col)));
+        }
+    auto readNow = [&](int r, int col) {
+        return r >= 0 && col >= 0 && r < g.rows && col < g.cols && c.f.replay.element(g.array, flatIndex(c, g, r, col)).readNow;
+    };
+    auto thisPhase = [&](int r, int col) {
+        if (!c.has.phases || r < 0 || col < 0 || r >= g.rows || col >= g.cols) return false;
+        const sim::ElementView& e = c.f.replay.element(g.array, flatIndex(c, g, r, col));
+        return e.loadedThisPhase && !e.readNow;
+    };
+    const ImU32 edge = pal.stepOutline;
+    if (c.has.phases) regionOutline(c.dl, g, r0, r1, c0, c1, thisPhase, pal.loadedThisPhase, edge, band.outer, true);
+    regionOutline(c.dl, g, r0, r1, c0, c1, readNow, pal.readNow, edge, band.outer, false);
+    const float innerAt = band.outer + 1;   // where a cell's own marks begin, inside the outlines
     for (int r = r0; r < r1; ++r)
         for (int col = c0; col < c1; ++col) {
             const int32_t idx = flatIndex(c, g, r, col);
             const ImVec2 a = g.at(r, col), b(a.x + g.cell.x - 1, a.y + g.cell.y - 1);
+            // Which sides carry a tile's outline (regionOutline above): left, top, right, bottom.
+            const bool outlined[4] = {
+                (readNow(r, col) && !readNow(r, col - 1)) || (thisPhase(r, col) && !thisPhase(r, col - 1)),
+                (readNow(r, col) && !readNow(r - 1, col)) || (thisPhase(r, col) && !thisPhase(r - 1, col)),
+                (readNow(r, col) && !readNow(r, col + 1)) || (thisPhase(r, col) && !thisPhase(r, col + 1)),
+                (readNow(r, col) && !readNow(r + 1, col)) || (thisPhase(r, col) && !thisPhase(r + 1, col))};
+            // The cell's own marks go just inside the outlines (at the edge where a side has none).
+            auto edge = [&](bool bar) { return bar ? innerAt : 1.0f; };
+            const ImVec2 ia(a.x + edge(outlined[0]), a.y + edge(outlined[1])),
+                ib(b.x - edge(outlined[2]), b.y - edge(outlined[3]));
+            const ImVec2 ma(ia.x + band.inner * 0.5f, ia.y + band.inner * 0.5f), mb(ib.x - band.inner * 0.5f, ib.y - band.inner * 0.5f);
             const ImU32 fill = elementFill(c, g, idx);
-            c.dl->AddRectFilled(a, b, fill);
-            // Practice mode: the cell remembered for scripted clicks, and its mark: while the
-            // question waits, under the step's frames (its frame is as thick as a ninth of the
-            // cell, and would hide them on the large cells of a small problem); once revealed,
-            // inside the step's frame and over what lies there, under the value, since the
-            // verdict is then what the student looks for (and the step's frame still shows
-            // what the step did).
-            const bool verdict = c.f.view.practice.revealed;
-            if (!verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b);
             const sim::ElementView& e = c.f.replay.element(g.array, idx);
-            if (c.has.phases && e.loadedThisPhase && !e.readNow)
-                dashedRect(c.dl, a, b, pal.loadedThisPhase, std::min(scaled(3.0f), side / 8), pal.stepOutline);
-            if (e.readNow) stepFrame(c.dl, a, b, pal, 0, std::min(scaled(4.0f), side / 6));
-            if (listed(c.sharedReads, g.array, idx)) {
-                const float in = std::min(scaled(5.0f), side / 8);
-                stepFrame(c.dl, ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), pal, 2, std::min(scaled(2.5f), side / 10));
+            // The cell's own marks, each a frame in the inner band.
+            const CellRef ref{g.name, sim::Cell{r, col}};
+            const bool marked = glyphs && practiceMark(pr, ref) != PracticeMark::None;
+            const bool shared = listed(c.sharedReads, g.array, idx);
+            const bool wrong = isP && !c.s.matchesReference && pShown(c, r, col, e) &&
+                               wrongP(c, idx, e.stored, e.storedValue, rectContains(c.blockP, r, col));
+            if (shared) stepFrame(c.dl, ma, mb, pal, 0, band.inner);
+            if (wrong) markFrame(c.dl, ma, mb, pal.error, pal, band.inner);
+            // What the value keeps clear of: the outlines on the cell's sides and its own marks.
+            const bool own = marked || shared || wrong || (pr.on && practiceMark(pr, ref) != PracticeMark::None);
+            auto inset = [&](bool bar) { return (bar ? band.outer + 1 : 1.0f) + (own ? band.inner + 1 : 1.0f); };
+            const ImVec2 lo(inset(outlined[0]), inset(outlined[1])), hi(inset(outlined[2]), inset(outlined[3]));
+            // The value: the matrix's format, else a decimal fewer, else a smaller font, that fits.
+            std::string value;
+            ImFont* font = nullptr;
+            std::optional<ValuePlace> place;
+            const bool hasValue = !isP || pShown(c, r, col, e);
+            const float v = isP ? (e.stored ? e.storedValue : c.s.P[idx])
+                                : (g.name == "M" ? c.s.M : c.s.N)[static_cast<size_t>(r) * g.cols + col];
+            // A smaller font first: a decimal fewer can turn -0.04 into "-0.0".
+            for (int d = text.decimals; hasValue && text.font >= 0 && d >= std::max(1, text.decimals - 1) && !place; --d)
+                for (int fi = text.font; fi < 3 && !place; ++fi) {
+                    font = candidates[fi];
+                    value = cellValue(v, d);
+                    place = placeValue(a, b, lo, hi, font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, value.c_str()),
+                                       marked, leastGlyph);
+                }
+            // The practice mark in the inner band, its glyph in the corner the value left free
+            // (in the middle of a cell with no room for its value).
+            MarkPlace mp;
+            mp.thickness = band.inner;
+            if (place && place->hasGlyph()) {
+                mp.glyphMin = place->glyphMin;
+                mp.glyphMax = place->glyphMax;
+            } else if (marked) {
+                const ImVec2 m((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+                const float h = std::max(0.0f, std::min(b.x - a.x, b.y - a.y) * 0.5f - band.band);
+                mp.glyphMin = ImVec2(m.x - h, m.y - h);
+                mp.glyphMax = ImVec2(m.x + h, m.y + h);
+                place.reset();
             }
+            practiceCellDrawn(c.f, c.dl, ref, a, b, ia, ib, mp);
+            // The selected thread's corner, as large as the room above the value allows.
             if (listed(c.selectedTouches, g.array, idx)) {
-                const float d = std::min(scaled(10.0f), side / 4);
+                float d = std::min(scaled(10.0f), side / 4);
+                if (place) d = std::min(d, std::max(std::max(lo.x, lo.y), place->text.y - a.y - 1));
                 c.dl->AddTriangleFilled(a, ImVec2(a.x + d, a.y), ImVec2(a.x, a.y + d), pal.selected);
             }
-            if (isP && !c.s.matchesReference) {
-                const bool inBlock = rectContains(c.blockP, r, col);
-                if (wrongP(c, idx, e.stored, e.storedValue, inBlock)) {
-                    const float th = std::min(scaled(3.0f), side / 8);
-                    markFrame(c.dl, ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), pal.error, pal, th);
-                    c.dl->AddLine(ImVec2(b.x - side * 0.3f, a.y + 1), ImVec2(b.x - 1, a.y + side * 0.3f), pal.error, th);
-                }
-            }
-            // The value on a backing of the cell's fill (over the frames of small cells); after a
-            // reveal the verdict goes over the backing and under the value, so both read.
-            std::string value;
-            if (font && isP) {
-                if (e.stored) value = cellValue(e.storedValue, decimals);
-                else if (!rectContains(c.blockP, r, col)) value = cellValue(c.s.P[idx], decimals);
-            } else if (font) {
-                value = cellValue((g.name == "M" ? c.s.M : c.s.N)[static_cast<size_t>(r) * g.cols + col], decimals);
-            }
-            const auto box = value.empty() ? std::nullopt : centredTextBox(font, a, b, value);
-            if (box)
-                c.dl->AddRectFilled(ImVec2(box->first.x - 1, box->first.y),
-                                    ImVec2(box->first.x + box->second.x + 1, box->first.y + box->second.y), fill);
-            if (verdict) practiceCellDrawn(c.f, c.dl, CellRef{g.name, sim::Cell{r, col}}, a, b, std::min(scaled(4.0f), side / 6) + 1);
-            if (box) c.dl->AddText(font, font->FontSize, box->first, textOn(fill), value.c_str());
+            if (!place) continue;
+            const ImVec2 at = place->text, sz = place->size;
+            c.dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + sz.x + 1, at.y + sz.y), fill);
+            c.dl->AddText(font, font->FontSize, at, textOn(fill), value.c_str());
+            if (record.record)
+                record.values.push_back(DrawnValue{elementName(g, r, col), value, at, ImVec2(at.x + sz.x, at.y + sz.y),
+                                                   place->glyphMin, place->glyphMax});
         }
 }
 
@@ -285,7 +355,7 @@ void drawBins(const Ctx& c, const Grid& g, Bins& bins)
         std::vector<int> prio(bins.colour.size(), 0);
         // Other blocks' P is shown final: mark its wrong elements (the traced block's below,
         // once stored).
-        if (g.name == "P" && !c.s.matchesReference) {
+        if (g.name == "P" && !c.s.matchesReference && c.firstStoreP >= 0 && c.f.view.cursor >= c.firstStoreP) {
             for (int32_t idx = 0; idx < g.rows * g.cols; ++idx) {
                 const bool inBlock = rectContains(c.blockP, idx / g.cols, idx % g.cols);
                 if (inBlock || !wrongP(c, idx, false, 0, false)) continue;
@@ -482,14 +552,26 @@ void phaseTile(const Ctx& c, const Grid& g)
     if (!tile) return;
     // Ghost cells: zero-filled slots of the tile arrays whose element lies outside the matrix,
     // placed as their load step placed the elements it loaded (an Nds stored transposed too).
-    for (const GhostCell& gc : ghostCells(t, c.f.replay, g.name, g.rows, g.cols)) {
+    // The slots zero-filled by this step get one outline round them (not a frame on each).
+    const std::vector<GhostCell> ghosts = ghostCells(t, c.f.replay, g.name, g.rows, g.cols);
+    const CellBand band = cellBand(g.side());
+    std::set<std::pair<int, int>> now;
+    int r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+    for (const GhostCell& gc : ghosts) {
         const ImVec2 p0 = g.at(gc.row, gc.col), p1(p0.x + g.cell.x - 1, p0.y + g.cell.y - 1);
         const ImU32 ghost = (pal.zeroFill & 0x00FFFFFF) | 0x90000000u;
         c.dl->AddRectFilled(p0, p1, ghost);
-        if (gc.writtenNow) stepFrame(c.dl, p0, p1, pal, 0, std::min(scaled(4.0f), g.side() / 6));
-        if (g.side() >= 24)
-            centredText(c.dl, c.f.theme.fonts.cell, p0, p1, textOn(over(ghost, ImGui::GetColorU32(ImGuiCol_ChildBg))), "0");
+        const float in = band.outer + 2;
+        centredText(c.dl, c.f.theme.fonts.cell, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in),
+                    textOn(over(ghost, ImGui::GetColorU32(ImGuiCol_ChildBg))), "0");
+        if (!gc.writtenNow) continue;
+        if (now.empty()) r0 = r1 = gc.row, c0 = c1 = gc.col;
+        now.insert({gc.row, gc.col});
+        r0 = std::min(r0, gc.row), r1 = std::max(r1, gc.row), c0 = std::min(c0, gc.col), c1 = std::max(c1, gc.col);
     }
+    if (!now.empty())
+        regionOutline(c.dl, g, r0, r1 + 1, c0, c1 + 1, [&](int r, int col) { return now.count({r, col}) > 0; }, pal.readNow,
+                      pal.stepOutline, band.outer, false);
     const ImVec2 a = g.at(tile->row0, tile->col0), b = g.at(tile->row0 + tile->rows, tile->col0 + tile->cols);
     markerFrame(c, ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 1, b.y + 1), pal.loadedThisPhase, 2.0f);
 }
@@ -611,6 +693,50 @@ void legend(const Ctx& c)
                              "thread holds in its Pvalue registers (hover one for the register).");
 }
 
+/// Cells smaller than this (pixels at UI scale 1) are too small to read a value in: a large
+/// matrix opens zoomed to its lesson instead (focusRect), and its tiles are outlined, not
+/// its cells framed.
+constexpr float kReadableCell = 20.0f;
+
+/// What a large problem opens zoomed to, in fit-picture pixels (the canvas's fit layout:
+/// M's corner `fitM`, P's `fitP`, cells `cell`): the traced block's tile of M in the phase
+/// at the cursor, with its zero-filled slots past M's edge, and its tile of P beside it where
+/// both fit the canvas `avail` at kReadableCell; else the tile of M alone (the tile of P
+/// before the first phase and for an untiled kernel). A margin of a sixteenth of a tile, at
+/// least a cell, round it. Empty when there is no traced block.
+std::optional<std::pair<ImVec2, ImVec2>> focusRect(const Ctx& c, ImVec2 fitM, ImVec2 fitP, ImVec2 cell, ImVec2 avail)
+{
+    if (!c.blockP) return std::nullopt;
+    auto rect = [&](ImVec2 corner, int row0, int col0, int rows, int cols) {
+        return std::pair(ImVec2(corner.x + col0 * cell.x, corner.y + row0 * cell.y),
+                         ImVec2(corner.x + (col0 + cols) * cell.x, corner.y + (row0 + rows) * cell.y));
+    };
+    const sim::TileRect& bp = *c.blockP;
+    const auto pTile = rect(fitP, bp.row0, bp.col0, c.tiles.rows, c.tiles.cols);
+    std::optional<std::pair<ImVec2, ImVec2>> mTile;
+    const int arrM = c.s.arrayIndex("M");
+    if (c.f.view.cursor >= 0 && arrM >= 0) {
+        const int phase = c.s.trace.steps[c.f.view.cursor].phase;
+        auto it = c.phaseTiles->find({phase, arrM});
+        if (it == c.phaseTiles->end())
+            it = c.phaseTiles->emplace(std::pair{phase, arrM}, sim::phaseTileOf(c.s.trace, phase, arrM)).first;
+        if (it->second) mTile = rect(fitM, it->second->row0, it->second->col0, c.tiles.rows, c.tiles.depth);
+    }
+    const float margin = std::max(1.0f, std::max(c.tiles.rows, c.tiles.cols) / 16.0f);
+    auto grow = [&](std::pair<ImVec2, ImVec2> r) {
+        return std::pair(ImVec2(r.first.x - margin * cell.x, r.first.y - margin * cell.y),
+                         ImVec2(r.second.x + margin * cell.x, r.second.y + margin * cell.y));
+    };
+    if (!mTile) return grow(pTile);
+    const std::pair<ImVec2, ImVec2> both(ImVec2(std::min(mTile->first.x, pTile.first.x), std::min(mTile->first.y, pTile.first.y)),
+                                         ImVec2(std::max(mTile->second.x, pTile.second.x),
+                                                std::max(mTile->second.y, pTile.second.y)));
+    const auto b = grow(both);
+    const float zoom = std::min(avail.x / (b.second.x - b.first.x), avail.y / (b.second.y - b.first.y));
+    if (std::min(cell.x, cell.y) * zoom >= kReadableCell * scaled(1)) return b;
+    return grow(*mTile);
+}
+
 /// The panel, shown while a matrix multiplication is loaded; it keeps the binned colours and
 /// the GPU textures of M, N and P for matrices too large for one shape per element, and the
 /// canvas's zoom and pan between frames.
@@ -641,6 +767,7 @@ private:
     std::optional<sim::TileRect> blockP_;
     std::map<std::pair<int, int>, std::optional<sim::TileRect>> phaseTiles_;
     uint64_t geometryGeneration_ = ~0ull;
+    int firstStoreP_ = -1;            ///< Ctx::firstStoreP of geometryGeneration_
     uint32_t heatMax_ = 1;            ///< most global loads of an element of M or N
     /// The selected thread's registers of P (registerElementsOfP), for registersGeneration_
     /// and registersThread_.
@@ -648,6 +775,10 @@ private:
     uint64_t registersGeneration_ = ~0ull;
     int registersThread_ = -1;
     float shownZoom_ = 1.0f;          ///< the zoom the canvas was last drawn at
+    /// The canvas follows the lesson's tiles (focusRect) while the matrices' cells are too
+    /// small to read at the fit, until the user zooms or pans; set for each new simulation.
+    bool autoFocus_ = true;
+    uint64_t focusGeneration_ = ~0ull;
     float mostZoom_ = 8.0f;           ///< largest zoom: the smallest matrix's cells at 64 px
     bool doubleClick_ = false;        ///< the mouse button went down as a double click
     /// A click on P outside the traced block, waiting out the double-click time: the block
@@ -672,15 +803,18 @@ private:
 void MatricesPanel::legendAndZoom(const Ctx& c)
 {
     legend(c);
-    // The zoom slider ends the legend's line if it fits there.
-    const float zoomWidth = ImGui::GetFontSize() * 6 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("zoom").x;
+    // The zoom slider ends the legend's line if it fits there. Its value is written beside it,
+    // not on it: the grab would sit under the figures at a large zoom, white on light blue.
+    char label[32];
+    std::snprintf(label, sizeof label, "zoom %.1fx###zoom", c.f.view.zoom);
+    const float zoomWidth = ImGui::GetFontSize() * 5 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("zoom 88.8x").x;
     if (ImGui::GetItemRectMax().x + scaled(20) + zoomWidth <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
         ImGui::SameLine(0, scaled(20));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::SliderFloat("zoom", &c.f.view.zoom, 0.5f, mostZoom_, "%.1fx", ImGuiSliderFlags_Logarithmic);
-    tooltip("Cell size, 1x: the matrices fit the panel. On the matrices the mouse wheel zooms at the cursor, "
-            "a drag pans, a double click fits, and a right click chooses the colours (states, global loads, "
-            "values).");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    ImGui::SliderFloat(label, &c.f.view.zoom, 0.5f, mostZoom_, "", ImGuiSliderFlags_Logarithmic);
+    tooltip("Cell size, 1x: the matrices fit the panel. Large matrices open zoomed to the traced block's tiles. "
+            "On the matrices the mouse wheel zooms at the cursor (or + and -), a drag pans, a double click (or 0) "
+            "fits, and a right click chooses the colours (states, global loads, values).");
 }
 
 void MatricesPanel::legendColumn()
@@ -740,22 +874,83 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     t.zoom = shownZoom_;
     t.pan = ImVec2(f.view.panX, f.view.panY);
     const ImVec2 centre(o.x + avail.x * 0.5f, o.y + avail.y * 0.5f);
-    if (f.view.zoom != shownZoom_) t = zoomAt(t, centre, f.view.zoom / shownZoom_, 0.5f, mostZoom_);
+    // A new simulation opens zoomed to the lesson (focusRect) until the user zooms or pans.
+    if (focusGeneration_ != f.loaded.generation) {
+        focusGeneration_ = f.loaded.generation;
+        autoFocus_ = true;
+    }
+    if (f.view.zoom != shownZoom_) {
+        t = zoomAt(t, centre, f.view.zoom / shownZoom_, 0.5f, mostZoom_);
+        autoFocus_ = false;
+    }
     if (t.zoom > mostZoom_ || t.zoom < 0.5f) t = zoomAt(t, centre, 1.0f, 0.5f, mostZoom_);   // another problem
-    if (hovered && io.MouseWheel != 0.0f) t = zoomAt(t, io.MousePos, std::pow(1.25f, io.MouseWheel), 0.5f, mostZoom_);
-    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) t = dragBy(t, io.MouseDelta);
+    if (hovered && io.MouseWheel != 0.0f) {
+        t = zoomAt(t, io.MousePos, std::pow(1.25f, io.MouseWheel), 0.5f, mostZoom_);
+        autoFocus_ = false;
+    }
+    // Keys over the canvas: + (or =) and - zoom about its centre, 0 fits (not while a practice
+    // question takes typed digits and minus signs).
+    if (hovered && !practiceWaiting(f.view.practice))
+        for (ImWchar ch : io.InputQueueCharacters) {
+            if (ch == '+' || ch == '=') t = zoomAt(t, centre, 1.25f, 0.5f, mostZoom_);
+            else if (ch == '-') t = zoomAt(t, centre, 0.8f, 0.5f, mostZoom_);
+            else if (ch == '0') t = fitted(t);
+            else continue;
+            autoFocus_ = false;
+        }
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+        t = dragBy(t, io.MouseDelta);
+        autoFocus_ = false;
+    }
     // While a practice question waits for cells, clicks choose cells: no double click fits.
     const bool choosing = practiceWantsCells(f.view.practice);
     if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && !choosing) {
         t = fitted(t);
+        autoFocus_ = false;
         doubleClick_ = true;
         pendingTrace_.reset();   // its first click was not meant to trace a block
+    }
+    // The legend in the corner: while the matrices are zoomed or panned it keeps a strip of
+    // the canvas to itself, where no cell is drawn, so that it never covers one: the strip
+    // right of it or the band below it, whichever leaves the cells more room. `keepLo` and
+    // `keepHi` bound the rest (canvas pixels), which the lesson's tiles are fitted to.
+    ImVec2 keepLo(0, 0), keepHi = avail;
+    if (corner) {
+        const float right = x0 + scaled(4) + std::max(legendColumn_.x, ImGui::GetFontSize() * 4) + scaled(8);
+        const float below = lbl + bandN + scaled(4);
+        if ((avail.x - right) * avail.y >= avail.x * (avail.y - below)) keepLo.x = std::min(right, avail.x - 1);
+        else keepLo.y = std::min(below, avail.y - 1);
+    }
+    if (autoFocus_ && std::min(cw, ch) >= kReadableCell * f.theme.scale) {
+        t = fitted(t);   // readable at the fit (the canvas may have grown since the first frames)
+    } else if (autoFocus_) {
+        // Cells too small to read at the fit: the lesson's tiles at a readable size instead, in
+        // the canvas right of the legend's strip. Zooming to them pays only where it enlarges
+        // them at least twice (a small problem on a slide, whose cells are a little under the
+        // readable size at the fit, is better seen whole).
+        const ImVec2 room(keepHi.x - keepLo.x, keepHi.y - keepLo.y);
+        const auto focus = focusRect(c, fitM, fitP, ImVec2(cw, ch), room);
+        const float z = focus ? std::min({room.x / (focus->second.x - focus->first.x),
+                                           room.y / (focus->second.y - focus->first.y), mostZoom_})
+                              : 1.0f;
+        if (z < 2.0f) {
+            t = fitted(t);
+        } else {
+            const ImVec2 lo = focus->first, hi = focus->second;
+            t.zoom = z;
+            t.pan = ImVec2((lo.x + hi.x) * 0.5f * z - (keepLo.x + room.x * 0.5f), (lo.y + hi.y) * 0.5f * z - (keepLo.y + room.y * 0.5f));
+            // The tiles as near the middle as the picture allows without leaving part of the
+            // canvas empty beyond the picture's edge (block (0, 0) sits in its corner).
+            if ((fitHi.x - fitLo.x) * z >= room.x) t.pan.x = std::clamp(t.pan.x, fitLo.x * z - keepLo.x, fitHi.x * z - avail.x);
+            if ((fitHi.y - fitLo.y) * z >= room.y) t.pan.y = std::clamp(t.pan.y, fitLo.y * z - keepLo.y, fitHi.y * z - avail.y);
+        }
     }
     // A click is a press and release without a drag; the second click of a double click fits only.
     const bool dragged = io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] >= io.MouseDragThreshold * io.MouseDragThreshold;
     c.clicked = ImGui::IsItemDeactivated() && !doubleClick_ && !dragged && !choosing;
     if (ImGui::IsItemDeactivated()) doubleClick_ = false;
     t = clampPan(t, fitLo, fitHi, avail, scaled(40));
+    const bool zoomed = t.zoom != 1.0f || t.pan.x != 0.0f || t.pan.y != 0.0f;
     f.view.zoom = shownZoom_ = t.zoom;
     f.view.panX = t.pan.x;
     f.view.panY = t.pan.y;
@@ -770,13 +965,16 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
             f.view.values = true;
         }
         ImGui::Separator();
-        if (ImGui::MenuItem("Fit (double click)")) {
+        if (ImGui::MenuItem("Fit (double click, 0)")) {
+            autoFocus_ = false;
             f.view.zoom = shownZoom_ = 1.0f;
             f.view.panX = f.view.panY = 0;
         }
         ImGui::EndPopup();
     }
 
+    const bool legendStrip = corner && zoomed;
+    if (legendStrip) ImGui::PushClipRect(ImVec2(o.x + keepLo.x, o.y + keepLo.y), ImVec2(o.x + keepHi.x, o.y + keepHi.y), true);
     auto grid = [&](int array, const char* name, int rows, int cols, ImVec2 at) {
         const ScreenGrid sg = onScreen(t, GridPlace{at, ImVec2(cw, ch), rows, cols});
         return Grid{{sg.corner, sg.cell, 0, 0, rows, cols}, array, name};
@@ -822,6 +1020,7 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
         const ImVec2 lo(std::max(a.x, clipA.x), std::max(a.y, clipA.y)), hi(std::min(b.x, clipB.x), std::min(b.y, clipB.y));
         if (lo.x < hi.x && lo.y < hi.y) noteFigure(lo, hi);
     }
+    if (legendStrip) ImGui::PopClipRect();
     if (corner) {
         // The legend in the corner the figure leaves empty, above M and left of N (where the
         // fit picture has it; it stays there while the matrices are zoomed and panned).
@@ -868,8 +1067,17 @@ void MatricesPanel::draw(Frame& f)
                 tiles_ = tileGrid(*s);
                 blockP_ = blockRectInP(*s, s->trace.block);
                 phaseTiles_.clear();
+                firstStoreP_ = -1;
+                const int arrP = s->arrayIndex("P");
+                for (size_t i = 0; i < s->trace.steps.size() && firstStoreP_ < 0; ++i)
+                    for (int e = s->trace.steps[i].begin; e < s->trace.steps[i].end; ++e)
+                        if (s->trace.events[e].op == sim::Op::GlobalStore && s->trace.events[e].array == arrP) {
+                            firstStoreP_ = static_cast<int>(i);
+                            break;
+                        }
                 geometryGeneration_ = f.loaded.generation;
             }
+            c.firstStoreP = firstStoreP_;
             c.tiles = tiles_;
             c.blockP = blockP_;
             c.phaseTiles = &phaseTiles_;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <optional>
 
+#include <imgui.h>
+
 #include "ladder_view.hpp"
 
 namespace ts::app {
@@ -33,19 +35,22 @@ RooflineAxes rooflineAxes(const sim::Roofline& r, const Box& plot, float headroo
     const std::optional<double> ridge = c.ridge();
     if (ridge) xlo = std::min(xlo, *ridge), xhi = std::max(xhi, *ridge);
     if (xhi <= 0) xlo = 0.1, xhi = 100;
-    // The memory roof under the leftmost marker stays in sight, so that a point above it shows.
-    if (c.memoryGbytesPerS && xhi > 0) ylo = std::min(ylo, *c.memoryGbytesPerS * xlo);
+    // The y range fits the points and the FP32 peak: the memory roof enters where it reaches
+    // the slowest point's throughput (a roof far below every point would squeeze the points,
+    // which differ by a decade or so, into a sliver of the plot). Without points, the memory
+    // roof under the ridge and the peak.
     if (c.peakFp32Gflops) yhi = std::max(yhi, *c.peakFp32Gflops), ylo = std::min(ylo, *c.peakFp32Gflops);
-    if (yhi <= 0) ylo = 100, yhi = 1e5;
+    if (ylo == DBL_MAX && c.memoryGbytesPerS && xlo > 0 && xlo < DBL_MAX) ylo = *c.memoryGbytesPerS * xlo;
+    if (yhi <= 0 || ylo == DBL_MAX) ylo = 100, yhi = 1e5;
 
     RooflineAxes a;
     a.plot = plot;
     a.lx0 = std::log10(xlo / 2);
     const double fr = std::clamp(plot.width() > 0 ? right / plot.width() : 0.0f, 0.0f, 0.5f);
     a.lx1 = std::max({a.lx0 + 2, std::log10(xhi * 1.2), a.lx0 + (std::log10(xhi) - a.lx0) / (1 - fr)});
-    a.ly0 = std::log10(ylo) - 0.25;
+    a.ly0 = std::log10(ylo) - 0.15;
     a.ly1 = std::log10(yhi * 1.15);
-    if (a.ly1 - a.ly0 < 1) a.ly0 = a.ly1 - 1;
+    if (a.ly1 - a.ly0 < 0.5) a.ly0 = a.ly1 - 0.5;
     // Room for the peak's figure above the flat roof: the top raised until the peak lies
     // `headroom` pixels under it.
     const double d = plot.height() > 0 ? std::min(0.5, static_cast<double>(headroom / plot.height())) : 0;
@@ -65,29 +70,11 @@ std::vector<RooflineMark> rooflineMarks(const sim::Roofline& r, const RooflineAx
         if (p.intensityDram && *p.intensityDram > 0)
             marks.push_back({i, false, axes.x(*p.intensityDram), axes.y(p.gflops), axes.x(*p.intensityDram)});
     }
-    // From the bottom up, each marker where it lies or the nearest step aside that keeps it
-    // clear of those before it (and inside the plot).
-    std::vector<size_t> order(marks.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return marks[a].y > marks[b].y; });
-    const float step = 2 * radius + 2;
-    std::vector<size_t> done;
-    for (size_t i : order) {
-        RooflineMark& m = marks[i];
-        for (int k = 0; k < 64; ++k) {
-            const int side = k == 0 ? 0 : (k % 2 ? (k + 1) / 2 : -k / 2);
-            const float x = m.trueX + side * step;
-            if (k > 0 && (x < axes.plot.x0 + radius || x > axes.plot.x1 - radius)) continue;
-            bool clear = true;
-            for (size_t j : done)
-                clear = clear && std::hypot(marks[j].x - x, marks[j].y - m.y) >= step - 0.01f;
-            if (clear) {
-                m.x = x;
-                break;
-            }
-        }
-        done.push_back(i);
-    }
+    // Every marker at its own intensity and throughput: a marker set aside to clear another
+    // would claim an intensity the kernel does not have (a cuBLAS star moved from 683 to
+    // 5 FLOP/B). Markers that coincide are drawn over each other; their shapes differ and
+    // their labels (placed clear of them) and tooltips name each.
+    (void)radius;
     return marks;
 }
 
@@ -106,6 +93,18 @@ std::string rooflinePointName(const sim::RooflinePoint& p)
     }
     return s;
 }
+
+namespace {
+NotedPlot gPlot;
+}  // namespace
+
+void noteRooflinePlot(const Box& plot)
+{
+    gPlot.plot = plot;
+    gPlot.frame = ImGui::GetCurrentContext() ? ImGui::GetFrameCount() : -1;
+}
+
+NotedPlot lastRooflinePlot() { return gPlot; }
 
 Segment memoryRoofSegment(const sim::RooflineCeilings& c, const RooflineAxes& axes)
 {

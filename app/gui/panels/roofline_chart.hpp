@@ -24,10 +24,11 @@ struct RooflineAxes {
     float y(double gflops) const;        ///< pixel row of a throughput (> 0)
 };
 
-/// The axes of `r` in `plot`: every point's intensities, the ridge and the memory roof
-/// under the leftmost point fit with a margin; the FP32 peak lies at least `headroom`
+/// The axes of `r` in `plot`: every point's intensities and the ridge fit with a margin
+/// across; the points' throughputs and the FP32 peak fit up and down (at least half a
+/// decade; the memory roof enters from the bottom edge), the peak at least `headroom`
 /// pixels under the top (room for its figure); the rightmost intensity at least `right`
-/// pixels left of the plot's edge (room for markers set side by side).
+/// pixels left of the plot's edge.
 RooflineAxes rooflineAxes(const sim::Roofline& r, const Box& plot, float headroom, float right);
 
 /// One marker: a point of the roofline at one of its intensities.
@@ -35,13 +36,13 @@ struct RooflineMark {
     size_t point = 0;         ///< index into Roofline::points
     bool requested = false;   ///< at the requested intensity (filled), else the DRAM one (hollow)
     float x = 0, y = 0;       ///< where it is drawn
-    float trueX = 0;          ///< where its intensity lies (x differs where it was set aside)
+    float trueX = 0;          ///< where its intensity lies (always x: markers are never set aside)
 };
 
 /// The markers of `r` on `axes`, each `radius` pixels: the requested one of every point
 /// that has that intensity, the DRAM one of every point that has that one, in points'
-/// order. A marker that would come closer than 2 radius + 2 to one before it (from the
-/// bottom up) is moved sideways, alternately right and left by that much, until it does not.
+/// order, each exactly at its intensity (x) and throughput (y); coinciding markers are not
+/// moved apart.
 std::vector<RooflineMark> rooflineMarks(const sim::Roofline& r, const RooflineAxes& axes, float radius);
 
 /// Whether point `p` runs faster than the memory roof at its requested intensity allows
@@ -87,6 +88,20 @@ std::string rooflinePointName(const sim::RooflinePoint& p);
 std::vector<RooflineLabel> rooflineLabels(const sim::Roofline& r, const RooflineAxes& axes,
                                           const std::vector<RooflineMark>& marks, float radius, const TextMeasure& text,
                                           float gap);
+
+/// The least height of the Roofline's chart on a slide, as a share of the window's height
+/// (its plot then about 0.3 of it: 320 px at 1080 lines).
+constexpr float kSlideRooflineShare = 0.40f;
+
+/// Records the plot box the Roofline panel drew its axes in this frame (pixels), for
+/// --print-layout (layout.hpp's textReport); lastRooflinePlot() gives it with the ImGui frame
+/// it was drawn in.
+void noteRooflinePlot(const Box& plot);
+struct NotedPlot {
+    Box plot;
+    int frame = -1;   ///< ImGui's frame count when noted (-1: never)
+};
+NotedPlot lastRooflinePlot();
 
 /// The segment of the memory roof inside the axes (from the bottom or left edge to the
 /// ridge, or to the right edge without a peak); empty (all zero) without a bandwidth.

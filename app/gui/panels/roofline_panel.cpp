@@ -118,7 +118,10 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const std::string sizeKey = std::to_string(w) + " " + std::to_string(ImGui::GetWindowHeight()) + " " + std::to_string(lh);
     if (sizeKey != legendKey_) legendKey_ = sizeKey, legendReserve_ = 0;
     legendReserve_ = std::max(legendReserve_, legendHeight_);
-    const float h = elasticHeight((f.view.presentation ? 7 : 12) * lh, FLT_MAX, legendReserve_ + ImGui::GetStyle().ItemSpacing.y);
+    // On a slide the chart takes at least kSlideRooflineShare of the window's height (a plot
+    // of a few lines squeezes a decade of throughput into a sliver the back row cannot read).
+    const float least = f.view.presentation ? std::max(7 * lh, kSlideRooflineShare * ImGui::GetIO().DisplaySize.y) : 12 * lh;
+    const float h = elasticHeight(least, FLT_MAX, legendReserve_ + ImGui::GetStyle().ItemSpacing.y);
 
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("chart", ImVec2(w, h));
@@ -129,6 +132,7 @@ void RooflinePanel::chart(Frame& f, const sim::Roofline& r)
     const float left = ImGui::CalcTextSize("100k").x + scaled(8), bottom = 2 * lh + scaled(6);
     const Box plot{o.x + left, o.y + lh + scaled(4), o.x + w - scaled(6), o.y + h - bottom};
     if (plot.width() < scaled(40) || plot.height() < scaled(40)) return;
+    noteRooflinePlot(plot);
     const float rad = scaled(6.0f);
     const RooflineAxes ax = rooflineAxes(r, plot, 1.5f * lh + scaled(6), 3 * (2 * rad + 2));
     const ImVec2 a(plot.x0, plot.y0), b(plot.x1, plot.y1);
@@ -314,7 +318,12 @@ void RooflinePanel::draw(Frame& f)
             if (r->textbook && f.view.presentation)
                 for (const sim::RooflinePoint& p : r->points)
                     intro += "\n" + shortName(p.kernel) + (p.tile ? " " + std::to_string(p.tile) : "") + ": " + groupedNoBreak(p.note) + ".";
-            headingWithHelp(f.theme.fonts.bold, r->caption, intro);
+            // On a slide beside the Ladder, whose heading says where and when the runs were
+            // measured, the chart's heading is one short line: the two it saves keep the chart
+            // its height under a caption bar with a notice in it.
+            static const PanelId ladder = panelId("ladder");
+            const bool besideLadder = f.view.presentation && !r->textbook && f.view.open[ladder];
+            headingWithHelp(f.theme.fonts.bold, besideLadder ? "The same runs on the roofline" : r->caption, intro);
             chart(f, *r);
             // The legend: what filled and hollow markers are (each point is named on the chart;
             // those it had to number, by number).

@@ -75,7 +75,8 @@ struct CellText {
 
 /// The first of (font, 3 decimals), (font, 2), (smaller, 2) in which every value of
 /// (-10, 10) fits a cell `width` pixels wide; a null font when none does, so that no cell
-/// shows a value rather than only the short ones. Candidate fonts are given largest first.
+/// shows a value rather than only the short ones. Candidate fonts are given largest first; a
+/// null candidate is skipped (Fonts::values at the desk).
 CellText cellText(std::initializer_list<ImFont*> fonts, float width);
 
 }  // namespace ts::app
