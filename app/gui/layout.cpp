@@ -313,6 +313,10 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                     size_t best = i;
                     float room = 0;
                     for (size_t j = 0; j < cols.size(); ++j) {
+                        // On a slide a folded panel's title bar does not take the picture's
+                        // height: where the text columns have no room for it, one more panel
+                        // of theirs folds instead.
+                        if (slides && j == 0 && out.folded[n->id]) continue;
                         const float h = least(*n, out.folded, titleBar);
                         const float r = H - columnLeast(cols[j], out.folded, titleBar);
                         if (j != i && r >= h && r > room) {

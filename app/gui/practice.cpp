@@ -549,6 +549,12 @@ std::string practiceCaption(const Practice& p, bool slide)
             if (!chosen.empty()) so = "answer so far: " + chosen + "; Enter reveals";
         }
         const std::string other = otherBlockName(p);
+        if (slide) {
+            // Shorter for the hall: the prompt names the block itself, and Enter is the
+            // presenter's key (said only with an answer so far).
+            return "Question for step " + std::to_string(p.step) + (other.empty() ? "" : ", not the traced block") + ": " +
+                   q.prompt + (so == "Enter reveals" ? "" : " (" + so + ")");
+        }
         return "Question for step " + std::to_string(p.step) +
                (other.empty() ? "" : ", about " + other + ", not the traced block") + ": " + q.prompt + " (" + so + ")";
     }

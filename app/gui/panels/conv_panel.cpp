@@ -509,14 +509,23 @@ void stats(const Ctx& c)
     // desk the formula with its names, the table of loads and the kernel's note on hover.
     const size_t eq = l.formulaText.find(" = ");
     const std::string formula = eq == std::string::npos ? l.formulaText : l.formulaText.substr(eq + 3);
-    // (A slide leaves out "simulated", which the desk says: a fourth line there cost the
-    // figure 5 % of the panel at 1920x1080.)
-    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many%s: %s%s",
+    // A slide says it in two lines: "N of M global loads", the formula without the numbers it
+    // gives (said before it), and not "simulated", which the desk says (a third line there
+    // left the figure under 70% of the panel at 1920x1080).
+    if (c.f.view.presentation) {
+        const size_t tail = formula.find(" = ");
+        ImGui::TextWrapped("%s: %llu of %llu global loads; %s: %llu, %.2f\u00d7 as many: %s%s", blockName.c_str(),
+                           static_cast<unsigned long long>(now.global_loads),
+                           static_cast<unsigned long long>(l.block.global_loads), basic.c_str(),
+                           static_cast<unsigned long long>(l.untiled), l.reduction, formula.substr(0, tail).c_str(),
+                           l.formula ? "" : " (not this kernel's)");
+        return;
+    }
+    ImGui::TextWrapped("%s: %llu global loads so far, %llu in all; %s: %llu, %.2f\u00d7 as many (simulated): %s%s",
                        blockName.c_str(),
                        static_cast<unsigned long long>(now.global_loads), static_cast<unsigned long long>(l.block.global_loads),
-                       basic.c_str(), static_cast<unsigned long long>(l.untiled), l.reduction,
-                       c.f.view.presentation ? "" : " (simulated)", formula.c_str(), l.formula ? "" : " (not this kernel's)");
-    if (c.f.view.presentation) return;
+                       basic.c_str(), static_cast<unsigned long long>(l.untiled), l.reduction, formula.c_str(),
+                       l.formula ? "" : " (not this kernel's)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::Text("Formula (PMPP ch. 7): %s%s", l.formulaText.c_str(), l.formula ? "" : " (not this kernel's)");

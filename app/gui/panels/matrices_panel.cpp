@@ -698,6 +698,10 @@ void legend(const Ctx& c)
 /// its cells framed.
 constexpr float kReadableCell = 20.0f;
 
+/// A matrix side above which a problem is large: it opens zoomed to its lesson where its
+/// cells are too small to read (focusRect); the lecture presets of 4x4 and 8x8 never do.
+constexpr int kLargeSide = 16;
+
 /// What a large problem opens zoomed to, in fit-picture pixels (the canvas's fit layout:
 /// M's corner `fitM`, P's `fitP`, cells `cell`): the traced block's tile of M in the phase
 /// at the cursor, with its zero-filled slots past M's edge, and its tile of P beside it where
@@ -921,7 +925,10 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
         if ((avail.x - right) * avail.y >= avail.x * (avail.y - below)) keepLo.x = std::min(right, avail.x - 1);
         else keepLo.y = std::min(below, avail.y - 1);
     }
-    if (autoFocus_ && std::min(cw, ch) >= kReadableCell * f.theme.scale) {
+    // Only a large problem (a side over kLargeSide) opens zoomed: a small one is its lesson
+    // whole, even where a narrow column makes its cells small.
+    const bool large = std::max({sc.j, sc.k, sc.l}) > kLargeSide;
+    if (autoFocus_ && (!large || std::min(cw, ch) >= kReadableCell * f.theme.scale)) {
         t = fitted(t);   // readable at the fit (the canvas may have grown since the first frames)
     } else if (autoFocus_) {
         // Cells too small to read at the fit: the lesson's tiles at a readable size instead, in
