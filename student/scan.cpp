@@ -205,6 +205,8 @@ const char* refusedKeyword(const std::string& k)
         {"mutable", "mutable is refused: a kernel file defines no classes"},
         {"export", "export is refused: a kernel file has no modules or templates"},
         {"decltype", "decltype is refused: write the type itself"},
+        {"alignas", "alignas is refused: a kernel's variables take the alignment of their type, and a large one "
+                    "(alignas(268435456)) would put a thread's local array far past its stack"},
         {"typeid", "typeid is refused: a kernel has no run-time type information"},
         {"dynamic_cast", "dynamic_cast is refused: a kernel has no run-time type information"},
     };

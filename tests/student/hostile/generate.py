@@ -255,10 +255,18 @@ write("trigraph_include", "an #include spelt with the ??= trigraph, which some c
       '??=include "' + SECRET + '"  //<\n' + kernel())
 write("splice_builtin_name", "__builtin_trap split by a line splice between its two leading underscores",
       kernel('    if (Row == 3) _\\  //<\n_builtin_trap();  //<\n'))
+write("splice_comment_hides_bounds_check", "a backslash at the end of a // comment turns the next line, the bounds check, into comment, so the kernel writes past P",
+      "#define TILE_WIDTH 16\n\n__global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)\n{\n"
+      "    int tx = threadIdx.x; int ty = threadIdx.y;\n    int Row = blockIdx.y * TILE_WIDTH + ty;\n"
+      "    int Col = blockIdx.x * TILE_WIDTH + tx;\n    float Pvalue = 0;\n    // only inside P \\  //<\n"
+      "    if (Row < j && Col < l)\n    {\n        for (int i = 0; i < k; ++i) Pvalue += M[Row * k + i] * N[i * l + Col];\n"
+      "        P[Row * l + Col] = Pvalue;\n    }\n}\n")
 write("splice_extern", "extern \"C\" split by a line splice, then system() called from the kernel",
       'ext\\  //<\nern "C" int system(const char*);  //<\n\n' + kernel(ONCE + 'system("touch ' + MK + '");\n'))
 
 # ---- sizes a file's own declarations and header lines ask for ----
+write("alignas_local_array", "a local array aligned to 256 MiB (alignas), which put it far past its thread's stack",
+      kernel("    alignas(268435456) float Pbuf[4] = {0, 0, 0, 0};  //<\n    Pvalue += Pbuf[tx % 4];\n"))
 CONV = """#define MAX_MASK_WIDTH 9
 #define TILE_SIZE 8
 __constant__ float M[268435456];  //<
