@@ -916,9 +916,9 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     }
     // The legend in the corner: while the matrices are zoomed or panned it keeps a strip of
     // the canvas to itself, where no cell is drawn, so that it never covers one: the strip
-    // right of it or the band below it, whichever leaves the cells more room. `keepLo` and
-    // `keepHi` bound the rest (canvas pixels), which the lesson's tiles are fitted to.
-    ImVec2 keepLo(0, 0), keepHi = avail;
+    // right of it or the band below it, whichever leaves the cells more room. The rest runs
+    // from `keepLo` to the canvas's far corner (canvas pixels); the lesson's tiles fit it.
+    ImVec2 keepLo(0, 0);
     if (corner) {
         const float right = x0 + scaled(4) + std::max(legendColumn_.x, ImGui::GetFontSize() * 4) + scaled(8);
         const float below = lbl + bandN + scaled(4);
@@ -932,10 +932,10 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
         t = fitted(t);   // readable at the fit (the canvas may have grown since the first frames)
     } else if (autoFocus_) {
         // Cells too small to read at the fit: the lesson's tiles at a readable size instead, in
-        // the canvas right of the legend's strip. Zooming to them pays only where it enlarges
+        // the canvas the legend leaves. Zooming to them pays only where it enlarges
         // them at least twice (a small problem on a slide, whose cells are a little under the
         // readable size at the fit, is better seen whole).
-        const ImVec2 room(keepHi.x - keepLo.x, keepHi.y - keepLo.y);
+        const ImVec2 room(avail.x - keepLo.x, avail.y - keepLo.y);
         const auto focus = focusRect(c, fitM, fitP, ImVec2(cw, ch), room);
         const float z = focus ? std::min({room.x / (focus->second.x - focus->first.x),
                                            room.y / (focus->second.y - focus->first.y), mostZoom_})
@@ -981,7 +981,7 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
     }
 
     const bool legendStrip = corner && zoomed;
-    if (legendStrip) ImGui::PushClipRect(ImVec2(o.x + keepLo.x, o.y + keepLo.y), ImVec2(o.x + keepHi.x, o.y + keepHi.y), true);
+    if (legendStrip) ImGui::PushClipRect(ImVec2(o.x + keepLo.x, o.y + keepLo.y), ImVec2(o.x + avail.x, o.y + avail.y), true);
     auto grid = [&](int array, const char* name, int rows, int cols, ImVec2 at) {
         const ScreenGrid sg = onScreen(t, GridPlace{at, ImVec2(cw, ch), rows, cols});
         return Grid{{sg.corner, sg.cell, 0, 0, rows, cols}, array, name};
