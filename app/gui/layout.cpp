@@ -280,9 +280,9 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             cols = {Column{0.215f, {}}, Column{0.43f, {}}, Column{0.355f, {}}};
             for (const PanelNeed& n : needs) cols[home(n, false)].panels.push_back(&n);
         } else {
-            float text = 0;
+            float text = 0, pictureLeast = 0;
             for (const PanelNeed& n : needs)
-                if (!inPicture(n)) text += least(n, out.folded, titleBar);
+                (inPicture(n) ? pictureLeast : text) += least(n, out.folded, titleBar);
             // Two text columns only where three columns are not too narrow for their panels.
             float picture = 0, first = 0, second = 0;
             for (const PanelNeed& n : needs) {
@@ -296,7 +296,10 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
                 }
             }
             cols = {Column{0.55f, {}}, Column{0.45f, {}}};
-            if (text > H && picture + first + second <= W) cols = {Column{0.38f, {}}, Column{0.34f, {}}, Column{0.28f, {}}};
+            // The text panels that do not fit their column may go below the picture where
+            // its panels leave room (Practice below Code, Shared memory below Matrices):
+            // a third column narrows the picture, whose cells then drop their values.
+            if (text > H + std::max(0.0f, H - pictureLeast) && picture + first + second <= W) cols = {Column{0.38f, {}}, Column{0.34f, {}}, Column{0.28f, {}}};
             for (const PanelNeed& n : needs) cols[home(n, true)].panels.push_back(&n);
         }
         for (size_t i = 0; i < cols.size(); ++i) cols[i].index = static_cast<int>(i);

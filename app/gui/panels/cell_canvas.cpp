@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace ts::app {
 
@@ -105,6 +106,21 @@ CellBand cellBand(float side)
     b.inner = std::clamp(side / 16.0f, 1.0f, scaled(3));
     b.band = b.outer + b.inner + 2;
     return b;
+}
+
+InkRows numberInk(const ImFont* font)
+{
+    InkRows ink{font->FontSize, 0};
+    for (const char ch : std::string_view("0123456789-.")) {
+        if (const ImFontGlyph* g = font->FindGlyphNoFallback(static_cast<ImWchar>(ch))) {
+            ink.top = std::min(ink.top, g->Y0);
+            ink.bottom = std::max(ink.bottom, g->Y1);
+        }
+    }
+    if (ink.bottom <= ink.top) return InkRows{0, font->FontSize};   // no such glyphs: the whole line
+    ink.top = std::floor(ink.top);
+    ink.bottom = std::ceil(ink.bottom);
+    return ink;
 }
 
 std::optional<ValuePlace> placeValue(ImVec2 a, ImVec2 b, ImVec2 inLo, ImVec2 inHi, ImVec2 size, bool glyph, float leastGlyph)

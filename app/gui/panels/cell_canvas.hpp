@@ -141,6 +141,13 @@ struct ValuePlace {
     bool hasGlyph() const { return glyphMax.x > glyphMin.x; }
 };
 
+/// The rows a number's glyphs (digits, '-', '.') cover in a line of `font`, in pixels from
+/// the line's top: its ink is [top, bottom), within the line's FontSize.
+struct InkRows {
+    float top = 0, bottom = 0;
+};
+InkRows numberInk(const ImFont* font);
+
 /// Places a value of `size` pixels in the cell [a, b] inside `lo` and `hi` (pixels kept
 /// clear of the left and top, right and bottom edges: the band where marks lie there):
 /// centred, and, with a `glyph` (a practice mark's sign, at least `leastGlyph` pixels a

@@ -289,12 +289,18 @@ void drawCells(const Ctx& c, const Grid& g)
             const float v = isP ? (e.stored ? e.storedValue : c.s.P[idx])
                                 : (g.name == "M" ? c.s.M : c.s.N)[static_cast<size_t>(r) * g.cols + col];
             // A smaller font first: a decimal fewer can turn -0.04 into "-0.0".
+            // Beside a practice glyph the value is placed by its ink (digits, sign and point:
+            // the line's empty top is room for the glyph in a low cell).
+            float inkTop = 0;
             for (int d = text.decimals; hasValue && text.font >= 0 && d >= std::max(1, text.decimals - 1) && !place; --d)
                 for (int fi = text.font; fi < 3 && !place; ++fi) {
                     font = candidates[fi];
                     value = cellValue(v, d);
-                    place = placeValue(a, b, lo, hi, font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, value.c_str()),
-                                       marked, leastGlyph);
+                    ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, value.c_str());
+                    const InkRows ink = marked ? numberInk(font) : InkRows{0, size.y};
+                    size.y = ink.bottom - ink.top;
+                    inkTop = ink.top;
+                    place = placeValue(a, b, lo, hi, size, marked, leastGlyph);
                 }
             // The practice mark in the inner band, its glyph in the corner the value left free
             // (in the middle of a cell with no room for its value).
@@ -320,7 +326,7 @@ void drawCells(const Ctx& c, const Grid& g)
             if (!place) continue;
             const ImVec2 at = place->text, sz = place->size;
             c.dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + sz.x + 1, at.y + sz.y), fill);
-            c.dl->AddText(font, font->FontSize, at, textOn(fill), value.c_str());
+            c.dl->AddText(font, font->FontSize, ImVec2(at.x, at.y - inkTop), textOn(fill), value.c_str());
             if (record.record)
                 record.values.push_back(DrawnValue{elementName(g, r, col), value, at, ImVec2(at.x + sz.x, at.y + sz.y),
                                                    place->glyphMin, place->glyphMax});

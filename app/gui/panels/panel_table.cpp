@@ -59,10 +59,11 @@ const PanelInfo kPanels[] = {
     // file's timings as bars with the simulator's counts, and on the roofline.
     {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 0, 3, OnSlide::No, makeLadderPanel},
     {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 0, 3, OnSlide::No, makeRooflinePanel},
-    // Shown at the desk while practice mode is on (key P, View > Practice mode; docs/practice.md):
-    // the question, above everything of its column; it never folds. A slide gives the question
-    // in its caption and shows the panel only when asked for (View, or a preset's `panels`).
-    {"practice", "Practice", false, {D::Left, -1}, {S::Text, -1}, 18.0f, 0, 0, OnSlide::No, makePracticePanel},
+    // Shown while practice mode is on (key P, View > Practice mode; docs/practice.md); it never
+    // folds. At the desk the question, above everything of its column; on a slide, where the
+    // caption asks the question and gives the verdict, the marks' legend and the reason, last
+    // of the text column (below the picture where the Code leaves it no room).
+    {"practice", "Practice", false, {D::Left, -1}, {S::Text, 7}, 18.0f, 0, 0, OnSlide::No, makePracticePanel},
 };
 
 }  // namespace

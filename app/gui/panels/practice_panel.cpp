@@ -89,9 +89,11 @@ void PracticePanel::draw(Frame& f)
         for (size_t i = 1; i < lines.size(); ++i) {
             const std::string& l = lines[i];
             if (l.rfind("Not asked here: ", 0) == 0) continue;
-            // On a slide the caption carries the verdict and the answer: the panel keeps the
-            // marks and the reason.
-            if (slide && p.revealed && (l.rfind("Your answer: ", 0) == 0 || l.rfind("The answer: ", 0) == 0)) continue;
+            // On a slide the caption carries the verdict ("Step 6: not quite; ...") and the
+            // answer: the panel keeps the marks and the reason.
+            if (slide && p.revealed && (l.rfind("Your answer: ", 0) == 0 || l.rfind("The answer: ", 0) == 0 ||
+                                        l == "Right." || l == "Not quite."))
+                continue;
             const bool question = i == 1 && p.on && p.question;
             if (slide && (question || (i == 2 && practiceWaiting(p)))) continue;
             if (question) {
