@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <sstream>
 
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/work_estimate.hpp"
+#include "sim/teaching/wrong_element.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
 #include "student/module.hpp"
 #endif
@@ -101,6 +103,37 @@ std::string kernelFileOf(const sim::Scenario& s)
     return info ? std::string(info->sourceFile) : std::string();
 }
 
+namespace {
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// The output element a wrong-P diagnosis explains: the traced block's first store (in
+/// step order) of an element that ends up wrong, with its step and line; else the grid's
+/// first wrong element (step -1, line 0); nullopt where P is right.
+struct WrongStore {
+    long long element = -1;
+    int step = -1;
+    unsigned line = 0;
+};
+std::optional<WrongStore> firstWrongStore(const sim::Simulation& s)
+{
+    if (s.matchesReference || s.P.size() != s.reference.size()) return std::nullopt;
+    const sim::Trace& t = s.trace;
+    const int out = t.outputArray >= 0 ? t.outputArray : 2;
+    for (size_t i = 0; i < t.steps.size(); ++i)
+        for (int e = t.steps[i].begin; e < t.steps[i].end; ++e) {
+            const sim::Event& ev = t.events[e];
+            if (ev.op != sim::Op::GlobalStore || ev.array != out || ev.index < 0) continue;
+            const size_t k = static_cast<size_t>(ev.index);
+            if (k < s.P.size() && !sameBits(s.P[k], s.reference[k])) return WrongStore{ev.index, static_cast<int>(i), ev.line};
+        }
+    for (size_t k = 0; k < s.P.size(); ++k)
+        if (!sameBits(s.P[k], s.reference[k])) return WrongStore{static_cast<long long>(k), -1, 0};
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::string runDiagnosis(const sim::Simulation& s)
 {
     if (!s.error.empty()) return s.error;
@@ -113,6 +146,18 @@ std::string runDiagnosis(const sim::Simulation& s)
     if (!s.matchesReference) {
         // An array problem's output has the file's own name.
         const std::string out = sim::familyOf(s.scenario) == sim::Family::Array && s.arrays.size() > 2 ? s.arrays[2].name : "P";
+        size_t wrong = 0;
+        for (size_t k = 0; k < s.P.size() && k < s.reference.size(); ++k) wrong += !sameBits(s.P[k], s.reference[k]);
+        const std::string count = " (" + std::to_string(wrong) + " of " + std::to_string(s.P.size()) + " elements of " + out +
+                                  " differ, framed in red).";
+        // The element the grader would name, in its words: its value, who stored it, and the
+        // first product its thread summed that the reference does not.
+        try {
+            if (const std::optional<WrongStore> w = firstWrongStore(s))
+                return sim::wrongElementText(s, w->element, w->line) + count;
+        } catch (const std::exception&) {
+            // An output the trace does not describe: the plain sentence below.
+        }
         return out + " differs from the CPU reference: the wrong elements of " + out + " are marked.";
     }
     return "";
@@ -141,8 +186,6 @@ int stepOnLine(const sim::Trace& t, unsigned line)
         if (t.steps[i].line == line) return static_cast<int>(i);
     return -1;
 }
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
@@ -190,18 +233,10 @@ Diagnosis diagnose(const sim::Simulation& s)
     }
     d.kind = Diagnosis::Kind::WrongOutput;
     // The traced block's first store of an output element that ends up wrong.
-    const int out = t.outputArray >= 0 ? t.outputArray : 2;
-    for (size_t i = 0; i < t.steps.size() && d.step < 0; ++i)
-        for (int e = t.steps[i].begin; e < t.steps[i].end; ++e) {
-            const sim::Event& ev = t.events[e];
-            if (ev.op != sim::Op::GlobalStore || ev.array != out || ev.index < 0) continue;
-            const size_t k = static_cast<size_t>(ev.index);
-            if (k < s.P.size() && k < s.reference.size() && !sameBits(s.P[k], s.reference[k])) {
-                d.step = static_cast<int>(i);
-                d.line = ev.line;
-                break;
-            }
-        }
+    if (const std::optional<WrongStore> w = firstWrongStore(s); w && w->step >= 0) {
+        d.step = w->step;
+        d.line = w->line;
+    }
     if (d.step < 0)   // no wrong element in the traced block: its last store
         for (int i = static_cast<int>(t.steps.size()) - 1; i >= 0 && d.step < 0; --i)
             for (int e = t.steps[i].begin; e < t.steps[i].end; ++e)

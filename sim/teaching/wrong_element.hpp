@@ -1,0 +1,54 @@
+// Why an element of P is wrong, in the words the grader and the app's caption share: its
+// value against the CPU reference, the thread that stored it, and the first product its
+// thread summed that the reference does not (read from the trace: what each shared slot
+// held when the thread read it). No UI here; student/grade.cpp and the app's diagnosis
+// (app/gui/student_kernel.cpp) both say it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/engine/simulate.hpp"
+
+namespace ts::sim {
+
+/// `v` as the shortest text that reads back as the same float ("0.75", "-1.0625").
+std::string floatText(float v);
+
+/// Linear thread `thread` of a block of `block` threads as "(tx=1, ty=0)".
+std::string threadText(const Dim3& block, int thread);
+
+/// The element array `a` holds at flat index `i`, as the kernel's text names it: "M[2][5]" or
+/// "N[7]".
+std::string elementText(const ArrayInfo& a, long long i);
+
+/// The products linear thread `thread` of the traced block of `t` added into the element it
+/// stored at flat index `element` of P (array `p`), in its order, each operand named by the
+/// global element it came from (a shared slot by what was stored there, "0" for a zero
+/// fill): {"M[1][0] * N[0][0]", ...}. Empty when the trace has none.
+std::vector<std::string> termsSummed(const Simulation& t, int thread, int p, long long element);
+
+/// The terms the CPU reference sums for flat element `i` of P, in its order, named as
+/// termsSummed() names them: M[row][kk] * N[kk][col] for "matmul", N[..] * M[jj] for
+/// "conv1d", M[..][..] * N[..][..] for "conv2d" (0 for a ghost element).
+std::vector<std::string> referenceTerms(const Scenario& s, const std::string& family, long long i);
+
+/// What a wrong element's thread summed (`got`) against what the reference sums (`want`),
+/// products with a zero fill left out: "its term 2 of 17 is M[1][0] * N[1][0] where the
+/// reference's is M[0][1] * N[1][0]", or their counts; "" when the terms agree (the values
+/// differed) or the thread's sum is of registers the trace does not name.
+std::string termsText(std::vector<std::string> got, std::vector<std::string> want);
+
+/// The family's name as the terms use it: "matmul", "conv1d", "conv2d" or "array".
+std::string familyName(const Scenario& s);
+
+/// Element `i` of `r`'s output (array 2) that differs from the CPU reference, explained:
+/// "P[0][0] is -2.41 where the reference gives -1.42; thread (tx=0, ty=0) of block (0, 0)
+/// stored it; its term 2 of 4 is M[1][0] * N[1][0] where the reference's is M[0][1] *
+/// N[1][0]" (the terms only where the traced block stored it: the trace names them), or
+/// "P[3][3] was never written (the reference gives 0.5): no thread stores it; check ...";
+/// with a `line`, "stored it at line
+/// 35". An array problem names its output as its file does and has no terms. Throws
+/// std::out_of_range for an `i` outside P.
+std::string wrongElementText(const Simulation& r, long long i, unsigned line = 0);
+
+}  // namespace ts::sim
