@@ -168,6 +168,7 @@ PanelFlags presentationPanels(const sim::Preset& p)
         case OnSlide::Yes: open[i] = true; break;
         case OnSlide::IfBarrierDropped: open[i] = open[i] || p.scenario.dropBarriers != 0; break;
         case OnSlide::IfOccupancyQuestion: open[i] = open[i] || p.occupancy.has_value(); break;
+        case OnSlide::IfMatmul: open[i] = open[i] || !sim::isConvolution(p.scenario); break;
         }
     }
     return open;

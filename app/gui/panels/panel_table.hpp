@@ -50,8 +50,9 @@ struct Place {
     int rank;
 };
 
-/// When presentation mode shows a panel for a preset that names no panels of its own.
-enum class OnSlide { No, Yes, IfBarrierDropped, IfOccupancyQuestion };
+/// When presentation mode shows a panel for a preset that names no panels of its own
+/// (IfMatmul: not for a convolution).
+enum class OnSlide { No, Yes, IfBarrierDropped, IfOccupancyQuestion, IfMatmul };
 
 /// One row of the panel table.
 struct PanelInfo {
