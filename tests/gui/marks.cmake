@@ -8,7 +8,8 @@
 # showing, every glyph showing, the Practice panel and its "Why:" line on the slide. It also
 # checks that no P value shows before the blocks store it, that ragged-100x37x51 opens
 # zoomed to its zero-filled tile at a readable cell size, and that conv2d's 24 x 24 input
-# has one outline round the loaded tile, not a frame on each cell (marks_check.cpp).
+# and its 16 x 16 N_ds in the Shared memory panel have one outline round the loaded tile, not
+# a frame on each cell (marks_check.cpp).
 add_executable(marks_check marks_check.cpp)
 target_link_libraries(marks_check PRIVATE tilescope_gui_for_tests)
 target_compile_options(marks_check PRIVATE -Wall -Wextra)

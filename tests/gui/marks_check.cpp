@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "app.hpp"
+#include "figure_notes.hpp"
 #include "gui_check.hpp"
 #include "layout.hpp"
 #include "panels/cell_canvas.hpp"
@@ -403,6 +404,22 @@ void convTileOutline()
             border += colourPixels(img, a, ImVec2(a.x + n->grid.cell.x, a.y + n->grid.cell.y), yellow);
         }
         expect(border >= 12 * n->grid.cell.x * 0.5f, when + ": the tile's top edge is outlined: " + std::to_string(border) + " pixels");
+        // The Shared memory panel's N_ds (16 x 16 slots of which the step writes the top-left
+        // 12 x 12) alike: no frame inside the written slots, an outline along their edge.
+        const FigureNote* shared = nullptr;
+        for (const FigureNote& note : figureNotes())
+            if (note.window == "Shared memory") shared = &note;
+        expect(shared != nullptr, when + ": the Shared memory panel draws N_ds");
+        if (!shared) continue;
+        // (The figure is the grid under its name's line.)
+        const float slot = (shared->max.y - shared->min.y - ImGui::GetTextLineHeightWithSpacing()) / 16;
+        const ImVec2 o(shared->min.x, shared->max.y - 16 * slot);
+        expect(slot < 14, when + ": N_ds's slots are below the readable size: " + std::to_string(slot));
+        const int insideN = colourPixels(img, ImVec2(o.x + slot + 1, o.y + slot + 1), ImVec2(o.x + 11 * slot - 1, o.y + 11 * slot - 1), yellow);
+        expect(insideN == 0, when + ": N_ds's written slots inside the tile carry no frame; " + std::to_string(insideN) +
+                                 " pixels of the 'this step' colour");
+        const int edgeN = colourPixels(img, o, ImVec2(o.x + 12 * slot, o.y + slot), yellow);
+        expect(edgeN >= 12 * slot * 0.5f, when + ": N_ds's written slots are outlined along the top: " + std::to_string(edgeN) + " pixels");
     }
 }
 

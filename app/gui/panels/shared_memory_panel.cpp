@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_canvas.hpp"
 #include "figure_fit.hpp"
 #include "figure_notes.hpp"
 #include "layout.hpp"
@@ -182,6 +183,9 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
         if (got[i].shown)
             valuesFit = valuesFit && mono->CalcTextSizeA(lh, 1e9f, 0, cellValue(got[i].value, compact).c_str()).x <= cell.w - scaled(6);
     }
+    // Below a readable slot (PMPP's 16x16 N_ds of conv2d at the desk: 6 px) a frame on each
+    // slot the step touches reads as hatching: one outline round them instead.
+    const bool tileOutline = side < scaled(14);
     for (int i = 0; i < a.size(); ++i) {
         const sim::SlotView& sl = f.replay.slots[array][i];
         const ImVec2 p0(o.x + (i % a.cols) * cell.w, o.y + (i / a.cols) * cell.h);
@@ -192,9 +196,10 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
                 if (x.slot == i) cs = &x;
         const ImU32 fill = slotFill(pal, sl, cs);
         dl->AddRectFilled(p0, p1, fill, 3);
-        // This step: an outer frame where the step writes the slot, an inner one where it reads it.
-        if (sl.writtenNow) stepFrame(dl, p0, p1, pal, 3, std::min(scaled(4.0f), side / 6));
-        if (sl.readNow) {
+        // This step: an outer frame where the step writes the slot, an inner one where it reads it
+        // (slots too small for frames get one outline round them all, below).
+        if (sl.writtenNow && !tileOutline) stepFrame(dl, p0, p1, pal, 3, std::min(scaled(4.0f), side / 6));
+        if (sl.readNow && !tileOutline) {
             const float in = std::min(scaled(5.0f), side / 8);
             stepFrame(dl, ImVec2(p0.x + in, p0.y + in), ImVec2(p1.x - in, p1.y - in), pal, 2, std::min(scaled(2.5f), side / 10));
         }
@@ -248,6 +253,20 @@ void drawArray(Frame& f, const sim::Trace& t, int array, CellSize cell, const si
         // While a practice question waits for a slot, a click chooses it.
         if (practiceCellClicked(f, CellRef{a.name, sim::Cell{r, c}}, clicked)) return;
         if (clicked && f.replay.slots[array][i].written) f.view.thread = f.replay.slots[array][i].writer;
+    }
+    if (tileOutline) {
+        CellGrid g;
+        g.origin = o;
+        g.cell = ImVec2(cell.w, cell.h);
+        g.rows = a.rows;
+        g.cols = a.cols;
+        const auto& slots = f.replay.slots[array];
+        auto touched = [&](int r, int c) {
+            if (r < 0 || c < 0 || r >= a.rows || c >= a.cols) return false;
+            const sim::SlotView& sl = slots[static_cast<size_t>(r) * a.cols + c];
+            return sl.writtenNow || sl.readNow;
+        };
+        regionOutline(dl, g, 0, a.rows, 0, a.cols, touched, pal.readNow, pal.stepOutline, std::max(1.0f, side / 4), false);
     }
 }
 
