@@ -131,7 +131,10 @@ void App::followPresentation()
         if (slideLayout_) {
             deskPanels_ = view_.open;
             view_.open = presentationPanels(loaded_.sim ? loaded_.preset : opt_.preset);
-            // The panels opened for a results file (--results, File > Open results...) stay.
+            // The panels opened for a results file (--results, File > Open results...) stay,
+            // and are the slide: the preset's panels beside them would fold to title bars
+            // (a slide's Roofline needs the text column's height).
+            if (resultsOnSlide()) view_.open.assign(panelCount(), false);
             for (int i = 0; i < panelCount(); ++i)
                 if (view_.subject[i]) view_.open[i] = true;
             // So do those that explain the run's mistake.
@@ -449,8 +452,16 @@ void App::setResults(std::shared_ptr<const sim::ResultsFile> f, bool showPanels)
     resultsFile_ = ec ? f->path : absolute.lexically_normal().string();
     loaded_.results = std::move(f);
     ++loaded_.resultsGeneration;
-    if (showPanels)
+    if (showPanels) {
+        // On a slide the results are the slide (followPresentation()).
+        if (view_.presentation) view_.open.assign(panelCount(), false);
         for (const char* name : {"ladder", "roofline"}) view_.open[panelId(name)] = view_.subject[panelId(name)] = true;
+    }
+}
+
+bool App::resultsOnSlide() const
+{
+    return view_.subject[panelId("ladder")] || view_.subject[panelId("roofline")];
 }
 
 void App::openResults(const std::string& path)

@@ -170,6 +170,8 @@ private:
     /// Entering presentation mode shows the slide's panels in two columns; leaving it
     /// brings back the panels and arrangement of the desk.
     void followPresentation();
+    /// Whether a results file's panels are the subject (View::subject: Ladder, Roofline).
+    bool resultsOnSlide() const;
     /// The height in screen pixels of the display the UI is laid out at (the window's, or an
     /// offscreen picture's --window height).
     float screenHeight() const;

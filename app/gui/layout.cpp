@@ -361,25 +361,36 @@ Arrangement arrange(const std::vector<PanelNeed>& needs, ImVec2 display, float t
             if (!candidate[n.id] || foldKey(n) < 0 || out.folded[n.id]) continue;
             if (!fold || foldKey(n) > foldKey(*fold)) fold = &n;
         }
-        if (!fold) {
-            // Nothing in the columns that do not fit may fold (the lesson's main panel, the
-            // Practice panel): fold a panel outside the lesson in another column where that
-            // makes room for one of their panels outside the lesson, which then moves there.
+        // Folding a panel of another column outside the lesson where that makes room there
+        // for a panel of a column that does not fit, which then moves there (`lessonToo`: a
+        // panel of the lesson after its main one may be the one that moves).
+        auto makeRoom = [&](bool lessonToo) -> const PanelNeed* {
+            const PanelNeed* q0 = nullptr;
             for (size_t i = 0; i < cols.size(); ++i) {
                 if (columnLeast(cols[i], out.folded, titleBar) <= H) continue;
                 for (const PanelNeed* p : cols[i].panels) {
-                    if (p->lesson >= 0 || out.folded[p->id]) continue;
+                    if ((lessonToo ? p->lesson == 0 : p->lesson >= 0) || out.folded[p->id]) continue;
                     for (size_t j = 0; j < cols.size(); ++j) {
                         if (j == i) continue;
                         const float room = H - columnLeast(cols[j], out.folded, titleBar);
                         for (const PanelNeed* q : cols[j].panels)
                             if (q->lesson < 0 && foldKey(*q) >= 0 && !out.folded[q->id] &&
-                                room + q->min - titleBar >= p->min && (!fold || foldKey(*q) > foldKey(*fold)))
-                                fold = q;
+                                room + q->min - titleBar >= p->min && (!q0 || foldKey(*q) > foldKey(*q0)))
+                                q0 = q;
                     }
                 }
             }
-        }
+            return q0;
+        };
+        // At the desk a panel of the lesson folds only where no panel outside it can make room
+        // for it elsewhere (a results file's Roofline beside its Ladder moves to the Code's
+        // column). A slide keeps its picture column's own panels: naive-4x4's Threads there
+        // instead of the Timeline left Matrices too low for its values.
+        if (!slides && fold && fold->lesson > 0)
+            if (const PanelNeed* q = makeRoom(true)) fold = q;
+        // Nothing in the columns that do not fit may fold (the lesson's main panel, the
+        // Practice panel): make room for one of their panels outside the lesson.
+        if (!fold) fold = makeRoom(false);
         if (!fold) break;
         out.folded[fold->id] = true;
     }
@@ -728,7 +739,18 @@ void computeFrame(const Frame& f)
     const PanelFlags onSlide = presentationPanels(f.loaded.preset);
     static const PanelId codePanel = panelId("code");
     float codeReadingWidth = 0;   // the Code panel's width for its slide font (0: none asked)
-    const std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
+    std::vector<PanelId> lesson = lessonPanels(f.loaded.preset);
+    // A results file the user opened (View::subject's Ladder and Roofline) is what they want
+    // to see: its panels are the lesson, the Ladder its main figure (a slide's picture), and
+    // the preset's picture folds before them where there is no room for all.
+    {
+        std::vector<PanelId> results;
+        for (const char* name : {"ladder", "roofline"}) {
+            const PanelId id = panelId(name);
+            if (id < static_cast<int>(f.view.subject.size()) && f.view.subject[id] && shown[id]) results.push_back(id);
+        }
+        if (!results.empty()) lesson = results;
+    }
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
         if (!shown[i]) continue;

@@ -150,19 +150,31 @@ TEST(LessonLayout, LessonPanelsGetTheirWantedHeightBeforeTheOthers)
 
 TEST(LessonLayout, TheLessonFoldsLastItsMainPanelNever)
 {
-    // Too little height for anything, and the other columns full (so that no panel can move
-    // there): every panel outside the lesson folds before the lesson's second panel, and the
-    // main one never folds.
+    // Too little height for anything, and the other columns full: every panel outside the
+    // lesson folds before the lesson's second panel, which rather than fold takes the place
+    // of a panel outside the lesson in another column (that one folds); the main one never
+    // folds.
     const std::vector<PanelNeed> needs = {need("code", 500, 500, 0, 1), need("shared-memory", 500, 500, 0, 0),
                                           need("threads", 500, 500, 0), need("scenario", 600, 600, 0),
                                           need("matrices", 600, 600, 0)};
     const Arrangement a = arrange(needs, ImVec2(1600, 700), 100, false, 25);
     EXPECT_FALSE(foldedIn(a, "shared-memory"));
     EXPECT_TRUE(foldedIn(a, "threads"));
-    EXPECT_TRUE(foldedIn(a, "code"));   // 500 + 500 + 25 > 600: the lesson's second folds too
+    EXPECT_FALSE(foldedIn(a, "code"));   // 500 + 500 + 25 > 600: it moved
+    EXPECT_NE(rectOf(a, "code").pos.x, rectOf(a, "shared-memory").pos.x);
+    EXPECT_GE(rectOf(a, "code").size.y + 0.5f, 500);
     EXPECT_GE(rectOf(a, "shared-memory").size.y + 0.5f, 500);
-    EXPECT_FALSE(foldedIn(a, "scenario"));
-    EXPECT_FALSE(foldedIn(a, "matrices"));
+    EXPECT_EQ(foldedIn(a, "scenario") + foldedIn(a, "matrices"), 1);   // the panel whose place it took
+    // With no panel outside the lesson in the other columns, the lesson's second folds.
+    const std::vector<PanelNeed> full = {need("code", 500, 500, 0, 1), need("shared-memory", 500, 500, 0, 0),
+                                         need("threads", 500, 500, 0), need("scenario", 600, 600, 0, 2),
+                                         need("matrices", 600, 600, 0, 3)};
+    const Arrangement b = arrange(full, ImVec2(1600, 700), 100, false, 25);
+    EXPECT_FALSE(foldedIn(b, "shared-memory"));
+    EXPECT_TRUE(foldedIn(b, "threads"));
+    EXPECT_TRUE(foldedIn(b, "code"));
+    EXPECT_FALSE(foldedIn(b, "scenario"));
+    EXPECT_FALSE(foldedIn(b, "matrices"));
 }
 
 TEST(LessonLayout, ALessonPanelMovesToAColumnWithRoomBeforeItFolds)
@@ -194,6 +206,10 @@ TEST(LessonLayout, LessonPanelsComeFromThePresetElseTheFamilysPicture)
     EXPECT_EQ(panelNames(presentationPanels(p)), (std::vector<std::string>{"stats", "code", "convolution", "memory"}));
     p.panels.clear();
     EXPECT_TRUE(presentationPanels(p)[panelId("memory")]);   // the lesson beside the slide's usual panels
+    // A convolution's slide leaves out Shared memory (its Convolution panel draws N_ds); a
+    // matrix multiplication's shows it.
+    EXPECT_FALSE(presentationPanels(p)[panelId("shared-memory")]);
+    p.scenario.kernel = "matmul-tiled";
     EXPECT_TRUE(presentationPanels(p)[panelId("shared-memory")]);
 }
 
