@@ -136,3 +136,18 @@ TEST(FigureFit, ValueFormatPrefersTwoDecimalsToALargerFont)
     EXPECT_EQ(x.font, 2);
     EXPECT_EQ(x.decimals, 1);
 }
+
+TEST(FigureFit, ValueFormatOnASlidePrefersTheLargerFont)
+{
+    const std::array<float, 3> adv{19.2f, 16.8f, 13.8f};
+    // The 80 px cell above: on a slide "-0.0" in the code font, 4 x 19.2 = 76.8 > 73, does not
+    // fit; in the cell font 4 x 16.8 = 67.2 does: font 1 with 1 decimal, not font 2 with 2.
+    const ValueFormat v = valueFormat(80, 7, adv, 0.95f, true, true);
+    EXPECT_EQ(v.font, 1);
+    EXPECT_EQ(v.decimals, 1);
+    // 130 px: the code font with 3 decimals either way.
+    const ValueFormat w = valueFormat(130, 7, adv, 0.95f, true, true);
+    EXPECT_EQ(w.font, 0);
+    EXPECT_EQ(w.decimals, 3);
+    EXPECT_EQ(valueFormat(60, 7, adv, 15.3f, true, true).font, -1);
+}

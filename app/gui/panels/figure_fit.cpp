@@ -65,11 +65,18 @@ int valueChars(float largest, bool negative, int decimals)
     return n + (negative ? 1 : 0);
 }
 
-ValueFormat valueFormat(float cell, float margin, std::span<const float> advances, float largest, bool negative)
+ValueFormat valueFormat(float cell, float margin, std::span<const float> advances, float largest, bool negative,
+                        bool largestFont)
 {
     auto fits = [&](size_t f, int d) {
         return static_cast<float>(valueChars(largest, negative, d)) * advances[f] <= cell - margin;
     };
+    if (largestFont) {
+        for (size_t f = 0; f < advances.size(); ++f)
+            for (int d = 3; d >= 1; --d)
+                if (fits(f, d)) return ValueFormat{static_cast<int>(f), d};
+        return ValueFormat{};
+    }
     // Two decimals in a smaller font before one in a larger: the Shared memory panel and the
     // tooltips write two or three, and a value should read the same everywhere.
     for (size_t f = 0; f < advances.size(); ++f)

@@ -62,8 +62,10 @@ struct ValueFormat {
 /// every value of magnitude up to `largest` (a negative one when `negative`) fits a cell
 /// `cell` pixels wide less `margin` pixels, for monospaced fonts whose characters are
 /// `advances` pixels wide, largest font first. {-1, 3} when none fits. A non-finite or
-/// negative `largest` counts as 0.
-ValueFormat valueFormat(float cell, float margin, std::span<const float> advances, float largest, bool negative);
+/// negative `largest` counts as 0. With `largestFont` (a slide, read from the back row) the
+/// font goes first: (font 0, 3), (font 0, 2), (font 0, 1), (font 1, 3), ...
+ValueFormat valueFormat(float cell, float margin, std::span<const float> advances, float largest, bool negative,
+                        bool largestFont = false);
 
 /// Characters of the widest of the values of magnitude up to `largest` written with
 /// `decimals` decimals, a minus sign included when `negative`.

@@ -221,7 +221,8 @@ void drawCells(const Ctx& c, const Grid& g)
     std::array<float, 3> advances{};
     for (int i = 0; i < 3; ++i)
         advances[i] = candidates[i] ? candidates[i]->CalcTextSizeA(candidates[i]->FontSize, FLT_MAX, 0, "0").x : 1e9f;
-    ValueFormat text = valueFormat(g.cell.x - 1, 3 + scaled(2), advances, c.largest[k], c.negative[k]);
+    // (On a slide the largest font first, with the decimals it holds: the back row reads it.)
+    ValueFormat text = valueFormat(g.cell.x - 1, 3 + scaled(2), advances, c.largest[k], c.negative[k], c.f.view.presentation);
     // A wide, low cell: the font must fit its height too (the next smaller one that does).
     while (text.font >= 0 && candidates[text.font]->FontSize + 2 > g.cell.y - 1)
         text.font = text.font + 1 < 3 ? text.font + 1 : -1;
