@@ -751,6 +751,17 @@ void computeFrame(const Frame& f)
         }
         if (!results.empty()) lesson = results;
     }
+    // On a slide of a student's kernel whose run went wrong, the panels that explain it come
+    // right after the lesson's main figure (at the desk they are pinned instead): Code at the
+    // mistake's line, and Hazards for a race (the caption says the mistake; a slide folded
+    // Code beside Shared memory).
+    if (const Diagnosis& d = f.loaded.diagnosis;
+        f.view.presentation && d.kind != Diagnosis::Kind::None && !f.loaded.kernelFile.empty() && !lesson.empty()) {
+        std::vector<PanelId> explain = {codePanel};
+        if (d.hazards()) explain.push_back(panelId("hazards"));
+        std::erase_if(lesson, [&](PanelId id) { return std::find(explain.begin(), explain.end(), id) != explain.end(); });
+        lesson.insert(lesson.begin() + 1, explain.begin(), explain.end());
+    }
     std::vector<PanelNeed> needs;
     for (int i = 0; i < n; ++i) {
         if (!shown[i]) continue;

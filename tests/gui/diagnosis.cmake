@@ -14,8 +14,9 @@ set_tests_properties(gui.code_no_split_names PROPERTIES LABELS gui TIMEOUT 600
 
 # The missing-barrier presets at their first race (key G): the diagnosis in the caption bar,
 # Code and Hazards open, the struck-out barrier and the diagnosis line in view, CUDA's
-# __syncthreads(); at the desk, dark at 1280x720 and light at 1920x1080 (a slide shows no
-# diagnosis row yet: caption_bar.cpp says why).
+# __syncthreads(); at the desk, dark at 1280x720 and light at 1920x1080 (a lecture preset's
+# slide keeps its hand-written narration: caption_bar.cpp says why; a student's kernel's slide
+# is gui.student_wrong_slide.*).
 foreach(view "after-load|1|1280x720|desk" "after-compute|2|1280x720|desk"
              "after-load|1|1920x1080|desk_light" "after-compute|2|1920x1080|desk_light")
   string(REPLACE "|" ";" parts "${view}")

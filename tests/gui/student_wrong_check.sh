@@ -1,6 +1,8 @@
 #!/bin/sh
 # One wrong student kernel of tests/student/wrong/ in the app (gui.student_wrong.*):
-#   student_wrong_check.sh TILESCOPE GOOD_DIR WRONG.cu OUT_DIR
+#   student_wrong_check.sh TILESCOPE GOOD_DIR WRONG.cu OUT_DIR [slide]
+# (slide: on a 1920x1080 slide in presentation mode, where the caption says the mistake in
+# the narration's place; else at the desk, 1600x900.)
 # The app opens a good kernel of the same family (GOOD_DIR/missing_barrier_fixed.cu for a
 # matmul, tests/student/kernels' conv1d_tiled.cu or conv2d_tiled.cu for a convolution, with
 # the run's tile as its TILE_WIDTH or TILE_SIZE), copied under WRONG.cu's file name into a
@@ -16,8 +18,10 @@
 # "code-lines FIRST LAST"), and for a race or a read of a never-written slot the Hazards panel
 # open and not folded. A screenshot of what the student sees is kept in OUT_DIR.
 set -u
-app=$1 goodDir=$2 wrong=$3 out=$4
+app=$1 goodDir=$2 wrong=$3 out=$4 mode=${5:-desk}
 name=$(basename "$wrong" .cu)
+window="--window 1600x900"
+[ "$mode" = slide ] && window="--window 1920x1080 --presentation" && out="$out/slide"
 scratch="$out/$name"
 rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
 run=$(sed -n 's|^// run: *||p' "$wrong" | head -n 1)
@@ -43,7 +47,7 @@ for a in $run; do
     case "$prev" in --width|--j|--k|--l|--height|--mask-width|--tile|--schedule) set -- "$@" "$prev" "$a" ;; esac
     prev=$a
 done
-output=$(timeout 240 "$app" --kernel-file "$scratch/$name.cu" "$@" --reload-from "$wrong" --window 1600x900 \
+output=$(timeout 240 "$app" --kernel-file "$scratch/$name.cu" "$@" --reload-from "$wrong" $window \
          --step 4 --print-caption --print-layout --print-code --screenshot "$out/$name.png" 2>&1)
 status=$?
 printf '%s\n' "$output" | grep -v '^code-row '

@@ -207,6 +207,14 @@ std::string goLabel(const Diagnosis& d) { return "Go to step " + std::to_string(
 
 /// The height of the diagnosis row at `wrap` pixels: the button beside the sentence wrapped
 /// at spaces, 0 without a diagnosis.
+/// Whether the caption says the run's mistake in the narration's place: on a slide, for a
+/// student's kernel file (a lecture preset's hand-written narration says what went wrong).
+bool diagnosisOnSlide(const Frame& f)
+{
+    return f.view.presentation && f.loaded.sim && f.loaded.diagnosis.kind != Diagnosis::Kind::None &&
+           !f.loaded.kernelFile.empty();
+}
+
 float diagnosisHeight(const Frame& f, float wrap)
 {
     const Diagnosis& d = f.loaded.diagnosis;
@@ -296,6 +304,10 @@ float CaptionBar::height(const Frame& f)
             ImGui::PushFont(f.theme.fonts.captionBold);
             text = ImGui::CalcTextSize(practice.c_str(), nullptr, false, wrap).y;
             ImGui::PopFont();
+        } else if (diagnosisOnSlide(f)) {
+            ImGui::PushFont(f.theme.fonts.captionBold);
+            text = ImGui::CalcTextSize(wrappedAtSpaces("Wrong: " + f.loaded.diagnosis.sentence, wrap).c_str()).y;
+            ImGui::PopFont();
         } else if (c.narration && !c.narration->empty()) {
             text = ImGui::CalcTextSize(wrappedAtSpaces(*c.narration, wrap).c_str()).y;
         } else {
@@ -359,9 +371,10 @@ void CaptionBar::draw(Frame& f, float y, float height)
     ImGui::PopFont();
     // The run's mistake in the grader's words, with a button to the step where it happens.
     gDiagnosisDrawn.clear();
-    // Not on a slide for now: there the row pushed Hazards out of the picture's column and left
-    // Shared memory's figure under 70% of its panel (gui.layout_slides-*); the lecture presets'
-    // narration says what went wrong, and G still moves to the step.
+    // Not as a row of its own on a slide: there it pushed Hazards out of the picture's column
+    // and left Shared memory's figure under 70% of its panel (gui.layout_slides-*); the lecture
+    // presets' narration says what went wrong, a student's kernel's slide says the mistake in
+    // the narration's place (below), and G still moves to the step.
     if (const Diagnosis& d = f.loaded.diagnosis; d.kind != Diagnosis::Kind::None && f.loaded.sim && !f.view.presentation) {
         const ImGuiStyle& st = ImGui::GetStyle();
         if (d.step >= 0) {
@@ -395,6 +408,13 @@ void CaptionBar::draw(Frame& f, float y, float height)
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
         ImGui::PopFont();
+    } else if (diagnosisOnSlide(f)) {
+        ImGui::PushFont(f.theme.fonts.captionBold);
+        ImGui::PushStyleColor(ImGuiCol_Text, pal.error);
+        ImGui::TextUnformatted(wrappedAtSpaces("Wrong: " + f.loaded.diagnosis.sentence, ImGui::GetContentRegionAvail().x).c_str());
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+        gDiagnosisDrawn = f.loaded.diagnosis.sentence;
     } else if (c.narration && !c.narration->empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(wrappedAtSpaces(*c.narration, ImGui::GetContentRegionAvail().x).c_str());

@@ -819,7 +819,8 @@ bool studentNotes(Frame& f, const sim::Simulation* s)
         colouredText(red, l.kernelProblem + (s ? " The run shown is the one before." : ""));
         said = true;
     }
-    if (s && kernelFileOf(s->scenario) == l.kernelFile)
+    // (On a slide the caption says the run's mistake in the narration's place.)
+    if (s && kernelFileOf(s->scenario) == l.kernelFile && !f.view.presentation)
         if (const std::string d = runDiagnosis(*s); !d.empty()) {
             colouredText(red, "Wrong: " + d);
             said = true;
