@@ -399,7 +399,9 @@ struct BlockRun {
     ctx::fiber* resumerSlot = nullptr;  ///< where the context just resumed keeps its resumer
     ctx::fiber ended;              ///< resumer slot of a thread that has finished
     unsigned arrived = 0, finished = 0;
-    unsigned barrierLine = 0;
+    unsigned barrierLine = 0;      ///< the line of the barrier the first waiting thread reached
+    unsigned atBarrierLine = 0;    ///< how many of the `arrived` wait at that line
+    unsigned otherLine = 0;        ///< the first other barrier line a thread waits at (0: none)
     bool sameBarrier = true;
     // ASan's fiber annotations: the scheduler's stack (learnt on the first switch away from
     // it), where the context being left wants its stack recorded, the stack next() chose.
@@ -573,6 +575,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     m.writerBase = 1 + linearBlock(cfg_.grid, b) * nThreads;
     if (m.tracing) m.pendingLoads.assign(nThreads, {});
     run.arrived = run.finished = 0;
+    run.atBarrierLine = run.otherLine = 0;
     run.sameBarrier = true;
     m.vectorLeft = 0;
     std::optional<std::mt19937_64> rng;
@@ -662,11 +665,18 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         if (run.finished == nThreads) break;
         if (run.finished > 0 || !run.sameBarrier) {
             std::ostringstream s;
-            s << "in block (" << bx << ", " << by << ") " << run.arrived << " of " << nThreads
-              << " threads wait at the barrier on line " << run.barrierLine
-              << (run.sameBarrier ? " while the others have finished"
-                                  : " while others wait at a different barrier")
-              << ": every thread of a block must reach the same __syncthreads().";
+            // The threads at each barrier counted apart (with two barriers every thread of
+            // the block waits, but not at the same one).
+            s << "in block (" << bx << ", " << by << ") " << run.atBarrierLine << " of " << nThreads
+              << " threads wait at the barrier on line " << run.barrierLine;
+            if (run.sameBarrier) {
+                s << " while the others have finished";
+            } else {
+                s << " while " << run.arrived - run.atBarrierLine << " wait at a different barrier (line " << run.otherLine
+                  << ")";
+                if (run.finished > 0) s << " and " << run.finished << " have finished";
+            }
+            s << ": every thread of a block must reach the same __syncthreads().";
             abandon();
             throw KernelFault(s.str());
         }
@@ -678,6 +688,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
             fs.ordinal = 0;   // program order restarts after a barrier
         }
         run.arrived = 0;
+        run.atBarrierLine = run.otherLine = 0;
         run.sameBarrier = true;
     }
     // Settle the counts kept out of the hot path.
@@ -699,8 +710,15 @@ void ThreadContext::syncthreads(unsigned barrier, SourceLine loc)
     auto* fs = static_cast<FiberState*>(fiber_);
     BlockRun& r = *fs->run;
     fs->waiting = true;
-    if (r.arrived++ == 0) r.barrierLine = loc.line();
-    else if (r.barrierLine != loc.line()) r.sameBarrier = false;
+    if (r.arrived++ == 0) {
+        r.barrierLine = loc.line();
+        r.atBarrierLine = 1;
+    } else if (r.barrierLine == loc.line()) {
+        ++r.atBarrierLine;
+    } else {
+        r.sameBarrier = false;
+        if (r.otherLine == 0) r.otherLine = loc.line();
+    }
     ctx::fiber& target = r.next(false);
     switchTo(r, fs->cont, fs->stack, target, *r.nextStack);
 }

@@ -36,7 +36,8 @@ void barrierInBranch(X& x)
     if (x.threadIdx.x == 0) x.syncthreads();
 }
 
-/// Half the threads wait at one barrier, half at another.
+/// Half the threads wait at one barrier, half at another (two lines apart).
+constexpr unsigned kTwoBarriersLine = __LINE__ + 5;
 template <class X>
 void twoBarriers(X& x)
 {
@@ -95,7 +96,11 @@ TEST(KernelFault, TwoDifferentBarriersAreDivergence)
 {
     sim::Machine m;
     const std::string f = faultOf(m, {1, 1, 1}, {4, 1, 1}, [](sim::ThreadContext& x) { twoBarriers(x); });
-    EXPECT_NE(f.find("while others wait at a different barrier"), std::string::npos) << f;
+    // Threads 0 and 1 at the first barrier, 2 and 3 at the second: two of four each, not
+    // "4 of 4" (every thread waits, but not at the same barrier).
+    EXPECT_EQ(f, "in block (0, 0) 2 of 4 threads wait at the barrier on line " + std::to_string(kTwoBarriersLine) +
+                     " while 2 wait at a different barrier (line " + std::to_string(kTwoBarriersLine + 2) +
+                     "): every thread of a block must reach the same __syncthreads().");
 }
 
 TEST(KernelFault, SimulatorWorksAfterAFault)
