@@ -21,6 +21,7 @@
 #include <toml++/toml.h>
 
 #include "sim/catalogue/kernel_info.hpp"
+#include "student/module.hpp"
 #include "sim/files/scenario_file.hpp"
 #include "sim/files/toml_text.hpp"
 
@@ -196,6 +197,10 @@ Exercise parseExercise(const std::string& content, const std::string& path)
         for (const char* key : {"arrays", "sizes", "formula", "grid", "block"})
             if (!l.get(key))
                 fail(path, l, std::string("an array exercise's [launch] gives arrays, sizes, formula, grid and block; ") + key + " is missing.");
+        // The problem is the exercise's: a formula that cannot be read (an unknown function)
+        // fails here, on its line, before any student's file is graded against it.
+        if (const std::optional<ArrayProblemFault> bad = checkArrayProblem(x.launch.arrays, x.launch.sizes, x.launch.reference))
+            fail(path, *l.get(bad->key), bad->message + ".");
     } else if (!x.launch.arrays.empty() || !x.launch.sizes.empty() || !x.launch.reference.empty()) {
         fail(path, l, "arrays, sizes and formula in [launch] apply to the array family only.");
     }

@@ -379,6 +379,24 @@ int runCompiler(const std::vector<std::string>& args, const std::string& include
 
 }  // namespace
 
+std::optional<ArrayProblemFault> checkArrayProblem(const std::string& arrays, const std::string& sizes, const std::string& formula)
+{
+    FileHeader h;
+    h.launch.family = "array";
+    h.launch.arrays = arrays;
+    h.launch.sizes = sizes;
+    h.launch.reference = formula;
+    // The header's lines stand for the three keys: 1 arrays (and the family), 2 sizes, 3 formula.
+    h.familyLine = h.arraysLine = 1;
+    h.sizesLine = 2;
+    h.referenceLine = 3;
+    std::vector<Diagnostic> errors;
+    if (readArraySpec(h, "exercise", errors) && errors.empty()) return std::nullopt;
+    if (errors.empty()) return ArrayProblemFault{"formula", "the array problem cannot be read"};
+    const Diagnostic& e = errors.front();
+    return ArrayProblemFault{e.line == 2 ? "sizes" : e.line == 3 ? "formula" : "arrays", e.message};
+}
+
 std::string defaultCacheDir()
 {
     if (const char* d = std::getenv("TILESCOPE_CACHE_DIR"); d && *d) return d;

@@ -67,6 +67,15 @@ struct LoadResult {
     bool ok() const { return info != nullptr && errors.empty(); }
 };
 
+/// What is wrong with an array problem's three header lines given apart from a kernel file
+/// (an exercise's [launch] `arrays`, `sizes` and `formula`): the key at fault and one
+/// sentence; nullopt when they read and the formula evaluates at the default sizes.
+struct ArrayProblemFault {
+    std::string key;       ///< "arrays", "sizes" or "formula"
+    std::string message;
+};
+std::optional<ArrayProblemFault> checkArrayProblem(const std::string& arrays, const std::string& sizes, const std::string& formula);
+
 /// The calling executable must export the simulator to the module (CMake ENABLE_EXPORTS) and
 /// link what a kernel calls into (sim::simulate() brings it all).
 ///

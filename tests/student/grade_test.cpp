@@ -103,6 +103,26 @@ TEST(Exercise, EveryMistakeIsOneSentenceWithTheFileAndLine)
     bad.replace(bad.find("\"matmul\""), 8, "\"conv1d\"");
     EXPECT_EQ(parseError(bad), "");
     EXPECT_NE(parseError(bad + "[checks]\ncoalesced = true\n").find("apply to matmul exercises only"), std::string::npos);
+    // An array exercise whose formula calls a function no formula may call: the exercise's
+    // fault, on the formula's line (11), not every student's "FAIL compiles".
+    const std::string array = "title = \"t\"\npmpp = \"2.3\"\nstatement = \"s\"\nstarter = \"tiled-matmul.cu\"\n"
+                              "sizes = [[1000], [257]]\n[launch]\nfamily = \"array\"\n"
+                              "arrays = \"in A[n], in B[n], out C[n]\"\nsizes = \"n = 1000\"\ngrid = \"(n + 255) / 256\"\n"
+                              "formula = \"C[i] = A[i] + FN(B[i])\"\nblock = \"256\"\n";
+    auto withFn = [&](const std::string& fn) {
+        std::string t = array;
+        t.replace(t.find("FN"), 2, fn);
+        return t;
+    };
+    EXPECT_EQ(parseError(withFn("fabsf")), "");
+    const std::string unknown = parseError(withFn("frobnicate"));
+    EXPECT_NE(unknown.find(file + ", line 11: cannot read the reference formula: the function frobnicate is not one a formula may call"),
+              std::string::npos)
+        << unknown;
+    // An array of the formula the arrays line does not declare, on the formula's line too.
+    std::string undeclared = withFn("fabsf");
+    undeclared.replace(undeclared.find("B[i])"), 4, "D[i]");
+    EXPECT_NE(parseError(undeclared).find(file + ", line 11: "), std::string::npos) << parseError(undeclared);
 }
 
 /// The shipped exercises: at least the eight of issue 27, each with a starter file, a
