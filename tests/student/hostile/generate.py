@@ -315,3 +315,9 @@ __global__ void vecAddKernel(float* A, float* B, float* C, int n)
 """
 write("array_header_huge_size", "an array problem whose header asks for three arrays of two billion floats (grade uses the exercise's sizes)",
       VADD, extra=("// only: simulate", "// simulate-args:"))
+write("array_formula_int_min_division",
+      "an array problem whose reference formula divides INT_MIN by -1 and by zero: integer division traps (SIGFPE) "
+      "in the process that evaluates it, which reads the formula before any child runs (grade uses the exercise's formula)",
+      VADD.replace("n = 2000000000  //<", "n = 300").replace("reference = C[i] = A[i] + B[i]",
+                   "reference = C[i] = A[i] + B[(-2147483647 - 1) / (n - 301) % n] + B[i / (n - n)]  //<"),
+      extra=("// only: simulate", "// simulate-args:"))
