@@ -207,6 +207,30 @@ std::string goLabel(const Diagnosis& d) { return "Go to step " + std::to_string(
 
 /// The height of the diagnosis row at `wrap` pixels: the button beside the sentence wrapped
 /// at spaces, 0 without a diagnosis.
+/// The caption's title line for this step as draw() lays it out: its items (title, step,
+/// label, block, or the title and "simulating..."; then the notice), their widths in the
+/// bold and ui fonts, and the gap before each.
+struct TitleLine {
+    std::vector<std::string> items;
+    std::vector<float> widths, gaps;
+    size_t notice = 0;   ///< the notice's index, 0 for none
+};
+TitleLine titleLine(const Frame& f, const CaptionText& c, const std::string& notice)
+{
+    TitleLine t;
+    t.items = {c.title};
+    if (c.step) t.items = {c.title, stepText(*c.step, c.lastStep), c.label, blockText(c)};
+    else if (f.busy.simulating) t.items.push_back("simulating...");
+    if (!notice.empty()) {
+        t.notice = t.items.size();
+        t.items.push_back(notice);
+    }
+    t.gaps.assign(t.items.size(), scaled(24));
+    for (size_t i = 0; i < t.items.size(); ++i) t.widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : f.theme.fonts.ui, t.items[i]));
+    if (c.step) t.gaps[2] = ImGui::GetStyle().ItemSpacing.x;
+    return t;
+}
+
 /// Whether the caption says the run's mistake in the narration's place: on a slide, for a
 /// student's kernel file (a lecture preset's hand-written narration says what went wrong).
 bool diagnosisOnSlide(const Frame& f)
@@ -288,17 +312,8 @@ float CaptionBar::height(const Frame& f)
         // The title line's rows as this step's label flows them (the widest label of the
         // preset can take a second row that this step leaves empty).
         if (c.step) {
-            ImFont* ui = f.theme.fonts.ui;
-            const std::vector<float> widths = {textWidth(f.theme.fonts.bold, c.title), textWidth(ui, stepText(*c.step, c.lastStep)),
-                                               textWidth(ui, c.label), textWidth(ui, blockText(c))};
-            std::vector<float> gaps(widths.size(), scaled(24));
-            gaps[2] = st.ItemSpacing.x;
-            std::vector<float> all = widths;
-            if (!notice.empty()) {
-                all.push_back(textWidth(ui, notice));
-                gaps.push_back(scaled(24));
-            }
-            rows = flowRows(all, gaps, wrap);
+            const TitleLine t = titleLine(f, c, notice);
+            rows = flowRows(t.widths, t.gaps, wrap);
         }
         if (!practice.empty()) {
             ImGui::PushFont(f.theme.fonts.captionBold);
@@ -338,15 +353,11 @@ void CaptionBar::draw(Frame& f, float y, float height)
     // ui fonts (the caption font is the narration's).
     ImFont* ui = f.theme.fonts.ui;
     ImGui::PushFont(ui);
-    std::vector<std::string> items = {c.title};
-    if (c.step) items = {c.title, stepText(*c.step, c.lastStep), c.label, blockText(c)};
-    else if (f.busy.simulating) items.push_back("simulating...");
-    const std::string noticeLine = noticeText(f);
-    const size_t notice = noticeLine.empty() ? 0 : items.size();
-    if (notice) items.push_back(noticeLine);
-    std::vector<float> widths, gaps(items.size(), scaled(24));
-    for (size_t i = 0; i < items.size(); ++i) widths.push_back(textWidth(i == 0 ? f.theme.fonts.bold : ui, items[i]));
-    if (c.step) gaps[2] = ImGui::GetStyle().ItemSpacing.x;
+    const TitleLine title = titleLine(f, c, noticeText(f));
+    const std::vector<std::string>& items = title.items;
+    const std::vector<float>& widths = title.widths;
+    const std::vector<float>& gaps = title.gaps;
+    const size_t notice = title.notice;
     std::vector<bool> sameRow;
     flowRows(widths, gaps, ImGui::GetContentRegionAvail().x, &sameRow);
     for (size_t i = 0; i < items.size(); ++i) {

@@ -821,7 +821,8 @@ bool studentNotes(Frame& f, const sim::Simulation* s)
     }
     // (On a slide the caption says the run's mistake in the narration's place.)
     if (s && kernelFileOf(s->scenario) == l.kernelFile && !f.view.presentation)
-        if (const std::string d = runDiagnosis(*s); !d.empty()) {
+        // (The loaded run's sentence was made once, when it arrived: not again every frame.)
+        if (const std::string d = s == f.loaded.sim.get() ? f.loaded.diagnosis.sentence : runDiagnosis(*s); !d.empty()) {
             colouredText(red, "Wrong: " + d);
             said = true;
         }
