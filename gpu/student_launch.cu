@@ -251,6 +251,14 @@ sim::Family familyOf(const StudentKernel& k)
 /// The roles of `k`'s parameters (student/kernel_roles.hpp); LaunchError when they do not fit.
 std::vector<student::Role> rolesOf(const StudentKernel& k)
 {
+    // The roles the simulator's load decided (by position where the launch stated its
+    // arguments): the GPU binds the same arguments to the same parameters.
+    if (const std::vector<int> loaded = sim::loadedParamRoles(k.translation.kernelName);
+        loaded.size() == k.translation.params.size() && !loaded.empty()) {
+        std::vector<student::Role> roles;
+        for (int r : loaded) roles.push_back(static_cast<student::Role>(r));
+        return roles;
+    }
     std::vector<student::Diagnostic> errors;
     bool square = false;
     const sim::Family f = familyOf(k);

@@ -8,8 +8,10 @@
 //   reference = "matmul-tiled"                  # required: a registry kernel
 //   tile = 16                                   # optional
 //   mask_width = 5                              # optional, convolution only
-//   sizes = [[33, 17, 45], [64, 64, 64]]        # required: [j, k, l] | [width] | [height, width]
-//   [launch]                                    # required: family; grid, block, n_layout optional
+//   public_size = [64, 64, 64]                  # optional: the size a student may run
+//   grading = "grading/tiled-matmul.toml"       # the hidden sizes and [points], in a file of their own
+//   sizes = [[33, 17, 45], [64, 64, 64]]        # or here: [j, k, l] | [width] | [height, width]
+//   [launch]                                    # required: family; grid, block, n_layout, args optional
 //   [checks]                                    # optional: tiled, coalesced, one_per, min_outputs_per_thread
 #include "student/exercise.hpp"
 
@@ -30,8 +32,11 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "reference", "tile",
-                                 "mask_width", "sizes", "launch", "checks"};
-constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout", "arrays", "sizes", "formula"};
+                                 "mask_width", "sizes", "public_size", "grading", "launch", "checks", "points"};
+constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout", "arrays", "sizes", "formula", "args"};
+constexpr const char* kGradingKeys[] = {"sizes", "points"};
+constexpr const char* kPointKeys[] = {"compiles", "tiled", "runs", "barriers", "correct", "no_races", "initialised_shared",
+                                      "coalesced", "one_per", "thread_coarsening", "gpu"};
 constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread"};
 constexpr size_t kMaxBytes = size_t{1} << 20;
 
@@ -129,7 +134,129 @@ ExerciseSize parseSize(const std::string& file, const toml::node& n, const std::
     return s;
 }
 
+/// A [points] table into `p`: each key of kPointKeys a number from 0 to 1000.
+void parsePoints(const std::string& file, const toml::node& n, ExercisePoints& p)
+{
+    const auto* t = n.as_table();
+    if (!t) fail(file, n, "points must be a [points] table.");
+    onlyKnownKeys(file, *t, kPointKeys, " in [points]");
+    const std::pair<const char*, double*> fields[] = {
+        {"compiles", &p.compiles},   {"tiled", &p.tiled},         {"runs", &p.runs},
+        {"barriers", &p.barriers},   {"correct", &p.correct},     {"no_races", &p.noRaces},
+        {"initialised_shared", &p.initialisedShared}, {"coalesced", &p.coalesced}, {"one_per", &p.onePer},
+        {"thread_coarsening", &p.threadCoarsening},   {"gpu", &p.gpu}};
+    for (const auto& [key, field] : fields) {
+        const toml::node* v = t->get(key);
+        if (!v) continue;
+        const std::optional<double> d = v->value<double>();
+        if (!d || !(*d >= 0 && *d <= 1000))
+            fail(file, *v, std::string("points.") + key + " must be a number from 0 to 1000.");
+        *field = *d;
+    }
+}
+
+/// The list of hidden sizes `n` (the key `sizes` of `file`).
+std::vector<ExerciseSize> parseSizes(const std::string& file, const toml::node& n, const std::string& family, size_t arraySizes)
+{
+    const auto* list = n.as_array();
+    if (!list || list->empty()) fail(file, n, "sizes must be a non-empty list of sizes.");
+    std::vector<ExerciseSize> out;
+    for (const toml::node& e : *list) out.push_back(parseSize(file, e, family, arraySizes));
+    return out;
+}
+
+/// Parses TOML text `content` of `path`, every error one sentence with the file and line.
+toml::table parseToml(const std::string& content, const std::string& path)
+{
+    // toml++ 3.3 must not see some characters (sim/files/toml_text.hpp).
+    const sim::TomlSafeText safe = sim::tomlSafeText(content);
+    if (safe.refused.line)
+        throw ExerciseError(path + ", line " + std::to_string(safe.refused.line) + ", column " +
+                            std::to_string(safe.refused.column) + ": " + sim::refusalReason(safe));
+    try {
+        return toml::parse(safe.text, std::string_view(path));
+    } catch (const toml::parse_error& e) {
+        std::string d(e.description());
+        if (!d.empty() && d.back() != '.') d += '.';
+        throw ExerciseError(path + ", line " + std::to_string(e.source().begin.line) + ", column " +
+                            std::to_string(safe.originalColumn(static_cast<int>(e.source().begin.line),
+                                                               static_cast<int>(e.source().begin.column))) +
+                            ": " + d);
+    }
+}
+
+/// The text of file `path`, at most kMaxBytes; ExerciseError when it cannot be read.
+std::string readSmallFile(const std::string& path, const std::string& what)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) failFile(path, "is a folder, not " + what + "; give the path of a .toml file.");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) failFile(path, "cannot be opened (no such file, or it is not readable).");
+    std::string content;
+    char buf[4096];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        content.append(buf, static_cast<size_t>(in.gcount()));
+        if (content.size() > kMaxBytes) failFile(path, "is larger than 1 MiB; " + what + " is a page of text.");
+    }
+    return content;
+}
+
+/// Checks an exercise's [launch] args against its family's terms (student::bindArguments
+/// binds them to a kernel's parameters later): an unknown term is the exercise's fault.
+void checkArgs(const std::string& file, const toml::node& n, const std::string& args, const LaunchHeader& launch)
+{
+    std::vector<std::string> terms;
+    if (launch.family == "matmul") terms = {"M", "N", "P", "j", "k", "l", "Width"};
+    else if (launch.family == "conv1d") terms = {"N", "P", "Mask_Width", "Width"};
+    else if (launch.family == "conv2d") terms = {"N", "P", "Mask_Width", "height", "width"};
+    else {
+        std::string names = launch.arrays + "," + launch.sizes;
+        // "in A[n], out C[n]" and "n = 1000": the words before '[' or '='.
+        std::istringstream in(names);
+        for (std::string part; std::getline(in, part, ',');) {
+            std::string w = part.substr(0, part.find_first_of("[="));
+            std::istringstream words(w);
+            std::string last;
+            for (std::string x; words >> x;) last = x;
+            if (!last.empty()) terms.push_back(last);
+        }
+    }
+    std::istringstream in(args);
+    int position = 0;
+    for (std::string entry; std::getline(in, entry, ',');) {
+        ++position;
+        if (const size_t eq = entry.find('='); eq != std::string::npos) entry = entry.substr(eq + 1);
+        const size_t b = entry.find_first_not_of(" \t"), e = entry.find_last_not_of(" \t");
+        entry = b == std::string::npos ? "" : entry.substr(b, e - b + 1);
+        if (std::find(terms.begin(), terms.end(), entry) == terms.end()) {
+            std::string list;
+            for (const std::string& x : terms) list += (list.empty() ? "" : ", ") + x;
+            fail(file, n, "args: argument " + std::to_string(position) + " ('" + entry.substr(0, 40) +
+                              "') is not a term of a " + launch.family + " problem; the terms are " + list + ".");
+        }
+    }
+}
+
 }  // namespace
+
+double ExercisePoints::of(const std::string& checkName) const
+{
+    const std::string kind = checkName.substr(0, checkName.find_first_of("0123456789") == std::string::npos
+                                                     ? std::string::npos
+                                                     : checkName.rfind(' ', checkName.find_first_of("0123456789")));
+    if (kind == "compiles") return compiles;
+    if (kind == "tiled") return tiled;
+    if (kind == "runs") return runs;
+    if (kind == "barriers") return barriers;
+    if (kind == "correct") return correct;
+    if (kind == "no races") return noRaces;
+    if (kind == "initialised shared") return initialisedShared;
+    if (kind == "coalesced") return coalesced;
+    if (kind.rfind("one thread per", 0) == 0) return onePer;
+    if (kind == "thread coarsening") return threadCoarsening;
+    if (kind == "gpu") return gpu;
+    return 1;
+}
 
 std::string ExerciseSize::text(const std::string& family) const
 {
@@ -140,23 +267,8 @@ std::string ExerciseSize::text(const std::string& family) const
 
 Exercise parseExercise(const std::string& content, const std::string& path)
 {
-    // toml++ 3.3 must not see some characters (sim/files/toml_text.hpp).
-    const sim::TomlSafeText safe = sim::tomlSafeText(content);
-    if (safe.refused.line)
-        throw ExerciseError(path + ", line " + std::to_string(safe.refused.line) + ", column " +
-                            std::to_string(safe.refused.column) + ": " + sim::refusalReason(safe));
-    toml::table t;
-    try {
-        t = toml::parse(safe.text, std::string_view(path));
-    } catch (const toml::parse_error& e) {
-        std::string d(e.description());
-        if (!d.empty() && d.back() != '.') d += '.';
-        throw ExerciseError(path + ", line " + std::to_string(e.source().begin.line) + ", column " +
-                            std::to_string(safe.originalColumn(static_cast<int>(e.source().begin.line),
-                                                               static_cast<int>(e.source().begin.column))) +
-                            ": " + d);
-    }
-    if (t.empty()) failFile(path, "the file has no keys; an exercise needs title, pmpp, statement, starter, reference, sizes and [launch].");
+    const toml::table t = parseToml(content, path);
+    if (t.empty()) failFile(path, "the file has no keys; an exercise needs title, pmpp, statement, starter, reference, sizes (or grading) and [launch].");
     onlyKnownKeys(path, t, kKeys, "");
     Exercise x;
     x.path = path;
@@ -216,18 +328,44 @@ Exercise parseExercise(const std::string& content, const std::string& path)
         fail(path, *l.get("n_layout"), "n_layout applies to the matmul family only.");
     if (x.launch.grid.empty() != x.launch.block.empty())
         fail(path, l, "give both grid and block in [launch], or neither (the family's default launch).");
+    x.launch.args = optionalString(path, l, "args");
+    if (const toml::node* a = l.get("args"); a && x.launch.args.empty()) fail(path, *a, "args must not be empty; leave it out to bind by name.");
+    if (!x.launch.args.empty()) checkArgs(path, *l.get("args"), x.launch.args, x.launch);
 
     x.tile = optionalInt(path, t, "tile", 0, 1, 1024);
     x.maskWidth = optionalInt(path, t, "mask_width", 5, 1, 9);
     if (t.get("mask_width") && x.launch.family == "matmul") fail(path, *t.get("mask_width"), "mask_width applies to convolution exercises only.");
     if (x.maskWidth % 2 == 0) fail(path, *t.get("mask_width"), "mask_width must be odd (a centre and equal halves).");
 
-    const toml::node* sizes = t.get("sizes");
-    if (!sizes) failFile(path, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]].");
-    const auto* list = sizes->as_array();
-    if (!list || list->empty()) fail(path, *sizes, "sizes must be a non-empty list of sizes.");
+    // The hidden sizes (and the points): in a grading file of their own, which students need
+    // not be shown, else in this file.
     const size_t arraySizes = static_cast<size_t>(std::count(x.launch.sizes.begin(), x.launch.sizes.end(), ',')) + 1;
-    for (const toml::node& n : *list) x.sizes.push_back(parseSize(path, n, x.launch.family, arraySizes));
+    const toml::node* sizes = t.get("sizes");
+    const toml::node* grading = t.get("grading");
+    if (sizes && grading) fail(path, *sizes, "the hidden sizes are either here or in the grading file " + optionalString(path, t, "grading") + ", not both.");
+    if (const toml::node* p = t.get("points")) {
+        if (grading) fail(path, *p, "the points are in the grading file when there is one.");
+        parsePoints(path, *p, x.points);
+    }
+    if (grading) {
+        const std::string relative = optionalString(path, t, "grading");
+        if (relative.empty() || fs::path(relative).is_absolute())
+            fail(path, *grading, "grading is the path of the grading file, relative to this one (\"grading/" + x.name + ".toml\").");
+        x.gradingFile = (fs::path(path).parent_path() / relative).string();
+        if (std::error_code ec; !fs::is_regular_file(x.gradingFile, ec))
+            fail(path, *grading, "the grading file " + x.gradingFile + " does not exist.");
+        const std::string g = x.gradingFile;
+        const toml::table gt = parseToml(readSmallFile(g, "a grading file"), g);
+        onlyKnownKeys(g, gt, kGradingKeys, "");
+        const toml::node* hidden = gt.get("sizes");
+        if (!hidden) failFile(g, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]].");
+        x.sizes = parseSizes(g, *hidden, x.launch.family, arraySizes);
+        if (const toml::node* p = gt.get("points")) parsePoints(g, *p, x.points);
+    } else {
+        if (!sizes) failFile(path, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]], or a grading file (grading = \"grading/" + x.name + ".toml\").");
+        x.sizes = parseSizes(path, *sizes, x.launch.family, arraySizes);
+    }
+    if (const toml::node* p = t.get("public_size")) x.publicSize = parseSize(path, *p, x.launch.family, arraySizes);
 
     if (const toml::node* c = t.get("checks")) {
         const auto* ct = c->as_table();
@@ -247,17 +385,7 @@ Exercise parseExercise(const std::string& content, const std::string& path)
 
 Exercise loadExercise(const std::string& path)
 {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) failFile(path, "is a folder, not an exercise file; give the path of a .toml file.");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) failFile(path, "cannot be opened (no such file, or it is not readable).");
-    std::string content;
-    char buf[4096];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        content.append(buf, static_cast<size_t>(in.gcount()));
-        if (content.size() > kMaxBytes) failFile(path, "is larger than 1 MiB; an exercise file is a page of text.");
-    }
-    return parseExercise(content, path);
+    return parseExercise(readSmallFile(path, "an exercise file"), path);
 }
 
 std::string exerciseDirectory()

@@ -1,8 +1,11 @@
 // An exercise for a course (PMPP ch. 3-7): one TOML file, assets/exercises/NAME.toml, that
 // holds the statement a student reads, the starter file they begin from, the launch their
-// kernel gets, the hidden problem sizes it is graded on, the registry kernel it is timed
-// against and the checks that apply beyond correctness (docs/exercises.md). No UI.
+// kernel gets, the registry kernel it is timed against and the checks that apply beyond
+// correctness; the hidden problem sizes it is graded on and the points of each check are in
+// a grading file of their own (assets/exercises/grading/NAME.toml), which students need not
+// be shown (docs/exercises.md). No UI.
 #pragma once
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +48,18 @@ struct ExerciseChecks {
     int minOutputsPerThread = 0;
 };
 
+/// Points per check, for a course's gradebook (tilescope-cli grade --submissions, the
+/// platforms' results files): by kind of check, each hidden size's `runs`, `barriers`,
+/// `correct`, `no races` and `initialised shared` counting apart. The defaults are in
+/// docs/exercises.md; the grading file's [points] table changes them.
+struct ExercisePoints {
+    double compiles = 1, tiled = 1, runs = 1, barriers = 1, correct = 2, noRaces = 1, initialisedShared = 1;
+    double coalesced = 1, onePer = 1, threadCoarsening = 1, gpu = 0;
+
+    /// The points of the check called `checkName` ("correct 33x17x45": correct).
+    double of(const std::string& checkName) const;
+};
+
 /// One exercise, as read from its file.
 struct Exercise {
     std::string name;        ///< the file's name without .toml
@@ -61,7 +76,16 @@ struct Exercise {
     /// for convolution. 0: the kernel file's TILE_WIDTH (TILE_SIZE), else 16.
     int tile = 0;
     int maskWidth = 5;       ///< convolution: Mask_Width of the hidden runs
+    /// The hidden sizes the grader runs: from the grading file (`grading`), else the
+    /// exercise file's own `sizes`.
     std::vector<ExerciseSize> sizes;
+    /// The size a student may run and look at (`simulate --exercise`, the app); when the file
+    /// gives none, the family's default problem.
+    std::optional<ExerciseSize> publicSize;
+    /// The grader's file with the hidden sizes and the points (`grading = "grading/NAME.toml"`,
+    /// beside the exercise file); empty when the exercise file holds its sizes itself.
+    std::string gradingFile;
+    ExercisePoints points;
     ExerciseChecks checks;
 };
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "sim/engine/warp_memory.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/engine/loaded_runner.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 
 namespace ts::student {
 namespace {
@@ -96,7 +98,7 @@ constexpr int kOutputArray = 2;
 std::string elementName(const sim::Simulation& r, int p, long long i, const std::string& family)
 {
     // The output under its own name (an array problem's is the file's, e.g. C).
-    const std::string& name = family == "array" ? r.arrays.at(p).name : std::string("P");
+    const std::string& name = r.arrays.at(p).name;
     if (family == "conv1d" || (family == "array" && r.arrays.at(p).rows == 1)) return name + "[" + std::to_string(i) + "]";
     const sim::PElement e = sim::elementAt(r.arrays.at(p), i);
     return name + "[" + std::to_string(e.row) + "][" + std::to_string(e.col) + "]";
@@ -129,7 +131,28 @@ sim::Simulation traceBlock(sim::Scenario s, const sim::Uint3& block)
     o.threads = 1;
     o.memoryModel = false;
     o.detectHazards = false;
-    return sim::simulate(s, o);
+    sim::Simulation t = sim::simulate(s, o);
+    for (sim::ArrayInfo& a : t.trace.arrays)
+        if (a.space != sim::Space::Shared) a.name = sim::loadedArrayLabel(s.kernel, a.name);
+    return t;
+}
+
+/// A reference term ("M[0][1] * N[1][0]") with each operand under the student's name of its
+/// array ("A[0][1] * B[1][0]").
+std::string studentTerm(const std::string& term, const std::string& kernel)
+{
+    std::string out;
+    size_t from = 0;
+    for (;;) {
+        const size_t star = term.find(" * ", from);
+        const std::string operand = term.substr(from, star == std::string::npos ? std::string::npos : star - from);
+        const size_t bracket = operand.find('[');
+        out += bracket == std::string::npos ? operand : sim::loadedArrayLabel(kernel, operand.substr(0, bracket)) + operand.substr(bracket);
+        if (star == std::string::npos) break;
+        out += " * ";
+        from = star + 3;
+    }
+    return out;
 }
 
 /// The first shared read of the traced block of `t` that got a stale value (another thread
@@ -161,11 +184,21 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
 {
     std::vector<Check> out;
     const std::string& family = x.launch.family;
+    // The student's text, for the loops and conditions a diagnosis names.
+    std::string unreadable;
+    const std::string source = readKernelText(file, unreadable).value_or("");
     if (!r.error.empty()) {
-        const bool barrier = r.error.find("barrier") != std::string::npos;
-        const unsigned line = lineIn(r.error);
+        const bool barrier = r.error.find("barrier") != std::string::npos && r.error.find("never ends") == std::string::npos;
+        unsigned line = lineIn(r.error);
+        std::string d = r.error;
+        // A thread that kept reading: the loop it was in is the cause.
+        if (r.error.find("a loop that never ends") != std::string::npos)
+            if (const std::vector<unsigned> loops = sim::enclosingLoops(source, line); !loops.empty()) {
+                line = loops.back();
+                d = "the loop on line " + std::to_string(line) + " never ends: " + r.error;
+            }
         out.push_back(Check{(barrier ? "barriers " : "runs ") + size, false, false,
-                            at(file, line) + "at " + size + ", " + r.error +
+                            at(file, line) + "at " + size + ", " + d +
                                 (barrier ? " (every thread of a block must reach each __syncthreads(), PMPP sec. 4.3)" : ""),
                             line});
         return out;
@@ -193,26 +226,63 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
             if (!w) {
                 line = 0;
                 d = "at " + size + ", " + name + " was never written (the reference gives " + floatText(r.reference[i]) +
-                    "): no thread stores it; check that the grid covers all of " + (family == "array" ? r.arrays.at(p).name : std::string("P")) +
-                    " and that the boundary check lets that "
-                    "thread through";
+                    "): no thread stores it; check that the grid covers all of " + r.arrays.at(p).name +
+                    " and that the boundary check lets that thread through";
+                // The store sits under a condition: that condition kept the element's thread out.
+                if (const std::vector<unsigned> ifs = storeLine ? sim::enclosingIfs(source, storeLine) : std::vector<unsigned>{};
+                    !ifs.empty()) {
+                    line = ifs.back();
+                    d = "at " + size + ", " + name + " was never written (the reference gives " + floatText(r.reference[i]) +
+                        "): the store on line " + std::to_string(storeLine) + " is under the condition on line " +
+                        std::to_string(line) + ", which no thread that would store " + name +
+                        " passed (or the grid does not reach it)";
+                }
             } else {
+                const std::string stored = writerText(r, p, static_cast<long long>(i)) + " stored it" +
+                                           (storeLine ? " at line " + std::to_string(storeLine) : std::string());
                 d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
-                    floatText(r.reference[i]) + "; " + writerText(r, p, static_cast<long long>(i)) + " stored it" +
-                    (storeLine ? " at line " + std::to_string(storeLine) : std::string());
+                    floatText(r.reference[i]) + "; " + stored;
                 // The writer's block again, traced: what the thread summed, and a stale shared
                 // read there names the line where it went wrong.
                 const sim::Simulation t = traceBlock(s, w->block);
-                // An array problem's formula is no sum of products to compare term by term.
-                if (const std::string terms = family == "array" ? std::string()
-                                                                : termsText(termsSummed(t, w->thread, kOutputArray, static_cast<long long>(i)),
-                                                                            referenceTerms(s, family, static_cast<long long>(i)));
-                    !terms.empty())
-                    d += "; " + terms;
                 unsigned readLine = 0;
-                if (const std::string stale = firstStaleRead(t, w->thread, readLine); !stale.empty()) {
+                const std::string stale = firstStaleRead(t, w->thread, readLine);
+                // An array problem's formula is no sum of products to compare term by term.
+                const std::vector<sim::SummedTerm> got =
+                    family == "array" ? std::vector<sim::SummedTerm>{} : sim::termsSummedDetail(t, w->thread, kOutputArray, static_cast<long long>(i));
+                std::vector<std::string> want = family == "array" ? std::vector<std::string>{} : referenceTerms(s, family, static_cast<long long>(i));
+                for (std::string& term : want) term = studentTerm(term, s.kernel);
+                std::vector<std::string> gotText;
+                for (const sim::SummedTerm& term : got) gotText.push_back(term.a.element == "registers" ? "registers" : term.text());
+                const std::string terms = family == "array" ? std::string() : termsText(gotText, want);
+                const std::optional<sim::WrongCause> cause = stale.empty() ? sim::termCause(got, want) : std::nullopt;
+                if (!stale.empty()) {
+                    // A read before the value was stored: a missing barrier, at the read.
+                    if (!terms.empty()) d += "; " + terms;
                     d += "; " + stale;
                     line = readLine;
+                } else if (cause) {
+                    // The cause first (the store that put the wrong operand in play), the store of P second.
+                    line = cause->line;
+                    d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
+                        floatText(r.reference[i]) + ": " + cause->text + "; " + stored;
+                } else if (terms.rfind("it summed ", 0) == 0 && got.size() < want.size() && !got.empty()) {
+                    // The sum was cut short: the loop around the multiply-add stopped early.
+                    const std::vector<unsigned> loops = sim::enclosingLoops(source, got.back().a.readLine);
+                    if (!loops.empty()) {
+                        // Whole tiles summed: the phase loop (the outermost) lost its last phase.
+                        const bool phases = loops.size() >= 2 && s.tile > 0 && got.size() % static_cast<size_t>(s.tile) == 0;
+                        line = phases ? loops.front() : loops.back();
+                        d = "at " + size + ", " + name + " is " + floatText(r.P[i]) + " where the reference gives " +
+                            floatText(r.reference[i]) + ": the loop on line " + std::to_string(line) + " stopped early, " + terms +
+                            (phases ? " (a phase count rounds up: (k + TILE_WIDTH - 1) / TILE_WIDTH phases cover k)"
+                                    : " (look at its bound)") +
+                            "; " + stored;
+                    } else {
+                        d += "; " + terms;
+                    }
+                } else if (!terms.empty()) {
+                    d += "; " + terms;
                 }
             }
             d += " (" + std::to_string(wrong) + " of " + std::to_string(r.P.size()) + " elements differ)";
@@ -306,7 +376,7 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
         o.threads = 1;
         o.detectHazards = false;
         const sim::Simulation ref = sim::simulate(rs, o);
-        const int n = r.arrayIndex("N");
+        const int n = 1;   // N: M, N, P come first, whatever the student calls them
         const std::vector<sim::LineMemory> mine = globalLines(r, n, false);
         const double own = sectorsPerRequest(mine), theirs = sectorsPerRequest(globalLines(ref, ref.arrayIndex("N"), false));
         const bool ok = own <= theirs * 1.25 + 1e-9;
@@ -357,7 +427,10 @@ std::vector<Check> runSize(const Exercise& x, const std::string& file, const std
     // The run happens in the kernel's confined runner (student/confined_run.hpp): a run that
     // ends without a result throws RunStopped with the sentence the student sees.
     try {
-        const sim::Simulation r = sim::simulate(s, opt, e);
+        sim::Simulation r = sim::simulate(s, opt, e);
+        // The diagnoses call the arrays as the student does (A, B, C; the mask Mc).
+        for (sim::ArrayInfo& a : r.arrays)
+            if (a.space != sim::Space::Shared) a.name = sim::loadedArrayLabel(kernel, a.name);
         return judge(x, file, s, r, size, exerciseChecks);
     } catch (const sim::RunStopped& stopped) {
         return {Check{"runs " + size, false, false, "at " + size + ", " + stopped.what(), 0}};
@@ -367,6 +440,93 @@ std::vector<Check> runSize(const Exercise& x, const std::string& file, const std
 }
 
 }  // namespace
+
+std::vector<std::string> checkNames(const Exercise& x)
+{
+    std::vector<std::string> names = {"compiles"};
+    if (x.checks.tiled) names.push_back("tiled");
+    for (const ExerciseSize& z : x.sizes) {
+        const std::string size = z.text(x.launch.family);
+        for (const char* kind : {"runs ", "barriers ", "correct ", "no races ", "initialised shared "}) names.push_back(kind + size);
+    }
+    if (x.checks.onePer == "row" || x.checks.onePer == "column") names.push_back("one thread per " + x.checks.onePer);
+    if (x.checks.minOutputsPerThread > 0) names.push_back("thread coarsening");
+    if (x.checks.coalesced) names.push_back("coalesced");
+    names.push_back("gpu");
+    return names;
+}
+
+namespace {
+
+/// `g`'s checks as checkNames(x) lists them, each with its points: a check the grader did
+/// not get to is failed, "not run: " and why.
+void completeChecks(const Exercise& x, Grade& g)
+{
+    std::vector<Check> found = std::move(g.checks);
+    auto take = [&](const std::string& name) -> std::optional<Check> {
+        for (auto it = found.begin(); it != found.end(); ++it)
+            if (it->name == name) {
+                Check c = std::move(*it);
+                found.erase(it);
+                return c;
+            }
+        return std::nullopt;
+    };
+    auto failedCheck = [&](const std::string& name) {
+        for (const Check& c : g.checks)
+            if (c.name == name) return !c.passed && !c.skipped;
+        for (const Check& c : found)
+            if (c.name == name) return !c.passed && !c.skipped;
+        return false;
+    };
+    const std::string last = x.sizes.empty() ? std::string() : x.sizes.back().text(x.launch.family);
+    const bool compiled = !failedCheck("compiles");
+    g.checks.clear();
+    for (const std::string& name : checkNames(x)) {
+        if (std::optional<Check> c = take(name)) {
+            g.checks.push_back(std::move(*c));
+            continue;
+        }
+        std::string why;
+        if (!compiled) {
+            why = "not run: the file does not compile";
+        } else {
+            std::string size;
+            for (const char* kind : {"runs ", "barriers ", "correct ", "no races ", "initialised shared "})
+                if (name.rfind(kind, 0) == 0) size = name.substr(std::string(kind).size());
+            if (size.empty()) size = last;
+            if (name == "runs " + size && failedCheck("barriers " + size))
+                why = "not run to the end: at " + size + " the threads of a block waited at different barriers (see barriers " + size + ")";
+            else if (name == "runs " + size || name == "barriers " + size || name == "correct " + size ||
+                     name == "no races " + size || name == "initialised shared " + size)
+                why = "not run: the kernel did not run to the end at " + size;
+            else
+                why = "not run: this check is judged at " + last + ", where the kernel did not run to the end";
+        }
+        g.checks.push_back(Check{name, false, false, why, 0});
+    }
+    for (Check& c : found) g.checks.push_back(std::move(c));
+    for (Check& c : g.checks) {
+        c.maxPoints = x.points.of(c.name);
+        c.points = c.passed || c.skipped ? c.maxPoints : 0;
+    }
+}
+
+}  // namespace
+
+double Grade::score() const
+{
+    double s = 0;
+    for (const Check& c : checks) s += c.points;
+    return s;
+}
+
+double Grade::maxScore() const
+{
+    double s = 0;
+    for (const Check& c : checks) s += c.maxPoints;
+    return s;
+}
 
 bool Grade::passed() const
 {
@@ -406,7 +566,23 @@ std::optional<Check> timeOnGpu(const Exercise& x, const std::string& kernelFile,
     }
 }
 
+namespace {
+Grade gradeChecks(const Exercise& x, const std::string& kernelFile, const GradeOptions& options);
+}
+
 Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions& options)
+{
+    const auto started = std::chrono::steady_clock::now();
+    Grade g = gradeChecks(x, kernelFile, options);
+    completeChecks(x, g);
+    g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return g;
+}
+
+namespace {
+
+/// grade()'s checks in the order they were judged, only those judged.
+Grade gradeChecks(const Exercise& x, const std::string& kernelFile, const GradeOptions& options)
 {
     Grade g;
     g.exercise = x.name;
@@ -470,5 +646,7 @@ Grade grade(const Exercise& x, const std::string& kernelFile, const GradeOptions
                                  "skipped: no GPU (the time against " + x.reference + " is measured on a CUDA device)", 0});
     return g;
 }
+
+}  // namespace
 
 }  // namespace ts::student

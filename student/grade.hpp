@@ -16,7 +16,9 @@
 
 namespace ts::student {
 
-/// The verdict of one check.
+/// The verdict of one check. Every submission of an exercise gets the same list of checks,
+/// in the same order (checkNames()); one not judged because an earlier one failed is
+/// failed with a diagnosis that starts "not run: ".
 struct Check {
     std::string name;        ///< "compiles", "runs 33x17x45", "correct 64x64x64", "coalesced", "gpu", ...
     bool passed = false;
@@ -25,6 +27,8 @@ struct Check {
     /// was checked when it passed.
     std::string diagnosis;
     unsigned line = 0;       ///< the line in the student's file the diagnosis names; 0 none
+    double points = 0;       ///< what it earned: its max_points when passed or skipped, else 0
+    double maxPoints = 0;    ///< Exercise::points.of(name)
 };
 
 /// What grade() found.
@@ -32,9 +36,19 @@ struct Grade {
     std::string exercise;    ///< the exercise's name
     std::string kernelFile;
     std::vector<Check> checks;
+    double seconds = 0;      ///< wall time of the whole grade, compile included
     /// Every check passed (or was skipped).
     bool passed() const;
+    /// The points earned and the points there were, over all checks.
+    double score() const;
+    double maxScore() const;
 };
+
+/// The checks every submission of exercise `x` gets, in order: compiles, tiled (when
+/// asked), then for each hidden size runs, barriers, correct, no races and initialised
+/// shared, then the exercise's own checks (one thread per row / column, thread coarsening,
+/// coalesced) and gpu.
+std::vector<std::string> checkNames(const Exercise& x);
 
 /// How grade() builds and runs.
 struct GradeOptions {

@@ -55,6 +55,8 @@ const sim::KernelInfo* registerDescription(const KernelDescription& d)
     info.tiles = d.tiles;
     info.maxBlockEdge = d.maxBlockEdge;
     info.stackBytes = d.stackBytes;
+    info.labels = d.labels;
+    for (Role r : d.roles) info.paramRoles.push_back(static_cast<int>(r));
     if (!d.gridExpr.empty())
         info.launch = [gridExpr = d.gridExpr, blockExpr = d.blockExpr, defines = d.defines, family = d.family,
                        spec = d.arrays](const sim::Scenario& s, sim::LaunchShape& shape) -> std::string {
@@ -147,6 +149,8 @@ json toJson(const KernelDescription& d)
     j["roles"] = roles;
     j["param_kinds"] = kinds;
     j["module"] = d.modulePath;
+    j["labels"] = json::array();
+    for (const auto& [simName, own] : d.labels) j["labels"].push_back({simName, own});
     if (d.arrays) {
         const sim::ArraySpec& a = *d.arrays;
         json arrays = json::array();
@@ -186,6 +190,8 @@ KernelDescription descriptionFromJson(const json& j)
         d.paramKinds.push_back(static_cast<KernelParam::Kind>(k));
     }
     d.modulePath = j.at("module").get<std::string>();
+    if (j.contains("labels"))
+        for (const json& p : j.at("labels")) d.labels.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
     if (j.contains("array_problem")) {
         const json& a = j.at("array_problem");
         auto spec = std::make_shared<sim::ArraySpec>();

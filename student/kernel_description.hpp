@@ -52,6 +52,8 @@ struct KernelDescription {
     /// By parameter position: what it receives, and how it is declared.
     std::vector<Role> roles;
     std::vector<KernelParam::Kind> paramKinds;
+    /// The student's names of the problem's arrays (sim::LoadedKernelInfo::labels).
+    std::vector<std::pair<std::string, std::string>> labels;
     /// The compiled module (a shared object in the kernel cache).
     std::string modulePath;
 };

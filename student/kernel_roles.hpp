@@ -3,6 +3,7 @@
 // NVRTC (gpu/student_launch.cu) both follow, so that the two runs get the same arguments.
 // Header-only: the GPU layer uses it without linking the student layer.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,8 @@ inline std::vector<Role> matmulRoles(const Translation& t, std::vector<Diagnosti
         } else {
             errors.push_back(Diagnostic{p.line, 0, "int parameter " + p.name +
                                                        " is not a size TileScope knows: name the sizes j, k and l (M is j x k, "
-                                                       "N is k x l) or Width for square matrices"});
+                                                       "N is k x l) or Width for square matrices, or state the launch's arguments "
+                                                       "in order, e.g. `// tilescope: args = M, N, P, j, k, l`"});
             roles.push_back(Role::J);
         }
     }
@@ -97,7 +99,8 @@ inline std::vector<Role> convRoles(const Translation& t, bool twoD, std::vector<
         } else {
             errors.push_back(Diagnostic{p.line, 0, "int parameter " + p.name + " is not a size TileScope knows: a " +
                                                        (twoD ? "2D" : "1D") + " convolution kernel takes Mask_Width and " +
-                                                       (twoD ? "height and width" : "Width")});
+                                                       (twoD ? "height and width" : "Width") + ", or state the launch's arguments in order, e.g. " +
+                                                       (twoD ? "`// tilescope: args = N, P, Mask_Width, width, height`" : "`// tilescope: args = N, P, Mask_Width, Width`")});
             roles.push_back(Role::Width);
         }
     }
@@ -152,6 +155,106 @@ inline std::vector<Role> arrayRoles(const Translation& t, const std::vector<std:
         if (!taken[i] && errors.empty())
             errors.push_back(Diagnostic{arraysLine, 0, "the array " + (i < inputs.size() ? inputs[i] : output) +
                                                          " of the arrays line is not a parameter of the kernel"});
+    return roles;
+}
+
+/// The launch's argument list `args` as an exercise or a file's header states it
+/// (`args = "M, N, P, j, k, l"`, or with the handout's names, `"A = M, B = N, C = P,
+/// numARows = j, numAColumns = k, numBRows = k, numBColumns = l, numCRows = j, numCColumns =
+/// l"`): one entry per kernel parameter, in order, as `<<<grid, block>>>(args)` binds them;
+/// a `name =` before an entry is only a reminder, the kernel's own names are free. The
+/// problem's terms, by family: matmul M, N, P and the sizes j, k, l (M j x k, N k x l) or
+/// Width (square); conv1d N, P, Mask_Width, Width; conv2d N, P, Mask_Width, height, width;
+/// an array problem its `inputs`, `output` and `sizes`. Each array once, pointers to arrays
+/// and ints to sizes, the output not const; otherwise an error on `line` (the header's
+/// line; 0 for an exercise's). `square` is set when a matmul's sizes are Width.
+inline std::vector<Role> bindArguments(const Translation& t, const std::string& args, const std::string& family,
+                                       const std::vector<std::string>& inputs, const std::string& output,
+                                       const std::vector<std::string>& sizes, unsigned line, std::vector<Diagnostic>& errors,
+                                       bool& square)
+{
+    square = false;
+    auto trim = [](std::string v) {
+        const size_t b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
+        return b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
+    };
+    std::vector<std::string> entries;
+    for (size_t start = 0;;) {
+        const size_t comma = args.find(',', start);
+        entries.push_back(trim(args.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    // The problem's terms: {term, role, is an array}.
+    struct Term { std::string word; Role role; bool array; };
+    std::vector<Term> terms;
+    if (family == "matmul")
+        terms = {{"M", Role::M, true}, {"N", Role::N, true}, {"P", Role::P, true}, {"j", Role::J, false},
+                 {"k", Role::K, false}, {"l", Role::L, false}, {"Width", Role::Width, false}};
+    else if (family == "conv1d")
+        terms = {{"N", Role::N, true}, {"P", Role::P, true}, {"Mask_Width", Role::MaskWidth, false}, {"Width", Role::Width, false}};
+    else if (family == "conv2d")
+        terms = {{"N", Role::N, true}, {"P", Role::P, true}, {"Mask_Width", Role::MaskWidth, false},
+                 {"height", Role::Height, false}, {"width", Role::Width, false}};
+    else {
+        for (size_t i = 0; i < inputs.size() && i < 2; ++i) terms.push_back({inputs[i], i == 0 ? Role::In0 : Role::In1, true});
+        terms.push_back({output, Role::Out, true});
+        for (size_t i = 0; i < sizes.size() && i < 2; ++i) terms.push_back({sizes[i], i == 0 ? Role::Size0 : Role::Size1, false});
+    }
+    std::string known;
+    for (size_t i = 0; i < terms.size(); ++i) known += (i ? (i + 1 == terms.size() ? " or " : ", ") : "") + terms[i].word;
+    const std::string quoted = args.size() <= 80 ? args : args.substr(0, 60) + "...";
+    std::vector<Role> roles;
+    if (entries.size() != t.params.size()) {
+        errors.push_back(Diagnostic{line, 0, "the launch passes " + std::to_string(entries.size()) + " argument" +
+                                                 (entries.size() == 1 ? "" : "s") + " (args = " + quoted + ") but kernel " +
+                                                 t.kernelName + " takes " + std::to_string(t.params.size()) + " parameter" +
+                                                 (t.params.size() == 1 ? "" : "s")});
+        return roles;
+    }
+    std::vector<int> used(terms.size(), 0);
+    bool width = false, sized = false;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const KernelParam& p = t.params[i];
+        std::string word = entries[i];
+        if (const size_t eq = word.find('='); eq != std::string::npos) word = trim(word.substr(eq + 1));
+        const auto term = std::find_if(terms.begin(), terms.end(), [&](const Term& x) { return x.word == word; });
+        const std::string which = "argument " + std::to_string(i + 1) + " of the launch";
+        if (term == terms.end()) {
+            errors.push_back(Diagnostic{line, 0, which + ", '" + (word.size() <= 40 ? word : word.substr(0, 40) + "...") +
+                                                     "', is not a term of the problem: the terms are " + known});
+            return {};
+        }
+        const bool pointer = p.kind != KernelParam::Kind::Int;
+        if (pointer != term->array) {
+            errors.push_back(Diagnostic{p.line ? p.line : line, 0, which + " is " + (term->array ? "the array " : "the size ") + term->word +
+                                                                 " but parameter " + p.name + " is " +
+                                                                 (pointer ? "a pointer" : "an int")});
+            return {};
+        }
+        if (term->array && used[static_cast<size_t>(term - terms.begin())]++) {
+            errors.push_back(Diagnostic{line, 0, which + " passes the array " + term->word + " a second time"});
+            return {};
+        }
+        if ((term->role == Role::P || term->role == Role::Out) && p.kind == KernelParam::Kind::ConstFloatPointer) {
+            errors.push_back(Diagnostic{p.line, 0, "parameter " + p.name + " receives the output " + term->word +
+                                                       ", so it cannot be const float*: the kernel writes it"});
+            return {};
+        }
+        if (family == "matmul" && term->role == Role::Width) width = true;
+        if (family == "matmul" && (term->role == Role::J || term->role == Role::K || term->role == Role::L)) sized = true;
+        roles.push_back(term->role);
+    }
+    for (size_t i = 0; i < terms.size(); ++i)
+        if (terms[i].array && !used[i]) {
+            errors.push_back(Diagnostic{line, 0, "the launch does not pass the array " + terms[i].word + " (args = " + quoted + ")"});
+            return {};
+        }
+    if (width && sized) {
+        errors.push_back(Diagnostic{line, 0, "the launch passes both Width (a square problem's one size) and j, k or l: pass one or the other"});
+        return {};
+    }
+    square = width;
     return roles;
 }
 

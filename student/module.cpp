@@ -99,7 +99,7 @@ std::string quoted(const std::string& s)
 struct FileHeader {
     LaunchHeader launch;
     unsigned familyLine = 0, gridLine = 0, blockLine = 0, nLine = 0;
-    unsigned arraysLine = 0, sizesLine = 0, referenceLine = 0;
+    unsigned arraysLine = 0, sizesLine = 0, referenceLine = 0, argsLine = 0;
 };
 
 FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors)
@@ -117,7 +117,7 @@ FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors
         const size_t eq = field.find('=');
         const unsigned column = static_cast<unsigned>(line.find(tag) + 1);
         if (eq == std::string::npos) {
-            errors.push_back(Diagnostic{number, column, "a header line is `// tilescope: KEY = VALUE` (family, grid, block, N, arrays, sizes or reference)"});
+            errors.push_back(Diagnostic{number, column, "a header line is `// tilescope: KEY = VALUE` (family, grid, block, N, arrays, sizes, reference or args)"});
             continue;
         }
         const std::string key = sim::trim(field.substr(0, eq)), value = sim::trim(field.substr(eq + 1));
@@ -142,8 +142,11 @@ FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors
         } else if (key == "reference") {
             h.launch.reference = value;
             h.referenceLine = number;
+        } else if (key == "args") {
+            h.launch.args = value;
+            h.argsLine = number;
         } else {
-            errors.push_back(Diagnostic{number, column, "unknown header field '" + key + "': the fields are family, grid, block, N, arrays, sizes and reference"});
+            errors.push_back(Diagnostic{number, column, "unknown header field '" + key + "': the fields are family, grid, block, N, arrays, sizes, reference and args"});
         }
     }
     return h;
@@ -464,7 +467,7 @@ namespace {
 std::string descriptionKey(const std::string& source, const std::string& fileName, const LoadOptions& options)
 {
     const LaunchHeader& l = options.launch;
-    return textHash(source + "\n" + fileName + "\n" + l.family + "\n" + l.grid + "\n" + l.block + "\n" + l.nLayout + "\n" +
+    return textHash(source + "\n" + fileName + "\n" + l.args + "\n" + l.family + "\n" + l.grid + "\n" + l.block + "\n" + l.nLayout + "\n" +
                     l.arrays + "\n" + l.sizes + "\n" + l.reference + "\n" + compiler() + "\n" + includeRoot() + "\n" +
                     std::to_string(kModuleAbi) + "\n" + __DATE__ + " " + __TIME__);
 }
@@ -528,6 +531,7 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     if (!given.arrays.empty()) header.launch.arrays = given.arrays, header.arraysLine = 0;
     if (!given.sizes.empty()) header.launch.sizes = given.sizes, header.sizesLine = 0;
     if (!given.reference.empty()) header.launch.reference = given.reference, header.referenceLine = 0;
+    if (!given.args.empty()) header.launch.args = given.args, header.argsLine = 0;
     const LaunchHeader& launch = header.launch;
     sim::Family family = sim::Family::Matmul;
     if (launch.family == "array" || (launch.family.empty() && !launch.arrays.empty()))
@@ -599,7 +603,15 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     }
     bool square = false;
     std::vector<Role> roles;
-    if (array) {
+    if (!launch.args.empty()) {
+        // By position, as <<<grid, block>>>(args) binds them: the names are the student's.
+        std::vector<std::string> inputs;
+        if (array)
+            for (const sim::ArrayDecl* a : arraySpec->inputs()) inputs.push_back(a->name);
+        const std::string fam = array ? "array" : family == sim::Family::Matmul ? "matmul" : family == sim::Family::Conv1D ? "conv1d" : "conv2d";
+        roles = bindArguments(t, launch.args, fam, inputs, array ? arraySpec->output()->name : std::string(),
+                              array ? arraySpec->sizes : std::vector<std::string>{}, header.argsLine, r.errors, square);
+    } else if (array) {
         std::vector<std::string> inputs;
         for (const sim::ArrayDecl* a : arraySpec->inputs()) inputs.push_back(a->name);
         roles = arrayRoles(t, inputs, arraySpec->output()->name, arraySpec->sizes, header.arraysLine, r.errors);
@@ -801,6 +813,13 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     d.defines = t.defines;
     d.roles = roles;
     for (const KernelParam& p : t.params) d.paramKinds.push_back(p.kind);
+    // The student's names of the problem's arrays, for the views and the diagnoses.
+    for (size_t i = 0; i < roles.size() && i < t.params.size(); ++i) {
+        const Role role = roles[i];
+        const char* simName = role == Role::M ? "M" : role == Role::N ? "N" : role == Role::P ? "P" : nullptr;
+        if (!array && simName && t.params[i].kind != KernelParam::Kind::Int) d.labels.emplace_back(simName, t.params[i].name);
+    }
+    if (conv) d.labels.emplace_back("M", t.constants.front().name);
     d.modulePath = r.modulePath;
     r.info = registerDescription(d);
     useConfinedRunner(d);

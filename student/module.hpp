@@ -20,6 +20,7 @@ namespace ts::student {
 ///     // tilescope: block = TILE_SIZE
 ///     // tilescope: grid = (Width + TILE_SIZE - 1)/TILE_SIZE
 ///     // tilescope: N = column-major
+///     // tilescope: args = M, N, P, j, k, l
 ///
 /// or given by an exercise (LoadOptions::launch). The grid and block are one to three
 /// integer expressions, x first, of the problem's sizes (matmul: j, k, l, or Width for a
@@ -35,6 +36,10 @@ struct LaunchHeader {
     std::string arrays;    ///< "in A[n], in B[n], out C[n]": one or two inputs, one output, extents of the sizes
     std::string sizes;     ///< "n = 1000" or "rows = 48, cols = 64": the size names and their defaults
     std::string reference; ///< "C[i] = A[i] + 2.0f * B[i]": the CPU reference formula (sim/engine/array_formula.hpp)
+    /// The launch's arguments by position, in the problem's terms ("M, N, P, j, k, l", or
+    /// "A = M, B = N, ..."; student::bindArguments): the kernel's parameter names are then
+    /// free. Empty: each parameter's role follows from its name (student/kernel_roles.hpp).
+    std::string args;
 };
 
 /// How loadKernelFile() builds.

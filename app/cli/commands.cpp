@@ -27,6 +27,7 @@
 #include "sim/engine/loaded_runner.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
+#include "sim/teaching/wrong_element.hpp"
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
 #include "sim/engine/work_estimate.hpp"
@@ -119,6 +120,10 @@ void addProblemOptions(CLI::App* c, ProblemOptions& o, bool kernelList, bool ker
                                           "Your own kernel: a plain CUDA file with one __global__ matrix multiplication or convolution "
                                           "kernel (docs/student-kernels.md), compiled and simulated instead of --kernel");
         kernel->excludes(file);
+        c->add_option("--exercise", o.exercise,
+                      "With --kernel-file: the exercise (grade --list) whose launch the file gets, run at its public size "
+                      "unless sizes are given")
+            ->needs(file);
         c->callback([kernel, file] {
             if (kernel->count() == 0 && file->count() == 0)
                 throw CLI::RequiredError("--kernel NAME or --kernel-file FILE");
@@ -428,13 +433,36 @@ int Commands::runListKernels()
 int Commands::runSimulate()
 {
     sim::Scenario s;
+    int exerciseTile = 0;
     if (!simOpt_.kernelFile.empty()) {
 #ifdef TILESCOPE_HAVE_STUDENT
-        const student::LoadResult r = student::loadKernelFile(simOpt_.kernelFile);
+        // With an exercise, the file gets the exercise's launch and its public size.
+        student::LoadOptions lo;
+        if (!simOpt_.exercise.empty()) {
+            student::Exercise x;
+            try {
+                x = student::findExercise(simOpt_.exercise);
+            } catch (const student::ExerciseError& e) {
+                std::cerr << "tilescope-cli: " << e.what() << "\n";
+                return kBadInput;
+            }
+            lo.launch = x.launch;
+            const bool sized = simOpt_.width || simOpt_.j || simOpt_.k || simOpt_.l || simOpt_.height;
+            if (!sized && x.publicSize) {
+                const student::ExerciseSize& z = *x.publicSize;
+                if (x.launch.family == "matmul") simOpt_.j = z.j, simOpt_.k = z.k, simOpt_.l = z.l;
+                else if (x.launch.family == "conv2d" || z.twoD) simOpt_.height = z.height, simOpt_.width = z.width;
+                else simOpt_.width = z.width;
+            }
+            if (!simOpt_.maskWidth && x.launch.family != "matmul" && x.launch.family != "array") simOpt_.maskWidth = x.maskWidth;
+            exerciseTile = x.tile;
+        }
+        const student::LoadResult r = student::loadKernelFile(simOpt_.kernelFile, lo);
         for (const student::Diagnostic& d : r.errors)
             std::cerr << student::formatDiagnostic(simOpt_.kernelFile, d) << "\n";
         if (!r.ok()) return kBadInput;
         simOpt_.kernel = r.info->name;
+        if (!simOpt_.tile && exerciseTile && !r.info->tiled) simOpt_.tile = exerciseTile;
 #else
         std::cerr << "tilescope-cli: this build cannot load a kernel file: it was built without libclang "
                      "(install libclang-14-dev and rebuild).\n";
@@ -507,9 +535,18 @@ int Commands::runSimulate()
     j["matches_reference"] = r.matchesReference;
     if (sim::familyOf(s) == sim::Family::Array) j["reference_flops"] = r.referenceFlops;
     if (opt.memoryModel) j["memory"] = memoryJson(r);
+    // A student's kernel whose P is not the reference's fails, naming the first wrong element.
+    std::string firstWrong;
+    if (!simOpt_.kernelFile.empty() && !r.matchesReference) {
+        size_t i = 0;
+        while (i < r.P.size() && std::memcmp(&r.P[i], &r.reference[i], sizeof(float)) == 0) ++i;
+        firstWrong = i < r.P.size() ? sim::wrongElementText(r, static_cast<long long>(i)) : "P differs from the CPU reference";
+        j["first_wrong"] = firstWrong;
+    }
+    const int status = firstWrong.empty() ? kOk : kCheckFailed;
     if (simJson_) {
         std::cout << j.dump() << "\n";
-        return kOk;
+        return status;
     }
     const bool arrayProblem = sim::familyOf(s) == sim::Family::Array;
     if (sim::isConvolution(s)) std::cout << convProblemLine(s);
@@ -529,8 +566,9 @@ int Commands::runSimulate()
               << (arrayProblem ? "  reference flops " + std::to_string(r.referenceFlops) + " (the formula's, whole output)\n" : std::string())
               << "  " << (arrayProblem ? r.arrays.at(2).name : std::string("P")) << " vs reference  "
               << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
+    if (!firstWrong.empty()) std::cout << "  first wrong     " << firstWrong << "\n";
     if (opt.memoryModel) printMemoryTable(std::cout, r);
-    return kOk;
+    return status;
 }
 
 int Commands::runGpuRun()

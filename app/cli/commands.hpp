@@ -30,7 +30,8 @@ struct ProblemOptions {
     /// kernel's name (student/module.hpp); simulate runs it instead of --kernel, bench times
     /// it beside the --kernel list (gpu/student_launch.hpp).
     std::string kernelFile;
-    /// bench --kernel-file --exercise NAME: the exercise whose launch the file gets.
+    /// --kernel-file --exercise NAME: the exercise whose launch the file gets (simulate: and its
+    /// public size, unless sizes are given).
     std::string exercise;
 };
 

@@ -12,6 +12,13 @@ struct GradeOptions {
     std::string kernelFile;    ///< the student's .cu file
     bool list = false;         ///< --list: the shipped exercises and their titles
     bool json = false;
+    /// --format gradescope|prairielearn: the platform's results.json on stdout (one file),
+    /// or text (the default).
+    std::string format;
+    std::string submissions;   ///< --submissions DIR: grade a class (grade_class.hpp)
+    std::string out;           ///< --out DIR: where a class's grades, or a --package, go
+    int jobs = 0;              ///< --jobs N: submissions graded at a time (0: the cores)
+    std::string package;       ///< --package gradescope|prairielearn
 };
 
 /// Registers the `grade` subcommand on `app`, writing into `o`; returns it.

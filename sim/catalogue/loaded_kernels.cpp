@@ -114,6 +114,26 @@ std::shared_ptr<const ArraySpec> loadedArraySpec(const std::string& name)
     return nullptr;
 }
 
+std::string loadedArrayLabel(const std::string& kernel, const std::string& array)
+{
+    std::lock_guard<std::mutex> g(lock());
+    for (auto it = all().rbegin(); it != all().rend(); ++it)
+        if ((*it)->owned.name == kernel) {
+            for (const auto& [simName, own] : (*it)->owned.labels)
+                if (simName == array) return own;
+            break;
+        }
+    return array;
+}
+
+std::vector<int> loadedParamRoles(const std::string& name)
+{
+    std::lock_guard<std::mutex> g(lock());
+    for (auto it = all().rbegin(); it != all().rend(); ++it)
+        if ((*it)->owned.name == name) return (*it)->owned.paramRoles;
+    return {};
+}
+
 const std::string* loadedKernelSource(const std::string& file)
 {
     std::lock_guard<std::mutex> g(lock());

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/catalogue/array_spec.hpp"
@@ -44,6 +45,14 @@ struct LoadedKernelInfo {
     LaunchFunction launch;
     /// Family::Array: the problem the file states (its sizes, arrays and reference).
     std::shared_ptr<const ArraySpec> arrays;
+    /// The student's own names of the problem's arrays, as {simulator's name, student's}:
+    /// matmul's {"M", "A"}, {"N", "B"}, {"P", "C"}; a convolution's input, output and its
+    /// __constant__ mask ({"M", "Mc"}). An array not listed keeps the simulator's name.
+    std::vector<std::pair<std::string, std::string>> labels;
+    /// The role each parameter receives, in the order of the kernel's parameters
+    /// (student::Role as an int, student/kernel_roles.hpp): how a launch binds its arguments,
+    /// by position, for the simulator and the GPU alike.
+    std::vector<int> paramRoles;
 };
 
 /// Registers (or replaces: a file compiled again after an edit) the loaded kernel
@@ -58,6 +67,12 @@ const KernelInfo* findLoadedKernel(const std::string& name);
 bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error);
 /// The array problem of loaded kernel `name` (Family::Array), or nullptr. Thread-safe.
 std::shared_ptr<const ArraySpec> loadedArraySpec(const std::string& name);
+/// The student's name for array `array` ("M", "N", "P"; the mask is "M" in a convolution)
+/// of loaded kernel `kernel` (LoadedKernelInfo::labels), else `array` itself. Thread-safe.
+std::string loadedArrayLabel(const std::string& kernel, const std::string& array);
+/// The parameters' roles of loaded kernel `name` (LoadedKernelInfo::paramRoles); empty when
+/// it is not loaded. Thread-safe.
+std::vector<int> loadedParamRoles(const std::string& name);
 /// The text of a loaded kernel's source file (LoadedKernelInfo::sourceFile), or nullptr.
 const std::string* loadedKernelSource(const std::string& file);
 

@@ -141,6 +141,11 @@ public:
     uint32_t epoch = 1;                 ///< current barrier interval
     uint16_t tid = kNoThread;           ///< linear index of the running thread
     uint32_t ordinal = 0;               ///< shared accesses of the running thread since its last barrier
+    /// Memory reads of the running thread since its last barrier (or its start), and how many
+    /// it may make before it is stopped as a loop that never ends (runaway()): runGrid sets
+    /// 16 reads of every element of the launch's arrays, and 65536 more.
+    uint64_t reads = 0;
+    uint64_t readBudget = ~uint64_t{0};
     bool detectHazards = true;          ///< keep the per-slot bookkeeping of the hazard detector
     unsigned dropMask = 0;              ///< barriers skipped (bit per BarrierId)
     HazardLog hazards;
@@ -159,6 +164,9 @@ public:
     uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
     [[noreturn]] void outOfBounds(uint8_t array, long long index, unsigned line) const;
+    /// The running thread made more than readBudget reads without reaching a barrier or its
+    /// end: a KernelFault naming it and `line`, the line of its latest read.
+    [[noreturn, gnu::cold]] void runaway(unsigned line) const;
     /// A thread's local array `name` (`extent` elements along the dimension indexed) was
     /// indexed at `index` on `line`: a student's kernel (ThreadContext::localIndex).
     [[noreturn]] void localOutOfBounds(const char* name, long long index, long long extent, unsigned line) const;
@@ -195,6 +203,8 @@ public:
         : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
     float load() const
     {
+        if (++m_->reads > m_->readBudget) [[unlikely]]
+            m_->runaway(line_);
         ++(m_->blockTotals->*COUNT);
         ++loads_[i_];
         const uint8_t vector = m_->takeVector();
@@ -322,6 +332,8 @@ public:
 
     float load() const
     {
+        if (++m_->reads > m_->readBudget) [[unlikely]]
+            m_->runaway(line_);
         ++loads_[slot_];
         if (m_->detectHazards) track();
         const uint8_t vector = m_->takeVector();

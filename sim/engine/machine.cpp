@@ -381,6 +381,7 @@ struct FiberState {
     bool done = false;
     bool waiting = false;
     uint32_t ordinal = 0;   ///< Machine::ordinal while parked
+    uint64_t reads = 0;     ///< Machine::reads while parked
     uint8_t unrolled = 0;   ///< Machine::unrolled while parked
     std::exception_ptr error;
     StackSpan stack;        ///< its stack
@@ -416,6 +417,7 @@ struct BlockRun {
     {
         if (m->tid != kNoThread) {
             (*fibers)[m->tid].ordinal = m->ordinal;
+            (*fibers)[m->tid].reads = m->reads;
             (*fibers)[m->tid].unrolled = m->unrolled;
         }
         if (m->memory)
@@ -425,6 +427,7 @@ struct BlockRun {
             m->current = &(*threads)[round[pos]];
             m->tid = round[pos];
             m->ordinal = (*fibers)[round[pos]].ordinal;
+            m->reads = (*fibers)[round[pos]].reads;
             m->unrolled = (*fibers)[round[pos]].unrolled;
             nextStack = &(*fibers)[round[pos]].stack;
             return (*fibers)[round[pos]].cont;
@@ -593,6 +596,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         FiberState& fs = fibers_[t];
         fs.done = fs.waiting = false;
         fs.ordinal = 0;
+        fs.reads = 0;
         fs.unrolled = 0;
         fs.error = nullptr;
         fs.run = &run;
@@ -634,6 +638,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
             m.tid = run.round[0];
             if (m.memory) m.memory->switchThread(kNoThread, m.tid, *m.blockTotals);
             m.ordinal = fibers_[run.round[0]].ordinal;
+            m.reads = fibers_[run.round[0]].reads;
             m.unrolled = fibers_[run.round[0]].unrolled;
 #if defined(__EMSCRIPTEN__)
             // The web build's fibers let a fault (what the kernel's body throws) leave the fiber,
@@ -686,6 +691,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         for (FiberState& fs : fibers_) {
             fs.waiting = false;
             fs.ordinal = 0;   // program order restarts after a barrier
+            fs.reads = 0;
         }
         run.arrived = 0;
         run.atBarrierLine = run.otherLine = 0;
@@ -871,6 +877,7 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
         wm.keepWriters = m.keepWriters;
         wm.constant = m.constant;
         wm.dropMask = m.dropMask;
+        wm.readBudget = m.readBudget;
         wm.detectHazards = m.detectHazards;
         if (m.memory) {
             wm.memory = &w->memory;
@@ -1013,8 +1020,32 @@ void withThreads(unsigned threads, const std::function<void()>& f)
     arena.execute(f);
 }
 
+namespace {
+
+/// The reads one thread may make between barriers before it is taken for a loop that never
+/// ends: 16 of every element of the launch's arrays, and 65536 more. A kernel that reads
+/// each element a bounded number of times (every kernel of PMPP, a grid-stride loop) stays
+/// far below it.
+uint64_t readBudgetOf(const Machine& m)
+{
+    uint64_t elements = 0;
+    for (const ArrayInfo& a : m.arrays) elements += static_cast<uint64_t>(std::max<long long>(a.size(), 0));
+    return 16 * elements + 65536;
+}
+
+}  // namespace
+
+void Machine::runaway(unsigned line) const
+{
+    std::ostringstream s;
+    s << whoAmI() << " had read memory " << reads - 1 << " times since its last barrier (16 times every element of the "
+      << "problem's arrays) and was still reading at line " << line << ": a loop that never ends? Check its counter and its bound.";
+    throw KernelFault(s.str());
+}
+
 void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
 {
+    m.readBudget = readBudgetOf(m);
     m.keepWriters = cfg.grid.count() * cfg.block.count() < 0xFFFFFFFFull;
     runSerial(m, cfg, body);
     if (!m.keepWriters)
@@ -1023,6 +1054,7 @@ void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
 
 void runGrid(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind)
 {
+    m.readBudget = readBudgetOf(m);
     m.keepWriters = cfg.grid.count() * cfg.block.count() < 0xFFFFFFFFull;
     const uint64_t blocks = cfg.grid.count();
     const uint64_t threads = cfg.threads == 0 ? hardwareThreads() : cfg.threads;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "sim/engine/provenance.hpp"
@@ -45,34 +47,40 @@ std::string elementText(const ArrayInfo& a, long long i)
 }
 
 
-/// The products thread `thread` of the traced block of `t` added into the element it stored
-/// at flat index `element` of P (array `p`), in its order, each operand named by the global
-/// element it came from (a shared slot by what was stored there, "0" for a zero fill):
-/// {"M[1][0] * N[0][0]", ...}. Empty when the trace has none.
-std::vector<std::string> termsSummed(const Simulation& t, int thread, int p, long long element)
+std::vector<SummedTerm> termsSummedDetail(const Simulation& t, int thread, int p, long long element)
 {
     std::vector<const Event*> order;
     for (const Event& e : t.trace.events) order.push_back(&e);
     std::sort(order.begin(), order.end(), [](const Event* a, const Event* b) { return a->seq < b->seq; });
     const auto& arrays = t.trace.arrays;
-    std::map<std::pair<int, int>, std::string> slot;   // what each shared slot holds now
-    std::vector<std::string> pending, terms;
+    std::map<std::pair<int, int>, Operand> slot;   // what each shared slot holds now, and since which store
+    std::vector<Operand> pending;
+    std::vector<SummedTerm> terms;
     for (const Event* e : order) {
         if (e->array >= arrays.size() && e->op != Op::Fma) continue;
         if (e->op == Op::SharedStore || e->op == Op::ZeroFill) {
-            slot[{e->array, e->index}] = e->op == Op::ZeroFill ? "0"
-                                         : e->originArray < arrays.size() ? elementText(arrays[e->originArray], e->origin)
-                                                                          : elementText(arrays[e->array], e->index);
+            Operand o;
+            o.element = e->op == Op::ZeroFill ? "0"
+                        : e->originArray < arrays.size() ? elementText(arrays[e->originArray], e->origin)
+                                                         : elementText(arrays[e->array], e->index);
+            o.slot = elementText(arrays[e->array], e->index);
+            o.storeLine = e->line;
+            slot[{e->array, e->index}] = o;
             continue;
         }
         if (e->thread != thread) continue;
         if (e->op == Op::GlobalLoad || e->op == Op::ConstantLoad) {
-            pending.push_back(elementText(arrays[e->array], e->index));
+            pending.push_back(Operand{elementText(arrays[e->array], e->index), "", 0, e->line});
         } else if (e->op == Op::SharedLoad) {
             const auto it = slot.find({e->array, e->index});
-            pending.push_back(it == slot.end() ? elementText(arrays[e->array], e->index) + " (never stored)" : it->second);
+            Operand o = it == slot.end() ? Operand{elementText(arrays[e->array], e->index) + " (never stored)",
+                                                   elementText(arrays[e->array], e->index), 0, 0}
+                                         : it->second;
+            o.readLine = e->line;
+            pending.push_back(o);
         } else if (e->op == Op::Fma) {
-            terms.push_back(pending.size() >= 2 ? pending[pending.size() - 2] + " * " + pending.back() : "registers");
+            if (pending.size() >= 2) terms.push_back(SummedTerm{pending[pending.size() - 2], pending.back()});
+            else terms.push_back(SummedTerm{Operand{"registers", "", 0, e->line}, Operand{"registers", "", 0, e->line}});
             pending.clear();
         } else if (e->op == Op::GlobalStore && static_cast<int>(e->array) == p) {
             if (e->index == element) break;
@@ -81,6 +89,179 @@ std::vector<std::string> termsSummed(const Simulation& t, int thread, int p, lon
         }
     }
     return terms;
+}
+
+/// The products thread `thread` of the traced block of `t` added into the element it stored
+/// at flat index `element` of P (array `p`), in its order, each operand named by the global
+/// element it came from (a shared slot by what was stored there, "0" for a zero fill):
+/// {"M[1][0] * N[0][0]", ...}. Empty when the trace has none.
+std::vector<std::string> termsSummed(const Simulation& t, int thread, int p, long long element)
+{
+    std::vector<std::string> out;
+    for (const SummedTerm& term : termsSummedDetail(t, thread, p, element))
+        out.push_back(term.a.element == "registers" ? "registers" : term.text());
+    return out;
+}
+
+namespace {
+
+bool zeroTerm(const std::string& t) { return t.rfind("0 * ", 0) == 0 || t.ends_with(" * 0"); }
+
+}  // namespace
+
+std::optional<WrongCause> termCause(const std::vector<SummedTerm>& got, const std::vector<std::string>& want)
+{
+    std::vector<const SummedTerm*> g;
+    for (const SummedTerm& t : got)
+        if (!zeroTerm(t.text())) g.push_back(&t);
+    std::vector<std::string> w;
+    for (const std::string& t : want)
+        if (!zeroTerm(t)) w.push_back(t);
+    for (size_t n = 0; n < g.size() && n < w.size(); ++n) {
+        if (g[n]->text() == w[n] || g[n]->a.element == "registers") continue;
+        const size_t star = w[n].find(" * ");
+        const std::string wantA = w[n].substr(0, star);
+        const Operand& o = g[n]->a.element != wantA ? g[n]->a : g[n]->b;
+        const std::string which = "term " + std::to_string(n + 1) + " of the sum";
+        if (!o.slot.empty() && o.storeLine)
+            return WrongCause{o.storeLine, "line " + std::to_string(o.storeLine) + " stored " + o.element + " into " + o.slot +
+                                               ", which line " + std::to_string(o.readLine) + " read for " + which +
+                                               "; the reference's " + which.substr(0, which.find(" of")) + " is " + w[n]};
+        if (o.readLine)
+            return WrongCause{o.readLine, "line " + std::to_string(o.readLine) + " read " + o.element + " for " + which +
+                                              "; the reference's " + which.substr(0, which.find(" of")) + " is " + w[n]};
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+/// The frames of statements of `source` that enclose line `line` ("for", "while", "do",
+/// "if", with their lines), outermost first: the deepest nesting seen on that line.
+std::vector<std::pair<std::string, unsigned>> enclosing(const std::string& source, unsigned line)
+{
+    struct Frame {
+        std::string kind;
+        unsigned line;
+        bool braced;
+        int braceDepth;   // the depth of braces the frame's body opened at
+    };
+    std::vector<Frame> stack, deepest;
+    // A header seen, waiting for its parentheses to close (for, while, if) or for its body.
+    std::optional<Frame> header;
+    int parens = 0, headerParens = -1, braces = 0;
+    bool expectBody = false;
+    unsigned at = 1;
+    auto word = [&](size_t i, const char* w) {
+        const size_t n = std::strlen(w);
+        if (source.compare(i, n, w) != 0) return false;
+        const bool before = i == 0 || !(std::isalnum(static_cast<unsigned char>(source[i - 1])) || source[i - 1] == '_');
+        const bool after = i + n >= source.size() || !(std::isalnum(static_cast<unsigned char>(source[i + n])) || source[i + n] == '_');
+        return before && after;
+    };
+    auto note = [&] {
+        if (at == line && stack.size() >= deepest.size()) deepest = stack;
+    };
+    // A braceless body ends at the `;` that closes its statement: pop every braceless frame
+    // opened at this brace depth.
+    auto endStatement = [&] {
+        while (!stack.empty() && !stack.back().braced && stack.back().braceDepth == braces) stack.pop_back();
+    };
+    for (size_t i = 0; i < source.size(); ++i) {
+        const char c = source[i];
+        if (c == '\n') {
+            ++at;
+            continue;
+        }
+        if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+            while (i < source.size() && source[i] != '\n') ++i;
+            --i;
+            continue;
+        }
+        if (c == '/' && i + 1 < source.size() && source[i + 1] == '*') {
+            for (i += 2; i + 1 < source.size() && !(source[i] == '*' && source[i + 1] == '/'); ++i)
+                if (source[i] == '\n') ++at;
+            ++i;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            for (++i; i < source.size() && source[i] != c; ++i)
+                if (source[i] == '\\') ++i;
+            continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(c))) continue;
+        if (expectBody) {
+            expectBody = false;
+            if (c == '{') {
+                header->braced = true;
+                header->braceDepth = braces + 1;
+                stack.push_back(*header);
+                header.reset();
+                ++braces;
+                note();
+                continue;
+            }
+            header->braced = false;
+            header->braceDepth = braces;
+            stack.push_back(*header);
+            header.reset();
+        }
+        note();
+        if (!header) {
+            for (const char* k : {"for", "while", "if", "do", "else"})
+                if (word(i, k)) {
+                    const std::string kind = k;
+                    if (kind == "while" && !stack.empty() && stack.back().kind == "do-end") break;
+                    header = Frame{kind == "else" ? "if" : kind, at, false, 0};
+                    i += kind.size() - 1;
+                    if (kind == "do" || kind == "else") expectBody = true;
+                    else headerParens = parens;
+                    break;
+                }
+            if (header) continue;
+        }
+        if (c == '(') {
+            ++parens;
+        } else if (c == ')') {
+            --parens;
+            if (header && parens == headerParens) {
+                headerParens = -1;
+                expectBody = true;
+            }
+        } else if (c == '{') {
+            ++braces;
+        } else if (c == '}') {
+            const bool closesFrame = !stack.empty() && stack.back().braced && stack.back().braceDepth == braces;
+            if (closesFrame) stack.pop_back();
+            --braces;
+            // A braced body ends its statement: so does every braceless one around it.
+            if (closesFrame) endStatement();
+        } else if (c == ';' && parens == 0) {
+            endStatement();
+        }
+    }
+    std::vector<std::pair<std::string, unsigned>> out;
+    for (const Frame& f : deepest) out.emplace_back(f.kind, f.line);
+    return out;
+}
+
+}  // namespace
+
+std::vector<unsigned> enclosingLoops(const std::string& source, unsigned line)
+{
+    std::vector<unsigned> out;
+    for (const auto& [kind, at] : enclosing(source, line))
+        if (kind == "for" || kind == "while" || kind == "do") out.push_back(at);
+    return out;
+}
+
+std::vector<unsigned> enclosingIfs(const std::string& source, unsigned line)
+{
+    std::vector<unsigned> out;
+    for (const auto& [kind, at] : enclosing(source, line))
+        if (kind == "if") out.push_back(at);
+    return out;
 }
 
 /// The terms the CPU reference sums for element `i` of P, in its order, named as
@@ -156,15 +337,19 @@ std::string wrongElementText(const Simulation& r, long long i, unsigned line)
     if (!w)
         return name + " was never written (the reference gives " + floatText(want) + "): no thread stores it; check that the grid covers all of " +
                out.name + " and that the boundary check lets that thread through";
-    std::string d = name + " is " + floatText(got) + " where the reference gives " + floatText(want) + "; thread " +
-                    threadText(r.block, w->thread) + " of block (" + std::to_string(w->block.x) + ", " +
-                    std::to_string(w->block.y) + ") stored it" + (line ? " at line " + std::to_string(line) : std::string());
+    const std::string value = name + " is " + floatText(got) + " where the reference gives " + floatText(want);
+    const std::string stored = "; thread " + threadText(r.block, w->thread) + " of block (" + std::to_string(w->block.x) + ", " +
+                               std::to_string(w->block.y) + ") stored it" + (line ? " at line " + std::to_string(line) : std::string());
     const Uint3& traced = r.scenario.block;
-    if (family != "array" && w->block.x == traced.x && w->block.y == traced.y && w->block.z == traced.z)
-        if (const std::string terms = termsText(termsSummed(r, w->thread, p, i), referenceTerms(r.scenario, family, i));
-            !terms.empty())
-            d += "; " + terms;
-    return d;
+    if (family != "array" && w->block.x == traced.x && w->block.y == traced.y && w->block.z == traced.z) {
+        const std::vector<SummedTerm> terms = termsSummedDetail(r, w->thread, p, i);
+        const std::vector<std::string> reference = referenceTerms(r.scenario, family, i);
+        // The line that put the wrong operand in play first, the store of P second.
+        if (const std::optional<WrongCause> cause = termCause(terms, reference)) return value + ": " + cause->text + stored;
+        if (const std::string text = termsText(termsSummed(r, w->thread, p, i), reference); !text.empty())
+            return value + stored + "; " + text;
+    }
+    return value + stored;
 }
 
 }  // namespace ts::sim

@@ -4,6 +4,7 @@
 // held when the thread read it). No UI here; student/grade.cpp and the app's diagnosis
 // (app/gui/student_kernel.cpp) both say it.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,57 @@ std::string termsText(std::vector<std::string> got, std::vector<std::string> wan
 /// The family's name as the terms use it: "matmul", "conv1d", "conv2d" or "array".
 std::string familyName(const Scenario& s);
 
+/// One operand of a product a thread summed: the global element its value came from ("0"
+/// for a zero fill), and the way it came: the shared slot that held it ("Mds[0][1]") with
+/// the line of the store that put it there, and the line that read it (the slot's, or the
+/// global load's when it came straight from global memory).
+struct Operand {
+    std::string element;
+    std::string slot;        ///< "" when it did not come through shared memory
+    unsigned storeLine = 0;  ///< the shared store that put it in `slot`
+    unsigned readLine = 0;
+};
+
+/// One product a thread added into its element of P: a * b.
+struct SummedTerm {
+    Operand a, b;
+    /// "M[1][0] * N[0][1]", as termsSummed() names it.
+    std::string text() const { return a.element + " * " + b.element; }
+};
+
+/// termsSummed() with each operand's way: what the thread read, where and from which store.
+std::vector<SummedTerm> termsSummedDetail(const Simulation& t, int thread, int p, long long element);
+
+/// The line that put a wrong value into a wrong element's sum, and one sentence saying so.
+struct WrongCause {
+    unsigned line = 0;
+    std::string text;
+};
+
+/// The cause of the first term of `got` (a thread's products, termsSummedDetail()) that is
+/// not the reference's (`want`, referenceTerms()), zero fills left out of both as
+/// termsText() does: the shared store that put the wrong operand in its slot ("line 20
+/// stored M[1][0] into Mds[0][1], which line 31 read for term 2 of the sum; the
+/// reference's term 2 is M[0][1] * N[1][0]"), or the global load that read it. nullopt when
+/// the terms agree, or differ only in number (the loop that cut the sum short is found in
+/// the source, enclosingLoops()).
+std::optional<WrongCause> termCause(const std::vector<SummedTerm>& got, const std::vector<std::string>& want);
+
+/// The loops (`for`, `while`, `do`) of kernel text `source` whose bodies hold line `line`,
+/// by the line each starts on, outermost first. Read from the text (comments and strings
+/// skipped, braces and braceless bodies followed), not from the compiler.
+std::vector<unsigned> enclosingLoops(const std::string& source, unsigned line);
+
+/// The `if` statements of `source` whose bodies (or whose own line, for `if (c) x = y;`) hold
+/// line `line`, by line, outermost first.
+std::vector<unsigned> enclosingIfs(const std::string& source, unsigned line);
+
 /// Element `i` of `r`'s output (array 2) that differs from the CPU reference, explained:
-/// "P[0][0] is -2.41 where the reference gives -1.42; thread (tx=0, ty=0) of block (0, 0)
-/// stored it; its term 2 of 4 is M[1][0] * N[1][0] where the reference's is M[0][1] *
-/// N[1][0]" (the terms only where the traced block stored it: the trace names them), or
+/// "P[0][0] is -2.41 where the reference gives -1.42: line 20 stored M[1][0] into
+/// Mds[0][1], which line 31 read for term 2 of the sum; the reference's term 2 is M[0][1] *
+/// N[1][0]; thread (tx=0, ty=0) of block (0, 0) stored it" (the cause, termCause(), where
+/// the traced block stored it: the trace names the terms; else "...; its term 2 of 4 is ..."
+/// when the terms differ otherwise), or
 /// "P[3][3] was never written (the reference gives 0.5): no thread stores it; check ...";
 /// with a `line`, "stored it at line
 /// 35". An array problem names its output as its file does and has no terms. Throws

@@ -88,7 +88,7 @@ case "$expect" in
             echo "PASS: the app says why P is wrong"
             exit 0
         fi
-        if printf '%s\n' "$output" | grep -Eq "^diagnosis: P\[[0-9]+\](\[[0-9]+\])? (is -?[0-9].* where the reference gives -?[0-9][^;]*; thread \(tx=[0-9]+(, ty=[0-9]+)?\) of block \([0-9]+, [0-9]+\) stored it at line [0-9]+|was never written)"; then
+        if printf '%s\n' "$output" | grep -Eq "^diagnosis: P\[[0-9]+\](\[[0-9]+\])? (is -?[0-9].* where the reference gives -?[0-9][^;:]*(: line [0-9]+ [^;]*; the reference's term [0-9]+ is [^;]*)?; thread \(tx=[0-9]+(, ty=[0-9]+)?\) of block \([0-9]+, [0-9]+\) stored it at line [0-9]+|was never written)"; then
             echo "PASS: the app names the first wrong element of P as the grader does"
             exit 0
         fi

@@ -11,9 +11,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
+#include <cstring>
+
+#include "sim/engine/simulate.hpp"
 #include "student/exercise.hpp"
 #include "student/grade.hpp"
 #include "student_test_support.hpp"
@@ -54,6 +58,12 @@ std::string parseError(const std::string& text, const std::string& path = kSourc
 const std::string kGood = "title = \"t\"\npmpp = \"5.5\"\nstatement = \"s\"\nstarter = \"tiled-matmul.cu\"\n"
                           "reference = \"matmul-tiled\"\nsizes = [[33, 17, 45], [64, 64, 64]]\n"
                           "[launch]\nfamily = \"matmul\"\n";
+
+/// kGood's keys but sizes and [launch]: for a file whose sizes are elsewhere.
+std::string kGoodWithoutSizes()
+{
+    return "title = \"t\"\npmpp = \"5.5\"\nstatement = \"s\"\nstarter = \"tiled-matmul.cu\"\nreference = \"matmul-tiled\"\n";
+}
 
 TEST(Exercise, AWellFormedFileReadsFieldByField)
 {
@@ -179,6 +189,182 @@ TEST(Grade, EverySolutionPassesAndEveryStarterFails)
         ASSERT_FALSE(starter.checks.empty());
         EXPECT_TRUE(starter.checks.front().passed) << describe(starter);
     }
+}
+
+/// The same tiled kernel (PMPP Fig. 5.13 with j, k, l) under four naming schemes
+/// (tests/student/naming/): PMPP's names bound by name; a student's own names, the six-size
+/// lab signature and an output-first order, each bound by position through `args`. A launch
+/// binds by position, so all four give the same trace, event for event, the same P bit for
+/// bit and the same verdict, check for check.
+TEST(Naming, FourSchemesGiveTheSameTraceAndVerdict)
+{
+    const std::string dir = kSource + "/tests/student/naming/";
+    const student::Exercise x = student::findExercise("tiled-matmul-boundary");
+    std::optional<sim::Simulation> first;
+    std::optional<student::Grade> firstGrade;
+    for (const char* name : {"pmpp_names.cu", "rows_inner_cols.cu", "lab_six_sizes.cu", "output_first.cu"}) {
+        SCOPED_TRACE(name);
+        student::LoadOptions lo;
+        lo.cacheDir = TILESCOPE_STUDENT_CACHE;
+        const student::LoadResult r = student::loadKernelFile(dir + name, lo);
+        ASSERT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors.front().message);
+        sim::Scenario s = sim::matmulScenario(r.info->name, 33, 17, 45, 16, {}, 7);
+        ASSERT_EQ(sim::validate(s), "");
+        sim::SimOptions o;
+        o.trace = true;
+        o.threads = 1;
+        const sim::Simulation run = sim::simulate(s, o);
+        ASSERT_TRUE(run.error.empty()) << run.error;
+        EXPECT_TRUE(run.matchesReference);
+        const student::Grade g = student::grade(x, dir + name, options());
+        EXPECT_TRUE(g.passed()) << describe(g);
+        if (!first) {
+            first = run;
+            firstGrade = g;
+            ASSERT_GT(run.trace.events.size(), 1000u);
+            continue;
+        }
+        ASSERT_EQ(run.P.size(), first->P.size());
+        EXPECT_EQ(std::memcmp(run.P.data(), first->P.data(), run.P.size() * sizeof(float)), 0);
+        ASSERT_EQ(run.trace.events.size(), first->trace.events.size());
+        size_t differing = 0;
+        for (size_t i = 0; i < run.trace.events.size(); ++i) {
+            const sim::Event& a = run.trace.events[i];
+            const sim::Event& b = first->trace.events[i];
+            differing += !(a.op == b.op && a.thread == b.thread && a.array == b.array && a.index == b.index &&
+                           std::memcmp(&a.value, &b.value, sizeof(float)) == 0 && a.line == b.line && a.seq == b.seq);
+        }
+        EXPECT_EQ(differing, 0u);
+        EXPECT_EQ(run.counters.totals.global_loads, first->counters.totals.global_loads);
+        EXPECT_EQ(run.counters.totals.shared_loads, first->counters.totals.shared_loads);
+        ASSERT_EQ(g.checks.size(), firstGrade->checks.size());
+        for (size_t i = 0; i < g.checks.size(); ++i) {
+            EXPECT_EQ(g.checks[i].name, firstGrade->checks[i].name);
+            EXPECT_EQ(g.checks[i].passed, firstGrade->checks[i].passed) << g.checks[i].name;
+            EXPECT_EQ(g.checks[i].points, firstGrade->checks[i].points) << g.checks[i].name;
+        }
+    }
+}
+
+/// The argument list can come from the exercise (its [launch] args), and without it a
+/// kernel whose names say nothing is refused with a sentence that says how to state them.
+TEST(Naming, AnExerciseStatesTheArgumentsAndARefusalSaysHow)
+{
+    const std::string dir = kSource + "/tests/student/naming/";
+    const student::Exercise lab = student::findExercise(dir + "lab-signature.toml");
+    EXPECT_EQ(lab.launch.args.substr(0, 9), "A = M, B ");
+    const student::Grade g = student::grade(lab, dir + "lab_no_header.cu", options());
+    EXPECT_TRUE(g.passed()) << describe(g);
+
+    const student::Grade refused = student::grade(student::findExercise("tiled-matmul-boundary"), dir + "lab_no_header.cu", options());
+    ASSERT_FALSE(refused.checks.empty());
+    EXPECT_EQ(refused.checks.front().name, "compiles");
+    EXPECT_FALSE(refused.checks.front().passed);
+    EXPECT_NE(refused.checks.front().diagnosis.find("int parameter numARows is not a size TileScope knows"), std::string::npos)
+        << refused.checks.front().diagnosis;
+    EXPECT_NE(refused.checks.front().diagnosis.find("// tilescope: args = M, N, P, j, k, l"), std::string::npos)
+        << refused.checks.front().diagnosis;
+
+    // A wrong argument list is the file's mistake, on its header line.
+    const fs::path tmp = fs::temp_directory_path() / "tilescope-naming-test";
+    fs::create_directories(tmp);
+    auto refusal = [&](const std::string& header) {
+        std::ifstream in(dir + "rows_inner_cols.cu");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const size_t at = text.find("// tilescope: args = M, N, P, j, k, l");
+        text.replace(at, std::string("// tilescope: args = M, N, P, j, k, l").size(), header);
+        std::ofstream(tmp / "k.cu") << text;
+        student::LoadOptions lo;
+        lo.cacheDir = TILESCOPE_STUDENT_CACHE;
+        const student::LoadResult r = student::loadKernelFile((tmp / "k.cu").string(), lo);
+        return r.errors.empty() ? std::string() : student::formatDiagnostic("k.cu", r.errors.front());
+    };
+    EXPECT_EQ(refusal("// tilescope: args = M, N, P, j, k"),
+              "k.cu:3: error: the launch passes 5 arguments (args = M, N, P, j, k) but kernel matmulTiled takes 6 parameters");
+    EXPECT_EQ(refusal("// tilescope: args = M, N, P, j, k, q"),
+              "k.cu:3: error: argument 6 of the launch, 'q', is not a term of the problem: the terms are M, N, P, j, k, l or Width");
+    EXPECT_EQ(refusal("// tilescope: args = M, M, P, j, k, l"), "k.cu:3: error: argument 2 of the launch passes the array M a second time");
+    EXPECT_EQ(refusal("// tilescope: args = M, N, j, P, k, l").substr(0, 50), "k.cu:6: error: argument 3 of the launch is the siz");
+    EXPECT_EQ(refusal("// tilescope: args = M, N, P, Width, k, l"),
+              "k.cu:3: error: the launch passes both Width (a square problem's one size) and j, k or l: pass one or the other");
+    fs::remove_all(tmp);
+}
+
+/// Every submission gets the same list of checks, with points: a file that does not
+/// compile and one that runs off its arrays list every check a passing one does, the
+/// checks not run failed with "not run: ...".
+TEST(Grade, EverySubmissionGetsTheSameChecksWithPoints)
+{
+    const student::Exercise x = student::findExercise("tiled-matmul-boundary");
+    const std::vector<std::string> names = student::checkNames(x);
+    // compiles, tiled, 5 per hidden size, gpu
+    EXPECT_EQ(names.size(), 3 + 5 * x.sizes.size());
+    double max = 0;
+    for (const std::string& n : names) max += x.points.of(n);
+    for (const std::string file : {"/tests/student/solutions/tiled-matmul-boundary.cu", "/tests/student/wrong/compile_error.cu",
+                                   "/tests/student/wrong/no_boundary_check_ragged.cu", "/assets/exercises/tiled-matmul-boundary.cu"}) {
+        SCOPED_TRACE(file);
+        const student::Grade g = student::grade(x, kSource + file, options());
+        ASSERT_EQ(g.checks.size(), names.size()) << describe(g);
+        double sum = 0;
+        for (size_t i = 0; i < names.size(); ++i) {
+            EXPECT_EQ(g.checks[i].name, names[i]);
+            EXPECT_EQ(g.checks[i].maxPoints, x.points.of(names[i]));
+            EXPECT_EQ(g.checks[i].points, g.checks[i].passed || g.checks[i].skipped ? g.checks[i].maxPoints : 0.0);
+            sum += g.checks[i].points;
+        }
+        EXPECT_EQ(g.maxScore(), max);
+        EXPECT_EQ(g.score(), sum);
+        EXPECT_GT(g.seconds, 0.0);
+    }
+    const student::Grade broken = student::grade(x, kSource + "/tests/student/wrong/compile_error.cu", options());
+    EXPECT_EQ(broken.score(), 0.0);
+    EXPECT_EQ(broken.checks.back().diagnosis, "not run: the file does not compile");
+    const student::Grade good = student::grade(x, kSource + "/tests/student/solutions/tiled-matmul-boundary.cu", options());
+    EXPECT_EQ(good.score(), max);
+    // The defaults (docs/exercises.md): correct 2 points a size, gpu 0, every other check 1.
+    EXPECT_EQ(x.points.of("correct 33x17x45"), 2.0);
+    EXPECT_EQ(x.points.of("no races 1x1x1"), 1.0);
+    EXPECT_EQ(x.points.of("initialised shared 64x64x64"), 1.0);
+    EXPECT_EQ(x.points.of("gpu"), 0.0);
+}
+
+/// The shipped exercises keep their hidden sizes in the grading folder, apart from the
+/// statement students read, and each gives a public size.
+TEST(Exercise, HiddenSizesLiveInTheGradingFolder)
+{
+    for (const student::Exercise& x : student::listExercises()) {
+        SCOPED_TRACE(x.name);
+        EXPECT_EQ(fs::path(x.gradingFile).lexically_relative(fs::path(x.path).parent_path()).string(), "grading/" + x.name + ".toml");
+        std::ifstream in(x.path);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text.find("\nsizes = ["), std::string::npos) << "hidden sizes in the statement's file";
+        EXPECT_TRUE(x.publicSize.has_value());
+        EXPECT_FALSE(x.sizes.empty());
+    }
+    // A fault in the grading file is the grading file's, with its line.
+    const fs::path tmp = fs::temp_directory_path() / "tilescope-grading-test";
+    fs::create_directories(tmp / "grading");
+    std::ofstream(tmp / "tiled-matmul.cu") << "// starter\n";
+    std::ofstream(tmp / "mine.toml") << kGoodWithoutSizes() << "grading = \"grading/mine.toml\"\n[launch]\nfamily = \"matmul\"\n";
+    std::ofstream(tmp / "grading" / "mine.toml") << "# hidden\nsizes = [[33, 17, 45], [64, 64]]\n";
+    std::string e;
+    try {
+        student::loadExercise((tmp / "mine.toml").string());
+    } catch (const student::ExerciseError& x) {
+        e = x.what();
+    }
+    EXPECT_EQ(e, (tmp / "grading" / "mine.toml").string() +
+                     ", line 2: each size of a matmul exercise is [j, k, l], a list of 3 whole numbers.");
+    std::ofstream(tmp / "grading" / "mine.toml") << "sizes = [[33, 17, 45]]\n[points]\ncorrect = -1\n";
+    try {
+        student::loadExercise((tmp / "mine.toml").string());
+        e.clear();
+    } catch (const student::ExerciseError& x) {
+        e = x.what();
+    }
+    EXPECT_EQ(e, (tmp / "grading" / "mine.toml").string() + ", line 3: points.correct must be a number from 0 to 1000.");
+    fs::remove_all(tmp);
 }
 
 /// Runs tilescope-cli with `args`; its exit status and stdout (stderr with it when `both`).

@@ -505,7 +505,8 @@ TEST(StudentCli, RefusalsReadLikeACompilerAndRacesNameTheStudentsLines)
 /// The corpus of wrong student kernels (tests/student/wrong/): each file says how to run it
 /// (`// run: OPTIONS`) and what the diagnosis must say (`// expect: TEXT`, with the file's
 /// own lines). A refused file exits 2 and prints compiler-style lines; a kernel that runs
-/// exits 0, or 1 when it faults, with its fault, race or wrong P in the output. None may
+/// exits 0, or 1 when it faults or its P is wrong, with its fault, race or wrong P (the
+/// first wrong element named) in the output. None may
 /// crash or hang the CLI.
 TEST(StudentCli, EveryWrongKernelGetsItsOwnDiagnosisWithItsLine)
 {
@@ -529,6 +530,9 @@ TEST(StudentCli, EveryWrongKernelGetsItsOwnDiagnosisWithItsLine)
         // 2: refused; a kernel that ran: 0, or 1 when it faulted (tilescope-cli's exit statuses).
         if (refused)
             EXPECT_EQ(status, 2) << out;
+        else if (expect.find("DIFFERS") != std::string::npos)
+            // A wrong P fails simulate, naming the first wrong element.
+            EXPECT_TRUE(status == 1 && out.find("  first wrong     P[") != std::string::npos) << status << "\n" << out;
         else
             EXPECT_TRUE(status == 0 || status == 1) << status << "\n" << out;
         EXPECT_NE(out.find(expect), std::string::npos) << out;

@@ -56,23 +56,41 @@ TEST(WrongElement, NamedProductsGiveTheStoredAndTheReferenceValues)
             ++explained;
             if (sameBits(s.P[i], s.reference[i])) continue;
             ++differing;
-            // The sentence names the value, the writer and the first product that differs.
+            // The sentence names the value, then the cause: the store that put the first
+            // product's wrong operand into its shared slot; then the writer of P.
             const std::string text = sim::wrongElementText(s, i, 35);
             const sim::PElement e = sim::elementAt(s.arrays[2], i);
             const std::string name = "P[" + std::to_string(e.row) + "][" + std::to_string(e.col) + "]";
             EXPECT_EQ(text.rfind(name + " is " + sim::floatText(s.P[i]) + " where the reference gives " +
-                                     sim::floatText(s.reference[i]) + "; thread " + sim::threadText(s.block, thread) +
-                                     " of block (0, 0) stored it at line 35",
+                                     sim::floatText(s.reference[i]) + ": line ",
                                  0),
                       0u)
+                << text;
+            EXPECT_NE(text.find("; thread " + sim::threadText(s.block, thread) + " of block (0, 0) stored it at line 35"),
+                      std::string::npos)
                 << text;
             size_t n = 0;
             while (n < got.size() && got[n] == want[n]) ++n;
             ASSERT_LT(n, got.size()) << "the sums differ, so some product must";
-            EXPECT_NE(text.find("its term " + std::to_string(n + 1) + " of " + std::to_string(got.size()) + " is " + got[n] +
-                                " where the reference's is " + want[n]),
+            EXPECT_NE(text.find("read for term " + std::to_string(n + 1) + " of the sum; the reference's term " +
+                                std::to_string(n + 1) + " is " + want[n]),
                       std::string::npos)
                 << text;
+            // A second way: the store the sentence names is in the trace, on that line,
+            // putting that element of M or N into that slot.
+            static const std::regex cause(R"(: line (\d+) stored ([MN]\[\d+\]\[\d+\]) into ([MN]ds\[\d+\]\[\d+\]),)");
+            std::smatch m;
+            ASSERT_TRUE(std::regex_search(text, m, cause)) << text;
+            const unsigned line = static_cast<unsigned>(std::stoul(m[1]));
+            bool found = false;
+            for (const sim::Event& ev : s.trace.events)
+                found |= ev.op == sim::Op::SharedStore && ev.line == line && ev.originArray < s.trace.arrays.size() &&
+                         sim::elementText(s.trace.arrays[ev.originArray], ev.origin) == m[2].str() &&
+                         sim::elementText(s.trace.arrays[ev.array], ev.index) == m[3].str();
+            EXPECT_TRUE(found) << "no store on line " << line << " put " << m[2] << " into " << m[3];
+            // The operand named is the one where the thread's product and the reference's part.
+            EXPECT_TRUE(got[n].find(m[2].str()) != std::string::npos && want[n].find(m[2].str()) == std::string::npos)
+                << got[n] << " / " << want[n];
         }
     }
     EXPECT_GE(explained, 8);

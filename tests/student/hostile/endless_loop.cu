@@ -1,5 +1,5 @@
 // hostile: a loop whose counter never moves
-// expect-limit: time|memory|longer than
+// expect-limit: time|memory|longer than|never ends
 #define TILE_WIDTH 16
 
 __global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)

@@ -1,7 +1,8 @@
 // A student's naive kernel whose loop counter is never increased: the run would never end.
-// TileScope runs a student's kernel in a child process and stops it at a time limit.
+// Its threads keep reading M and N, so the simulator stops the first of them once it has
+// read far more than the problem holds, naming the line it was reading and the loop.
 // run: --width 4 --tile 4
-// expect: your kernel ran longer than
+// expect: was still reading at line 12: a loop that never ends?
 __global__ void endless(const float* M, const float* N, float* P, int Width)
 {
     int Row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -13,5 +14,5 @@ __global__ void endless(const float* M, const float* N, float* P, int Width)
 }
 // How tilescope-cli grade judges it (tests/student/grade_test.cpp):
 // grade: tiled-matmul-boundary
-// (The grader's child may reach its memory limit before its time limit: either says this.)
-// grade-expect: look for a loop that never ends
+// grade-expect: the loop on line 11 never ends
+// grade-line: 11

@@ -36,5 +36,5 @@ __global__ void matmulTiled(const float* M, const float* N, float* P, int j, int
 }
 // How tilescope-cli grade judges it (tests/student/grade_test.cpp):
 // grade: tiled-matmul-boundary
-// grade-expect: is M[1][0] * N[1][0] where the reference's is M[0][1] * N[1][0]
-// grade-line: 35
+// grade-expect: line 20 stored M[1][0] into Mds[0][1], which line 31 read for term 2 of the sum; the reference's term 2 is M[0][1] * N[1][0]
+// grade-line: 20

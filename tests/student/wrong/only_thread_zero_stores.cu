@@ -1,0 +1,41 @@
+// A student's tiled matrix multiplication where only thread 0 of each block stores its
+// element of P (a condition meant for debugging, left in): the other elements are never
+// written. The cause is the condition around the store, and the grader names its line.
+// run: --width 8 --tile 4
+// expect: P vs reference  DIFFERS
+#define TILE_WIDTH 4
+
+__global__ void matmulTiled(const float* M, const float* N, float* P, int j, int k, int l)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+
+    int bx = blockIdx.x;  int by = blockIdx.y;
+    int tx = threadIdx.x; int ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+
+    for (int ph = 0; ph < (k - 1) / TILE_WIDTH + 1; ++ph) {
+        if (Row < j && ph*TILE_WIDTH + tx < k)
+            Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];
+        else
+            Mds[ty][tx] = 0;
+        if (ph*TILE_WIDTH + ty < k && Col < l)
+            Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];
+        else
+            Nds[ty][tx] = 0;
+
+        __syncthreads();
+        if (Row < j && Col < l)
+            for (int i = 0; i < TILE_WIDTH; ++i)
+                Pvalue += Mds[ty][i] * Nds[i][tx];
+        __syncthreads();
+    }
+    if (Row < j && Col < l && tx == 0 && ty == 0)
+        P[Row*l + Col] = Pvalue;
+}
+// How tilescope-cli grade judges it (tests/student/grade_test.cpp):
+// grade: tiled-matmul-boundary
+// grade-expect: is under the condition on line 35
+// grade-line: 35
