@@ -5,6 +5,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config        # compilers and the build
+  dpkg-dev                                            # dpkg-shlibdeps: the Depends of `cpack -G DEB` (build-essential brings it too)
   libimgui-dev libglfw3-dev python3-glad libstb-dev   # the app: Dear ImGui 1.86, GLFW, glad 2, stb
   libgif-dev                                          # the app: animated GIF export
   libgl-dev libgl1-mesa-dri fonts-dejavu-core libfontconfig-dev   # fonts found through fontconfig
