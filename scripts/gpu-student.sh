@@ -2,7 +2,7 @@
 # A student's kernel files on the GPU machine (issue 27, point 5), in one go: builds (Release,
 # no app, no libclang there: the translations come from the carried .student-translations/,
 # written here by scripts/student-translations.sh), runs the GPU tests of the student path,
-# then for every file in tests/student/kernels and tests/student/solutions
+# then for every file in tests/student/kernels, tests/student/solutions and tests/student/naming
 # `tilescope-cli verify --kernel-file` (compiled by NVRTC, GPU P against the simulator's, bit
 # for bit, at a square and a ragged size; a solution at its exercise's hidden sizes, with
 # its launch) and `bench --kernel-file` (timed beside the
@@ -69,11 +69,20 @@ bench_sizes() {
 }
 
 lines=()
-for f in tests/student/kernels/*.cu tests/student/solutions/*.cu; do
+# TILESCOPE_STUDENT_FILES names other files (a shell pattern), e.g. tests/student/naming/*.cu.
+# shellcheck disable=SC2206
+files=(${TILESCOPE_STUDENT_FILES:-tests/student/kernels/*.cu tests/student/solutions/*.cu tests/student/naming/*.cu})
+for f in "${files[@]}"; do
   [ -e "$f" ] || continue
-  # An exercise's reference solution gets its exercise's launch (and, in verify, its hidden sizes).
+  # An exercise's reference solution gets its exercise's launch (and, in verify, its hidden
+  # sizes); the naming schemes get tiled-matmul-boundary's, the header-less lab signature
+  # the instructor's exercise that states its arguments.
   ex=()
-  case $f in tests/student/solutions/*) ex=(--exercise "$(basename "$f" .cu)") ;; esac
+  case $f in
+    tests/student/solutions/*) ex=(--exercise "$(basename "$f" .cu)") ;;
+    tests/student/naming/lab_no_header.cu) ex=(--exercise tests/student/naming/lab-signature.toml) ;;
+    tests/student/naming/*) ex=(--exercise tiled-matmul-boundary) ;;
+  esac
   echo "### verify --kernel-file $f ${ex[*]}" >>"$log"
   v=$(timeout 120 "$cli" verify --kernel-file "$f" "${ex[@]}" 2>&1); vrc=$?
   echo "$v" >>"$log"

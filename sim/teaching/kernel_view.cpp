@@ -129,6 +129,8 @@ std::string sourceLine(const std::string& text, unsigned line)
 
 std::string writtenArrayName(const Scenario& s, const ArrayInfo& a)
 {
+    // A student's kernel: the names its parameters and its __constant__ array have.
+    if (a.space != Space::Shared && findLoadedKernel(s.kernel)) return loadedArrayLabel(s.kernel, a.name);
     return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? std::string("Mc") : a.name;
 }
 

@@ -47,7 +47,9 @@ struct AccessExplanation {
 };
 
 /// The name the kernel's source gives array `a`: the trace's name, except the 2D
-/// convolution's mask in constant memory, which conv2d's source calls Mc (the trace's M).
+/// convolution's mask in constant memory, which conv2d's source calls Mc (the trace's M),
+/// and a student's kernel's arrays, which are called as its file calls them
+/// (sim::loadedArrayLabel: `A` for M, its `__constant__` array's name for the mask).
 std::string writtenArrayName(const Scenario& s, const ArrayInfo& a);
 
 /// Every array access of linear thread `thread` in step `step`, in the order the thread

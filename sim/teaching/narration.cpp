@@ -1,5 +1,7 @@
 #include "sim/teaching/narration.hpp"
 
+#include "sim/teaching/kernel_view.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -108,15 +110,15 @@ struct Context {
     /// The threads' rows of P follow tx (Trace::outputs), as in matmul-naive-uncoalesced.
     bool rowFromTx = false;
     /// The trace's arrays under the names the source gives them (conv2d's mask in constant
-    /// memory is Mc, the trace's M).
+    /// memory is Mc, the trace's M; a student's kernel's arrays are called as its file calls
+    /// them: writtenArrayName()).
     std::vector<ArrayInfo> arrays;
 
     explicit Context(const Simulation& s)
         : sim(s), t(s.trace), kernel(s.scenario.kernelInfo()), family(familyOf(s.scenario)),
           blockThreads(static_cast<int>(s.trace.blockDim.count())), arrays(s.trace.arrays)
     {
-        for (ArrayInfo& a : arrays)
-            if (family == Family::Conv2D && a.space == Space::Constant) a.name = "Mc";
+        for (ArrayInfo& a : arrays) a.name = writtenArrayName(s.scenario, a);
         findAccumulator();
         // Threads 0 and 1 (tx 0 and 1) compute elements one row apart in the same column.
         if (t.outputs.size() > 1 && t.blockDim.x > 1 && t.outputs[0].known && t.outputs[1].known)

@@ -4,6 +4,8 @@
 // dispatch from a question's kind to the file that answers it (question_<kind>.cpp).
 #include "sim/teaching/question_common.hpp"
 
+#include "sim/teaching/kernel_view.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -247,7 +249,7 @@ Variables QuestionGenerator::Impl::variablesAt(const BlockData& d, int thread, i
 /// The name the source gives an array (the 2D mask in constant memory is Mc).
 std::string QuestionGenerator::Impl::writtenName(const ArrayInfo& a) const
 {
-    return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? "Mc" : a.name;
+    return writtenArrayName(s, a);
 }
 
 /// "M[Row*k + ph*TILE_WIDTH + tx] = M[1*4 + 1*2 + 0] = M[6], that is M[1][2]" for the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grades a stand-in class of 36 submissions of exercise tiled-matmul-boundary, right, wrong
+# Grades a stand-in class of 35 submissions of exercise tiled-matmul-boundary, right, wrong
 # and hostile, with `tilescope-cli grade --submissions --jobs 2` (issue 38), then checks
 # grades.csv, grades.json and every submission's Gradescope and PrairieLearn results file
 # field by field (tests/grading/check_results.py), and that the right ones got every point

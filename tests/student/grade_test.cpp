@@ -290,6 +290,38 @@ TEST(Naming, AnExerciseStatesTheArgumentsAndARefusalSaysHow)
     fs::remove_all(tmp);
 }
 
+/// The grader calls the arrays as the student does: a fault on A, a term of A and B, the
+/// reference's terms in the same names (issue 38: "every array is called by the student's
+/// name").
+TEST(Naming, DiagnosesUseTheStudentsNames)
+{
+    std::ifstream in(kSource + "/tests/student/naming/rows_inner_cols.cu");
+    const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const fs::path tmp = fs::temp_directory_path() / "tilescope-names-test";
+    fs::create_directories(tmp);
+    const student::Exercise x = student::findExercise("tiled-matmul-boundary");
+    auto firstFailure = [&](std::string text, const std::string& from, const std::string& to) {
+        const size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+        std::ofstream(tmp / "mine.cu") << text;
+        const student::Grade g = student::grade(x, (tmp / "mine.cu").string(), options());
+        for (const student::Check& c : g.checks)
+            if (!c.passed && !c.skipped) return c.diagnosis;
+        return std::string();
+    };
+    // No row check on the load of A: row 33 of a 33-row A is read.
+    const std::string fault = firstFailure(good, "if (Row < rowsA && ph * TILE_WIDTH + tx < inner)", "if (ph * TILE_WIDTH + tx < inner)");
+    EXPECT_NE(fault.find(" accessed A["), std::string::npos) << fault;
+    EXPECT_EQ(fault.find(" accessed M["), std::string::npos) << fault;
+    // The tile of A stored transposed: the cause names A's elements and the reference's terms too.
+    const std::string swapped = firstFailure(good, "Mds[ty][tx] = A[", "Mds[tx][ty] = A[");
+    EXPECT_NE(swapped.find("stored A[1][0] into Mds[0][1]"), std::string::npos) << swapped;
+    EXPECT_NE(swapped.find("the reference's term 2 is A[0][1] * B[1][0]"), std::string::npos) << swapped;
+    EXPECT_NE(swapped.find("C[0][0] is "), std::string::npos) << swapped;
+    fs::remove_all(tmp);
+}
+
 /// Every submission gets the same list of checks, with points: a file that does not
 /// compile and one that runs off its arrays list every check a passing one does, the
 /// checks not run failed with "not run: ...".
@@ -455,6 +487,34 @@ TEST(GradeCli, HumanOutputListAndBadInput)
     std::ofstream(dir / "mine.toml") << "title = \"mine\"\npmpp = 5.5\n";
     EXPECT_EQ(cli("grade --exercise '" + (dir / "mine.toml").string() + "' --kernel-file x.cu", out, true), 2) << out;
     EXPECT_NE(out.find("mine.toml, line 2: pmpp must be a string in quotes."), std::string::npos) << out;
+}
+
+/// simulate --exercise: the exercise's launch and its public size; a P that differs from the
+/// reference fails (status 1) and names the first wrong element (issue 38).
+TEST(GradeCli, SimulateWithAnExerciseUsesItsLaunchAndPublicSize)
+{
+    std::string out;
+    // conv2d-tiled's launch is the input tile's (its [launch] grid and block); public size 16 x 24.
+    EXPECT_EQ(cli("simulate --kernel-file '" + kSource + "/tests/student/solutions/conv2d-tiled.cu' --exercise conv2d-tiled "
+                  "--quiet --no-memory-model",
+                  out),
+              0)
+        << out;
+    EXPECT_NE(out.find("N 16x24, mask 5x5"), std::string::npos) << out;
+    EXPECT_NE(out.find("P vs reference  bit-identical"), std::string::npos) << out;
+    EXPECT_EQ(cli("simulate --kernel-file '" + kSource + "/tests/student/wrong/swapped_mds_index.cu' --exercise "
+                  "tiled-matmul-boundary --quiet --no-memory-model --json",
+                  out),
+              1)
+        << out;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(out)) << out;
+    EXPECT_FALSE(j["matches_reference"].get<bool>());
+    EXPECT_EQ(j["params"]["j"], 20);   // the public size, 20 x 13 x 27
+    EXPECT_EQ(j["first_wrong"].get<std::string>().rfind("P[0][0] is ", 0), 0u) << out;
+    // A bad exercise name is bad input.
+    EXPECT_EQ(cli("simulate --kernel-file '" + kSource + "/tests/student/solutions/conv2d-tiled.cu' --exercise no-such", out, true), 2);
+    EXPECT_NE(out.find("There is no exercise 'no-such'"), std::string::npos) << out;
 }
 
 }  // namespace

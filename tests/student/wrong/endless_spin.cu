@@ -1,15 +1,20 @@
-// A student's naive kernel whose loop never ends and reads no memory while it spins: nothing
-// in the simulator sees it, and the child process it runs in is stopped at its time limit.
+// A student's row-per-thread kernel whose loop never ends and reads no memory while it spins:
+// the simulator's read budget never sees it, and the child process it runs in is stopped at
+// its time limit.
 // run: --width 4 --tile 4
 // expect: your kernel ran longer than
-__global__ void spin(const float* M, const float* N, float* P, int Width)
+#define BLOCK_SIZE 16
+
+__global__ void spin(const float* M, const float* N, float* P, int j, int k, int l)
 {
-    int Row = blockIdx.y * blockDim.y + threadIdx.y;
-    int Col = blockIdx.x * blockDim.x + threadIdx.x;
-    float Pvalue = M[Row * Width] * N[Col];
-    for (int k = 0; k < Width; )
-        Pvalue = Pvalue * 0.5f + 1.0f;
-    P[Row * Width + Col] = Pvalue;
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < j) {
+        float Pvalue = M[row * k];
+        for (int i = 0; i < k; )
+            Pvalue = Pvalue * 0.5f + 1.0f;
+        for (int col = 0; col < l; ++col)
+            P[row * l + col] = Pvalue;
+    }
 }
 // How tilescope-cli grade judges it (tests/student/grade_test.cpp):
 // grade: matmul-row-per-thread
