@@ -114,6 +114,7 @@ struct WrongStore {
     long long element = -1;
     int step = -1;
     unsigned line = 0;
+    int thread = -1;   ///< the traced block's thread that stored it (-1: outside the traced block)
 };
 std::optional<WrongStore> firstWrongStore(const sim::Simulation& s)
 {
@@ -125,10 +126,11 @@ std::optional<WrongStore> firstWrongStore(const sim::Simulation& s)
             const sim::Event& ev = t.events[e];
             if (ev.op != sim::Op::GlobalStore || ev.array != out || ev.index < 0) continue;
             const size_t k = static_cast<size_t>(ev.index);
-            if (k < s.P.size() && !sameBits(s.P[k], s.reference[k])) return WrongStore{ev.index, static_cast<int>(i), ev.line};
+            if (k < s.P.size() && !sameBits(s.P[k], s.reference[k]))
+                return WrongStore{ev.index, static_cast<int>(i), ev.line, static_cast<int>(ev.thread)};
         }
     for (size_t k = 0; k < s.P.size(); ++k)
-        if (!sameBits(s.P[k], s.reference[k])) return WrongStore{static_cast<long long>(k), -1, 0};
+        if (!sameBits(s.P[k], s.reference[k])) return WrongStore{static_cast<long long>(k), -1, 0, -1};
     return std::nullopt;
 }
 
@@ -236,6 +238,15 @@ Diagnosis diagnose(const sim::Simulation& s)
     if (const std::optional<WrongStore> w = firstWrongStore(s); w && w->step >= 0) {
         d.step = w->step;
         d.line = w->line;
+        // Where the trace names it, the line that put the wrong operand in play (the
+        // grader's cause, sim::termCause): the Code panel and G go there, not to P's store.
+        if (w->thread >= 0 && sim::familyOf(s.scenario) != sim::Family::Array)
+            if (const std::optional<sim::WrongCause> cause =
+                    sim::termCause(sim::termsSummedDetail(s, w->thread, 2, w->element),
+                                   sim::referenceTerms(s.scenario, sim::familyName(s.scenario), w->element))) {
+                d.line = cause->line;
+                if (const int step = stepOnLine(t, cause->line); step >= 0) d.step = step;
+            }
     }
     if (d.step < 0)   // no wrong element in the traced block: its last store
         for (int i = static_cast<int>(t.steps.size()) - 1; i >= 0 && d.step < 0; --i)

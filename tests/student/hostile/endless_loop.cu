@@ -1,4 +1,5 @@
 // hostile: a loop whose counter never moves
+// expect-line: 22
 // expect-limit: time|memory|longer than|never ends
 #define TILE_WIDTH 16
 

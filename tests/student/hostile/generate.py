@@ -212,8 +212,9 @@ write("mutual_recursion", "two __device__ helpers calling each other without end
       kernel('', '    Pvalue += ping(0.0f) * 0.0f;\n'))
 
 # ---- legal-looking kernels that misbehave when run ----
+# Its threads keep reading M: the simulator's read budget stops it as a fault on its line.
 write("endless_loop", "a loop whose counter never moves",
-      kernel('', '    for (int s = 0; s < k; ) Pvalue += M[Row * k + s];\n'), limit="time|memory|longer than")
+      kernel('', '    for (int s = 0; s < k; ) Pvalue += M[Row * k + s];  //<\n'), limit="time|memory|longer than|never ends")
 write("shared_past_48kb", "a __shared__ array of 51 200 bytes, more than a block may declare statically",
       kernel('    __shared__ float Huge[16][800];  //<\n    Huge[ty][tx] = 0.0f;\n    __syncthreads();\n',
              '    Pvalue += Huge[ty][tx];\n'))
