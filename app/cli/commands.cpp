@@ -19,6 +19,7 @@
 #include "array_options.hpp"
 #include "conv_options.hpp"
 #include "conv_verify_cases.hpp"
+#include "grade_class.hpp"
 #include "kernels/context.cuh"
 #include "gpu/gpu.hpp"
 #include "gpu/kernel_resources.hpp"
@@ -439,13 +440,9 @@ int Commands::runSimulate()
         // With an exercise, the file gets the exercise's launch and its public size.
         student::LoadOptions lo;
         if (!simOpt_.exercise.empty()) {
-            student::Exercise x;
-            try {
-                x = student::findExercise(simOpt_.exercise);
-            } catch (const student::ExerciseError& e) {
-                std::cerr << "tilescope-cli: " << e.what() << "\n";
-                return kBadInput;
-            }
+            const std::optional<student::Exercise> found = exerciseOrSay(simOpt_.exercise);
+            if (!found) return kBadInput;
+            const student::Exercise& x = *found;
             lo.launch = x.launch;
             const bool sized = simOpt_.width || simOpt_.j || simOpt_.k || simOpt_.l || simOpt_.height;
             if (!sized && x.publicSize) {

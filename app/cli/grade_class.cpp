@@ -59,6 +59,16 @@ std::string reportText(const student::Grade& g, const std::string& title)
 
 }  // namespace
 
+std::optional<student::Exercise> exerciseOrSay(const std::string& nameOrPath)
+{
+    try {
+        return student::findExercise(nameOrPath);
+    } catch (const student::ExerciseError& e) {
+        std::cerr << "tilescope-cli: " << e.what() << "\n";
+        return std::nullopt;
+    }
+}
+
 nlohmann::ordered_json gradeJson(const student::Grade& g)
 {
     nlohmann::ordered_json j;
@@ -357,13 +367,9 @@ bool writeFile(const fs::path& path, const std::string& text)
 int runGradeClass(const GradeOptions& o)
 {
 #ifdef TILESCOPE_HAVE_STUDENT
-    student::Exercise x;
-    try {
-        x = student::findExercise(o.exercise);
-    } catch (const student::ExerciseError& e) {
-        std::cerr << "tilescope-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    const std::optional<student::Exercise> found = exerciseOrSay(o.exercise);
+    if (!found) return kBadInput;
+    const student::Exercise& x = *found;
     std::error_code ec;
     if (!fs::is_directory(o.submissions, ec)) {
         std::cerr << "tilescope-cli: --submissions " << o.submissions << " is not a folder; give the folder that holds the class's .cu files.\n";

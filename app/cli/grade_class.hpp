@@ -5,6 +5,7 @@
 // confined as every grade's are (student/confined_run.hpp).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "grade_command.hpp"
@@ -14,6 +15,10 @@
 #include "student/grade.hpp"
 
 namespace ts::cli {
+
+/// The exercise `nameOrPath` (student::findExercise), or nullopt after one sentence on
+/// stderr saying why not (the caller exits kBadInput).
+std::optional<student::Exercise> exerciseOrSay(const std::string& nameOrPath);
 
 /// `g` as `grade --json` prints it: exercise, kernel_file, passed, score, max_score,
 /// seconds, and each check's name, passed, [skipped], points, max_points, diagnosis, line.

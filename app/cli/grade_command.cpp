@@ -89,13 +89,9 @@ int runGrade(const GradeOptions& o)
         }
         return kOk;
     }
-    student::Exercise x;
-    try {
-        x = student::findExercise(o.exercise);
-    } catch (const student::ExerciseError& e) {
-        std::cerr << "tilescope-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    const std::optional<student::Exercise> found = exerciseOrSay(o.exercise);
+    if (!found) return kBadInput;
+    const student::Exercise& x = *found;
     // A file, or a submission's folder holding one (a course platform's upload).
     std::string problem;
     const std::string kernelFile = submissionKernel(o.kernelFile, problem);

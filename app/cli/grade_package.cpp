@@ -130,13 +130,9 @@ bool writeText(const fs::path& path, const std::string& text, bool executable)
 int runGradePackage(const GradeOptions& o)
 {
 #ifdef TILESCOPE_HAVE_STUDENT
-    student::Exercise x;
-    try {
-        x = student::findExercise(o.exercise);
-    } catch (const student::ExerciseError& e) {
-        std::cerr << "tilescope-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    const std::optional<student::Exercise> found = exerciseOrSay(o.exercise);
+    if (!found) return kBadInput;
+    const student::Exercise& x = *found;
     const fs::path out(o.out), ex = out / "exercise";
     std::error_code ec;
     fs::create_directories(ex, ec);
