@@ -1,5 +1,6 @@
 #include "headless.hpp"
 
+#include "sim/files/output_target.hpp"
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -260,7 +261,16 @@ private:
                 if (mine) lists.push_back(dl);
             }
             const std::string svg = drawListsToSvg(lists, ImVec2(x0, y0), ImVec2(x1 - x0, y1 - y0), clear);
-            // Beside its name first, then renamed (as savePng does).
+            // Beside its name first, then renamed (as savePng does); a device or a pipe
+            // (/dev/null) is written into, never renamed over.
+            std::string why;
+            const sim::OutputTarget target = sim::outputTarget(path, why);
+            if (target == sim::OutputTarget::Refused) throw RunError("Cannot write the SVG: " + why);
+            if (target == sim::OutputTarget::Direct) {
+                std::ofstream out(path, std::ios::binary);
+                if (!(out << svg) || !out.flush()) throw RunError("Cannot write the SVG to '" + path + "'.");
+                return;
+            }
             const std::string part = path + ".part";
             {
                 std::ofstream out(part, std::ios::binary | std::ios::trunc);

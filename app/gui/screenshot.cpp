@@ -1,5 +1,7 @@
 #include "screenshot.hpp"
 
+#include "sim/files/output_target.hpp"
+
 #include <cstdio>
 
 #include <glad/gl.h>
@@ -65,6 +67,15 @@ Image cropImage(const Image& img, int x, int y, int w, int h)
 std::string savePng(const Image& img, const std::string& path)
 {
     if (img.width <= 0 || img.height <= 0) return "Cannot write '" + path + "': the picture is empty.";
+    std::string why;
+    switch (sim::outputTarget(path, why)) {
+    case sim::OutputTarget::Refused: return "Cannot write the picture: " + why;
+    case sim::OutputTarget::Direct:   // /dev/null, a pipe: into it, never renamed over it
+        return stbi_write_png(path.c_str(), img.width, img.height, 4, img.rgba.data(), img.width * 4)
+                   ? ""
+                   : "Cannot write the picture to '" + path + "'.";
+    case sim::OutputTarget::Replace: break;
+    }
     // Written beside its name and then renamed, so that a run stopped in the middle (an
     // export cancelled from the app) never leaves half a picture under the name.
     const std::string part = path + ".part";

@@ -43,6 +43,8 @@
 //   text = "Each thread writes its Pvalue."
 #include "sim/files/scenario_file.hpp"
 
+#include "sim/files/output_target.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -667,6 +669,15 @@ void saveScenarioFile(const Preset& p, const std::string& path)
         if (a.iteration) o << "iteration = " << *a.iteration << "\n";
         if (a.nth != 1) o << "nth = " << a.nth << "\n";
         o << "text = " << quoted(a.text) << "\n";
+    }
+    // A device or a pipe is written into, never renamed over; a folder is refused.
+    std::string why;
+    const OutputTarget target = outputTarget(path, why);
+    if (target == OutputTarget::Refused) failFile(path, "cannot be written: " + why);
+    if (target == OutputTarget::Direct) {
+        std::ofstream out(path, std::ios::binary);
+        if (!(out << o.str()) || !out.flush()) failFile(path, "cannot be written.");
+        return;
     }
     // Write beside the target and rename, so a failed write leaves no half-written file.
     const std::string tmp = path + ".tmp";

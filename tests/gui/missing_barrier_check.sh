@@ -16,6 +16,9 @@ status=$?
 printf '%s\n' "$output" | grep -v '^code-row '
 [ "$status" -eq 0 ] || { echo "FAIL: the app ended with status $status"; exit 1; }
 fail() { echo "FAIL: $*"; exit 1; }
+# The picture went into the null device: it must still be one (a rename over it once made it
+# a file, and the machine's every later `> /dev/null` wrote into that file).
+[ -c /dev/null ] || fail "--screenshot /dev/null replaced the null device with a file"
 where=$(printf '%s\n' "$output" | sed -n 's|^diagnosis-in-caption: step \([0-9]*\) line \([0-9]*\)$|\1 \2|p')
 [ -n "$where" ] || fail "no diagnosis in the caption bar"
 step=${where% *} line=${where#* }
