@@ -190,21 +190,8 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
     if (!r.error.empty()) {
         const bool barrier = r.error.find("barrier") != std::string::npos && r.error.find("never ends") == std::string::npos;
         unsigned line = lineIn(r.error);
-        // The fault was worded in the runner, with the simulator's names of the arrays:
-        // each "M[", "N[", "P[" becomes the student's name of that array.
-        std::string d;
-        {
-            static const std::regex element("(^|[^A-Za-z0-9_])([MNP])\\[");
-            std::sregex_iterator it(r.error.begin(), r.error.end(), element), end;
-            size_t from = 0;
-            for (; it != end; ++it) {
-                const std::smatch& m = *it;
-                const size_t nameAt = static_cast<size_t>(m.position(2));
-                d += r.error.substr(from, nameAt - from) + sim::loadedArrayLabel(s.kernel, m[2].str());
-                from = nameAt + 1;
-            }
-            d += r.error.substr(from);
-        }
+        // The fault was worded in the runner, with the simulator's names of the arrays.
+        std::string d = sim::inStudentNames(r.error, s.kernel);
         // A thread that kept reading: the loop it was in is the cause.
         if (r.error.find("a loop that never ends") != std::string::npos)
             if (const std::vector<unsigned> loops = sim::enclosingLoops(source, line); !loops.empty()) {

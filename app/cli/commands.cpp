@@ -28,6 +28,7 @@
 #include "sim/engine/loaded_runner.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
+#include "sim/engine/provenance.hpp"
 #include "sim/teaching/wrong_element.hpp"
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
@@ -537,7 +538,30 @@ int Commands::runSimulate()
     if (!simOpt_.kernelFile.empty() && !r.matchesReference) {
         size_t i = 0;
         while (i < r.P.size() && std::memcmp(&r.P[i], &r.reference[i], sizeof(float)) == 0) ++i;
-        firstWrong = i < r.P.size() ? sim::wrongElementText(r, static_cast<long long>(i)) : "P differs from the CPU reference";
+        if (i >= r.P.size()) {
+            firstWrong = "P differs from the CPU reference";
+        } else {
+            // The writer's block again, traced (one block, no memory model): the sentence
+            // then names the cause, as grade does (sim/teaching/wrong_element.hpp).
+            sim::Simulation traced;
+            if (const std::optional<sim::Writer> w = sim::writerOf(r, 2, static_cast<long long>(i))) {
+                sim::Scenario again = s;
+                again.block = w->block;
+                sim::SimOptions o;
+                o.trace = true;
+                o.threads = 1;
+                o.memoryModel = false;
+                o.detectHazards = false;
+                try {
+                    traced = sim::simulate(again, o);
+                } catch (const std::exception&) {
+                    traced = sim::Simulation{};
+                }
+            }
+            firstWrong = traced.P.size() == r.P.size() && traced.error.empty()
+                             ? sim::wrongElementText(traced, static_cast<long long>(i))
+                             : sim::wrongElementText(r, static_cast<long long>(i));
+        }
         j["first_wrong"] = firstWrong;
     }
     const int status = firstWrong.empty() ? kOk : kCheckFailed;

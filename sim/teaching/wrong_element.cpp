@@ -8,8 +8,10 @@
 #include <iomanip>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/provenance.hpp"
 
 namespace ts::sim {
@@ -322,7 +324,33 @@ std::string familyName(const Scenario& s)
     return "matmul";
 }
 
+namespace {
+std::string wrongElementTextOf(const Simulation& r, long long i, unsigned line);
+}
+
+std::string inStudentNames(const std::string& text, const std::string& kernel)
+{
+    if (!findLoadedKernel(kernel)) return text;
+    static const std::regex element("(^|[^A-Za-z0-9_])([MNP])\\[");
+    std::string out;
+    size_t from = 0;
+    for (std::sregex_iterator it(text.begin(), text.end(), element), end; it != end; ++it) {
+        const size_t at = static_cast<size_t>(it->position(2));
+        out += text.substr(from, at - from) + loadedArrayLabel(kernel, (*it)[2].str());
+        from = at + 1;
+    }
+    return out + text.substr(from);
+}
+
 std::string wrongElementText(const Simulation& r, long long i, unsigned line)
+{
+    return inStudentNames(wrongElementTextOf(r, i, line), r.scenario.kernel);
+}
+
+namespace {
+
+/// wrongElementText() in the simulator's names of the arrays.
+std::string wrongElementTextOf(const Simulation& r, long long i, unsigned line)
 {
     constexpr int p = 2;   // M, N, P come first, whatever their names
     const std::string family = familyName(r.scenario);
@@ -351,5 +379,7 @@ std::string wrongElementText(const Simulation& r, long long i, unsigned line)
     }
     return value + stored;
 }
+
+}  // namespace
 
 }  // namespace ts::sim

@@ -87,6 +87,13 @@ std::vector<unsigned> enclosingLoops(const std::string& source, unsigned line);
 /// line `line`, by line, outermost first.
 std::vector<unsigned> enclosingIfs(const std::string& source, unsigned line);
 
+/// `text` (a sentence of the simulator's: a fault, a wrong element) with each element of
+/// the problem's arrays under the name a student's kernel `kernel` gives its array: "M[3]"
+/// becomes "A[3]", a convolution's mask "M[1][2]" becomes "Mc[1][2]"
+/// (sim::loadedArrayLabel). Shared arrays (Mds, N_ds) and a built-in kernel's text are left
+/// as they are.
+std::string inStudentNames(const std::string& text, const std::string& kernel);
+
 /// Element `i` of `r`'s output (array 2) that differs from the CPU reference, explained:
 /// "P[0][0] is -2.41 where the reference gives -1.42: line 20 stored M[1][0] into
 /// Mds[0][1], which line 31 read for term 2 of the sum; the reference's term 2 is M[0][1] *
@@ -95,7 +102,8 @@ std::vector<unsigned> enclosingIfs(const std::string& source, unsigned line);
 /// when the terms differ otherwise), or
 /// "P[3][3] was never written (the reference gives 0.5): no thread stores it; check ...";
 /// with a `line`, "stored it at line
-/// 35". An array problem names its output as its file does and has no terms. Throws
+/// 35". An array problem names its output as its file does and has no terms; a student's
+/// kernel's arrays are named as its file names them (inStudentNames()). Throws
 /// std::out_of_range for an `i` outside P.
 std::string wrongElementText(const Simulation& r, long long i, unsigned line = 0);
 
