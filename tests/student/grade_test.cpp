@@ -512,6 +512,10 @@ TEST(GradeCli, SimulateWithAnExerciseUsesItsLaunchAndPublicSize)
     EXPECT_FALSE(j["matches_reference"].get<bool>());
     EXPECT_EQ(j["params"]["j"], 20);   // the public size, 20 x 13 x 27
     EXPECT_EQ(j["first_wrong"].get<std::string>().rfind("P[0][0] is ", 0), 0u) << out;
+    // The cause first, as grade says it: the store of the transposed tile.
+    EXPECT_NE(j["first_wrong"].get<std::string>().find(": line 20 stored M[1][0] into Mds[0][1], which line 31 read for term 2"),
+              std::string::npos)
+        << out;
     // A bad exercise name is bad input.
     EXPECT_EQ(cli("simulate --kernel-file '" + kSource + "/tests/student/solutions/conv2d-tiled.cu' --exercise no-such", out, true), 2);
     EXPECT_NE(out.find("There is no exercise 'no-such'"), std::string::npos) << out;
