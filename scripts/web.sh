@@ -45,7 +45,11 @@ SRC
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   fi
   rm -rf "$build/deps/src" && mkdir -p "$build/deps/src"
-  (cd "$build/deps/src" && apt-get source -q imgui)
+  # The entry may be there without its index (an update that failed before): update once more.
+  if ! (cd "$build/deps/src" && apt-get source -q imgui); then
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    (cd "$build/deps/src" && apt-get source -q imgui)
+  fi
   rm -rf "$imgui" && mv "$build/deps/src"/imgui-*/ "$imgui" && rm -rf "$build/deps/src"
 fi
 
