@@ -36,8 +36,25 @@ inline std::vector<Role> matmulRoles(const Translation& t, std::vector<Diagnosti
                                         std::to_string(pointers.size()) + ")"});
         return roles;
     }
-    int order = 0;
+    // The sizes: by PMPP's names (j, k, l; Width), else, as a launch passes them, by
+    // position in the family's order: three ints are j, k and l, one is Width.
+    size_t ints = 0;
+    bool allNamed = true;
+    for (const KernelParam& p : t.params)
+        if (p.kind == KernelParam::Kind::Int) {
+            ++ints;
+            allNamed = allNamed && (p.name == "j" || p.name == "k" || p.name == "l" || p.name == "Width" ||
+                                    p.name == "width" || p.name == "n");
+        }
+    const bool byPosition = !allNamed && (ints == 3 || ints == 1);
+    int order = 0, sizeOrder = 0;
     for (const KernelParam& p : t.params) {
+        if (p.kind == KernelParam::Kind::Int && byPosition) {
+            roles.push_back(ints == 1 ? Role::Width : sizeOrder == 0 ? Role::J : sizeOrder == 1 ? Role::K : Role::L);
+            square = ints == 1;
+            ++sizeOrder;
+            continue;
+        }
         if (p.kind != KernelParam::Kind::Int) {
             const Role r = named ? (p.name == "M" ? Role::M : p.name == "N" ? Role::N : Role::P)
                                  : (order == 0 ? Role::M : order == 1 ? Role::N : Role::P);
@@ -57,8 +74,9 @@ inline std::vector<Role> matmulRoles(const Translation& t, std::vector<Diagnosti
         } else {
             errors.push_back(Diagnostic{p.line, 0, "int parameter " + p.name +
                                                        " is not a size TileScope knows: name the sizes j, k and l (M is j x k, "
-                                                       "N is k x l) or Width for square matrices, or state the launch's arguments "
-                                                       "in order, e.g. `// tilescope: args = M, N, P, j, k, l`"});
+                                                       "N is k x l) or Width for square matrices (three sizes, or one, are taken "
+                                                       "in that order whatever their names), or state the launch's arguments in "
+                                                       "order, e.g. `// tilescope: args = M, N, P, j, k, l`"});
             roles.push_back(Role::J);
         }
     }
@@ -82,8 +100,24 @@ inline std::vector<Role> convRoles(const Translation& t, bool twoD, std::vector<
     }
     const bool named = (pointers[0]->name == "N" && pointers[1]->name == "P") ||
                        (pointers[0]->name == "P" && pointers[1]->name == "N");
-    int order = 0;
+    // The sizes: by PMPP's names, else by position in the family's order (Mask_Width, then
+    // Width in 1D; Mask_Width, height, width in 2D), as a launch passes them.
+    size_t ints = 0;
+    bool allNamed = true;
+    for (const KernelParam& p : t.params)
+        if (p.kind == KernelParam::Kind::Int) {
+            ++ints;
+            allNamed = allNamed && (p.name == "Mask_Width" || p.name == "mask_width" || p.name == "maskWidth" ||
+                                    p.name == "Width" || p.name == "width" || (twoD && (p.name == "height" || p.name == "Height")));
+        }
+    const bool byPosition = !allNamed && ints == (twoD ? 3u : 2u);
+    int order = 0, sizeOrder = 0;
     for (const KernelParam& p : t.params) {
+        if (p.kind == KernelParam::Kind::Int && byPosition) {
+            roles.push_back(sizeOrder == 0 ? Role::MaskWidth : twoD && sizeOrder == 1 ? Role::Height : Role::Width);
+            ++sizeOrder;
+            continue;
+        }
         if (p.kind != KernelParam::Kind::Int) {
             const Role r = named ? (p.name == "N" ? Role::N : Role::P) : (order == 0 ? Role::N : Role::P);
             ++order;

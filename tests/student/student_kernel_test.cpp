@@ -315,13 +315,27 @@ TEST(StudentModule, TheLaunchHeaderGivesTheGridAndBlockOrSaysWhyNot)
 
 TEST(StudentModule, ErrorsComeBackAsTheStudentsFileAndLine)
 {
-    // A missing parameter role, a const output and an unknown size: found before compiling.
+    // A missing parameter role, a const output and sizes that are neither PMPP's names nor
+    // three (j, k, l) or one (Width) to take by position: found before compiling.
     student::LoadResult r = student::loadKernelSource(
-        "__global__ void k(const float* M, const float* N, const float* P, int rows)\n{\n}\n", "kernel.cu", options());
+        "__global__ void k(const float* M, const float* N, const float* P, int rows, int cols)\n{\n}\n", "kernel.cu", options());
     EXPECT_FALSE(r.ok());
     const std::string all = errorsOf(r.errors);
     EXPECT_NE(all.find("kernel.cu:1: error: parameter P is the output P"), std::string::npos) << all;
     EXPECT_NE(all.find("kernel.cu:1: error: int parameter rows is not a size"), std::string::npos) << all;
+    // Three sizes under a student's names are j, k and l by position, as a launch passes them.
+    r = student::loadKernelSource("__global__ void k(const float* A, const float* B, float* C, int rowsA, int inner, int colsB)\n{\n"
+                                  "    int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "    if (r < rowsA && c < colsB) {\n        float v = 0;\n"
+                                  "        for (int i = 0; i < inner; ++i) v += A[r * inner + i] * B[i * colsB + c];\n"
+                                  "        C[r * colsB + c] = v;\n    }\n}\n",
+                                  "own_names.cu", options());
+    ASSERT_TRUE(r.ok()) << errorsOf(r.errors);
+    {
+        const sim::Simulation run = sim::simulate(sim::matmulScenario(r.info->name, 9, 5, 7, 4, {}, 3));
+        EXPECT_TRUE(run.error.empty()) << run.error;
+        EXPECT_TRUE(run.matchesReference);
+    }
     r = student::loadKernelFile(kernelPath("no-such-file.cu"), options());
     ASSERT_EQ(r.errors.size(), 1u);
     EXPECT_NE(r.errors[0].message.find("cannot read the kernel file"), std::string::npos);
