@@ -298,6 +298,8 @@ write("constant_mask_huge", "a __constant__ mask of 2^28 floats (1 GiB; a GPU ha
 write("launch_header_huge_grid", "a launch header line asking for 65535 x 65535 x 65535 blocks",
       '// tilescope: block = TILE_WIDTH, TILE_WIDTH\n// tilescope: grid = 65535, 65535, 65535\n' + kernel(),
       limit="memory|grid")
+write("args_header_60000_entries", "an argument list (args) of 60 000 entries, each the array M, on one header line",
+      '// tilescope: args = ' + ', '.join(['M'] * 60000) + '  //<\n' + kernel())
 write("launch_header_deep_parens", "a launch header line whose grid expression nests 20 000 parentheses",
       '// tilescope: block = 16, 16\n// tilescope: grid = ' + '(' * 20000 + '2' + ')' * 20000 + ', 2  //<\n' + kernel())
 VADD = """// tilescope: family = array
