@@ -1,4 +1,4 @@
-// libFuzzer harness: the kernel-file front end (student/scan.hpp, student/translate.hpp) on
+// libFuzzer harness: the kernel-file front end (frontend/scan.hpp, frontend/translate.hpp) on
 // arbitrary bytes, in process: scanKernelFile(), and translateCuda() when the scan lets the
 // file through. Every refusal must be one sentence on one line, on a line the file has, at
 // most one a line and in the file's order; a translation must keep every line of the file
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "fuzz_check.hpp"
-#include "student/scan.hpp"
-#include "student/translate.hpp"
+#include "frontend/scan.hpp"
+#include "frontend/translate.hpp"
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include "matmul_launch.hpp"
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/simulate.hpp"
-#include "student/kernel_roles.hpp"
+#include "frontend/kernel_roles.hpp"
 
 namespace ts::gpu {
 namespace {
@@ -248,7 +248,7 @@ sim::Family familyOf(const StudentKernel& k)
     return k.translation.constants.front().extents.size() == 2 ? sim::Family::Conv2D : sim::Family::Conv1D;
 }
 
-/// The roles of `k`'s parameters (student/kernel_roles.hpp); LaunchError when they do not fit.
+/// The roles of `k`'s parameters (frontend/kernel_roles.hpp); LaunchError when they do not fit.
 std::vector<student::Role> rolesOf(const StudentKernel& k)
 {
     // The roles the simulator's load decided (by position where the launch stated its

@@ -2,7 +2,7 @@
 // compiled while TileScope runs by NVRTC (the CUDA toolkit's run-time compiler; no nvcc
 // needed), loaded through the CUDA runtime's library API, launched with the simulator's
 // grid and block for the scenario and its parameters bound by position as the simulator
-// binds them (student/kernel_roles.hpp), timed as bench() times the built-in kernels, and
+// binds them (frontend/kernel_roles.hpp), timed as bench() times the built-in kernels, and
 // compared bit for bit with the simulator's run of the same file.
 // Plain C++ (no CUDA headers): built from gpu/student_launch.cu with CUDA, from
 // gpu/gpu_unavailable.cpp without it, where every call throws Unavailable.
@@ -13,7 +13,7 @@
 
 #include "gpu/gpu.hpp"
 #include "sim/catalogue/scenario.hpp"
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::gpu {
 

@@ -34,7 +34,7 @@ cases=(
   "cli occupancy, sm_90" -- "$cli" occupancy --device sm_90 --block-threads 256 --regs-per-thread 32 --smem-per-block 2048
 )
 # The first use of libclang's front end, which only a kernel file's commands load
-# (student/frontend_loader.hpp): a translation alone, no module built.
+# (frontend/frontend_loader.hpp): a translation alone, no module built.
 kernel=$root/tests/student/kernels/matmul_tiled.cu
 if "$cli" translate --kernel-file "$kernel" --out "$config/translations" >/dev/null 2>&1; then
   cases+=(";;" "cli translate (loads libclang)" -- "$cli" translate --kernel-file "$kernel" --out "$config/translations")

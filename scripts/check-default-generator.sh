@@ -32,7 +32,7 @@ cmake --install "$work/build" --prefix "$work/prefix"
 cd /
 "$work/prefix/bin/tilescope-cli" list-kernels >/dev/null
 # With libclang, a kernel file goes through the installed front end, which the CLI opens on
-# first use from the prefix's lib/.../tilescope/ (student/frontend_loader.hpp).
+# first use from the prefix's lib/.../tilescope/ (frontend/frontend_loader.hpp).
 if [ -n "$(find "$work/prefix" -name libtilescope-frontend.so)" ]; then
   "$work/prefix/bin/tilescope-cli" translate --kernel-file "$root/tests/student/kernels/matmul_tiled.cu" \
       --out "$work/translations" >/dev/null

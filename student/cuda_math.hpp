@@ -1,4 +1,4 @@
-// The math functions a student's kernel may call (student/scan.hpp, allowedFunctions()), as
+// The math functions a student's kernel may call (frontend/scan.hpp, allowedFunctions()), as
 // its module sees them: inside namespace ts_student, where the translated kernel lives
 // (student/module.cpp wraps it so), with CUDA's overloads. Each gives the bits CUDA's does:
 // an exact operation (ceil, floor, trunc, round, fabs, abs, fmin, fmax, min, max) or a correctly
@@ -15,7 +15,7 @@
 // CUDA's C++ overloads are kept: `ceil(x)` of a float is the float ceil (a float result, as
 // PMPP Fig. 5.13's `ceil(Width/(float)TILE_WIDTH)`), `min` and `max` of floats are fminf and
 // fmaxf, of ints and unsigned ints the integer ones (an int and an unsigned int compare as
-// unsigned, as CUDA's do). The front end's prelude (student/translate.cpp) declares the
+// unsigned, as CUDA's do). The front end's prelude (frontend/translate.cpp) declares the
 // same set, so that a call resolves to the same overload when the file is parsed and when
 // its module is built. The simulator's memory references convert to float, so `fabsf(M[i])`
 // loads M[i] once and works on its value.

@@ -17,7 +17,7 @@
 #include "sim/catalogue/array_spec.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "sim/teaching/expression.hpp"
-#include "student/kernel_roles.hpp"
+#include "frontend/kernel_roles.hpp"
 #include "student/module_abi.hpp"
 
 namespace ts::sim {

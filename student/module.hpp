@@ -1,5 +1,5 @@
 // A student's CUDA file made into a kernel TileScope can simulate: translated to the
-// single-source form (student/translate.hpp), built in a child process by the same compiler
+// single-source form (frontend/translate.hpp), built in a child process by the same compiler
 // as TileScope into a shared module (cached by the hash of what is built), loaded with
 // dlopen, and registered under the kernel's own name (sim/catalogue/loaded_kernels.hpp), so
 // that a scenario naming it runs like a built-in kernel.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/catalogue/kernel_info.hpp"
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::student {
 
@@ -38,7 +38,7 @@ struct LaunchHeader {
     std::string reference; ///< "C[i] = A[i] + 2.0f * B[i]": the CPU reference formula (sim/engine/array_formula.hpp)
     /// The launch's arguments by position, in the problem's terms ("M, N, P, j, k, l", or
     /// "A = M, B = N, ..."; student::bindArguments): the kernel's parameter names are then
-    /// free. Empty: each parameter's role follows from its name (student/kernel_roles.hpp).
+    /// free. Empty: each parameter's role follows from its name (frontend/kernel_roles.hpp).
     std::string args;
 };
 
@@ -96,7 +96,7 @@ LoadResult loadKernelFile(const std::string& path, const LoadOptions& options = 
 LoadResult loadKernelSource(const std::string& source, const std::string& fileName, const LoadOptions& options = {});
 
 /// The largest kernel file TileScope reads, in bytes (the front end's limit too,
-/// student/scan.hpp).
+/// frontend/scan.hpp).
 inline constexpr uint64_t kMaxKernelFileBytes = 256 * 1024;
 
 /// The text of kernel file `path`, read without ever blocking or reading past

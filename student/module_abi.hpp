@@ -1,5 +1,5 @@
 // What a student's compiled kernel module and TileScope agree on (student/module.hpp). The
-// module is the student's file in the single-source form (student/translate.hpp) plus a
+// module is the student's file in the single-source form (frontend/translate.hpp) plus a
 // generated entry point, built by the same compiler as TileScope with these headers, and
 // loaded with dlopen; it reaches the simulator through the symbols TileScope exports.
 #pragma once

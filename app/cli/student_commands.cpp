@@ -11,7 +11,7 @@
 #include "sim/engine/simulate.hpp"
 #include "student/exercise.hpp"
 #include "student/module.hpp"
-#include "student/translation_file.hpp"
+#include "frontend/translation_file.hpp"
 
 namespace ts::cli {
 namespace {

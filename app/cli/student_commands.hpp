@@ -23,7 +23,7 @@ struct TranslateOptions {
 CLI::App* addTranslateCommand(CLI::App& app, TranslateOptions& o);
 
 /// Runs `translate`: translates each file with libclang and saves it in o.out
-/// (student/translation_file.hpp), one line per file. Exit status 0; 2 when a file does not
+/// (frontend/translation_file.hpp), one line per file. Exit status 0; 2 when a file does not
 /// translate (its errors as a compiler prints them) or this build has no libclang.
 int runTranslate(const TranslateOptions& o);
 

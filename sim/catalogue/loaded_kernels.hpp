@@ -50,7 +50,7 @@ struct LoadedKernelInfo {
     /// __constant__ mask ({"M", "Mc"}). An array not listed keeps the simulator's name.
     std::vector<std::pair<std::string, std::string>> labels;
     /// The role each parameter receives, in the order of the kernel's parameters
-    /// (student::Role as an int, student/kernel_roles.hpp): how a launch binds its arguments,
+    /// (student::Role as an int, frontend/kernel_roles.hpp): how a launch binds its arguments,
     /// by position, for the simulator and the GPU alike.
     std::vector<int> paramRoles;
 };

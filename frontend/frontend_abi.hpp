@@ -1,6 +1,6 @@
 // The interface between libclang's front end, built as a library of its own
-// (libtilescope-frontend.so: student/translate.cpp, student/scan.cpp), and the loader in the
-// student layer (student/frontend_loader.cpp) that opens it with dlopen the first time a
+// (libtilescope-frontend.so: frontend/translate.cpp, frontend/scan.cpp), and the loader in the
+// student layer (frontend/frontend_loader.cpp) that opens it with dlopen the first time a
 // kernel file is translated or scanned. Commands that never look at a kernel file
 // (list-kernels, --help, the app showing a preset) then never load libclang, LLVM, z3 or
 // ICU (issue 36, point 5; scripts/bench-startup.sh measures it).
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "student/scan.hpp"
-#include "student/translate.hpp"
+#include "frontend/scan.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::student::frontend {
 

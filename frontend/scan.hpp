@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::student {
 
@@ -25,7 +25,7 @@ struct ScanLimits {
 };
 
 /// Scans the text of a kernel file with libclang's lexer (raw tokens, no preprocessing: no file is opened,
-/// no macro is expanded) and returns what it refuses, each a Diagnostic (student/translate.hpp) with the
+/// no macro is expanded) and returns what it refuses, each a Diagnostic (frontend/translate.hpp) with the
 /// line and column and one sentence; empty when the file may go on to translation. Never throws for any
 /// input, never reads a file or standard input, never crashes (fuzzed).
 std::vector<Diagnostic> scanKernelFile(const std::string& source, const ScanLimits& limits = {});

@@ -1,5 +1,5 @@
-// Saved translations (student/translation_file.hpp), one JSON file per kernel file text.
-#include "student/translation_file.hpp"
+// Saved translations (frontend/translation_file.hpp), one JSON file per kernel file text.
+#include "frontend/translation_file.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::student {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::student {
 

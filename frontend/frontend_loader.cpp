@@ -1,8 +1,8 @@
 // The student layer's front end in a build with libclang: the functions of
-// student/translate.hpp and student/scan.hpp that need libclang, each a call through the
+// frontend/translate.hpp and frontend/scan.hpp that need libclang, each a call through the
 // table of libtilescope-frontend.so, which is opened on the first call
-// (student/frontend_loader.hpp, student/frontend_abi.hpp).
-#include "student/frontend_loader.hpp"
+// (frontend/frontend_loader.hpp, frontend/frontend_abi.hpp).
+#include "frontend/frontend_loader.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "student/frontend_abi.hpp"
+#include "frontend/frontend_abi.hpp"
 
 // The library's folder relative to the executable's (or absolute), from CMake's install
 // layout: bin/ and lib/tilescope/ under one prefix, in the build tree as when installed.

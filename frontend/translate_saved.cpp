@@ -1,9 +1,9 @@
 // translateCuda() in a build without libclang (the GPU machine has none): the translation
 // is not made here but read from the folder $TILESCOPE_TRANSLATIONS, where a machine with
-// libclang saved it (student/translation_file.hpp). Every other step, the module's build
+// libclang saved it (frontend/translation_file.hpp). Every other step, the module's build
 // by this machine's compiler included, is the same as with libclang.
-#include "student/translate.hpp"
-#include "student/translation_file.hpp"
+#include "frontend/translate.hpp"
+#include "frontend/translation_file.hpp"
 
 namespace ts::student {
 

@@ -1,10 +1,10 @@
-// The plain-CUDA front end (student/translate.hpp): libclang parses the student's file and
+// The plain-CUDA front end (frontend/translate.hpp): libclang parses the student's file and
 // the edits that make it single-source are placed from its syntax tree.
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 #include <clang-c/Index.h>
 
-#include "student/scan.hpp"
+#include "frontend/scan.hpp"
 
 #include <algorithm>
 #include <cctype>

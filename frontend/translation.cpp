@@ -1,8 +1,8 @@
 // What a translation and a diagnostic are, apart from the front end that makes them
-// (student/translate.hpp): built with or without libclang.
+// (frontend/translate.hpp): built with or without libclang.
 #include <sstream>
 
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 
 namespace ts::student {
 

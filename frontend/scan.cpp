@@ -1,4 +1,4 @@
-// The lexer scan of a student's kernel file (student/scan.hpp).
+// The lexer scan of a student's kernel file (frontend/scan.hpp).
 //
 // How the tokens are had without preprocessing: clang_tokenize needs a translation unit, so
 // the scan parses an in-memory file whose text is `#if 0`, the student's text, `#endif`. The
@@ -12,7 +12,7 @@
 // kept), the size of every #define's expansion as a linear function of its arguments' sizes
 // (counted, never expanded), the limits over the code as it would be after expansion, the
 // declarations at file scope, and then each token: keywords, names, literals and calls.
-#include "student/scan.hpp"
+#include "frontend/scan.hpp"
 
 #include <clang-c/Index.h>
 

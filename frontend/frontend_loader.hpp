@@ -1,6 +1,6 @@
-// libclang's front end loaded on first use (student/frontend_abi.hpp). In a build with
-// libclang, the student layer's translateCuda() (student/translate.hpp) and the scan's
-// functions (student/scan.hpp) are the loader's: the first call opens
+// libclang's front end loaded on first use (frontend/frontend_abi.hpp). In a build with
+// libclang, the student layer's translateCuda() (frontend/translate.hpp) and the scan's
+// functions (frontend/scan.hpp) are the loader's: the first call opens
 // libtilescope-frontend.so with dlopen, and libclang, LLVM, z3 and ICU with it; a command
 // that never reads a kernel file never loads them. Where the library cannot be loaded, a
 // translation or a scan is refused with one sentence that names the file and the reason,

@@ -1,8 +1,8 @@
-// The one symbol libtilescope-frontend.so exports (student/frontend_abi.hpp): the table of
+// The one symbol libtilescope-frontend.so exports (frontend/frontend_abi.hpp): the table of
 // libclang's front-end functions. Everything else in the library is hidden (its visibility
 // and its version script), so its translateCuda() never meets the loader's function of the
 // same name in an executable that exports its symbols (ENABLE_EXPORTS).
-#include "student/frontend_abi.hpp"
+#include "frontend/frontend_abi.hpp"
 
 namespace {
 
@@ -19,7 +19,7 @@ const ts::student::frontend::Table kTable = {
 
 }  // namespace
 
-/// The front end's table, for the loader (student/frontend_loader.cpp) to check and call.
+/// The front end's table, for the loader (frontend/frontend_loader.cpp) to check and call.
 extern "C" __attribute__((visibility("default"))) const ts::student::frontend::Table* tilescope_frontend_table_v1()
 {
     return &kTable;

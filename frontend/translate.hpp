@@ -86,7 +86,7 @@ struct Translation {
 };
 
 /// Translates the student's CUDA `source`, read from `fileName` (used in messages only).
-/// First scanKernelFile() (student/scan.hpp) looks at its tokens: what it refuses is
+/// First scanKernelFile() (frontend/scan.hpp) looks at its tokens: what it refuses is
 /// returned, by line, and nothing of the file is preprocessed or parsed. Then it
 /// accepts one __global__ kernel with float pointer and int parameters, __shared__ float
 /// arrays of constant size (1D or 2D), one __constant__ float array (the convolution mask),
