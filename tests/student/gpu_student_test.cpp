@@ -17,8 +17,8 @@
 #include "sim/engine/simulate.hpp"
 #include "student/exercise.hpp"
 #include "student/module.hpp"
-#include "student/translate.hpp"
-#include "student/translation_file.hpp"
+#include "frontend/translate.hpp"
+#include "frontend/translation_file.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The lexer scan of a student's kernel file (student/scan.hpp): each class of refusal with
+// The lexer scan of a student's kernel file (frontend/scan.hpp): each class of refusal with
 // its line, each limit at its exact edge (the sizes counted a second way here: the test's
 // own small macro expander, or the tokens split at spaces), every kernel of the corpus and
 // the exercises' starters still passing, and what the scan lets through still translating
@@ -21,8 +21,8 @@
 #include <type_traits>
 
 #include "student/cuda_math.hpp"
-#include "student/scan.hpp"
-#include "student/translate.hpp"
+#include "frontend/scan.hpp"
+#include "frontend/translate.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 
 #include "sim/engine/simulate.hpp"
 #include "student/module.hpp"
-#include "student/translate.hpp"
+#include "frontend/translate.hpp"
 #include "student_test_support.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // A kernel file on a machine without libclang (the GPU machine): this executable is linked
 // with the student layer whose front end reads saved translations
-// (student/translate_saved.cpp) instead of libclang's. The translations are written by
+// (frontend/translate_saved.cpp) instead of libclang's. The translations are written by
 // tilescope-cli translate of this build, which has libclang; a module built from a saved
 // translation simulates exactly as libclang's does: the same counters as `tilescope-cli
 // simulate --kernel-file` (libclang) prints, and the built-in kernel's P bit for bit. A file
@@ -19,7 +19,7 @@
 
 #include "sim/engine/simulate.hpp"
 #include "student/module.hpp"
-#include "student/translation_file.hpp"
+#include "frontend/translation_file.hpp"
 
 namespace {
 
