@@ -18,11 +18,11 @@
 
 #include "array_options.hpp"
 #include "conv_options.hpp"
-#include "conv_verify_cases.hpp"
 #include "grade_class.hpp"
 #include "kernels/context.cuh"
 #include "gpu/gpu.hpp"
 #include "gpu/kernel_resources.hpp"
+#include "sim/catalogue/agreement_cases.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "sim/files/results_file.hpp"
 #include "sim/engine/loaded_runner.hpp"
@@ -824,28 +824,10 @@ int Commands::runVerify()
     if (!dev.available) throw gpu::Unavailable(dev.why);
     std::cout << "verify on " << dev.name << " (compute capability " << dev.computeCapability() << ")\n";
     std::mt19937 rng(static_cast<unsigned>(verifySeed_));
+    // Every kernel of the registry, on the cases its entry implies (sim/catalogue/agreement_cases.hpp).
     std::vector<sim::Scenario> cases;
-    for (const sim::KernelInfo& k : sim::kernelList()) {
-        if (k.family != sim::Family::Matmul) continue;
-        // The tiled kernels at each compiled tile (the ladder's rungs have their own), the
-        // untiled ones at the same block edges.
-        const std::vector<int> tiles = k.tiled ? std::vector<int>(k.tiles.begin(), k.tiles.end())
-                                               : std::vector<int>(sim::kTileWidths.begin(), sim::kTileWidths.end());
-        for (int t : tiles) {
-            auto add = [&](int j, int kk, int l) {
-                cases.push_back(sim::matmulScenario(k.name, j, kk, l, t, {}, rng()));
-            };
-            add(2 * t, 3 * t, t);                        // multiples of the tile
-            add(2 * t + 1, t + 3, 3 * t - 1);            // not multiples
-            if (!verifyQuick_) {
-                add(1, 1, 1);
-                std::uniform_int_distribution<int> d(1, 3 * t + 5);
-                add(d(rng), d(rng), d(rng));
-                add(d(rng), d(rng), d(rng));
-            }
-        }
-    }
-    for (const sim::Scenario& s : convVerifyCases(rng, verifyQuick_)) cases.push_back(s);
+    for (const sim::KernelInfo& k : sim::kernelList())
+        for (const sim::Scenario& s : sim::agreementCases(k, rng, verifyQuick_)) cases.push_back(s);
     int passed = 0, failed = 0;
     for (const sim::Scenario& s : cases) {
         sim::SimOptions o;
@@ -853,11 +835,9 @@ int Commands::runVerify()
         o.threads = simThreads_;
         const sim::Simulation r = sim::simulate(s, o);
         std::ostringstream line;
-        if (sim::isConvolution(s))
-            line << convProblemLine(s) << ": ";
-        else
-            line << std::left << std::setw(27) << s.kernel << " tile " << std::setw(2) << s.tile << "  " << s.j
-                 << "x" << s.k << "x" << s.l << ": ";
+        const sim::KernelInfo* k = s.kernelInfo();
+        line << std::left << std::setw(27) << s.kernel << (k && k->tiled ? " tile " : " block edge ") << std::setw(4)
+             << s.tile << "  " << sim::sizeList(s) << ": ";
         bool ok = r.error.empty() && r.matchesReference;
         std::string why;
         if (!ok) why = r.error.empty() ? "simulator P differs from the CPU reference" : r.error;

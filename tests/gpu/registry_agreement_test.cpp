@@ -1,0 +1,63 @@
+// Every kernel of the registry on the GPU against the simulator, on the cases its registry
+// entry implies (sim/catalogue/agreement_cases.hpp, the same as `tilescope-cli verify
+// --quick`): P bit-identical from the plain and the counting instantiation, and the
+// per-element global loads of each input in global memory equal. No kernel is named here,
+// so a kernel added to the registry is tested without touching this file (issue 39).
+#include <random>
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "sim/catalogue/agreement_cases.hpp"
+#include "sim/engine/simulate.hpp"
+
+namespace ts::gpu::test {
+namespace {
+
+std::vector<std::string> registeredKernels()
+{
+    std::vector<std::string> names;
+    for (const sim::KernelInfo& k : sim::kernelList()) names.push_back(k.name);
+    return names;
+}
+
+class RegistryAgreement : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RegistryAgreement, PBitIdenticalAndLoadsEqualOnEveryCase)
+{
+    TS_REQUIRE_GPU();
+    const sim::KernelInfo* k = sim::findKernel(GetParam());
+    ASSERT_NE(k, nullptr);
+    std::mt19937 rng(2026);
+    const std::vector<sim::Scenario> cases = sim::agreementCases(*k, rng, true);
+    ASSERT_GE(cases.size(), 2u);
+    for (const sim::Scenario& s : cases) {
+        SCOPED_TRACE(s.kernel + " tile " + std::to_string(s.tile) + ", " + sim::sizeList(s));
+        sim::SimOptions o;
+        o.trace = false;
+        const sim::Simulation r = sim::simulate(s, o);
+        ASSERT_EQ(r.error, "");
+        EXPECT_TRUE(r.matchesReference);
+        const CountedRun c = runCounted(s, r.M, r.N);
+        EXPECT_EQ(bitDifference(runPlain(s, r.M, r.N), r.P), "") << "GPU P vs simulator P";
+        EXPECT_EQ(bitDifference(c.P, r.P), "") << "counting instantiation's P vs simulator P";
+        // Constant memory (a convolution's mask) is not counted by the counting context.
+        const int iM = r.arrayIndex("M"), iN = r.arrayIndex("N");
+        ASSERT_GE(iN, 0);
+        if (iM >= 0 && r.arrays[iM].space == sim::Space::Global)
+            EXPECT_EQ(c.loadsM, r.counters.elementLoads[iM]) << "per-element loads of M";
+        EXPECT_EQ(c.loadsN, r.counters.elementLoads[iN]) << "per-element loads of N";
+    }
+}
+
+std::string caseName(const ::testing::TestParamInfo<std::string>& info)
+{
+    std::string name = info.param;
+    for (char& ch : name)
+        if (ch == '-') ch = '_';
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryKernel, RegistryAgreement, ::testing::ValuesIn(registeredKernels()), caseName);
+
+}  // namespace
+}  // namespace ts::gpu::test
