@@ -28,6 +28,19 @@ struct ParamLimit {
     const char* why = "";    ///< reason appended after the range
 };
 
+/// A source line of a kernel where the instructions nvcc emits differ from the simulator's
+/// per-element model, so that the hardware's counts on that line differ from the
+/// simulator's. Read from the SASS of nvcc 13.0 for sm_90 (nvdisasm with line information)
+/// of the plain device instances; the registry's notes are in sim/catalogue/compiled_notes.hpp.
+struct CompiledNote {
+    const char* statement;   ///< the source line's text, trimmed: how the note finds its line
+    const char* array;       ///< the array the note is about
+    bool store;              ///< about its store (else its load)
+    int minTile, maxTile;    ///< the TILE_WIDTH / TILE_SIZE it holds for (inclusive)
+    const char* brief;       ///< a few words for the screen ("nvcc: one LDS.128 per 4 elements")
+    const char* note;        ///< one or two sentences
+};
+
 /// One kernel of kernels/*.cuh: its entry in the kernel registry.
 struct KernelInfo {
     const char* name;            ///< CLI name, e.g. "matmul-tiled"
@@ -87,6 +100,8 @@ struct KernelInfo {
     int tileK = 0;
     /// The tile `--tile` gives when none is named (the rung's tuned default).
     int defaultTile = 16;
+    /// Lines where nvcc's instructions differ from the per-element model (warp view, Code panel).
+    std::span<const CompiledNote> compiledNotes = {};
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.
     size_t stackBytes = 0;

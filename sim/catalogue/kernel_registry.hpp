@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sim/catalogue/compiled_notes.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "kernels/context.cuh"
 #include "kernels/conv1d_basic.cuh"
@@ -123,7 +124,7 @@ struct MatmulTiled {
         .summary = "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.3-5.5, Fig. 5.9 and 5.13; presets tiled-4x4, boundary-3x3",
-        .tiles = TileSizes::values, .params = kMatmulParams};
+        .tiles = TileSizes::values, .params = kMatmulParams, .compiledNotes = notes::kTiledNotes};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -161,7 +162,7 @@ struct MatmulTiledNdsTransposed {
         .summary = "matmul-tiled storing Nds transposed: a warp's Nds reads fall into one or two banks (bank conflicts)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-transposed-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams};
+        .tiles = TileSizes::values, .params = kMatmulParams, .compiledNotes = notes::kTransposedNotes};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -180,7 +181,7 @@ struct MatmulTiledNdsPadded {
         .summary = "the transposed Nds padded to TILE_WIDTH + 1 columns: its reads are free of bank conflicts",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-padded-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams};
+        .tiles = TileSizes::values, .params = kMatmulParams, .compiledNotes = notes::kPaddedNotes};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {

@@ -257,81 +257,6 @@ std::string lineOf(const std::string& text, unsigned line)
     return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
 }
 
-// Where these notes come from: nvcc 13.0 -arch=sm_90 -O3 -lineinfo on gpu/matmul_launch.cu,
-// nvdisasm -g (the shared-memory instructions of each DeviceContext instance by source line),
-// and Nsight Compute 2025 on an H100 (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st,
-// smsp__inst_executed_op_shared_ld/st) beside `tilescope-cli simulate` on the same sizes.
-//   - The inner loop is unrolled; a row of Mds, Mds[ty][i..i+3], is read with one LDS.128 at
-//     TILE_WIDTH 4 to 32 and Mds[ty][0..1] with one LDS.64 at 2. Nds[i][tx] (and the padded
-//     kernel's Nds[tx][i], whose rows of TILE_WIDTH + 1 words are not 16-byte aligned) stay
-//     one LDS per element; the transposed kernel's Nds[tx][i] is vectorised like Mds.
-//   - Each if/else of the tile loads ends in one STS of the selected value: 2 STS per phase
-//     (matmul-tiled at every TILE_WIDTH, the transposed and padded kernels from 4 up; at 2
-//     their unrolled phases keep some branches apart), where the model counts a store on
-//     the load line and one on the zero-fill line wherever a warp's lanes take both.
-constexpr const char* kVector4 = "on the GPU: one LDS.128 reads 4 of these elements";
-constexpr const char* kVector2 = "on the GPU: one LDS.64 reads 2 of these elements";
-constexpr const char* kOneStore = "on the GPU: this if/else is one STS";
-constexpr const char* kTiledMds4 =
-    "nvcc unrolls the loop and reads Mds[ty][i..i+3] with one 128-bit load (LDS.128, 2 wavefronts); Nds[i][tx] stays "
-    "one 32-bit load per element. Nsight Compute on an H100, 64 x 64 at TILE_WIDTH 16: 10,240 shared load "
-    "instructions and 12,288 wavefronts for the grid, where this per-element model counts 16,384 and 16,384.";
-constexpr const char* kTiledMds2 =
-    "nvcc unrolls the loop and reads Mds[ty][0..1] with one 64-bit load (LDS.64); Nds[i][tx] stays one 32-bit load "
-    "per element. Nsight Compute on an H100, 4 x 4 at TILE_WIDTH 2: 24 shared load instructions and 24 wavefronts, "
-    "where this per-element model counts 32 and 32.";
-constexpr const char* kStore =
-    "nvcc compiles the if/else into one store (STS) of the selected value, the loaded element or 0: where a warp's "
-    "lanes take both branches the GPU issues one store, the model two (one on each line). Nsight Compute on an H100, "
-    "matmul-tiled 60 x 60 at TILE_WIDTH 16: 1,024 shared store instructions, where this model counts 1,264.";
-constexpr const char* kTransposed4 =
-    "nvcc unrolls the loop and reads Mds[ty][i..i+3] and Nds[tx][i..i+3] with one 128-bit load (LDS.128) each. The "
-    "conflicts are real but fewer: Nsight Compute on an H100, 64 x 64 at TILE_WIDTH 16: 4,096 shared load "
-    "instructions, 36,864 wavefronts and 24,576 bank conflicts for the grid, where this per-element model counts "
-    "16,384 requests and 73,728 wavefronts.";
-constexpr const char* kTransposed2 =
-    "nvcc unrolls the loop and reads Mds[ty][0..1] and Nds[tx][0..1] with one 64-bit load (LDS.64) each, so the "
-    "GPU issues half the requests counted here and its wavefronts on this line differ.";
-constexpr const char* kPaddedMds4 =
-    "nvcc unrolls the loop and reads Mds[ty][i..i+3] with one 128-bit load (LDS.128, 2 wavefronts); Nds[tx][i] stays "
-    "one 32-bit load per element (a padded row of TILE_WIDTH + 1 words is not 16-byte aligned). Nsight Compute on an "
-    "H100, 64 x 64 at TILE_WIDTH 16: 10,240 shared load instructions and 12,288 wavefronts for the grid, where this "
-    "per-element model counts 16,384 and 16,384.";
-constexpr const char* kPaddedMds2 =
-    "nvcc unrolls the loop and reads Mds[ty][0..1] with one 64-bit load (LDS.64); Nds[tx][i] stays one 32-bit load "
-    "per element, so the GPU issues fewer Mds requests than counted here.";
-
-constexpr const char* kTiledUse = "Pvalue += Mds[ty][i] * Nds[i][tx];";
-constexpr const char* kTransposedUse = "Pvalue += Mds[ty][i] * Nds[tx][i];";
-constexpr const char* kMdsLoad = "Mds[ty][tx] = M[Row*k + ph*TILE_WIDTH + tx];";
-constexpr const char* kMdsZero = "Mds[ty][tx] = 0;";
-constexpr const char* kNdsLoad = "Nds[ty][tx] = N[(ph*TILE_WIDTH + ty)*l + Col];";
-constexpr const char* kNdsZero = "Nds[ty][tx] = 0;";
-constexpr const char* kNdsLoadT = "Nds[tx][ty] = N[(ph*TILE_WIDTH + ty)*l + Col];";
-constexpr const char* kNdsZeroT = "Nds[tx][ty] = 0;";
-
-constexpr CompiledNote kNotes[] = {
-    {"matmul-tiled", kTiledUse, "Mds", false, 4, 32, kVector4, kTiledMds4},
-    {"matmul-tiled", kTiledUse, "Mds", false, 2, 2, kVector2, kTiledMds2},
-    {"matmul-tiled", kMdsLoad, "Mds", true, 2, 32, kOneStore, kStore},
-    {"matmul-tiled", kMdsZero, "Mds", true, 2, 32, kOneStore, kStore},
-    {"matmul-tiled", kNdsLoad, "Nds", true, 2, 32, kOneStore, kStore},
-    {"matmul-tiled", kNdsZero, "Nds", true, 2, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-transposed", kTransposedUse, "Mds", false, 4, 32, kVector4, kTransposed4},
-    {"matmul-tiled-nds-transposed", kTransposedUse, "Nds", false, 4, 32, kVector4, kTransposed4},
-    {"matmul-tiled-nds-transposed", kTransposedUse, "Mds", false, 2, 2, kVector2, kTransposed2},
-    {"matmul-tiled-nds-transposed", kTransposedUse, "Nds", false, 2, 2, kVector2, kTransposed2},
-    {"matmul-tiled-nds-transposed", kMdsLoad, "Mds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-transposed", kMdsZero, "Mds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-transposed", kNdsLoadT, "Nds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-transposed", kNdsZeroT, "Nds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-padded", kTransposedUse, "Mds", false, 4, 32, kVector4, kPaddedMds4},
-    {"matmul-tiled-nds-padded", kTransposedUse, "Mds", false, 2, 2, kVector2, kPaddedMds2},
-    {"matmul-tiled-nds-padded", kMdsLoad, "Mds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-padded", kMdsZero, "Mds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-padded", kNdsLoadT, "Nds", true, 4, 32, kOneStore, kStore},
-    {"matmul-tiled-nds-padded", kNdsZeroT, "Nds", true, 4, 32, kOneStore, kStore},
-};
 
 }  // namespace
 
@@ -491,8 +416,6 @@ std::string laneRanges(uint32_t mask)
     return s;
 }
 
-std::span<const CompiledNote> compiledNotes() { return kNotes; }
-
 std::vector<const CompiledNote*> compiledNotesFor(const Scenario& s, unsigned line, const std::string& array)
 {
     std::vector<const CompiledNote*> out;
@@ -500,8 +423,8 @@ std::vector<const CompiledNote*> compiledNotesFor(const Scenario& s, unsigned li
     if (!info) return out;
     const std::string text = trimmed(lineOf(kernelSource(info->sourceFile), line));
     if (text.empty()) return out;
-    for (const CompiledNote& n : kNotes)
-        if (s.kernel == n.kernel && text == n.statement && s.tile >= n.minTile && s.tile <= n.maxTile &&
+    for (const CompiledNote& n : info->compiledNotes)
+        if (text == n.statement && s.tile >= n.minTile && s.tile <= n.maxTile &&
             (array.empty() || array == n.array))
             out.push_back(&n);
     return out;

@@ -98,23 +98,8 @@ std::vector<Totals> memoryPerStep(const Trace& t);
 /// "0-7, 24-31": the lanes of `mask` as ranges.
 std::string laneRanges(uint32_t mask);
 
-/// A source line where the instructions nvcc emits differ from the per-element model, so
-/// that the hardware's counts on that line differ from the simulator's. Read from the SASS
-/// of nvcc 13.0 for sm_90 (nvdisasm with line information) of the plain device instances.
-struct CompiledNote {
-    const char* kernel;      ///< the registry's kernel name ("matmul-tiled")
-    const char* statement;   ///< the source line's text, trimmed: how the note finds its line
-    const char* array;       ///< the array the note is about
-    bool store;              ///< about its store (else its load)
-    int minTile, maxTile;    ///< the TILE_WIDTH / TILE_SIZE it holds for (inclusive)
-    const char* brief;       ///< a few words for the screen ("nvcc: one LDS.128 per 4 elements")
-    const char* note;        ///< one or two sentences
-};
-
-/// Every known note.
-std::span<const CompiledNote> compiledNotes();
-
-/// The notes for source line `line` of scenario `s`'s kernel at its tile, found by the
+/// The notes (KernelInfo::compiledNotes, sim/catalogue/compiled_notes.hpp) for source line
+/// `line` of scenario `s`'s kernel at its tile, found by the
 /// statement's text in the kernel's source. `array` (a name) narrows them to one array
 /// ("": any).
 std::vector<const CompiledNote*> compiledNotesFor(const Scenario& s, unsigned line, const std::string& array = "");

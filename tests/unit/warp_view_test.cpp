@@ -321,20 +321,24 @@ TEST(WarpView, CompiledNotesFindTheirLines)
     const sim::Scenario conv = sim::convScenario("conv2d-tiled", 24, 24, 8, 5, sim::Uint3{1, 1, 0});
     for (unsigned line = 1; line < 70; ++line) EXPECT_TRUE(sim::compiledNotesFor(conv, line).empty());
     // Every note names a statement that its kernel's source holds on a line of its own.
-    for (const sim::CompiledNote& n : sim::compiledNotes()) {
-        const sim::KernelInfo* k = sim::findKernel(n.kernel);
-        ASSERT_NE(k, nullptr) << n.kernel;
-        const std::string& src = sim::kernelSource(k->sourceFile);
-        const size_t at = src.find(n.statement);
-        ASSERT_NE(at, std::string::npos) << n.kernel << ": " << n.statement;
-        unsigned line = 1;
-        for (size_t i = 0; i < at; ++i) line += src[i] == '\n';
-        sim::Scenario sc = s;
-        sc.kernel = n.kernel;
-        sc.tile = n.minTile;
-        const auto found = sim::compiledNotesFor(sc, line, n.array);
-        EXPECT_NE(std::find(found.begin(), found.end(), &n), found.end()) << n.kernel << ": " << n.statement;
-    }
+    // Every note of every registry entry names a statement that the kernel's source holds on a
+    // line of its own, and is found there.
+    size_t notes = 0;
+    for (const sim::KernelInfo& k : sim::kernelList())
+        for (const sim::CompiledNote& n : k.compiledNotes) {
+            ++notes;
+            const std::string& src = sim::kernelSource(k.sourceFile);
+            const size_t at = src.find(n.statement);
+            ASSERT_NE(at, std::string::npos) << k.name << ": " << n.statement;
+            unsigned line = 1;
+            for (size_t i = 0; i < at; ++i) line += src[i] == '\n';
+            sim::Scenario sc = s;
+            sc.kernel = k.name;
+            sc.tile = n.minTile;
+            const auto found = sim::compiledNotesFor(sc, line, n.array);
+            EXPECT_NE(std::find(found.begin(), found.end(), &n), found.end()) << k.name << ": " << n.statement;
+        }
+    EXPECT_EQ(notes, 20u);   // matmul-tiled 6, -nds-transposed 8, -nds-padded 6
 }
 
 }  // namespace

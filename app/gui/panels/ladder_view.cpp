@@ -78,26 +78,32 @@ KernelMark kernelMark(const std::string& kernel, const Palette& pal)
     const bool light = 0.2126f * bg.x + 0.7152f * bg.y + 0.0722f * bg.z > 0.5f;
     // Okabe-Ito's hues (and white) on the dark theme; on the light one darker versions, the
     // second kernel of a shape much darker than the first, so that the pair differs in grey.
+    // The rungs take the marks in the ladder's order (sim::kLadderRungs), so a rung added to
+    // the registry's ladder gets the next mark; cuBLAS has its own.
     struct Entry {
-        const char* kernel;
         MarkShape shape;
         ImU32 dark, light;
     };
-    static const Entry table[] = {
-        {"matmul-naive", MarkShape::Circle, IM_COL32(213, 94, 0, 255), IM_COL32(200, 80, 0, 255)},
-        {"matmul-tiled", MarkShape::Square, IM_COL32(86, 180, 233, 255), IM_COL32(0, 125, 195, 255)},
-        {"matmul-coarsened", MarkShape::Diamond, IM_COL32(230, 159, 0, 255), IM_COL32(165, 100, 0, 255)},
-        {"matmul-regtile-1d", MarkShape::TriangleUp, IM_COL32(204, 121, 167, 255), IM_COL32(170, 70, 130, 255)},
-        {"matmul-regtile-2d", MarkShape::TriangleDown, IM_COL32(60, 150, 220, 255), IM_COL32(0, 70, 140, 255)},
-        {"matmul-vectorized", MarkShape::Plus, IM_COL32(225, 228, 235, 255), IM_COL32(30, 30, 30, 255)},
-        {"matmul-double-buffered", MarkShape::Circle, IM_COL32(86, 180, 233, 255), IM_COL32(0, 95, 95, 255)},
-        {"matmul-conflict-free", MarkShape::Square, IM_COL32(213, 94, 0, 255), IM_COL32(140, 40, 0, 255)},
-        {"matmul-tuned", MarkShape::Diamond, IM_COL32(204, 121, 167, 255), IM_COL32(110, 30, 90, 255)},
-        {"matmul-warptiled", MarkShape::TriangleUp, IM_COL32(239, 241, 89, 255), IM_COL32(90, 85, 0, 255)},
-        {"cublas", MarkShape::Star, IM_COL32(0, 158, 115, 255), IM_COL32(0, 125, 88, 255)},
+    static const Entry rungs[] = {
+        {MarkShape::Circle, IM_COL32(213, 94, 0, 255), IM_COL32(200, 80, 0, 255)},
+        {MarkShape::Square, IM_COL32(86, 180, 233, 255), IM_COL32(0, 125, 195, 255)},
+        {MarkShape::Diamond, IM_COL32(230, 159, 0, 255), IM_COL32(165, 100, 0, 255)},
+        {MarkShape::TriangleUp, IM_COL32(204, 121, 167, 255), IM_COL32(170, 70, 130, 255)},
+        {MarkShape::TriangleDown, IM_COL32(60, 150, 220, 255), IM_COL32(0, 70, 140, 255)},
+        {MarkShape::Plus, IM_COL32(225, 228, 235, 255), IM_COL32(30, 30, 30, 255)},
+        {MarkShape::Circle, IM_COL32(86, 180, 233, 255), IM_COL32(0, 95, 95, 255)},
+        {MarkShape::Square, IM_COL32(213, 94, 0, 255), IM_COL32(140, 40, 0, 255)},
+        {MarkShape::Diamond, IM_COL32(204, 121, 167, 255), IM_COL32(110, 30, 90, 255)},
+        {MarkShape::TriangleUp, IM_COL32(239, 241, 89, 255), IM_COL32(90, 85, 0, 255)},
     };
-    for (const Entry& e : table)
-        if (kernel == e.kernel) return {e.shape, light ? e.light : e.dark};
+    static const Entry cublas = {MarkShape::Star, IM_COL32(0, 158, 115, 255), IM_COL32(0, 125, 88, 255)};
+    if (kernel == "cublas") return {cublas.shape, light ? cublas.light : cublas.dark};
+    const size_t count = std::size(sim::kLadderRungs), marks = std::size(rungs);
+    for (size_t i = 0; i < count; ++i)
+        if (kernel == sim::kLadderRungs[i]) {
+            const Entry& e = rungs[i % marks];
+            return {e.shape, light ? e.light : e.dark};
+        }
     return {MarkShape::Circle, pal.noOutput};
 }
 
