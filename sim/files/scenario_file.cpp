@@ -72,7 +72,9 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
                                  "mask_width",   "thread",   "panels", "question", "narrate",
-                                 "lesson", "chapter", "order", "summary"};
+                                 "lesson", "chapter", "order", "summary", "sizes"};
+/// The size parameters, at the top level or in a [sizes] table (one or the other).
+constexpr const char* kSizeKeys[] = {"width", "j", "k", "l", "height", "mask_width"};
 constexpr const char* kNarrateKeys[] = {"at", "text", "phase", "iteration", "nth"};
 constexpr const char* kOccupancyKeys[] = {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
 constexpr const char* kDefaultName = "tiled-4x4";
@@ -179,6 +181,12 @@ void checkTypes(const std::string& file, const toml::table& t)
     };
     for (const char* key : {"width", "j", "k", "l", "height", "mask_width", "tile", "seed", "schedule_seed", "order"})
         integerKey(t, key);
+    if (const toml::node* n = t.get("sizes")) {
+        if (const toml::table* sizes = n->as_table())
+            for (const char* key : kSizeKeys) integerKey(*sizes, key);
+        else
+            bad(*n, "sizes must be a table, [sizes] with one size a line (j = 100); got " + describe(*n) + ".");
+    }
     for (const char* key : {"title", "kernel", "schedule", "chapter", "summary"}) stringKey(t, key);
     if (const toml::node* n = t.get("step"); n && !n->is_integer() && !n->is_string())
         bad(*n, "step must be a step number or \"last\"; got " + describe(*n) + ".");
@@ -400,10 +408,20 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
 
     // The problem itself: each key is applied in turn and the scenario re-validated, so a
     // sim::validate() message is reported at the line of the key that made it fail.
+    // The sizes are named in a [sizes] table or, as before it existed, at the top level.
+    const toml::table* sizes = t.get("sizes") ? t.get("sizes")->as_table() : nullptr;
+    if (sizes) {
+        onlyKnownKeys(file, *sizes, kSizeKeys, " in [sizes]");
+        for (const char* key : kSizeKeys)
+            if (const toml::node* n = t.get(key))
+                fail(file, *n, std::string(key) + " is a size: give it in the [sizes] table with the others, not "
+                                                  "at the top level.");
+    }
+    auto sizeNode = [&](const char* key) { return sizes ? sizes->get(key) : t.get(key); };
     const toml::node* kernel = t.get("kernel");
     const toml::node* tile = t.get("tile");
-    const toml::node* width = t.get("width");
-    const toml::node* jkl[] = {t.get("j"), t.get("k"), t.get("l")};
+    const toml::node* width = sizeNode("width");
+    const toml::node* jkl[] = {sizeNode("j"), sizeNode("k"), sizeNode("l")};
     if (!kernel)
         failFile(file, "no kernel given; add kernel = \"matmul-tiled\" or another name that "
                        "tilescope-cli list-kernels prints.");
@@ -428,8 +446,8 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
         if (k && k->tiled && std::find(k->tiles.begin(), k->tiles.end(), s.tile) == k->tiles.end())
             s.tile = k->tiles.front();
     });
-    const toml::node* height = t.get("height");
-    const toml::node* maskWidth = t.get("mask_width");
+    const toml::node* height = sizeNode("height");
+    const toml::node* maskWidth = sizeNode("mask_width");
     // Convolution (PMPP ch. 7): width (and height) of N, mask_width; checked by validate().
     auto conv = [&] { return familyOf(s) != Family::Matmul; };
     if (width) {
