@@ -251,7 +251,7 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                 // An array problem's formula is no sum of products to compare term by term.
                 const std::vector<sim::SummedTerm> got =
                     family == "array" ? std::vector<sim::SummedTerm>{} : sim::termsSummedDetail(t, w->thread, kOutputArray, static_cast<long long>(i));
-                std::vector<std::string> want = family == "array" ? std::vector<std::string>{} : referenceTerms(s, family, static_cast<long long>(i));
+                std::vector<std::string> want = family == "array" ? std::vector<std::string>{} : referenceTerms(s, static_cast<long long>(i));
                 for (std::string& term : want) term = studentTerm(term, s.kernel);
                 std::vector<std::string> gotText;
                 for (const sim::SummedTerm& term : got) gotText.push_back(term.a.element == "registers" ? "registers" : term.text());

@@ -7,6 +7,7 @@
 #include <initializer_list>
 
 #include "panels/widgets.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/engine/loaded_runner.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/teaching/words.hpp"
@@ -23,7 +24,7 @@ using sim::trim;
 /// barrier): longer ones are left out, as a generated question that cannot be answered is.
 constexpr double kMostQuestionSeconds = 1.0;
 
-bool oneD(const sim::Scenario& s) { return sim::familyOf(s) == sim::Family::Conv1D; }
+bool oneD(const sim::Scenario& s) { return sim::problemOf(s).dims == 1; }
 
 /// "the elements of M", "a slot of Nds", "threads of the block": what the answer is made of.
 std::string answerWords(const std::string& array, sim::QuestionKind kind)
@@ -37,7 +38,7 @@ std::string answerWords(const std::string& array, sim::QuestionKind kind)
 /// The panel where the answer's cells are clicked.
 std::string panelWords(const std::string& array, const sim::Scenario& s)
 {
-    const bool conv = sim::familyOf(s) != sim::Family::Matmul;
+    const bool conv = sim::problemOf(s).picture == sim::Picture::Convolution;
     if (array == "thread") return conv ? "the Threads panel (or P in the Convolution panel)" : "the Threads panel";
     if (array == "N_ds") return "the Convolution or Shared memory panel";
     if (array == "Mds" || array == "Nds") return "the Shared memory panel";
@@ -216,7 +217,7 @@ std::string answerArray(const sim::Question& q, const sim::Scenario& s)
     case sim::QuestionKind::MdsLoads: return "M";
     case sim::QuestionKind::NdsLoads: return "N";
     case sim::QuestionKind::BlockTile: return q.spec.array.empty() ? "N" : q.spec.array;
-    case sim::QuestionKind::NdsSlot: return sim::familyOf(s) == sim::Family::Matmul ? "Nds" : "N_ds";
+    case sim::QuestionKind::NdsSlot: return sim::problemOf(s).sharedOfN;
     case sim::QuestionKind::ElementReaders: return "thread";
     case sim::QuestionKind::HaloCells:
     case sim::QuestionKind::GhostCells: return "N";
@@ -236,7 +237,7 @@ std::vector<sim::QuestionKind> otherBlockKinds(const sim::Scenario& s)
 std::string whyNotOtherBlock(sim::QuestionKind kind, const sim::Scenario& s)
 {
     using K = sim::QuestionKind;
-    const bool matmul = sim::familyOf(s) == sim::Family::Matmul;
+    const bool matmul = sim::problemOf(s).tilesOfM;
     switch (kind) {
     case K::MdsLoads:
     case K::NdsLoads:

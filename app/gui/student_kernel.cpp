@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/catalogue/loaded_kernels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/teaching/wrong_element.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
@@ -72,15 +73,14 @@ sim::Preset studentPreset(sim::Preset p, const sim::KernelInfo& k, const KernelP
         s.l = size.l;
     }
     s.width = side;
-    s.height = k.family == sim::Family::Conv2D ? (size.height > 0 ? size.height : 2 * s.tile) : 1;
+    const sim::ParamLimit* height = sim::paramLimit(k, sim::ParamId::Height);
+    s.height = height && height->max > 1 ? (size.height > 0 ? size.height : 2 * s.tile) : 1;
     s.maskWidth = size.maskWidth > 0 ? size.maskWidth : 5;
-    if (k.family == sim::Family::Array) {
-        // An array problem: its file's default sizes, unless the command line gives others
-        // (--width the last size, --height the first of two).
-        if (const auto spec = sim::loadedArraySpec(k.name); spec && !spec->defaults.empty()) {
-            s.width = size.width > 0 ? size.width : spec->defaults.back();
-            s.height = spec->defaults.size() == 2 ? (size.height > 0 ? size.height : spec->defaults.front()) : 1;
-        }
+    // An array problem: its file's default sizes, unless the command line gives others
+    // (--width the last size, --height the first of two).
+    if (const auto spec = sim::loadedArraySpec(k.name); spec && !spec->defaults.empty()) {
+        s.width = size.width > 0 ? size.width : spec->defaults.back();
+        s.height = spec->defaults.size() == 2 ? (size.height > 0 ? size.height : spec->defaults.front()) : 1;
     }
     s.block = {};
     s.dropBarriers = 0;
@@ -147,7 +147,7 @@ std::string runDiagnosis(const sim::Simulation& s)
     }
     if (!s.matchesReference) {
         // An array problem's output has the file's own name.
-        const std::string out = sim::familyOf(s.scenario) == sim::Family::Array && s.arrays.size() > 2 ? s.arrays[2].name : "P";
+        const std::string out = s.arrays.size() > 2 ? s.arrays[2].name : "P";
         size_t wrong = 0;
         for (size_t k = 0; k < s.P.size() && k < s.reference.size(); ++k) wrong += !sameBits(s.P[k], s.reference[k]);
         const std::string count = " (" + std::to_string(wrong) + " of " + std::to_string(s.P.size()) + " elements of " + out +
@@ -240,10 +240,10 @@ Diagnosis diagnose(const sim::Simulation& s)
         d.line = w->line;
         // Where the trace names it, the line that put the wrong operand in play (the
         // grader's cause, sim::termCause): the Code panel and G go there, not to P's store.
-        if (w->thread >= 0 && sim::familyOf(s.scenario) != sim::Family::Array)
+        if (w->thread >= 0 && sim::problemOf(s.scenario).referenceTerms)
             if (const std::optional<sim::WrongCause> cause =
                     sim::termCause(sim::termsSummedDetail(s, w->thread, 2, w->element),
-                                   sim::referenceTerms(s.scenario, sim::familyName(s.scenario), w->element))) {
+                                   sim::referenceTerms(s.scenario, w->element))) {
                 d.line = cause->line;
                 if (const int step = stepOnLine(t, cause->line); step >= 0) d.step = step;
             }

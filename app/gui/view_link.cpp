@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "sim/catalogue/problem_desc.hpp"
 #include "kernels/context.cuh"
 #include "state.hpp"
 
@@ -267,8 +268,12 @@ std::optional<sim::Preset> linkedPreset(const ViewLink& v, const sim::PanelNames
     sim::Scenario& s = p.scenario;
     s.kernel = v.kernel;
     if (!sim::findKernel(s.kernel)) fail(sim::validate(s));   // "Unknown kernel 'x'; known kernels are ..."
-    const bool conv = sim::familyOf(s) != sim::Family::Matmul;
-    if (!conv && (v.height || v.maskWidth)) fail("height and mask-width apply to the convolution kernels only.");
+    // The sizes are the kernel's own (KernelInfo::params): a convolution's width is N's, a
+    // product's width its square size.
+    const sim::KernelInfo& k = *sim::findKernel(s.kernel);
+    const bool conv = sim::paramLimit(k, sim::ParamId::Width) != nullptr;
+    if ((v.height && !sim::paramLimit(k, sim::ParamId::Height)) || (v.maskWidth && !sim::paramLimit(k, sim::ParamId::MaskWidth)))
+        fail("height and mask-width apply to the convolution kernels only.");
     if (v.width) {
         if (conv) s.width = *v.width;
         else s.j = s.k = s.l = *v.width;
@@ -340,10 +345,12 @@ ViewLink viewLinkOf(const ShownView& v, const sim::Preset* lecture)
         if (lecture->thread) thread = *lecture->thread;
     } else {
         l.kernel = s.kernel;
-        if (sim::familyOf(s) != sim::Family::Matmul) {
+        const sim::KernelInfo* k = s.kernelInfo();
+        const sim::ParamLimit* height = k ? sim::paramLimit(*k, sim::ParamId::Height) : nullptr;
+        if (k && sim::paramLimit(*k, sim::ParamId::Width)) {
             l.width = s.width;
-            if (sim::familyOf(s) == sim::Family::Conv2D) l.height = s.height;
-            l.maskWidth = s.maskWidth;
+            if (height && height->max > 1) l.height = s.height;
+            if (sim::paramLimit(*k, sim::ParamId::MaskWidth)) l.maskWidth = s.maskWidth;
         } else if (s.j == s.k && s.k == s.l) {
             l.width = s.j;
         } else {

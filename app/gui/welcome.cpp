@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "panels/widgets.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/lessons.hpp"
 #include "state.hpp"
 
@@ -166,16 +167,17 @@ Thumbnail thumbnailOf(const sim::Preset& p)
 {
     const std::string& k = p.scenario.kernel;
     const std::string lesson = p.lesson.empty() ? std::string() : p.lesson.front();
-    const sim::Family fam = sim::familyOf(p.scenario);
+    const sim::ProblemDesc& problem = sim::problemOf(p.scenario);
+    const bool conv = problem.picture == sim::Picture::Convolution;
     if (lesson == "occupancy" || p.occupancy) return Thumbnail::Occupancy;
     if (lesson == "memory") {
         if (k.find("nds-padded") != std::string::npos) return Thumbnail::Padded;
-        if (k.find("nds-transposed") != std::string::npos || fam == sim::Family::Conv2D) return Thumbnail::BankConflict;
+        if (k.find("nds-transposed") != std::string::npos || (conv && problem.dims == 2)) return Thumbnail::BankConflict;
         if (k.find("uncoalesced") != std::string::npos) return Thumbnail::Uncoalesced;
         return Thumbnail::Coalesced;
     }
-    if (fam == sim::Family::Conv2D) return Thumbnail::Conv2D;
-    if (fam == sim::Family::Conv1D) return p.scenario.block.x == 0 ? Thumbnail::Conv1DGhost : Thumbnail::Conv1D;
+    if (conv && problem.dims == 2) return Thumbnail::Conv2D;
+    if (conv) return p.scenario.block.x == 0 ? Thumbnail::Conv1DGhost : Thumbnail::Conv1D;
     if (p.scenario.dropBarriers) return Thumbnail::MissingBarrier;
     const sim::KernelInfo* info = p.scenario.kernelInfo();
     if (info && !info->tiled) return Thumbnail::Naive;

@@ -1,4 +1,5 @@
 #include "sim/teaching/conv_view.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -90,11 +91,11 @@ int ConvGeometry::ghostCount() const
 
 ConvGeometry convGeometry(const Scenario& s, const Uint3& b)
 {
-    const Family fam = familyOf(s);
-    if ((fam != Family::Conv1D && fam != Family::Conv2D) || !s.kernelInfo())
+    const ProblemDesc& problem = problemOf(s);
+    if (problem.picture != Picture::Convolution || !s.kernelInfo())
         throw std::invalid_argument("convGeometry needs a convolution kernel; got " + s.kernel + ".");
     ConvGeometry g;
-    g.twoD = fam == Family::Conv2D;
+    g.twoD = problem.dims == 2;
     g.height = g.twoD ? s.height : 1;
     g.width = s.width;
     g.maskWidth = s.maskWidth;

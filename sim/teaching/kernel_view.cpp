@@ -5,6 +5,7 @@
 
 #include "kernels/context.cuh"
 #include "sim/catalogue/loaded_kernels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 namespace ts::sim {
 
@@ -22,17 +23,18 @@ void addBuiltIns(Variables& v, const Scenario& s, const Trace& t, long long tx, 
     v["gridDim.x"] = grid.x, v["gridDim.y"] = grid.y, v["gridDim.z"] = grid.z;
 }
 
-Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty)
+}  // namespace
+
+void convVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty, Variables& v)
 {
     const long long bx = t.block.x, by = t.block.y, T = s.tile, mw = s.maskWidth;
     const long long bdx = t.blockDim.x, bdy = t.blockDim.y;
-    Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"Mask_Width", mw},
-                {"MAX_MASK_WIDTH", kernels::MAX_MASK_WIDTH}};
-    addBuiltIns(v, s, t, tx, ty);
+    v["Mask_Width"] = mw;
+    v["MAX_MASK_WIDTH"] = kernels::MAX_MASK_WIDTH;
     const KernelInfo* info = s.kernelInfo();
     if (info->tiled) v["TILE_SIZE"] = T;
     const bool use = st && st->kind == StepKind::Use;
-    if (info->family == Family::Conv1D) {
+    if (problemOf(s).dims == 1) {
         const long long i = bx * bdx + tx;
         v["Width"] = s.width;
         v["i"] = i;
@@ -48,7 +50,7 @@ Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long 
             v["j"] = st->iteration;
             v["N_index"] = i - mw / 2 + st->iteration;
         }
-        return v;
+        return;
     }
     v["width"] = s.width;
     v["height"] = s.height;
@@ -71,28 +73,18 @@ Variables convVariables(const Scenario& s, const Trace& t, const Step* st, long 
             v["col_i"] = v["N_start_col"] + v["j"];
         }
     }
-    return v;
 }
 
-}  // namespace
-
-Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step)
+void arrayVariables(const Scenario& s, const Trace&, const Step*, long long, long long, Variables& v)
 {
-    const long long tx = thread % static_cast<int>(t.blockDim.x);
-    const long long ty = thread / static_cast<int>(t.blockDim.x);
-    const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
-    if (isConvolution(s)) return convVariables(s, t, st, tx, ty);
-    if (familyOf(s) == Family::Array) {
-        // An array problem: the built-in variables and the sizes under the file's names.
-        Variables v{{"tx", tx}, {"ty", ty}, {"bx", t.block.x}, {"by", t.block.y}};
-        addBuiltIns(v, s, t, tx, ty);
-        if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel))
-            for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
-        return v;
-    }
-    const long long bx = t.block.x, by = t.block.y;
-    Variables v{{"tx", tx}, {"ty", ty}, {"bx", bx}, {"by", by}, {"j", s.j}, {"k", s.k}, {"l", s.l}};
-    addBuiltIns(v, s, t, tx, ty);
+    if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel))
+        for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+}
+
+void matmulVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty, Variables& v)
+{
+    v["j"] = s.j, v["k"] = s.k, v["l"] = s.l;
+    const int thread = static_cast<int>(ty * t.blockDim.x + tx);
     int arrayP = -1;
     for (size_t a = 0; a < t.arrays.size(); ++a)
         if (t.arrays[a].name == "P" && t.arrays[a].space == Space::Global) arrayP = static_cast<int>(a);
@@ -111,6 +103,17 @@ Variables threadVariables(const Scenario& s, const Trace& t, int thread, int ste
         if (st) v["ph"] = st->phase;
     }
     if (st && st->kind == StepKind::Use) v["i"] = st->iteration;
+}
+
+Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step)
+{
+    const long long tx = thread % static_cast<int>(t.blockDim.x);
+    const long long ty = thread / static_cast<int>(t.blockDim.x);
+    const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
+    // The built-in variables, then the ones the problem's kernels name (its description's hook).
+    Variables v{{"tx", tx}, {"ty", ty}, {"bx", t.block.x}, {"by", t.block.y}};
+    addBuiltIns(v, s, t, tx, ty);
+    if (const auto hook = problemOf(s).threadVariables) hook(s, t, st, tx, ty, v);
     return v;
 }
 
@@ -131,7 +134,8 @@ std::string writtenArrayName(const Scenario& s, const ArrayInfo& a)
 {
     // A student's kernel: the names its parameters and its __constant__ array have.
     if (a.space != Space::Shared && findLoadedKernel(s.kernel)) return loadedArrayLabel(s.kernel, a.name);
-    return familyOf(s) == Family::Conv2D && a.space == Space::Constant ? std::string("Mc") : a.name;
+    const char* label = problemOf(s).constantLabel;
+    return a.space == Space::Constant && *label ? std::string(label) : a.name;
 }
 
 std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t, int thread,

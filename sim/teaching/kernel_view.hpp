@@ -28,6 +28,15 @@ namespace ts::sim {
 /// Row and Col are then the P element the thread computes (Row 0 in 1D).
 Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step);
 
+/// The variables of PMPP's matrix multiplication kernels (j, k, l, Row, Col, TILE_WIDTH, ph,
+/// i), of the convolution kernels of ch. 7 (Mask_Width, TILE_SIZE, Row, Col, halo_index_left,
+/// N_start_point, ...) and of a student's array problem (its sizes under its names) for thread
+/// (tx, ty) at step `st` (null: none): the descriptions' ProblemDesc::threadVariables hooks
+/// (sim/catalogue/problem_desc.cpp), added to `v`.
+void matmulVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty, Variables& v);
+void convVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty, Variables& v);
+void arrayVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty, Variables& v);
+
 /// One recorded access of a thread in a step, next to the expression that produced it.
 struct AccessExplanation {
     Op op = Op::GlobalLoad;

@@ -1,4 +1,5 @@
 #include "sim/teaching/narration.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include "sim/teaching/kernel_view.hpp"
 
@@ -104,7 +105,7 @@ struct Context {
     const Simulation& sim;
     const Trace& t;
     const KernelInfo* kernel;
-    Family family;
+    const ProblemDesc& problem;   ///< what the narration asks instead of the family
     int phases = 0;   ///< phases of the tiled loop (0 for a kernel without them)
     int blockThreads;
     /// The threads' rows of P follow tx (Trace::outputs), as in matmul-naive-uncoalesced.
@@ -115,7 +116,7 @@ struct Context {
     std::vector<ArrayInfo> arrays;
 
     explicit Context(const Simulation& s)
-        : sim(s), t(s.trace), kernel(s.scenario.kernelInfo()), family(familyOf(s.scenario)),
+        : sim(s), t(s.trace), kernel(s.scenario.kernelInfo()), problem(problemOf(s.scenario)),
           blockThreads(static_cast<int>(s.trace.blockDim.count())), arrays(s.trace.arrays)
     {
         for (ArrayInfo& a : arrays) a.name = writtenArrayName(s.scenario, a);
@@ -232,11 +233,12 @@ std::string loadLine(const Context& c, int index)
     std::vector<std::string> from;
     for (const auto& [array, elements] : f.read)
         if (c.arrays[array].space == Space::Global) from.push_back(rangeText(c.arrays[array], elements));
-    const std::string edge = c.family == Family::Matmul ? " would load past the edge of " + source + " and write 0 instead"
+    const bool pastEdge = c.problem.boundary == Boundary::PastTheEdge;
+    const std::string edge = pastEdge ? " would load past the edge of " + source + " and write 0 instead"
                                                         : " stand for ghost cells outside " + source + " and write 0";
     if (f.zeroFills == f.fills) {
         o << " write 0 into " << slots << ": "
-          << (c.family == Family::Matmul
+          << (pastEdge
                   ? "the elements of " + source + " they would load lie outside it, so they add nothing to the sum"
                   : std::string("the input elements they stand for are ghost cells, outside ") + source +
                         ", which the convolution counts as 0");
@@ -482,7 +484,7 @@ std::string storeLine(const Context& c, int index)
     o << capitalised(c.threads(f.storeThreads));
     // An array problem with no multiply-add (a copy, a transpose, a sum of two) has no
     // accumulator: each thread stores what it computed.
-    const std::string acc = c.family == Family::Array && c.accumulator() == "accumulator" ? "result" : c.accumulator();
+    const std::string acc = c.accumulator() == "accumulator" ? std::string(c.problem.resultWord) : c.accumulator();
     const bool several = acc.size() > 6 && acc.compare(acc.size() - 6, 6, " array") == 0;   // Pvalue[c]
     if (f.stores == k && several)
         o << (k == 1 ? " stores one element of its " : " store one element of their ") << acc << " each to "
@@ -492,7 +494,7 @@ std::string storeLine(const Context& c, int index)
     else o << " store " << f.stores / std::max(1, k) << " results each to " << rangeText(out, f.written.at(f.target));
     if (k < c.blockThreads) {
         o << "; the other " << c.blockThreads - k << " store nothing";
-        if (c.family == Family::Matmul) o << " (their element would lie outside P)";
+        if (*c.problem.idleStoreReason) o << c.problem.idleStoreReason;
         else if (c.kernel && c.kernel->blockIsInputTile) o << " (they only loaded the halo of the input tile)";
     }
     int globalLoads = 0;

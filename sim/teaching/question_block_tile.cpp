@@ -1,6 +1,7 @@
 // Practice questions of kind block-tile (sim/teaching/questions.hpp): the elements of M or N a whole block
 // loads into shared memory in a phase, from the fills of every thread of its trace.
 #include "sim/teaching/question_common.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include <algorithm>
 #include <set>
@@ -66,7 +67,7 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pickBlockTile(QuestionSpec 
     q.block = b;
     q.phase = static_cast<int>(rng.below(phases));
     // One character assigned (GCC 12 warns, wrongly, of overlapping copies for `= cond ? "M" : "N"`).
-    q.array.assign(1, familyOf(s) == Family::Matmul && rng.below(2) == 0 ? 'M' : 'N');
+    q.array.assign(1, problemOf(s).tilesOfM && rng.below(2) == 0 ? 'M' : 'N');
     return q;
 }
 
@@ -75,7 +76,7 @@ void QuestionGenerator::Impl::stepBlockTile(const StepAsk& a, std::vector<Questi
     if (a.st.kind != StepKind::LoadTile || !questionKindApplies(s, QuestionKind::BlockTile)) return;
     for (const char* array : {"M", "N"})
         for (int ph = 0; ph < std::max(1, questionPhases(s)); ++ph) {
-            if (familyOf(s) != Family::Matmul && std::string(array) == "M") continue;
+            if (!problemOf(s).tilesOfM && std::string(array) == "M") continue;
             QuestionSpec q;
             q.kind = QuestionKind::BlockTile;
             q.block = a.b;

@@ -3,6 +3,7 @@
 // trace indexed, the kernel's source lines, how an access or a zero fill is explained, and the
 // dispatch from a question's kind to the file that answers it (question_<kind>.cpp).
 #include "sim/teaching/question_common.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include "sim/teaching/kernel_view.hpp"
 
@@ -19,7 +20,7 @@ Shape shapeOf(const Scenario& s)
 {
     const KernelInfo* k = s.kernelInfo();
     if (!k) return Shape::Unknown;
-    if (k->family == Family::Matmul) {
+    if (problemOf(*k).tilesOfM) {
         if (!k->tiled) return Shape::NaiveMatmul;
         // PMPP's tiled kernel and its Nds variants: one P element per thread, square tiles,
         // two barriers a phase (the ladder's rungs reshape all three).
@@ -119,7 +120,7 @@ bool containsWord(std::string_view text, std::string_view word)
 std::string barrierName(unsigned bit) { return bit == kernels::AFTER_COMPUTE ? "after-compute" : "after-load"; }
 std::string barrierMacro(unsigned bit) { return bit == kernels::AFTER_COMPUTE ? "AFTER_COMPUTE" : "AFTER_LOAD"; }
 
-bool oneD(const Scenario& s) { return familyOf(s) == Family::Conv1D; }
+bool oneD(const Scenario& s) { return problemOf(s).dims == 1; }
 
 std::string blockName(const Scenario& s, const Uint3& b)
 {
@@ -156,7 +157,7 @@ OccupancyAsk occupancyAsk(const Preset& p, const QuestionSpec& q, int kernelSmem
 }
 
 /// The shared array a tile of N goes into: "Nds" (matrix multiplication) or "N_ds".
-std::string sharedOfN(const Scenario& s) { return familyOf(s) == Family::Matmul ? "Nds" : "N_ds"; }
+std::string sharedOfN(const Scenario& s) { return problemOf(s).sharedOfN; }
 
 bool sameTarget(const QuestionSpec& a, const QuestionSpec& b)
 {

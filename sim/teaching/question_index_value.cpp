@@ -2,9 +2,11 @@
 // evaluated with a thread's variables at a step, checked against the index the trace recorded;
 // and the candidate expressions of a source line that the generator and forStep ask about.
 #include "sim/teaching/question_common.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 namespace ts::sim {
 
@@ -160,7 +162,8 @@ std::vector<std::string> QuestionGenerator::Impl::expressionsOn(const BlockData&
     std::set<std::string> trivial = {"tx", "ty", "bx", "by", "ph", "k", "l", "n", "j", "TILE_WIDTH",
                                      "TILE_SIZE", "Mask_Width", "MAX_MASK_WIDTH", "Width", "width",
                                      "height", "Pvalue", "output"};
-    if (familyOf(s) != Family::Conv1D) trivial.insert("i");
+    std::istringstream extra(problemOf(s).trivialVariables);
+    for (std::string name; extra >> name;) trivial.insert(name);
     std::vector<std::string> kept;
     for (const std::string& e : out) {
         const std::vector<std::string> ids = identifiers(e);

@@ -9,6 +9,7 @@
 // and the generator's choice of questions (generate, forStep); the answers of each kind are in
 // question_<kind>.cpp, the machinery they share in question_common.cpp.
 #include "sim/teaching/questions.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include <algorithm>
 #include <array>
@@ -147,7 +148,7 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
         {"step", q.kind == QuestionKind::IndexValue && !q.step},
         {"element", q.kind == QuestionKind::ElementReaders && !q.element},
         {"barrier", q.kind == QuestionKind::DroppedBarrierHazard && q.barrier == 0},
-        {"array", q.kind == QuestionKind::BlockTile && familyOf(s) == Family::Matmul && q.array.empty()}};
+        {"array", q.kind == QuestionKind::BlockTile && problemOf(s).tilesOfM && q.array.empty()}};
     for (auto [k, missing] : needed)
         if (missing)
             return bad("kind", "a question of kind '" + kind + "' needs " + k + " (it takes " + takesList + ").");
@@ -172,7 +173,7 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
     if (q.step && *q.step < 0) return bad("step", "step must be 0 or more; got " + std::to_string(*q.step) + ".");
     if (q.element) {
         if (!isConv(sh)) return bad("element", "element applies to the convolution kernels only.");
-        const int h = familyOf(s) == Family::Conv2D ? s.height : 1;
+        const int h = problemOf(s).dims == 2 ? s.height : 1;
         if (q.element->row < 0 || q.element->row >= h || q.element->col < 0 || q.element->col >= s.width)
             return bad("element", oneD(s) ? "element " + std::to_string(q.element->col) + " is outside N, which has " +
                                                 std::to_string(s.width) + " elements (0 to " +
@@ -182,7 +183,7 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
                                                 std::to_string(s.height) + " x " + std::to_string(s.width) + ".");
     }
     if (!q.array.empty()) {
-        const bool matmul = familyOf(s) == Family::Matmul;
+        const bool matmul = problemOf(s).tilesOfM;
         if (matmul ? q.array != "M" && q.array != "N" : q.array != "N")
             return bad("array", matmul ? "array must be \"M\" or \"N\", the input whose tile the block loads; got \"" +
                                              q.array + "\"."

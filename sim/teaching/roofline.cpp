@@ -1,4 +1,5 @@
 #include "sim/teaching/roofline.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -118,7 +119,7 @@ std::optional<double> RungCounts::requestedIntensity(int j, int k, int l) const
 int sizeGrain(const std::string& kernel, int tile)
 {
     const KernelInfo* k = findKernel(kernel);
-    if (!k || k->family != Family::Matmul || tile < 1) return 0;
+    if (!k || !problemOf(*k).flops || tile < 1) return 0;
     if (k->tiled ? std::find(k->tiles.begin(), k->tiles.end(), tile) == k->tiles.end() : tile > k->maxBlockEdge)
         return 0;
     const int rows = tile * k->blockRowsFactor, cols = tile * k->blockColsFactor, phase = k->tileK ? k->tileK : tile;
@@ -140,7 +141,7 @@ RungCounts countRung(const std::string& kernel, int tile, int edge, const std::a
     c.kernel = kernel;
     c.tile = tile;
     const KernelInfo* k = findKernel(kernel);
-    if (!k || k->family != Family::Matmul) {
+    if (!k || !problemOf(*k).flops) {
         c.error = "The simulator has no matrix multiplication called '" + kernel + "' to count.";
         return c;
     }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sim/catalogue/loaded_kernels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/engine/provenance.hpp"
 
 namespace ts::sim {
@@ -266,31 +267,10 @@ std::vector<unsigned> enclosingIfs(const std::string& source, unsigned line)
     return out;
 }
 
-/// The terms the CPU reference sums for element `i` of P, in its order, named as
-/// termsSummed() names them: M[row][kk] * N[kk][col] for a matmul, N[..] * M[jj] for a
-/// convolution (0 for a ghost element).
-std::vector<std::string> referenceTerms(const Scenario& s, const std::string& family, long long i)
+std::vector<std::string> referenceTerms(const Scenario& s, long long i)
 {
-    std::vector<std::string> t;
-    const int count = family == "matmul" ? s.k : family == "conv1d" ? s.maskWidth : s.maskWidth * s.maskWidth;
-    for (int n = 0; n < count; ++n) {
-        if (family == "matmul") {
-            const long long row = i / s.l, col = i % s.l;
-            t.push_back("M[" + std::to_string(row) + "][" + std::to_string(n) + "] * N[" + std::to_string(n) + "][" +
-                        std::to_string(col) + "]");
-        } else if (family == "conv1d") {
-            const long long from = i - s.maskWidth / 2 + n;
-            t.push_back((from < 0 || from >= s.width ? std::string("0") : "N[" + std::to_string(from) + "]") + " * M[" +
-                        std::to_string(n) + "]");
-        } else {
-            const long long row = i / s.width - s.maskWidth / 2 + n / s.maskWidth,
-                            col = i % s.width - s.maskWidth / 2 + n % s.maskWidth;
-            const bool ghost = row < 0 || row >= s.height || col < 0 || col >= s.width;
-            t.push_back("M[" + std::to_string(n / s.maskWidth) + "][" + std::to_string(n % s.maskWidth) + "] * " +
-                        (ghost ? std::string("0") : "N[" + std::to_string(row) + "][" + std::to_string(col) + "]"));
-        }
-    }
-    return t;
+    const auto terms = problemOf(s).referenceTerms;
+    return terms ? terms(s, i) : std::vector<std::string>{};
 }
 
 /// What a wrong element's thread summed against what the reference sums, products with a
@@ -311,17 +291,6 @@ std::string termsText(std::vector<std::string> got, std::vector<std::string> wan
     if (got.size() != want.size())
         return "it summed " + std::to_string(got.size()) + " terms where the reference sums " + std::to_string(want.size());
     return "";
-}
-
-std::string familyName(const Scenario& s)
-{
-    switch (familyOf(s)) {
-    case Family::Matmul: return "matmul";
-    case Family::Conv1D: return "conv1d";
-    case Family::Conv2D: return "conv2d";
-    case Family::Array: return "array";
-    }
-    return "matmul";
 }
 
 namespace {
@@ -353,10 +322,10 @@ namespace {
 std::string wrongElementTextOf(const Simulation& r, long long i, unsigned line)
 {
     constexpr int p = 2;   // M, N, P come first, whatever their names
-    const std::string family = familyName(r.scenario);
+    const ProblemDesc& problem = problemOf(r.scenario);
     const ArrayInfo& out = r.arrays.at(p);
     std::string name = out.name + "[" + std::to_string(i) + "]";
-    if (family != "conv1d" && out.rows > 1) {
+    if (problem.dims != 1 && out.rows > 1) {
         const PElement e = elementAt(out, i);
         name = out.name + "[" + std::to_string(e.row) + "][" + std::to_string(e.col) + "]";
     }
@@ -369,9 +338,9 @@ std::string wrongElementTextOf(const Simulation& r, long long i, unsigned line)
     const std::string stored = "; thread " + threadText(r.block, w->thread) + " of block (" + std::to_string(w->block.x) + ", " +
                                std::to_string(w->block.y) + ") stored it" + (line ? " at line " + std::to_string(line) : std::string());
     const Uint3& traced = r.scenario.block;
-    if (family != "array" && w->block.x == traced.x && w->block.y == traced.y && w->block.z == traced.z) {
+    if (problem.referenceTerms && w->block.x == traced.x && w->block.y == traced.y && w->block.z == traced.z) {
         const std::vector<SummedTerm> terms = termsSummedDetail(r, w->thread, p, i);
-        const std::vector<std::string> reference = referenceTerms(r.scenario, family, i);
+        const std::vector<std::string> reference = referenceTerms(r.scenario, i);
         // The line that put the wrong operand in play first, the store of P second.
         if (const std::optional<WrongCause> cause = termCause(terms, reference)) return value + ": " + cause->text + stored;
         if (const std::string text = termsText(termsSummed(r, w->thread, p, i), reference); !text.empty())

@@ -29,18 +29,17 @@ std::string elementText(const ArrayInfo& a, long long i);
 std::vector<std::string> termsSummed(const Simulation& t, int thread, int p, long long element);
 
 /// The terms the CPU reference sums for flat element `i` of P, in its order, named as
-/// termsSummed() names them: M[row][kk] * N[kk][col] for "matmul", N[..] * M[jj] for
-/// "conv1d", M[..][..] * N[..][..] for "conv2d" (0 for a ghost element).
-std::vector<std::string> referenceTerms(const Scenario& s, const std::string& family, long long i);
+/// termsSummed() names them (the problem's ProblemDesc::referenceTerms: M[row][kk] *
+/// N[kk][col] for a matrix multiplication, N[..] * M[jj] for a 1D convolution, M[..][..] *
+/// N[..][..] in 2D, 0 for a ghost element); empty where the description names none (an
+/// array problem's formula).
+std::vector<std::string> referenceTerms(const Scenario& s, long long i);
 
 /// What a wrong element's thread summed (`got`) against what the reference sums (`want`),
 /// products with a zero fill left out: "its term 2 of 17 is M[1][0] * N[1][0] where the
 /// reference's is M[0][1] * N[1][0]", or their counts; "" when the terms agree (the values
 /// differed) or the thread's sum is of registers the trace does not name.
 std::string termsText(std::vector<std::string> got, std::vector<std::string> want);
-
-/// The family's name as the terms use it: "matmul", "conv1d", "conv2d" or "array".
-std::string familyName(const Scenario& s);
 
 /// One operand of a product a thread summed: the global element its value came from ("0"
 /// for a zero fill), and the way it came: the shared slot that held it ("Mds[0][1]") with

@@ -45,7 +45,7 @@ TEST(WrongElement, NamedProductsGiveTheStoredAndTheReferenceValues)
     for (int thread = 0; thread < 16; ++thread) {
         for (int32_t i : sim::storesOf(s.trace, 2, thread)) {
             const std::vector<std::string> got = sim::termsSummed(s, thread, 2, i);
-            const std::vector<std::string> want = sim::referenceTerms(s.scenario, "matmul", i);
+            const std::vector<std::string> want = sim::referenceTerms(s.scenario, i);
             ASSERT_EQ(want.size(), 8u);
             const std::optional<float> gotSum = sumOf(s, got), wantSum = sumOf(s, want);
             ASSERT_TRUE(wantSum.has_value());

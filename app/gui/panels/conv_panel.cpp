@@ -25,6 +25,7 @@
 #include "layout.hpp"
 #include "meanings.hpp"
 #include "panels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/conv_view.hpp"
 #include "widgets.hpp"
 
@@ -1178,7 +1179,7 @@ private:
 void ConvPanel::draw(Frame& f)
 {
     const sim::Simulation* s = f.loaded.sim.get();
-    if (!s || !sim::isConvolution(s->scenario)) return;
+    if (!s || sim::problemOf(s->scenario).picture != sim::Picture::Convolution) return;
     if (generation_ != f.loaded.generation) {
         generation_ = f.loaded.generation;
         view_ = s->trace.steps.empty() ? std::nullopt : std::optional<sim::ConvView>(sim::convView(*s));

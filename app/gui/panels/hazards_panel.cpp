@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/catalogue/problem_desc.hpp"
 #include "kernels/context.cuh"
 #include "layout.hpp"
 #include "panels.hpp"
@@ -150,7 +151,7 @@ void summary(Frame& f, const sim::Simulation& s, bool setupLine)
     if (wrong) {
         // Where the wrong elements are marked, as the window shows it now: the family's picture
         // open, folded to its title bar, or closed.
-        const char* picture = sim::isConvolution(s.scenario) ? "convolution" : "matrices";
+        const char* picture = sim::problemOf(s.scenario).picture == sim::Picture::Convolution ? "convolution" : "matrices";
         const PanelId pic = panelId(picture);
         const std::string title = panelTable()[pic].title;
         std::string where = "framed in red in " + title;

@@ -13,6 +13,7 @@
 #include "help_keys.hpp"
 #include "options.hpp"
 #include "panels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/lessons.hpp"
 #include "widgets.hpp"
 
@@ -374,7 +375,7 @@ void drawMainMenu(Frame& f)
             // The family's picture only: the Matrices panel shows no convolution and the
             // Convolution panel nothing else, so the other one is neither ticked nor offered.
             const sim::Simulation* run = f.loaded.sim.get();
-            const bool conv = run && sim::isConvolution(run->scenario);
+            const bool conv = run && sim::problemOf(run->scenario).picture == sim::Picture::Convolution;
             for (int i = 0; i < panelCount(); ++i) {
                 const bool other = run && ((i == panelId("matrices") && conv) || (i == panelId("convolution") && !conv));
                 bool shown = v.open[i] && !other;

@@ -31,6 +31,7 @@
 #include "matrices_geometry.hpp"
 #include "meanings.hpp"
 #include "panels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/kernel_view.hpp"
 #include "widgets.hpp"
 
@@ -1060,9 +1061,10 @@ void MatricesPanel::canvas(Ctx& c, const FigureShape& shape, bool corner)
 void MatricesPanel::draw(Frame& f)
 {
     // A convolution has its own panel (conv_panel.cpp).
-    if (f.loaded.sim && sim::isConvolution(f.loaded.sim->scenario)) return;
+    const sim::Picture picture = f.loaded.sim ? sim::problemOf(f.loaded.sim->scenario).picture : sim::Picture::Matrices;
+    if (picture == sim::Picture::Convolution) return;
     // An array problem (a student's element-wise, 1D or 2D kernel): its own arrays.
-    if (f.loaded.sim && sim::familyOf(f.loaded.sim->scenario) == sim::Family::Array) {
+    if (picture == sim::Picture::Arrays) {
         if (beginPanel(f, id)) {
             if (f.loaded.sim->trace.steps.empty()) ImGui::TextUnformatted(f.busy.simulating ? "Simulating..." : "Nothing to show.");
             else drawArrayFigure(f, *f.loaded.sim);

@@ -10,6 +10,7 @@
 
 #include "layout.hpp"
 #include "panels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "widgets.hpp"
 
@@ -70,7 +71,8 @@ void convInputs(ScenarioForm& form, const sim::KernelInfo& k)
 {
     sim::Scenario& d = form.draft;
     const float w = ImGui::GetFontSize() * 7;
-    const bool twoD = k.family == sim::Family::Conv2D;
+    const sim::ParamLimit* height = sim::paramLimit(k, sim::ParamId::Height);
+    const bool twoD = height && height->max > 1;
     if (twoD) {
         ImGui::SetNextItemWidth(w);
         ImGui::InputInt("height", &d.height);
@@ -203,7 +205,7 @@ void ScenarioPanel::draw(Frame& f)
         }
         const sim::KernelInfo* info = d.kernelInfo();
         if (info) tooltip(info->summary);
-        if (info && info->family != sim::Family::Matmul)
+        if (info && sim::paramLimit(*info, sim::ParamId::Width))
             convInputs(form, *info);
         else
             sizeInputs(form, info);

@@ -19,6 +19,7 @@
 #include "layout.hpp"
 #include "meanings.hpp"
 #include "panels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/conv_view.hpp"
 #include "widgets.hpp"
 
@@ -292,7 +293,8 @@ void SharedMemoryPanel::draw(Frame& f)
                 if (s->trace.arrays[a].space == sim::Space::Shared) shared.push_back(static_cast<int>(a));
         if (s && generation_ != f.loaded.generation) {
             generation_ = f.loaded.generation;
-            const bool isConv = sim::isConvolution(s->scenario) && !s->trace.steps.empty();
+            const bool isConv =
+                sim::problemOf(s->scenario).picture == sim::Picture::Convolution && !s->trace.steps.empty();
             conv_ = isConv ? std::optional<sim::ConvView>(sim::convView(*s)) : std::nullopt;
         }
         const sim::ConvView* conv = conv_ && conv_->ndsArray >= 0 ? &*conv_ : nullptr;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "panels.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/warp_view.hpp"
 #include "widgets.hpp"
 #include "word_wrap.hpp"
@@ -203,7 +204,7 @@ void StatsPanel::draw(Frame& f)
             tooltip("Compute-to-global-memory-access ratio of the whole grid: floating-point operations "
                     "per byte read from global memory (4 bytes per float).");
             // An array problem has no naive counterpart; its formula's flops are the measure.
-            const bool arrayProblem = sim::familyOf(s->scenario) == sim::Family::Array;
+            const bool arrayProblem = sim::problemOf(s->scenario).picture == sim::Picture::Arrays;
             if (arrayProblem)
                 textWrappedAtSpaces(printed("the reference formula: %llu flops over the whole output",
                                             static_cast<unsigned long long>(s->referenceFlops)));
