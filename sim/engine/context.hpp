@@ -632,7 +632,7 @@ public:
 
     /// `index` when it lies in [0, extent), else a KernelFault naming the thread, the local
     /// array `name` and the line. A student's kernel indexes its local arrays only through
-    /// this (frontend/translate.cpp inserts it into every subscript), so an index far outside
+    /// this (frontend/translate_body.cpp inserts it into every subscript), so an index far outside
     /// a thread's registers is a fault the views show, never a write into other memory.
     long long localIndex(long long index, long long extent, const char* name, SourceLine loc = SourceLine::current()) const
     {

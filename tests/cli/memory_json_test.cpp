@@ -189,9 +189,10 @@ TEST(CliMemory, EveryKernelHasTheMemoryObject)
     }
 }
 
-// The hand-derived figures of matmul-tiled 64^3, TILE_WIDTH 16 (tests/unit/warp_memory_test.cpp
-// derives them): 16 blocks x 8 warps x 4 phases x 2 loads of 4 sectors; 16 iterations x 2
-// conflict-free shared loads per phase; 128 stores of 4 sectors.
+// The hand-derived figures of matmul-tiled 64^3, TILE_WIDTH 16
+// (tests/unit/warp_memory_simulation_test.cpp derives them): 16 blocks x 8 warps x 4 phases
+// x 2 loads of 4 sectors; 16 iterations x 2 conflict-free shared loads per phase; 128 stores
+// of 4 sectors.
 TEST(CliMemory, MatmulTiled64Tile16)
 {
     const json m = simulateJson("--kernel matmul-tiled --width 64 --tile 16")["memory"];

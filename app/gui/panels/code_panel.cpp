@@ -31,9 +31,13 @@
 #include "sim/teaching/warp_view.hpp"
 #include "student_kernel.hpp"
 #include "widgets.hpp"
+#include "code_panel_internal.hpp"
 
 namespace ts::app {
-namespace {
+
+using namespace code_panel_detail;
+
+namespace code_panel_detail {
 
 const char* verb(sim::Op op)
 {
@@ -45,6 +49,37 @@ const char* verb(sim::Op op)
     default: return "writes ";
     }
 }
+
+/// The width of each line of code in `text` in characters, from `from` (a line number) on:
+/// its indentation (halved with `compact`) and its code up to a trailing // comment (a
+/// comment wraps at its spaces; code should not wrap at all). Comment lines are left out.
+std::vector<int> codeWidths(const std::string& text, unsigned from, bool compact)
+{
+    std::vector<int> widths;
+    size_t b = 0;
+    for (unsigned n = 1; b <= text.size(); ++n) {
+        size_t e = text.find('\n', b);
+        if (e == std::string::npos) e = text.size();
+        const size_t first = std::min(e, text.find_first_not_of(' ', b));
+        size_t end = std::min(e, text.find("//", first));
+        while (end > first && text[end - 1] == ' ') --end;
+        if (n >= from && end > first)
+            widths.push_back(static_cast<int>(first - b) / (compact ? 2 : 1) + static_cast<int>(end - first));
+        if (e == text.size()) break;
+        b = e + 1;
+    }
+    return widths;
+}
+
+/// How many of `widths` are wider than `cols`.
+int wrapping(const std::vector<int>& widths, int cols)
+{
+    return static_cast<int>(std::count_if(widths.begin(), widths.end(), [&](int w) { return w > cols; }));
+}
+
+}  // namespace code_panel_detail
+
+namespace {
 
 /// The ts::kernels::Barrier bit a source line's barrier call names, or 0.
 unsigned barrierOnLine(const char* b, const char* e)
@@ -142,159 +177,6 @@ std::string hazardTag(const sim::Trace& t, const sim::Hazard& h, unsigned line)
     return tag.empty() ? tag : tag + " [" + sim::hazardName(h.kind) + "]";
 }
 
-/// One source line's memory figures for the whole run, summed over its spaces and arrays.
-struct LineFigures {
-    uint64_t requests = 0;                      ///< warp memory requests, every space
-    uint64_t globalRequests = 0, sectors = 0;   ///< global loads and stores
-    uint64_t sharedRequests = 0, wavefronts = 0, conflicts = 0;
-    std::vector<sim::LineMemory> rows;          ///< by space, loads before stores (tooltip)
-    std::vector<const sim::CompiledNote*> notes;
-};
-
-/// The per-line columns of the listing: on or off, the figures by line, and where the
-/// columns end (the right edge of the text region, in screen pixels, set by source()).
-struct MemoryColumns {
-    bool on = false;
-    std::map<unsigned, LineFigures> lines;
-    float right = 0;
-    float charWidth = 0;                        ///< of the columns' font
-    ImFont* font = nullptr;                     ///< the columns' font (the cell font, else the small one)
-    ImFont* listing = nullptr;                  ///< the source's font (CodePanel::memoryHeader chooses both)
-    /// The line numbers are shown: memoryHeader drops them (and the memory columns, unless the
-    /// Memory panel is open) where the code would otherwise wrap.
-    bool numbers = true;
-    /// Each level of indentation takes two spaces instead of four (on a slide, and at the desk
-    /// where four would make the code wrap).
-    bool compact = false;
-    static constexpr int kColumn = 5;           ///< characters a column
-    static constexpr int kChars = 4 * kColumn + 3 + 2;   ///< with gaps and the note mark
-};
-
-/// A count in at most 5 characters: 12345, 123k, 1.2M.
-std::string compact(uint64_t v)
-{
-    char b[16];
-    if (v < 100000) std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(v));
-    else if (v < 10000000) std::snprintf(b, sizeof b, "%lluk", static_cast<unsigned long long>(v / 1000));
-    else if (v < 100000000) std::snprintf(b, sizeof b, "%.1fM", static_cast<double>(v) / 1e6);
-    else if (v < 100000000000ull) std::snprintf(b, sizeof b, "%lluM", static_cast<unsigned long long>(v / 1000000));
-    else std::snprintf(b, sizeof b, "%.1fG", static_cast<double>(v) / 1e9);
-    return b;
-}
-
-std::string ratio(uint64_t a, uint64_t b)
-{
-    if (b == 0) return "-";
-    char buf[16];
-    const double r = static_cast<double>(a) / static_cast<double>(b);
-    std::snprintf(buf, sizeof buf, r < 10 ? "%.2f" : r < 100 ? "%.1f" : "%.0f", r);
-    return buf;
-}
-
-/// The figures of every line of `s` that accesses memory.
-std::map<unsigned, LineFigures> lineFigures(const sim::Simulation& s)
-{
-    std::map<unsigned, LineFigures> out;
-    for (const sim::LineMemory& m : sim::memoryByLine(s.accessSites)) {
-        LineFigures& l = out[m.line];
-        l.requests += m.requests;
-        if (m.space == sim::Space::Global) {
-            l.globalRequests += m.requests;
-            l.sectors += m.sectors;
-        } else if (m.space == sim::Space::Shared) {
-            l.sharedRequests += m.requests;
-            l.wavefronts += m.wavefronts;
-            l.conflicts += m.conflicts();
-        }
-        l.rows.push_back(m);
-    }
-    for (auto& [line, l] : out) l.notes = sim::compiledNotesFor(s.scenario, line);
-    return out;
-}
-
-const char* const kColumnNames[4] = {"req", "s/req", "wavef", "confl"};
-const char* const kColumnTips[4] = {
-    "Warp memory requests of the line over the whole run: one per source access executed by the active lanes "
-    "of a warp (global, shared and constant).",
-    "Global memory: 32-byte sectors per request. 4 for a coalesced warp reading 128 consecutive bytes, up to 32 "
-    "when every lane needs a sector of its own.",
-    "Shared memory: wavefronts, the passes through the 32 banks; one per request without bank conflicts.",
-    "Shared memory: bank conflicts, the wavefronts beyond the fewest the request needs (one for 32-bit "
-    "accesses; for a 128-bit one, one per 128 bytes of each half-warp): lanes reading different words of one "
-    "bank wait for each other."};
-
-/// The four column texts of a line.
-std::array<std::string, 4> columnTexts(const LineFigures& l)
-{
-    return {compact(l.requests), ratio(l.sectors, l.globalRequests),
-            l.sharedRequests ? compact(l.wavefronts) : "-",
-            l.sharedRequests ? compact(l.conflicts) : "-"};
-}
-
-/// The x (screen) where column `c` ends.
-float columnRight(const MemoryColumns& m, int c)
-{
-    return m.right - static_cast<float>((3 - c) * (MemoryColumns::kColumn + 1)) * m.charWidth;
-}
-
-/// Draws `l`'s columns on the row at `y`; a tooltip with the line's figures when hovered.
-void drawColumns(const Frame& f, const sim::Simulation& s, const MemoryColumns& m, const LineFigures& l, float y)
-{
-    const Palette& pal = f.theme.palette;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    ImFont* font = m.font;
-    const std::array<std::string, 4> texts = columnTexts(l);
-    for (int c = 0; c < 4; ++c) {
-        const float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, texts[c].c_str()).x;
-        const bool conflict = c == 3 && l.sharedRequests && l.wavefronts > l.sharedRequests;
-        dl->AddText(font, font->FontSize, ImVec2(columnRight(m, c) - w, y), conflict ? pal.error
-                                                                             : texts[c] == "-" ? pal.dimText : pal.cellText,
-                    texts[c].c_str());
-    }
-    const float left = columnRight(m, 0) - (MemoryColumns::kColumn + 2) * m.charWidth;
-    if (!l.notes.empty()) dl->AddText(font, font->FontSize, ImVec2(left, y), pal.warnText, "*");
-    if (!ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(m.right, y + font->FontSize + 2))) return;
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-    for (const sim::LineMemory& r : l.rows) {
-        std::string arrays;
-        for (uint8_t a : r.arrays) arrays += (arrays.empty() ? "" : ", ") + s.arrays.at(a).name;
-        const char* space = r.space == sim::Space::Global ? "global" : r.space == sim::Space::Shared ? "shared" : "constant";
-        std::string text = std::string(space) + (r.store ? " store " : " load ") + arrays + ": " +
-                           std::to_string(r.requests) + " requests for " + std::to_string(r.lanes) + " lanes";
-        if (r.space == sim::Space::Global)
-            text += ", " + std::to_string(r.sectors) + " sectors (" + ratio(r.sectors, r.requests) + " a request), " +
-                    std::to_string(r.cacheLines) + " 128-byte lines";
-        else if (r.space == sim::Space::Shared)
-            text += ", " + std::to_string(r.wavefronts) + " wavefronts, " + std::to_string(r.conflicts()) +
-                    " bank conflicts";
-        else
-            text += ", " + std::to_string(r.wavefronts) + " passes of the constant cache";
-        ImGui::TextUnformatted(text.c_str());
-    }
-    for (const sim::CompiledNote* n : l.notes) {
-        ImGui::PushStyleColor(ImGuiCol_Text, pal.warnText);
-        ImGui::TextWrapped("* %s: %s", n->array, n->note);
-        ImGui::PopStyleColor();
-    }
-    ImGui::TextDisabled("Whole run, every block (simulated warp memory model).");
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-}
-
-/// The step and simulation the listing was last scrolled to (it scrolls when the step
-/// changes, so that the user may scroll away), and for how many more frames it asks again
-/// (a new listing learns its height in its first frames, and clamps the scroll to it).
-struct Scrolled {
-    int cursor = -1;
-    uint64_t generation = ~0ull;
-    int again = 0;
-    float height = 0;   ///< the listing's height when it last scrolled: a new height scrolls again
-    int frames = 0;     ///< frames drawn since the step changed
-    /// A new run scrolls to this line rather than the step's alone (the dropped barrier, else
-    /// the line of the run's mistake), until the step changes; 0: none.
-    unsigned target = 0;
-};
 
 /// What the listing drew in the last frame (codeReport).
 struct CodeDrawn {
@@ -433,33 +315,6 @@ unsigned kernelStart(const std::vector<Line>& lines, const std::string& text)
     for (const Line& l : lines)
         if (text.compare(l.b, 9, "template ") == 0 || text.compare(l.b, 11, "__global__ ") == 0) return l.number;
     return 1;
-}
-
-/// The width of each line of code in `text` in characters, from `from` (a line number) on:
-/// its indentation (halved with `compact`) and its code up to a trailing // comment (a
-/// comment wraps at its spaces; code should not wrap at all). Comment lines are left out.
-std::vector<int> codeWidths(const std::string& text, unsigned from, bool compact)
-{
-    std::vector<int> widths;
-    size_t b = 0;
-    for (unsigned n = 1; b <= text.size(); ++n) {
-        size_t e = text.find('\n', b);
-        if (e == std::string::npos) e = text.size();
-        const size_t first = std::min(e, text.find_first_not_of(' ', b));
-        size_t end = std::min(e, text.find("//", first));
-        while (end > first && text[end - 1] == ' ') --end;
-        if (n >= from && end > first)
-            widths.push_back(static_cast<int>(first - b) / (compact ? 2 : 1) + static_cast<int>(end - first));
-        if (e == text.size()) break;
-        b = e + 1;
-    }
-    return widths;
-}
-
-/// How many of `widths` are wider than `cols`.
-int wrapping(const std::vector<int>& widths, int cols)
-{
-    return static_cast<int>(std::count_if(widths.begin(), widths.end(), [&](int w) { return w > cols; }));
 }
 
 /// Draws source line `l`, `lh` pixels a row: the step's line, another line the selected
@@ -673,132 +528,6 @@ void source(Frame& f, const sim::Simulation& s, const std::string& text, const s
     ImGui::EndChild();
 }
 
-void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
-{
-    const Palette& pal = f.theme.palette;
-    const sim::Trace& t = s.trace;
-    if (f.view.cursor < 0) return;
-    const sim::Step& st = t.steps[f.view.cursor];
-    const sim::Variables v = sim::threadVariables(s.scenario, t, f.view.thread, f.view.cursor);
-    ImGui::PushFont(f.theme.fonts.bold);
-    if (v.count("Width"))   // a 1D convolution: thread i computes P[i]
-        ImGui::TextWrapped("Thread (tx=%lld), i = %lld, computes P[%lld]:", v.at("tx"), v.at("i"), v.at("i"));
-    else if (v.count("Row") && v.count("Col"))
-        ImGui::TextWrapped("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
-    else   // a rung whose threads compute several elements: Row and Col change along a loop
-        ImGui::TextWrapped("Thread (ty=%lld, tx=%lld):", v.at("ty"), v.at("tx"));
-    ImGui::PopFont();
-    tooltip("The selected thread (click one in Threads, Shared memory or P). Its variables are put into "
-            "the index expressions of the source lines it ran in this step.");
-    if (st.kind == sim::StepKind::Barrier) {
-        ImGui::TextWrapped("waits at __syncthreads() (line %u) until every thread of the block has arrived.", st.line);
-        return;
-    }
-    const auto xs = sim::explainAccesses(s.scenario, t, f.view.thread, f.view.cursor, text);
-    if (xs.empty()) {
-        colouredText(pal.dimText, "does nothing in this step (its bounds check is false, or it has no access here).");
-        return;
-    }
-    ImGui::PushFont(f.theme.fonts.mono);
-    for (const sim::AccessExplanation& x : xs) {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", x.line);
-        ImGui::SameLine();
-        ImGui::TextUnformatted(verb(x.op));
-        ImGui::SameLine(0, 0);
-        if (x.written.empty()) {
-            ImGui::PopFont();
-            colouredText(pal.error, x.error);
-            ImGui::PushFont(f.theme.fonts.mono);
-            continue;
-        }
-        std::string chain = x.written + " = " + x.substituted;
-        if (!x.evaluated.empty() && x.evaluated != x.substituted) chain += " = " + x.evaluated;
-        ImGui::TextWrapped("%s", chain.c_str());
-        const sim::ArrayInfo* a = nullptr;
-        for (const sim::ArrayInfo& ai : t.arrays)
-            if (ai.name == x.array) a = &ai;
-        std::string detail = "value " + cellValue(x.value, false);
-        // A slide gives the value; the desk also the element and that the simulator agrees.
-        if (a && a->space == sim::Space::Global && a->rows > 1 && !f.view.presentation)
-            detail += ", i.e. " + x.array + "[" + std::to_string(a->rowCol(x.recorded).row) + "][" +
-                      std::to_string(a->rowCol(x.recorded).col) + "]";
-        if (!x.unknown.empty()) {
-            // Not a disagreement: the kernel's own variable, which the panel does not follow.
-            ImGui::PopFont();
-            colouredText(pal.dimText, "'" + x.unknown + "' is this kernel's own variable, which the Code panel does not "
-                                      "follow; the simulator recorded index " + std::to_string(x.recorded) + ", value " +
-                                      cellValue(x.value, false) + ".");
-            ImGui::PushFont(f.theme.fonts.mono);
-        } else if (x.agrees()) {
-            if (!f.view.presentation) detail += ", the index the simulator recorded";
-            const float indent = ImGui::CalcTextSize("    ").x;
-            ImGui::Indent(indent);
-            ImGui::PushStyleColor(ImGuiCol_Text, pal.dimText);
-            ImGui::TextWrapped("%s", detail.c_str());
-            ImGui::PopStyleColor();
-            ImGui::Unindent(indent);
-        } else {
-            ImGui::PopFont();
-            colouredText(pal.error, x.error.empty()
-                                        ? "The simulator recorded flat index " + std::to_string(x.recorded) +
-                                              " but the expression gives " + std::to_string(x.flat.value_or(-1)) +
-                                              ": a bug."
-                                        : x.error + " The simulator recorded flat index " + std::to_string(x.recorded) + ".");
-            ImGui::PushFont(f.theme.fonts.mono);
-        }
-    }
-    ImGui::PopFont();
-}
-
-/// The tallest the selected thread's explanations (explanations()) are over every step of the
-/// trace, at the width of the panel being drawn, in pixels (without the spacing after them):
-/// each step's are drawn into a window of the panel's width that is laid out, never shown.
-float tallestExplanations(Frame& f, const sim::Simulation& s, const std::string& text)
-{
-    const float width = ImGui::GetWindowWidth();
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
-    ImGui::SetNextWindowPos(ImVec2(-100000, -100000), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(width, 100000), ImGuiCond_Always);
-    ImGui::Begin("##code explanations measured", nullptr, flags);
-    ImGui::GetCurrentWindow()->Hidden = true;   // laid out, not drawn
-    const int cursor = f.view.cursor;
-    const float spacing = ImGui::GetStyle().ItemSpacing.y;
-    float tallest = 0;
-    for (int step = 0; step < static_cast<int>(s.trace.steps.size()); ++step) {
-        f.view.cursor = step;
-        const float y0 = ImGui::GetCursorPosY();
-        explanations(f, s, text);
-        tallest = std::max(tallest, ImGui::GetCursorPosY() - y0 - spacing);
-    }
-    f.view.cursor = cursor;
-    ImGui::End();
-    return tallest;
-}
-
-/// The panel: the kernel's source with the step's line, then the selected thread's accesses.
-struct CodePanel final : Panel {
-    void draw(Frame& f) override;
-
-private:
-    void memoryHeader(Frame& f, const sim::Simulation& s, const std::string& text);
-    void memoryColumnNames(const Frame& f);
-    float namesY_ = -1;    ///< where the column names go (screen y), -1: nowhere this frame
-    Scrolled scrolled_;
-    MemoryColumns memory_;
-    uint64_t memoryGeneration_ = ~0ull;
-    /// The tallest the selected thread's explanations are over all steps of the loaded
-    /// simulation (tallestExplanations), and for which simulation, thread, width and font:
-    /// the listing leaves that much room under it at every step, so that stepping moves
-    /// neither the listing nor the panels.
-    float explain_ = 0;
-    std::string explainFor_;
-    /// The listing's text (cudaText of a built-in kernel's source) and the source it was made from.
-    const std::string* shownFrom_ = nullptr;
-    std::string shown_;
-};
-
 }  // namespace
 
 /// A student's kernel file: the errors of its last build, why its last run was not shown
@@ -886,128 +615,6 @@ void CodePanel::draw(Frame& f)
     ImGui::End();
 }
 
-void CodePanel::memoryHeader(Frame& f, const sim::Simulation& s, const std::string& text)
-{
-    // At the desk a checkbox; on a slide the columns follow the Memory panel.
-    const bool slide = f.view.presentation;
-    const bool wanted = !memory_.lines.empty() && (slide ? f.view.open[panelId("memory")] : f.view.codeMemory);
-    // The fonts of the listing and the columns: at the desk the code font and the cell font,
-    // else the cell font for both, else the cell and the small font, until the listing keeps
-    // 24 characters of source beside the columns (source() measures the same way); on a
-    // slide the slide's code font (Fonts::code, capitals of 22 px at 1080 lines, read from the
-    // back of the hall), else the cell font, else the small one, the first that leaves 40
-    // columns of source, or 36 beside the memory columns. Never smaller than the small font.
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const Fonts& fonts = f.theme.fonts;
-    const float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - (slide ? 0 : style.ScrollbarSize);
-    auto advance = [](const ImFont* font) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, "0").x; };
-    auto roomWith = [&](const ImFont* code, const ImFont* columns, bool on) {
-        const float ch = advance(code);
-        return (inner - (on ? MemoryColumns::kChars * advance(columns) : 0) - 3 * ch - style.ItemSpacing.x) / ch;
-    };
-    using FontPair = std::pair<ImFont*, ImFont*>;   // the listing's, the columns'
-    std::vector<FontPair> candidates;
-    if (slide) candidates = {{fonts.code, fonts.code}, {fonts.cell, fonts.cell}, {fonts.small, fonts.small}};
-    else if (wanted) candidates = {{fonts.mono, fonts.cell}, {fonts.cell, fonts.cell}, {fonts.cell, fonts.small}, {fonts.small, fonts.small}};
-    else candidates = {{fonts.mono, fonts.cell}};
-    const float need = slide ? (wanted ? 36.0f : 40.0f) : 24.0f;
-    FontPair chosen = candidates.front();
-    bool wide = false;
-    for (const FontPair& pair : candidates) {
-        chosen = pair;
-        wide = roomWith(pair.first, pair.second, wanted) >= need;
-        if (wide) break;
-    }
-    memory_.listing = chosen.first;
-    memory_.font = chosen.second;
-    memory_.charWidth = advance(memory_.font);
-    ImFont* cell = memory_.font;
-    memory_.on = wanted && wide;
-    // Narrow columns go before the code wraps: the line numbers, and the memory columns unless
-    // the Memory panel is open (then they serve its lesson).
-    {
-        const float ch = advance(memory_.listing);
-        const float border = 2 * style.ChildBorderSize;
-        auto room = [&](bool on, bool numbers) {
-            return static_cast<int>((inner - (on ? MemoryColumns::kChars * memory_.charWidth : 0) -
-                                     (numbers ? 3 * ch + style.ItemSpacing.x : 0) - border) / ch) - 1;
-        };
-        const std::vector<int> wide4 = codeWidths(text, 1, slide), wide2 = codeWidths(text, 1, true);
-        const bool memoryOpen = f.view.open[panelId("memory")];
-        memory_.numbers = true;
-        memory_.compact = slide;
-        // In this order, each where it lets more lines of code fit unwrapped: the memory
-        // columns (unless the Memory panel is open), four-space indentation, the line
-        // numbers. What still does not fit wraps at token boundaries.
-        auto wraps = [&]() { return wrapping(memory_.compact ? wide2 : wide4, room(memory_.on, memory_.numbers)); };
-        if (memory_.on && !memoryOpen) {
-            const int with = wraps();
-            memory_.on = false;
-            if (wraps() >= with) memory_.on = true;
-        }
-        if (!memory_.compact) {
-            const int with = wraps();
-            memory_.compact = true;
-            if (wraps() >= with) memory_.compact = false;
-        }
-        {
-            const int with = wraps();
-            memory_.numbers = false;
-            if (wraps() >= with) memory_.numbers = true;
-        }
-        if (wanted && !memory_.on) wide = false;
-    }
-    namesY_ = -1;
-    if (s.accessSites.empty()) return;
-    const float names = MemoryColumns::kChars * memory_.charWidth;
-    if (!slide) {
-        ImGui::Checkbox("memory per line", &f.view.codeMemory);
-        tooltip("Columns beside each line that accesses memory, for the whole run (every block), as Nsight "
-                "Compute's source view shows them: warp memory requests, sectors per global request, shared "
-                "wavefronts and bank conflicts. * marks a line that nvcc compiles differently from this "
-                "per-element model (hover the numbers). They show where the panel is wide enough to keep 24 "
-                "characters of source beside them.");
-        if (f.view.codeMemory && !wide) {
-            // Say why the columns are missing, where that fits.
-            const char* why = "(the panel is too narrow)";
-            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-            if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(why).x <= right) {
-                ImGui::SameLine();
-                ImGui::TextDisabled("%s", why);
-            }
-        }
-        if (!memory_.on) return;
-        // The column names on the checkbox's row where they fit beside it, else on a row of their own.
-        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + names <= right - ImGui::GetStyle().ScrollbarSize) {
-            namesY_ = ImGui::GetItemRectMin().y + (ImGui::GetItemRectSize().y - cell->FontSize) * 0.5f;
-            return;
-        }
-    } else if (!memory_.on) {
-        return;
-    }
-    namesY_ = ImGui::GetCursorScreenPos().y;
-    ImGui::Dummy(ImVec2(names, cell->FontSize));
-}
-
-void CodePanel::memoryColumnNames(const Frame& f)
-{
-    if (namesY_ < 0 || !memory_.on) return;
-    ImFont* cell = memory_.font;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (int c = 0; c < 4; ++c) {
-        const float w = cell->CalcTextSizeA(cell->FontSize, FLT_MAX, 0, kColumnNames[c]).x;
-        const ImVec2 a(columnRight(memory_, c) - w, namesY_);
-        dl->AddText(cell, cell->FontSize, a, f.theme.palette.dimText, kColumnNames[c]);
-        if (ImGui::IsMouseHoveringRect(a, ImVec2(a.x + w, a.y + cell->FontSize))) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-            ImGui::TextUnformatted(kColumnTips[c]);
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-        }
-    }
-}
 
 std::unique_ptr<Panel> makeCodePanel() { return std::make_unique<CodePanel>(); }
 
