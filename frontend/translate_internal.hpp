@@ -30,7 +30,7 @@ struct Pos {
 };
 /// Where `l` is spelled (clang_getSpellingLocation).
 Pos spelling(CXSourceLocation l);
-/// Where the macro at `l` was expanded (clang_getExpansionLocation).
+/// Where `l` is, or where the macro it lies in was expanded (clang_getExpansionLocation).
 Pos expansion(CXSourceLocation l);
 /// Why a statement or expression of kind `k` is refused inside a kernel, or nullptr.
 const char* refusedStatement(CXCursorKind k);
@@ -50,6 +50,7 @@ std::string annotation(CXCursor c);
 /// Does variable `v` have a brace initialiser (`= {1, 2, 3}`)?
 bool hasInitialiser(CXCursor v);
 
+/// One translation of one file: the syntax tree walked, its errors and its edits collected.
 class Translator {
 public:
     Translator(const std::string& source, Translation& out) : src_(source), out_(out) {}
