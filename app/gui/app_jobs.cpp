@@ -18,6 +18,7 @@
 
 #include "layout.hpp"
 #include "export_files.hpp"
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/engine/work_estimate.hpp"
 #include "sim/engine/wrong_reads.hpp"
 #include "sim/catalogue/loaded_kernels.hpp"
@@ -498,7 +499,7 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
                            std::to_string(p.scenario.block.x) + ", " + std::to_string(p.scenario.block.y) + ") kept";
         const int tile = b.info->tiles.empty() ? p.scenario.tile : b.info->tiles.front();
         const sim::KernelInfo* was = loaded_.sim->scenario.kernelInfo();
-        if (was && was->family != b.info->family) {
+        if (was && &sim::problemOf(*was) != &sim::problemOf(*b.info)) {
             p = studentPreset(p, *b.info, opt_.kernelProblem);
             kept = "it is another kind of problem now, so it runs on its own from step 0 and block (0, 0)";
         } else if (tile != p.scenario.tile) {

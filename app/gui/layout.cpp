@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 
+#include "sim/catalogue/problem_desc.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "theme.hpp"
 
@@ -167,7 +168,9 @@ PanelFlags presentationPanels(const sim::Preset& p)
         case OnSlide::Yes: open[i] = true; break;
         case OnSlide::IfBarrierDropped: open[i] = open[i] || p.scenario.dropBarriers != 0; break;
         case OnSlide::IfOccupancyQuestion: open[i] = open[i] || p.occupancy.has_value(); break;
-        case OnSlide::IfMatmul: open[i] = open[i] || !sim::isConvolution(p.scenario); break;
+        case OnSlide::IfNoConvolutionPicture:
+            open[i] = open[i] || sim::problemOf(p.scenario).picture != sim::Picture::Convolution;
+            break;
         }
     }
     return open;
@@ -182,7 +185,7 @@ std::vector<PanelId> lessonPanels(const sim::Preset& p)
     if (!out.empty()) return out;
     // No lesson named: the family's picture, unless the preset shows panels without it (the
     // Ladder and Roofline alone); then none, and its panels share the room as they ask.
-    const char* picture = sim::isConvolution(p.scenario) ? "convolution" : "matrices";
+    const char* picture = sim::problemOf(p.scenario).picture == sim::Picture::Convolution ? "convolution" : "matrices";
     if (!p.panels.empty() && std::find(p.panels.begin(), p.panels.end(), picture) == p.panels.end()) return {};
     return {panelId(picture)};
 }

@@ -45,7 +45,7 @@ const PanelInfo kPanels[] = {
     {"timeline", "Timeline", true, {D::Centre, 3}, {S::Picture, 3}, 24.0f, 0, 7, OnSlide::No, makeTimelinePanel},
     {"code", "Code", true, {D::Right, 0}, {S::Text, 0}, 16.0f, 34.0f, 1, OnSlide::Yes, makeCodePanel},
     // (Not on a convolution's slide: the Convolution panel draws N_ds beside N and P.)
-    {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 0, 2, OnSlide::IfMatmul,
+    {"shared-memory", "Shared memory", true, {D::Right, 1}, {S::Text, 1}, 14.0f, 0, 2, OnSlide::IfNoConvolutionPicture,
      makeSharedMemoryPanel},
     {"threads", "Threads", true, {D::Right, 2}, {S::Text, 3}, 20.0f, 0, 8, OnSlide::No, makeThreadsPanel},
     {"hazards", "Hazards", true, {D::Left, 2}, {S::Text, 2}, 17.5f, 0, 5, OnSlide::IfBarrierDropped, makeHazardsPanel},

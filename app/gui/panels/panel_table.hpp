@@ -51,8 +51,8 @@ struct Place {
 };
 
 /// When presentation mode shows a panel for a preset that names no panels of its own
-/// (IfMatmul: not for a convolution).
-enum class OnSlide { No, Yes, IfBarrierDropped, IfOccupancyQuestion, IfMatmul };
+/// (IfNoConvolutionPicture: not for a convolution).
+enum class OnSlide { No, Yes, IfBarrierDropped, IfOccupancyQuestion, IfNoConvolutionPicture };
 
 /// One row of the panel table.
 struct PanelInfo {
