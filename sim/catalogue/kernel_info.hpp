@@ -64,6 +64,15 @@ struct KernelInfo {
     /// simulator's binder and the GPU dispatch lay out the same values column by column for
     /// the kernel, and the trace's ArrayInfo of N says so (ArrayInfo::columnMajor).
     bool nColumnMajor = false;
+    /// The launch, as the kernel file's comment states it: `<<<grid, block>>>`, each x first
+    /// and comma-separated, as integer expressions (sim::evaluate) of the kernel's sizes (j, k,
+    /// l; width, height, Mask_Width) and its tile under the file's own name (TILE_WIDTH,
+    /// TILE_SIZE or TILE; an untiled kernel's block edge is BLOCK_WIDTH). `blockOutput` is the
+    /// rows and columns of the output a block computes (matrix multiplication; "" for a
+    /// convolution). launchShape() evaluates them; validation reports a block over 1024 threads.
+    const char* grid = "";
+    const char* block = "";
+    const char* blockOutput = "";
     // How the host launches the kernel (its <<<grid, block>>> as the kernel file's comment
     // states it) and what its loop does per phase: counts, not places. Which element of P a
     // thread computes and which global element a shared slot holds are not written here: the

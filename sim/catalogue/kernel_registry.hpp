@@ -109,7 +109,9 @@ struct MatmulNaive {
         .sourceFile = "matmul_naive.cuh", .barriersPerPhase = 0,
         .summary = "one thread per P element, every operand from global memory (PMPP Fig. 3.11)",
         .lecture = "PMPP sec. 3.4, Fig. 3.11; preset naive-4x4",
-        .maxBlockEdge = 32, .params = kMatmulParams};
+        .maxBlockEdge = 32, .params = kMatmulParams,
+        .grid = "(l + BLOCK_WIDTH - 1) / BLOCK_WIDTH, (j + BLOCK_WIDTH - 1) / BLOCK_WIDTH",
+        .block = "BLOCK_WIDTH, BLOCK_WIDTH", .blockOutput = "BLOCK_WIDTH, BLOCK_WIDTH"};
     template <int, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::matmulNaive(x, a.M, a.N, a.P, a.j, a.k, a.l); }
 };
@@ -124,7 +126,9 @@ struct MatmulTiled {
         .summary = "Mds/Nds tiles, phases, two barriers, boundary checks with zero fill (PMPP Fig. 5.9, 5.13)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.3-5.5, Fig. 5.9 and 5.13; presets tiled-4x4, boundary-3x3",
-        .tiles = TileSizes::values, .params = kMatmulParams, .compiledNotes = notes::kTiledNotes};
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE_WIDTH - 1) / TILE_WIDTH, (j + TILE_WIDTH - 1) / TILE_WIDTH",
+        .block = "TILE_WIDTH, TILE_WIDTH", .blockOutput = "TILE_WIDTH, TILE_WIDTH", .compiledNotes = notes::kTiledNotes};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -143,7 +147,9 @@ struct MatmulNaiveUncoalesced {
         .untiled = "matmul-naive-uncoalesced", .sourceFile = "matmul_naive_uncoalesced.cuh", .barriersPerPhase = 0,
         .summary = "matmul-naive with threadIdx.x down the rows: a warp's M reads and P writes are not coalesced (PMPP sec. 6.1)",
         .lecture = "PMPP sec. 3.4 (Fig. 3.11's kernel), sec. 5.3 and 6.1 (memory coalescing); presets coalescing-uncoalesced-64, coalescing-naive-64",
-        .maxBlockEdge = 32, .params = kMatmulParams, .gridXOverRows = true};
+        .maxBlockEdge = 32, .params = kMatmulParams,
+        .grid = "(j + BLOCK_WIDTH - 1) / BLOCK_WIDTH, (l + BLOCK_WIDTH - 1) / BLOCK_WIDTH",
+        .block = "BLOCK_WIDTH, BLOCK_WIDTH", .blockOutput = "BLOCK_WIDTH, BLOCK_WIDTH", .gridXOverRows = true};
     template <int, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -162,7 +168,9 @@ struct MatmulTiledNdsTransposed {
         .summary = "matmul-tiled storing Nds transposed: a warp's Nds reads fall into one or two banks (bank conflicts)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-transposed-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams, .compiledNotes = notes::kTransposedNotes};
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE_WIDTH - 1) / TILE_WIDTH, (j + TILE_WIDTH - 1) / TILE_WIDTH",
+        .block = "TILE_WIDTH, TILE_WIDTH", .blockOutput = "TILE_WIDTH, TILE_WIDTH", .compiledNotes = notes::kTransposedNotes};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -181,7 +189,9 @@ struct MatmulTiledNdsPadded {
         .summary = "the transposed Nds padded to TILE_WIDTH + 1 columns: its reads are free of bank conflicts",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 5.4-5.5 (Fig. 5.9, 5.13) with sec. 6.1's corner turning; preset nds-padded-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams, .compiledNotes = notes::kPaddedNotes};
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE_WIDTH - 1) / TILE_WIDTH, (j + TILE_WIDTH - 1) / TILE_WIDTH",
+        .block = "TILE_WIDTH, TILE_WIDTH", .blockOutput = "TILE_WIDTH, TILE_WIDTH", .compiledNotes = notes::kPaddedNotes};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -200,7 +210,9 @@ struct MatmulCornerTurning {
         .summary = "N stored column-major: tx walks down a column of N (coalesced) and the element goes to Nds[tx][ty] (corner turning, PMPP sec. 6.1)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 6.1 (memory coalescing: corner turning) on sec. 5.4-5.5's tiled kernel; preset corner-turning-64-tile16",
-        .tiles = TileSizes::values, .params = kMatmulParams, .nColumnMajor = true};
+        .tiles = TileSizes::values, .params = kMatmulParams, .nColumnMajor = true,
+        .grid = "(l + TILE_WIDTH - 1) / TILE_WIDTH, (j + TILE_WIDTH - 1) / TILE_WIDTH",
+        .block = "TILE_WIDTH, TILE_WIDTH", .blockOutput = "TILE_WIDTH, TILE_WIDTH"};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -208,8 +220,10 @@ struct MatmulCornerTurning {
     }
 };
 
-/// COARSE_FACTOR of matmul-coarsened: P elements per thread (PMPP sec. 6.3).
+/// COARSE_FACTOR of matmul-coarsened: P elements per thread (PMPP sec. 6.3). Its launch
+/// (MatmulCoarsened::info.grid) writes it as 4.
 inline constexpr int kCoarseFactor = 4;
+static_assert(kCoarseFactor == 4, "matmul-coarsened's grid and blockOutput write COARSE_FACTOR as 4");
 
 /// Thread coarsening: each thread computes kCoarseFactor P elements of a row and reuses
 /// its Mds tile for all of them (PMPP sec. 6.3, Fig. 6.13). A rung of the ladder (kLadderRungs).
@@ -222,7 +236,9 @@ struct MatmulCoarsened {
         .summary = "thread coarsening: each thread computes COARSE_FACTOR = 4 P elements of a row, one Mds tile reused for all (PMPP sec. 6.3)",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 6.3, Fig. 6.13 (thread coarsening); a rung of the optimisation ladder",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadCols = kCoarseFactor,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + 4*TILE_WIDTH - 1) / (4*TILE_WIDTH), (j + TILE_WIDTH - 1) / TILE_WIDTH",
+        .block = "TILE_WIDTH, TILE_WIDTH", .blockOutput = "TILE_WIDTH, 4*TILE_WIDTH", .threadCols = kCoarseFactor,
         .blockColsFactor = kCoarseFactor, .defaultTile = 32};
     template <int TILE_WIDTH, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -242,7 +258,9 @@ struct MatmulRegtile1d {
         .summary = "1D register tile: each thread keeps TM = 8 P elements of a column in registers, one Nds read feeds 8 multiply-adds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 6.3 (coarsening) carried into registers; a rung of the optimisation ladder",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .tileK = 8, .defaultTile = 64};
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + TILE - 1) / TILE",
+        .block = "TILE, TILE/8", .blockOutput = "TILE, TILE", .threadRows = 8, .tileK = 8, .defaultTile = 64};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -261,7 +279,9 @@ struct MatmulRegtile2d {
         .summary = "2D register tile: each thread computes TM x TN = 8 x 8 P elements, 16 shared reads feed 64 multiply-adds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "PMPP sec. 6.3 (coarsening) in two dimensions, as register tiles; a rung of the optimisation ladder",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + TILE - 1) / TILE",
+        .block = "TILE/8, TILE/8", .blockOutput = "TILE, TILE", .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -282,7 +302,9 @@ struct MatmulVectorized {
         .summary = "matmul-regtile-2d with float4 (128-bit) loads from global and shared memory, the M tile transposed in Mds",
         .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
         .lecture = "a rung of the optimisation ladder: vector loads (PMPP sec. 6.1 on coalescing, in 16-byte pieces)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + TILE - 1) / TILE",
+        .block = "TILE/8, TILE/8", .blockOutput = "TILE, TILE", .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -302,7 +324,9 @@ struct MatmulDoubleBuffered {
         .sourceFile = "matmul_double_buffered.cuh", .barriersPerPhase = 1,
         .summary = "matmul-vectorized with two buffers per shared tile: the next tiles load while the current ones multiply, one barrier per phase",
         .lecture = "a rung of the optimisation ladder: double buffering (latency hidden behind the multiply-adds)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8, .tileK = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + TILE - 1) / TILE",
+        .block = "TILE/8, TILE/8", .blockOutput = "TILE, TILE", .threadRows = 8, .threadCols = 8, .tileK = 8,
         .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -322,7 +346,9 @@ struct MatmulConflictFree {
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
         .summary = "matmul-double-buffered with each thread's 8 x 8 tile in four 4 x 4 quarters half a tile apart: 128-bit Nds reads without bank conflicts",
         .lecture = "a rung of the optimisation ladder: a thread-tile layout the 32 banks serve at once (PMPP sec. 6.1's banks, 16 bytes a lane)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + TILE - 1) / TILE",
+        .block = "TILE/8, TILE/8", .blockOutput = "TILE, TILE", .threadRows = 8, .threadCols = 8,
         .tileK = 8, .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -343,7 +369,9 @@ struct MatmulTuned {
         .sourceFile = "matmul_conflict_free.cuh", .barriersPerPhase = 1,
         .summary = "matmul-conflict-free with BK = 16 columns of M per phase: half the barriers, twice the shared memory",
         .lecture = "a rung of the optimisation ladder: the tile shape, tuned per GPU and size",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 8, .threadCols = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + TILE - 1) / TILE",
+        .block = "TILE/8, TILE/8", .blockOutput = "TILE, TILE", .threadRows = 8, .threadCols = 8,
         .tileK = 16, .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -365,7 +393,9 @@ struct MatmulWarptiled {
         .sourceFile = "matmul_warptiled.cuh", .barriersPerPhase = 1,
         .summary = "64 x 64 warp tiles in a 2T x T block tile, each lane 16 x 8 elements in 4 x 4 pieces: fewer shared wavefronts per multiply-add",
         .lecture = "a rung of the optimisation ladder: warp tiles (the warp as a unit of the tiling, PMPP sec. 4.7's warps meeting sec. 6.3's coarsening)",
-        .tiles = TileSizes::values, .params = kMatmulParams, .threadRows = 16, .threadCols = 8,
+        .tiles = TileSizes::values, .params = kMatmulParams,
+        .grid = "(l + TILE - 1) / TILE, (j + 2*TILE - 1) / (2*TILE)",
+        .block = "TILE/8, TILE/8", .blockOutput = "2*TILE, TILE", .threadRows = 16, .threadCols = 8,
         .blockRowsFactor = 2, .tileK = 8, .defaultTile = 128};
     template <int TILE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
@@ -384,7 +414,9 @@ struct Conv1dBasic {
         .sourceFile = "conv1d_basic.cuh", .barriersPerPhase = 0,
         .summary = "one thread per output, ghost elements skipped, mask in constant memory (PMPP ch. 7, 3rd ed. Fig. 7.6)",
         .lecture = "PMPP ch. 7 (1D convolution: 3rd ed. sec. 7.2-7.3)",
-        .maxBlockEdge = kMaxThreadsPerBlock, .params = kConv1DParams};
+        .maxBlockEdge = kMaxThreadsPerBlock, .params = kConv1DParams,
+        .grid = "(width + BLOCK_WIDTH - 1) / BLOCK_WIDTH",
+        .block = "BLOCK_WIDTH"};
     template <int, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::conv1dBasic(x, a.N, a.P, a.maskWidth, a.width); }
 };
@@ -399,7 +431,9 @@ struct Conv1dTiled {
         .summary = "N_ds with left and right halo loaded by edge threads, ghost elements 0 (PMPP ch. 7, 3rd ed. Fig. 7.11)",
         .barriers = kernels::AFTER_LOAD,
         .lecture = "PMPP ch. 7 (tiled 1D convolution with halo: 3rd ed. sec. 7.4); preset conv1d-tiled-tile8-mask5",
-        .tiles = TileSizes::values, .params = kConv1DParams, .haloByEdgeThreads = true};
+        .tiles = TileSizes::values, .params = kConv1DParams,
+        .grid = "(width + TILE_SIZE - 1) / TILE_SIZE",
+        .block = "TILE_SIZE", .haloByEdgeThreads = true};
     template <int TILE_SIZE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -418,7 +452,9 @@ struct Conv1dTiledCache {
         .summary = "only the internal tile in N_ds, halo read from global memory (PMPP sec. 7.5, 3rd ed. Fig. 7.13)",
         .barriers = kernels::AFTER_LOAD,
         .lecture = "PMPP sec. 7.5 (caches for halo cells); preset conv1d-tiled-cache-tile8-mask5",
-        .tiles = TileSizes::values, .params = kConv1DParams, .haloFromGlobal = true};
+        .tiles = TileSizes::values, .params = kConv1DParams,
+        .grid = "(width + TILE_SIZE - 1) / TILE_SIZE",
+        .block = "TILE_SIZE", .haloFromGlobal = true};
     template <int TILE_SIZE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -435,7 +471,9 @@ struct Conv2dBasic {
         .sourceFile = "conv2d_basic.cuh", .barriersPerPhase = 0,
         .summary = "one thread per output, ghost cells skipped, mask in constant memory (PMPP Fig. 7.7, 7.9)",
         .lecture = "PMPP sec. 7.2-7.3, Fig. 7.7 and 7.9",
-        .maxBlockEdge = 32, .params = kConv2DParams};
+        .maxBlockEdge = 32, .params = kConv2DParams,
+        .grid = "(width + BLOCK_WIDTH - 1) / BLOCK_WIDTH, (height + BLOCK_WIDTH - 1) / BLOCK_WIDTH",
+        .block = "BLOCK_WIDTH, BLOCK_WIDTH"};
     template <int, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -453,7 +491,9 @@ struct Conv2dTiled {
         .summary = "block = input tile (TILE_SIZE + Mask_Width - 1)^2, ghost cells 0, mask in constant memory (PMPP Fig. 7.12)",
         .barriers = kernels::AFTER_LOAD,
         .lecture = "PMPP sec. 7.4, Fig. 7.12; preset conv2d-tiled-tile8-mask5",
-        .tiles = TileSizes::values, .params = kConv2DParams, .blockIsInputTile = true};
+        .tiles = TileSizes::values, .params = kConv2DParams,
+        .grid = "(width + TILE_SIZE - 1) / TILE_SIZE, (height + TILE_SIZE - 1) / TILE_SIZE",
+        .block = "TILE_SIZE + Mask_Width - 1, TILE_SIZE + Mask_Width - 1", .blockIsInputTile = true};
     template <int TILE_SIZE, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {

@@ -73,6 +73,20 @@ const KernelInfo* registerLoadedKernel(const LoadedKernelInfo& k)
             }
         l->info.params = std::span<const ParamLimit>(l->params.data(), l->params.size());
     }
+    // Without a launch of its own (a `grid = ...` header line, LoadedKernelInfo::launch) the
+    // file is launched as PMPP launches its family: one thread per output element in square
+    // blocks of the tile (or block edge), 1D blocks for a 1D convolution.
+    if (o.family == Family::Matmul) {
+        l->info.grid = "(l + TILE_WIDTH - 1) / TILE_WIDTH, (j + TILE_WIDTH - 1) / TILE_WIDTH";
+        l->info.block = "TILE_WIDTH, TILE_WIDTH";
+        l->info.blockOutput = "TILE_WIDTH, TILE_WIDTH";
+    } else if (o.family == Family::Conv1D) {
+        l->info.grid = "(width + TILE_SIZE - 1) / TILE_SIZE";
+        l->info.block = "TILE_SIZE";
+    } else if (o.family == Family::Conv2D) {
+        l->info.grid = "(width + TILE_SIZE - 1) / TILE_SIZE, (height + TILE_SIZE - 1) / TILE_SIZE";
+        l->info.block = "TILE_SIZE, TILE_SIZE";
+    }
     l->info.nColumnMajor = o.nColumnMajor;
     l->info.stackBytes = o.stackBytes;
     if (!o.tiles.empty()) l->info.defaultTile = o.tiles.front();

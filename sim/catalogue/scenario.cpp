@@ -1,11 +1,14 @@
 #include "sim/catalogue/scenario.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <sstream>
 #include <utility>
 
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/problem.hpp"
+#include "sim/teaching/expression.hpp"
 
 namespace ts::sim {
 
@@ -141,6 +144,48 @@ bool gridXOverRows(const Scenario& s)
     return k && k->gridXOverRows;
 }
 
+namespace {
+
+/// The values a registry row's launch expressions may name (KernelInfo::grid): the sizes,
+/// and the tile under each name the kernel files give it.
+Variables launchVariables(const Scenario& s)
+{
+    const long long t = std::max(1, s.tile);
+    return {{"j", s.j},
+            {"k", s.k},
+            {"l", s.l},
+            {"width", std::max(1, s.width)},
+            {"height", std::max(1, s.height)},
+            {"Mask_Width", std::max(1, s.maskWidth)},
+            {"TILE_WIDTH", t},
+            {"TILE_SIZE", t},
+            {"TILE", t},
+            {"BLOCK_WIDTH", t}};
+}
+
+/// The comma-separated expressions of `list` (at most three, x first), evaluated with `v`;
+/// an axis not given is 1, and one that does not evaluate to a positive value is 1 as well
+/// (validate() judges the sizes before any launch).
+std::array<unsigned, 3> axesOf(std::string_view list, const Variables& v)
+{
+    std::array<unsigned, 3> out{1, 1, 1};
+    size_t axis = 0, from = 0;
+    int depth = 0;
+    for (size_t i = 0; i <= list.size() && axis < 3; ++i) {
+        if (i < list.size() && list[i] == '(') ++depth;
+        if (i < list.size() && list[i] == ')') --depth;
+        if (i == list.size() || (list[i] == ',' && depth == 0)) {
+            const Evaluation e = evaluate(list.substr(from, i - from), v);
+            if (e.value && *e.value > 0) out[axis] = static_cast<unsigned>(*e.value);
+            ++axis;
+            from = i + 1;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 LaunchShape launchShape(const Scenario& s)
 {
     const KernelInfo* k = s.kernelInfo();
@@ -148,25 +193,22 @@ LaunchShape launchShape(const Scenario& s)
     // A student's kernel may bring its own launch (validate() reports one that fails).
     if (std::string error; loadedLaunchShape(s, sh, error) && error.empty()) return sh;
     sh = LaunchShape{};
-    // An array problem always brings its launch; one that fails is validate()'s sentence.
-    if (k && k->family == Family::Array) {
+    // The launch as the registry row states it (KernelInfo::grid, block, blockOutput). A
+    // kernel without one (an array problem, whose file brings its launch; an unknown name) has
+    // one thread; validate() says why.
+    if (!k || !*k->grid) {
         sh.grid = sh.block = Dim3{1, 1, 1};
         return sh;
     }
-    if (k && k->family != Family::Matmul) return convLaunchShape(*k, s);
-    const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
-    // A block computes (t * blockRowsFactor) x (t * blockColsFactor) elements of P, each
-    // thread threadRows x threadCols of them (one, except on the optimisation ladder's rungs).
-    const unsigned rowsPerBlock = t * static_cast<unsigned>(k ? k->blockRowsFactor : 1), colsPerBlock = t * static_cast<unsigned>(k ? k->blockColsFactor : 1);
-    const unsigned tr = static_cast<unsigned>(k ? k->threadRows : 1), tc = static_cast<unsigned>(k ? k->threadCols : 1);
-    sh.block = Dim3{std::max(1u, colsPerBlock / tc), std::max(1u, rowsPerBlock / tr), 1};
-    sh.pRows = rowsPerBlock;
-    sh.pCols = colsPerBlock;
-    const unsigned rowBlocks = (static_cast<unsigned>(s.j) + rowsPerBlock - 1) / rowsPerBlock;
-    const unsigned colBlocks = (static_cast<unsigned>(s.l) + colsPerBlock - 1) / colsPerBlock;
-    // Grid x runs over the columns of P (PMPP Fig. 3.11), or over its rows where the launch
-    // says so (matmul-naive-uncoalesced, whose Row comes from the x axis).
-    sh.grid = k && k->gridXOverRows ? Dim3{rowBlocks, colBlocks, 1} : Dim3{colBlocks, rowBlocks, 1};
+    const Variables v = launchVariables(s);
+    const std::array<unsigned, 3> grid = axesOf(k->grid, v), block = axesOf(k->block, v);
+    sh.grid = Dim3{grid[0], grid[1], grid[2]};
+    sh.block = Dim3{block[0], block[1], block[2]};
+    if (*k->blockOutput) {
+        const std::array<unsigned, 3> out = axesOf(k->blockOutput, v);
+        sh.pRows = out[0];
+        sh.pCols = out[1];
+    }
     return sh;
 }
 

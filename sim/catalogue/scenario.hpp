@@ -83,11 +83,13 @@ std::string validate(Scenario& s);
 /// Launch shape of a scenario: grid and block in threads.
 struct LaunchShape {
     Dim3 grid, block;
-    /// A matrix multiplication block's rows and columns of P (KernelInfo::blockRowsFactor,
-    /// blockColsFactor times the tile); 0 for a convolution.
+    /// A matrix multiplication block's rows and columns of P (KernelInfo::blockOutput); 0
+    /// for a convolution.
     unsigned pRows = 0, pCols = 0;
 };
-/// The grid and block a kernel's launcher uses for `s` (which must name a known kernel).
+/// The grid and block a kernel's launcher uses for `s` (which must name a known kernel): its
+/// registry row's launch expressions (KernelInfo::grid, block, blockOutput) evaluated for the
+/// sizes and tile of `s`, or the launch a student's file states.
 LaunchShape launchShape(const Scenario& s);
 
 /// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.

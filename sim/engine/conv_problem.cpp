@@ -71,23 +71,6 @@ std::string validateConv(const KernelInfo& k, const Scenario& s)
     return checkBlock(s);
 }
 
-LaunchShape convLaunchShape(const KernelInfo& k, const Scenario& s)
-{
-    LaunchShape sh;
-    const unsigned t = static_cast<unsigned>(std::max(1, s.tile));
-    const unsigned gx = (static_cast<unsigned>(std::max(1, s.width)) + t - 1) / t;
-    if (k.family == Family::Conv1D) {
-        sh.block = Dim3{t, 1, 1};
-        sh.grid = Dim3{gx, 1, 1};
-        return sh;
-    }
-    const unsigned gy = (static_cast<unsigned>(std::max(1, s.height)) + t - 1) / t;
-    const unsigned edge = k.blockIsInputTile ? t + static_cast<unsigned>(std::max(1, s.maskWidth)) - 1 : t;
-    sh.block = Dim3{edge, edge, 1};
-    sh.grid = Dim3{gx, gy, 1};
-    return sh;
-}
-
 uint64_t convUntiledGlobalLoads(const Scenario& s)
 {
     const uint64_t cols = windowLoads(0, s.width, s.width, s.maskWidth);

@@ -70,12 +70,6 @@ std::string checkBlock(const Scenario& s);
 /// block. "" if `s` can run, else one sentence.
 std::string validateConv(const KernelInfo& k, const Scenario& s);
 
-/// launchShape() for the convolution kernel `k`: 1D blocks of `tile` threads over
-/// ceil(width / tile) blocks; 2D blocks of tile x tile threads, or of (TILE_SIZE +
-/// Mask_Width - 1) squared threads when the block is the input tile, over ceil(width / tile)
-/// x ceil(height / tile) blocks.
-LaunchShape convLaunchShape(const KernelInfo& k, const Scenario& s);
-
 /// The simulator's body of one thread for the registry entry named `s.kernel` whose
 /// arguments are `args` (MatmulArgs or ConvArgs of ThreadContext), at the compiled tile
 /// `s.tile`, else the loaded kernel of that name (sim/engine/loaded_binding.hpp); empty if
