@@ -17,7 +17,6 @@ namespace ts::sim {
 struct Scenario;
 struct Trace;
 struct Step;
-struct KernelInfo;
 
 /// The picture the app prefers for a problem (its main figure): the matrices with their
 /// tiles, the convolution's input, mask and output with the halo, or a student's arrays
