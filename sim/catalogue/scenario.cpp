@@ -96,6 +96,13 @@ std::string validate(const Scenario& s)
           << " and after-compute barriers can be dropped.";
         return e.str();
     }
+    // A file's own tile under the launch PMPP gives the family (no launch header): the block
+    // is TILE_WIDTH squared threads, which a #define may take past what a block may have.
+    if (const Dim3 b = launchShape(s).block; b.count() > static_cast<unsigned long long>(kMaxThreadsPerBlock)) {
+        e << "The launch of " << k->name << " has blocks of " << b.x << " x " << b.y << " x " << b.z << " = "
+          << b.count() << " threads, more than the " << kMaxThreadsPerBlock << " a block may have.";
+        return e.str();
+    }
     return checkBlock(s);
 }
 
