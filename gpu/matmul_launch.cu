@@ -121,6 +121,7 @@ KernelResources kernelResources(const sim::Scenario& s)
     const sim::KernelInfo* info = s.kernelInfo();
     if (!info) throw LaunchError("'" + s.kernel + "' is not a kernel of the registry.");
     if (info->family == sim::Family::Matmul) return detail::plainResources<detail::Args<DeviceContext>>(s);
+    if (info->family == sim::Family::Array) return detail::plainResources<sim::ArrayProblemArgs<DeviceContext>>(s);
     return detail::convResources(s);
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cublas_reference.hpp"
+#include "array_launch.hpp"
 #include "conv_launch.hpp"
 #include "cuda_support.hpp"
 #include "gpu.hpp"
@@ -50,6 +51,7 @@ std::vector<float> runPlain(const sim::Scenario& s, const std::vector<float>& M,
                             const std::vector<float>& N)
 {
     if (sim::isConvolution(s)) return runConvPlain(s, M, N);
+    if (sim::familyOf(s) == sim::Family::Array) return runArrayPlain(s, M, N);
     prepare(s, M, N, 0);
     Operands d(s, M, N);
     if (isCublas(s.kernel))
@@ -64,6 +66,7 @@ CountedRun runCounted(const sim::Scenario& s, const std::vector<float>& M,
                       const std::vector<float>& N)
 {
     if (sim::isConvolution(s)) return runConvCounted(s, M, N);
+    if (sim::familyOf(s) == sim::Family::Array) return runArrayCounted(s, M, N);
     prepare(s, M, N, 4 * (M.size() + N.size()));
     Operands d(s, M, N);
     DeviceBuffer<unsigned> loadsM(M.size()), loadsN(N.size());

@@ -243,7 +243,7 @@ const Loaded& loaded(const StudentKernel& k, const DeviceInfo& d)
 sim::Family familyOf(const StudentKernel& k)
 {
     // An array problem is known by its header, which the simulator's load read.
-    if (sim::loadedArraySpec(k.translation.kernelName)) return sim::Family::Array;
+    if (sim::arraySpecOf(k.translation.kernelName)) return sim::Family::Array;
     if (k.translation.constants.empty()) return sim::Family::Matmul;
     return k.translation.constants.front().extents.size() == 2 ? sim::Family::Conv2D : sim::Family::Conv1D;
 }
@@ -264,7 +264,7 @@ std::vector<student::Role> rolesOf(const StudentKernel& k)
     const sim::Family f = familyOf(k);
     std::vector<student::Role> roles;
     if (f == sim::Family::Array) {
-        const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(k.translation.kernelName);
+        const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(k.translation.kernelName);
         std::vector<std::string> inputs;
         for (const sim::ArrayDecl* a : spec->inputs()) inputs.push_back(a->name);
         roles = student::arrayRoles(k.translation, inputs, spec->output()->name, spec->sizes, 0, errors);
@@ -338,7 +338,7 @@ void launchStudent(const StudentKernel& k, const Loaded& L, const std::vector<st
     std::vector<void*> args(n, nullptr);
     // An array problem's sizes, in the order its header names them.
     int sizes[2] = {0, 0};
-    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(k.translation.kernelName)) {
+    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(k.translation.kernelName)) {
         const sim::Variables v = spec->sizeValues(s);
         for (size_t i = 0; i < spec->sizes.size() && i < 2; ++i) sizes[i] = static_cast<int>(v.at(spec->sizes[i]));
     }
@@ -408,7 +408,7 @@ std::vector<float> runStudentPlain(const StudentKernel& k, const sim::Scenario& 
     if (familyOf(k) == sim::Family::Array) {
         // An array problem: its inputs as the simulator made them (M, N: the first and
         // second input, N empty when there is one), its output shaped by the header.
-        const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(k.translation.kernelName);
+        const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(k.translation.kernelName);
         int rows = 1, cols = 1;
         std::string error;
         if (!spec->shape(*spec->output(), spec->sizeValues(s), rows, cols, error)) throw LaunchError(error);

@@ -51,7 +51,7 @@ metrics+=,dram__bytes_read.sum,dram__bytes_write.sum
 
 # name | tilescope-cli problem options
 cases=()
-for k in $("$cli" list-kernels 2>/dev/null | awk 'NR > 0 { print $1 }' | grep -E '^(matmul|conv)' | grep -v cublas); do
+for k in $("$cli" list-kernels 2>/dev/null | awk 'NR > 0 { print $1 }' | grep -v cublas); do
   case $k in
     matmul-tiled*)
       for t in 8 16 32; do
@@ -77,6 +77,11 @@ for k in $("$cli" list-kernels 2>/dev/null | awk 'NR > 0 { print $1 }' | grep -E
       cases+=("$k-256x256-m5-t8|--kernel $k --height 256 --width 256 --mask-width 5 --tile 8")
       cases+=("$k-100x37-m3-t16|--kernel $k --height 100 --width 37 --mask-width 3 --tile 16")
       cases+=("$k-5x6-m3-t4|--kernel $k --height 5 --width 6 --mask-width 3 --tile 4") ;;
+    *)
+      # A described problem of one size (PMPP's 3D stencil: N): ragged sizes against its
+      # default block edge, and a tiny one.
+      for n in 37 29 21; do cases+=("$k-$n|--kernel $k --width $n"); done
+      cases+=("$k-4-t2|--kernel $k --width 4 --tile 2") ;;
   esac
 done
 

@@ -4,7 +4,8 @@
 //   title = "Tiled matrix multiplication"      # required
 //   pmpp = "5.4"                                # required: the PMPP section
 //   statement = """..."""                       # required: Markdown
-//   starter = "tiled-matmul.cu"                 # required: beside this file
+//   starter = "tiled-matmul.cu"                 # required: beside this file, or
+//   starter_code = """..."""                    #   the starter itself (copied into the cache)
 //   reference = "matmul-tiled"                  # required: a registry kernel
 //   tile = 16                                   # optional
 //   mask_width = 5                              # optional, convolution only
@@ -16,12 +17,17 @@
 #include "student/exercise.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <tuple>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "sim/catalogue/agreement_cases.hpp"
 #include "sim/catalogue/kernel_info.hpp"
 #include "student/module.hpp"
 #include "sim/files/scenario_file.hpp"
@@ -31,7 +37,7 @@ namespace ts::student {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "reference", "tile",
+constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "starter_code", "reference", "tile",
                                  "mask_width", "sizes", "public_size", "grading", "launch", "checks", "points"};
 constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout", "arrays", "sizes", "formula", "args"};
 constexpr const char* kGradingKeys[] = {"sizes", "points"};
@@ -276,18 +282,43 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     x.title = requiredString(path, t, "title", t);
     x.section = requiredString(path, t, "pmpp", t);
     x.statement = requiredString(path, t, "statement", t);
-    const std::string starter = requiredString(path, t, "starter", t);
-    x.starter = (fs::path(path).parent_path() / starter).string();
-    if (std::error_code ec; !fs::is_regular_file(x.starter, ec))
-        fail(path, *t.get("starter"), "the starter file " + x.starter + " does not exist; it must lie beside the exercise file.");
+    if (const toml::node* code = t.get("starter_code")) {
+        // The starter in the exercise file itself: written once into the cache, where the
+        // app copies it from and the grader reads it, as it would a file beside this one.
+        if (t.get("starter")) fail(path, *code, "give starter (a file beside this one) or starter_code, not both.");
+        const std::string text = requiredString(path, t, "starter_code", t);
+        if (text.size() > (1u << 16)) fail(path, *code, "starter_code is over 64 KiB; a starter is a short kernel file.");
+        const fs::path dir = fs::path(defaultCacheDir()) / "starters";
+        x.starter = (dir / (x.name + ".cu")).string();
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        std::ifstream had(x.starter, std::ios::binary);
+        const std::string before((std::istreambuf_iterator<char>(had)), std::istreambuf_iterator<char>());
+        if (before != text) {
+            const std::string tmp = x.starter + ".tmp" + std::to_string(::getpid());
+            std::ofstream(tmp, std::ios::binary) << text;
+            fs::rename(tmp, x.starter, ec);
+        }
+        if (!fs::is_regular_file(x.starter, ec))
+            fail(path, *code, "the starter could not be written to " + x.starter + " (the kernel cache).");
+    } else {
+        const std::string starter = requiredString(path, t, "starter", t);
+        x.starter = (fs::path(path).parent_path() / starter).string();
+        if (std::error_code ec; !fs::is_regular_file(x.starter, ec))
+            fail(path, *t.get("starter"), "the starter file " + x.starter + " does not exist; it must lie beside the exercise file.");
+    }
     // An array exercise's reference is its formula ([launch] formula); the others name a kernel.
     const toml::node* launchNode = t.get("launch");
     const bool arrayFamily = launchNode && launchNode->as_table() && launchNode->as_table()->get("family") &&
                              launchNode->as_table()->get("family")->value<std::string>() == std::string("array");
     x.reference = arrayFamily ? optionalString(path, t, "reference") : requiredString(path, t, "reference", t);
-    if (arrayFamily && !x.reference.empty())
-        fail(path, *t.get("reference"), "an array exercise's reference is its [launch] formula; it names no kernel.");
-    const sim::KernelInfo* ref = arrayFamily ? nullptr : sim::findKernel(x.reference);
+    // An array exercise may take its problem from a described registry row (PMPP's stencil).
+    const sim::KernelInfo* described = arrayFamily && !x.reference.empty() ? sim::findKernel(x.reference) : nullptr;
+    if (described && (described->family != sim::Family::Array || !*described->arrays)) described = nullptr;
+    if (arrayFamily && !x.reference.empty() && !described)
+        fail(path, *t.get("reference"), "an array exercise's reference is its [launch] formula, or a registry kernel that "
+                                        "describes its problem (stencil-basic); '" + x.reference + "' is neither.");
+    const sim::KernelInfo* ref = arrayFamily ? described : sim::findKernel(x.reference);
     if (!ref && !arrayFamily) fail(path, *t.get("reference"), "reference names no kernel of TileScope's ('" + x.reference + "'); `tilescope-cli list-kernels` lists them.");
 
     const toml::node* launch = t.get("launch");
@@ -305,9 +336,16 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     x.launch.arrays = optionalString(path, l, "arrays");
     x.launch.sizes = optionalString(path, l, "sizes");
     x.launch.reference = optionalString(path, l, "formula");
+    if (described) {
+        // The row's description, unless the exercise states its own.
+        for (auto [field, key, text] : {std::tuple{&x.launch.arrays, "arrays", described->arrays},
+                                        std::tuple{&x.launch.sizes, "sizes", described->sizes},
+                                        std::tuple{&x.launch.reference, "formula", described->formula}})
+            if (!l.get(key)) *field = text;
+    }
     if (arrayFamily) {
         for (const char* key : {"arrays", "sizes", "formula", "grid", "block"})
-            if (!l.get(key))
+            if (!l.get(key) && !(described && std::string(key) != "grid" && std::string(key) != "block"))
                 fail(path, l, std::string("an array exercise's [launch] gives arrays, sizes, formula, grid and block; ") + key + " is missing.");
         // The problem is the exercise's: a formula that cannot be read (an unknown function)
         // fails here, on its line, before any student's file is graded against it.
@@ -316,7 +354,7 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     } else if (!x.launch.arrays.empty() || !x.launch.sizes.empty() || !x.launch.reference.empty()) {
         fail(path, l, "arrays, sizes and formula in [launch] apply to the array family only.");
     }
-    if (ref && ref->family != refFamily)
+    if (ref && !described && ref->family != refFamily)
         fail(path, *t.get("reference"), "the reference kernel " + x.reference + " solves another problem than family \"" +
                                             x.launch.family + "\".");
     x.launch.grid = optionalString(path, l, "grid");
@@ -342,6 +380,9 @@ Exercise parseExercise(const std::string& content, const std::string& path)
     const size_t arraySizes = static_cast<size_t>(std::count(x.launch.sizes.begin(), x.launch.sizes.end(), ',')) + 1;
     const toml::node* sizes = t.get("sizes");
     const toml::node* grading = t.get("grading");
+    if (described && (sizes || grading))
+        fail(path, sizes ? *sizes : *grading, "an exercise on the described kernel " + x.reference +
+                                              " is graded at the sizes verify runs it at; it gives no sizes of its own.");
     if (sizes && grading) fail(path, *sizes, "the hidden sizes are either here or in the grading file " + optionalString(path, t, "grading") + ", not both.");
     if (const toml::node* p = t.get("points")) {
         if (grading) fail(path, *p, "the points are in the grading file when there is one.");
@@ -361,9 +402,26 @@ Exercise parseExercise(const std::string& content, const std::string& path)
         if (!hidden) failFile(g, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]].");
         x.sizes = parseSizes(g, *hidden, x.launch.family, arraySizes);
         if (const toml::node* p = gt.get("points")) parsePoints(g, *p, x.points);
-    } else {
-        if (!sizes) failFile(path, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]], or a grading file (grading = \"grading/" + x.name + ".toml\").");
+    } else if (sizes) {
         x.sizes = parseSizes(path, *sizes, x.launch.family, arraySizes);
+    } else if (described) {
+        // An exercise on a described row is run at the sizes `verify` runs that row at
+        // (sim::agreementCases: multiples of each block edge and sizes that are not, and 1),
+        // within the row's limits: no file of sizes to keep from the students.
+        std::mt19937 rng(1);
+        std::set<std::pair<int, int>> seen;
+        auto add = [&](int height, int width) {
+            if (!seen.insert({height, width}).second) return;
+            ExerciseSize z;
+            z.twoD = arraySizes == 2;
+            z.height = z.twoD ? height : 1;
+            z.width = width;
+            x.sizes.push_back(z);
+        };
+        for (const sim::Scenario& c : sim::agreementCases(*described, rng, true)) add(c.height, c.width);
+        add(1, 1);
+    } else {
+        failFile(path, "the key sizes is missing; add the hidden test sizes, e.g. sizes = [[33, 17, 45], [64, 64, 64]], or a grading file (grading = \"grading/" + x.name + ".toml\").");
     }
     if (const toml::node* p = t.get("public_size")) x.publicSize = parseSize(path, *p, x.launch.family, arraySizes);
 

@@ -67,9 +67,12 @@ struct Exercise {
     std::string title;
     std::string section;     ///< the PMPP section it comes from ("5.5")
     std::string statement;   ///< Markdown, for the student
-    std::string starter;     ///< path of the starter .cu file (beside the TOML file)
+    /// Path of the starter .cu file: beside the TOML file, or for a starter given in the file
+    /// itself (`starter_code`) the copy written into the kernel cache's starters/ folder.
+    std::string starter;
     /// The registry kernel the time is compared with ("matmul-tiled"); empty for an array
-    /// exercise, whose reference is its formula (launch.reference).
+    /// exercise whose reference is its formula (launch.reference); a described registry row
+    /// (stencil-basic) for an array exercise that takes its problem from that row.
     std::string reference;
     LaunchHeader launch;     ///< family always set; the other fields may be empty
     /// The scenario's tile: TILE_WIDTH / block edge for the matmul launch; output TILE_SIZE

@@ -23,6 +23,7 @@
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/catalogue/scenario.hpp"
 #include "sim/engine/array_formula.hpp"
+#include "sim/engine/array_spec_text.hpp"
 #include "sim/engine/loaded_binding.hpp"
 #include "sim/teaching/expression.hpp"
 #include "sim/teaching/words.hpp"
@@ -172,122 +173,23 @@ std::vector<std::string> splitCommas(const std::string& text)
     }
 }
 
-bool isName(const std::string& s)
-{
-    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-    for (char c : s)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-    return true;
-}
-
-/// An array problem from its header lines (`arrays`, `sizes`, `reference`), checked: every
-/// fault is one diagnostic on its header line. Null when there is a fault.
+/// An array problem from its header lines (`arrays`, `sizes`, `reference`), checked by
+/// sim::readArraySpec: a fault is one diagnostic on the header line it belongs to. Null
+/// when there is a fault.
 std::shared_ptr<sim::ArraySpec> readArraySpec(const FileHeader& h, const std::string& fileName, std::vector<Diagnostic>& errors)
 {
     const LaunchHeader& l = h.launch;
-    auto fail = [&](unsigned line, const std::string& why) {
-        errors.push_back(Diagnostic{line, 0, why});
+    sim::ArraySpecFault fault;
+    std::shared_ptr<sim::ArraySpec> spec = sim::readArraySpec(l.arrays, l.sizes, l.reference, fileName, fault);
+    if (!spec) {
+        const unsigned line = fault.place == sim::ArraySpecPlace::Family  ? h.familyLine
+                              : fault.place == sim::ArraySpecPlace::Sizes ? h.sizesLine
+                              : fault.place == sim::ArraySpecPlace::Reference ? h.referenceLine
+                                                                              : h.arraysLine;
+        errors.push_back(Diagnostic{line, 0, fault.message});
         return nullptr;
-    };
-    if (l.arrays.empty())
-        return fail(h.familyLine, "an array problem names its arrays: `// tilescope: arrays = in A[n], in B[n], out C[n]`");
-    if (l.sizes.empty())
-        return fail(h.arraysLine, "an array problem names its sizes and their defaults: `// tilescope: sizes = n = 1000`");
-    if (l.reference.empty())
-        return fail(h.arraysLine, "an array problem gives its CPU reference as a formula: `// tilescope: reference = C[i] = A[i] + B[i]`");
-    auto spec = std::make_shared<sim::ArraySpec>();
-    spec->file = fileName;
-    spec->reference = l.reference;
+    }
     spec->referenceLine = h.referenceLine;
-    // sizes = n = 1000 | rows = 48, cols = 64
-    sim::Variables defaults;
-    for (const std::string& part : splitCommas(l.sizes)) {
-        const size_t eq = part.find('=');
-        const std::string name = sim::trim(part.substr(0, eq));
-        if (eq == std::string::npos || !isName(name))
-            return fail(h.sizesLine, "each size is `NAME = DEFAULT`, like `n = 1000`; got '" + part + "'");
-        const std::string value = sim::trim(part.substr(eq + 1));
-        const sim::Evaluation ev = sim::evaluate(value, {});
-        if (!ev.value) return fail(h.sizesLine, "the default of size " + name + " must be an integer; got '" + value + "'");
-        if (*ev.value < 1 || *ev.value > sim::kMaxConvWidth1D)
-            return fail(h.sizesLine, "size " + name + " = " + value + ": a size must be between 1 and 2^24");
-        if (defaults.count(name)) return fail(h.sizesLine, "size " + name + " is named twice");
-        defaults[name] = *ev.value;
-        spec->sizes.push_back(name);
-        spec->defaults.push_back(static_cast<int>(*ev.value));
-    }
-    if (spec->sizes.size() > 2)
-        return fail(h.sizesLine, "an array problem has one size (1D) or two (2D, rows then columns); this one names " +
-                                     std::to_string(spec->sizes.size()));
-    // arrays = in A[n], out B[rows][cols]
-    for (const std::string& part : splitCommas(l.arrays)) {
-        sim::ArrayDecl a;
-        const size_t space = part.find_first_of(" \t");
-        const std::string role = part.substr(0, space);
-        const std::string rest = space == std::string::npos ? "" : sim::trim(part.substr(space));
-        const size_t bracket = rest.find('[');
-        if ((role != "in" && role != "out") || bracket == std::string::npos || rest.back() != ']')
-            return fail(h.arraysLine, "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got '" + part + "'");
-        a.output = role == "out";
-        a.name = sim::trim(rest.substr(0, bracket));
-        if (!isName(a.name)) return fail(h.arraysLine, "'" + a.name + "' is not a name for an array");
-        for (size_t p = bracket; p < rest.size();) {
-            const size_t close = rest.find(']', p);
-            if (rest[p] != '[' || close == std::string::npos)
-                return fail(h.arraysLine, "the extents of " + a.name + " are written [n] or [rows][cols]; got '" + rest + "'");
-            a.extents.push_back(sim::trim(rest.substr(p + 1, close - p - 1)));
-            p = close + 1;
-            while (p < rest.size() && rest[p] == ' ') ++p;
-        }
-        if (a.extents.size() > 2) return fail(h.arraysLine, a.name + " has " + std::to_string(a.extents.size()) + " extents; an array is 1D or 2D");
-        for (const sim::ArrayDecl& b : spec->arrays)
-            if (b.name == a.name) return fail(h.arraysLine, "the array " + a.name + " is declared twice");
-        if (defaults.count(a.name)) return fail(h.arraysLine, a.name + " is both a size and an array");
-        for (const std::string& e : a.extents) {
-            const sim::Evaluation ev = sim::evaluate(e, defaults);
-            if (!ev.value)
-                return fail(h.arraysLine, "the extent '" + shortQuote(e) + "' of " + a.name + " cannot be evaluated: " +
-                                              (ev.unknown.empty() ? shortQuote(ev.error) : "it uses " + ev.unknown + ", which is not a size of the sizes line"));
-            if (*ev.value < 1)
-                return fail(h.arraysLine, "the extent '" + e + "' of " + a.name + " is " + std::to_string(*ev.value) +
-                                              " at the default sizes; an array has at least one element");
-        }
-        spec->arrays.push_back(a);
-    }
-    int outputs = 0, inputs = 0;
-    for (const sim::ArrayDecl& a : spec->arrays) (a.output ? outputs : inputs) += 1;
-    if (outputs != 1) return fail(h.arraysLine, "an array problem has exactly one output array (`out NAME[...]`); this one has " + std::to_string(outputs));
-    if (inputs > 2) return fail(h.arraysLine, "an array problem has at most two input arrays; this one has " + std::to_string(inputs));
-    // The reference, read and computed once at the default sizes (when they are small enough).
-    sim::Scenario sample;
-    sample.width = spec->defaults.back();
-    sample.height = spec->defaults.size() == 2 ? spec->defaults.front() : 1;
-    const sim::Variables v = spec->sizeValues(sample);
-    std::vector<std::vector<float>> values;
-    std::vector<sim::FormulaArray> formulaInputs;
-    sim::FormulaArray out;
-    long long elements = 0;
-    for (const sim::ArrayDecl& a : spec->arrays) {
-        int rows = 1, cols = 1;
-        std::string error;
-        if (!spec->shape(a, v, rows, cols, error)) return fail(h.arraysLine, error);
-        elements += 1ll * rows * cols;
-        if (a.output) out = sim::FormulaArray{a.name, rows, cols, a.extents.size() == 2, nullptr};
-        else formulaInputs.push_back(sim::FormulaArray{a.name, rows, cols, a.extents.size() == 2, nullptr});
-    }
-    values.reserve(formulaInputs.size());
-    for (size_t i = 0; i < formulaInputs.size(); ++i) {
-        values.push_back(sim::randomInput(static_cast<size_t>(formulaInputs[i].rows) * formulaInputs[i].cols, 1, i + 1));
-        formulaInputs[i].values = &values.back();
-    }
-    sim::ArrayFormula f;
-    if (const std::string e = f.parse(l.reference, out, formulaInputs, v); !e.empty()) return fail(h.referenceLine, e);
-    if (elements <= (1ll << 22)) {
-        uint64_t flops = 0;
-        std::string error;
-        f.evaluateAll(v, flops, error);
-        if (!error.empty()) return fail(h.referenceLine, error + " (at the default sizes)");
-    }
     return spec;
 }
 

@@ -7,8 +7,8 @@ namespace ts::cli {
 std::string toArrayScenario(const ProblemOptions& o, const std::string& kernel, sim::Scenario& s)
 {
     s.kernel = kernel;
-    const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(kernel);
-    if (!spec || spec->sizes.empty()) return kernel + " is not a loaded array problem.";
+    const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(kernel);
+    if (!spec || spec->sizes.empty()) return kernel + " is not an array problem.";
     const bool twoD = spec->sizes.size() == 2;
     if (o.j || o.k || o.l || o.maskWidth)
         return kernel + " is an array problem: its sizes are " + (twoD ? spec->sizes[0] + " (--height) and " + spec->sizes[1] + " (--width)" : spec->sizes[0] + " (--width)") +
@@ -26,7 +26,7 @@ std::string toArrayScenario(const ProblemOptions& o, const std::string& kernel, 
 nlohmann::ordered_json arrayParamsJson(const sim::Scenario& s)
 {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
-    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::loadedArraySpec(s.kernel))
+    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.kernel))
         for (const auto& [name, value] : spec->sizeValues(s)) j[name] = value;
     return j;
 }

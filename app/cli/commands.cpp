@@ -24,6 +24,7 @@
 #include "gpu/kernel_resources.hpp"
 #include "sim/catalogue/agreement_cases.hpp"
 #include "sim/catalogue/kernel_info.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/files/results_file.hpp"
 #include "sim/engine/loaded_runner.hpp"
 #include "sim/engine/simulate.hpp"
@@ -336,7 +337,7 @@ Commands::Commands(CLI::App& app)
     app.set_version_flag("--version", "tilescope-cli " TILESCOPE_VERSION, "Print \"tilescope-cli X.Y.Z\" and exit");
     simulate_ = app.add_subcommand("simulate", "Run a kernel in the instrumented simulator and report its counters");
     addProblemOptions(simulate_, simOpt_, false, true);
-    simulate_->add_option("--block", block_, "Report the counters of block BX[,BY] (block_stats)");
+    simulate_->add_option("--block", block_, "Report the counters of block BX[,BY[,BZ]] (block_stats)");
     simulate_->add_option("--schedule", schedule_, "Which warp runs ahead between barriers")
         ->check(CLI::IsMember({"in-order", "reverse", "random"}))
         ->capture_default_str();
@@ -473,17 +474,18 @@ int Commands::runSimulate()
     }
     std::optional<sim::Uint3> block;
     if (!block_.empty()) {
-        unsigned bx = 0, by = 0;
+        unsigned bx = 0, by = 0, bz = 0;
         char comma = 0;
         std::istringstream in(block_);
         bool ok = static_cast<bool>(in >> bx);
-        if (ok && (in >> comma)) ok = comma == ',' && static_cast<bool>(in >> by) && in.eof();
+        if (ok && (in >> comma)) ok = comma == ',' && static_cast<bool>(in >> by);
+        if (ok && !in.eof() && (in >> comma)) ok = comma == ',' && static_cast<bool>(in >> bz) && in.eof();
         if (!ok || block_.find('-') != std::string::npos) {
-            std::cerr << "tilescope-cli: --block must be BX or BX,BY with non-negative integers; got '"
+            std::cerr << "tilescope-cli: --block must be BX, BX,BY or BX,BY,BZ with non-negative integers; got '"
                       << block_ << "'.\n";
             return kBadInput;
         }
-        block = sim::Uint3{bx, by, 0};
+        block = sim::Uint3{bx, by, bz};
         s.block = *block;
     }
     s.dropBarriers = barrierBits(dropBarrier_);
@@ -520,7 +522,7 @@ int Commands::runSimulate()
     if (block) {
         const sim::Totals& b = r.counters.perBlock.at(sim::linearBlock(r.grid, *block));
         const uint64_t ub = sim::untiledGlobalLoads(s, *block);
-        j["block_stats"] = ordered_json{{"block", {block->x, block->y}},
+        j["block_stats"] = ordered_json{{"block", block->z ? ordered_json{block->x, block->y, block->z} : ordered_json{block->x, block->y}},
                                         {"global_loads", b.global_loads},
                                         {"shared_loads", b.shared_loads},
                                         {"untiled_global_loads", ub},
@@ -532,6 +534,10 @@ int Commands::runSimulate()
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
     j["matches_reference"] = r.matchesReference;
     if (sim::familyOf(s) == sim::Family::Array) j["reference_flops"] = r.referenceFlops;
+    // A described registry row (PMPP's stencil) counts its arithmetic by its formula: the
+    // OP/B of its chapter, flops over the bytes of its global loads.
+    const bool describedRow = sim::familyOf(s) == sim::Family::Array && !sim::findLoadedKernel(s.kernel);
+    if (describedRow) j["reference_ops_per_byte"] = round3(t.global_loads ? r.referenceFlops / (4.0 * t.global_loads) : 0.0);
     if (opt.memoryModel) j["memory"] = memoryJson(r);
     // A student's kernel whose P is not the reference's fails, naming the first wrong element.
     std::string firstWrong;
@@ -573,8 +579,9 @@ int Commands::runSimulate()
     if (sim::isConvolution(s)) std::cout << convProblemLine(s);
     else if (arrayProblem) std::cout << sim::problemWords(s);
     else std::cout << s.kernel << "  M " << s.j << "x" << s.k << " * N " << s.k << "x" << s.l << ", tile " << s.tile;
-    std::cout << ", grid " << r.grid.x << "x" << r.grid.y << " blocks of "
-              << r.block.x << "x" << r.block.y << " threads\n"
+    std::cout << ", grid " << r.grid.x << "x" << r.grid.y << (r.grid.z > 1 ? "x" + std::to_string(r.grid.z) : std::string())
+              << " blocks of " << r.block.x << "x" << r.block.y
+              << (r.block.z > 1 ? "x" + std::to_string(r.block.z) : std::string()) << " threads\n"
               << "  global loads    " << t.global_loads << " (untiled kernel: " << untiled << ", "
               << std::setprecision(4) << ratio(untiled, t.global_loads) << "x fewer)\n"
               << "  global stores   " << t.global_stores << "\n"
@@ -585,6 +592,9 @@ int Commands::runSimulate()
               << "  flops           " << t.flops << "\n"
               << "  OP/B            " << sim::opsPerByte(t) << " = flops / (4 bytes x global loads)\n"
               << (arrayProblem ? "  reference flops " + std::to_string(r.referenceFlops) + " (the formula's, whole output)\n" : std::string())
+              << (describedRow ? "  OP/B (formula)  " + std::to_string(t.global_loads ? r.referenceFlops / (4.0 * t.global_loads) : 0.0) +
+                                     " = reference flops / (4 bytes x global loads)\n"
+                               : std::string())
               << "  " << (arrayProblem ? r.arrays.at(2).name : std::string("P")) << " vs reference  "
               << (r.matchesReference ? "bit-identical" : "DIFFERS") << "\n";
     if (!firstWrong.empty()) std::cout << "  first wrong     " << firstWrong << "\n";
@@ -849,7 +859,8 @@ int Commands::runVerify()
             };
             if (ok && !same(c.P, r.P)) { ok = false; why = "counting GPU run's P differs from the simulator's"; }
             if (ok && !same(plain, r.P)) { ok = false; why = "GPU P differs from the simulator's"; }
-            const int iM = r.arrayIndex("M"), iN = r.arrayIndex("N");
+            // The first two arrays are the inputs whatever their names (a described problem's `in`).
+            const int iM = 0, iN = 1;
             // A convolution's mask M is in constant memory, which the counting context does not count.
             if (ok && !sim::isConvolution(s) && c.loadsM != r.counters.elementLoads[iM]) { ok = false; why = "per-element loads of M differ"; }
             if (ok && c.loadsN != r.counters.elementLoads[iN]) { ok = false; why = "per-element loads of N differ"; }

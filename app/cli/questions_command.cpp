@@ -59,13 +59,14 @@ ordered_json answerJson(const sim::Question& q)
     return j;
 }
 
-ordered_json questionJson(const sim::Question& q, bool oneD)
+ordered_json questionJson(const sim::Question& q, bool oneD, bool threeD)
 {
     const sim::QuestionSpec& s = q.spec;
     ordered_json j;
     j["kind"] = sim::questionKindName(s.kind);
-    if (s.block) j["block"] = {s.block->x, s.block->y};
-    if (s.thread) j["thread"] = {s.thread->x, s.thread->y};   // [tx, ty]
+    // [bx, by] and [tx, ty]; a 3D launch (PMPP's stencil) gives the third index too.
+    if (s.block) j["block"] = threeD ? ordered_json{s.block->x, s.block->y, s.block->z} : ordered_json{s.block->x, s.block->y};
+    if (s.thread) j["thread"] = threeD ? ordered_json{s.thread->x, s.thread->y, s.thread->z} : ordered_json{s.thread->x, s.thread->y};
     if (s.phase) j["phase"] = *s.phase;
     if (s.step) j["step"] = *s.step;
     if (s.element) j["element"] = position(*s.element, oneD);
@@ -188,7 +189,9 @@ int runQuestions(const QuestionsOptions& o)
         j["scenario"] = preset.name;
         j["seed"] = o.seed;
         j["questions"] = ordered_json::array();
-        for (const sim::Question& q : qs) j["questions"].push_back(questionJson(q, oneD));
+        const sim::LaunchShape shape = sim::launchShape(preset.scenario);
+        const bool threeD = shape.grid.z > 1 || shape.block.z > 1;
+        for (const sim::Question& q : qs) j["questions"].push_back(questionJson(q, oneD, threeD));
         std::cout << j.dump() << "\n";
         return kOk;
     }

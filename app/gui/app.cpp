@@ -444,7 +444,7 @@ std::string App::viewLink() const
     // The panels are written when they are not what opening the link without them shows:
     // the preset's own (or the default panels) with its lesson's, at the desk.
     sim::Preset base;
-    if (lecture && lecture->scenario.block.x == s.block.x && lecture->scenario.block.y == s.block.y) base = *lecture;
+    if (lecture && lecture->scenario.block.x == s.block.x && lecture->scenario.block.y == s.block.y && lecture->scenario.block.z == s.block.z) base = *lecture;
     else base.scenario = s;
     const PanelFlags opened = withLesson(base, base.panels.empty() ? defaultPanels() : panelsNamed(base.panels));
     const PanelFlags& desk = slideLayout_ ? deskPanels_ : view_.open;
@@ -486,7 +486,8 @@ void App::openViewLink(const std::string& text)
         }
         const sim::Scenario* shown = loaded_.sim ? &loaded_.sim->scenario : nullptr;
         const bool sameRun = shown && sameProblem(p.scenario, *shown) && p.scenario.block.x == shown->block.x &&
-                             p.scenario.block.y == shown->block.y && p.schedule == loaded_.preset.schedule &&
+                             p.scenario.block.y == shown->block.y && p.scenario.block.z == shown->block.z &&
+                             p.schedule == loaded_.preset.schedule &&
                              (p.schedule != sim::Schedule::Random || p.scheduleSeed == loaded_.preset.scheduleSeed);
         if (!sameRun) {
             openPreset(p, p.step);
@@ -502,7 +503,7 @@ void App::openViewLink(const std::string& text)
             view_.cursor = *v.step < 0 ? last : *v.step;
             view_.playing = false;
         }
-        if (p.thread) view_.thread = static_cast<int>(p.thread->y * loaded_.sim->trace.blockDim.x + p.thread->x);
+        if (p.thread) view_.thread = static_cast<int>((p.thread->z * loaded_.sim->trace.blockDim.y + p.thread->y) * loaded_.sim->trace.blockDim.x + p.thread->x);
         if (v.panels) {
             PanelFlags open = withLesson(p, panelsNamed(*v.panels));
             (slideLayout_ ? deskPanels_ : view_.open) = open;

@@ -144,7 +144,10 @@ void App::openPreset(const sim::Preset& p, std::optional<int> step, bool confirm
         view_.keepOpen = opt_.exportPanel;
     }
     pendingThread_.reset();
-    if (p.thread) pendingThread_ = p.thread->y * sim::launchShape(p.scenario).block.x + p.thread->x;
+    if (p.thread) {
+        const sim::Dim3 b = sim::launchShape(p.scenario).block;
+        pendingThread_ = (p.thread->z * b.y + p.thread->y) * b.x + p.thread->x;
+    }
 }
 
 sim::Preset App::currentPreset() const
@@ -152,8 +155,9 @@ sim::Preset App::currentPreset() const
     sim::Preset p = loaded_.preset;
     p.scenario = loaded_.sim->scenario;
     p.step = view_.cursor;
-    const unsigned bx = loaded_.sim->trace.blockDim.x;
-    p.thread = sim::Uint3{view_.thread % bx, view_.thread / bx, 0};
+    const unsigned bx = loaded_.sim->trace.blockDim.x, by = std::max(1u, loaded_.sim->trace.blockDim.y);
+    const unsigned t = static_cast<unsigned>(view_.thread);
+    p.thread = sim::Uint3{t % bx, t / bx % by, t / bx / by};
     p.panels = panelNames(view_.open);
     // The lesson's panels the user has closed are no longer the lesson (a file names only
     // shown panels there).
@@ -514,7 +518,7 @@ void App::finishKernelBuild(const KernelBuild& b, bool reload)
         reloadNote_ = "Reloaded " + name + " (compiled in " + seconds + " s): " + kept + ".";
         pendingThread_ = view_.thread;
         const sim::Uint3 before = loaded_.sim->scenario.block;
-        const bool keep = p.scenario.block.x == before.x && p.scenario.block.y == before.y && p.step == view_.cursor;
+        const bool keep = p.scenario.block.x == before.x && p.scenario.block.y == before.y && p.scenario.block.z == before.z && p.step == view_.cursor;
         startSimulation(p, keep ? std::nullopt : std::optional<int>(0), keep);
         return;
     }

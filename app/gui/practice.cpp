@@ -257,7 +257,7 @@ std::string otherBlockName(const Practice& p)
     if (!p.question || !p.question->spec.block || !p.generatorSim) return "";
     const sim::Uint3 t = p.generatorSim->trace.block, b = *p.question->spec.block;
     if (b.x == t.x && b.y == t.y) return "";
-    return "block (bx=" + std::to_string(b.x) + ", by=" + std::to_string(b.y) + ")";
+    return "block (bx=" + std::to_string(b.x) + ", by=" + std::to_string(b.y) + (b.z ? ", bz=" + std::to_string(b.z) : std::string()) + ")";
 }
 
 bool practiceWaiting(const Practice& p) { return p.on && p.question && !p.revealed; }

@@ -35,7 +35,7 @@ sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedul
     const sim::Preset& lp = loaded.preset;
     const sim::Scenario& cur = lp.scenario;
     const bool sameRun = lp.schedule == schedule && (schedule != sim::Schedule::Random || lp.scheduleSeed == scheduleSeed);
-    if (sameProblem(cur, s) && cur.block.x == s.block.x && cur.block.y == s.block.y && sameRun)
+    if (sameProblem(cur, s) && cur.block.x == s.block.x && cur.block.y == s.block.y && cur.block.z == s.block.z && sameRun)
         return lp;
     sim::Preset p;
     p.name = "custom";

@@ -78,7 +78,7 @@ sim::Preset studentPreset(sim::Preset p, const sim::KernelInfo& k, const KernelP
     s.maskWidth = size.maskWidth > 0 ? size.maskWidth : 5;
     // An array problem: its file's default sizes, unless the command line gives others
     // (--width the last size, --height the first of two).
-    if (const auto spec = sim::loadedArraySpec(k.name); spec && !spec->defaults.empty()) {
+    if (const auto spec = sim::arraySpecOf(k.name); spec && !spec->defaults.empty()) {
         s.width = size.width > 0 ? size.width : spec->defaults.back();
         s.height = spec->defaults.size() == 2 ? (size.height > 0 ? size.height : spec->defaults.front()) : 1;
     }

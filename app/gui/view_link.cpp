@@ -329,7 +329,7 @@ const sim::Preset* lecturePresetOf(const sim::Scenario& s, sim::Schedule schedul
             continue;
         if (p.name == preferred) return &p;
         if (!first) first = &p;
-        if (!sameBlock && p.scenario.block.x == s.block.x && p.scenario.block.y == s.block.y) sameBlock = &p;
+        if (!sameBlock && p.scenario.block.x == s.block.x && p.scenario.block.y == s.block.y && p.scenario.block.z == s.block.z) sameBlock = &p;
     }
     return sameBlock ? sameBlock : first;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/catalogue/loaded_kernels.hpp"
+
 namespace ts::sim {
 namespace {
 
@@ -86,6 +88,15 @@ std::string sizeList(const Scenario& s)
     if (!k) return "";
     std::ostringstream o;
     const char* sep = "";
+    // A described problem's sizes under its own names ("N 27").
+    if (const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel)) {
+        const Variables v = spec->sizeValues(s);
+        for (const std::string& name : spec->sizes) {
+            o << sep << name << " " << v.at(name);
+            sep = ", ";
+        }
+        return o.str();
+    }
     for (const ParamLimit& p : k->params) {
         o << sep << paramName(p.id) << " " << s.value(p.id);
         sep = ", ";

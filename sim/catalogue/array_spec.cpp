@@ -1,6 +1,8 @@
 // The rules of an array problem's sizes and shapes (sim/catalogue/array_spec.hpp).
 #include "sim/catalogue/array_spec.hpp"
 
+#include <algorithm>
+
 #include "sim/catalogue/scenario.hpp"
 
 namespace ts::sim {
@@ -13,11 +15,11 @@ Variables ArraySpec::sizeValues(const Scenario& s) const
     return v;
 }
 
-bool ArraySpec::shape(const ArrayDecl& a, const Variables& v, int& rows, int& cols, std::string& error) const
+bool ArraySpec::shape(const ArrayDecl& a, const Variables& v, ArrayShape& sh, std::string& error) const
 {
-    long long ext[2] = {1, 1};
-    const size_t first = a.extents.size() == 1 ? 1 : 0;
-    for (size_t d = 0; d < a.extents.size() && d < 2; ++d) {
+    long long ext[3] = {1, 1, 1};
+    const size_t n = std::min<size_t>(a.extents.size(), 3);
+    for (size_t d = 0; d < n; ++d) {
         const Evaluation e = evaluate(a.extents[d], v);
         if (!e.value) {
             error = "The extent '" + a.extents[d] + "' of array " + a.name + " cannot be evaluated: " + e.error;
@@ -28,15 +30,34 @@ bool ArraySpec::shape(const ArrayDecl& a, const Variables& v, int& rows, int& co
                     " for this problem; it must be between 1 and 2^26.";
             return false;
         }
-        ext[first + d] = *e.value;
+        ext[3 - n + d] = *e.value;
     }
-    if (ext[0] * ext[1] > (1ll << 26)) {
-        error = "Array " + a.name + " would have " + std::to_string(ext[0] * ext[1]) + " elements, more than the 2^26 TileScope simulates.";
+    if (ext[0] * ext[1] * ext[2] > (1ll << 26)) {
+        error = "Array " + a.name + " would have " + std::to_string(ext[0] * ext[1] * ext[2]) +
+                " elements, more than the 2^26 TileScope simulates.";
         return false;
     }
-    rows = static_cast<int>(ext[0]);
-    cols = static_cast<int>(ext[1]);
+    sh.dims = static_cast<int>(std::max<size_t>(n, 1));
+    sh.slices = static_cast<int>(ext[0]);
+    sh.rows = static_cast<int>(ext[1]);
+    sh.cols = static_cast<int>(ext[2]);
     return true;
+}
+
+bool ArraySpec::shape(const ArrayDecl& a, const Variables& v, int& rows, int& cols, std::string& error) const
+{
+    ArrayShape sh;
+    if (!shape(a, v, sh, error)) return false;
+    rows = sh.slices * sh.rows;
+    cols = sh.cols;
+    return true;
+}
+
+const ArrayDecl* ArraySpec::find(const std::string& name) const
+{
+    for (const ArrayDecl& a : arrays)
+        if (a.name == name) return &a;
+    return nullptr;
 }
 
 std::vector<const ArrayDecl*> ArraySpec::inputs() const

@@ -1,7 +1,9 @@
-// What an array problem (Family::Array, a student's own element-wise, 1D or 2D kernel) is:
-// its sizes, its arrays with their shapes and roles, and its CPU reference formula, as a
-// kernel file's launch header gives them (student/module.hpp). Plain data and the few rules
-// that turn a scenario into sizes and shapes; the formula is read by sim/engine/array_formula.hpp.
+// What an array problem (Family::Array: a student's own element-wise, 1D or 2D kernel, or a
+// registry row described the same way, such as PMPP's 3D stencil) is: its sizes, its arrays
+// with their shapes and roles, and its CPU reference formula, as a kernel file's launch
+// header, an exercise or a registry row (KernelInfo::arrays, sizes, formula) gives them.
+// Plain data and the few rules that turn a scenario into sizes and shapes; the texts are read
+// by sim/engine/array_spec_text.hpp, the formula by sim/engine/array_formula.hpp.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,17 +14,27 @@ namespace ts::sim {
 
 struct Scenario;
 
-/// One array of the problem: `in A[n]` or `out B[cols][rows]`.
+/// One array of the problem: `in A[n]`, `out B[rows][cols]` or `in in[N][N][N]`.
 struct ArrayDecl {
     std::string name;
     bool output = false;
-    /// One extent (1D) or two (2D, rows first), each an integer expression of the sizes.
+    /// One extent (1D), two (2D, rows first) or three (3D, slices first), each an integer
+    /// expression of the sizes.
     std::vector<std::string> extents;
+};
+
+/// An array's shape in elements: `slices` planes of `rows` x `cols`, row-major (a 1D array is
+/// 1 x 1 x n, a 2D one 1 x rows x cols). The simulation's ArrayInfo of a 3D array has
+/// slices * rows rows: the planes stacked, plane z starting at row z * rows.
+struct ArrayShape {
+    int dims = 1;
+    int slices = 1, rows = 1, cols = 1;
+    long long size() const { return 1ll * slices * rows * cols; }
 };
 
 /// An array problem. At most two inputs and exactly one output; the first input is the
 /// simulation's M, the second its N, the output its P (sim/engine/problem.hpp), under their
-/// own names.
+/// own names. A registry row's kernel takes its arguments in `arrays`' order, then its sizes.
 struct ArraySpec {
     /// The problem's size names, with their defaults: one (a 1D problem, the scenario's
     /// `width`) or two (the scenario's `height` then `width`).
@@ -35,9 +47,14 @@ struct ArraySpec {
 
     /// The sizes of scenario `s` under their names.
     Variables sizeValues(const Scenario& s) const;
-    /// Rows and columns of array `a` for sizes `v` (rows 1 for 1D); false, with `error`
-    /// one sentence, when an extent cannot be evaluated or is below 1.
+    /// The shape of array `a` for sizes `v`; false, with `error` one sentence, when an extent
+    /// cannot be evaluated, is below 1, or the array would have more than 2^26 elements.
+    bool shape(const ArrayDecl& a, const Variables& v, ArrayShape& shape, std::string& error) const;
+    /// Rows and columns of array `a` as the simulation stores it (rows 1 for 1D; a 3D array's
+    /// planes stacked, see ArrayShape); false as above.
     bool shape(const ArrayDecl& a, const Variables& v, int& rows, int& cols, std::string& error) const;
+    /// The array called `name`, or null.
+    const ArrayDecl* find(const std::string& name) const;
     /// The inputs in order and the output.
     std::vector<const ArrayDecl*> inputs() const;
     const ArrayDecl* output() const;

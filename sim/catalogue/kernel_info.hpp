@@ -9,9 +9,11 @@
 namespace ts::sim {
 
 /// What family of problem a kernel solves; the family fixes the kernel's arguments
-/// (sim/catalogue/kernel_registry.hpp, MatmulArgs / ConvArgs) and the scenario's size parameters.
-/// Array is a student's own element-wise, 1D or 2D problem whose arrays, sizes and CPU
-/// reference formula its file states (sim/catalogue/array_spec.hpp); no built-in kernel has it.
+/// (sim/catalogue/kernel_registry.hpp, MatmulArgs / ConvArgs / ArrayProblemArgs) and the
+/// scenario's size parameters. Array is a problem described rather than enumerated: its
+/// arrays, sizes and CPU reference formula are stated by a student's file or by the
+/// registry row itself (KernelInfo::arrays; sim/catalogue/array_spec.hpp), as PMPP's 3D
+/// stencil is.
 enum class Family { Matmul, Conv1D, Conv2D, Array };
 
 /// A size parameter of a scenario (a field of sim::Scenario).
@@ -73,6 +75,14 @@ struct KernelInfo {
     const char* grid = "";
     const char* block = "";
     const char* blockOutput = "";
+    /// Family::Array: the problem, stated as a student's launch header states it
+    /// (sim/engine/array_spec_text.hpp): the arrays in the kernel's argument order ("in
+    /// in[N][N][N], out out[N][N][N]"; the sizes follow them), the sizes with their defaults
+    /// ("N = 16") and the CPU reference formula (sim/engine/array_formula.hpp). The launch
+    /// expressions above may name the sizes. "" for the other families.
+    const char* arrays = "";
+    const char* sizes = "";
+    const char* formula = "";
     // How the host launches the kernel (its <<<grid, block>>> as the kernel file's comment
     // states it) and what its loop does per phase: counts, not places. Which element of P a
     // thread computes and which global element a shared slot holds are not written here: the

@@ -7,6 +7,9 @@
 // all take what they need from here. Compiled by the host compiler and by nvcc alike.
 //
 // Adding a kernel: its kernels/NAME.cuh, one entry struct below, its name in Kernels, tests.
+// A kernel of a new pattern over float arrays is a described problem (Family::Array): its
+// entry's Args are ArrayProblemArgs and its KernelInfo states the arrays, sizes and reference
+// formula (docs/design.md, "Adding a kernel"); nothing else in the simulator or the GPU code.
 #pragma once
 #include <array>
 #include <string_view>
@@ -77,6 +80,17 @@ struct ConvArgs {
     typename X::template GlobalPtr<const float> N;
     typename X::template GlobalPtr<float> P;
     int maskWidth, height, width;
+};
+
+/// Arguments of an array problem's kernel with context X (Family::Array,
+/// sim/catalogue/array_spec.hpp): its first and second input in the description's order
+/// (the second empty when it has one), its output, and its sizes in the order the
+/// description names them. The kernel file's function takes them in that order.
+template <class X>
+struct ArrayProblemArgs {
+    typename X::template GlobalPtr<const float> in[2];
+    typename X::template GlobalPtr<float> out;
+    int size[2];
 };
 
 namespace registry {
@@ -500,6 +514,7 @@ struct Conv2dTiled {
         kernels::conv2dTiled<TILE_SIZE>(x, a.N, a.P, a.maskWidth, a.height, a.width);
     }
 };
+
 
 }  // namespace registry
 

@@ -3,8 +3,10 @@
 
 #include "sim/catalogue/kernel_registry.hpp"
 #include "sim/catalogue/scenario.hpp"
+#include "sim/engine/array_spec_text.hpp"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -120,11 +122,22 @@ bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error
     return true;
 }
 
-std::shared_ptr<const ArraySpec> loadedArraySpec(const std::string& name)
+std::shared_ptr<const ArraySpec> arraySpecOf(const std::string& name)
 {
     std::lock_guard<std::mutex> g(lock());
     for (auto it = all().rbegin(); it != all().rend(); ++it)
         if ((*it)->owned.name == name) return (*it)->owned.arrays;
+    // A registry row that describes its problem, read on first use.
+    static std::map<std::string, std::shared_ptr<const ArraySpec>> rows;
+    if (auto it = rows.find(name); it != rows.end()) return it->second;
+    for (const KernelInfo& k : kernelList())
+        if (name == k.name && k.family == Family::Array && *k.arrays) {
+            ArraySpecFault fault;
+            std::shared_ptr<const ArraySpec> spec =
+                readArraySpec(k.arrays, k.sizes, k.formula, std::string("kernels/") + k.sourceFile, fault);
+            rows[name] = spec;
+            return spec;
+        }
     return nullptr;
 }
 

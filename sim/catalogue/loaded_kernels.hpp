@@ -65,8 +65,11 @@ const KernelInfo* findLoadedKernel(const std::string& name);
 /// brings none (or is not loaded); else true, with `shape` set and `error` empty, or `error`
 /// saying why the launch cannot be made for `s`. Thread-safe.
 bool loadedLaunchShape(const Scenario& s, LaunchShape& shape, std::string& error);
-/// The array problem of loaded kernel `name` (Family::Array), or nullptr. Thread-safe.
-std::shared_ptr<const ArraySpec> loadedArraySpec(const std::string& name);
+/// The array problem (Family::Array) of kernel `name`: a loaded kernel's (its file's header
+/// or its exercise), else a registry row's (KernelInfo::arrays, sizes and formula, read once);
+/// nullptr for a kernel of another family, an unknown name or a row whose texts do not
+/// read (a test reads every row). Thread-safe.
+std::shared_ptr<const ArraySpec> arraySpecOf(const std::string& name);
 /// The student's name for array `array` ("M", "N", "P"; the mask is "M" in a convolution)
 /// of loaded kernel `kernel` (LoadedKernelInfo::labels), else `array` itself. Thread-safe.
 std::string loadedArrayLabel(const std::string& kernel, const std::string& array);

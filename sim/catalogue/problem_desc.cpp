@@ -82,7 +82,8 @@ const ProblemDesc kConv2D{.title = "2D convolution",
                           .referenceTerms = conv2dTerms,
                           .threadVariables = convVariables};
 
-/// A student's array problem (sim/catalogue/array_spec.hpp), 1D or 2D by its output.
+/// An array problem (sim/catalogue/array_spec.hpp: a student's, or a described registry row),
+/// 1D, 2D or 3D by its output.
 const ProblemDesc kArray1D{.title = "array problem",
                            .dims = 1,
                            .picture = Picture::Arrays,
@@ -91,6 +92,12 @@ const ProblemDesc kArray1D{.title = "array problem",
                            .threadVariables = arrayVariables};
 const ProblemDesc kArray2D{.title = "array problem",
                            .dims = 2,
+                           .picture = Picture::Arrays,
+                           .boundary = Boundary::None,
+                           .resultWord = "result",
+                           .threadVariables = arrayVariables};
+const ProblemDesc kArray3D{.title = "array problem",
+                           .dims = 3,
                            .picture = Picture::Arrays,
                            .boundary = Boundary::None,
                            .resultWord = "result",
@@ -112,8 +119,9 @@ const ProblemDesc& problemOf(const KernelInfo& k)
     case Family::Conv1D: return kConv1D;
     case Family::Conv2D: return kConv2D;
     case Family::Array: {
-        const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(k.name);
+        const std::shared_ptr<const ArraySpec> spec = arraySpecOf(k.name);
         const ArrayDecl* out = spec ? spec->output() : nullptr;
+        if (out && out->extents.size() == 3) return kArray3D;
         return out && out->extents.size() == 2 ? kArray2D : kArray1D;
     }
     }

@@ -35,7 +35,8 @@ enum class Boundary : uint8_t {
 struct ProblemDesc {
     const char* title;       ///< "matrix multiplication", "1D convolution", ...
     /// Dimensions of the output and of the blocks and threads as a lesson names them: 1
-    /// ("block bx=2", "N[5]") or 2 ("block (bx=1, by=0)", "P[1][2]").
+    /// ("block bx=2", "N[5]"), 2 ("block (bx=1, by=0)", "P[1][2]") or 3 (a 3D grid of PMPP's
+    /// stencil: "block (bx=1, by=1, bz=1)", "out[i][j][k]").
     int dims;
     Picture picture;
     Boundary boundary;

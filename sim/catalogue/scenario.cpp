@@ -32,8 +32,13 @@ std::string checkBlock(const Scenario& s)
     const LaunchShape sh = launchShape(s);
     if (s.block.x < sh.grid.x && s.block.y < sh.grid.y && s.block.z < sh.grid.z) return {};
     std::ostringstream e;
-    e << "Block (" << s.block.x << ", " << s.block.y << ") is outside the grid of " << sh.grid.x << " x "
-      << sh.grid.y << " blocks.";
+    // A 3D grid (PMPP's stencil) or a block named with a third index says all three.
+    if (sh.grid.z > 1 || s.block.z > 0)
+        e << "Block (" << s.block.x << ", " << s.block.y << ", " << s.block.z << ") is outside the grid of " << sh.grid.x
+          << " x " << sh.grid.y << " x " << sh.grid.z << " blocks.";
+    else
+        e << "Block (" << s.block.x << ", " << s.block.y << ") is outside the grid of " << sh.grid.x << " x "
+          << sh.grid.y << " blocks.";
     return e.str();
 }
 
@@ -153,12 +158,13 @@ bool gridXOverRows(const Scenario& s)
 
 namespace {
 
-/// The values a registry row's launch expressions may name (KernelInfo::grid): the sizes,
-/// and the tile under each name the kernel files give it.
+/// The values a registry row's launch expressions may name (KernelInfo::grid): the sizes
+/// (a described problem's under its own names), and the tile under each name the kernel
+/// files give it.
 Variables launchVariables(const Scenario& s)
 {
     const long long t = std::max(1, s.tile);
-    return {{"j", s.j},
+    Variables v = {{"j", s.j},
             {"k", s.k},
             {"l", s.l},
             {"width", std::max(1, s.width)},
@@ -168,6 +174,10 @@ Variables launchVariables(const Scenario& s)
             {"TILE_SIZE", t},
             {"TILE", t},
             {"BLOCK_WIDTH", t}};
+    // A described problem's own sizes under their names (N of PMPP's stencil).
+    if (const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel))
+        for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+    return v;
 }
 
 /// The comma-separated expressions of `list` (at most three, x first), evaluated with `v`;

@@ -3,8 +3,10 @@
 // fused multiply-adds where nvcc does.
 #include "sim/engine/array_formula.hpp"
 
+#include "sim/catalogue/array_spec.hpp"
 #include "sim/teaching/words.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -259,6 +261,13 @@ private:
         while (pos_ < s_.size() && identChar(s_[pos_])) ++pos_;
         const std::string name = s_.substr(b, pos_ - b);
         if (peek("(")) return call(name);
+        if (name == "NAN") {
+            Node n;
+            n.kind = Node::RealLit;
+            n.type = Type::Float;
+            n.d = static_cast<double>(std::nanf(""));
+            return make(std::move(n));
+        }
         for (size_t a = 0; a < inputs_.size(); ++a)
             if (inputs_[a].name == name) return read(name, static_cast<int>(a));
         if (peek("[")) {
@@ -296,9 +305,9 @@ private:
             if (sub->type != Type::Int) fail("the subscript of " + name + " must be an integer expression");
             n.kids.push_back(sub);
         }
-        const size_t want = inputs_[static_cast<size_t>(array)].twoD ? 2 : 1;
+        const size_t want = static_cast<size_t>(inputs_[static_cast<size_t>(array)].dims());
         if (n.kids.size() != want) {
-            fail(name + " is " + (want == 2 ? "2D, read as " + name + "[row][col]" : "1D, read as " + name + "[i]") + "; the formula gives it " +
+            fail(name + " is " + (want == 3 ? "3D, read as " + name + "[i][j][k]" : want == 2 ? "2D, read as " + name + "[row][col]" : "1D, read as " + name + "[i]") + "; the formula gives it " +
                  std::to_string(n.kids.size()) + " subscript" + (n.kids.size() == 1 ? "" : "s"));
             return nullptr;
         }
@@ -373,7 +382,7 @@ struct Evaluator {
     const std::vector<FormulaArray>& inputs;
     const Variables& vars;
     const std::vector<std::string>& indices;   ///< the left side's index names...
-    long long index[2] = {0, 0};                ///< ...and their values for this element
+    long long index[3] = {0, 0, 0};             ///< ...and their values for this element
     uint64_t flops = 0;
     std::string error;
 
@@ -412,14 +421,21 @@ struct Evaluator {
         }
         case Node::Read: {
             const FormulaArray& a = inputs[static_cast<size_t>(n.array)];
-            long long sub[2] = {0, 0};
-            for (size_t k = 0; k < n.kids.size(); ++k) {
+            long long sub[3] = {0, 0, 0};
+            for (size_t k = 0; k < n.kids.size() && k < 3; ++k) {
                 Value v;
                 if (!eval(*n.kids[k], v)) return false;
                 sub[k] = v.i;
             }
             long long flat = 0;
-            if (a.twoD) {
+            if (a.threeD) {
+                const int plane = a.rows / std::max(1, a.slices);
+                if (sub[0] < 0 || sub[0] >= a.slices || sub[1] < 0 || sub[1] >= plane || sub[2] < 0 || sub[2] >= a.cols)
+                    return fail("the formula reads " + a.name + "[" + std::to_string(sub[0]) + "][" + std::to_string(sub[1]) + "][" +
+                                std::to_string(sub[2]) + "], outside " + a.name + " (" + std::to_string(a.slices) + " x " +
+                                std::to_string(plane) + " x " + std::to_string(a.cols) + ")");
+                flat = (sub[0] * plane + sub[1]) * a.cols + sub[2];
+            } else if (a.twoD) {
                 if (sub[0] < 0 || sub[0] >= a.rows || sub[1] < 0 || sub[1] >= a.cols)
                     return fail("the formula reads " + a.name + "[" + std::to_string(sub[0]) + "][" + std::to_string(sub[1]) +
                                 "], outside " + a.name + " (" + std::to_string(a.rows) + " x " + std::to_string(a.cols) + ")");
@@ -592,9 +608,10 @@ std::string ArrayFormula::parse(const std::string& text, const FormulaArray& out
         indices_.push_back(idx);
         p = close + 1;
     }
-    const size_t want = out.twoD ? 2 : 1;
+    const size_t want = static_cast<size_t>(out.dims());
     if (indices_.size() != want)
-        return out.name + " is " + (out.twoD ? "2D" : "1D") + ", so the left side is " + out.name + (out.twoD ? "[row][col]" : "[i]") + "; got " + lhs;
+        return out.name + " is " + (want == 3 ? "3D" : out.twoD ? "2D" : "1D") + ", so the left side is " + out.name +
+               (want == 3 ? "[i][j][k]" : out.twoD ? "[row][col]" : "[i]") + "; got " + lhs;
     std::string error;
     root_ = Parser(text, inputs_, indices_, sizes).run(eq + 1, error);
     if (!error.empty()) return "cannot read the reference formula: " + error;
@@ -603,13 +620,20 @@ std::string ArrayFormula::parse(const std::string& text, const FormulaArray& out
 
 bool ArrayFormula::element(int row, int col, const Variables& sizes, float& value, uint64_t& flops, std::string& error) const
 {
-    Evaluator e{inputs_, sizes, indices_, {row, col}, 0, {}};
+    Evaluator e{inputs_, sizes, indices_, {row, col, 0}, 0, {}};
     if (indices_.size() == 1) e.index[0] = 1ll * row * out_.cols + col;
+    if (indices_.size() == 3) {
+        const int plane = out_.rows / std::max(1, out_.slices);
+        e.index[0] = row / plane;
+        e.index[1] = row % plane;
+        e.index[2] = col;
+    }
     Value out;
     if (!root_ || !e.eval(*root_, out)) {
         std::ostringstream o;
         o << (e.error.empty() ? "the formula has not been read" : e.error) << " at " << out_.name;
-        if (indices_.size() == 2) o << "[" << row << "][" << col << "]";
+        if (indices_.size() == 3) o << "[" << e.index[0] << "][" << e.index[1] << "][" << e.index[2] << "]";
+        else if (indices_.size() == 2) o << "[" << row << "][" << col << "]";
         else o << "[" << e.index[0] << "]";
         error = o.str();
         return false;
@@ -627,6 +651,14 @@ std::vector<float> ArrayFormula::evaluateAll(const Variables& sizes, uint64_t& f
         for (int c = 0; c < out_.cols; ++c)
             if (!element(r, c, sizes, out[static_cast<size_t>(r) * out_.cols + c], flops, error)) return {};
     return out;
+}
+
+FormulaArray formulaArray(const ArrayDecl& a, const ArrayShape& sh)
+{
+    FormulaArray f{a.name, sh.slices * sh.rows, sh.cols, sh.dims == 2, nullptr};
+    f.threeD = sh.dims == 3;
+    f.slices = sh.slices;
+    return f;
 }
 
 }  // namespace ts::sim

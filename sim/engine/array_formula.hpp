@@ -18,15 +18,29 @@ struct FormulaArray {
     int rows = 1, cols = 1;
     bool twoD = false;                       ///< indexed A[r][c] (else A[i])
     const std::vector<float>* values = nullptr;
+    /// A 3D array, indexed A[z][r][c]: `slices` planes of rows / slices rows each, stacked
+    /// (sim::ArrayShape); twoD is then false.
+    bool threeD = false;
+    int slices = 1;
+    /// Subscripts a read or the left side takes: 1, 2 or 3.
+    int dims() const { return threeD ? 3 : twoD ? 2 : 1; }
 };
 
-/// A parsed reference formula `OUT[idx] = EXPR` (1D) or `OUT[row][col] = EXPR` (2D).
+struct ArrayDecl;
+struct ArrayShape;
+/// Array `a` of shape `sh` as a formula sees it (no values).
+FormulaArray formulaArray(const ArrayDecl& a, const ArrayShape& sh);
+
+/// A parsed reference formula `OUT[idx] = EXPR` (1D), `OUT[row][col] = EXPR` (2D) or
+/// `OUT[i][j][k] = EXPR` (3D, plane first).
 ///
 /// The left side names the output and its index variables (plain names, not sizes). EXPR is
 /// C as a kernel writes it: integer and floating literals (`2`, `0.5f`, `0.5`), the index
 /// variables and the problem's sizes (ints), reads of the input arrays with integer
 /// subscripts, `+ - * / %`, unary minus, comparisons, `&& || !`, `c ? a : b`, parentheses, and
-/// the functions sqrtf, fabsf, fminf, fmaxf (float) and min, max. C's types are kept: int op
+/// the functions sqrtf, fabsf, fminf, fmaxf (float) and min, max, and NAN: an element whose
+/// value is NAN is one the kernel must leave alone (the simulator and the GPU start the output
+/// as that NaN, so it matches only if nothing writes it). C's types are kept: int op
 /// int is an int (division truncates), an int meeting a float becomes a float, a literal
 /// without `f` is a double (as in CUDA, `0.5 * x` is computed in double), and the result is
 /// rounded to float when stored.

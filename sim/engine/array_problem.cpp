@@ -1,6 +1,6 @@
-// The array family's part of a simulation (a student's element-wise, 1D or 2D kernel whose
-// file states its arrays and its reference formula): inputs, shapes, the kernel bound to
-// the simulator's arrays, and the formula's reference.
+// The array family's part of a simulation (a problem described by a student's file or a
+// registry row: its arrays, sizes and reference formula): inputs, shapes, the kernel bound
+// to the simulator's arrays, and the formula's reference.
 #include <memory>
 #include <sstream>
 
@@ -12,7 +12,7 @@ namespace ts::sim {
 
 std::string validateArray(const KernelInfo& k, const Scenario& s)
 {
-    const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(k.name);
+    const std::shared_ptr<const ArraySpec> spec = arraySpecOf(k.name);
     if (!spec) return "The array problem of " + std::string(k.name) + " is not loaded.";
     const Variables v = spec->sizeValues(s);
     for (const ArrayDecl& a : spec->arrays) {
@@ -20,14 +20,26 @@ std::string validateArray(const KernelInfo& k, const Scenario& s)
         std::string error;
         if (!spec->shape(a, v, rows, cols, error)) return error;
     }
-    if (s.dropBarriers) return s.kernel + " is your own kernel: remove a barrier from its file rather than dropping it.";
+    if (s.dropBarriers)
+        return s.kernel + (findLoadedKernel(k.name) ? " is your own kernel: remove a barrier from its file rather than dropping it."
+                                                    : " has no barriers to drop.");
+    // A registry row's launch: its block edge (--tile) and the threads of a block.
+    if (!findLoadedKernel(k.name)) {
+        if (s.tile < 1 || s.tile > k.maxBlockEdge)
+            return "The block edge (--tile) of " + s.kernel + " must be between 1 and " + std::to_string(k.maxBlockEdge) +
+                   "; got " + std::to_string(s.tile) + ".";
+        if (const Dim3 b = launchShape(s).block; b.count() > static_cast<unsigned long long>(kMaxThreadsPerBlock))
+            return "The launch of " + s.kernel + " has blocks of " + std::to_string(b.x) + " x " + std::to_string(b.y) + " x " +
+                   std::to_string(b.z) + " = " + std::to_string(b.count()) + " threads, more than the " +
+                   std::to_string(kMaxThreadsPerBlock) + " a block may have.";
+    }
     return checkBlock(s);
 }
 
 Problem arrayProblem(const Scenario& s, const Progress& progress)
 {
     Problem p;
-    const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel);
+    const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel);
     if (!spec || !spec->output()) {
         p.error = "the array problem of " + s.kernel + " is not loaded";
         return p;
@@ -44,50 +56,50 @@ Problem arrayProblem(const Scenario& s, const Progress& progress)
             *slots[i] = ArrayInfo{"", Space::Global, 0, 0};
             continue;
         }
-        int rows = 1, cols = 1;
-        if (!spec->shape(*in[i], v, rows, cols, error)) {
+        ArrayShape sh;
+        if (!spec->shape(*in[i], v, sh, error)) {
             p.error = error;
             return p;
         }
-        *slots[i] = ArrayInfo{in[i]->name, Space::Global, rows, cols};
-        *values[i] = randomInput(static_cast<size_t>(rows) * cols, s.seed, i + 1, progress);
+        *slots[i] = ArrayInfo{in[i]->name, Space::Global, sh.slices * sh.rows, sh.cols};
+        *values[i] = randomInput(static_cast<size_t>(sh.size()), s.seed, i + 1, progress);
+        formulaInputs.push_back(formulaArray(*in[i], sh));
     }
-    for (size_t i = 0; i < in.size() && i < 2; ++i)
-        formulaInputs.push_back(FormulaArray{in[i]->name, slots[i]->rows, slots[i]->cols, in[i]->extents.size() == 2, values[i]});
+    for (size_t i = 0; i < formulaInputs.size(); ++i) formulaInputs[i].values = values[i];
     const ArrayDecl& out = *spec->output();
-    int rows = 1, cols = 1;
-    if (!spec->shape(out, v, rows, cols, error)) {
+    ArrayShape outShape;
+    if (!spec->shape(out, v, outShape, error)) {
         p.error = error;
         return p;
     }
-    p.P = ArrayInfo{out.name, Space::Global, rows, cols};
+    p.P = ArrayInfo{out.name, Space::Global, outShape.slices * outShape.rows, outShape.cols};
     ArrayFormula f;
-    if (std::string e = f.parse(spec->reference, FormulaArray{out.name, rows, cols, out.extents.size() == 2, nullptr}, formulaInputs, v);
-        !e.empty()) {
-        p.error = "The reference (" + (spec->referenceLine ? "line " + std::to_string(spec->referenceLine) : std::string("the exercise's")) + "): " + e + ".";
+    const std::string where = spec->referenceLine ? "line " + std::to_string(spec->referenceLine)
+                              : findLoadedKernel(s.kernel) ? std::string("the exercise's")
+                                                           : "the description of " + s.kernel;
+    if (std::string e = f.parse(spec->reference, formulaArray(out, outShape), formulaInputs, v); !e.empty()) {
+        p.error = "The reference (" + where + "): " + e + ".";
         return p;
     }
     progress.at(0.5);
     p.reference = f.evaluateAll(v, p.referenceFlops, error);
     if (!error.empty()) {
-        p.error = "The reference (" + (spec->referenceLine ? "line " + std::to_string(spec->referenceLine) : std::string("the exercise's")) +
-                  ") cannot be computed: " + error + ".";
+        p.error = "The reference (" + where + ") cannot be computed: " + error + ".";
         p.reference.clear();
         return p;
     }
     int sizes[2] = {0, 0};
     for (size_t i = 0; i < spec->sizes.size() && i < 2; ++i) sizes[i] = static_cast<int>(v.at(spec->sizes[i]));
-    p.bind = [kernel = s.kernel, sizes0 = sizes[0], sizes1 = sizes[1]](Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
-                                                                      GlobalPtr<float> P, const std::vector<float>&) -> Body {
-        const ArrayBinder bind = loadedArrayBinder(kernel);
-        if (!bind) return {};
+    p.bind = [s, sizes0 = sizes[0], sizes1 = sizes[1]](Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
+                                                        GlobalPtr<float> P, const std::vector<float>&) -> Body {
         ArrayArgs a;
         a.in[0] = M;
         a.in[1] = N;
         a.out = P;
         a.size[0] = sizes0;
         a.size[1] = sizes1;
-        return bind(a);
+        // A registry row's kernel, else the loaded kernel's binder.
+        return bindKernel(s, a);
     };
     return p;
 }

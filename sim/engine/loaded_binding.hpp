@@ -21,11 +21,8 @@ using ConvBinder = std::function<ThreadBody(const ConvArgs<ThreadContext>&)>;
 /// The arguments of an array problem's kernel (Family::Array, sim/catalogue/array_spec.hpp):
 /// its first and second input (the second empty when it has one), its output, and its sizes
 /// in the order the file names them.
-struct ArrayArgs {
-    GlobalPtr<const float> in[2];
-    GlobalPtr<float> out;
-    int size[2] = {0, 0};
-};
+using ArrayArgs = ArrayProblemArgs<ThreadContext>;
+
 /// A loaded array kernel's binder.
 using ArrayBinder = std::function<ThreadBody(const ArrayArgs&)>;
 

@@ -71,7 +71,7 @@ std::string checkBlock(const Scenario& s);
 std::string validateConv(const KernelInfo& k, const Scenario& s);
 
 /// The simulator's body of one thread for the registry entry named `s.kernel` whose
-/// arguments are `args` (MatmulArgs or ConvArgs of ThreadContext), at the compiled tile
+/// arguments are `args` (MatmulArgs, ConvArgs or ArrayProblemArgs of ThreadContext), at the compiled tile
 /// `s.tile`, else the loaded kernel of that name (sim/engine/loaded_binding.hpp); empty if
 /// there is no such entry or instance.
 template <class Args>
@@ -88,6 +88,9 @@ Body bindKernel(const Scenario& s, const Args& args)
     if constexpr (std::is_same_v<Args, MatmulArgs<ThreadContext>>) {
         if (!body)
             if (const MatmulBinder bind = loadedMatmulBinder(s.kernel)) body = bind(args);
+    } else if constexpr (std::is_same_v<Args, ArrayArgs>) {
+        if (!body)
+            if (const ArrayBinder bind = loadedArrayBinder(s.kernel)) body = bind(args);
     } else {
         if (!body)
             if (const ConvBinder bind = loadedConvBinder(s.kernel)) body = bind(args);

@@ -223,7 +223,7 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
         // A student's array problem: each thread reads its inputs' elements, may pass them
         // through shared memory, and stores one output element; the reference evaluates the
         // formula once per output element.
-        if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(info->name)) {
+        if (const std::shared_ptr<const ArraySpec> spec = arraySpecOf(info->name)) {
             const Variables v = spec->sizeValues(s);
             uint64_t* slot[2] = {&elemM, &elemN};
             size_t input = 0;
@@ -352,7 +352,7 @@ std::string problemWords(const Scenario& s)
         o << "height " << s.height << ", width " << s.width << ", Mask_Width " << s.maskWidth;
         break;
     case Family::Array:
-        if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel)) {
+        if (const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel)) {
             const Variables v = spec->sizeValues(s);
             for (size_t i = 0; i < spec->sizes.size(); ++i) o << (i ? ", " : "") << spec->sizes[i] << " " << v.at(spec->sizes[i]);
         } else {

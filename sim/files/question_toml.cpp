@@ -52,14 +52,16 @@ std::string text(const toml::node& n, const char* key)
     return v->get();
 }
 
-/// [x, y]: two non-negative integers.
-Uint3 pair(const toml::node& n, const char* key, const char* shape)
+/// [x, y]: two non-negative integers; [x, y, z] too where `three` (a block or thread of a 3D launch).
+Uint3 pair(const toml::node& n, const char* key, const char* shape, bool three = false)
 {
     const toml::array* a = n.as_array();
-    if (!a || a->size() != 2) throw Bad{&n, std::string(key) + " must be " + shape + "; got " + what(n) + "."};
+    if (!a || (a->size() != 2 && !(three && a->size() == 3)))
+        throw Bad{&n, std::string(key) + " must be " + shape + "; got " + what(n) + "."};
     constexpr long long kMax = std::numeric_limits<int>::max();
     const int x = integer(*a->get(0), key, 0, kMax), y = integer(*a->get(1), key, 0, kMax);
-    return Uint3{static_cast<unsigned>(x), static_cast<unsigned>(y), 0};
+    const int z = a->size() == 3 ? integer(*a->get(2), key, 0, kMax) : 0;
+    return Uint3{static_cast<unsigned>(x), static_cast<unsigned>(y), static_cast<unsigned>(z)};
 }
 
 QuestionSpec readOne(const toml::table& t, const Preset& p)
@@ -82,8 +84,12 @@ QuestionSpec readOne(const toml::table& t, const Preset& p)
     constexpr long long kMax = std::numeric_limits<int>::max();
     const bool conv1d = familyOf(p.scenario) == Family::Conv1D;
     if (const toml::node* n = t.get("step")) q.step = integer(*n, "step", 0, kMax);
-    if (const toml::node* n = t.get("block")) q.block = pair(*n, "block", "[bx, by], two block indices");
-    if (const toml::node* n = t.get("thread")) q.thread = pair(*n, "thread", "[tx, ty], a thread index in the block");
+    // A 3D launch (PMPP's stencil) names three indices; the others keep the message of two.
+    const bool threeD = launchShape(p.scenario).grid.z > 1 || launchShape(p.scenario).block.z > 1;
+    if (const toml::node* n = t.get("block"))
+        q.block = pair(*n, "block", threeD ? "[bx, by, bz], three block indices" : "[bx, by], two block indices", threeD);
+    if (const toml::node* n = t.get("thread"))
+        q.thread = pair(*n, "thread", threeD ? "[tx, ty, tz], a thread index in the block" : "[tx, ty], a thread index in the block", threeD);
     if (const toml::node* n = t.get("phase")) q.phase = integer(*n, "phase", 0, kMax);
     if (const toml::node* n = t.get("element")) {
         if (conv1d) {

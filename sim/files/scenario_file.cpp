@@ -59,6 +59,7 @@
 #include <tuple>
 
 #include "kernels/context.cuh"
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/files/question_toml.hpp"
 #include "sim/files/toml_text.hpp"
 
@@ -142,9 +143,8 @@ std::string text(const std::string& file, const char* key, const toml::node& n)
 }
 
 /// Fails at `node` if `t` has a key that is not in `known` (naming `where` and the known keys).
-template <size_t N>
-void onlyKnownKeys(const std::string& file, const toml::table& t, const char* const (&known)[N],
-                   const std::string& where)
+template <class Known>
+void onlyKnownKeys(const std::string& file, const toml::table& t, const Known& known, const std::string& where)
 {
     for (auto&& [key, node] : t)
         if (std::find_if(std::begin(known), std::end(known),
@@ -190,20 +190,20 @@ void checkTypes(const std::string& file, const toml::table& t)
     for (const char* key : {"title", "kernel", "schedule", "chapter", "summary"}) stringKey(t, key);
     if (const toml::node* n = t.get("step"); n && !n->is_integer() && !n->is_string())
         bad(*n, "step must be a step number or \"last\"; got " + describe(*n) + ".");
-    // block = [bx, by], thread = [tx, ty]: two integers.
-    for (auto [key, shape, x, y] : {std::tuple{"block", "[bx, by], two block indices", "bx", "by"},
-                                    std::tuple{"thread", "[tx, ty], a thread index in the block", "tx", "ty"}}) {
+    // block = [bx, by], thread = [tx, ty]: two integers, or three in a 3D launch.
+    for (auto [key, shape, names] : {std::tuple{"block", "[bx, by] or [bx, by, bz], two or three block indices", "bx by bz"},
+                                     std::tuple{"thread", "[tx, ty] or [tx, ty, tz], a thread index in the block", "tx ty tz"}}) {
         const toml::node* n = t.get(key);
         if (!n) continue;
         const toml::array* a = n->as_array();
         if (!a) bad(*n, std::string(key) + " must be " + shape + "; got " + describe(*n) + ".");
-        else if (a->size() != 2)
+        else if (a->size() != 2 && a->size() != 3)
             bad(*n, std::string(key) + " must be " + shape + "; got an array of " + std::to_string(a->size()) +
                         (a->size() == 1 ? " value." : " values."));
         else
-            for (size_t i = 0; i < 2; ++i)
+            for (size_t i = 0; i < a->size(); ++i)
                 if (!a->get(i)->is_integer())
-                    bad(*a->get(i), std::string(key) + "'s " + (i ? y : x) + " must be an integer; got " +
+                    bad(*a->get(i), std::string(key) + "'s " + std::string(names).substr(3 * i, 2) + " must be an integer; got " +
                                         describe(*a->get(i)) + ".");
     }
     // panels, narration: arrays of strings.
@@ -410,14 +410,29 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     // sim::validate() message is reported at the line of the key that made it fail.
     // The sizes are named in a [sizes] table or, as before it existed, at the top level.
     const toml::table* sizes = t.get("sizes") ? t.get("sizes")->as_table() : nullptr;
+    // A described problem names its sizes itself ([sizes] N = 37 for PMPP's stencil): its
+    // only size is the width, the first of two the height.
+    std::shared_ptr<const ArraySpec> spec;
+    if (const toml::node* k = t.get("kernel"); k && k->is_string()) spec = arraySpecOf(k->as_string()->get());
+    const std::vector<std::string> ownSizes = spec ? spec->sizes : std::vector<std::string>{};
     if (sizes) {
-        onlyKnownKeys(file, *sizes, kSizeKeys, " in [sizes]");
+        std::vector<const char*> known(std::begin(kSizeKeys), std::end(kSizeKeys));
+        for (const std::string& name : ownSizes) known.push_back(name.c_str());
+        onlyKnownKeys(file, *sizes, known, " in [sizes]");
         for (const char* key : kSizeKeys)
             if (const toml::node* n = t.get(key))
                 fail(file, *n, std::string(key) + " is a size: give it in the [sizes] table with the others, not "
                                                   "at the top level.");
     }
-    auto sizeNode = [&](const char* key) { return sizes ? sizes->get(key) : t.get(key); };
+    auto sizeNode = [&](const char* key) -> const toml::node* {
+        if (sizes && !ownSizes.empty()) {
+            const std::string own = std::string(key) == "width" ? ownSizes.back()
+                                    : std::string(key) == "height" && ownSizes.size() == 2 ? ownSizes.front()
+                                                                                            : std::string();
+            if (!own.empty() && sizes->get(own)) return sizes->get(own);
+        }
+        return sizes ? sizes->get(key) : t.get(key);
+    };
     const toml::node* kernel = t.get("kernel");
     const toml::node* tile = t.get("tile");
     const toml::node* width = sizeNode("width");
@@ -470,10 +485,11 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     if (const toml::node* b = t.get("block"))
         keys.emplace_back(b, [&, b] {
             const toml::array* a = b->as_array();
-            if (!a || a->size() != 2)
-                fail(file, *b, "block must be [bx, by], two block indices.");
+            if (!a || a->size() < 2 || a->size() > 3)
+                fail(file, *b, "block must be [bx, by] or [bx, by, bz], two or three block indices.");
             s.block.x = static_cast<unsigned>(integer(file, "block's bx", *a->get(0), 0, kIntMax));
             s.block.y = static_cast<unsigned>(integer(file, "block's by", *a->get(1), 0, kIntMax));
+            if (a->size() == 3) s.block.z = static_cast<unsigned>(integer(file, "block's bz", *a->get(2), 0, kIntMax));
         });
     if (const toml::node* d = t.get("drop_barrier"))
         keys.emplace_back(d, [&, d] { s.dropBarriers = barrierBits(file, *d); });
@@ -483,13 +499,16 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     }
     if (const toml::node* n = t.get("thread")) {
         const toml::array* a = n->as_array();
-        if (!a || a->size() != 2) fail(file, *n, "thread must be [tx, ty], a thread index in the block.");
+        if (!a || a->size() < 2 || a->size() > 3)
+            fail(file, *n, "thread must be [tx, ty] or [tx, ty, tz], a thread index in the block.");
         const Dim3 bd = launchShape(s).block;
         const auto tx = integer(file, "thread's tx", *a->get(0), 0, kIntMax), ty = integer(file, "thread's ty", *a->get(1), 0, kIntMax);
-        if (tx >= static_cast<long long>(bd.x) || ty >= static_cast<long long>(bd.y))
-            fail(file, *n, "thread [" + std::to_string(tx) + ", " + std::to_string(ty) + "] is outside the block of " +
-                               std::to_string(bd.x) + " x " + std::to_string(bd.y) + " threads.");
-        p.thread = Uint3{static_cast<unsigned>(tx), static_cast<unsigned>(ty), 0};
+        const auto tz = a->size() == 3 ? integer(file, "thread's tz", *a->get(2), 0, kIntMax) : 0;
+        if (tx >= static_cast<long long>(bd.x) || ty >= static_cast<long long>(bd.y) || tz >= static_cast<long long>(bd.z))
+            fail(file, *n, "thread [" + std::to_string(tx) + ", " + std::to_string(ty) + (a->size() == 3 ? ", " + std::to_string(tz) : "") +
+                               "] is outside the block of " + std::to_string(bd.x) + " x " + std::to_string(bd.y) +
+                               (bd.z > 1 ? " x " + std::to_string(bd.z) : "") + " threads.");
+        p.thread = Uint3{static_cast<unsigned>(tx), static_cast<unsigned>(ty), static_cast<unsigned>(tz)};
     }
     // Practice questions last: they are checked against the whole scenario.
     if (const toml::node* n = t.get("question")) readQuestionTables(file, *n, p);

@@ -6,6 +6,7 @@
 #include "kernels/context.cuh"
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/catalogue/problem_desc.hpp"
+#include "sim/teaching/words.hpp"
 
 namespace ts::sim {
 
@@ -14,10 +15,10 @@ namespace {
 /// The convolution kernels' variables (kernels/conv*.cuh), as threadVariables documents.
 /// CUDA's built-in variables of thread (tx, ty) of the traced block, under the names a
 /// kernel written as PMPP prints it uses (`threadIdx.x`, `blockDim.x`, ...).
-void addBuiltIns(Variables& v, const Scenario& s, const Trace& t, long long tx, long long ty)
+void addBuiltIns(Variables& v, const Scenario& s, const Trace& t, long long tx, long long ty, long long tz)
 {
     const Dim3 grid = launchShape(s).grid;
-    v["threadIdx.x"] = tx, v["threadIdx.y"] = ty, v["threadIdx.z"] = 0;
+    v["threadIdx.x"] = tx, v["threadIdx.y"] = ty, v["threadIdx.z"] = tz;
     v["blockIdx.x"] = t.block.x, v["blockIdx.y"] = t.block.y, v["blockIdx.z"] = t.block.z;
     v["blockDim.x"] = t.blockDim.x, v["blockDim.y"] = t.blockDim.y, v["blockDim.z"] = t.blockDim.z;
     v["gridDim.x"] = grid.x, v["gridDim.y"] = grid.y, v["gridDim.z"] = grid.z;
@@ -75,10 +76,31 @@ void convVariables(const Scenario& s, const Trace& t, const Step* st, long long 
     }
 }
 
-void arrayVariables(const Scenario& s, const Trace&, const Step*, long long, long long, Variables& v)
+void arrayVariables(const Scenario& s, const Trace& t, const Step*, long long tx, long long ty, Variables& v)
 {
-    if (const std::shared_ptr<const ArraySpec> spec = loadedArraySpec(s.kernel))
-        for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+    const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel);
+    if (!spec) return;
+    for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+    // A 3D output's index names as its reference formula's left side gives them
+    // (`out[i][j][k] = ...`, PMPP's own i, j, k), for the element the thread stores.
+    const ArrayDecl* out = spec->output();
+    const long long thread = (v.count("threadIdx.z") ? v.at("threadIdx.z") * std::max(1u, t.blockDim.y) + ty : ty) * t.blockDim.x + tx;
+    if (!out || out->extents.size() != 3 || thread < 0 || thread >= static_cast<long long>(t.outputs.size())) return;
+    const Trace::Output& o = t.outputs[static_cast<size_t>(thread)];
+    ArrayShape sh;
+    std::string error;
+    if (!o.stored || !spec->shape(*out, spec->sizeValues(s), sh, error)) return;
+    std::vector<std::string> names;
+    const std::string lhs = spec->reference.substr(0, spec->reference.find('='));
+    for (size_t p = lhs.find('['); p != std::string::npos; p = lhs.find('[', p + 1)) {
+        const size_t close = lhs.find(']', p);
+        if (close == std::string::npos) break;
+        names.push_back(trim(lhs.substr(p + 1, close - p - 1)));
+    }
+    if (names.size() != 3) return;
+    v[names[0]] = o.row / sh.rows;
+    v[names[1]] = o.row % sh.rows;
+    v[names[2]] = o.col;
 }
 
 void matmulVariables(const Scenario& s, const Trace& t, const Step* st, long long tx, long long ty, Variables& v)
@@ -107,12 +129,15 @@ void matmulVariables(const Scenario& s, const Trace& t, const Step* st, long lon
 
 Variables threadVariables(const Scenario& s, const Trace& t, int thread, int step)
 {
-    const long long tx = thread % static_cast<int>(t.blockDim.x);
-    const long long ty = thread / static_cast<int>(t.blockDim.x);
+    const long long bx = std::max(1u, t.blockDim.x), by = std::max(1u, t.blockDim.y);
+    const long long tx = thread % bx;
+    const long long ty = thread / bx % by, tz = thread / bx / by;
     const Step* st = step >= 0 && step < static_cast<int>(t.steps.size()) ? &t.steps[step] : nullptr;
     // The built-in variables, then the ones the problem's kernels name (its description's hook).
     Variables v{{"tx", tx}, {"ty", ty}, {"bx", t.block.x}, {"by", t.block.y}};
-    addBuiltIns(v, s, t, tx, ty);
+    // A 3D launch (PMPP's stencil) names its third axis too.
+    if (t.blockDim.z > 1 || t.block.z > 0) v["tz"] = tz, v["bz"] = t.block.z;
+    addBuiltIns(v, s, t, tx, ty, tz);
     if (const auto hook = problemOf(s).threadVariables) hook(s, t, st, tx, ty, v);
     return v;
 }

@@ -133,7 +133,8 @@ struct Context {
     std::string block() const
     {
         return oneD() && t.block.y == 0 ? "block " + str(t.block.x)
-                                        : "block (" + str(t.block.x) + ", " + str(t.block.y) + ")";
+                                        : "block (" + str(t.block.x) + ", " + str(t.block.y) +
+                                              (t.block.z ? ", " + str(t.block.z) : std::string()) + ")";
     }
     /// "the 4 threads of block (0, 0)", "threads 6 and 7", "the 36 threads with ty 0..5, tx 0..5".
     std::string threads(const std::set<int>& ids) const

@@ -29,6 +29,7 @@ Shape shapeOf(const Scenario& s)
             return Shape::TiledMatmul;
         return Shape::OtherMatmul;
     }
+    if (problemOf(*k).picture == Picture::Arrays) return Shape::Arrays;
     return k->tiled ? Shape::ConvTiled : Shape::ConvBasic;
 }
 
@@ -125,12 +126,15 @@ bool oneD(const Scenario& s) { return problemOf(s).dims == 1; }
 std::string blockName(const Scenario& s, const Uint3& b)
 {
     if (oneD(s)) return "block bx=" + std::to_string(b.x);
-    return "block (bx=" + std::to_string(b.x) + ", by=" + std::to_string(b.y) + ")";
+    const bool threeD = b.z || problemOf(s).dims == 3;
+    return "block (bx=" + std::to_string(b.x) + ", by=" + std::to_string(b.y) + (threeD ? ", bz=" + std::to_string(b.z) : std::string()) + ")";
 }
 
 std::string threadName(const Scenario& s, const Uint3& t)
 {
     if (oneD(s)) return "thread tx=" + std::to_string(t.x);
+    if (t.z || problemOf(s).dims == 3)
+        return "thread (tz=" + std::to_string(t.z) + ", ty=" + std::to_string(t.y) + ", tx=" + std::to_string(t.x) + ")";
     return "thread (ty=" + std::to_string(t.y) + ", tx=" + std::to_string(t.x) + ")";
 }
 
@@ -194,10 +198,11 @@ SimOptions QuestionGenerator::Impl::options() const
 
 BlockData& QuestionGenerator::Impl::block(const Uint3& b)
 {
-    auto& slot = blocks[{b.x, b.y}];
+    auto& slot = blocks[{b.x, b.y, b.z}];
     if (slot) return *slot;
     auto d = std::make_unique<BlockData>();
-    if (traced && traced->trace.block.x == b.x && traced->trace.block.y == b.y && !traced->trace.steps.empty()) {
+    if (traced && traced->trace.block.x == b.x && traced->trace.block.y == b.y && traced->trace.block.z == b.z &&
+        !traced->trace.steps.empty()) {
         d->sim = traced;
     } else {
         Scenario sc = s;
@@ -237,7 +242,7 @@ BlockData& QuestionGenerator::Impl::block(const Uint3& b)
 
 int QuestionGenerator::Impl::linear(const BlockData& d, const Uint3& t) const
 {
-    return static_cast<int>(t.y * d.trace().blockDim.x + t.x);
+    return static_cast<int>((t.z * d.trace().blockDim.y + t.y) * d.trace().blockDim.x + t.x);
 }
 
 /// The thread's variables at a step (threadVariables: `ph` is the step's phase, which the
@@ -396,12 +401,14 @@ Question QuestionGenerator::Impl::answer(const QuestionSpec& spec)
 std::vector<Uint3> QuestionGenerator::Impl::blockPool(SplitMix64& rng) const
 {
     const LaunchShape ls = launchShape(s);
-    std::vector<Uint3> pool{Uint3{s.block.x, s.block.y, 0}};
+    std::vector<Uint3> pool{Uint3{s.block.x, s.block.y, s.block.z}};
     const uint64_t total = ls.grid.count();
+    const uint64_t plane = uint64_t{ls.grid.x} * ls.grid.y;
     for (int tries = 0; pool.size() < std::min<uint64_t>(4, total) && tries < 64; ++tries) {
         const uint64_t b = rng.below(total);
-        const Uint3 u{static_cast<unsigned>(b % ls.grid.x), static_cast<unsigned>(b / ls.grid.x), 0};
-        if (std::none_of(pool.begin(), pool.end(), [&](const Uint3& o) { return o.x == u.x && o.y == u.y; }))
+        const Uint3 u{static_cast<unsigned>(b % ls.grid.x), static_cast<unsigned>(b / ls.grid.x % ls.grid.y),
+                      static_cast<unsigned>(b / plane)};
+        if (std::none_of(pool.begin(), pool.end(), [&](const Uint3& o) { return o.x == u.x && o.y == u.y && o.z == u.z; }))
             pool.push_back(u);
     }
     return pool;
@@ -414,7 +421,8 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pick(QuestionKind kind, Spl
     q.kind = kind;
     const LaunchShape ls = launchShape(s);
     const Uint3 b = pool[rng.below(pool.size())];
-    const Uint3 t{static_cast<unsigned>(rng.below(ls.block.x)), static_cast<unsigned>(rng.below(ls.block.y)), 0};
+    Uint3 t{static_cast<unsigned>(rng.below(ls.block.x)), static_cast<unsigned>(rng.below(ls.block.y)), 0};
+    if (ls.block.z > 1) t.z = static_cast<unsigned>(rng.below(ls.block.z));   // a 3D block (PMPP's stencil)
     const int phases = std::max(1, questionPhases(s));
     switch (kind) {
     case QuestionKind::MdsLoads:

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +52,9 @@ struct SplitMix64 {
 };
 
 /// How a kernel lays out its work, as far as the questions care.
-enum class Shape { TiledMatmul, NaiveMatmul, OtherMatmul, ConvBasic, ConvTiled, Unknown };
+/// Arrays: a problem whose picture is its own arrays (a student's array problem, a described
+/// registry row such as PMPP's stencil): no tiles of M or N, no halo.
+enum class Shape { TiledMatmul, NaiveMatmul, OtherMatmul, ConvBasic, ConvTiled, Arrays, Unknown };
 
 /// The shape of the scenario's kernel (Unknown: not in the registry).
 Shape shapeOf(const Scenario& s);
@@ -131,7 +134,7 @@ struct QuestionGenerator::Impl {
     Shape shape;
     const KernelInfo* info;
     std::string source;
-    std::map<std::pair<unsigned, unsigned>, std::unique_ptr<BlockData>> blocks;
+    std::map<std::tuple<unsigned, unsigned, unsigned>, std::unique_ptr<BlockData>> blocks;   ///< by (bx, by, bz)
     std::map<unsigned, std::array<uint64_t, 3>> hazards;   ///< barrier bit -> raw, war, waw
 
     Impl(const Preset& p, const Simulation* t, Runner r);

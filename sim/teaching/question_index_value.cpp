@@ -2,6 +2,7 @@
 // evaluated with a thread's variables at a step, checked against the index the trace recorded;
 // and the candidate expressions of a source line that the generator and forStep ask about.
 #include "sim/teaching/question_common.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/catalogue/problem_desc.hpp"
 
 #include <algorithm>
@@ -164,6 +165,8 @@ std::vector<std::string> QuestionGenerator::Impl::expressionsOn(const BlockData&
                                      "height", "Pvalue", "output"};
     std::istringstream extra(problemOf(s).trivialVariables);
     for (std::string name; extra >> name;) trivial.insert(name);
+    // A described problem's own sizes (PMPP's stencil: N).
+    if (const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel)) trivial.insert(spec->sizes.begin(), spec->sizes.end());
     std::vector<std::string> kept;
     for (const std::string& e : out) {
         const std::vector<std::string> ids = identifiers(e);

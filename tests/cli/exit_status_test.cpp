@@ -26,7 +26,9 @@ TEST(CliExitStatus, BadArgumentsExit2)
     expectRefused(sim + "--j 4 --k 4 --tile 2", 2, "--l");
     expectRefused(sim + "--width 4 --tile 2 --block 1,x", 2, "1,x");
     expectRefused(sim + "--width 4 --tile 2 --block -1", 2, "-1");
-    expectRefused(sim + "--width 4 --tile 2 --block 1,2,3", 2, "1,2,3");
+    expectRefused(sim + "--width 4 --tile 2 --block 1,2,3,4", 2, "1,2,3,4");
+    // A third index is a block of a 3D grid: this grid has one plane.
+    expectRefused(sim + "--width 4 --tile 2 --block 1,1,3", 2, "Block (1, 1, 3) is outside the grid of 2 x 2 x 1 blocks.");
     expectRefused(sim + "--width 4 --tile 2 --block 2,0", 2, "(2, 0)");
     expectRefused(sim + "--width 4 --tile 2 --schedule sideways", 2, "sideways");
     expectRefused(sim + "--width four --tile 2", 2, "four");

@@ -11,6 +11,8 @@ run are kept in tests/golden/simulate/NAME.txt.
                                    change what the simulator says)
   simulate_golden.py check CLI     run every case again and compare; a difference prints
                                    the case, its command and the first differing line
+  simulate_golden.py add CLI       capture only the cases that have no golden file yet (a
+                                   kernel or preset added since), leaving the others as they were
 
 A capture records the arguments it chose for each case, and check runs those, so the two
 never disagree about a case's command. Paths printed by the CLI are made relative to the
@@ -42,6 +44,8 @@ CONV_SIZES = {
     "conv1d": ["--width", "100", "--mask-width", "5", "--block", "1"],
     "conv2d": ["--width", "37", "--height", "29", "--mask-width", "5", "--block", "1,1"],
 }
+# A described problem of one size (PMPP's stencil: N), ragged against its block edge, 3D block.
+DESCRIBED_SIZE = ["--width", "37", "--block", "1,1,1"]
 
 
 def preset_args(path):
@@ -49,6 +53,10 @@ def preset_args(path):
     with open(path, "rb") as f:
         s = tomllib.load(f)
     args = ["--kernel", s["kernel"]]
+    # The sizes may be in a [sizes] table, a described problem's under its own name (N).
+    known = ("j", "k", "l", "width", "height", "mask_width")
+    for key, value in s.get("sizes", {}).items():
+        s[key if key in known else "width"] = value
     for key, flag in (("j", "--j"), ("k", "--k"), ("l", "--l"), ("width", "--width"),
                       ("height", "--height"), ("mask_width", "--mask-width"),
                       ("tile", "--tile"), ("seed", "--seed"), ("schedule", "--schedule"),
@@ -75,7 +83,7 @@ def cases():
         kernel = line.split()[0]
         if kernel == "cublas":
             continue
-        size = MATMUL_SIZE
+        size = MATMUL_SIZE if kernel.startswith("matmul") else DESCRIBED_SIZE
         for prefix, args in CONV_SIZES.items():
             if kernel.startswith(prefix):
                 size = args
@@ -141,7 +149,7 @@ def check_one(path):
 
 def main():
     global CLI
-    if len(sys.argv) != 3 or sys.argv[1] not in ("capture", "check"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("capture", "check", "add"):
         sys.exit(__doc__)
     CLI = os.path.abspath(sys.argv[2])
     jobs = max(1, os.cpu_count() or 1)
@@ -154,6 +162,13 @@ def main():
         print("captured %d cases into %s" % (len(names), os.path.relpath(GOLDEN, ROOT)))
         return
     files = sorted(glob.glob(os.path.join(GOLDEN, "*.txt")))
+    if sys.argv[1] == "add":
+        have = set(os.path.basename(f)[:-4] for f in files)
+        new = [c for c in cases() if c[0] not in have]
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            names = list(pool.map(capture_one, new))
+        print("added %d cases: %s" % (len(names), ", ".join(names) or "none"))
+        return
     if not files:
         sys.exit("no golden files in %s: run capture first" % GOLDEN)
     # A case added since the capture has no golden file: say so rather than pass silently.

@@ -44,6 +44,8 @@ TEST(LaunchExpressions, EveryRowStatesTheLaunchItsCountsGive)
     int compared = 0;
     for (const KernelInfo& k : kernelList()) {
         ASSERT_NE(*k.grid, '\0') << k.name << " states no launch";
+        // A described problem (PMPP's stencil) never had counts: its launch is only its expressions.
+        if (k.family == Family::Array) continue;
         std::vector<int> tiles(k.tiles.begin(), k.tiles.end());
         if (!k.tiled) tiles = {1, 2, 7, 16, 32};
         for (int t : tiles)

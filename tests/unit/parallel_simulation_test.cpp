@@ -231,13 +231,17 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
     auto add = [&](sim::Scenario s) {
         if (!sim::validate(s).empty()) return;
         const sim::Dim3 g = sim::launchShape(s).grid;
-        for (sim::Uint3 b : {sim::Uint3{g.x / 2, g.y / 2, 0}, sim::Uint3{g.x - 1, g.y - 1, 0}}) {
+        for (sim::Uint3 b : {sim::Uint3{g.x / 2, g.y / 2, g.z / 2}, sim::Uint3{g.x - 1, g.y - 1, g.z - 1}}) {
             s.block = b;
             out.push_back(s);
         }
     };
     for (int tile : tiles) {
-        if (k.family == sim::Family::Matmul && big) {
+        if (k.family == sim::Family::Array) {
+            // A described problem of one size (PMPP's stencil: N), ragged and whole.
+            add(sim::convScenario(k.name, 1, 4 * tile + 3, tile, 1));
+            add(sim::convScenario(k.name, 1, 3 * tile, tile, 1));
+        } else if (k.family == sim::Family::Matmul && big) {
             // A warp-tiled block covers blockRowsFactor tiles of P's rows.
             const int r = k.blockRowsFactor;
             add(sim::matmulScenario(k.name, 2 * tile * r + 7, 29, 2 * tile + 3, tile));

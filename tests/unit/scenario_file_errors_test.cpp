@@ -64,9 +64,9 @@ TEST(ScenarioFileTypes, EveryKeyOfTheWrongTypeIsNamedWithItsTypeAndLine)
         {"title = 5\n", ", line 1: title must be a string in quotes; got the integer 5."},
         {"seed = \"1\"\n", ", line 1: seed must be an integer; got the string \"1\"."},
         {"step = true\n", ", line 1: step must be a step number or \"last\"; got the boolean true."},
-        {"\nblock = \"0,0\"\n", ", line 2: block must be [bx, by], two block indices; got the string \"0,0\"."},
+        {"\nblock = \"0,0\"\n", ", line 2: block must be [bx, by] or [bx, by, bz], two or three block indices; got the string \"0,0\"."},
         {"block = [0, \"1\"]\n", ", line 1: block's by must be an integer; got the string \"1\"."},
-        {"thread = {tx = 1}\n", ", line 1: thread must be [tx, ty], a thread index in the block; got a table."},
+        {"thread = {tx = 1}\n", ", line 1: thread must be [tx, ty] or [tx, ty, tz], a thread index in the block; got a table."},
         {"thread = [1.0, 0]\n", ", line 1: thread's tx must be an integer; got the floating-point number 1.0."},
         {"panels = \"code\"\n", ", line 1: panels must be an array of panel names; got the string \"code\"."},
         {"panels = [\"code\",\n 7]\n", ", line 2: each panel name must be a string in quotes; got the integer 7."},
@@ -105,7 +105,7 @@ TEST(ScenarioFileTypes, RightTypesStillReachTheOtherChecks)
     EXPECT_EQ(errorOf("width = 4\ntile = 2\n").rfind(": no kernel given", 0), 0u);
     EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\ntile = 2\n").rfind(": no problem size given", 0), 0u);
     EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = 2\nblock = [0]\n"),
-              ", line 4: block must be [bx, by], two block indices; got an array of 1 value.");
+              ", line 4: block must be [bx, by] or [bx, by, bz], two or three block indices; got an array of 1 value.");
     EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = 2\nseed = -5\n"),
               ", line 4: seed must be between 0 and 9223372036854775807; got -5.");
     EXPECT_EQ(errorOf("kernel = \"matmul-tiled\"\nwidth = 4\ntile = 2\nseed = 5\n"), "");

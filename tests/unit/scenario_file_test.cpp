@@ -204,9 +204,9 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
               ", line 3: width must be between 1 and 8192; got 0.");
     EXPECT_EQ(errorOf(kGood + "block = [2, 0]\n"),
               ", line 4: Block (2, 0) is outside the grid of 2 x 2 blocks.");
-    EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by], two block indices; got an array of 1 value.");
+    EXPECT_EQ(errorOf(kGood + "block = [1]\n"), ", line 4: block must be [bx, by] or [bx, by, bz], two or three block indices; got an array of 1 value.");
     EXPECT_EQ(errorOf(kGood + "thread = [2, 0]\n"), ", line 4: thread [2, 0] is outside the block of 2 x 2 threads.");
-    EXPECT_EQ(errorOf(kGood + "thread = 1\n"), ", line 4: thread must be [tx, ty], a thread index in the block; got the integer 1.");
+    EXPECT_EQ(errorOf(kGood + "thread = 1\n"), ", line 4: thread must be [tx, ty] or [tx, ty, tz], a thread index in the block; got the integer 1.");
     EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\",\n  \"heatmap\"]\n"),
               ", line 5: 'heatmap' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
               "shared-memory, threads, hazards, occupancy, convolution, reduction-tables, memory, ladder, "

@@ -428,7 +428,8 @@ TEST(SimulationWire, EveryKernelComesBack)
         std::string why;
         for (int edge : {9, 32, 64, 128})
             for (int tile : {2, 4, 8, 16, 32, 64, 128}) {
-                sim::Scenario s = info.family == sim::Family::Matmul
+                sim::Scenario s = info.family == sim::Family::Array ? sim::convScenario(info.name, 1, edge, tile, 1, {1, 0, 0}, 9)
+                                  : info.family == sim::Family::Matmul
                                       ? sim::matmulScenario(info.name, edge, edge - 2 + (edge > 9), edge + 2, tile, {1, 0, 0}, 9)
                                   : info.family == sim::Family::Conv1D ? sim::convScenario(info.name, 1, 4 * edge + 1, tile, 5, {1, 0, 0}, 9)
                                                                        : sim::convScenario(info.name, edge, edge + 3, tile, 3, {1, 1, 0}, 9);

@@ -1,6 +1,9 @@
-// The Matrices panel's picture of an array problem (a student's element-wise, 1D or 2D
-// kernel, sim::Family::Array): its input arrays and its output under their own names, a 1D
-// array as a strip wrapped at a multiple of a warp's 32 elements, a 2D one as its grid. The
+// The Matrices panel's picture of an array problem (sim::Family::Array: a student's
+// element-wise, 1D or 2D kernel, or a described registry row such as PMPP's 3D stencil): its
+// input arrays and its output under their own names, a 1D array as a strip wrapped at a
+// multiple of a warp's 32 elements, a 2D one as its grid, a 3D one as three of its planes
+// side by side (the selected thread's plane and its neighbours, where a seven-point stencil
+// reads). The
 // colours come from the traced block's replay at the cursor as in the other families'
 // pictures: loaded by the block, now in shared memory, touched by this step (yellow frame),
 // touched by the selected thread (white frame), output stored (green), and output elements
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "figure_notes.hpp"
 #include "layout.hpp"
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "theme.hpp"
@@ -30,11 +34,26 @@ namespace {
 constexpr int kMaxDrawn = 1 << 16;
 
 struct Shape {
-    int rows = 1, cols = 1;    ///< as drawn: a 1D array wrapped into rows
+    int rows = 1, cols = 1;    ///< as drawn: a 1D array wrapped into rows; a 3D array's plane
     bool oneD = true;
     int first = 0;             ///< 1D: the first element drawn (a window round the traced block's)
     int size = 0;              ///< elements drawn (1D), all of them (2D)
+    int slices = 1;            ///< 3D: planes of the array (each rows x cols)
+    int firstPlane = 0, planes = 1;   ///< 3D: the planes drawn, side by side
+    /// Columns of cells the drawing takes, with one empty column between planes.
+    int drawnCols() const { return planes * cols + planes - 1; }
 };
+
+/// The planes of array `name` of the simulation's problem (1 unless its description makes it 3D).
+int slicesOf(const sim::Simulation& s, const std::string& name)
+{
+    const auto spec = sim::arraySpecOf(s.scenario.kernel);
+    const sim::ArrayDecl* a = spec ? spec->find(name) : nullptr;
+    sim::ArrayShape sh;
+    std::string error;
+    if (!a || !spec->shape(*a, spec->sizeValues(s.scenario), sh, error)) return 1;
+    return sh.dims == 3 ? sh.slices : 1;
+}
 
 std::string valueText(float v)
 {
@@ -43,8 +62,13 @@ std::string valueText(float v)
     return b;
 }
 
-std::string elementText(const sim::ArrayInfo& a, int idx)
+std::string elementText(const sim::ArrayInfo& a, int idx, int slices = 1)
 {
+    if (slices > 1) {
+        const int plane = a.rows / slices;
+        return a.name + "[" + std::to_string(idx / a.cols / plane) + "][" + std::to_string(idx / a.cols % plane) + "][" +
+               std::to_string(idx % a.cols) + "]";
+    }
     if (a.rows == 1) return a.name + "[" + std::to_string(idx) + "]";
     return a.name + "[" + std::to_string(idx / a.cols) + "][" + std::to_string(idx % a.cols) + "]";
 }
@@ -71,13 +95,27 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
 {
     const Palette& pal = f.theme.palette;
     const sim::Trace& t = s.trace;
-    if (const auto spec = sim::loadedArraySpec(s.scenario.kernel)) {
-        ImGui::TextUnformatted(("Reference: " + spec->reference).c_str());
-        tooltip("The CPU reference your file's header gives (" +
-                (spec->referenceLine ? "line " + std::to_string(spec->referenceLine) : std::string("the exercise")) +
-                "), computed in float as the GPU does; the output must equal it bit for bit.");
-        ImGui::SameLine(0, scaled(16));
+    if (const auto spec = sim::arraySpecOf(s.scenario.kernel)) {
+        // A formula longer than the panel is wide (PMPP's stencil) is cut to the line, whole
+        // in the tooltip.
+        std::string ref = "Reference: " + spec->reference;
+        const float avail = ImGui::GetContentRegionAvail().x - scaled(24);
+        if (ImGui::CalcTextSize(ref.c_str()).x > avail) {
+            while (ref.size() > 16 && ImGui::CalcTextSize((ref + "...").c_str()).x > avail) ref.resize(ref.size() - 4);
+            ref += "...";
+        }
+        ImGui::TextUnformatted(ref.c_str());
+        const std::string given = !sim::findLoadedKernel(s.scenario.kernel)
+                                      ? "The CPU reference the description of " + s.scenario.kernel + " states"
+                                      : "The CPU reference your file's header gives (" +
+                                            (spec->referenceLine ? "line " + std::to_string(spec->referenceLine) : std::string("the exercise")) + ")";
+        tooltip(given + ", computed in float as the GPU does; the output must equal it bit for bit (NAN: an element "
+                        "the kernel leaves alone).\n\n" + spec->reference);
+        // A cut formula fills its line; a short one has the verdict beside it.
+        if (ref.back() != '.') ImGui::SameLine(0, scaled(16));
     }
+    // The figure's key (this line's chips) is part of the figure, as in the other pictures.
+    const ImVec2 keyTop(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x, ImGui::GetCursorScreenPos().y);
     if (s.matchesReference) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.okText), "output equals the reference");
     else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.error), "output differs from the reference");
     chip(pal.loadedEarlier, 0, "loaded by the block");
@@ -92,7 +130,7 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
     if (!s.matchesReference && s.arrays.size() > 2 && s.P.size() == s.reference.size())
         for (size_t i = 0; i < s.P.size(); ++i)
             if (std::memcmp(&s.P[i], &s.reference[i], sizeof(float)) != 0) {
-                colouredText(pal.error, "First wrong: " + elementText(s.arrays[2], static_cast<int>(i)) + " = " +
+                colouredText(pal.error, "First wrong: " + elementText(s.arrays[2], static_cast<int>(i), slicesOf(s, s.arrays[2].name)) + " = " +
                                             (std::isnan(s.P[i]) ? std::string("never written") : valueText(s.P[i])) +
                                             " (reference " + valueText(s.reference[i]) + ")");
                 break;
@@ -107,6 +145,31 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
             now.emplace_back(e.array, e.index);
             if (e.thread == f.view.thread) mine.emplace_back(e.array, e.index);
         }
+    // 3D arrays: the plane the selected thread works on (that of its first element in the
+    // trace; for a thread that touches none, its global z), with its neighbours.
+    int slices[3] = {1, 1, 1}, centre[3] = {0, 0, 0};
+    for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
+        slices[a] = slicesOf(s, s.arrays[static_cast<size_t>(a)].name);
+        if (slices[a] == 1) continue;
+        const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
+        const long long planeSize = 1ll * info.cols * (info.rows / slices[a]);
+        // The plane of the thread's store to the output when the output has the same planes
+        // (a stencil's point: its inputs lie on both sides of it), else of its first element here.
+        long long z = -1;
+        for (int pass = 0; pass < 2 && z < 0; ++pass)
+            for (const sim::Event& e : t.events)
+                if (e.thread == f.view.thread && (pass ? e.array == a : e.array == 2 && e.op == sim::Op::GlobalStore &&
+                                                                         s.arrays.size() > 2 && s.arrays[2].rows == info.rows &&
+                                                                         s.arrays[2].cols == info.cols)) {
+                    z = e.index / planeSize;
+                    break;
+                }
+        if (z < 0) {
+            const long long bx = std::max(1u, t.blockDim.x), by = std::max(1u, t.blockDim.y);
+            z = 1ll * s.scenario.block.z * t.blockDim.z + f.view.thread / bx / by;
+        }
+        centre[a] = static_cast<int>(std::clamp<long long>(z, 0, slices[a] - 1));
+    }
     auto listed = [](const std::vector<std::pair<int, int32_t>>& l, int a, int32_t i) {
         return std::find(l.begin(), l.end(), std::pair<int, int32_t>(a, i)) != l.end();
     };
@@ -141,6 +204,15 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
         Shape sh;
         sh.size = info.size();
         sh.oneD = info.rows == 1;
+        if (slices[a] > 1) {
+            sh.oneD = false;
+            sh.slices = slices[a];
+            sh.rows = info.rows / slices[a];
+            sh.cols = info.cols;
+            sh.firstPlane = std::max(0, std::min(centre[a] - 1, slices[a] - 3));
+            sh.planes = std::min(3, slices[a]);
+            return sh;
+        }
         if (sh.oneD && window && touchedHi[a] >= 0) {
             sh.first = touchedLo[a] - touchedLo[a] % 32;
             sh.size = std::min(info.size() - sh.first, touchedHi[a] + 1 - sh.first);
@@ -166,8 +238,10 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
                 const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
                 if (info.size() == 0) continue;
                 const Shape sh = shapeAt(info, c, a);
-                need += (sh.oneD ? scaled(4) : titleH) + c * static_cast<float>(sh.rows);
-                wide = wide || c * static_cast<float>(sh.cols) + (sh.oneD ? labelW : 0) > width;
+                need += (sh.oneD ? scaled(4) : titleH) + c * static_cast<float>(sh.rows) +
+                        (sh.slices > 1 ? ImGui::GetTextLineHeightWithSpacing() + scaled(6) + ImGui::GetStyle().ItemSpacing.y
+                                       : 0.0f);   // a 3D array's plane labels and the gap below it
+                wide = wide || c * static_cast<float>(sh.drawnCols()) + (sh.oneD ? labelW : 0) > width;
             }
             if (need <= height && !wide) break;
         }
@@ -183,19 +257,23 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
     // gives larger cells than one above the other.
     bool sideBySide = false;
     {
+        // 2D arrays, or 3D arrays' planes (each array's three side by side, then the next's).
         int sumCols = 0, maxRows = 0, count = 0;
-        bool all2D = true;
+        bool all2D = true, any3D = false;
         for (int a = 0; a < 3 && a < static_cast<int>(s.arrays.size()); ++a) {
             const sim::ArrayInfo& info = s.arrays[static_cast<size_t>(a)];
             if (info.size() == 0) continue;
+            const Shape sh = shapeAt(info, cell, a);
             all2D = all2D && info.rows > 1;
-            sumCols += info.cols;
-            maxRows = std::max(maxRows, info.rows);
+            any3D = any3D || sh.slices > 1;
+            sumCols += sh.slices > 1 ? sh.drawnCols() : info.cols;
+            maxRows = std::max(maxRows, sh.slices > 1 ? sh.rows : info.rows);
             ++count;
         }
         const float gap = scaled(16);
+        const float labels = any3D ? ImGui::GetTextLineHeightWithSpacing() + scaled(6) + ImGui::GetStyle().ItemSpacing.y : 0.0f;
         const float side = std::min((width - gap * static_cast<float>(count - 1)) / static_cast<float>(std::max(1, sumCols)),
-                                    (height - titleH) / static_cast<float>(std::max(1, maxRows)));
+                                    (height - titleH - labels) / static_cast<float>(std::max(1, maxRows)));
         if (all2D && count > 1 && side > cell) {
             sideBySide = true;
             cell = std::min(side, font * 2.2f);
@@ -229,9 +307,10 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
             ImGui::SetCursorScreenPos(ImVec2(nextX, top.y));
             ImGui::BeginGroup();
         }
-        const int drawnRows = std::min(sh.rows, std::max(1, kMaxDrawn / sh.cols));
+        const int drawnRows = std::min(sh.rows, std::max(1, kMaxDrawn / sh.drawnCols()));
         const std::string title = info.name + (output ? " (output" : " (input") + ", " +
-                                  (sh.oneD ? std::to_string(info.size()) + " elements" : std::to_string(info.rows) + " x " + std::to_string(info.cols)) +
+                                  (sh.slices > 1 ? std::to_string(sh.slices) + " x " + std::to_string(sh.rows) + " x " + std::to_string(sh.cols)
+                                   : sh.oneD ? std::to_string(info.size()) + " elements" : std::to_string(info.rows) + " x " + std::to_string(info.cols)) +
                                   (sh.oneD && sh.size < info.size()
                                        ? "; " + std::to_string(sh.first) + ".." + std::to_string(sh.first + sh.size - 1) + " shown, the traced block's"
                                        : std::string()) +
@@ -243,13 +322,37 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
             origin.x += labelW;
         } else {
             ImGui::TextUnformatted(title.c_str());
+            if (sh.slices > 1)
+                tooltip("Three planes of the first index (PMPP's i): the selected thread's point lies in the middle "
+                        "one, and a seven-point stencil reads the planes before and after it too.");
             origin = ImGui::GetCursorScreenPos();
         }
         const bool values = cell >= font * 2.0f;
+        // Where cell (r, c) of the drawing lies in the array, or -1 for the gap between planes.
+        auto indexAt = [&](int r, int c) {
+            if (sh.slices > 1) {
+                const int plane = c / (sh.cols + 1), col = c % (sh.cols + 1);
+                if (col == sh.cols || plane >= sh.planes) return -1;
+                return ((sh.firstPlane + plane) * sh.rows + r) * sh.cols + col;
+            }
+            return sh.oneD ? sh.first + r * sh.cols + c : r * info.cols + c;
+        };
+        // Each plane's first index, where it fits above the plane ("[4][.][.]", else "[4]").
+        for (int plane = 0; plane < sh.planes && sh.slices > 1; ++plane) {
+            std::string label = "[" + std::to_string(sh.firstPlane + plane) + "][.][.]";
+            if (ImGui::CalcTextSize(label.c_str()).x > cell * static_cast<float>(sh.cols + 1))
+                label = "[" + std::to_string(sh.firstPlane + plane) + "]";
+            dl->AddText(ImVec2(origin.x + static_cast<float>(plane * (sh.cols + 1)) * cell, origin.y), pal.cellText, label.c_str());
+        }
+        if (sh.slices > 1) {
+            ImGui::Dummy(ImVec2(0, font + scaled(2)));
+            origin = ImGui::GetCursorScreenPos();
+        }
         for (int r = 0; r < drawnRows; ++r)
-            for (int c = 0; c < sh.cols; ++c) {
+            for (int c = 0; c < sh.drawnCols(); ++c) {
                 if (sh.oneD && r * sh.cols + c >= sh.size) break;
-                const int idx = sh.oneD ? sh.first + r * sh.cols + c : r * info.cols + c;
+                const int idx = indexAt(r, c);
+                if (idx < 0) continue;
                 const sim::ElementView& e = f.replay.element(a, idx);
                 ImU32 fill = pal.cell;
                 if (output) {
@@ -288,14 +391,14 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
                 }
             }
         if (sh.oneD) ImGui::SetCursorScreenPos(origin);
-        ImGui::Dummy(ImVec2(cell * static_cast<float>(sh.cols), std::max(cell * static_cast<float>(drawnRows), sh.oneD ? font : 0.0f)));
+        ImGui::Dummy(ImVec2(cell * static_cast<float>(sh.drawnCols()), std::max(cell * static_cast<float>(drawnRows), sh.oneD ? font : 0.0f)));
         if (ImGui::IsItemHovered()) {
             const ImVec2 m = ImGui::GetMousePos();
             const int c = static_cast<int>((m.x - origin.x) / cell), r = static_cast<int>((m.y - origin.y) / cell);
-            const int idx = sh.oneD ? sh.first + r * sh.cols + c : r * info.cols + c;
-            if (c >= 0 && c < sh.cols && r >= 0 && (sh.oneD ? idx - sh.first < sh.size : idx < sh.size)) {
+            const int idx = c >= 0 && r >= 0 && r < sh.rows ? indexAt(r, c) : -1;
+            if (idx >= 0 && c < sh.drawnCols() && (sh.oneD ? idx - sh.first < sh.size : idx < sh.size)) {
                 const sim::ElementView& e = f.replay.element(a, idx);
-                std::string tip = elementText(info, idx);
+                std::string tip = elementText(info, idx, sh.slices);
                 if (output) {
                     tip += " = " + (e.stored ? valueText(e.storedValue) + " (stored by the traced block)"
                                              : std::isnan(s.P[static_cast<size_t>(idx)]) ? std::string("never written")
@@ -318,6 +421,7 @@ void drawArrayFigure(Frame& f, const sim::Simulation& s)
         }
     }
     ImGui::EndChild();
+    noteFigure(keyTop, ImGui::GetItemRectMax());
 }
 
 }  // namespace ts::app

@@ -75,6 +75,7 @@ CaptionText captionText(const Loaded& loaded, const View& view)
     c.lastStep = steps - 1;
     c.blockX = s->trace.block.x;
     c.blockY = s->trace.block.y;
+    c.blockZ = s->trace.block.z;
     if (cursor >= 0 && cursor < steps) {
         c.step = cursor;
         c.label = s->trace.steps[cursor].label;
@@ -188,7 +189,8 @@ std::string stepText(int step, int last)
 
 std::string blockText(const CaptionText& c)
 {
-    return "block (bx=" + std::to_string(c.blockX) + ", by=" + std::to_string(c.blockY) + ")";
+    return "block (bx=" + std::to_string(c.blockX) + ", by=" + std::to_string(c.blockY) +
+           (c.blockZ ? ", bz=" + std::to_string(c.blockZ) : std::string()) + ")";
 }
 
 /// The notice the title line shows: the view's, else a hand-written narration line of the

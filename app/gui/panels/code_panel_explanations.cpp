@@ -8,6 +8,7 @@
 #include <string>
 
 #include "code_panel_internal.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/teaching/kernel_view.hpp"
 #include "widgets.hpp"
 
@@ -23,6 +24,8 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     ImGui::PushFont(f.theme.fonts.bold);
     if (v.count("Width"))   // a 1D convolution: thread i computes P[i]
         ImGui::TextWrapped("Thread (tx=%lld), i = %lld, computes P[%lld]:", v.at("tx"), v.at("i"), v.at("i"));
+    else if (v.count("tz"))   // a 3D block (PMPP's stencil)
+        ImGui::TextWrapped("Thread (tz=%lld, ty=%lld, tx=%lld):", v.at("tz"), v.at("ty"), v.at("tx"));
     else if (v.count("Row") && v.count("Col"))
         ImGui::TextWrapped("Thread (ty=%lld, tx=%lld), Row %lld, Col %lld:", v.at("ty"), v.at("tx"), v.at("Row"), v.at("Col"));
     else   // a rung whose threads compute several elements: Row and Col change along a loop
@@ -39,6 +42,20 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         colouredText(pal.dimText, "does nothing in this step (its bounds check is false, or it has no access here).");
         return;
     }
+    // Many accesses in one step (PMPP's stencil reads seven): each one line, its value and
+    // element in a tooltip, so that the listing keeps its room.
+    const bool compact = xs.size() > 4;
+    // A 3D array's element by its three indices (the simulation stores its planes stacked).
+    const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.scenario.kernel);
+    auto element = [&](const sim::ArrayInfo& a, long long flat) {
+        const sim::ArrayDecl* d = spec ? spec->find(a.name) : nullptr;
+        sim::ArrayShape sh;
+        std::string error;
+        if (d && spec->shape(*d, spec->sizeValues(s.scenario), sh, error) && sh.dims == 3)
+            return a.name + "[" + std::to_string(flat / (1ll * sh.rows * sh.cols)) + "][" + std::to_string(flat / sh.cols % sh.rows) +
+                   "][" + std::to_string(flat % sh.cols) + "]";
+        return a.name + "[" + std::to_string(a.rowCol(flat).row) + "][" + std::to_string(a.rowCol(flat).col) + "]";
+    };
     ImGui::PushFont(f.theme.fonts.mono);
     for (const sim::AccessExplanation& x : xs) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", x.line);
@@ -60,8 +77,7 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         std::string detail = "value " + cellValue(x.value, false);
         // A slide gives the value; the desk also the element and that the simulator agrees.
         if (a && a->space == sim::Space::Global && a->rows > 1 && !f.view.presentation)
-            detail += ", i.e. " + x.array + "[" + std::to_string(a->rowCol(x.recorded).row) + "][" +
-                      std::to_string(a->rowCol(x.recorded).col) + "]";
+            detail += ", i.e. " + element(*a, x.recorded);
         if (!x.unknown.empty()) {
             // Not a disagreement: the kernel's own variable, which the panel does not follow.
             ImGui::PopFont();
@@ -69,6 +85,8 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
                                       "follow; the simulator recorded index " + std::to_string(x.recorded) + ", value " +
                                       cellValue(x.value, false) + ".");
             ImGui::PushFont(f.theme.fonts.mono);
+        } else if (x.agrees() && compact) {
+            tooltip(detail + (f.view.presentation ? "" : ", the index the simulator recorded"));
         } else if (x.agrees()) {
             if (!f.view.presentation) detail += ", the index the simulator recorded";
             const float indent = ImGui::CalcTextSize("    ").x;

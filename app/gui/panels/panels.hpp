@@ -26,7 +26,7 @@ struct CaptionText {
     std::optional<int> step;              ///< the cursor step, if a trace is loaded and has it
     int lastStep = -1;                    ///< the trace's last step
     std::string label;                    ///< the step's label ("phase 0: load Mds, Nds")
-    unsigned blockX = 0, blockY = 0;      ///< the traced block (bx, by)
+    unsigned blockX = 0, blockY = 0, blockZ = 0;   ///< the traced block (bx, by, bz)
     /// The step's narration: the preset's hand-written line where one lands on the step,
     /// else the line generated from the trace (sim/teaching/narration.hpp); unset without a step.
     std::optional<std::string> narration;

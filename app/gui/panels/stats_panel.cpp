@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "panels.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/catalogue/problem_desc.hpp"
 #include "sim/teaching/warp_view.hpp"
 #include "widgets.hpp"
@@ -208,6 +209,16 @@ void StatsPanel::draw(Frame& f)
             if (arrayProblem)
                 textWrappedAtSpaces(printed("the reference formula: %llu flops over the whole output",
                                             static_cast<unsigned long long>(s->referenceFlops)));
+            // A kernel whose arithmetic the simulator does not count as multiply-adds of a loop
+            // (PMPP's stencil: one fused sum per point) has the OP/B of its formula.
+            if (arrayProblem && all.flops == 0 && s->referenceFlops > 0 && all.global_loads > 0) {
+                textWrappedAtSpaces(printed("OP/B of the formula = %llu / (4 \u00d7 %llu) = %.3f",
+                                            static_cast<unsigned long long>(s->referenceFlops),
+                                            static_cast<unsigned long long>(all.global_loads),
+                                            static_cast<double>(s->referenceFlops) / (4.0 * static_cast<double>(all.global_loads))));
+                tooltip("The reference formula's floating-point operations (a fused multiply-add counts 2) per byte "
+                        "the grid reads from global memory: PMPP's measure of a stencil (ch. 8).");
+            }
             const uint64_t naive = sim::untiledGlobalLoads(s->scenario);
             const uint64_t naiveBlock = sim::untiledGlobalLoads(s->scenario, s->trace.block);
             if (all.global_loads && !arrayProblem) {
@@ -229,10 +240,11 @@ void StatsPanel::draw(Frame& f)
                     "block that needs it: fewer reads the larger TILE_WIDTH is.");
             if (arrayProblem) {
                 const std::string out = s->arrays.size() > 2 ? s->arrays[2].name : std::string("The output");
+                const char* whose = sim::findLoadedKernel(s->scenario.kernel) ? " (the header's formula)." : " (the description's formula).";
                 if (!s->matchesReference)
-                    colouredText(f.theme.palette.error, (out + " differs from the CPU reference (the header's formula).").c_str());
+                    colouredText(f.theme.palette.error, (out + " differs from the CPU reference" + whose).c_str());
                 else
-                    colouredText(f.theme.palette.dimText, (out + " is bit-identical to the CPU reference (the header's formula).").c_str());
+                    colouredText(f.theme.palette.dimText, (out + " is bit-identical to the CPU reference" + whose).c_str());
             } else if (!s->matchesReference)
                 colouredText(f.theme.palette.error, "P differs from the CPU reference (fmaf in k order).");
             else

@@ -1,0 +1,102 @@
+// The device instantiations of the described problems' kernels (see array_launch.hpp).
+#include "array_launch.hpp"
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "registry_launch.cuh"
+#include "sim/catalogue/agreement_cases.hpp"
+#include "sim/catalogue/array_spec.hpp"
+#include "sim/catalogue/loaded_kernels.hpp"
+#include "sim/catalogue/scenario.hpp"
+
+namespace ts::gpu::detail {
+namespace {
+
+template <class X>
+using Args = sim::ArrayProblemArgs<X>;
+
+/// Elements of each input and of the output of `s`'s problem, checked against the inputs
+/// given. Throws LaunchError.
+struct Shapes {
+    size_t in[2] = {0, 0};
+    size_t out = 0;
+    int size[2] = {0, 0};
+};
+
+Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
+{
+    requireDevice();
+    if (sim::findLoadedKernel(s.kernel))
+        throw LaunchError(s.kernel + " is a kernel loaded from a file; gpu-run and verify take its file (--kernel-file).");
+    const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.kernel);
+    if (!spec || !spec->output()) throw LaunchError("'" + s.kernel + "' is not a described problem of the registry.");
+    if (std::string e = sim::validate(s); !e.empty()) throw LaunchError(e);
+    Shapes sh;
+    const sim::Variables v = spec->sizeValues(s);
+    const std::vector<const sim::ArrayDecl*> in = spec->inputs();
+    std::string error;
+    for (size_t i = 0; i < in.size() && i < 2; ++i) {
+        int rows = 1, cols = 1;
+        if (!spec->shape(*in[i], v, rows, cols, error)) throw LaunchError(error);
+        sh.in[i] = static_cast<size_t>(rows) * cols;
+    }
+    int rows = 1, cols = 1;
+    if (!spec->shape(*spec->output(), v, rows, cols, error)) throw LaunchError(error);
+    sh.out = static_cast<size_t>(rows) * cols;
+    for (size_t i = 0; i < spec->sizes.size() && i < 2; ++i) sh.size[i] = static_cast<int>(v.at(spec->sizes[i]));
+    const std::vector<float>* given[2] = {&M, &N};
+    for (int i = 0; i < 2; ++i)
+        if (given[i]->size() != sh.in[i]) {
+            std::ostringstream m;
+            m << "input " << i + 1 << " of " << s.kernel << " has " << given[i]->size() << " elements, but the problem ("
+              << sim::sizeList(s) << ") needs " << sh.in[i] << ".";
+            throw LaunchError(m.str());
+        }
+    requireFreeMemory(4 * 2 * (sh.in[0] + sh.in[1] + sh.out));
+    return sh;
+}
+
+/// The output poisoned as the simulator poisons it (std::nanf(""), sim/engine/simulate.cpp).
+void poison(DeviceBuffer<float>& out, size_t n)
+{
+    out.upload(std::vector<float>(n, std::nanf("")), "poisoning the output");
+}
+
+}  // namespace
+
+std::vector<float> runArrayPlain(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
+{
+    const Shapes sh = prepare(s, M, N);
+    DeviceBuffer<float> d0(sh.in[0]), d1(sh.in[1]), out(sh.out);
+    d0.upload(M, "copying the first input to the device");
+    d1.upload(N, "copying the second input to the device");
+    poison(out, sh.out);
+    launchRegistered<DeviceContext>(s, Args<DeviceContext>{{d0.get(), d1.get()}, out.get(), {sh.size[0], sh.size[1]}});
+    check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
+    return out.download("copying the output back from the device");
+}
+
+CountedRun runArrayCounted(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
+{
+    const Shapes sh = prepare(s, M, N);
+    DeviceBuffer<float> d0(sh.in[0]), d1(sh.in[1]), out(sh.out);
+    DeviceBuffer<unsigned> loads0(sh.in[0]), loads1(sh.in[1]);
+    d0.upload(M, "copying the first input to the device");
+    d1.upload(N, "copying the second input to the device");
+    poison(out, sh.out);
+    loads0.fill(0, "zeroing the load counters of the first input");
+    loads1.fill(0, "zeroing the load counters of the second input");
+    launchRegistered<CountingContext>(
+        s, Args<CountingContext>{{CountingPtr{d0.get(), loads0.get()}, CountingPtr{d1.get(), loads1.get()}}, out.get(),
+                                 {sh.size[0], sh.size[1]}});
+    check(cudaDeviceSynchronize(), ("running the counting instantiation of " + s.kernel).c_str());
+    CountedRun r;
+    r.P = out.download("copying the output back from the device");
+    r.loadsM = loads0.download("copying the load counts of the first input back");
+    r.loadsN = loads1.download("copying the load counts of the second input back");
+    return r;
+}
+
+}  // namespace ts::gpu::detail

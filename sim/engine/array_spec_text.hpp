@@ -1,0 +1,32 @@
+// An array problem (sim/catalogue/array_spec.hpp) read from the three texts that state it:
+// its arrays ("in A[n], in B[n], out C[n]"), its sizes with their defaults ("n = 1000") and
+// its reference formula ("C[i] = A[i] + B[i]"). A student's file gives them in its header
+// (student/module.hpp), an exercise in its [launch] table, a registry row in
+// KernelInfo::arrays, sizes and formula: one reader for all three, so a built-in kernel and a
+// student's are described the same way.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "sim/catalogue/array_spec.hpp"
+
+namespace ts::sim {
+
+/// Where a fault in an array problem's texts belongs: the line a file's header would show it on.
+enum class ArraySpecPlace { Family, Arrays, Sizes, Reference };
+
+/// One fault: its place and one sentence (no final period, as a diagnostic).
+struct ArraySpecFault {
+    ArraySpecPlace place = ArraySpecPlace::Arrays;
+    std::string message;
+};
+
+/// The array problem the texts state, checked: names, defaults (1 to 2^24), at most two
+/// sizes, arrays of one to three extents that evaluate to at least 1 at the defaults, one
+/// output, at most two inputs, and a formula that parses (and, when the arrays are small
+/// enough, computes at the defaults). Null with `fault` set at the first fault. `file`
+/// names the file in later messages (ArraySpec::file).
+std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::string& sizes, const std::string& reference,
+                                         const std::string& file, ArraySpecFault& fault);
+
+}  // namespace ts::sim
