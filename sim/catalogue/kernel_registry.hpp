@@ -37,6 +37,7 @@
 #include "kernels/matmul_double_buffered.cuh"
 #include "kernels/matmul_conflict_free.cuh"
 #include "kernels/matmul_warptiled.cuh"
+#include "kernels/stencil_basic.cuh"
 
 namespace ts::sim {
 
@@ -515,6 +516,32 @@ struct Conv2dTiled {
     }
 };
 
+/// The basic 3D seven-point stencil, PMPP's first kernel of ch. 8: one thread per grid point,
+/// every input from global memory (PMPP sec. 8.2, Fig. 8.6; preset stencil-basic-8). A
+/// described problem: its arrays, its size N and its reference are stated here, not coded.
+inline constexpr ParamLimit kStencilParams[] = {
+    {ParamId::Height, "The 3D stencil has one size, N, so its height", 1, 1},
+    {ParamId::Width, "N (the grid is N x N x N points)", 1, 256, false, ", so that in and out fit the 2^26 elements TileScope simulates"},
+};
+struct StencilBasic {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "stencil-basic", .family = Family::Array, .tiled = false, .untiled = "stencil-basic",
+        .sourceFile = "stencil_basic.cuh", .barriersPerPhase = 0,
+        .summary = "3D seven-point stencil, one thread per grid point, all seven inputs from global memory (PMPP Fig. 8.6)",
+        .lecture = "PMPP sec. 8.2, Fig. 8.6; preset stencil-basic-8",
+        .maxBlockEdge = 10, .params = kStencilParams,
+        .grid = "(N + BLOCK_WIDTH - 1) / BLOCK_WIDTH, (N + BLOCK_WIDTH - 1) / BLOCK_WIDTH, (N + BLOCK_WIDTH - 1) / BLOCK_WIDTH",
+        .block = "BLOCK_WIDTH, BLOCK_WIDTH, BLOCK_WIDTH",
+        .arrays = "in in[N][N][N], out out[N][N][N]", .sizes = "N = 16",
+        .formula = "out[i][j][k] = (i >= 1 && i < N - 1 && j >= 1 && j < N - 1 && k >= 1 && k < N - 1) "
+                   "? 0.4f*in[i][j][k] + 0.1f*in[i][j][k - 1] + 0.1f*in[i][j][k + 1] + 0.1f*in[i][j - 1][k] "
+                   "+ 0.1f*in[i][j + 1][k] + 0.1f*in[i - 1][j][k] + 0.1f*in[i + 1][j][k] : NAN",
+        .defaultTile = 8};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::stencilBasic(x, a.in[0], a.out, a.size[0]); }
+};
 
 }  // namespace registry
 
@@ -539,7 +566,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::MatmulVectorized, registry::MatmulDoubleBuffered,
                            registry::MatmulConflictFree, registry::MatmulTuned, registry::MatmulWarptiled,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
-                           registry::Conv2dBasic, registry::Conv2dTiled>;
+                           registry::Conv2dBasic, registry::Conv2dTiled, registry::StencilBasic>;
 
 namespace detail {
 template <class F, class... K>
