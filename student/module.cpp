@@ -153,25 +153,8 @@ FileHeader readHeader(const std::string& source, std::vector<Diagnostic>& errors
     return h;
 }
 
-/// `text` as a sentence quotes it: whole when short, else its first 60 characters and an
-/// ellipsis, so that a refusal stays one readable line whatever the file holds.
-std::string shortQuote(const std::string& text)
-{
-    return text.size() <= 80 ? text : text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
-}
-
-/// `text` split at its commas, each part trimmed ("a, b" -> {"a", "b"}).
-std::vector<std::string> splitCommas(const std::string& text)
-{
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (;;) {
-        const size_t comma = text.find(',', start);
-        parts.push_back(sim::trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-        if (comma == std::string::npos) return parts;
-        start = comma + 1;
-    }
-}
+using sim::shortQuote;
+using sim::splitCommas;
 
 /// An array problem from its header lines (`arrays`, `sizes`, `reference`), checked by
 /// sim::readArraySpec: a fault is one diagnostic on the header line it belongs to. Null

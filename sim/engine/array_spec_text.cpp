@@ -12,14 +12,21 @@
 namespace ts::sim {
 namespace {
 
-/// `text` as a sentence quotes it: whole when short, else its first 60 characters and an
-/// ellipsis, so that a refusal stays one readable line whatever the file holds.
+bool isName(const std::string& s)
+{
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+}  // namespace
+
 std::string shortQuote(const std::string& text)
 {
     return text.size() <= 80 ? text : text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
-/// `text` split at its commas, each part trimmed ("a, b" -> {"a", "b"}).
 std::vector<std::string> splitCommas(const std::string& text)
 {
     std::vector<std::string> parts;
@@ -31,16 +38,6 @@ std::vector<std::string> splitCommas(const std::string& text)
         start = comma + 1;
     }
 }
-
-bool isName(const std::string& s)
-{
-    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-    for (char c : s)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-    return true;
-}
-
-}  // namespace
 
 std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::string& sizes, const std::string& reference,
                                          const std::string& file, ArraySpecFault& fault)

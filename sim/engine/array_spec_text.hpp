@@ -7,10 +7,18 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/catalogue/array_spec.hpp"
 
 namespace ts::sim {
+
+/// `text` as a sentence quotes it: whole when short, else its first 60 characters and an
+/// ellipsis, so that a refusal stays one readable line whatever a file holds.
+std::string shortQuote(const std::string& text);
+
+/// `text` split at its commas, each part trimmed ("a, b" -> {"a", "b"}).
+std::vector<std::string> splitCommas(const std::string& text);
 
 /// Where a fault in an array problem's texts belongs: the line a file's header would show it on.
 enum class ArraySpecPlace { Family, Arrays, Sizes, Reference };
