@@ -32,6 +32,9 @@ SIZES = {
                 ("ragged", ["--width", "45", "--mask-width", "3"])],
     "conv2d-": [("small", ["--width", "16", "--height", "16"]),
                 ("ragged", ["--width", "19", "--height", "11", "--mask-width", "3"])],
+    # PMPP's 3D stencil (a described problem of one size, N), 3D blocks of 4^3 threads.
+    "stencil-": [("small", ["--width", "8", "--tile", "4"]),
+                 ("ragged", ["--width", "13", "--tile", "4"])],
 }
 
 
