@@ -32,10 +32,15 @@ bool ArraySpec::shape(const ArrayDecl& a, const Variables& v, ArrayShape& sh, st
         }
         ext[3 - n + d] = *e.value;
     }
-    if (ext[0] * ext[1] * ext[2] > (1ll << 26)) {
-        error = "Array " + a.name + " would have " + std::to_string(ext[0] * ext[1] * ext[2]) +
-                " elements, more than the 2^26 TileScope simulates.";
-        return false;
+    // Multiplied one extent at a time: three extents of 2^24 (each within its limit) would
+    // overflow 64 bits together and wrap to a small count.
+    long long elements = 1;
+    for (long long e : ext) {
+        elements *= e;
+        if (elements > (1ll << 26)) {
+            error = "Array " + a.name + " would have more than the 2^26 elements TileScope simulates.";
+            return false;
+        }
     }
     sh.dims = static_cast<int>(std::max<size_t>(n, 1));
     sh.slices = static_cast<int>(ext[0]);
