@@ -58,10 +58,13 @@ Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::v
     return sh;
 }
 
-/// The output poisoned as the simulator poisons it (std::nanf(""), sim/engine/simulate.cpp).
-void poison(DeviceBuffer<float>& out, size_t n)
+/// The output poisoned as the simulator poisons it (std::nanf(""), sim/engine/simulate.cpp), or
+/// set to the start value the problem gives it (`out sum[1] = 0`, ArrayDecl::start).
+void poison(const sim::Scenario& s, DeviceBuffer<float>& out, size_t n)
 {
-    out.upload(std::vector<float>(n, std::nanf("")), "poisoning the output");
+    const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.kernel);
+    const sim::ArrayDecl* o = spec ? spec->output() : nullptr;
+    out.upload(std::vector<float>(n, o && o->hasStart ? o->start : std::nanf("")), "setting the output's start");
 }
 
 }  // namespace
@@ -72,7 +75,7 @@ std::vector<float> runArrayPlain(const sim::Scenario& s, const std::vector<float
     DeviceBuffer<float> d0(sh.in[0]), d1(sh.in[1]), out(sh.out);
     d0.upload(M, "copying the first input to the device");
     d1.upload(N, "copying the second input to the device");
-    poison(out, sh.out);
+    poison(s, out, sh.out);
     launchRegistered<DeviceContext>(s, Args<DeviceContext>{{d0.get(), d1.get()}, out.get(), {sh.size[0], sh.size[1]}});
     check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
     return out.download("copying the output back from the device");
@@ -85,7 +88,7 @@ CountedRun runArrayCounted(const sim::Scenario& s, const std::vector<float>& M, 
     DeviceBuffer<unsigned> loads0(sh.in[0]), loads1(sh.in[1]);
     d0.upload(M, "copying the first input to the device");
     d1.upload(N, "copying the second input to the device");
-    poison(out, sh.out);
+    poison(s, out, sh.out);
     loads0.fill(0, "zeroing the load counters of the first input");
     loads1.fill(0, "zeroing the load counters of the second input");
     launchRegistered<CountingContext>(

@@ -27,6 +27,35 @@ private:
     unsigned* counter_;
 };
 
+/// One element of a counted array that the kernel also writes (a reduction's `input`, PMPP
+/// Fig. 10.6): reads count as CountedLoad's do, writes are plain stores.
+class CountedElement {
+public:
+    __device__ __forceinline__ CountedElement(float* element, unsigned* counter) : element_(element), counter_(counter) {}
+    __device__ __forceinline__ operator float() const
+    {
+        atomicAdd(counter_, 1u);
+        return *element_;
+    }
+    __device__ __forceinline__ CountedElement& operator=(float v)
+    {
+        *element_ = v;
+        return *this;
+    }
+    __device__ __forceinline__ CountedElement& operator+=(float v) { return *this = float(*this) + v; }
+
+private:
+    float* element_;
+    unsigned* counter_;
+};
+
+/// A counted input the kernel writes in place (CountingPtr::writable()).
+struct CountingWritablePtr {
+    float* data;
+    unsigned* loads;
+    __device__ __forceinline__ CountedElement operator[](int i) const { return CountedElement(data + i, loads + i); }
+};
+
 /// `const float*` into global memory with one load counter per element (same length).
 struct CountingPtr {
     const float* data;
@@ -34,6 +63,11 @@ struct CountingPtr {
     __device__ __forceinline__ CountedLoad operator[](int i) const
     {
         return CountedLoad(data + i, loads + i);
+    }
+    /// The same array and counters, written by the kernel (sim::GlobalPtr::writable()).
+    __device__ __forceinline__ CountingWritablePtr writable() const
+    {
+        return CountingWritablePtr{const_cast<float*>(data), loads};
     }
 };
 
@@ -56,7 +90,7 @@ struct CountingContext : DeviceContext {
     /// CountedLoad).
     __device__ __forceinline__ static float4 ldg4(const CountingPtr& p, long long i)
     {
-        for (int q = 0; q < 4; ++q) atomicAdd(p.loads + i + q, 1u);
+        for (int q = 0; q < 4; ++q) ::atomicAdd(p.loads + i + q, 1u);
         return *reinterpret_cast<const float4*>(p.data + i);
     }
     using DeviceContext::ldg4;

@@ -55,6 +55,11 @@ struct DeviceContext {
         __device__ __forceinline__ ~Unrolled() {}
     };
     __device__ __forceinline__ static Unrolled unrolled(unsigned) { return {}; }
+    /// A branch condition the simulator counts per warp (ThreadContext::branch): `cond` here.
+    __device__ __forceinline__ static bool branch(bool cond) { return cond; }
+    /// CUDA's atomicAdd and atomicExch on a float of global memory; `p` alone is element 0.
+    __device__ __forceinline__ static float atomicAdd(float* address, float val) { return ::atomicAdd(address, val); }
+    __device__ __forceinline__ static float atomicExch(float* address, float val) { return ::atomicExch(address, val); }
     /// fmaf(a, b, c): one fused multiply-add (FFMA), as the simulator's x.fmaf computes it.
     __device__ __forceinline__ static float fmaf(float a, float b, float c) { return ::fmaf(a, b, c); }
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {

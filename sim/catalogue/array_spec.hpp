@@ -21,6 +21,15 @@ struct ArrayDecl {
     /// One extent (1D), two (2D, rows first) or three (3D, slices first), each an integer
     /// expression of the sizes.
     std::vector<std::string> extents;
+    /// An input of integers from `lo` to `hi` (`in input[N] = 1..8`): the terms of a sum whose
+    /// every order of addition gives the same float (PMPP ch. 10). lo > hi (the default):
+    /// pseudo-random 24-bit values in [-1, 1).
+    int lo = 1, hi = 0;
+    bool integers() const { return lo <= hi; }
+    /// An output's value before the launch (`out sum[1] = 0`, a total that atomics add to);
+    /// without it the output starts as the simulator's NaN.
+    bool hasStart = false;
+    float start = 0.0f;
 };
 
 /// An array's shape in elements: `slices` planes of `rows` x `cols`, row-major (a 1D array is

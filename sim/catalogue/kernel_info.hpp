@@ -121,6 +121,14 @@ struct KernelInfo {
     int defaultTile = 16;
     /// Lines where nvcc's instructions differ from the per-element model (warp view, Code panel).
     std::span<const CompiledNote> compiledNotes = {};
+    /// PMPP ch. 10's reduction trees: a stride doubles up to blockDim.x or halves from it, so
+    /// the block must have a power-of-two number of threads; a one-block launch (grid "1")
+    /// sums an input of exactly two elements per thread (its first size is 2 x the block).
+    bool reductionTree = false;
+    /// The kernel makes atomic operations on global memory (x.atomicAdd): the simulator runs
+    /// its blocks on one worker, in block order, so the order of its atomics (and a float
+    /// sum's rounding) is the same on every run.
+    bool atomics = false;
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.
     size_t stackBytes = 0;

@@ -37,6 +37,11 @@
 #include "kernels/matmul_double_buffered.cuh"
 #include "kernels/matmul_conflict_free.cuh"
 #include "kernels/matmul_warptiled.cuh"
+#include "kernels/reduction_coarsened.cuh"
+#include "kernels/reduction_convergent.cuh"
+#include "kernels/reduction_segmented.cuh"
+#include "kernels/reduction_shared.cuh"
+#include "kernels/reduction_simple.cuh"
 #include "kernels/stencil_basic.cuh"
 
 namespace ts::sim {
@@ -543,6 +548,126 @@ struct StencilBasic {
     TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::stencilBasic(x, a.in[0], a.out, a.size[0]); }
 };
 
+/// An input a kernel writes in place although the problem hands it over read-only (PMPP
+/// Fig. 10.6's `float* input`): the same array through a writable pointer, in each context
+/// (a plain pointer on the GPU, a counted one in the counting instance, the simulator's
+/// recording one).
+template <class P>
+TS_DEVICE auto writableInput(const P& p)
+{
+    if constexpr (std::is_pointer_v<P>) return const_cast<float*>(p);
+    else return p.writable();
+}
+
+/// PMPP ch. 10's sums: an input of small integers (every order of the float additions gives
+/// the same bits, so the GPU's order of atomics cannot change them) and its total.
+inline constexpr const char* kSumArrays = "in input[N] = 1..8, out output[1]";
+inline constexpr const char* kSumArraysAtomic = "in input[N] = 1..8, out output[1] = 0";
+inline constexpr const char* kSumFormula = "output[i] = sum(input)";
+/// Tiles (BLOCK_DIM) compiled for the reductions that keep a shared array of BLOCK_DIM.
+using ReductionTiles = Tiles<8, 16, 32, 64, 128, 256, 512, 1024>;
+inline constexpr ParamLimit kOneBlockSumParams[] = {
+    {ParamId::Height, "A sum has one size, N, so its height", 1, 1},
+    {ParamId::Width, "N (the input's elements, 2 per thread of the one block)", 2, 2048},
+};
+inline constexpr ParamLimit kManyBlockSumParams[] = {
+    {ParamId::Height, "A sum has one size, N, so its height", 1, 1},
+    {ParamId::Width, "N (the input's elements)", 1, 1 << 21, false,
+     ", so that a total of inputs up to 8 stays exact in float (2^24)"},
+};
+
+/// PMPP Fig. 10.6: the simple reduction tree in global memory, one block (preset
+/// reduction-simple-1024).
+struct ReductionSimple {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-simple", .family = Family::Array, .tiled = false, .untiled = "reduction-simple",
+        .sourceFile = "reduction_simple.cuh", .barriersPerPhase = 0,
+        .summary = "Sum of 2 x blockDim elements in one block, stride doubling, the active threads spreading apart: divergent warps (PMPP Fig. 10.6)",
+        .lecture = "PMPP sec. 10.3, Fig. 10.6; presets reduction-simple-16, -256, -1024",
+        .maxBlockEdge = 1024, .params = kOneBlockSumParams, .grid = "1", .block = "N / 2",
+        .arrays = kSumArrays, .sizes = "N = 2048", .formula = kSumFormula, .defaultTile = 1024, .reductionTree = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::simpleSumReduction(x, writableInput(a.in[0]), a.out); }
+};
+
+/// PMPP Fig. 10.9: the convergent reduction tree, one block (preset reduction-convergent-1024).
+struct ReductionConvergent {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-convergent", .family = Family::Array, .tiled = false, .untiled = "reduction-simple",
+        .sourceFile = "reduction_convergent.cuh", .barriersPerPhase = 0,
+        .summary = "Sum in one block with the stride halving from blockDim, active threads packed at the front: whole warps idle, little divergence (PMPP Fig. 10.9)",
+        .lecture = "PMPP sec. 10.4, Fig. 10.9; presets reduction-convergent-16, -256, -1024",
+        .maxBlockEdge = 1024, .params = kOneBlockSumParams, .grid = "1", .block = "N / 2",
+        .arrays = kSumArrays, .sizes = "N = 2048", .formula = kSumFormula, .defaultTile = 1024, .reductionTree = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::convergentSumReduction(x, writableInput(a.in[0]), a.out); }
+};
+
+/// PMPP Fig. 10.11: the convergent tree in shared memory, one block (preset
+/// reduction-shared-1024).
+struct ReductionShared {
+    using TileSizes = ReductionTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-shared", .family = Family::Array, .tiled = true, .untiled = "reduction-convergent",
+        .sourceFile = "reduction_shared.cuh", .barriersPerPhase = 0,
+        .summary = "Sum in one block: two global reads per thread into input_s, the convergent tree in shared memory (PMPP Fig. 10.11)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 10.5, Fig. 10.11; presets reduction-shared-16, -256, -1024",
+        .tiles = TileSizes::values, .params = kOneBlockSumParams, .grid = "1", .block = "BLOCK_DIM",
+        .arrays = kSumArrays, .sizes = "N = 2048", .formula = kSumFormula, .defaultTile = 1024, .reductionTree = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::sharedMemorySumReduction<BLOCK_DIM>(x, a.in[0], a.out); }
+};
+
+/// PMPP Fig. 10.13: segmented reduction, one segment per block, atomicAdd of each block's
+/// sum (preset reduction-segmented-256).
+struct ReductionSegmented {
+    using TileSizes = ReductionTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-segmented", .family = Family::Array, .tiled = true, .untiled = "reduction-segmented",
+        .sourceFile = "reduction_segmented.cuh", .barriersPerPhase = 0,
+        .summary = "Sum of any length over many blocks: each block reduces 2 x BLOCK_DIM elements in shared memory, then one atomicAdd (PMPP Fig. 10.13)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 10.7, Fig. 10.13; preset reduction-segmented-256",
+        .tiles = TileSizes::values, .params = kManyBlockSumParams,
+        .grid = "(N + 2 * BLOCK_DIM - 1) / (2 * BLOCK_DIM)", .block = "BLOCK_DIM",
+        .arrays = kSumArraysAtomic, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
+        .reductionTree = true, .atomics = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::segmentedSumReduction<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
+/// PMPP Fig. 10.15: segmented reduction with thread coarsening (2 x COARSE_FACTOR input
+/// elements per thread before the tree; preset reduction-coarsened-256).
+struct ReductionCoarsened {
+    using TileSizes = ReductionTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-coarsened", .family = Family::Array, .tiled = true, .untiled = "reduction-segmented",
+        .sourceFile = "reduction_coarsened.cuh", .barriersPerPhase = 0,
+        .summary = "Segmented sum with thread coarsening: each thread adds COARSE_FACTOR x 2 elements serially before the tree, then one atomicAdd per block (PMPP Fig. 10.15)",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 10.8, Fig. 10.15; preset reduction-coarsened-256",
+        .tiles = TileSizes::values, .params = kManyBlockSumParams,
+        .grid = "(N + 4 * BLOCK_DIM - 1) / (4 * BLOCK_DIM)", .block = "BLOCK_DIM",
+        .arrays = kSumArraysAtomic, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
+        .reductionTree = true, .atomics = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::coarsenedSumReduction<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
@@ -566,7 +691,9 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::MatmulVectorized, registry::MatmulDoubleBuffered,
                            registry::MatmulConflictFree, registry::MatmulTuned, registry::MatmulWarptiled,
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
-                           registry::Conv2dBasic, registry::Conv2dTiled, registry::StencilBasic>;
+                           registry::Conv2dBasic, registry::Conv2dTiled, registry::StencilBasic,
+                           registry::ReductionSimple, registry::ReductionConvergent, registry::ReductionShared,
+                           registry::ReductionSegmented, registry::ReductionCoarsened>;
 
 namespace detail {
 template <class F, class... K>

@@ -173,7 +173,8 @@ Variables launchVariables(const Scenario& s)
             {"TILE_WIDTH", t},
             {"TILE_SIZE", t},
             {"TILE", t},
-            {"BLOCK_WIDTH", t}};
+            {"BLOCK_WIDTH", t},
+            {"BLOCK_DIM", t}};
     // A described problem's own sizes under their names (N of PMPP's stencil).
     if (const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel))
         for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
@@ -229,6 +230,30 @@ LaunchShape launchShape(const Scenario& s)
     return sh;
 }
 
+namespace {
+/// splitmix64's next value from `state`.
+uint64_t splitmix(uint64_t& state)
+{
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+}  // namespace
+
+std::vector<float> randomIntegers(size_t count, uint64_t seed, uint64_t stream, int lo, int hi, const Progress& progress)
+{
+    std::vector<float> v;
+    v.reserve(count);
+    uint64_t state = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull;
+    const uint64_t span = static_cast<uint64_t>(static_cast<int64_t>(hi) - lo + 1);
+    for (size_t i = 0; i < count; ++i) {
+        if ((i & 0xFFFFF) == 0 && progress.stopRequested()) throw Cancelled();
+        v.push_back(static_cast<float>(lo + static_cast<int64_t>(splitmix(state) % span)));
+    }
+    return v;
+}
+
 std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream, const Progress& progress)
 {
     // Reserved, not zeroed: the pages are first touched in the loop, which looks at the
@@ -238,11 +263,7 @@ std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream, con
     uint64_t state = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull;
     for (size_t i = 0; i < count; ++i) {
         if ((i & 0xFFFFF) == 0 && progress.stopRequested()) throw Cancelled();
-        // splitmix64
-        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
+        const uint64_t z = splitmix(state);
         float u = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 bits
         const float x = 2.0f * u - 1.0f;
         v.push_back(x == 0.0f ? 0.5f : x);   // never an exact zero: zeros hide wrong indexing

@@ -109,4 +109,11 @@ bool gridXOverRows(const Scenario& s);
 /// input takes a second).
 std::vector<float> randomInput(size_t count, uint64_t seed, uint64_t stream, const Progress& progress = {});
 
+/// Deterministic pseudo-random integers from `lo` to `hi` (inclusive, lo <= hi), as floats:
+/// the inputs of a sum (PMPP ch. 10), whose partial sums stay exact in float while the total
+/// is below 2^24, so that every order of the additions gives the same bits. Same generator
+/// and streams as randomInput.
+std::vector<float> randomIntegers(size_t count, uint64_t seed, uint64_t stream, int lo, int hi,
+                                  const Progress& progress = {});
+
 }  // namespace ts::sim

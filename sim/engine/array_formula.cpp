@@ -315,10 +315,32 @@ private:
     }
     NodeP call(const std::string& fn)
     {
+        if (fn == "sum") {
+            // sum(A): every element of input A, added in float in index order.
+            eat("(");
+            const size_t b = pos_;
+            while (pos_ < s_.size() && identChar(s_[pos_])) ++pos_;
+            const std::string name = s_.substr(b, pos_ - b);
+            if (!eat(")")) {
+                fail("sum takes the name of an input array, as sum(" + (inputs_.empty() ? std::string("A") : inputs_[0].name) + ")");
+                return nullptr;
+            }
+            for (size_t a = 0; a < inputs_.size(); ++a)
+                if (inputs_[a].name == name) {
+                    Node n;
+                    n.kind = Node::Call;
+                    n.name = fn;
+                    n.type = Type::Float;
+                    n.array = static_cast<int>(a);
+                    return make(std::move(n));
+                }
+            fail("sum(" + name + "): " + name + " is not an input array of the problem; the formula reads " + inputNames());
+            return nullptr;
+        }
         const bool one = fn == "sqrtf" || fn == "fabsf";
         const bool two = fn == "fminf" || fn == "fmaxf" || fn == "min" || fn == "max";
         if (!one && !two) {
-            fail("the function " + fn + " is not one a formula may call (sqrtf, fabsf, fminf, fmaxf, min, max): "
+            fail("the function " + fn + " is not one a formula may call (sqrtf, fabsf, fminf, fmaxf, min, max, sum): "
                  "others, like expf or sinf, are not rounded the same on the CPU and the GPU");
             return nullptr;
         }
@@ -473,6 +495,14 @@ struct Evaluator {
             return true;
         }
         case Node::Call: {
+            if (n.name == "sum") {
+                const std::vector<float>& v = *inputs[static_cast<size_t>(n.array)].values;
+                float total = 0.0f;
+                for (float e : v) total += e;
+                flops += v.empty() ? 0 : v.size() - 1;
+                out = real(Type::Float, static_cast<double>(total));
+                return true;
+            }
             std::vector<Value> a(n.kids.size());
             for (size_t k = 0; k < n.kids.size(); ++k)
                 if (!eval(*n.kids[k], a[k])) return false;

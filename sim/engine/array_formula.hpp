@@ -38,7 +38,9 @@ FormulaArray formulaArray(const ArrayDecl& a, const ArrayShape& sh);
 /// C as a kernel writes it: integer and floating literals (`2`, `0.5f`, `0.5`), the index
 /// variables and the problem's sizes (ints), reads of the input arrays with integer
 /// subscripts, `+ - * / %`, unary minus, comparisons, `&& || !`, `c ? a : b`, parentheses, and
-/// the functions sqrtf, fabsf, fminf, fmaxf (float) and min, max, and NAN: an element whose
+/// the functions sqrtf, fabsf, fminf, fmaxf (float) and min, max, sum(A) (every element of
+/// input A added in float in index order: a reduction's total, PMPP ch. 10, exact whatever
+/// the order for an input of integers, ArrayDecl::lo..hi), and NAN: an element whose
 /// value is NAN is one the kernel must leave alone (the simulator and the GPU start the output
 /// as that NaN, so it matches only if nothing writes it). C's types are kept: int op
 /// int is an int (division truncates), an int meeting a float becomes a float, a literal

@@ -1,11 +1,13 @@
 // The array family's part of a simulation (a problem described by a student's file or a
 // registry row: its arrays, sizes and reference formula): inputs, shapes, the kernel bound
 // to the simulator's arrays, and the formula's reference.
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/array_formula.hpp"
+#include "sim/engine/array_spec_text.hpp"
 #include "sim/engine/problem.hpp"
 
 namespace ts::sim {
@@ -20,18 +22,34 @@ std::string validateArray(const KernelInfo& k, const Scenario& s)
         std::string error;
         if (!spec->shape(a, v, rows, cols, error)) return error;
     }
-    if (s.dropBarriers)
-        return s.kernel + (findLoadedKernel(k.name) ? " is your own kernel: remove a barrier from its file rather than dropping it."
-                                                    : " has no barriers to drop.");
+    if (s.dropBarriers && findLoadedKernel(k.name))
+        return s.kernel + " is your own kernel: remove a barrier from its file rather than dropping it.";
+    if (s.dropBarriers & ~k.barriers)
+        return s.kernel + (k.barriers ? " has no such barrier to drop." : " has no barriers to drop.");
     // A registry row's launch: its block edge (--tile) and the threads of a block.
     if (!findLoadedKernel(k.name)) {
-        if (s.tile < 1 || s.tile > k.maxBlockEdge)
+        if (k.tiled) {
+            if (std::find(k.tiles.begin(), k.tiles.end(), s.tile) == k.tiles.end())
+                return "BLOCK_DIM (--tile) of " + s.kernel + " must be " + tileList(k) + " (its compiled instances); got " +
+                       std::to_string(s.tile) + ".";
+        } else if (s.tile < 1 || s.tile > k.maxBlockEdge)
             return "The block edge (--tile) of " + s.kernel + " must be between 1 and " + std::to_string(k.maxBlockEdge) +
                    "; got " + std::to_string(s.tile) + ".";
         if (const Dim3 b = launchShape(s).block; b.count() > static_cast<unsigned long long>(kMaxThreadsPerBlock))
             return "The launch of " + s.kernel + " has blocks of " + std::to_string(b.x) + " x " + std::to_string(b.y) + " x " +
                    std::to_string(b.z) + " = " + std::to_string(b.count()) + " threads, more than the " +
                    std::to_string(kMaxThreadsPerBlock) + " a block may have.";
+        if (k.reductionTree) {
+            const LaunchShape sh = launchShape(s);
+            const unsigned b = sh.block.x;
+            if ((b & (b - 1)) != 0)
+                return "The reduction tree of " + s.kernel + " halves its stride from the block's size, so the block must be a power of two threads; got " +
+                       std::to_string(b) + ".";
+            const long long n = v.empty() ? 0 : v.at(spec->sizes.front());
+            if (sh.grid.count() == 1 && n != 2ll * b)
+                return s.kernel + " sums its whole input in one block, two elements per thread, so " + spec->sizes.front() +
+                       " must be 2 x " + std::to_string(b) + " = " + std::to_string(2ll * b) + "; got " + std::to_string(n) + ".";
+        }
     }
     return checkBlock(s);
 }
@@ -62,7 +80,7 @@ Problem arrayProblem(const Scenario& s, const Progress& progress)
             return p;
         }
         *slots[i] = ArrayInfo{in[i]->name, Space::Global, sh.slices * sh.rows, sh.cols};
-        *values[i] = randomInput(static_cast<size_t>(sh.size()), s.seed, i + 1, progress);
+        *values[i] = inputValues(*in[i], static_cast<size_t>(sh.size()), s.seed, i + 1, progress);
         formulaInputs.push_back(formulaArray(*in[i], sh));
     }
     for (size_t i = 0; i < formulaInputs.size(); ++i) formulaInputs[i].values = values[i];
@@ -73,6 +91,7 @@ Problem arrayProblem(const Scenario& s, const Progress& progress)
         return p;
     }
     p.P = ArrayInfo{out.name, Space::Global, outShape.slices * outShape.rows, outShape.cols};
+    if (out.hasStart) p.outputStart = out.start;
     ArrayFormula f;
     const std::string where = spec->referenceLine ? "line " + std::to_string(spec->referenceLine)
                               : findLoadedKernel(s.kernel) ? std::string("the exercise's")

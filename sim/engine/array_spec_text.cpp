@@ -39,6 +39,11 @@ std::vector<std::string> splitCommas(const std::string& text)
     }
 }
 
+std::vector<float> inputValues(const ArrayDecl& a, size_t count, uint64_t seed, uint64_t stream, const Progress& progress)
+{
+    return a.integers() ? randomIntegers(count, seed, stream, a.lo, a.hi, progress) : randomInput(count, seed, stream, progress);
+}
+
 std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::string& sizes, const std::string& reference,
                                          const std::string& file, ArraySpecFault& fault)
 {
@@ -77,14 +82,36 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
         return fail(P::Sizes, "an array problem has one size (1D) or two (2D, rows then columns); this one names " +
                                   std::to_string(spec->sizes.size()));
     // arrays = in A[n], out B[rows][cols], out C[n][n][n]
-    for (const std::string& part : splitCommas(arrays)) {
+    for (const std::string& whole : splitCommas(arrays)) {
         ArrayDecl a;
+        // `in A[n] = LO..HI` (integer inputs) or `out S[1] = VALUE` (the output's start).
+        const size_t eq = whole.find('=');
+        const std::string part = trim(whole.substr(0, eq));
+        if (eq != std::string::npos) {
+            const std::string value = trim(whole.substr(eq + 1));
+            const bool output = part.rfind("out", 0) == 0;
+            const size_t dots = value.find("..");
+            const Evaluation lo = evaluate(dots == std::string::npos ? value : value.substr(0, dots), {});
+            const Evaluation hi = dots == std::string::npos ? Evaluation{} : evaluate(value.substr(dots + 2), {});
+            if (output) {
+                if (!lo.value || dots != std::string::npos || *lo.value < -(1 << 24) || *lo.value > (1 << 24))
+                    return fail(P::Arrays, "an output's start is one integer, `out S[1] = 0`; got '" + shortQuote(whole) + "'");
+                a.hasStart = true;
+                a.start = static_cast<float>(*lo.value);
+            } else {
+                if (!lo.value || !hi.value || *lo.value > *hi.value || *lo.value < -(1 << 20) || *hi.value > (1 << 20))
+                    return fail(P::Arrays, "an input of integers is `in A[n] = LO..HI`, LO <= HI within 2^20; got '" +
+                                               shortQuote(whole) + "'");
+                a.lo = static_cast<int>(*lo.value);
+                a.hi = static_cast<int>(*hi.value);
+            }
+        }
         const size_t space = part.find_first_of(" \t");
         const std::string role = part.substr(0, space);
         const std::string rest = space == std::string::npos ? "" : trim(part.substr(space));
         const size_t bracket = rest.find('[');
         if ((role != "in" && role != "out") || bracket == std::string::npos || rest.back() != ']')
-            return fail(P::Arrays, "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got '" + part + "'");
+            return fail(P::Arrays, "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got '" + whole + "'");
         a.output = role == "out";
         a.name = trim(rest.substr(0, bracket));
         if (!isName(a.name)) return fail(P::Arrays, "'" + a.name + "' is not a name for an array");
@@ -136,7 +163,7 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
     }
     values.reserve(formulaInputs.size());
     for (size_t i = 0; i < formulaInputs.size(); ++i) {
-        values.push_back(randomInput(static_cast<size_t>(formulaInputs[i].rows) * formulaInputs[i].cols, 1, i + 1));
+        values.push_back(inputValues(*spec->inputs()[i], static_cast<size_t>(formulaInputs[i].rows) * formulaInputs[i].cols, 1, i + 1));
         formulaInputs[i].values = &values.back();
     }
     ArrayFormula f;

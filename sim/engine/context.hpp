@@ -160,6 +160,9 @@ public:
     void hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b);
     /// Called (rarely) when a thread reads a shared slot no thread of its block has written.
     void uninitialisedRead(uint8_t array, long long slot, unsigned line);
+    /// Records an Op::Atomic event of the traced block: element `index` of `array` went from
+    /// `before` to `after` (the bits of `before` in Event::origin).
+    [[gnu::noinline, gnu::cold]] void recordAtomic(uint8_t array, long long index, float before, float after, unsigned line);
     /// The sequence number the next recorded event will get.
     uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
@@ -255,6 +258,28 @@ public:
         return *this;
     }
     GlobalWriteRef& operator=(const GlobalWriteRef& o) { return *this = o.load(); }
+    /// `input[i] += v` (PMPP Fig. 10.6): a load of the element, then a store of the sum.
+    GlobalWriteRef& operator+=(float v) { return *this = load() + v; }
+    /// `&p[i]`, the address an atomic takes (ThreadContext::atomicAdd): this element.
+    const GlobalWriteRef* operator&() const { return this; }
+
+    /// The atomic read-modify-write `element = f(element)` of the running thread: counted as
+    /// one global atomic (Totals::global_atomics, the warp's atomic request), the element
+    /// counted as stored by this thread, recorded as an Op::Atomic event with the value
+    /// before and after. Returns the value before, as CUDA's atomics do.
+    template <class F>
+    float atomic(F f) const
+    {
+        ++m_->blockTotals->global_atomics;
+        ++stores_[i_];
+        if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
+        if (m_->memory) m_->memory->access(AccessKind::GlobalAtomic, array_, line_, static_cast<uint32_t>(i_), 0, m_->unrolled);
+        const float old = writable_[i_];
+        writable_[i_] = f(old);
+        if (m_->tracing) [[unlikely]]
+            m_->recordAtomic(array_, i_, old, writable_[i_], line_);
+        return old;
+    }
 
 private:
     float* writable_;
@@ -355,6 +380,12 @@ public:
     }
     /// A copy from another shared slot.
     SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
+    /// `input_s[t] += v` (PMPP Fig. 10.11): a load of the slot, then a store of the sum.
+    SharedRef& operator+=(float v)
+    {
+        store(load() + v, Op::SharedStore);
+        return *this;
+    }
     /// A register value; 0 is the zero fill of the boundary checks.
     SharedRef& operator=(float v) { store(v, v == 0.0f ? Op::ZeroFill : Op::SharedStore); return *this; }
 
@@ -720,6 +751,40 @@ public:
         row[Index::at(c + 3, l)] = v.w;
     }
 
+    /// `if (x.branch(cond))`, `for (...; x.branch(cond); ...)`: a condition the lanes of a
+    /// warp may answer differently (PMPP sec. 4.5 and 10.4, control divergence). Returns
+    /// `cond`; the warp model (sim/engine/warp_memory.hpp) groups the lanes that evaluate it
+    /// together and counts the execution as divergent when they split, uniform when not
+    /// (Totals::branch_*), and the traced block records it (Op::Branch). A condition a kernel
+    /// leaves unmarked is not counted: one that nvcc compiles to a predicated instruction
+    /// rather than a branch (the kernel's comment says so). On the GPU it is `cond`.
+    bool branch(bool cond, SourceLine loc = SourceLine::current())
+    {
+        Machine* m = machine_;
+        if (m->memory) m->memory->access(AccessKind::Branch, kNoArray, loc.line(), cond ? 1u : 0u, 0, m->unrolled);
+        if (m->tracing) [[unlikely]]
+            m->record(Op::Branch, kNoArray, -1, cond ? 1.0f : 0.0f, loc.line());
+        return cond;
+    }
+
+    /// CUDA's atomicAdd(address, val) on a float of global memory, `x.atomicAdd(&p[i], v)`
+    /// or `x.atomicAdd(p, v)` for element 0 (PMPP Fig. 10.13's `atomicAdd(output, ...)`):
+    /// element += v as one indivisible step, returning the old value. Atomics of different
+    /// threads apply in the order the schedule runs them (blocks in block order; a kernel
+    /// with atomics runs its blocks on one worker, KernelInfo::atomics), so a float sum's
+    /// rounding follows the schedule, as on the GPU it follows the hardware's order.
+    float atomicAdd(const GlobalWriteRef* element, float v) const
+    {
+        return element->atomic([v](float old) { return old + v; });
+    }
+    float atomicAdd(const sim::GlobalPtr<float>& p, float v, SourceLine loc = SourceLine::current()) const;
+    /// CUDA's atomicExch(address, val) on a float of global memory: element = v, the old
+    /// value returned.
+    float atomicExch(const GlobalWriteRef* element, float v) const
+    {
+        return element->atomic([v](float) { return v; });
+    }
+
     /// __syncthreads(): parks this thread until every thread of the block has arrived.
     /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
     /// skipped by every thread.
@@ -758,5 +823,11 @@ private:
     /// Throws KernelFault: a 128-bit access at an element index that is not a multiple of 4.
     [[noreturn]] void misaligned(const char* space, long long index, unsigned line) const;
 };
+
+inline float ThreadContext::atomicAdd(const sim::GlobalPtr<float>& p, float v, SourceLine loc) const
+{
+    const auto element = p[Index::at(0, loc.line())];
+    return atomicAdd(&element, v);
+}
 
 }  // namespace ts::sim

@@ -34,6 +34,12 @@ Totals& Totals::operator+=(const Totals& o)
     shared_st_conflicts += o.shared_st_conflicts;
     constant_ld_requests += o.constant_ld_requests;
     constant_ld_passes += o.constant_ld_passes;
+    branch_uniform += o.branch_uniform;
+    branch_divergent += o.branch_divergent;
+    branch_lanes += o.branch_lanes;
+    global_atomics += o.global_atomics;
+    global_atom_requests += o.global_atom_requests;
+    global_atom_passes += o.global_atom_passes;
     return *this;
 }
 
@@ -116,6 +122,14 @@ void Machine::record(Op op, uint8_t array, long long index, float value, unsigne
     e.flags = vector;
     e.unrolled = unrolled;
     events.push_back(e);
+}
+
+void Machine::recordAtomic(uint8_t array, long long index, float before, float after, unsigned line)
+{
+    record(Op::Atomic, array, index, after, line);
+    int32_t bits;
+    std::memcpy(&bits, &before, sizeof bits);
+    events.back().origin = bits;
 }
 
 std::string Machine::whoAmI() const

@@ -2,6 +2,7 @@
 // simulation: its inputs, the shapes of M, N and P, the kernel body bound to the
 // simulator's arrays, and its CPU reference. simulate() does the rest the same way for all.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -33,6 +34,10 @@ struct Problem {
     /// Floating-point operations of the CPU reference (an array problem's formula, an FMA
     /// counting 2); 0 for the other families, whose kernels count their own multiply-adds.
     uint64_t referenceFlops = 0;
+    /// What every element of P holds before the launch: the simulator's NaN, so that an
+    /// element the kernel never writes cannot match, unless the problem states a start value
+    /// (an array problem's `out sum[1] = 0`, which atomics accumulate into).
+    float outputStart = std::nanf("");
 };
 
 /// Matrix multiplication (the registry's Family::Matmul): M j x k, N k x l, P j x l.

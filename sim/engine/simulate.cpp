@@ -80,8 +80,9 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     }
     sim.M = std::move(pb.inM);
     sim.N = std::move(pb.inN);
-    // Poison P so an element the kernel never writes cannot match the reference.
-    sim.P.assign(static_cast<size_t>(pb.P.size()), std::nanf(""));
+    // Poison P so an element the kernel never writes cannot match the reference (or start it
+    // where the problem says: a sum that atomics accumulate starts at 0).
+    sim.P.assign(static_cast<size_t>(pb.P.size()), pb.outputStart);
     sim.reference = std::move(pb.reference);
     sim.referenceFlops = pb.referenceFlops;
 
@@ -94,10 +95,21 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     const uint8_t idN = m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols, pb.N.columnMajor);
     progress.at(setupEnd);
     const uint8_t idP = m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols);
+    // An array problem's kernel may write its inputs in place (PMPP Fig. 10.6's `float*
+    // input`): it gets copies, so that sim.M and sim.N stay the inputs the launch was given
+    // (the values the views show as loaded, and the GPU's inputs in verify).
+    std::vector<float> workM, workN;
+    const bool copyInputs = info && info->family == Family::Array;
+    if (copyInputs) {
+        workM = sim.M;
+        workN = sim.N;
+    }
+    float* const dataM = copyInputs ? workM.data() : sim.M.data();
+    float* const dataN = copyInputs ? workN.data() : sim.N.data();
     // M, N and P as the kernel sees them, counting into machine `w`'s counters.
     const auto bound = [&](Machine& w) {
-        return pb.bind(w, GlobalPtr<const float>(sim.M.data(), static_cast<long long>(sim.M.size()), &w, idM),
-                       GlobalPtr<const float>(sim.N.data(), static_cast<long long>(sim.N.size()), &w, idN),
+        return pb.bind(w, GlobalPtr<const float>(dataM, static_cast<long long>(sim.M.size()), &w, idM),
+                       GlobalPtr<const float>(dataN, static_cast<long long>(sim.N.size()), &w, idN),
                        GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M);
     };
 
@@ -112,7 +124,10 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     WarpMemory warpMemory;
     if (opt.memoryModel) m.memory = &warpMemory;
     cfg.threads = workers;
-    if (const KernelInfo* info = s.kernelInfo()) cfg.stackBytes = info->stackBytes;
+    if (const KernelInfo* info = s.kernelInfo()) {
+        cfg.stackBytes = info->stackBytes;
+        if (info->atomics) cfg.threads = 1;
+    }
     // Before each simulated thread starts: report the share of threads started, and stop
     // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
     // Worker threads count together; the reports go through a lock that keeps the last

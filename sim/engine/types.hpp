@@ -27,6 +27,15 @@ enum class Op : uint8_t {
     ConstantLoad, ///< element read from constant memory
     Barrier,      ///< a block-wide barrier completed (every thread had arrived)
     Fma,          ///< one fused multiply-add into a register accumulator
+    /// A thread evaluated a branch condition marked with x.branch() (an `if`, a loop's
+    /// condition): value 1 if it took the branch, 0 if not; no element. The warp's lanes
+    /// that evaluated it together are the events of the same line and occurrence.
+    Branch,
+    /// An atomic read-modify-write of a global element (x.atomicAdd and its kin, PMPP sec.
+    /// 9.3 and 10.7): `value` is the element after it, `origin` holds the bit pattern of
+    /// the element before it (the value the call returns; originArray stays kNoArray). Its
+    /// position among the events is its order in the schedule.
+    Atomic,
 };
 
 /// Which memory an array lives in.
@@ -139,6 +148,15 @@ struct Totals {
     uint64_t shared_ld_conflicts = 0, shared_st_conflicts = 0;
     uint64_t constant_ld_requests = 0;
     uint64_t constant_ld_passes = 0;   ///< distinct addresses per request, summed
+    // Warps at branches (x.branch(): an `if` or a loop condition, PMPP sec. 4.5 and 10.4), one
+    // per warp-level execution of a branch: uniform when every active lane went the same way,
+    // divergent when the lanes split. branch_lanes: the active lanes summed over them (SIMD
+    // efficiency = branch_lanes / (32 x executions)). All zero for a kernel without x.branch().
+    uint64_t branch_uniform = 0, branch_divergent = 0, branch_lanes = 0;
+    /// Atomic operations on global memory (x.atomicAdd and its kin): element operations, warp
+    /// requests, and passes (per request, the largest number of lanes on one address: the
+    /// updates the hardware serialises).
+    uint64_t global_atomics = 0, global_atom_requests = 0, global_atom_passes = 0;
 
     Totals& operator+=(const Totals& o);
 };

@@ -75,6 +75,18 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
     // A 128-bit global access: a lane's four words lie in the sector (and line) of its
     // first, so the 32-bit arithmetic on the first words gives the sectors and lines.
     switch (kind) {
+    case AccessKind::GlobalAtomic: {
+        // The updates the hardware serialises: the most lanes on one address.
+        std::sort(w, w + n);
+        uint32_t most = 1, run = 1;
+        for (uint32_t i = 1; i < n; ++i) {
+            run = w[i] == w[i - 1] ? run + 1 : 1;
+            most = std::max(most, run);
+        }
+        t.wavefronts = most;
+        t.ideal = 1;
+        [[fallthrough]];
+    }
     case AccessKind::GlobalLoad:
     case AccessKind::GlobalStore: {
         // Fast path: lanes in ascending consecutive words (a coalesced row access).
@@ -125,6 +137,7 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
         t.wavefronts = distinctSorted(w, n);
         t.ideal = 1;
         break;
+    case AccessKind::Branch: break;   // counted by count() itself
     }
     return t;
 }
@@ -133,7 +146,9 @@ Space spaceOf(AccessKind k)
 {
     switch (k) {
     case AccessKind::GlobalLoad:
-    case AccessKind::GlobalStore: return Space::Global;
+    case AccessKind::GlobalStore:
+    case AccessKind::GlobalAtomic:
+    case AccessKind::Branch: return Space::Global;
     case AccessKind::SharedLoad:
     case AccessKind::SharedStore: return Space::Shared;
     case AccessKind::ConstantLoad: break;
@@ -147,7 +162,7 @@ std::vector<LineMemory> memoryByLine(const std::vector<AccessSite>& sites)
 {
     std::vector<LineMemory> lines;
     for (const AccessSite& s : sites) {
-        if (s.requests == 0) continue;
+        if (s.requests == 0 || s.kind == AccessKind::Branch || s.kind == AccessKind::GlobalAtomic) continue;
         auto it = std::find_if(lines.begin(), lines.end(), [&](const LineMemory& l) {
             return l.line == s.line && l.space == spaceOf(s.kind) && l.store == isStore(s.kind);
         });
@@ -220,7 +235,8 @@ uint8_t WarpMemory::siteOf(uint32_t key)
 std::vector<AccessSite> WarpMemory::takeFigures()
 {
     std::vector<AccessSite> figures = sites_;
-    for (AccessSite& s : sites_) s.requests = s.lanes = s.sectors = s.cacheLines = s.wavefronts = s.ideal = 0;
+    for (AccessSite& s : sites_)
+        s.requests = s.lanes = s.sectors = s.cacheLines = s.wavefronts = s.ideal = s.divergent = s.taken = s.entered = 0;
     return figures;
 }
 
@@ -236,12 +252,36 @@ void WarpMemory::addFigures(const std::vector<AccessSite>& sites, bool overflowe
         to.cacheLines += s.cacheLines;
         to.wavefronts += s.wavefronts;
         to.ideal += s.ideal;
+        to.divergent += s.divergent;
+        to.taken += s.taken;
+        to.entered += s.entered;
     }
 }
 
 void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals& block)
 {
     AccessSite& site = sites_[si];
+    if (site.kind == AccessKind::Branch) {
+        // The lanes that took it against those active: a split is a divergent branch.
+        uint32_t taken = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+            taken |= (words[lane] & 1u) << lane;
+        }
+        const unsigned active = static_cast<unsigned>(std::popcount(mask));
+        ++site.requests;
+        site.lanes += active;
+        site.taken += static_cast<unsigned>(std::popcount(taken));
+        site.entered += taken != 0;
+        block.branch_lanes += active;
+        if (taken != 0 && taken != mask) {
+            ++site.divergent;
+            ++block.branch_divergent;
+        } else {
+            ++block.branch_uniform;
+        }
+        return;
+    }
     const uint32_t w0 = words[std::countr_zero(mask)];
     uint32_t offsets[kWarpLanes];
     for (unsigned lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = words[lane] == kNoWord ? 0 : words[lane] - w0;
@@ -285,6 +325,11 @@ void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals&
         ++block.constant_ld_requests;
         block.constant_ld_passes += t.wavefronts;
         break;
+    case AccessKind::GlobalAtomic:
+        ++block.global_atom_requests;
+        block.global_atom_passes += t.wavefronts;
+        break;
+    case AccessKind::Branch: break;
     }
 }
 
@@ -309,6 +354,7 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
     // (conv1d-tiled-cache reads N_ds[..] before M[j]: lanes that skipped a ghost element
     // log the same shared load first and part only at the M[j] after it.)
     const auto constantKey = [](uint32_t key) { return kindOfKey(key) == AccessKind::ConstantLoad; };
+    const auto branchKey = [](uint32_t key) { return kindOfKey(key) == AccessKind::Branch; };
     uint32_t bufferA[kWarpLanes], bufferB[kWarpLanes];
     std::fill(std::begin(bufferA), std::end(bufferA), kNoWord);
     std::fill(std::begin(bufferB), std::end(bufferB), kNoWord);
@@ -344,7 +390,7 @@ void WarpMemory::countWarp(unsigned warp, Totals& block)
             for (uint32_t m = active; m; m &= m - 1) same &= words[std::countr_zero(m)] == words[first];
         if (!same) break;
         const bool second = i > 0 && !heldSecond && lineOfKey(heldKey) == lineOfKey(key) &&
-                            constantKey(heldKey) != constantKey(key);
+                            constantKey(heldKey) != constantKey(key) && !branchKey(heldKey) && !branchKey(key);
         if (held) count(siteOf(heldKey), active, heldWords, block);
         if (second) {
             count(siteOf(key), active, words, block);   // the pair is complete
@@ -386,6 +432,9 @@ void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
     const auto isConstant = [](uint64_t e) {
         return kindOfKey(static_cast<uint32_t>(e >> 32)) == AccessKind::ConstantLoad;
     };
+    const auto isBranch = [](uint64_t e) {
+        return kindOfKey(static_cast<uint32_t>(e >> 32)) == AccessKind::Branch;
+    };
     const auto tagOf = [](uint64_t e) { return static_cast<uint32_t>(e >> 32) >> kTagShift; };
     std::map<std::tuple<uint8_t, uint32_t, uint32_t, uint32_t>, Record> records;
     for (unsigned lane = 0; lane < lanes; ++lane) {
@@ -398,7 +447,7 @@ void WarpMemory::countDivergent(unsigned lanes, uint32_t from, Totals& block)
         std::vector<uint32_t> anchor(end > from ? end - from : 0, kNoWord);
         for (uint32_t i = from; i + 1 < end; ++i) {
             const uint64_t a = entry(i), b = entry(i + 1);
-            if (lineOf(a) != lineOf(b) || isConstant(a) == isConstant(b)) continue;
+            if (lineOf(a) != lineOf(b) || isConstant(a) == isConstant(b) || isBranch(a) || isBranch(b)) continue;
             anchor[i - from] = anchor[i + 1 - from] = static_cast<uint32_t>(isConstant(a) ? a : b);
             ++i;
         }

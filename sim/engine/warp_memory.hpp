@@ -47,8 +47,9 @@ inline constexpr unsigned kSectorBytes = 32;
 inline constexpr unsigned kCacheLineBytes = 128;
 inline constexpr unsigned kSharedBanks = 32;
 
-/// Which kind of memory instruction an access is.
-enum class AccessKind : uint8_t { GlobalLoad, GlobalStore, SharedLoad, SharedStore, ConstantLoad };
+/// Which kind of warp instruction an entry of a lane's log is: a memory access, a branch
+/// (x.branch(): its word is 1 where the lane took it, 0 where not) or a global atomic.
+enum class AccessKind : uint8_t { GlobalLoad, GlobalStore, SharedLoad, SharedStore, ConstantLoad, Branch, GlobalAtomic };
 
 /// The transactions of one warp memory instruction, given its lanes' 4-byte word addresses
 /// (`words[lane]` for each lane whose bit is set in `mask`). Words of a global array count
@@ -79,6 +80,14 @@ struct AccessSite {
     uint64_t cacheLines = 0;   ///< global only
     uint64_t wavefronts = 0;   ///< shared: bank passes; constant: distinct addresses
     uint64_t ideal = 0;        ///< shared, constant: the fewest wavefronts (WarpTransactions::ideal)
+    /// Branch sites (AccessKind::Branch; `array` is kNoArray): `requests` counts the warp's
+    /// executions of the branch, `lanes` the active lanes over them, `divergent` the
+    /// executions where the lanes split, `taken` the lanes that took it (so the SIMD
+    /// efficiency of the code it guards is taken / (32 x entered)). Global atomics:
+    /// `wavefronts` counts passes (the most lanes on one address, per request).
+    uint64_t divergent = 0;
+    uint64_t taken = 0;
+    uint64_t entered = 0;      ///< branch executions where at least one lane took it
     bool wide = false;         ///< 128-bit accesses (four elements a lane)
 };
 
@@ -96,11 +105,12 @@ struct LineMemory {
     uint64_t conflicts() const { return wavefronts - ideal; }
 };
 
-/// The sites of a launch grouped by (line, space, load or store), ordered by line, then
-/// global before shared before constant, loads before stores.
+/// The memory sites of a launch (branches and atomics left out) grouped by (line, space,
+/// load or store), ordered by line, then global before shared before constant, loads
+/// before stores.
 std::vector<LineMemory> memoryByLine(const std::vector<AccessSite>& sites);
 
-/// The memory space and direction of an access kind.
+/// The memory space and direction of an access kind (a branch: Global, a load; never asked).
 Space spaceOf(AccessKind k);
 bool isStore(AccessKind k);
 

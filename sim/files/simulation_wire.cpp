@@ -19,12 +19,12 @@ namespace {
 // A field added to one of these plain records changes its size: give it a place in the
 // record's layout (simulation_wire.hpp) and bump kSimulationWireVersion. (The sizes are those
 // of x86-64 and wasm32, the two targets sim/ is built for.)
-static_assert(sizeof(Totals) == 20 * sizeof(uint64_t), "sim::Totals changed: update the wire format");
+static_assert(sizeof(Totals) == 26 * sizeof(uint64_t), "sim::Totals changed: update the wire format");
 static_assert(sizeof(Event) == 28, "sim::Event changed: update the wire format");
 static_assert(sizeof(HazardAccess) == 20 && sizeof(Hazard) == 48, "sim::Hazard changed: update the wire format");
 static_assert(sizeof(HazardSite) == 40, "sim::HazardSite changed: update the wire format");
 static_assert(sizeof(UninitialisedSite) == 40, "sim::UninitialisedSite changed: update the wire format");
-static_assert(sizeof(AccessSite) == 64, "sim::AccessSite changed: update the wire format");
+static_assert(sizeof(AccessSite) == 88, "sim::AccessSite changed: update the wire format");
 static_assert(sizeof(Trace::Output) == 32, "sim::Trace::Output changed: update the wire format");
 
 // ---- little-endian records -----------------------------------------------------------------
@@ -74,7 +74,8 @@ void putTotals(Out& o, const Totals& t)
                        t.zero_fills, t.barriers, t.flops, t.global_ld_requests, t.global_ld_sectors,
                        t.global_st_requests, t.global_st_sectors, t.shared_ld_requests, t.shared_ld_wavefronts,
                        t.shared_st_requests, t.shared_st_wavefronts, t.shared_ld_conflicts, t.shared_st_conflicts,
-                       t.constant_ld_requests, t.constant_ld_passes})
+                       t.constant_ld_requests, t.constant_ld_passes, t.branch_uniform, t.branch_divergent,
+                       t.branch_lanes, t.global_atomics, t.global_atom_requests, t.global_atom_passes})
         o.u64(v);
 }
 
@@ -212,7 +213,8 @@ json accessSitesJson(const std::vector<AccessSite>& sites)
         o.u32(a.line);
         o.u8(a.array);
         o.u8(static_cast<uint8_t>(a.kind));
-        for (uint64_t v : {a.requests, a.lanes, a.sectors, a.cacheLines, a.wavefronts, a.ideal}) o.u64(v);
+        for (uint64_t v : {a.requests, a.lanes, a.sectors, a.cacheLines, a.wavefronts, a.ideal, a.divergent, a.taken, a.entered})
+            o.u64(v);
         o.flag(a.wide);
     });
 }

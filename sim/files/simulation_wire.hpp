@@ -29,7 +29,7 @@
 //   matchesReference, cancelled (booleans), error (text)
 //
 // The records (offsets in bytes, little-endian, no padding; wire::k...Bytes are their sizes):
-//   Totals      160: the 20 u64 fields of sim::Totals in declaration order
+//   Totals      208: the 26 u64 fields of sim::Totals in declaration order
 //   Event        25: index i32 @0, value f32 @4, seq u32 @8, thread u16 @12, line u16 @14,
 //                    op u8 @16, array u8 @17, flags u8 @18, unrolled u8 @19,
 //                    originArray u8 @20, origin i32 @21
@@ -42,8 +42,8 @@
 //                    exampleBlock 3 x u32, exampleFirst u16, exampleSecond u16
 //   Uninitialised 31: array u8, line u32, count u64, exampleBlock 3 x u32, exampleThread u16,
 //                    exampleSlot i32
-//   AccessSite   55: line u32, array u8, kind u8, requests, lanes, sectors, cacheLines,
-//                    wavefronts, ideal (u64 each), wide u8
+//   AccessSite   79: line u32, array u8, kind u8, requests, lanes, sectors, cacheLines,
+//                    wavefronts, ideal, divergent, taken, entered (u64 each), wide u8
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -56,7 +56,7 @@
 namespace ts::sim {
 
 /// Version of the wire format; bumped whenever the encoding of any field changes.
-inline constexpr uint32_t kSimulationWireVersion = 1;
+inline constexpr uint32_t kSimulationWireVersion = 2;
 
 /// A malformed, truncated, oversized or wrong-version message. what() is one sentence on one
 /// line that begins "Simulation message refused: ".
@@ -66,14 +66,14 @@ struct WireError : std::runtime_error {
 
 /// Sizes in bytes of the wire's fixed-size records (see the layouts above).
 namespace wire {
-inline constexpr size_t kTotalsBytes = 160;
+inline constexpr size_t kTotalsBytes = 208;
 inline constexpr size_t kEventBytes = 25;
 inline constexpr size_t kStepBytes = 25;
 inline constexpr size_t kOutputBytes = 17;
 inline constexpr size_t kHazardBytes = 36;
 inline constexpr size_t kHazardSiteBytes = 34;
 inline constexpr size_t kUninitialisedSiteBytes = 31;
-inline constexpr size_t kAccessSiteBytes = 55;
+inline constexpr size_t kAccessSiteBytes = 79;
 /// Deepest nesting of CBOR maps and arrays a message may have (version 1 needs 4).
 inline constexpr size_t kMaxDepth = 8;
 }  // namespace wire

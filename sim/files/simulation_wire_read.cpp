@@ -65,7 +65,8 @@ Totals getTotals(In& in)
                         &t.zero_fills, &t.barriers, &t.flops, &t.global_ld_requests, &t.global_ld_sectors,
                         &t.global_st_requests, &t.global_st_sectors, &t.shared_ld_requests, &t.shared_ld_wavefronts,
                         &t.shared_st_requests, &t.shared_st_wavefronts, &t.shared_ld_conflicts, &t.shared_st_conflicts,
-                        &t.constant_ld_requests, &t.constant_ld_passes})
+                        &t.constant_ld_requests, &t.constant_ld_passes, &t.branch_uniform, &t.branch_divergent,
+                        &t.branch_lanes, &t.global_atomics, &t.global_atom_requests, &t.global_atom_passes})
         *f = in.u64();
     return t;
 }
@@ -312,7 +313,7 @@ void readEvents(const Bytes& b, size_t n, Trace& t)
         e.originArray = in.u8();
         e.origin = in.i32();
         const auto what = [&] { return "trace event " + std::to_string(i); };
-        if (op > static_cast<uint8_t>(Op::Fma)) refuse(what() + " has op " + std::to_string(op) + ", which is no Op");
+        if (op > static_cast<uint8_t>(Op::Atomic)) refuse(what() + " has op " + std::to_string(op) + ", which is no Op");
         e.op = static_cast<Op>(op);
         switch (e.op) {
         case Op::GlobalLoad:
@@ -323,13 +324,19 @@ void readEvents(const Bytes& b, size_t n, Trace& t)
         case Op::ZeroFill: checkElement(t.arrays, e.array, e.index, Space::Shared, what()); break;
         case Op::Barrier:
         case Op::Fma:
-            if (e.array != kNoArray || e.index != -1) refuse(what() + " is a barrier or multiply-add but names an element");
+        case Op::Branch:
+            if (e.array != kNoArray || e.index != -1)
+                refuse(what() + " is a barrier, multiply-add or branch but names an element");
             break;
+        case Op::Atomic: checkElement(t.arrays, e.array, e.index, Space::Global, what()); break;
         }
         if (e.thread != kNoThread && e.thread >= threads)
             refuse(what() + " names thread " + std::to_string(e.thread) + ", but the block has " + std::to_string(threads));
         if (e.flags & ~(kStale | kHazard | kVectorHead | kVectorTail)) refuse(what() + " has flags that are no EventFlag");
-        if (e.originArray == kNoArray) {
+        if (e.op == Op::Atomic) {
+            // origin holds the element's value before the atomic (its bits), no origin array.
+            if (e.originArray != kNoArray) refuse(what() + " is an atomic but names an origin array");
+        } else if (e.originArray == kNoArray) {
             if (e.origin != -1) refuse(what() + " has an origin element but no origin array");
         } else {
             if (e.originArray >= arrays)
@@ -553,14 +560,19 @@ std::vector<AccessSite> accessSitesOf(const json& v, const std::vector<ArrayInfo
         a.line = in.u32();
         a.array = in.u8();
         const uint8_t kind = in.u8();
-        if (kind > static_cast<uint8_t>(AccessKind::ConstantLoad))
+        if (kind > static_cast<uint8_t>(AccessKind::GlobalAtomic))
             refuse(what + " has kind " + std::to_string(kind) + ", which is no AccessKind");
         a.kind = static_cast<AccessKind>(kind);
-        for (uint64_t* f : {&a.requests, &a.lanes, &a.sectors, &a.cacheLines, &a.wavefronts, &a.ideal}) *f = in.u64();
+        for (uint64_t* f : {&a.requests, &a.lanes, &a.sectors, &a.cacheLines, &a.wavefronts, &a.ideal, &a.divergent, &a.taken, &a.entered})
+            *f = in.u64();
         const uint8_t wide = in.u8();
         if (wide > 1) refuse(what + " has a wide flag that is no boolean");
         a.wide = wide;
-        checkArray(arrays, a.array, spaceOf(a.kind), what);
+        if (a.kind == AccessKind::Branch) {
+            if (a.array != kNoArray) refuse(what + " is a branch but names an array");
+        } else {
+            checkArray(arrays, a.array, spaceOf(a.kind), what);
+        }
     }
     return sites;
 }
