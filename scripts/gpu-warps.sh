@@ -5,11 +5,11 @@
 # no app), then for each reduction kernel at several block sizes runs one launch under ncu
 # (tilescope-cli gpu-run --runs 1) and the same problem in the simulator (simulate --json),
 # and prints side by side:
-#   - divergent branch executions: warps.branch_divergent against
-#     smsp__sass_branch_targets_threads_divergent.sum (must be equal: the script fails
-#     otherwise);
-#   - uniform ones: warps.branch_uniform against smsp__sass_branch_targets_threads_uniform.sum
-#     (reported; they count the loop's own branch as nvcc lays it out, docs/design.md);
+#   - divergent and uniform branch executions over the lines nvcc compiles to a branch
+#     (warps.branch_divergent_compiled / _uniform_compiled: a line the registry notes as
+#     predicated is left out) against smsp__sass_branch_targets_threads_divergent.sum and
+#     ..._uniform.sum (must be equal: the script fails otherwise); the source-level counts,
+#     predicated lines included, beside them;
 #   - global atomic requests: warps.global_atom_requests against the RED and ATOM requests
 #     (l1tex__t_requests_pipe_lsu_mem_global_op_red.sum + ..._op_atom.sum; must be equal).
 # Then the shared-memory tree without its barrier (reduction-shared, --drop-barrier
@@ -43,7 +43,7 @@ metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_requests_pip
 
 # name | tilescope-cli problem options
 cases=()
-for t in 16 64 256 1024; do
+for t in 8 16 64 256 1024; do
   n=$((2 * t))
   cases+=("reduction-simple-$t|--kernel reduction-simple --width $n")
   cases+=("reduction-convergent-$t|--kernel reduction-convergent --width $n")
@@ -63,7 +63,7 @@ for c in "${cases[@]}"; do
   # shellcheck disable=SC2086
   "$cli" simulate $opts --json >"$out/cases/$name.sim.json" 2>"$out/cases/$name.sim.err"
   # shellcheck disable=SC2086
-  ncu --csv --page raw --print-units base --metrics "$metrics" -k regex:DeviceContext -c 1 \
+  ncu --csv --page raw --print-units base --metrics "$metrics" --kernel-name-base mangled -k regex:DeviceContext -c 1 \
       "$cli" gpu-run $opts --runs 1 >"$out/cases/$name.ncu.csv" 2>"$out/cases/$name.ncu.err"
 done
 
@@ -95,7 +95,7 @@ def ncu_values(path):
     return {k: get(k) for k in head}
 
 bad = 0; missing = 0
-say(f"{'case':34s} {'divergent':>10s} {'Nsight':>8s} {'uniform':>9s} {'Nsight':>8s} {'atomics':>8s} {'Nsight':>8s}")
+say(f"{'case':34s} {'divergent':>10s} {'Nsight':>8s} {'uniform':>9s} {'Nsight':>8s} {'atomics':>8s} {'Nsight':>8s}   source-level div/uni")
 for name in cases:
     try:
         sim = json.load(open(os.path.join(out, "cases", name + ".sim.json")))
@@ -105,16 +105,17 @@ for name in cases:
     hw = ncu_values(os.path.join(out, "cases", name + ".ncu.csv"))
     if hw is None:
         say(f"{name}: no Nsight Compute figures"); missing += 1; continue
-    div, hdiv = w.get("branch_divergent", 0), hw.get("smsp__sass_branch_targets_threads_divergent.sum")
-    uni, huni = w.get("branch_uniform", 0), hw.get("smsp__sass_branch_targets_threads_uniform.sum")
+    div, hdiv = w.get("branch_divergent_compiled", 0), hw.get("smsp__sass_branch_targets_threads_divergent.sum")
+    uni, huni = w.get("branch_uniform_compiled", 0), hw.get("smsp__sass_branch_targets_threads_uniform.sum")
+    src = f"{w.get('branch_divergent', 0)}/{w.get('branch_uniform', 0)}"
     atom = w.get("global_atom_requests", 0)
     hatom = (hw.get("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") or 0) + (hw.get("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") or 0)
     mark = ""
-    if div != hdiv or atom != hatom:
+    if div != hdiv or uni != huni or atom != hatom:
         bad += 1; mark = "  DIFFERS"
     if not sim.get("matches_reference"):
         bad += 1; mark += "  (simulator output differs from the reference)"
-    say(f"{name:34s} {div!s:>10s} {hdiv!s:>8s} {uni!s:>9s} {huni!s:>8s} {atom!s:>8s} {hatom!s:>8s}{mark}")
+    say(f"{name:34s} {div!s:>10s} {hdiv!s:>8s} {uni!s:>9s} {huni!s:>8s} {atom!s:>8s} {hatom!s:>8s}   {src}{mark}")
 
 say()
 try:

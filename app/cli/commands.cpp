@@ -31,6 +31,7 @@
 #include "sim/engine/warp_memory.hpp"
 #include "sim/engine/provenance.hpp"
 #include "sim/teaching/wrong_element.hpp"
+#include "sim/teaching/warp_view.hpp"
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
 #include "sim/engine/work_estimate.hpp"
@@ -275,6 +276,15 @@ bool hasWarpFigures(const sim::Simulation& r)
     return t.branch_uniform + t.branch_divergent + t.global_atomics != 0;
 }
 
+/// Does nvcc compile the branch on `line` of `s`'s kernel to predicated instructions (a
+/// registry note with no array on that line, sim/catalogue/compiled_notes.hpp)?
+bool predicatedBranch(const sim::Scenario& s, unsigned line)
+{
+    for (const sim::CompiledNote* n : sim::compiledNotesFor(s, line))
+        if (!*n->array) return true;
+    return false;
+}
+
 /// The `warps` object of simulate --json (docs/cli.md): branch executions per warp, uniform
 /// or divergent, SIMD efficiency, global atomics; whole grid and per source line.
 ordered_json warpsJson(const sim::Simulation& r)
@@ -286,6 +296,17 @@ ordered_json warpsJson(const sim::Simulation& r)
     w["branch_uniform"] = t.branch_uniform;
     w["branch_divergent"] = t.branch_divergent;
     w["branch_active_lanes"] = t.branch_lanes;
+    // Extension: the same counts over the lines nvcc compiles to a branch instruction (a line
+    // whose registry notes say it is predicated is left out): what Nsight Compute's
+    // smsp__sass_branch_targets_threads_divergent / _uniform count (scripts/gpu-warps.sh).
+    uint64_t compiledDivergent = 0, compiledUniform = 0;
+    for (const sim::AccessSite& a : r.accessSites)
+        if (a.kind == sim::AccessKind::Branch && !predicatedBranch(r.scenario, a.line)) {
+            compiledDivergent += a.divergent;
+            compiledUniform += a.requests - a.divergent;
+        }
+    w["branch_divergent_compiled"] = compiledDivergent;
+    w["branch_uniform_compiled"] = compiledUniform;
     w["global_atomics"] = t.global_atomics;
     w["global_atom_requests"] = t.global_atom_requests;
     w["global_atom_passes"] = t.global_atom_passes;
@@ -304,6 +325,7 @@ ordered_json warpsJson(const sim::Simulation& r)
             // The lanes busy in the code the branch guards, over 32 per warp that ran it.
             e["entered"] = a.entered;
             e["simd_efficiency"] = round3(ratio(a.taken, 32 * a.entered));
+            e["nvcc"] = predicatedBranch(r.scenario, a.line) ? "predicated" : "branch";
         } else {
             e["kind"] = "atomic";
             e["array"] = a.array < r.arrays.size() ? r.arrays[a.array].name : "?";
@@ -399,7 +421,7 @@ void printWarpTable(std::ostream& out, const sim::Simulation& r)
             << std::setw(14) << a->lanes << std::setw(11);
         if (branch) out << std::fixed << std::setprecision(3) << ratio(a->taken, 32 * a->entered) << std::defaultfloat;
         else out << "-";
-        out << "  " << stmt << "\n";
+        out << "  " << stmt << (branch && predicatedBranch(r.scenario, a->line) ? "  (nvcc: predicated)" : "") << "\n";
     }
 }
 

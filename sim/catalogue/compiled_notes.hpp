@@ -94,4 +94,21 @@ inline constexpr CompiledNote kPaddedNotes[] = {
     {kNdsZeroT, "Nds", true, 4, 32, kOneStore, kStore},
 };
 
+/// The reductions that run their tree in shared memory (PMPP Figs. 10.11, 10.13, 10.15):
+/// nvcc turns the tree's `if` into predicated instructions, so Nsight Compute counts no
+/// branch on that line (notes with no array are about a line's branch, not a memory access).
+inline constexpr const char* kPredicatedBrief = "on the GPU: predicated, no branch instruction";
+inline constexpr const char* kPredicated =
+    "nvcc compiles this if, whose body is a shared load, an add and a shared store, to predicated instructions: "
+    "no branch, so Nsight Compute counts no divergent branch on this line, though the lanes whose condition is "
+    "false still idle through it. Nsight Compute on an H200, reduction-shared at 1024 threads: 352 uniform and "
+    "0 divergent branch targets, the loop's own branch alone, where the source's if has 320 warp executions, "
+    "5 of them divergent.";
+inline constexpr CompiledNote kSharedTreeNotes[] = {
+    {"if (x.branch(x.threadIdx.x < stride)) {", "", false, 1, 1024, kPredicatedBrief, kPredicated},
+};
+inline constexpr CompiledNote kSegmentedTreeNotes[] = {
+    {"if (x.branch(t < stride)) {", "", false, 1, 1024, kPredicatedBrief, kPredicated},
+};
+
 }  // namespace ts::sim::notes

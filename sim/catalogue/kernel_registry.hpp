@@ -619,7 +619,8 @@ struct ReductionShared {
         .barriers = kernels::AFTER_LOAD,
         .lecture = "PMPP sec. 10.5, Fig. 10.11; presets reduction-shared-16, -256, -1024",
         .tiles = TileSizes::values, .params = kOneBlockSumParams, .grid = "1", .block = "BLOCK_DIM",
-        .arrays = kSumArrays, .sizes = "N = 2048", .formula = kSumFormula, .defaultTile = 1024, .reductionTree = true};
+        .arrays = kSumArrays, .sizes = "N = 2048", .formula = kSumFormula, .defaultTile = 1024,
+        .compiledNotes = notes::kSharedTreeNotes, .reductionTree = true};
     template <int BLOCK_DIM, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a) { kernels::sharedMemorySumReduction<BLOCK_DIM>(x, a.in[0], a.out); }
 };
@@ -638,7 +639,7 @@ struct ReductionSegmented {
         .tiles = TileSizes::values, .params = kManyBlockSumParams,
         .grid = "(N + 2 * BLOCK_DIM - 1) / (2 * BLOCK_DIM)", .block = "BLOCK_DIM",
         .arrays = kSumArraysAtomic, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
-        .reductionTree = true, .atomics = true};
+        .compiledNotes = notes::kSegmentedTreeNotes, .reductionTree = true, .atomics = true};
     template <int BLOCK_DIM, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
@@ -660,7 +661,7 @@ struct ReductionCoarsened {
         .tiles = TileSizes::values, .params = kManyBlockSumParams,
         .grid = "(N + 4 * BLOCK_DIM - 1) / (4 * BLOCK_DIM)", .block = "BLOCK_DIM",
         .arrays = kSumArraysAtomic, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
-        .reductionTree = true, .atomics = true};
+        .compiledNotes = notes::kSegmentedTreeNotes, .reductionTree = true, .atomics = true};
     template <int BLOCK_DIM, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
