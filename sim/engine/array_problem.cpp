@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 #include "sim/catalogue/loaded_kernels.hpp"
 #include "sim/engine/array_formula.hpp"
@@ -46,7 +47,7 @@ std::string validateArray(const KernelInfo& k, const Scenario& s)
                 return "The reduction tree of " + s.kernel + " halves its stride from the block's size, so the block must be a power of two threads; got " +
                        std::to_string(b) + ".";
             const long long n = v.empty() ? 0 : v.at(spec->sizes.front());
-            if (sh.grid.count() == 1 && n != 2ll * b)
+            if (std::string_view(k.grid) == "1" && n != 2ll * b)
                 return s.kernel + " sums its whole input in one block, two elements per thread, so " + spec->sizes.front() +
                        " must be 2 x " + std::to_string(b) + " = " + std::to_string(2ll * b) + "; got " + std::to_string(n) + ".";
         }

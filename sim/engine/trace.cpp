@@ -20,7 +20,7 @@ namespace {
 bool endsStatement(Op op)
 {
     return op == Op::SharedStore || op == Op::ZeroFill || op == Op::GlobalStore ||
-           op == Op::Fma;
+           op == Op::Fma || op == Op::Atomic;
 }
 
 /// Identifies a step within one barrier interval.

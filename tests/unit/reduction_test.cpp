@@ -11,6 +11,7 @@
 
 #include "kernels/context.cuh"
 #include "sim/engine/simulate.hpp"
+#include "sim/teaching/reduction_tree.hpp"
 
 namespace ts::sim {
 namespace {
@@ -176,6 +177,66 @@ TEST(Reduction, TheSharedTreeWithoutItsBarrierRaces)
     ASSERT_EQ(validate(s), "");
     const Simulation r = run(s);
     EXPECT_GT(r.hazards.raw, 0u);
+}
+
+TEST(Reduction, TheTreeReadFromTheTraceIsPmppsFigure)
+{
+    for (unsigned threads : {16u, 1024u}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        const unsigned warps = (threads + 31) / 32;
+        // Fig. 10.7: stride 1, 2, 4, ...; thread t adds element 2t + s into 2t when s divides t.
+        const Simulation simple = run(sum("reduction-simple", static_cast<int>(2 * threads)), true);
+        ASSERT_EQ(simple.error, "");
+        const ReductionTree a = reductionTree(simple.trace);
+        ASSERT_EQ(a.array, 0);
+        EXPECT_EQ(a.size, static_cast<int>(2 * threads));
+        ASSERT_EQ(a.levels.size(), doubling(threads).size());
+        for (size_t k = 0; k < a.levels.size(); ++k) {
+            const unsigned s = doubling(threads)[k];
+            const TreeLevel& l = a.levels[k];
+            EXPECT_EQ(l.stride, static_cast<int>(s));
+            ASSERT_EQ(l.adds.size(), threads / s);
+            for (const TreeAdd& add : l.adds) {
+                EXPECT_EQ(add.thread % s, 0u);
+                EXPECT_EQ(add.target, static_cast<int>(2 * add.thread));
+                EXPECT_EQ(add.source, static_cast<int>(2 * add.thread + s));
+            }
+            ASSERT_EQ(l.warps.size(), warps);
+            // A warp diverges when its 32 lanes hold some but not all multiples of s.
+            int want = 0;
+            for (unsigned w = 0; w < warps; ++w) {
+                unsigned in = 0;
+                for (unsigned t = 32 * w; t < std::min(threads, 32 * w + 32); ++t) in += t % s == 0;
+                want += in != 0 && in != std::min(32u, threads - 32 * w);
+            }
+            EXPECT_EQ(l.divergentWarps(), want) << "stride " << s;
+        }
+        // Fig. 10.8: the stride halving from blockDim.x; thread t < s adds t + s into t.
+        const Simulation convergent = run(sum("reduction-convergent", static_cast<int>(2 * threads)), true);
+        const ReductionTree b = reductionTree(convergent.trace);
+        ASSERT_EQ(b.levels.size(), halving(threads).size());
+        for (size_t k = 0; k < b.levels.size(); ++k) {
+            const unsigned s = halving(threads)[k];
+            const TreeLevel& l = b.levels[k];
+            EXPECT_EQ(l.stride, static_cast<int>(s));
+            ASSERT_EQ(l.adds.size(), s);
+            for (const TreeAdd& add : l.adds) {
+                EXPECT_LT(add.thread, s);
+                EXPECT_EQ(add.target, static_cast<int>(add.thread));
+                EXPECT_EQ(add.source, static_cast<int>(add.thread + s));
+            }
+            EXPECT_EQ(l.divergentWarps(), s < 32 && s < threads ? 1 : 0) << "stride " << s;
+        }
+    }
+    // The shared-memory tree: the leaf fill from input, then the tree in input_s.
+    const Simulation shared = run(sum("reduction-shared", 64), true);
+    const ReductionTree c = reductionTree(shared.trace);
+    ASSERT_GE(c.array, 0);
+    EXPECT_EQ(shared.trace.arrays[static_cast<size_t>(c.array)].name, "input_s");
+    ASSERT_EQ(c.levels.size(), 1 + halving(16).size());
+    EXPECT_EQ(c.levels[0].adds.size(), 32u);
+    EXPECT_TRUE(c.levels[0].adds[0].fromOther);
+    EXPECT_EQ(c.levels[1].stride, 16);
 }
 
 TEST(Reduction, LaunchesItCannotRunAreRefusedInOneSentence)
