@@ -258,8 +258,16 @@ public:
         return *this;
     }
     GlobalWriteRef& operator=(const GlobalWriteRef& o) { return *this = o.load(); }
-    /// `input[i] += v` (PMPP Fig. 10.6): a load of the element, then a store of the sum.
-    GlobalWriteRef& operator+=(float v) { return *this = load() + v; }
+    /// `input[i] += input[i + stride]` (PMPP Fig. 10.6): a load of this element, then of the
+    /// operand (a memory reference loads only now, so the trace reads left to right, as the
+    /// source does), then a store of the sum.
+    template <class R>
+    GlobalWriteRef& operator+=(const R& r)
+    {
+        const float mine = load();
+        if constexpr (std::is_arithmetic_v<R>) return *this = mine + static_cast<float>(r);
+        else return *this = mine + r.load();
+    }
     /// `&p[i]`, the address an atomic takes (ThreadContext::atomicAdd): this element.
     const GlobalWriteRef* operator&() const { return this; }
 
@@ -380,10 +388,14 @@ public:
     }
     /// A copy from another shared slot.
     SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
-    /// `input_s[t] += v` (PMPP Fig. 10.11): a load of the slot, then a store of the sum.
-    SharedRef& operator+=(float v)
+    /// `input_s[t] += input_s[t + stride]` (PMPP Fig. 10.11): a load of the slot, then of the
+    /// operand (left to right, as GlobalWriteRef's), then a store of the sum.
+    template <class R>
+    SharedRef& operator+=(const R& r)
     {
-        store(load() + v, Op::SharedStore);
+        const float mine = load();
+        if constexpr (std::is_arithmetic_v<R>) store(mine + static_cast<float>(r), Op::SharedStore);
+        else store(mine + r.load(), Op::SharedStore);
         return *this;
     }
     /// A register value; 0 is the zero fill of the boundary checks.

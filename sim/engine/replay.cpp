@@ -153,12 +153,14 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
             if (lr) *lr = LastRead{};
             break;
         }
+        case Op::Atomic:   // the element after the atomic, as a store leaves it
         case Op::GlobalStore: {
             ElementView& el = changeElement(s, e.array, e.index);
             el.stored = true;
             el.storedValue = e.value;
             if (e.thread < s.threads.size()) changeThread(s, e.thread).stored = true;
-            ++s.soFar.global_stores;
+            if (e.op == Op::Atomic) ++s.soFar.global_atomics;
+            else ++s.soFar.global_stores;
             if (lr) *lr = LastRead{};
             break;
         }
@@ -174,6 +176,7 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
         case Op::Barrier:
             ++s.soFar.barriers;
             break;
+        case Op::Branch: break;
         }
     }
     s.cursor = k;

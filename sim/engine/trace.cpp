@@ -227,7 +227,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             Group& g = groups[gi];
             Step& s = g.step;
             s.phase = byFills ? g.key.phase : phase;
-            bool hasFma = false, sharedOperands = false, globalOperands = false;
+            bool hasFma = false, sharedOperands = false, globalOperands = false, hasAtomic = false;
             int sourceArray = -1, targetArray = -1;
             int firstSlot = -1, lastSlot = -1, zeroFills = 0, fills = 0, maskArray = -1;
             for (uint32_t si : g.statements)
@@ -240,8 +240,9 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                     globalOperands = true;
                     if (sourceArray < 0) sourceArray = e.array;
                 }
-                if (e.op == Op::SharedStore || e.op == Op::ZeroFill || e.op == Op::GlobalStore)
+                if (e.op == Op::SharedStore || e.op == Op::ZeroFill || e.op == Op::GlobalStore || e.op == Op::Atomic)
                     targetArray = e.array;
+                if (e.op == Op::Atomic) hasAtomic = true;
                 if (e.op == Op::ConstantLoad) maskArray = e.array;
                 if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
                     ++fills;
@@ -270,8 +271,15 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             } else if (g.key.kind == 0) {
                 s.kind = StepKind::LoadTile;
                 s.iteration = -1;
+                // A shared array updated from itself (a reduction tree's input_s[t] +=
+                // input_s[t + stride], PMPP Fig. 10.11) is no tile load.
+                bool fromItself = false;
+                for (uint32_t si : g.statements)
+                    for (uint32_t k = statements[si].begin; k < statements[si].end; ++k)
+                        fromItself |= raw[ids[k]].op == Op::SharedLoad && raw[ids[k]].array == targetArray;
                 std::string src = sourceArray >= 0 ? arrays[sourceArray].name + " tile" : "tile";
-                s.label = prefix + "load " + src + " into " + arrays[targetArray].name;
+                s.label = prefix + (fromItself && sourceArray < 0 ? "update " + arrays[targetArray].name
+                                                                  : "load " + src + " into " + arrays[targetArray].name);
             } else if (hasFma) {
                 s.kind = StepKind::Use;
                 // A 2D mask's iteration is the pair (i, j) of the element it multiplies by.
@@ -285,7 +293,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             } else if (targetArray >= 0 && arrays[targetArray].space == Space::Global) {
                 s.kind = StepKind::Store;
                 s.iteration = -1;
-                s.label = prefix + "store " + arrays[targetArray].name;
+                s.label = prefix + (hasAtomic ? "atomic add to " : "store ") + arrays[targetArray].name;
             } else {
                 s.kind = StepKind::Other;
                 s.label = prefix + "line " + std::to_string(s.line);
@@ -308,6 +316,19 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             s.kind = StepKind::Other;
             s.line = tr.events[leftoversBegin].line;
             s.label = "line " + std::to_string(s.line);
+            // Only branch conditions (x.branch): the threads that went past the `if` without
+            // taking it. Named by the innermost (last) condition they evaluated.
+            bool branches = true;
+            for (size_t k = leftoversBegin; k < tr.events.size(); ++k) branches &= tr.events[k].op == Op::Branch;
+            if (branches) {
+                s.line = 0;
+                for (size_t k = leftoversBegin; k < tr.events.size(); ++k)
+                    if (tr.events[k].value == 0.0f) s.line = std::max<unsigned>(s.line, tr.events[k].line);
+                // Every thread took it (a loop's condition before the barrier at its top).
+                const bool taken = s.line == 0;
+                if (taken) s.line = tr.events[leftoversBegin].line;
+                s.label = (taken ? "branch taken, line " : "branch not taken, line ") + std::to_string(s.line);
+            }
             s.begin = static_cast<int>(leftoversBegin);
             s.end = static_cast<int>(tr.events.size());
             tr.steps.push_back(s);

@@ -1,5 +1,13 @@
 #include "sim/teaching/kernel_view.hpp"
 
+#include <cctype>
+
+#include <sstream>
+
+#include <map>
+
+#include <set>
+
 #include <algorithm>
 #include <utility>
 
@@ -76,11 +84,65 @@ void convVariables(const Scenario& s, const Trace& t, const Step* st, long long 
     }
 }
 
+namespace {
+
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// The kernel's own integer declarations, `unsigned int i = 2*x.threadIdx.x;` or `constexpr
+/// unsigned int COARSE_FACTOR = 2;`, evaluated in source order with what `v` knows (the
+/// context's `x.` dropped) and added to it: a described problem's kernel names its indices
+/// this way (PMPP Fig. 10.6's i, Fig. 10.13's segment, i and t). A loop's variable, declared
+/// in its `for`, changes from one iteration to the next and is left out; so is a name the
+/// kernel assigns again later, or one `v` holds already.
+void declaredVariables(const std::string& source, Variables& v)
+{
+    static const std::set<std::string> typeWords = {"const", "constexpr", "inline", "static", "unsigned", "signed",
+                                                    "int", "long", "short", "size_t"};
+    std::map<std::string, int> assigned;   // how often each name is the target of an `=`
+    std::vector<std::pair<std::string, std::string>> declared;
+    std::istringstream in(source);
+    for (std::string line; std::getline(in, line);) {
+        const size_t comment = line.find("//");
+        if (comment != std::string::npos) line.erase(comment);
+        for (size_t from = 0; from < line.size();) {
+            const size_t semi = line.find(';', from);
+            const std::string stmt = trim(line.substr(from, semi == std::string::npos ? std::string::npos : semi - from));
+            from = semi == std::string::npos ? line.size() : semi + 1;
+            const size_t eq = stmt.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 >= stmt.size() || stmt[eq + 1] == '=' ||
+                std::string("<>!+-*/%&|^").find(stmt[eq - 1]) != std::string::npos)
+                continue;
+            std::istringstream words(stmt.substr(0, eq));
+            std::vector<std::string> w;
+            for (std::string x; words >> x;) w.push_back(x);
+            if (w.empty() || !std::all_of(w.back().begin(), w.back().end(), identChar)) continue;
+            ++assigned[w.back()];
+            bool typed = w.size() >= 2;
+            for (size_t k = 0; k + 1 < w.size(); ++k) typed &= typeWords.count(w[k]) > 0;
+            if (typed && stmt.rfind("for", 0) != 0) declared.emplace_back(w.back(), stmt.substr(eq + 1));
+        }
+    }
+    for (auto [name, expr] : declared) {
+        if (assigned[name] != 1 || v.count(name)) continue;
+        for (size_t p = expr.find("x."); p != std::string::npos; p = expr.find("x.", p))
+            if (p == 0 || !identChar(expr[p - 1])) expr.erase(p, 2);
+            else p += 2;
+        if (const Evaluation e = evaluate(expr, v); e.value) v[name] = *e.value;
+    }
+}
+
+}  // namespace
+
 void arrayVariables(const Scenario& s, const Trace& t, const Step*, long long tx, long long ty, Variables& v)
 {
     const std::shared_ptr<const ArraySpec> spec = arraySpecOf(s.kernel);
     if (!spec) return;
     for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
+    // A registry row's compiled block size (PMPP ch. 10's BLOCK_DIM), then the kernel's own
+    // declarations.
+    if (const KernelInfo* info = s.kernelInfo(); info && info->tiled && !findLoadedKernel(s.kernel)) v["BLOCK_DIM"] = s.tile;
+    if (const KernelInfo* info = s.kernelInfo(); info && !findLoadedKernel(s.kernel))
+        declaredVariables(kernelSource(info->sourceFile), v);
     // A 3D output's index names as its reference formula's left side gives them
     // (`out[i][j][k] = ...`, PMPP's own i, j, k), for the element the thread stores.
     const ArrayDecl* out = spec->output();
@@ -204,6 +266,24 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
                 la.used[a] = true;
                 acc = &la.accesses[a];
             }
+        // `a[i] += ...` reads and writes one textual access: a store goes with the access
+        // already matched to a load of the same element.
+        for (size_t a = 0; a < la.accesses.size() && !acc; ++a) {
+            if (!la.used[a] || la.accesses[a].array != writtenArrayName(s, info) || la.accesses[a].subscripts.size() != 1)
+                continue;
+            if (const Evaluation ev = evaluate(la.accesses[a].subscripts[0], vars); ev.value && *ev.value == e.index)
+                acc = &la.accesses[a];
+        }
+        // An atomic on a pointer to element 0 (`atomicAdd(output, v)`, PMPP Fig. 10.13).
+        if (!acc && e.op == Op::Atomic && e.index == 0 &&
+            sourceLine(source, e.line).find("(" + writtenArrayName(s, info) + ",") != std::string::npos) {
+            x.written = writtenArrayName(s, info);
+            x.substituted = x.written;
+            x.evaluated = x.written + "[0]";
+            x.flat = 0;
+            out.push_back(x);
+            continue;
+        }
         if (!acc) {
             x.error = "Line " + std::to_string(e.line) + " of the source shows no access to " +
                       writtenArrayName(s, info) + ".";

@@ -94,7 +94,9 @@ StepFacts factsOf(const Trace& t, const Step& s)
             if (f.target < 0) f.target = e.array;
             break;
         case Op::Fma: ++f.fmas; break;
-        case Op::Barrier: break;
+        case Op::Barrier:
+        case Op::Branch:
+        case Op::Atomic: break;
         }
     }
     return f;
@@ -512,6 +514,27 @@ std::string otherLine(const Context& c, int index)
     std::ostringstream o;
     const std::string prefix = c.phasePrefix(s);
     const std::string who = c.threads(f.threads);
+    // The threads that evaluated a marked branch (x.branch) and did nothing else: those that
+    // found the condition on the step's line false, or (all of them true) went on.
+    bool branches = s.end > s.begin;
+    std::set<int> skipped;
+    for (int k = s.begin; k < s.end; ++k) {
+        const Event& e = c.t.events[static_cast<size_t>(k)];
+        branches &= e.op == Op::Branch;
+        if (e.op == Op::Branch && e.line == s.line && e.value == 0.0f) skipped.insert(e.thread);
+    }
+    if (branches && skipped.empty()) {
+        o << prefix << (prefix.empty() ? capitalised(who) : who) << " find the condition on line " << s.line
+          << " true and go on.";
+        return o.str();
+    }
+    if (branches) {
+        const std::string them = c.threads(skipped);
+        o << prefix << (prefix.empty() ? capitalised(them) : them) << " find the condition on line " << s.line
+          << " false and skip the code it guards; a warp holding lanes of both kinds runs the two paths one after "
+             "the other, its skipping lanes idle meanwhile.";
+        return o.str();
+    }
     o << prefix << (prefix.empty() ? capitalised(who) : who) << " run source line " << s.line;
     std::vector<std::string> reads, writes;
     for (const auto& [array, e] : f.read) reads.push_back(rangeText(c.arrays[array], e));

@@ -253,6 +253,10 @@ std::vector<std::pair<sim::Preset, bool>> cases()
                                     : sim::matmulScenario(k.name, n, n, n, t);
             } else if (k.family == sim::Family::Conv1D) {
                 p.scenario = sim::convScenario(k.name, 1, ragged ? 37 : 32, t, 5);
+            } else if (k.family == sim::Family::Array && std::string_view(k.grid) == "1") {
+                // A one-block sum (PMPP Figs. 10.6 to 10.11) takes two elements per thread of a
+                // power-of-two block: no ragged size, a second block size instead.
+                p.scenario = sim::convScenario(k.name, 1, k.tiled ? 2 * t : (ragged ? 32 : 16), t, 1);
             } else if (k.family == sim::Family::Array) {
                 // A described problem of one size (PMPP's stencil: N).
                 p.scenario = sim::convScenario(k.name, 1, ragged ? 13 : 16, t, 1);

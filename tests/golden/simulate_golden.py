@@ -46,6 +46,12 @@ CONV_SIZES = {
 }
 # A described problem of one size (PMPP's stencil: N), ragged against its block edge, 3D block.
 DESCRIBED_SIZE = ["--width", "37", "--block", "1,1,1"]
+# Sizes a described problem may need instead, tried in order (the first the CLI runs with is
+# kept): PMPP ch. 10's many-block sums take any length (a ragged one here, block 3 traced),
+# the one-block ones two elements per thread of a power-of-two block.
+DESCRIBED_CANDIDATES = [DESCRIBED_SIZE,
+                        ["--width", "1001", "--tile", "32", "--block", "3"],
+                        ["--width", "64", "--tile", "32", "--block", "0"]]
 
 
 def preset_args(path):
@@ -83,10 +89,13 @@ def cases():
         kernel = line.split()[0]
         if kernel == "cublas":
             continue
-        size = MATMUL_SIZE if kernel.startswith("matmul") else DESCRIBED_SIZE
+        size = MATMUL_SIZE if kernel.startswith("matmul") else None
         for prefix, args in CONV_SIZES.items():
             if kernel.startswith(prefix):
                 size = args
+        if size is None:   # a described problem: its sizes probed
+            out.append(("kernel-" + kernel, ["simulate", "--json", "--quiet", "--kernel", kernel], DESCRIBED_CANDIDATES))
+            continue
         out.append(("kernel-" + kernel, ["simulate", "--json", "--quiet", "--kernel", kernel] + size, False))
         if kernel == "matmul-tiled":
             for extra in (["--drop-barrier", "after-load"], ["--drop-barrier", "after-compute"],
@@ -102,7 +111,7 @@ def cases():
         for path in sorted(glob.glob(os.path.join(ROOT, "tests", "student", folder, "*.cu"))):
             rel = os.path.relpath(path, ROOT)
             name = "student-" + folder + "-" + os.path.basename(path)[:-3]
-            out.append((name, ["simulate", "--json", "--quiet", "--kernel-file", rel], True))
+            out.append((name, ["simulate", "--json", "--quiet", "--kernel-file", rel], SIZE_CANDIDATES))
     return out
 
 
@@ -118,7 +127,7 @@ def capture_one(case):
     if probe:
         # The first size the CLI runs with (exit 0, or 1 for a wrong P); a file it refuses
         # whatever the size keeps the refusal of its first candidate.
-        tried = [(size,) + run(argv + size) for size in SIZE_CANDIDATES]
+        tried = [(size,) + run(argv + size) for size in probe]
         ran = [t for t in tried if t[1] != 2] or [tried[0]]
         size, code, text = ran[0]
         argv = argv + size

@@ -237,7 +237,11 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
         }
     };
     for (int tile : tiles) {
-        if (k.family == sim::Family::Array) {
+        if (k.family == sim::Family::Array && k.reductionTree) {
+            // A many-block sum (PMPP Figs. 10.13, 10.15): a block takes 2 or 4 x BLOCK_DIM.
+            add(sim::convScenario(k.name, 1, 40 * tile + 3, tile, 1));
+            add(sim::convScenario(k.name, 1, 24 * tile, tile, 1));
+        } else if (k.family == sim::Family::Array) {
             // A described problem of one size (PMPP's stencil: N), ragged and whole.
             add(sim::convScenario(k.name, 1, 4 * tile + 3, tile, 1));
             add(sim::convScenario(k.name, 1, 3 * tile, tile, 1));
@@ -265,6 +269,8 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
 TEST(ParallelSimulation, EveryKernelMatchesTheSerialRun)
 {
     for (const sim::KernelInfo& k : sim::kernelList()) {
+        // A one-block sum (PMPP Figs. 10.6 to 10.11) has nothing to run in parallel.
+        if (std::string_view(k.grid) == "1") continue;
         const std::vector<sim::Scenario> scenarios = scenariosFor(k);
         EXPECT_GE(scenarios.size(), 4u) << k.name << ": no size of this test fits the kernel";
         for (size_t i = 0; i < scenarios.size(); ++i) {
@@ -314,6 +320,13 @@ TEST(ParallelSimulation, DroppedBarriersGiveTheSerialHazards)
         s.dropBarriers = k.barriers;
         s.block = {1, 1, 0};
         if (k.family == sim::Family::Conv1D) s.block = {3, 0, 0};
+        if (k.family == sim::Family::Array) {
+            // A described problem of one size (PMPP ch. 10's sums): one block, or a grid of them.
+            const bool oneBlock = std::string_view(k.grid) == "1";
+            s = sim::convScenario(k.name, 1, oneBlock ? 64 : 1000, 32, 1);
+            s.dropBarriers = k.barriers;
+            s.block = {oneBlock ? 0u : 3u, 0, 0};
+        }
         ASSERT_EQ(sim::validate(s), "") << k.name;
         cases.push_back(s);
     }

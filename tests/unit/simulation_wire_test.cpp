@@ -639,7 +639,7 @@ TEST_F(HandBuilt, EventsWithIdsOutOfRange)
     refused(event(0, 4, 48), "names element 48 of \"M\", which has 48");
     refused(event(0, 4, 0xFFFFFFFFu), "names element -1");
     refused(event(12, 2, 4), "names thread 4, but the block has 4");
-    refused(event(16, 1, 8), "has op 8, which is no Op");
+    refused(event(16, 1, 10), "has op 10, which is no Op");
     refused(event(16, 1, static_cast<uint64_t>(sim::Op::Barrier)), "names an element");
     refused(event(18, 1, 16), "flags that are no EventFlag");
     refused(event(20, 1, arrays()), "origin array");
@@ -733,9 +733,9 @@ TEST_F(HandBuilt, HazardsAndAccessSitesOutOfRange)
     const auto access = [](size_t offset, size_t size, uint64_t value) {
         return [=](json& j) { poke(j["accessSites"], sim::wire::kAccessSiteBytes, 0, offset, size, value); };
     };
-    refused(access(5, 1, 5), "which is no AccessKind");
+    refused(access(5, 1, 7), "which is no AccessKind");
     refused(access(4, 1, arrays()), "names array " + std::to_string(arrays()) + ", but there are " + std::to_string(arrays()));
-    refused(access(54, 1, 7), "wide flag");
+    refused(access(78, 1, 7), "wide flag");
     // A shared-load site moved onto a global array.
     size_t shared = 0;
     while (r_.accessSites[shared].kind != sim::AccessKind::SharedLoad) ++shared;

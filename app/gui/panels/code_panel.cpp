@@ -46,6 +46,7 @@ const char* verb(sim::Op op)
     case sim::Op::SharedLoad:
     case sim::Op::ConstantLoad: return "reads ";
     case sim::Op::ZeroFill: return "zero-fills ";
+    case sim::Op::Atomic: return "adds atomically to ";
     default: return "writes ";
     }
 }

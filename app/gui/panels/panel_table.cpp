@@ -22,6 +22,7 @@ std::unique_ptr<Panel> makeMemoryPanel();
 std::unique_ptr<Panel> makeLadderPanel();
 std::unique_ptr<Panel> makeRooflinePanel();
 std::unique_ptr<Panel> makePracticePanel();
+std::unique_ptr<Panel> makeTreePanel();
 
 namespace {
 
@@ -60,6 +61,9 @@ const PanelInfo kPanels[] = {
     // file's timings as bars with the simulator's counts, and on the roofline.
     {"ladder", "Ladder", false, {D::Centre, 5}, {S::Picture, 4}, 34.0f, 0, 3, OnSlide::No, makeLadderPanel},
     {"roofline", "Roofline", false, {D::Centre, 6}, {S::Text, 10}, 22.0f, 0, 3, OnSlide::No, makeRooflinePanel},
+    // Shown from the View menu or a preset's `panels` / `lesson`: a sum reduction's tree, level
+    // by level, with its warps (PMPP ch. 10).
+    {"tree", "Reduction tree", false, {D::Centre, 2}, {S::Picture, 1}, 24.0f, 0, 0, OnSlide::No, makeTreePanel},
     // Shown while practice mode is on (key P, View > Practice mode; docs/practice.md); it never
     // folds. At the desk the question, above everything of its column; on a slide, where the
     // caption asks the question and gives the verdict, the marks' legend and the reason, last

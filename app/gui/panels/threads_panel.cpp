@@ -31,35 +31,50 @@ std::string indexText(const sim::Scenario& s, const sim::Trace& t, const sim::Ev
     return name + "[" + std::to_string(e.index) + "]";
 }
 
-/// What a thread did in the step, from its events: "M[6] -> Mds[1][0]", "Mds[0][1] * Nds[1][0]".
+/// What a thread did in the step, from its events: "M[6] -> Mds[1][0]", "Mds[0][1] * Nds[1][0]"
+/// (the operands of a multiply-add), "input[8], input[12] -> input[8]" (what a store's
+/// statement read), "atomic output[0]", "branch not taken".
 std::string doing(const sim::Scenario& s, const sim::Trace& t, const std::vector<const sim::Event*>& ev)
 {
-    std::string out, pending;
+    std::string out, pending, listed;   // the loads so far, joined as a product and as a list
     for (const sim::Event* e : ev) {
         switch (e->op) {
         case sim::Op::GlobalLoad:
         case sim::Op::SharedLoad:
         case sim::Op::ConstantLoad:
             pending += (pending.empty() ? "" : " * ") + indexText(s, t, *e);
+            listed += (listed.empty() ? "" : ", ") + indexText(s, t, *e);
+            break;
+        case sim::Op::Atomic:
+            out += (out.empty() ? "" : "; ") + (listed.empty() ? std::string("register") : listed) + " -> atomic " +
+                   indexText(s, t, *e);
+            pending.clear();
+            listed.clear();
+            break;
+        case sim::Op::Branch:
+            if (e->value == 0.0f && out.empty() && pending.empty()) out = "branch not taken";
             break;
         case sim::Op::SharedStore:
         case sim::Op::GlobalStore:
             // With nothing read in the step, the value comes from a register: Pvalue for a
             // store of P, the registers that carried a phase's tile on the double-buffered rungs.
             out += (out.empty() ? "" : "; ") +
-                   (!pending.empty()                   ? pending
+                   (!listed.empty()                   ? listed
                     : e->op == sim::Op::GlobalStore ? std::string("Pvalue")
                                                        : std::string("register")) +
                    " -> " + indexText(s, t, *e);
             pending.clear();
+            listed.clear();
             break;
         case sim::Op::ZeroFill:
             out += (out.empty() ? "" : "; ") + std::string("0 -> ") + indexText(s, t, *e) + " (zero fill)";
             pending.clear();
+            listed.clear();
             break;
         case sim::Op::Fma:
             out += (out.empty() ? "" : "; ") + std::string("Pvalue += ") + pending;
             pending.clear();
+            listed.clear();
             break;
         case sim::Op::Barrier: break;
         }
