@@ -77,6 +77,16 @@ for k in $("$cli" list-kernels 2>/dev/null | awk 'NR > 0 { print $1 }' | grep -v
       cases+=("$k-256x256-m5-t8|--kernel $k --height 256 --width 256 --mask-width 5 --tile 8")
       cases+=("$k-100x37-m3-t16|--kernel $k --height 100 --width 37 --mask-width 3 --tile 16")
       cases+=("$k-5x6-m3-t4|--kernel $k --height 5 --width 6 --mask-width 3 --tile 4") ;;
+    reduction-simple|reduction-convergent)
+      # PMPP ch. 10's one-block sums: N = 2 x the block, a power of two.
+      for n in 2048 512 32; do cases+=("$k-$n|--kernel $k --width $n"); done ;;
+    reduction-shared)
+      for t in 1024 256 16; do cases+=("$k-$((2 * t))-t$t|--kernel $k --width $((2 * t)) --tile $t"); done ;;
+    reduction-segmented|reduction-coarsened)
+      # Many blocks, ragged lengths.
+      cases+=("$k-100001-t256|--kernel $k --width 100001 --tile 256")
+      cases+=("$k-4097-t32|--kernel $k --width 4097 --tile 32")
+      cases+=("$k-1000-t1024|--kernel $k --width 1000 --tile 1024") ;;
     *)
       # A described problem of one size (PMPP's 3D stencil: N): ragged sizes against its
       # default block edge, and a tiny one.

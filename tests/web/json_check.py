@@ -35,6 +35,13 @@ SIZES = {
     # PMPP's 3D stencil (a described problem of one size, N), 3D blocks of 4^3 threads.
     "stencil-": [("small", ["--width", "8", "--tile", "4"]),
                  ("ragged", ["--width", "13", "--tile", "4"])],
+    # PMPP ch. 10's sums: the one-block trees take two elements per thread of a power-of-two
+    # block (no ragged size: two blocks sizes instead), the many-block ones any length.
+    "reduction-simple": [("small", ["--width", "32"]), ("wider", ["--width", "128"])],
+    "reduction-convergent": [("small", ["--width", "32"]), ("wider", ["--width", "128"])],
+    "reduction-shared": [("small", ["--width", "32", "--tile", "16"]), ("wider", ["--width", "128", "--tile", "64"])],
+    "reduction-": [("small", ["--width", "64", "--tile", "16"]),
+                   ("ragged", ["--width", "1001", "--tile", "32"])],
 }
 
 
