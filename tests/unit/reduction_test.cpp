@@ -177,6 +177,15 @@ TEST(Reduction, TheSharedTreeWithoutItsBarrierRaces)
     ASSERT_EQ(validate(s), "");
     const Simulation r = run(s);
     EXPECT_GT(r.hazards.raw, 0u);
+    // The lines compute-sanitizer's racecheck names on an H200 for the same launch
+    // (docs/measurements/reduction-h200.txt): a write of input_s on line 23 (the leaf fill) or
+    // 27 (the tree's add) against the tree's read on line 27.
+    ASSERT_FALSE(r.hazards.sites.empty());
+    for (const HazardSite& h : r.hazards.sites) {
+        EXPECT_EQ(h.kind, HazardKind::RAW);
+        EXPECT_TRUE(h.firstLine == 23 || h.firstLine == 27) << h.firstLine;
+        EXPECT_EQ(h.secondLine, 27u);
+    }
 }
 
 TEST(Reduction, TheTreeReadFromTheTraceIsPmppsFigure)
