@@ -89,6 +89,7 @@ void drawTree(Frame& f, const sim::ReductionTree& tree, int cursorLevel, bool wi
             dl->AddRectFilled(ImVec2(o.x, y - g * 0.5f), ImVec2(o.x + w, y + rh + g * 0.3f), pal.codeLine);
         char name[32];
         if (l.stride > 0) std::snprintf(name, sizeof name, "stride %d", l.stride);
+        else if (!l.adds.empty() && l.adds.front().fromOther) std::snprintf(name, sizeof name, "fill");   // as the table says
         else std::snprintf(name, sizeof name, "level %zu", k);
         // The row of elements: every element a box, the written ones coloured.
         if (wide)
