@@ -60,6 +60,25 @@ struct DeviceContext {
     /// CUDA's atomicAdd and atomicExch on a float of global memory; `p` alone is element 0.
     __device__ __forceinline__ static float atomicAdd(float* address, float val) { return ::atomicAdd(address, val); }
     __device__ __forceinline__ static float atomicExch(float* address, float val) { return ::atomicExch(address, val); }
+    /// CUDA's warp shuffles and __syncwarp (ThreadContext::shfl_sync and its kin say what the
+    /// simulator checks of them).
+    template <class T>
+    __device__ __forceinline__ static T shfl_sync(unsigned mask, T var, int srcLane, int width = 32) {
+        return __shfl_sync(mask, var, srcLane, width);
+    }
+    template <class T>
+    __device__ __forceinline__ static T shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
+        return __shfl_up_sync(mask, var, delta, width);
+    }
+    template <class T>
+    __device__ __forceinline__ static T shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
+        return __shfl_down_sync(mask, var, delta, width);
+    }
+    template <class T>
+    __device__ __forceinline__ static T shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32) {
+        return __shfl_xor_sync(mask, var, laneMask, width);
+    }
+    __device__ __forceinline__ static void syncwarp(unsigned mask = 0xffffffffu) { __syncwarp(mask); }
     /// fmaf(a, b, c): one fused multiply-add (FFMA), as the simulator's x.fmaf computes it.
     __device__ __forceinline__ static float fmaf(float a, float b, float c) { return ::fmaf(a, b, c); }
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {

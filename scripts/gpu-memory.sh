@@ -82,7 +82,7 @@ for k in $("$cli" list-kernels 2>/dev/null | awk 'NR > 0 { print $1 }' | grep -v
       for n in 2048 512 32; do cases+=("$k-$n|--kernel $k --width $n"); done ;;
     reduction-shared)
       for t in 1024 256 16; do cases+=("$k-$((2 * t))-t$t|--kernel $k --width $((2 * t)) --tile $t"); done ;;
-    reduction-segmented|reduction-coarsened)
+    reduction-segmented|reduction-coarsened|reduction-shuffle)
       # Many blocks, ragged lengths.
       cases+=("$k-100001-t256|--kernel $k --width 100001 --tile 256")
       cases+=("$k-4097-t32|--kernel $k --width 4097 --tile 32")

@@ -53,6 +53,7 @@ for t in 32 256 1024; do
   for n in 100001 4097; do
     cases+=("reduction-segmented-$n-t$t|--kernel reduction-segmented --width $n --tile $t")
     cases+=("reduction-coarsened-$n-t$t|--kernel reduction-coarsened --width $n --tile $t")
+    cases+=("reduction-shuffle-$n-t$t|--kernel reduction-shuffle --width $n --tile $t")
   done
 done
 

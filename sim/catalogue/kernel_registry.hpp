@@ -41,6 +41,7 @@
 #include "kernels/reduction_convergent.cuh"
 #include "kernels/reduction_segmented.cuh"
 #include "kernels/reduction_shared.cuh"
+#include "kernels/reduction_shuffle.cuh"
 #include "kernels/reduction_simple.cuh"
 #include "kernels/stencil_basic.cuh"
 
@@ -669,6 +670,28 @@ struct ReductionCoarsened {
     }
 };
 
+/// Fig. 10.13's segmented sum whose tree stops at 32 partial sums, finished by warp 0 with
+/// __shfl_down_sync (not a PMPP figure; preset reduction-shuffle-256).
+struct ReductionShuffle {
+    using TileSizes = Tiles<32, 64, 128, 256, 512, 1024>;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-shuffle", .family = Family::Array, .tiled = true, .untiled = "reduction-segmented",
+        .sourceFile = "reduction_shuffle.cuh", .barriersPerPhase = 0,
+        .summary = "Segmented sum whose shared-memory tree stops at 32 partial sums: warp 0 adds them with five __shfl_down_sync, no barrier, then one atomicAdd per block",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 10.7, Fig. 10.13, finished with warp shuffles (CUDA's __shfl_down_sync); preset reduction-shuffle-256",
+        .tiles = TileSizes::values, .params = kManyBlockSumParams,
+        .grid = "(N + 2 * BLOCK_DIM - 1) / (2 * BLOCK_DIM)", .block = "BLOCK_DIM",
+        .arrays = kSumArraysAtomic, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
+        .compiledNotes = notes::kSegmentedTreeNotes, .reductionTree = true, .atomics = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::shuffleSumReduction<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
@@ -694,7 +717,8 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled, registry::StencilBasic,
                            registry::ReductionSimple, registry::ReductionConvergent, registry::ReductionShared,
-                           registry::ReductionSegmented, registry::ReductionCoarsened>;
+                           registry::ReductionSegmented, registry::ReductionCoarsened,
+                           registry::ReductionShuffle>;
 
 namespace detail {
 template <class F, class... K>

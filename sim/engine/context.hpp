@@ -5,6 +5,7 @@
 // `float += Product` performs std::fma, so the simulator fuses exactly where nvcc does,
 // whatever the host compiler's contraction settings (docs/design.md, principle 3).
 #pragma once
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <source_location>
@@ -139,6 +140,11 @@ public:
 
     // Hazard detection (shared memory): epochs number barrier intervals across the launch.
     uint32_t epoch = 1;                 ///< current barrier interval
+    /// By linear thread of the block being run: its shared accesses (ordinals) before the
+    /// latest __syncwarp it passed since the barrier, and that __syncwarp's mask. Two
+    /// accesses of lanes of one warp with such a __syncwarp between them are ordered, not a
+    /// hazard (hazard()).
+    std::vector<uint32_t> warpSyncOrdinal, warpSyncMask;
     uint16_t tid = kNoThread;           ///< linear index of the running thread
     uint32_t ordinal = 0;               ///< shared accesses of the running thread since its last barrier
     /// Memory reads of the running thread since its last barrier (or its start), and how many
@@ -797,6 +803,53 @@ public:
         return element->atomic([v](float) { return v; });
     }
 
+    /// CUDA's warp shuffles (PMPP sec. 10.8's warp-level finish; the CUDA C++ Programming
+    /// Guide's "Warp Shuffle Functions"): every lane named in `mask` that has not exited
+    /// must reach the same shuffle on the same line with the same mask; the lanes meet there
+    /// (the simulator parks each until the last arrives, ThreadContext::warpExchange) and
+    /// each receives `var` of its source lane. `width` (a power of two from 1 to 32) splits
+    /// the warp into groups of that many lanes. A calling lane missing from its own `mask`,
+    /// a lane of the mask waiting elsewhere (another shuffle, a barrier), a source lane that
+    /// does not take part (exited, or outside the mask) and a bad width are KernelFaults
+    /// naming the line: CUDA leaves their result undefined. `T`: float, int or unsigned.
+    /// On the GPU they are __shfl_sync and its kin.
+    ///
+    /// shfl_sync: the value of lane `srcLane` (modulo `width`, within the caller's group).
+    template <class T>
+    T shfl_sync(unsigned mask, T var, int srcLane, int width = 32, SourceLine loc = SourceLine::current())
+    {
+        return shuffle(WarpOp::Index, mask, var, srcLane, width, loc.line());
+    }
+    /// shfl_up_sync: the value of the lane `delta` below; lanes whose source would fall below
+    /// their group keep their own value.
+    template <class T>
+    T shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, SourceLine loc = SourceLine::current())
+    {
+        return shuffle(WarpOp::Up, mask, var, static_cast<int>(delta), width, loc.line());
+    }
+    /// shfl_down_sync: the value of the lane `delta` above (the reduction's
+    /// `sum += __shfl_down_sync(FULL_MASK, sum, offset)`); lanes whose source would pass the
+    /// end of their group keep their own value.
+    template <class T>
+    T shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, SourceLine loc = SourceLine::current())
+    {
+        return shuffle(WarpOp::Down, mask, var, static_cast<int>(delta), width, loc.line());
+    }
+    /// shfl_xor_sync: the value of lane `lane ^ laneMask` (the butterfly); a source in a
+    /// later group of `width` lanes leaves the caller its own value.
+    template <class T>
+    T shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, SourceLine loc = SourceLine::current())
+    {
+        return shuffle(WarpOp::Xor, mask, var, laneMask, width, loc.line());
+    }
+    /// __syncwarp(mask): the lanes of `mask` meet as at a shuffle, with no value; shared
+    /// memory written by one of them before it is then visible to the others after it
+    /// (the hazard detector orders such accesses).
+    void syncwarp(unsigned mask = 0xffffffffu, SourceLine loc = SourceLine::current())
+    {
+        warpExchange(WarpOp::Sync, mask, 0, 0, 32, loc.line());
+    }
+
     /// __syncthreads(): parks this thread until every thread of the block has arrived.
     /// `barrier` names it (ts::kernels::Barrier); a barrier in the machine's drop mask is
     /// skipped by every thread.
@@ -830,7 +883,30 @@ public:
     uint16_t tid_ = 0;
     void* fiber_ = nullptr;   ///< scheduler-private state of this thread's fiber
 
+    /// What a warp rendezvous does (warpExchange).
+    enum class WarpOp : uint8_t { Sync, Index, Up, Down, Xor };
+    /// What a lane gets from a warp rendezvous: the source lane's bits and which lane.
+    struct WarpResult {
+        uint32_t bits = 0;
+        unsigned source = 0;
+    };
+    /// Parks this lane at the warp rendezvous `op` of `line` with its value's bits; the
+    /// scheduler (machine.cpp) releases the lanes of `mask` together once all have arrived
+    /// and hands each its source lane's bits. Throws KernelFault as shfl_sync says.
+    WarpResult warpExchange(WarpOp op, unsigned mask, uint32_t bits, int arg, int width, unsigned line);
+
 private:
+    template <class T>
+    T shuffle(WarpOp op, unsigned mask, T var, int arg, int width, unsigned line)
+    {
+        static_assert(std::is_same_v<T, float> || std::is_same_v<T, int> || std::is_same_v<T, unsigned>,
+                      "the simulator shuffles float, int and unsigned values");
+        const WarpResult r = warpExchange(op, mask, std::bit_cast<uint32_t>(var), arg, width, line);
+        const T got = std::bit_cast<T>(r.bits);
+        if (machine_->tracing) [[unlikely]]
+            machine_->record(Op::Shuffle, kNoArray, r.source, static_cast<float>(got), line);
+        return got;
+    }
     SharedAllocation& sharedAlloc(int id, const char* name, int rows, int cols);
     /// Throws KernelFault: a 128-bit access at an element index that is not a multiple of 4.
     [[noreturn]] void misaligned(const char* space, long long index, unsigned line) const;

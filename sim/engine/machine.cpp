@@ -40,6 +40,15 @@ struct FiberState {
     uint32_t ordinal = 0;   ///< Machine::ordinal while parked
     uint64_t reads = 0;     ///< Machine::reads while parked
     uint8_t unrolled = 0;   ///< Machine::unrolled while parked
+    unsigned barrierLine = 0;   ///< the __syncthreads() it waits at (while `waiting`, not atWarp)
+    // A warp rendezvous (ThreadContext::warpExchange) it waits at, while `atWarp`.
+    bool atWarp = false;
+    ThreadContext::WarpOp warpOp = ThreadContext::WarpOp::Sync;
+    unsigned warpLine = 0;
+    uint32_t warpMask = 0;
+    uint32_t warpBits = 0;      ///< the value it offers
+    int warpArg = 0, warpWidth = 32;
+    ThreadContext::WarpResult warpResult;   ///< what the release handed it
     std::exception_ptr error;
     StackSpan stack;        ///< its stack
 };
@@ -57,6 +66,7 @@ struct BlockRun {
     ctx::fiber* resumerSlot = nullptr;  ///< where the context just resumed keeps its resumer
     ctx::fiber ended;              ///< resumer slot of a thread that has finished
     unsigned arrived = 0, finished = 0;
+    unsigned atWarp = 0;           ///< threads parked at a warp rendezvous
     unsigned barrierLine = 0;      ///< the line of the barrier the first waiting thread reached
     unsigned atBarrierLine = 0;    ///< how many of the `arrived` wait at that line
     unsigned otherLine = 0;        ///< the first other barrier line a thread waits at (0: none)
@@ -182,6 +192,10 @@ public:
 
 private:
     void abandon();
+    /// After a round in which lanes parked at warp rendezvous: releases each complete one
+    /// (every lane of its mask there, or exited), handing out the shuffled values. Returns
+    /// the fault's sentence for one that can never complete, or a bad shuffle; "" if none.
+    std::string releaseWarps();
 
     Machine& m_;
     const LaunchConfig& cfg_;
@@ -219,6 +233,115 @@ void BlockRunner::abandon()
     }
 }
 
+/// CUDA's name for a warp rendezvous.
+const char* warpOpName(ThreadContext::WarpOp op)
+{
+    switch (op) {
+    case ThreadContext::WarpOp::Sync: return "__syncwarp";
+    case ThreadContext::WarpOp::Index: return "__shfl_sync";
+    case ThreadContext::WarpOp::Up: return "__shfl_up_sync";
+    case ThreadContext::WarpOp::Down: return "__shfl_down_sync";
+    case ThreadContext::WarpOp::Xor: return "__shfl_xor_sync";
+    }
+    return "a warp function";
+}
+
+std::string hexMask(uint32_t mask)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << mask;
+    return s.str();
+}
+
+/// The lane of a shuffle's caller `lane` (its place in the warp) reads: CUDA's rules for each
+/// shuffle, within the caller's group of `width` lanes (a power of two).
+unsigned sourceLane(ThreadContext::WarpOp op, unsigned lane, int arg, int width)
+{
+    const unsigned w = static_cast<unsigned>(width);
+    const unsigned group = lane & ~(w - 1), inGroup = lane - group;
+    const unsigned a = static_cast<unsigned>(arg);
+    switch (op) {
+    case ThreadContext::WarpOp::Sync: return lane;
+    case ThreadContext::WarpOp::Index: return group + (a & (w - 1));
+    case ThreadContext::WarpOp::Up: return inGroup >= a ? lane - a : lane;
+    case ThreadContext::WarpOp::Down: return a < w && inGroup + a < w ? lane + a : lane;
+    case ThreadContext::WarpOp::Xor: {
+        const unsigned src = lane ^ (a & (kWarpSize - 1));
+        return src >= group + w ? lane : src;
+    }
+    }
+    return lane;
+}
+
+std::string BlockRunner::releaseWarps()
+{
+    const unsigned n = nThreads_;
+    auto who = [&](unsigned t) {
+        const ThreadContext& c = threads_[t];
+        std::ostringstream s;
+        s << "thread (tx=" << c.threadIdx.x << ", ty=" << c.threadIdx.y << ") of block (" << c.blockIdx.x << ", "
+          << c.blockIdx.y << ")";
+        return s.str();
+    };
+    for (unsigned t = 0; t < n; ++t) {
+        const FiberState& f = fibers_[t];
+        if (!f.atWarp) continue;
+        const unsigned base = t - t % kWarpSize;
+        const char* name = warpOpName(f.warpOp);
+        const std::string at = std::string(name) + " on line " + std::to_string(f.warpLine) + " (mask " +
+                               hexMask(f.warpMask) + ")";
+        // The lanes of the mask that take part: all there, with the same call, or exited.
+        uint32_t present = 0;
+        for (unsigned j = 0; j < kWarpSize; ++j) {
+            if (!(f.warpMask >> j & 1u)) continue;
+            const unsigned u = base + j;
+            if (u >= n || fibers_[u].done) continue;   // exited (or no such thread): CUDA allows it
+            const FiberState& g = fibers_[u];
+            std::ostringstream s;
+            if (!g.atWarp) {
+                s << who(t) << " waits at the " << at << " for lane " << j << ", which waits at the __syncthreads() on line "
+                  << g.barrierLine << ": every lane named in the mask must reach the same " << name << " (or have exited).";
+                return s.str();
+            }
+            if (g.warpLine != f.warpLine || g.warpOp != f.warpOp || g.warpMask != f.warpMask) {
+                s << who(t) << " waits at the " << at << " for lane " << j << ", which waits at the "
+                  << warpOpName(g.warpOp) << " on line " << g.warpLine << " (mask " << hexMask(g.warpMask)
+                  << "): every lane named in the mask must reach the same " << name << " with the same mask.";
+                return s.str();
+            }
+            present |= 1u << j;
+        }
+        // Every lane of `present` is here: each gets its source lane's value.
+        for (unsigned j = 0; j < kWarpSize; ++j) {
+            if (!(present >> j & 1u)) continue;
+            FiberState& g = fibers_[base + j];
+            const unsigned src = sourceLane(g.warpOp, j, g.warpArg, g.warpWidth);
+            if (!(present >> src & 1u)) {
+                std::ostringstream s;
+                s << who(base + j) << " reads lane " << src << " through the " << at << ", but lane " << src
+                  << (!(f.warpMask >> src & 1u)            ? " is not in the mask"
+                      : base + src >= n                    ? " does not exist in this block"
+                      : fibers_[base + src].done           ? " has exited"
+                                                           : " does not take part")
+                  << ": CUDA leaves the value read from a lane that does not take part undefined.";
+                return s.str();
+            }
+            g.warpResult = ThreadContext::WarpResult{fibers_[base + src].warpBits, src};
+        }
+        for (unsigned j = 0; j < kWarpSize; ++j) {
+            if (!(present >> j & 1u)) continue;
+            FiberState& g = fibers_[base + j];
+            if (g.warpOp == ThreadContext::WarpOp::Sync) {
+                m_.warpSyncOrdinal[base + j] = g.ordinal;
+                m_.warpSyncMask[base + j] = f.warpMask;
+            }
+            g.atWarp = g.waiting = false;
+            --run_.atWarp;
+        }
+    }
+    return {};
+}
+
 void BlockRunner::run(const Uint3& b, Totals& totals)
 {
     Machine& m = m_;
@@ -234,10 +357,12 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     m.blockIdx = b;
     m.writerBase = 1 + linearBlock(cfg_.grid, b) * nThreads;
     if (m.tracing) m.pendingLoads.assign(nThreads, {});
-    run.arrived = run.finished = 0;
+    run.arrived = run.finished = run.atWarp = 0;
     run.atBarrierLine = run.otherLine = 0;
     run.sameBarrier = true;
     m.vectorLeft = 0;
+    m.warpSyncOrdinal.assign(nThreads, 0);
+    m.warpSyncMask.assign(nThreads, 0);
     std::optional<std::mt19937_64> rng;
     if (cfg_.schedule == Schedule::Random) rng.emplace(mix64(cfg_.scheduleSeed ^ mix64(linearBlock(cfg_.grid, b))));
     for (unsigned t = 0; t < nThreads; ++t) {
@@ -251,7 +376,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
         tc.shared_ = &shared_;
         tc.tid_ = static_cast<uint16_t>(t);
         FiberState& fs = fibers_[t];
-        fs.done = fs.waiting = false;
+        fs.done = fs.waiting = fs.atWarp = false;
         fs.ordinal = 0;
         fs.reads = 0;
         fs.unrolled = 0;
@@ -324,6 +449,15 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
                 abandon();
                 std::rethrow_exception(e);
             }
+        if (run.atWarp > 0) {
+            // Lanes wait at warp rendezvous: release every warp whose lanes have all
+            // arrived, then run them on; a rendezvous that cannot complete is a fault.
+            if (std::string fault = releaseWarps(); !fault.empty()) {
+                abandon();
+                throw KernelFault(fault);
+            }
+            continue;
+        }
         if (run.finished == nThreads) break;
         if (run.finished > 0 || !run.sameBarrier) {
             std::ostringstream s;
@@ -350,6 +484,8 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
             fs.ordinal = 0;   // program order restarts after a barrier
             fs.reads = 0;
         }
+        std::fill(m.warpSyncOrdinal.begin(), m.warpSyncOrdinal.end(), 0);
+        std::fill(m.warpSyncMask.begin(), m.warpSyncMask.end(), 0);
         run.arrived = 0;
         run.atBarrierLine = run.otherLine = 0;
         run.sameBarrier = true;
@@ -373,6 +509,7 @@ void ThreadContext::syncthreads(unsigned barrier, SourceLine loc)
     auto* fs = static_cast<FiberState*>(fiber_);
     BlockRun& r = *fs->run;
     fs->waiting = true;
+    fs->barrierLine = loc.line();
     if (r.arrived++ == 0) {
         r.barrierLine = loc.line();
         r.atBarrierLine = 1;
@@ -384,6 +521,37 @@ void ThreadContext::syncthreads(unsigned barrier, SourceLine loc)
     }
     ctx::fiber& target = r.next(false);
     switchTo(r, fs->cont, fs->stack, target, *r.nextStack);
+}
+
+ThreadContext::WarpResult ThreadContext::warpExchange(WarpOp op, unsigned mask, uint32_t bits, int arg, int width,
+                                                      unsigned line)
+{
+    const unsigned lane = tid_ % kWarpSize;
+    if (!(mask >> lane & 1u)) {
+        std::ostringstream s;
+        s << machine_->whoAmI() << " (lane " << lane << ") calls " << warpOpName(op) << " on line " << line
+          << " with mask " << hexMask(mask) << ", which does not name its own lane: every lane that calls it must be in its mask.";
+        throw KernelFault(s.str());
+    }
+    if (width < 1 || width > static_cast<int>(kWarpSize) || (width & (width - 1)) != 0) {
+        std::ostringstream s;
+        s << machine_->whoAmI() << " calls " << warpOpName(op) << " on line " << line << " with width " << width
+          << ", which is not a power of two from 1 to 32.";
+        throw KernelFault(s.str());
+    }
+    auto* fs = static_cast<FiberState*>(fiber_);
+    BlockRun& r = *fs->run;
+    fs->waiting = fs->atWarp = true;
+    fs->warpOp = op;
+    fs->warpLine = line;
+    fs->warpMask = mask;
+    fs->warpBits = bits;
+    fs->warpArg = arg;
+    fs->warpWidth = width;
+    ++r.atWarp;
+    ctx::fiber& target = r.next(false);
+    switchTo(r, fs->cont, fs->stack, target, *r.nextStack);
+    return fs->warpResult;
 }
 
 namespace {
@@ -591,7 +759,8 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
         mergeHazards(m.hazards, ch.hazards, w.toLaunch);
         if (m.memory) {
             std::vector<AccessSite> sites = ch.sites;
-            for (AccessSite& s : sites) s.array = w.toLaunch.at(s.array);
+            for (AccessSite& s : sites)
+                if (s.array != kNoArray) s.array = w.toLaunch.at(s.array);   // a branch site names no array
             m.memory->addFigures(sites, ch.overflowed);
         }
         if (ch.faultBlock == fault) faultMessage = ch.fault;

@@ -144,6 +144,11 @@ std::string Machine::whoAmI() const
 
 void Machine::hazard(uint8_t array, long long slot, const HazardAccess& a, const HazardAccess& b)
 {
+    // `a` came first in the schedule. Two lanes of one warp with a __syncwarp naming both
+    // between a's access and b's are ordered by it (ThreadContext::syncwarp).
+    if (a.thread < warpSyncOrdinal.size() && a.thread / 32 == b.thread / 32 && a.ordinal < warpSyncOrdinal[a.thread] &&
+        (warpSyncMask[a.thread] >> (b.thread % 32) & 1u))
+        return;
     // Program order: the access with the smaller ordinal comes first (ties: the one that
     // executed first, a).
     const bool bFirst = b.ordinal < a.ordinal;

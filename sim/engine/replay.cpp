@@ -176,7 +176,8 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
         case Op::Barrier:
             ++s.soFar.barriers;
             break;
-        case Op::Branch: break;
+        case Op::Branch:
+        case Op::Shuffle: break;   // register to register: no element, no counter
         }
     }
     s.cursor = k;

@@ -20,7 +20,7 @@ namespace {
 bool endsStatement(Op op)
 {
     return op == Op::SharedStore || op == Op::ZeroFill || op == Op::GlobalStore ||
-           op == Op::Fma || op == Op::Atomic;
+           op == Op::Fma || op == Op::Atomic || op == Op::Shuffle;
 }
 
 /// Identifies a step within one barrier interval.
@@ -228,6 +228,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             Step& s = g.step;
             s.phase = byFills ? g.key.phase : phase;
             bool hasFma = false, sharedOperands = false, globalOperands = false, hasAtomic = false;
+            const Event* shuffle = nullptr;   // the shuffle of the group's lowest thread
             int sourceArray = -1, targetArray = -1;
             int firstSlot = -1, lastSlot = -1, zeroFills = 0, fills = 0, maskArray = -1;
             for (uint32_t si : g.statements)
@@ -243,6 +244,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                 if (e.op == Op::SharedStore || e.op == Op::ZeroFill || e.op == Op::GlobalStore || e.op == Op::Atomic)
                     targetArray = e.array;
                 if (e.op == Op::Atomic) hasAtomic = true;
+                if (e.op == Op::Shuffle && (!shuffle || e.thread < shuffle->thread)) shuffle = &e;
                 if (e.op == Op::ConstantLoad) maskArray = e.array;
                 if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
                     ++fills;
@@ -290,6 +292,12 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                           (maskCols ? "(" + std::to_string(s.iteration / maskCols) + ", " +
                                           std::to_string(s.iteration % maskCols) + ")"
                                     : std::to_string(s.iteration));
+            } else if (shuffle && targetArray < 0) {
+                // A warp shuffle: each lane's value comes from another lane's register.
+                s.kind = StepKind::Other;
+                s.iteration = -1;
+                s.label = prefix + "warp shuffle, lane " + std::to_string(shuffle->thread % 32) + " reads lane " +
+                          std::to_string(shuffle->index);
             } else if (targetArray >= 0 && arrays[targetArray].space == Space::Global) {
                 s.kind = StepKind::Store;
                 s.iteration = -1;

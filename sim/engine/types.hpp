@@ -36,6 +36,11 @@ enum class Op : uint8_t {
     /// the element before it (the value the call returns; originArray stays kNoArray). Its
     /// position among the events is its order in the schedule.
     Atomic,
+    /// A lane received a value through a warp shuffle (x.shfl_sync and its kin, CUDA's
+    /// __shfl_*_sync): `value` is what it received (an integer shuffled as its value),
+    /// `index` the lane it came from (its own lane when the shuffle left it its own value);
+    /// no array. The lanes of one shuffle are consecutive events of the same line.
+    Shuffle,
 };
 
 /// Which memory an array lives in.

@@ -313,7 +313,7 @@ void readEvents(const Bytes& b, size_t n, Trace& t)
         e.originArray = in.u8();
         e.origin = in.i32();
         const auto what = [&] { return "trace event " + std::to_string(i); };
-        if (op > static_cast<uint8_t>(Op::Atomic)) refuse(what() + " has op " + std::to_string(op) + ", which is no Op");
+        if (op > static_cast<uint8_t>(Op::Shuffle)) refuse(what() + " has op " + std::to_string(op) + ", which is no Op");
         e.op = static_cast<Op>(op);
         switch (e.op) {
         case Op::GlobalLoad:
@@ -329,6 +329,11 @@ void readEvents(const Bytes& b, size_t n, Trace& t)
                 refuse(what() + " is a barrier, multiply-add or branch but names an element");
             break;
         case Op::Atomic: checkElement(t.arrays, e.array, e.index, Space::Global, what()); break;
+        case Op::Shuffle:
+            // index: the source lane.
+            if (e.array != kNoArray || e.index < 0 || e.index >= 32)
+                refuse(what() + " is a shuffle but names an element or no lane of a warp");
+            break;
         }
         if (e.thread != kNoThread && e.thread >= threads)
             refuse(what() + " names thread " + std::to_string(e.thread) + ", but the block has " + std::to_string(threads));

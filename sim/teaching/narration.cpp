@@ -96,7 +96,8 @@ StepFacts factsOf(const Trace& t, const Step& s)
         case Op::Fma: ++f.fmas; break;
         case Op::Barrier:
         case Op::Branch:
-        case Op::Atomic: break;
+        case Op::Atomic:
+        case Op::Shuffle: break;
         }
     }
     return f;
@@ -533,6 +534,47 @@ std::string otherLine(const Context& c, int index)
         o << prefix << (prefix.empty() ? capitalised(them) : them) << " find the condition on line " << s.line
           << " false and skip the code it guards; a warp holding lanes of both kinds runs the two paths one after "
              "the other, its skipping lanes idle meanwhile.";
+        return o.str();
+    }
+    // Warp shuffles (Op::Shuffle): each lane receives a register of another lane.
+    std::set<int> shufflers, own, atomics;
+    int up = 0, down = 0, distance = -1;
+    unsigned atomicArray = kNoArray;
+    std::set<int> atomicElements;
+    for (int k = s.begin; k < s.end; ++k) {
+        const Event& e = c.t.events[static_cast<size_t>(k)];
+        if (e.op == Op::Shuffle) {
+            shufflers.insert(e.thread);
+            const int lane = e.thread % 32, d = static_cast<int>(e.index) - lane;
+            if (d == 0) own.insert(e.thread);
+            else {
+                (d > 0 ? down : up)++;
+                distance = distance < 0 || distance == std::abs(d) ? std::abs(d) : 0;
+            }
+        }
+        if (e.op == Op::Atomic) {
+            atomics.insert(e.thread);
+            atomicArray = e.array;
+            atomicElements.insert(static_cast<int>(e.index));
+        }
+    }
+    if (!shufflers.empty()) {
+        const std::string them = c.threads(shufflers);
+        o << prefix << (prefix.empty() ? capitalised(them) : them) << (shufflers.size() == 1 ? " receives a value another lane of its warp "
+                                                                   : " each receive a value another lane of their warp ")
+          << "holds in a register, through the warp shuffle on line " << s.line;
+        if (distance > 0 && (up == 0 || down == 0))
+            o << " (lane l gets lane l " << (up == 0 ? "+ " : "- ") << distance << "'s)";
+        if (!own.empty()) o << "; " << c.threads(own) << (own.size() == 1 ? ", whose source lane would be outside the warp, gets its own back"
+                                                     : ", whose source lanes would be outside the warp, get their own back");
+        o << ". No memory is read for it and no barrier is needed: the lanes of the warp meet at the shuffle.";
+        return o.str();
+    }
+    if (!atomics.empty() && atomicArray < c.arrays.size()) {
+        const std::string them = c.threads(atomics);
+        o << prefix << (prefix.empty() ? capitalised(them) : them) << (atomics.size() == 1 ? " adds to " : " add to ")
+          << rangeText(c.arrays[atomicArray], atomicElements) << " with atomicAdd (line " << s.line
+          << "): a read-modify-write no other thread can come between, so every thread's addition reaches it whole, one at a time.";
         return o.str();
     }
     o << prefix << (prefix.empty() ? capitalised(who) : who) << " run source line " << s.line;

@@ -130,6 +130,30 @@ ReductionTree reductionTree(const Trace& t)
         }
         l.stride = std::max(stride, 0);
     }
+    // The warp shuffles: a level per step, the lanes that received another lane's value.
+    for (size_t si = 0; si < t.steps.size(); ++si) {
+        const Step& step = t.steps[si];
+        TreeLevel l;
+        l.interval = step.interval;
+        l.firstStep = static_cast<int>(si);
+        l.shuffle = true;
+        int stride = -1;
+        for (int k = step.begin; k < step.end; ++k) {
+            const Event& e = t.events[static_cast<size_t>(k)];
+            if (e.op != Op::Shuffle || e.thread == kNoThread) continue;
+            const int lane = e.thread % 32, source = e.thread - lane + static_cast<int>(e.index);
+            if (source == e.thread) continue;   // kept its own value (past the end of its group)
+            l.adds.push_back(TreeAdd{e.thread, e.thread, source, false});
+            const int d = std::abs(source - e.thread);
+            stride = stride < 0 || stride == d ? d : 0;
+        }
+        if (l.adds.empty()) continue;
+        std::sort(l.adds.begin(), l.adds.end(), [](const TreeAdd& a, const TreeAdd& b) { return a.thread < b.thread; });
+        l.stride = std::max(stride, 0);
+        tree.levels.push_back(std::move(l));
+    }
+    std::stable_sort(tree.levels.begin(), tree.levels.end(),
+                     [](const TreeLevel& a, const TreeLevel& b) { return a.firstStep < b.firstStep; });
     return tree;
 }
 

@@ -42,6 +42,11 @@ struct TreeLevel {
     /// The distance between the elements a level adds (the stride), when every add of the
     /// level has the same one; 0 otherwise (a leaf fill, or a level of mixed distances).
     int stride = 0;
+    /// A warp shuffle, not stores: each add is a lane (`thread`, `target` its thread index)
+    /// adding the register of the lane `source` (as a thread index) hands it. Its elements
+    /// are the lanes' registers, drawn over the elements of the same index, where the lanes
+    /// took their partial sums from.
+    bool shuffle = false;
     int divergentWarps() const;
 };
 
@@ -56,8 +61,10 @@ struct ReductionTree {
 };
 
 /// The tree of `t`: the array (global or shared) that the most stores of the block go to
-/// after the first interval that writes it, and one level per interval with stores into it.
-/// Empty (array -1) when no interval stores into one array twice over (not a tree).
+/// after the first interval that writes it, and one level per interval with stores into it;
+/// then one level per step of warp shuffles (Op::Shuffle), a warp's finish in registers
+/// (kernels/reduction_shuffle.cuh). Levels are in step order. Empty (array -1) when no
+/// interval stores into one array twice over (not a tree).
 ReductionTree reductionTree(const Trace& t);
 
 }  // namespace ts::sim

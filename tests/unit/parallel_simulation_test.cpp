@@ -323,7 +323,8 @@ TEST(ParallelSimulation, DroppedBarriersGiveTheSerialHazards)
         if (k.family == sim::Family::Array) {
             // A described problem of one size (PMPP ch. 10's sums): one block, or a grid of them.
             const bool oneBlock = std::string_view(k.grid) == "1";
-            s = sim::convScenario(k.name, 1, oneBlock ? 64 : 1000, 32, 1);
+            // Blocks of 64 threads: the warp-shuffle finish has a barrier only above 32.
+            s = sim::convScenario(k.name, 1, oneBlock ? 128 : 1000, 64, 1);
             s.dropBarriers = k.barriers;
             s.block = {oneBlock ? 0u : 3u, 0, 0};
         }
@@ -589,6 +590,41 @@ TEST(ParallelSimulation, SharedArraysGetTheSerialIdsWhateverWorkerMetThemFirst)
     }
     gRendezvous.reset(false);
     EXPECT_TRUE(forced) << "no run had a worker meet Z before X";
+}
+
+/// B[i] = A[i] where A[i] > 2, else the warp's butterfly sum of A: a marked branch (x.branch)
+/// that diverges in some warps, and warp shuffles, over many blocks.
+void branchingShuffles(sim::ThreadContext& x, sim::GlobalPtr<const float> A, sim::GlobalPtr<float> B)
+{
+    const long long i = x.blockIdx.x * x.blockDim.x + x.threadIdx.x;
+    const float a = A[i];
+    float sum = a;
+    for (int d = 16; d > 0; d /= 2) sum += x.shfl_xor_sync(0xffffffffu, sum, d);
+    if (x.branch(a > 2.0f)) B[i] = a;
+    else B[i] = sum;
+}
+
+// Branch sites name no array: merging the workers' warp figures keeps them so (a branching
+// kernel over many blocks on several workers once failed there), and shuffles run the same.
+TEST(ParallelSimulation, BranchesAndShufflesMatchTheSerialRun)
+{
+    for (unsigned workers : {2u, 3u}) {
+        SCOPED_TRACE(std::to_string(workers) + " threads");
+        TestLaunch serial(12 * 64), parallel(12 * 64);
+        sim::LaunchConfig cfg = lineOfBlocks(12, 64, 1);
+        cfg.tracedBlock = sim::Uint3{5, 0, 0};
+        ASSERT_EQ(serial.run(cfg, &branchingShuffles), "");
+        cfg.threads = workers;
+        ASSERT_EQ(parallel.run(cfg, &branchingShuffles), "");
+        expectSameCounters(serial.m.counters, parallel.m.counters);
+        expectSameEvents(serial.m.events, parallel.m.events);
+        expectSameSites(serial.sites, parallel.sites);
+        EXPECT_TRUE(serial.b == parallel.b) << "B differs";
+        const auto branch = std::find_if(serial.sites.begin(), serial.sites.end(),
+                                         [](const sim::AccessSite& s) { return s.kind == sim::AccessKind::Branch; });
+        ASSERT_NE(branch, serial.sites.end());
+        EXPECT_GT(branch->divergent, 0u);
+    }
 }
 
 // The CPU reference spreads its rows over threads: the same P bit for bit on one thread

@@ -639,7 +639,8 @@ TEST_F(HandBuilt, EventsWithIdsOutOfRange)
     refused(event(0, 4, 48), "names element 48 of \"M\", which has 48");
     refused(event(0, 4, 0xFFFFFFFFu), "names element -1");
     refused(event(12, 2, 4), "names thread 4, but the block has 4");
-    refused(event(16, 1, 10), "has op 10, which is no Op");
+    refused(event(16, 1, 11), "has op 11, which is no Op");
+    refused(event(16, 1, static_cast<uint64_t>(sim::Op::Shuffle)), "is a shuffle but names an element");
     refused(event(16, 1, static_cast<uint64_t>(sim::Op::Barrier)), "names an element");
     refused(event(18, 1, 16), "flags that are no EventFlag");
     refused(event(20, 1, arrays()), "origin array");

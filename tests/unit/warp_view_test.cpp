@@ -339,8 +339,8 @@ TEST(WarpView, CompiledNotesFindTheirLines)
             EXPECT_NE(std::find(found.begin(), found.end(), &n), found.end()) << k.name << ": " << n.statement;
         }
     // matmul-tiled 6, -nds-transposed 8, -nds-padded 6; the predicated tree branch of
-    // reduction-shared, -segmented and -coarsened, 1 each
-    EXPECT_EQ(notes, 23u);
+    // reduction-shared, -segmented, -coarsened and -shuffle, 1 each
+    EXPECT_EQ(notes, 24u);
 }
 
 }  // namespace

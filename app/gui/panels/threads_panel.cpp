@@ -54,6 +54,11 @@ std::string doing(const sim::Scenario& s, const sim::Trace& t, const std::vector
         case sim::Op::Branch:
             if (e->value == 0.0f && out.empty() && pending.empty()) out = "branch not taken";
             break;
+        case sim::Op::Shuffle:
+            out += (out.empty() ? "" : "; ") + std::string("lane ") + std::to_string(e->index) + " -> register (shuffle)";
+            pending.clear();
+            listed.clear();
+            break;
         case sim::Op::SharedStore:
         case sim::Op::GlobalStore:
             // With nothing read in the step, the value comes from a register: Pvalue for a

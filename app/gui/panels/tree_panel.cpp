@@ -36,6 +36,7 @@ private:
 /// "16 active, 1 diverging" for a level's warps.
 std::string warpWords(const sim::TreeLevel& l)
 {
+    if (l.shuffle) return "a warp shuffle: registers, no shared memory, no barrier";
     int active = 0;
     for (const sim::TreeWarp& w : l.warps) active += w.taken != 0;
     return std::to_string(active) + " of " + std::to_string(l.warps.size()) + " warps adding, " +
@@ -88,7 +89,8 @@ void drawTree(Frame& f, const sim::ReductionTree& tree, int cursorLevel, bool wi
         if (static_cast<int>(k) == cursorLevel)
             dl->AddRectFilled(ImVec2(o.x, y - g * 0.5f), ImVec2(o.x + w, y + rh + g * 0.3f), pal.codeLine);
         char name[32];
-        if (l.stride > 0) std::snprintf(name, sizeof name, "stride %d", l.stride);
+        if (l.shuffle) std::snprintf(name, sizeof name, "shfl %d", l.stride);
+        else if (l.stride > 0) std::snprintf(name, sizeof name, "stride %d", l.stride);
         else if (!l.adds.empty() && l.adds.front().fromOther) std::snprintf(name, sizeof name, "fill");   // as the table says
         else std::snprintf(name, sizeof name, "level %zu", k);
         // The row of elements: every element a box, the written ones coloured.
@@ -143,9 +145,11 @@ void drawTree(Frame& f, const sim::ReductionTree& tree, int cursorLevel, bool wi
                         future ? pal.dimText : l.divergentWarps() ? pal.warnText : pal.cellText, fig.c_str());
         }
         if (ImGui::IsItemHovered() && ImGui::GetMousePos().y >= y - g * 0.5f && ImGui::GetMousePos().y < y + rh + g * 0.5f)
-            ImGui::SetTooltip("%s: %zu threads add their partner's element into their own; %s (orange: the warp's lanes "
-                              "split at the branch on line %u, some adding, some idle).",
-                              name, l.adds.size(), warpWords(l).c_str(), l.branchLine);
+            ImGui::SetTooltip(l.shuffle ? "%s: %zu lanes add the register of the lane %d away, handed over by "
+                                          "a warp shuffle; %s."
+                                        : "%s: %zu threads add their partner's element into their own (stride %d); %s "
+                                          "(orange: the warp's lanes split at the tree's branch, some adding, some idle).",
+                              name, l.adds.size(), l.stride, warpWords(l).c_str());
     }
     dl->PopClipRect();
 }
@@ -172,7 +176,8 @@ void strideTable(Frame& f, const sim::ReductionTree& tree, int cursorLevel)
         ImGui::TableNextRow();
         if (static_cast<int>(k) == cursorLevel) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, f.theme.palette.codeLine);
         ImGui::TableNextColumn();
-        if (l.stride > 0) ImGui::Text("%d", l.stride);
+        if (l.shuffle) ImGui::Text("shfl %d", l.stride);
+        else if (l.stride > 0) ImGui::Text("%d", l.stride);
         else ImGui::Text("%s", l.adds.empty() || !l.adds.front().fromOther ? "level" : "fill");
         ImGui::TableNextColumn();
         ImGui::Text("%zu threads", l.adds.size());
@@ -213,7 +218,8 @@ void TreePanel::draw(Frame& f)
             if (!f.view.presentation) colouredText(f.theme.palette.dimText, legend);
             if (level >= 0) {
                 const sim::TreeLevel& l = tree_.levels[static_cast<size_t>(level)];
-                ImGui::TextWrapped("Now: %s %d, %zu threads adding; %s.", l.stride > 0 ? "stride" : "level",
+                ImGui::TextWrapped("Now: %s %d, %zu threads adding; %s.",
+                                   l.shuffle ? "shuffle" : l.stride > 0 ? "stride" : "level",
                                    l.stride > 0 ? l.stride : level, l.adds.size(), warpWords(l).c_str());
                 if (f.view.presentation) tooltip(legend.c_str());
             }
