@@ -684,7 +684,7 @@ struct ReductionShuffle {
         .tiles = TileSizes::values, .params = kManyBlockSumParams,
         .grid = "(N + 2 * BLOCK_DIM - 1) / (2 * BLOCK_DIM)", .block = "BLOCK_DIM",
         .arrays = kSumArraysAtomic, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
-        .compiledNotes = notes::kSegmentedTreeNotes, .reductionTree = true, .atomics = true};
+        .compiledNotes = notes::kShuffleFinishNotes, .reductionTree = true, .atomics = true};
     template <int BLOCK_DIM, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {
