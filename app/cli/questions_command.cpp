@@ -55,6 +55,8 @@ ordered_json answerJson(const sim::Question& q)
     case sim::QuestionKind::BlockGlobalLoads: j["count"] = a.number; break;
     case sim::QuestionKind::OccupancyBlocks: j["blocks"] = a.number; break;
     case sim::QuestionKind::OccupancyLimiter: j["limiter"] = a.name; break;
+    case sim::QuestionKind::DivergentWarps: j["warps"] = a.number; break;
+    case sim::QuestionKind::TreeSlot: j["element"] = a.number; break;
     }
     return j;
 }

@@ -618,7 +618,7 @@ struct ReductionShared {
         .sourceFile = "reduction_shared.cuh", .barriersPerPhase = 0,
         .summary = "Sum in one block: two global reads per thread into input_s, the convergent tree in shared memory (PMPP Fig. 10.11)",
         .barriers = kernels::AFTER_LOAD,
-        .lecture = "PMPP sec. 10.5, Fig. 10.11; presets reduction-shared-16, -256, -1024",
+        .lecture = "PMPP sec. 10.5, Fig. 10.11; preset reduction-shared-256",
         .tiles = TileSizes::values, .params = kOneBlockSumParams, .grid = "1", .block = "BLOCK_DIM",
         .arrays = kSumArrays, .sizes = "N = 2048", .formula = kSumFormula, .defaultTile = 1024,
         .compiledNotes = notes::kSharedTreeNotes, .reductionTree = true};

@@ -5,9 +5,9 @@
 // `float += Product` performs std::fma, so the simulator fuses exactly where nvcc does,
 // whatever the host compiler's contraction settings (docs/design.md, principle 3).
 #pragma once
-#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -901,8 +901,12 @@ private:
     {
         static_assert(std::is_same_v<T, float> || std::is_same_v<T, int> || std::is_same_v<T, unsigned>,
                       "the simulator shuffles float, int and unsigned values");
-        const WarpResult r = warpExchange(op, mask, std::bit_cast<uint32_t>(var), arg, width, line);
-        const T got = std::bit_cast<T>(r.bits);
+        // (std::memcpy, not std::bit_cast, which the web build's libc++ lacks.)
+        uint32_t bits = 0;
+        std::memcpy(&bits, &var, sizeof bits);
+        const WarpResult r = warpExchange(op, mask, bits, arg, width, line);
+        T got;
+        std::memcpy(&got, &r.bits, sizeof got);
         if (machine_->tracing) [[unlikely]]
             machine_->record(Op::Shuffle, kNoArray, r.source, static_cast<float>(got), line);
         return got;

@@ -52,6 +52,8 @@ bool kindFits(const Scenario& s, QuestionKind k)
     case QuestionKind::BlockGlobalLoads:
     case QuestionKind::OccupancyBlocks:
     case QuestionKind::OccupancyLimiter: return sh != Shape::Unknown;
+    case QuestionKind::DivergentWarps:
+    case QuestionKind::TreeSlot: return info && info->reductionTree;
     }
     return false;
 }
@@ -72,6 +74,8 @@ const char* notFitting(QuestionKind k)
     case QuestionKind::HaloCells:
     case QuestionKind::GhostCells: return "is not a convolution";
     case QuestionKind::DroppedBarrierHazard: return "has no barrier that can be dropped";
+    case QuestionKind::DivergentWarps:
+    case QuestionKind::TreeSlot: return "is not one of PMPP ch. 10's reduction trees";
     default: return "is not a known kernel";
     }
 }
@@ -163,13 +167,18 @@ OccupancyAsk occupancyAsk(const Preset& p, const QuestionSpec& q, int kernelSmem
 /// The shared array a tile of N goes into: "Nds" (matrix multiplication) or "N_ds".
 std::string sharedOfN(const Scenario& s) { return problemOf(s).sharedOfN; }
 
+bool stepIsTarget(QuestionKind k)
+{
+    return k == QuestionKind::IndexValue || k == QuestionKind::DivergentWarps || k == QuestionKind::TreeSlot;
+}
+
 bool sameTarget(const QuestionSpec& a, const QuestionSpec& b)
 {
     auto same3 = [](const std::optional<Uint3>& x, const std::optional<Uint3>& y) {
         return x.has_value() == y.has_value() && (!x || (x->x == y->x && x->y == y->y && x->z == y->z));
     };
     return a.kind == b.kind && same3(a.block, b.block) && same3(a.thread, b.thread) && a.phase == b.phase &&
-           (a.kind != QuestionKind::IndexValue || a.step == b.step) && a.element == b.element &&
+           (!stepIsTarget(a.kind) || a.step == b.step) && a.element == b.element &&
            a.barrier == b.barrier && a.array == b.array && squeezed(a.expression) == squeezed(b.expression) &&
            a.profile == b.profile && a.blockThreads == b.blockThreads && a.regsPerThread == b.regsPerThread &&
            a.smemPerBlock == b.smemPerBlock;
@@ -391,6 +400,8 @@ Question QuestionGenerator::Impl::answer(const QuestionSpec& spec)
     case QuestionKind::BlockGlobalLoads: blockGlobalLoads(q); break;
     case QuestionKind::OccupancyBlocks: occupancy(q, false); break;
     case QuestionKind::OccupancyLimiter: occupancy(q, true); break;
+    case QuestionKind::DivergentWarps: divergentWarps(q); break;
+    case QuestionKind::TreeSlot: treeSlot(q); break;
     }
     q.lineText = q.line ? line(q.line) : std::string();
     return q;
@@ -437,6 +448,8 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pick(QuestionKind kind, Spl
     case QuestionKind::DroppedBarrierHazard: return pickDroppedBarrier(q, rng, b, t, phases);
     case QuestionKind::OccupancyBlocks:
     case QuestionKind::OccupancyLimiter: return pickOccupancy(q, rng, b, t, phases);
+    case QuestionKind::DivergentWarps:
+    case QuestionKind::TreeSlot: return pickTreeLevel(q, rng, b, t, phases);
     }
     return std::nullopt;
 }

@@ -97,6 +97,9 @@ OccupancyAsk occupancyAsk(const Preset& p, const QuestionSpec& q, int kernelSmem
 std::string sharedOfN(const Scenario& s);
 /// Whether two questions ask the same (the step counts for index-value only).
 bool sameTarget(const QuestionSpec& a, const QuestionSpec& b);
+/// Whether a kind's step is part of its target (index-value, divergent-warps, tree-slot), not
+/// only where the app asks it.
+bool stepIsTarget(QuestionKind k);
 
 /// One write of a shared tile slot by a thread, and the global load it stored (-1: a zero
 /// fill). Indices into the trace's events.
@@ -209,9 +212,11 @@ struct QuestionGenerator::Impl {
     void droppedBarrier(Question& q);
     void blockGlobalLoads(Question& q);
     void occupancy(Question& q, bool limiter);
+    void divergentWarps(Question& q);   ///< question_warps.cpp, as tree-slot
+    void treeSlot(Question& q);
     /// The picks, in the same files.
     Pick pickLoads, pickBlockTile, pickNdsSlot, pickIndexValue, pickElementReaders, pickHaloOrGhost, pickDroppedBarrier,
-        pickBlockGlobalLoads, pickOccupancy;
+        pickBlockGlobalLoads, pickOccupancy, pickTreeLevel;
 
     /// What forStep asks the kinds about: step `step` (`st`) of the traced block `b`, whose
     /// trace `d` holds.
@@ -232,6 +237,9 @@ struct QuestionGenerator::Impl {
     void stepElementReaders(const StepAsk& a, std::vector<QuestionSpec>& out) const;
     void stepDroppedBarrier(const StepAsk& a, std::vector<QuestionSpec>& out) const;
     void stepBlockGlobalLoads(const StepAsk& a, std::vector<QuestionSpec>& out) const;
+    /// divergent-warps (th < 0: the block's question) and tree-slot (thread th) at the first
+    /// step of a level of the block's reduction tree.
+    void stepTreeLevel(const StepAsk& a, int th, const Uint3& tu, std::vector<QuestionSpec>& out) const;
     /// `kind`'s questions about thread `tu` of block `b`, one a phase (questionPhases(), at
     /// least one), each with `element` where given.
     void addPhaseTargets(std::vector<QuestionSpec>& out, QuestionKind kind, const Uint3& b, const Uint3& tu,

@@ -28,6 +28,8 @@ enum class QuestionKind : uint8_t {
     BlockGlobalLoads,      ///< "block-global-loads": a block's global loads
     OccupancyBlocks,       ///< "occupancy-blocks": blocks per SM
     OccupancyLimiter,      ///< "occupancy-limiter": the resource that limits the blocks per SM
+    DivergentWarps,        ///< "divergent-warps": warps that split at a reduction tree's branch, one level
+    TreeSlot,              ///< "tree-slot": the element a thread writes in one level of a reduction tree
 };
 
 /// Every kind, in the order above (the order the CLI lists them in).
@@ -58,7 +60,8 @@ struct Cell {
 /// element the thread stores); index-value: block, thread, step, expression;
 /// element-readers: block, element; halo-cells, ghost-cells, block-global-loads: block;
 /// dropped-barrier-hazard: barrier; occupancy-*: nothing (the scenario's [occupancy] table
-/// or the kernel's own block, each overridable).
+/// or the kernel's own block, each overridable); divergent-warps: block, step (the level of
+/// the tree running there); tree-slot: block, thread, step.
 struct QuestionSpec {
     QuestionKind kind = QuestionKind::BlockGlobalLoads;
     std::optional<Uint3> block;       ///< (bx, by)

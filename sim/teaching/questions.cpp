@@ -26,10 +26,11 @@ using namespace question_detail;
 
 namespace {
 
-constexpr std::array<const char*, 12> kKindNames = {
+constexpr std::array<const char*, 14> kKindNames = {
     "mds-loads",         "nds-loads",          "block-tile",       "nds-slot",
     "index-value",       "element-readers",    "halo-cells",       "ghost-cells",
-    "dropped-barrier-hazard", "block-global-loads", "occupancy-blocks", "occupancy-limiter"};
+    "dropped-barrier-hazard", "block-global-loads", "occupancy-blocks", "occupancy-limiter",
+    "divergent-warps",   "tree-slot"};
 
 }  // namespace
 
@@ -76,6 +77,8 @@ std::vector<std::string> questionTargetKeys(QuestionKind k)
     case QuestionKind::DroppedBarrierHazard: return {"barrier"};
     case QuestionKind::OccupancyBlocks:
     case QuestionKind::OccupancyLimiter: return {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
+    case QuestionKind::DivergentWarps: return {"block"};
+    case QuestionKind::TreeSlot: return {"block", "thread"};
     }
     return {};
 }
@@ -145,7 +148,8 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
         {"thread", takesKey("thread") && !q.thread},
         {"phase", needsPhase && !q.phase},
         {"expression", q.kind == QuestionKind::IndexValue && q.expression.empty()},
-        {"step", q.kind == QuestionKind::IndexValue && !q.step},
+        {"step", (q.kind == QuestionKind::IndexValue || q.kind == QuestionKind::DivergentWarps ||
+                  q.kind == QuestionKind::TreeSlot) && !q.step},
         {"element", q.kind == QuestionKind::ElementReaders && !q.element},
         {"barrier", q.kind == QuestionKind::DroppedBarrierHazard && q.barrier == 0},
         {"array", q.kind == QuestionKind::BlockTile && problemOf(s).tilesOfM && q.array.empty()}};
@@ -299,7 +303,9 @@ std::string answerText(const Question& q)
     }
     case QuestionKind::IndexValue:
     case QuestionKind::BlockGlobalLoads:
-    case QuestionKind::OccupancyBlocks: return std::to_string(a.number);
+    case QuestionKind::OccupancyBlocks:
+    case QuestionKind::DivergentWarps:
+    case QuestionKind::TreeSlot: return std::to_string(a.number);
     case QuestionKind::DroppedBarrierHazard:
     case QuestionKind::OccupancyLimiter: return a.name;
     }
@@ -419,7 +425,9 @@ std::vector<Question> QuestionGenerator::forStep(int step, uint64_t seed, int co
         impl_->stepLoads(ask, QuestionKind::NdsLoads, tu, candidates);
         impl_->stepNdsSlot(ask, th, tu, candidates);
         impl_->stepIndexValue(ask, th, tu, candidates);
+        impl_->stepTreeLevel(ask, th, tu, candidates);
     }
+    impl_->stepTreeLevel(ask, -1, {}, candidates);
     impl_->stepBlockTile(ask, candidates);
     impl_->stepElementReaders(ask, candidates);
     impl_->stepDroppedBarrier(ask, candidates);

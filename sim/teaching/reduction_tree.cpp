@@ -150,6 +150,14 @@ ReductionTree reductionTree(const Trace& t)
         if (l.adds.empty()) continue;
         std::sort(l.adds.begin(), l.adds.end(), [](const TreeAdd& a, const TreeAdd& b) { return a.thread < b.thread; });
         l.stride = std::max(stride, 0);
+        // A shuffle down by a fixed distance d (the tree's finish in registers): of the lanes
+        // that receive another lane's value, those below d carry the sums on toward lane 0;
+        // the others' results are never read. The level keeps those, as the tree draws them.
+        const bool down = std::all_of(l.adds.begin(), l.adds.end(), [](const TreeAdd& a) { return a.source > a.target; });
+        if (down && l.stride > 0) {
+            l.lanes = static_cast<int>(l.adds.size());
+            std::erase_if(l.adds, [&](const TreeAdd& a) { return a.thread % 32 >= l.stride; });
+        }
         tree.levels.push_back(std::move(l));
     }
     std::stable_sort(tree.levels.begin(), tree.levels.end(),

@@ -47,6 +47,9 @@ struct TreeLevel {
     /// are the lanes' registers, drawn over the elements of the same index, where the lanes
     /// took their partial sums from.
     bool shuffle = false;
+    /// A shuffle down: the lanes that received another lane's value, of which `adds` keeps
+    /// those below the stride, whose sums go on toward lane 0 (the tree); 0 otherwise.
+    int lanes = 0;
     int divergentWarps() const;
 };
 

@@ -826,7 +826,7 @@ barrier = "after-load"
         "dropped-barrier-hazard, block-global-loads, occupancy-blocks and occupancy-limiter.",
         "quiz.toml, line 22: 'sideways' is not a question kind; the kinds are mds-loads, nds-loads, block-tile, "
         "nds-slot, index-value, element-readers, halo-cells, ghost-cells, dropped-barrier-hazard, "
-        "block-global-loads, occupancy-blocks and occupancy-limiter.",
+        "block-global-loads, occupancy-blocks, occupancy-limiter, divergent-warps and tree-slot.",
         "quiz.toml, line 24: a question of kind 'nds-loads' needs thread (it takes block, thread and phase).",
         "quiz.toml, line 33: array must be \"M\" or \"N\", the input whose tile the block loads; got \"P\".",
         "quiz.toml, line 38: thread does not apply to a question of kind 'dropped-barrier-hazard', which takes "
@@ -984,6 +984,74 @@ TEST(Questions, GradeCellByCell)
     EXPECT_TRUE(sim::grade(n, num).correct);
     num.number = 40;
     EXPECT_FALSE(sim::grade(n, num).correct);
+}
+
+}  // namespace
+}  // namespace ts::test
+
+namespace ts::test {
+namespace {
+
+/// The stride a tree question names ("... at stride 4?"), or -1.
+int strideOf(const Question& q)
+{
+    const size_t at = q.prompt.rfind("stride ");
+    return at == std::string::npos ? -1 : std::atoi(q.prompt.c_str() + at + 7);
+}
+
+// PMPP Figs. 10.6 and 10.9 at 256 threads (8 warps), counted here from each figure's condition:
+// at stride s, Fig. 10.6's threads with t % s == 0 add, Fig. 10.9's threads with t < s; a warp
+// diverges when some but not all of its 32 lanes add. Fig. 10.6's thread t owns element 2t,
+// Fig. 10.9's element t.
+TEST(Questions, ReductionWarpsAndSlotsFromEachFiguresCondition)
+{
+    const struct {
+        const char* preset;
+        std::function<bool(int, int)> adds;
+        std::function<int(int)> owns;
+    } figures[] = {{"reduction-simple-256", [](int t, int s) { return t % s == 0; }, [](int t) { return 2 * t; }},
+                   {"reduction-convergent-256", [](int t, int s) { return t < s; }, [](int t) { return t; }}};
+    for (const auto& f : figures) {
+        SCOPED_TRACE(f.preset);
+        const sim::Preset p = preset(f.preset);
+        std::set<int> strides;
+        for (const Question& q : ask(p, QuestionKind::DivergentWarps)) {
+            const int s = strideOf(q);
+            ASSERT_GT(s, 0) << q.prompt;
+            strides.insert(s);
+            int divergent = 0;
+            for (int w = 0; w < 8; ++w) {
+                int adding = 0;
+                for (int t = 32 * w; t < 32 * w + 32; ++t) adding += f.adds(t, s);
+                divergent += adding > 0 && adding < 32;
+            }
+            EXPECT_EQ(q.answer.number, divergent) << where(q);
+        }
+        EXPECT_GE(strides.size(), 4u) << "the generator asks about several strides";
+        for (const Question& q : ask(p, QuestionKind::TreeSlot)) {
+            const int s = strideOf(q);
+            const int t = static_cast<int>(q.spec.thread->x);
+            ASSERT_GT(s, 0) << q.prompt;
+            EXPECT_TRUE(f.adds(t, s)) << where(q) << ": asked of a thread that does not add";
+            EXPECT_EQ(q.answer.number, f.owns(t)) << where(q);
+        }
+    }
+    // The figures at 1024 threads, stride 4: all 32 warps of Fig. 10.6 diverge, one of
+    // Fig. 10.9's (warp 0, threads 0..3 adding).
+    for (const auto& [name, want] : {std::pair<const char*, long long>{"reduction-simple-1024", 32},
+                                     std::pair<const char*, long long>{"reduction-convergent-1024", 1}}) {
+        const sim::Preset p = preset(name);
+        sim::QuestionGenerator g(p);
+        bool found = false;
+        for (const sim::QuestionSpec& spec : p.questions) {
+            if (spec.kind != QuestionKind::DivergentWarps) continue;
+            const Question q = g.answer(spec);
+            EXPECT_EQ(strideOf(q), 4) << q.prompt;
+            EXPECT_EQ(q.answer.number, want) << name;
+            found = true;
+        }
+        EXPECT_TRUE(found) << name << " asks how many warps diverge at stride 4";
+    }
 }
 
 }  // namespace

@@ -280,6 +280,28 @@ TEST(Reduction, TheTreeReadFromTheTraceIsPmppsFigure)
     EXPECT_EQ(c.levels[0].adds.size(), 32u);
     EXPECT_TRUE(c.levels[0].adds[0].fromOther);
     EXPECT_EQ(c.levels[1].stride, 16);
+    // The warp-shuffle finish: the tree in input_s down to 32 sums, then five shuffle levels in
+    // registers whose lanes below the offset carry the sums on (16, 8, 4, 2 and 1 of them).
+    const Simulation shuffle = run(sum("reduction-shuffle", 256, 128), true);
+    ASSERT_TRUE(shuffle.matchesReference);
+    const ReductionTree d = reductionTree(shuffle.trace);
+    ASSERT_GE(d.array, 0);
+    const std::vector<int> strides = {0, 64, 32, 16, 8, 4, 2, 1};   // the fill, 2 in shared memory, 5 shuffles
+    ASSERT_EQ(d.levels.size(), strides.size());
+    for (size_t k = 0; k < strides.size(); ++k) {
+        SCOPED_TRACE("level " + std::to_string(k));
+        const TreeLevel& l = d.levels[k];
+        EXPECT_EQ(l.stride, strides[k]);
+        EXPECT_EQ(l.shuffle, k >= 3);
+        if (k == 0) continue;
+        ASSERT_EQ(l.adds.size(), static_cast<size_t>(strides[k]));
+        for (const TreeAdd& a : l.adds) {
+            EXPECT_EQ(a.target, static_cast<int>(a.thread));
+            EXPECT_EQ(a.source, a.target + strides[k]);
+        }
+        if (l.shuffle) EXPECT_EQ(l.lanes, 32 - strides[k]);   // every lane with a source in the warp
+        if (k > 0) EXPECT_GT(l.firstStep, d.levels[k - 1].firstStep);
+    }
 }
 
 TEST(Reduction, LaunchesItCannotRunAreRefusedInOneSentence)

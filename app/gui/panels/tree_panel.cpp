@@ -36,7 +36,9 @@ private:
 /// "16 active, 1 diverging" for a level's warps.
 std::string warpWords(const sim::TreeLevel& l)
 {
-    if (l.shuffle) return "a warp shuffle: registers, no shared memory, no barrier";
+    if (l.shuffle)
+        return (l.lanes ? std::to_string(l.lanes) + " lanes receive a value; " : std::string()) +
+               "a warp shuffle: registers, no shared memory, no barrier";
     int active = 0;
     for (const sim::TreeWarp& w : l.warps) active += w.taken != 0;
     return std::to_string(active) + " of " + std::to_string(l.warps.size()) + " warps adding, " +
