@@ -215,7 +215,7 @@ std::string refusedReservedName(const std::string& n)
 {
     if (n.size() < 2 || n[0] != '_') return "";
     if (n[1] == '_') {
-        if (isCudaName(n)) return "";
+        if (isCudaName(n) || isAllowedFunction(n)) return "";   // __shfl_*_sync, __syncwarp
         if (n == "__asm__" || n == "__asm") return "inline assembly is refused: it would run on the CPU as written, outside the simulator";
         if (n == "__attribute__" || n == "__attribute" || n == "__declspec")
             return n + " is refused: attributes change what the compiler does with the code, and CUDA's qualifiers "
@@ -228,7 +228,8 @@ std::string refusedReservedName(const std::string& n)
         if (const std::string why = unsupportedName(n); !why.empty()) return why;
         return n + " is refused: of the names that begin with __, a kernel file may use CUDA's qualifiers "
                    "(__global__, __device__, __host__, __shared__, __constant__, __forceinline__, __noinline__, "
-                   "__restrict__, __launch_bounds__) and __syncthreads()";
+                   "__restrict__, __launch_bounds__), __syncthreads(), __syncwarp() and the shuffles __shfl_sync, "
+                   "__shfl_up_sync, __shfl_down_sync and __shfl_xor_sync";
     }
     if (n == "_Pragma") return "_Pragma is refused: of the pragmas only #pragma unroll is allowed, written as a directive";
     if (n[1] >= 'A' && n[1] <= 'Z') return n + " is refused: names that begin with _ and a capital letter belong to the compiler";
@@ -484,6 +485,9 @@ const std::vector<std::string>& allowedFunctions()
         "fabs", "fabsf", "abs", "fmin", "fminf", "fmax", "fmaxf",  // exact
         "min", "max",                                               // int, unsigned and float overloads, as CUDA's
         "sqrt", "sqrtf", "fma", "fmaf",                             // correctly rounded on both
+        "atomicAdd", "atomicExch",                                  // on global floats (PMPP sec. 9.3, 10.7)
+        "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",        // warp shuffles (PMPP sec. 10.8)
+        "__shfl_xor_sync", "__syncwarp",
     };
     return names;
 }
@@ -491,10 +495,13 @@ const std::vector<std::string>& allowedFunctions()
 std::string unsupportedName(const std::string& name)
 {
     if (name.rfind("atomic", 0) == 0)
-        return name + " is not supported: atomic operations are outside what TileScope simulates (PMPP ch. 3-7 kernels need none)";
+        return name + " is not supported: of the atomic operations TileScope simulates atomicAdd and atomicExch "
+                      "on a global float array";
     if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name == "__any_sync" ||
-        name == "__all_sync" || name == "__syncwarp" || name == "__activemask")
-        return name + " is not supported: warp intrinsics are outside what TileScope simulates";
+        name == "__all_sync" || name == "__activemask" || name == "__match_any_sync" || name == "__match_all_sync" ||
+        name.rfind("__reduce_", 0) == 0)
+        return name + " is not supported: of the warp intrinsics TileScope simulates __shfl_sync, __shfl_up_sync, "
+                      "__shfl_down_sync, __shfl_xor_sync and __syncwarp";
     if (name == "printf")
         return "printf is not supported: the Threads and Code panels show every value a thread loads, stores and computes";
     if (name == "malloc" || name == "free")

@@ -24,8 +24,9 @@ using namespace translate_detail;
 namespace {
 
 /// What a CUDA file may use without including anything: the qualifiers (as annotations the
-/// tree keeps), the built-in index variables, __syncthreads(), float4 and the math functions
-/// of allowedFunctions() with CUDA's overloads (student/cuda_math.hpp defines the same set
+/// tree keeps), the built-in index variables, __syncthreads(), float4, the math functions
+/// of allowedFunctions() with CUDA's overloads, atomicAdd and atomicExch on floats, and the
+/// warp shuffles on float, int and unsigned int with __syncwarp (student/cuda_math.hpp defines the same set
 /// for the module). Everything else CUDA has is left undeclared, so using it is a C++ error
 /// that unsupportedName() turns into a sentence (the scan refuses most of it before).
 constexpr const char* kPrelude = R"(#define __global__ __attribute__((annotate("ts:global")))
@@ -63,6 +64,16 @@ int max(int, int); unsigned int max(unsigned int, unsigned int); unsigned int ma
 unsigned int max(unsigned int, int); long long max(long long, long long);
 unsigned long long max(unsigned long long, unsigned long long); float max(float, float);
 double max(double, double); double max(float, double); double max(double, float);
+float atomicAdd(float*, float); float atomicExch(float*, float);
+float __shfl_sync(unsigned int, float, int, int = 32); int __shfl_sync(unsigned int, int, int, int = 32);
+unsigned int __shfl_sync(unsigned int, unsigned int, int, int = 32);
+float __shfl_up_sync(unsigned int, float, unsigned int, int = 32); int __shfl_up_sync(unsigned int, int, unsigned int, int = 32);
+unsigned int __shfl_up_sync(unsigned int, unsigned int, unsigned int, int = 32);
+float __shfl_down_sync(unsigned int, float, unsigned int, int = 32); int __shfl_down_sync(unsigned int, int, unsigned int, int = 32);
+unsigned int __shfl_down_sync(unsigned int, unsigned int, unsigned int, int = 32);
+float __shfl_xor_sync(unsigned int, float, int, int = 32); int __shfl_xor_sync(unsigned int, int, int, int = 32);
+unsigned int __shfl_xor_sync(unsigned int, unsigned int, int, int = 32);
+void __syncwarp(unsigned int = 0xffffffffu);
 )";
 
 }  // namespace

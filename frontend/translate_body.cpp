@@ -107,6 +107,7 @@ CXChildVisitResult Translator::body(CXCursor c)
                 call(c, at, str(clang_getCursorSpelling(ref)));
                 break;
             }
+        if (inPrelude(ref) && intrinsicCall(c, at, str(clang_getCursorSpelling(ref)))) break;
         if (!calleeAllowed(ref)) {
             const std::string name = str(clang_getCursorSpelling(ref));
             const std::string why = unsupportedName(name);
@@ -118,6 +119,13 @@ CXChildVisitResult Translator::body(CXCursor c)
     }
     case CXCursor_ConditionalOperator:
         floatConditional(c);
+        branchCondition(c, kind, at);
+        break;
+    case CXCursor_IfStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_ForStmt:
+        branchCondition(c, kind, at);
         break;
     case CXCursor_CompoundAssignOperator:
     case CXCursor_BinaryOperator:

@@ -423,3 +423,168 @@ void Translator::call(CXCursor c, const Pos& at, const std::string& name)
     edits.push_back(Edit{static_cast<unsigned>(open + 1), static_cast<unsigned>(open + 1), args ? "ts_ctx, " : "ts_ctx", 2});
 }
 }  // namespace ts::student::translate_detail
+
+namespace ts::student::translate_detail {
+
+void Translator::branchCondition(CXCursor c, CXCursorKind kind, const Pos& at)
+{
+    const std::vector<Token> t = tokensOf(c);
+    if (t.size() < 2) return;   // written inside a #define: not marked
+    auto opener = [](const std::string& s) { return s == "(" || s == "[" || s == "{"; };
+    auto closer = [](const std::string& s) { return s == ")" || s == "]" || s == "}"; };
+    // The token that closes the bracket opened at `open`, or t.size().
+    auto matching = [&](size_t open) {
+        int depth = 0;
+        for (size_t k = open; k < t.size(); ++k) {
+            if (opener(t[k].text)) ++depth;
+            if (closer(t[k].text) && --depth == 0) return k;
+        }
+        return t.size();
+    };
+    // The tokens at bracket depth 0 of [from, to) that read `what`.
+    auto atTop = [&](size_t from, size_t to, const char* what) {
+        std::vector<size_t> found;
+        int depth = 0;
+        for (size_t k = from; k < to; ++k) {
+            if (opener(t[k].text)) ++depth;
+            if (closer(t[k].text)) --depth;
+            if (depth == 0 && t[k].text == what) found.push_back(k);
+        }
+        return found;
+    };
+    size_t b = 0, e = 0;   // the condition's tokens, [b, e)
+    if (kind == CXCursor_IfStmt || kind == CXCursor_WhileStmt) {
+        if (t[1].text != "(") return;
+        const size_t close = matching(1);
+        if (close >= t.size()) return;
+        b = 2;
+        e = close;
+        if (!atTop(b, e, ";").empty()) {
+            error(at, "an if with an initialiser, `if (init; condition)`, is not supported: declare the variable before the if");
+            return;
+        }
+    } else if (kind == CXCursor_DoStmt) {
+        size_t last = t.size() - 1;
+        if (t[last].text == ";" && last > 0) --last;
+        if (t[last].text != ")") return;
+        int depth = 0;
+        size_t open = last;
+        for (size_t k = last + 1; k-- > 0;) {
+            if (closer(t[k].text)) ++depth;
+            if (opener(t[k].text) && --depth == 0) {
+                open = k;
+                break;
+            }
+        }
+        if (open == last || open == 0 || t[open - 1].text != "while") return;
+        b = open + 1;
+        e = last;
+    } else if (kind == CXCursor_ForStmt) {
+        if (t[1].text != "(") return;
+        const size_t close = matching(1);
+        if (close >= t.size()) return;
+        const std::vector<size_t> semis = atTop(2, close, ";");
+        if (semis.size() != 2) return;
+        b = semis[0] + 1;
+        e = semis[1];
+    } else if (kind == CXCursor_ConditionalOperator) {
+        const std::vector<size_t> q = atTop(0, t.size(), "?");
+        if (q.empty()) return;
+        b = 0;
+        e = q.front();
+    } else {
+        return;
+    }
+    if (e <= b) return;   // `for (;;)`: no condition, no branch
+    const unsigned begin = t[b].begin, end = t[e - 1].end;
+    // The condition's own cursor: a declaration there is refused, a constant is no branch.
+    CXCursor cond = clang_getNullCursor();
+    for (const CXCursor& k : childrenOf(c)) {
+        const CXSourceRange r = clang_getCursorExtent(k);
+        const Pos kb = expansion(clang_getRangeStart(r)), ke = expansion(clang_getRangeEnd(r));
+        const CXCursorKind kk = clang_getCursorKind(k);
+        if ((kk == CXCursor_VarDecl || kk == CXCursor_DeclStmt) && kb.offset >= begin && kb.offset < end) {
+            if (kind == CXCursor_ForStmt) continue;   // the loop's own initialiser lies before `begin`
+            error(at, "a variable declared in a condition is not supported: declare it before the statement");
+            return;
+        }
+        if (kb.offset == begin && ke.offset == end && clang_isExpression(kk)) cond = k;
+    }
+    long long value = 0;
+    if (!clang_Cursor_isNull(cond) && constantOf(cond, value)) return;
+    if (kind == CXCursor_ForStmt) {
+        const unsigned forAt = t.front().begin;
+        for (const UnrolledLoop& u : unrolled_) {
+            Binary cmp;
+            if (u.begin == forAt && !clang_Cursor_isNull(cond) && binary(cond, cmp) && constantOf(cmp.rhs, value))
+                return;   // `#pragma unroll` with a constant trip count: nvcc leaves no branch
+        }
+    }
+    ++branchOrder_;
+    edits.push_back(Edit{begin, begin, "ts_ctx.branch(", 1000000 - branchOrder_});
+    edits.push_back(Edit{end, end, ")", -1000000 + branchOrder_});
+}
+
+bool Translator::intrinsicCall(CXCursor c, const Pos& at, const std::string& name)
+{
+    const bool atomic = name == "atomicAdd" || name == "atomicExch";
+    const bool warp = name == "__shfl_sync" || name == "__shfl_up_sync" || name == "__shfl_down_sync" ||
+                      name == "__shfl_xor_sync" || name == "__syncwarp";
+    if (!atomic && !warp) return false;
+    const std::vector<Token> t = tokensOf(c);
+    if (t.size() < 3 || t[0].text != name || t[1].text != "(") {
+        error(at, "the call of " + name + " must be written in the kernel's text, not through a #define");
+        return true;
+    }
+    if (atomic) {
+        // A global float array is a pointer parameter: `p` (element 0) or `&p[i]`.
+        auto pointerParam = [](CXCursor e) {
+            e = stripped(e);
+            if (clang_getCursorKind(e) != CXCursor_DeclRefExpr) return false;
+            const CXCursor ref = clang_getCursorReferenced(e);
+            return clang_getCursorKind(ref) == CXCursor_ParmDecl &&
+                   clang_getCanonicalType(clang_getCursorType(ref)).kind == CXType_Pointer;
+        };
+        bool ok = false;
+        if (clang_Cursor_getNumArguments(c) == 2) {
+            const CXCursor a = stripped(clang_Cursor_getArgument(c, 0));
+            if (pointerParam(a)) {
+                ok = true;
+            } else if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+                const std::vector<Token> at0 = tokensOf(a);
+                const std::vector<CXCursor> inner = childrenOf(a);
+                if (!at0.empty() && at0[0].text == "&" && inner.size() == 1) {
+                    const CXCursor sub = stripped(inner[0]);
+                    const std::vector<CXCursor> parts = childrenOf(sub);
+                    ok = clang_getCursorKind(sub) == CXCursor_ArraySubscriptExpr && parts.size() == 2 &&
+                         pointerParam(parts[0]);
+                }
+            }
+        }
+        if (!ok) {
+            error(at, name + " here takes an element of a global float array, which the kernel gets as a pointer "
+                             "parameter: " + name + "(p, v) for p[0] or " + name + "(&p[i], v); atomics on __shared__ "
+                             "arrays and local variables are not simulated yet");
+            return true;
+        }
+        edits.push_back(Edit{t[0].begin, t[0].end, "ts_ctx." + name});
+        return true;
+    }
+    if (name == "__syncwarp") {
+        edits.push_back(Edit{t[0].begin, t[0].end, "ts_ctx.syncwarp"});
+        return true;
+    }
+    // The prelude's overload libclang chose gives the value's type (float, int or unsigned
+    // int), named explicitly: the value may be a recording reference (`__shfl_down_sync(m,
+    // input_s[t], 1)`), from which the context's template would deduce the wrong type.
+    const CXTypeKind k = clang_getCanonicalType(clang_getCursorResultType(clang_getCursorReferenced(c))).kind;
+    const char* type = k == CXType_Float ? "float" : k == CXType_Int ? "int" : k == CXType_UInt ? "unsigned int" : nullptr;
+    if (!type) {
+        error(at, name + " here shuffles a float, an int or an unsigned int");
+        return true;
+    }
+    edits.push_back(Edit{t[0].begin, t[0].end, "ts_ctx.template " + name.substr(2) + "<" + type + ">"});
+    return true;
+}
+
+}  // namespace ts::student::translate_detail

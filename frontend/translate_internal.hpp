@@ -204,6 +204,22 @@ private:
     /// A call of a __device__ helper: the context goes in front of its arguments.
     void call(CXCursor c, const Pos& at, const std::string& name);
 
+    /// The condition of an `if`, `while`, `do ... while`, `for` or `?:` (statement or
+    /// expression `c` of kind `kind`) becomes `ts_ctx.branch(COND)`, so that the simulator
+    /// counts it per warp, uniform or divergent (PMPP sec. 4.5 and 10.4), as the built-in
+    /// reduction kernels' `x.branch(...)`. Left as written: a condition spelled inside a
+    /// #define, one that is a constant (`for (;;)`, `while (1)`: no branch), and the
+    /// condition of a `#pragma unroll` loop with a constant trip count (nvcc unrolls it).
+    /// A declaration in a condition or an `if (init; cond)` is refused with its line.
+    void branchCondition(CXCursor c, CXCursorKind kind, const Pos& at);
+    /// CUDA's atomicAdd/atomicExch on a global float array and its warp intrinsics
+    /// (__shfl_sync and kin, __syncwarp), called as the prelude declares them: the call
+    /// becomes the context's (`ts_ctx.atomicAdd(&p[i], v)`, `ts_ctx.template
+    /// shfl_down_sync<float>(mask, v, d)`, `ts_ctx.syncwarp()`), arguments unchanged. False
+    /// when `name` is none of them.
+    bool intrinsicCall(CXCursor c, const Pos& at, const std::string& name);
+    int branchOrder_ = 0;   ///< conditions marked so far: the enclosing one's edits go outside
+
     const std::string& src_;
     Translation& out_;
     CXCursor kernelCursor_ = clang_getNullCursor();

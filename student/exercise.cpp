@@ -13,7 +13,8 @@
 //   grading = "grading/tiled-matmul.toml"       # the hidden sizes and [points], in a file of their own
 //   sizes = [[33, 17, 45], [64, 64, 64]]        # or here: [j, k, l] | [width] | [height, width]
 //   [launch]                                    # required: family; grid, block, n_layout, args optional
-//   [checks]                                    # optional: tiled, coalesced, one_per, min_outputs_per_thread
+//   [checks]                                    # optional: tiled, coalesced, one_per, min_outputs_per_thread,
+//                                               #   convergent, atomics_per_block
 #include "student/exercise.hpp"
 
 #include <algorithm>
@@ -42,8 +43,9 @@ constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "sta
 constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout", "arrays", "sizes", "formula", "args"};
 constexpr const char* kGradingKeys[] = {"sizes", "points"};
 constexpr const char* kPointKeys[] = {"compiles", "tiled", "runs", "barriers", "correct", "no_races", "initialised_shared",
-                                      "coalesced", "one_per", "thread_coarsening", "gpu"};
-constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread"};
+                                      "coalesced", "one_per", "thread_coarsening", "convergent", "atomics_per_block", "gpu"};
+constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread", "convergent",
+                                      "atomics_per_block"};
 constexpr size_t kMaxBytes = size_t{1} << 20;
 
 [[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
@@ -150,7 +152,8 @@ void parsePoints(const std::string& file, const toml::node& n, ExercisePoints& p
         {"compiles", &p.compiles},   {"tiled", &p.tiled},         {"runs", &p.runs},
         {"barriers", &p.barriers},   {"correct", &p.correct},     {"no_races", &p.noRaces},
         {"initialised_shared", &p.initialisedShared}, {"coalesced", &p.coalesced}, {"one_per", &p.onePer},
-        {"thread_coarsening", &p.threadCoarsening},   {"gpu", &p.gpu}};
+        {"thread_coarsening", &p.threadCoarsening},   {"convergent", &p.convergent},
+        {"atomics_per_block", &p.atomicsPerBlock},    {"gpu", &p.gpu}};
     for (const auto& [key, field] : fields) {
         const toml::node* v = t->get(key);
         if (!v) continue;
@@ -260,6 +263,8 @@ double ExercisePoints::of(const std::string& checkName) const
     if (kind == "coalesced") return coalesced;
     if (kind.rfind("one thread per", 0) == 0) return onePer;
     if (kind == "thread coarsening") return threadCoarsening;
+    if (kind == "convergent") return convergent;
+    if (kind == "atomics per block") return atomicsPerBlock;
     if (kind == "gpu") return gpu;
     return 1;
 }
@@ -435,6 +440,8 @@ Exercise parseExercise(const std::string& content, const std::string& path)
         if (!x.checks.onePer.empty() && x.checks.onePer != "row" && x.checks.onePer != "column")
             fail(path, *ct->get("one_per"), "one_per must be \"row\" or \"column\"; got \"" + x.checks.onePer + "\".");
         x.checks.minOutputsPerThread = optionalInt(path, *ct, "min_outputs_per_thread", 0, 0, 64);
+        x.checks.convergent = optionalBool(path, *ct, "convergent");
+        x.checks.atomicsPerBlock = optionalInt(path, *ct, "atomics_per_block", 0, 0, 1024);
         if ((!x.checks.onePer.empty() || x.checks.coalesced) && x.launch.family != "matmul")
             fail(path, *c, "one_per and coalesced apply to matmul exercises only.");
     }

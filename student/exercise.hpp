@@ -46,6 +46,14 @@ struct ExerciseChecks {
     /// At least this many P elements per writing thread, on average (thread coarsening,
     /// PMPP sec. 6.3); 0: no check.
     int minOutputsPerThread = 0;
+    /// "convergent" (PMPP sec. 10.4): at no marked branch of the traced block does a warp
+    /// diverge while more than 32 of the block's threads take that branch (judged per
+    /// execution: the n-th time each thread evaluates the line). The student's branches are
+    /// marked by the front end (docs/student-kernels.md).
+    bool convergent = false;
+    /// The global atomics each block must make, exactly (PMPP sec. 10.7: one atomicAdd of
+    /// the block's partial sum); 0: no check. Judged on Totals::global_atomics.
+    int atomicsPerBlock = 0;
 };
 
 /// Points per check, for a course's gradebook (tilescope-cli grade --submissions, the
@@ -54,7 +62,7 @@ struct ExerciseChecks {
 /// docs/exercises.md; the grading file's [points] table changes them.
 struct ExercisePoints {
     double compiles = 1, tiled = 1, runs = 1, barriers = 1, correct = 2, noRaces = 1, initialisedShared = 1;
-    double coalesced = 1, onePer = 1, threadCoarsening = 1, gpu = 0;
+    double coalesced = 1, onePer = 1, threadCoarsening = 1, convergent = 1, atomicsPerBlock = 1, gpu = 0;
 
     /// The points of the check called `checkName` ("correct 33x17x45": correct).
     double of(const std::string& checkName) const;

@@ -177,6 +177,97 @@ std::string firstStaleRead(const sim::Simulation& t, int thread, unsigned& line)
            (std::isnan(e.value) ? " before any thread had stored it" : " before the value it needed was stored there");
 }
 
+/// "1st", "2nd", "3rd", "4th", ...: the n-th execution of a line.
+std::string ordinal(unsigned n)
+{
+    const unsigned t = n % 100;
+    const char* suffix = t >= 11 && t <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+    return std::to_string(n) + suffix;
+}
+
+/// The `convergent` check (ExerciseChecks::convergent, PMPP sec. 10.4), from the traced
+/// block's branch events (the front end marks every condition of the student's kernel):
+/// the n-th evaluation of a line by each thread of the block forms one execution of that
+/// branch by the block; its warps are divergent where some of their lanes took it and
+/// some did not. The check fails on the first execution, in the order the schedule ran
+/// them, at which more than 32 threads took the branch and at least one warp diverged.
+Check convergentCheck(const std::string& file, const std::string& size, const sim::Simulation& r)
+{
+    std::vector<const sim::Event*> branches;
+    for (const sim::Event& e : r.trace.events)
+        if (e.op == sim::Op::Branch && e.thread != sim::kNoThread) branches.push_back(&e);
+    std::sort(branches.begin(), branches.end(), [](const sim::Event* a, const sim::Event* b) { return a->seq < b->seq; });
+    struct Execution {
+        uint32_t firstSeq = 0;
+        unsigned takers = 0;
+        std::map<unsigned, std::pair<unsigned, unsigned>> warps;   ///< warp: lanes that took it, lanes that did not
+    };
+    std::map<std::pair<unsigned, unsigned>, unsigned> seen;        ///< (thread, line): evaluations so far
+    std::map<std::pair<unsigned, unsigned>, Execution> executions; ///< (line, n): the block's n-th execution
+    for (const sim::Event* e : branches) {
+        const unsigned n = seen[{e->thread, e->line}]++;
+        auto [it, fresh] = executions.try_emplace({e->line, n});
+        if (fresh) it->second.firstSeq = e->seq;
+        const bool took = e->value != 0.0f;
+        it->second.takers += took;
+        auto& w = it->second.warps[e->thread / 32u];
+        (took ? w.first : w.second) += 1;
+    }
+    const std::string block = "block (" + std::to_string(r.trace.block.x) + ", " + std::to_string(r.trace.block.y) + ")";
+    const std::pair<const std::pair<unsigned, unsigned>, Execution>* bad = nullptr;
+    unsigned badWarps = 0, divergent = 0;
+    for (const auto& entry : executions) {
+        unsigned split = 0;
+        for (const auto& [warp, lanes] : entry.second.warps) split += lanes.first > 0 && lanes.second > 0;
+        divergent += split;
+        if (split > 0 && entry.second.takers > 32 && (!bad || entry.second.firstSeq < bad->second.firstSeq)) {
+            bad = &entry;
+            badWarps = split;
+        }
+    }
+    if (!bad)
+        return Check{"convergent", true, false,
+                     "no warp of " + block + " diverged at a branch while more than 32 of its threads took it (" +
+                         std::to_string(divergent) + " divergent warp executions, all with 32 threads or fewer taking the branch; at " +
+                         size + ")",
+                     0};
+    const unsigned line = bad->first.first;
+    return Check{"convergent", false, false,
+                 at(file, line) + "at " + size + ", the " + ordinal(bad->first.second + 1) + " execution of the branch on line " +
+                     std::to_string(line) + " in " + block + " was taken by " + std::to_string(bad->second.takers) +
+                     " threads, and " + std::to_string(badWarps) + (badWarps == 1 ? " warp" : " warps") +
+                     " diverged (some lanes took it, some did not): keep the threads that work packed at the front of "
+                     "the block (threadIdx.x < stride, PMPP sec. 10.4), so that whole warps drop out together",
+                 line};
+}
+
+/// The `atomics per block` check (ExerciseChecks::atomicsPerBlock, PMPP sec. 10.7): the
+/// launch's global atomics (Totals::global_atomics) must be exactly `perBlock` times its
+/// blocks.
+Check atomicsCheck(const std::string& file, const std::string& size, const sim::Scenario& s, const sim::Simulation& r,
+                   int perBlock)
+{
+    const uint64_t blocks = static_cast<uint64_t>(sim::launchShape(s).grid.count());
+    const uint64_t made = r.counters.totals.global_atomics;
+    const uint64_t want = blocks * static_cast<uint64_t>(perBlock);
+    unsigned line = 0;
+    for (const sim::AccessSite& a : r.accessSites)
+        if (a.kind == sim::AccessKind::GlobalAtomic && (line == 0 || a.line < line)) line = a.line;
+    const std::string counted = std::to_string(made) + " global atomic" + (made == 1 ? "" : "s") + " for " +
+                                std::to_string(blocks) + " block" + (blocks == 1 ? "" : "s");
+    const std::string asked = std::to_string(perBlock) + " per block";
+    if (made == want) return Check{"atomics per block", true, false, counted + " at " + size + ", " + asked, 0};
+    const std::string why =
+        made > want ? ": let the block add its threads' values in shared memory first, and one thread (threadIdx.x == 0) "
+                      "add the block's total to the output with atomicAdd (PMPP sec. 10.7); every extra atomic on the "
+                      "one address waits for the others"
+                    : ": each block adds its partial sum to the output with atomicAdd (PMPP sec. 10.7), which combines "
+                      "the blocks' sums whatever order they finish in";
+    return Check{"atomics per block", false, false,
+                 at(file, line) + "at " + size + " your kernel made " + counted + " where this exercise asks for " + asked + why,
+                 line};
+}
+
 /// The checks of one hidden size, judged on the simulation `r` of the student's kernel
 /// (`exerciseChecks`: also the exercise's own ones), from the Simulation the runner sent back.
 std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::Scenario& s, const sim::Simulation& r,
@@ -368,6 +459,8 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
                                      " (PMPP sec. 6.3: each thread computes COARSE_FACTOR elements of a row, reusing its Mds tile)",
                             ok ? 0 : storeLine});
     }
+    if (x.checks.convergent) out.push_back(convergentCheck(file, size, r));
+    if (x.checks.atomicsPerBlock > 0) out.push_back(atomicsCheck(file, size, s, r, x.checks.atomicsPerBlock));
     if (x.checks.coalesced) {
         // The reference kernel on the same problem, at the student's tile where it has it.
         sim::Scenario rs = scenarioFor(x, x.reference, {s.j, s.k, s.l, s.height, s.width}, s.tile, s.seed);
@@ -421,7 +514,7 @@ std::vector<Check> runSize(const Exercise& x, const std::string& file, const std
         return {Check{"runs " + size, false, false, "TileScope cannot launch your kernel at " + size + ": " + why, 0}};
     }
     sim::SimOptions opt;
-    opt.trace = false;
+    opt.trace = exerciseChecks && x.checks.convergent;   // `convergent` reads the traced block's branches
     opt.threads = 1;   // one run per hidden size at a time, each on one core
     const sim::WorkEstimate e = sim::estimateWork(s, opt);
 
@@ -452,6 +545,8 @@ std::vector<std::string> checkNames(const Exercise& x)
     }
     if (x.checks.onePer == "row" || x.checks.onePer == "column") names.push_back("one thread per " + x.checks.onePer);
     if (x.checks.minOutputsPerThread > 0) names.push_back("thread coarsening");
+    if (x.checks.convergent) names.push_back("convergent");
+    if (x.checks.atomicsPerBlock > 0) names.push_back("atomics per block");
     if (x.checks.coalesced) names.push_back("coalesced");
     names.push_back("gpu");
     return names;

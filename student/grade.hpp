@@ -47,7 +47,7 @@ struct Grade {
 /// The checks every submission of exercise `x` gets, in order: compiles, tiled (when
 /// asked), then for each hidden size runs, barriers, correct, no races and initialised
 /// shared, then the exercise's own checks (one thread per row / column, thread coarsening,
-/// coalesced) and gpu.
+/// convergent, atomics per block, coalesced) and gpu.
 std::vector<std::string> checkNames(const Exercise& x);
 
 /// How grade() builds and runs.

@@ -154,7 +154,11 @@ json toJson(const KernelDescription& d)
     if (d.arrays) {
         const sim::ArraySpec& a = *d.arrays;
         json arrays = json::array();
-        for (const sim::ArrayDecl& x : a.arrays) arrays.push_back({{"name", x.name}, {"output", x.output}, {"extents", x.extents}});
+        // An integer input's range (`in input[N] = 1..8`) and an output's start (`out output[1] =
+        // 0`) travel with the array: the runner fills the problem from this description.
+        for (const sim::ArrayDecl& x : a.arrays)
+            arrays.push_back({{"name", x.name}, {"output", x.output}, {"extents", x.extents}, {"lo", x.lo}, {"hi", x.hi},
+                              {"has_start", x.hasStart}, {"start", x.start}});
         j["array_problem"] = {{"sizes", a.sizes}, {"defaults", a.defaults}, {"arrays", arrays}, {"reference", a.reference},
                               {"reference_line", a.referenceLine}, {"file", a.file}};
     }
@@ -197,9 +201,15 @@ KernelDescription descriptionFromJson(const json& j)
         auto spec = std::make_shared<sim::ArraySpec>();
         spec->sizes = a.at("sizes").get<std::vector<std::string>>();
         spec->defaults = a.at("defaults").get<std::vector<int>>();
-        for (const json& x : a.at("arrays"))
-            spec->arrays.push_back(sim::ArrayDecl{x.at("name").get<std::string>(), x.at("output").get<bool>(),
-                                                  x.at("extents").get<std::vector<std::string>>()});
+        for (const json& x : a.at("arrays")) {
+            sim::ArrayDecl decl{x.at("name").get<std::string>(), x.at("output").get<bool>(),
+                                x.at("extents").get<std::vector<std::string>>()};
+            decl.lo = x.value("lo", 1);
+            decl.hi = x.value("hi", 0);
+            decl.hasStart = x.value("has_start", false);
+            decl.start = x.value("start", 0.0f);
+            spec->arrays.push_back(std::move(decl));
+        }
         spec->reference = a.at("reference").get<std::string>();
         spec->referenceLine = a.at("reference_line").get<unsigned>();
         spec->file = a.at("file").get<std::string>();
