@@ -486,7 +486,7 @@ const std::vector<std::string>& allowedFunctions()
         "min", "max",                                               // int, unsigned and float overloads, as CUDA's
         "sqrt", "sqrtf", "fma", "fmaf",                             // correctly rounded on both
         "atomicAdd", "atomicExch",                                  // on global floats (PMPP sec. 9.3, 10.7)
-        "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",        // warp shuffles (PMPP sec. 10.8)
+        "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",        // warp shuffles (CUDA's; a reduction's finish)
         "__shfl_xor_sync", "__syncwarp",
     };
     return names;

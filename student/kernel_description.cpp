@@ -52,6 +52,7 @@ const sim::KernelInfo* registerDescription(const KernelDescription& d)
     info.summary = d.summary;
     info.barriersPerPhase = d.barriersPerPhase;
     info.square = d.square;
+    info.atomics = d.atomics;
     info.tiles = d.tiles;
     info.maxBlockEdge = d.maxBlockEdge;
     info.stackBytes = d.stackBytes;
@@ -136,6 +137,7 @@ json toJson(const KernelDescription& d)
     j["max_block_edge"] = d.maxBlockEdge;
     j["barriers_per_phase"] = d.barriersPerPhase;
     j["square"] = d.square;
+    j["atomics"] = d.atomics;
     j["n_column_major"] = d.nColumnMajor;
     j["mask_capacity"] = d.maskCapacity;
     j["stack_bytes"] = d.stackBytes;
@@ -179,6 +181,7 @@ KernelDescription descriptionFromJson(const json& j)
     d.maxBlockEdge = j.at("max_block_edge").get<int>();
     d.barriersPerPhase = j.at("barriers_per_phase").get<int>();
     d.square = j.at("square").get<bool>();
+    d.atomics = j.at("atomics").get<bool>();
     d.nColumnMajor = j.at("n_column_major").get<bool>();
     d.maskCapacity = j.at("mask_capacity").get<int>();
     d.stackBytes = j.at("stack_bytes").get<size_t>();

@@ -38,6 +38,9 @@ struct KernelDescription {
     int barriersPerPhase = 0;
     bool square = false;        ///< takes one size, Width (KernelInfo::squareOnly)
     bool nColumnMajor = false;  ///< N column by column (PMPP sec. 6.1)
+    /// The kernel makes atomics (ts_ctx.atomicAdd in its translation): its blocks run on one
+    /// worker, in block order (KernelInfo::atomics), as the registry's reductions do.
+    bool atomics = false;
     int maskCapacity = 0;       ///< convolutions: the __constant__ mask's extent per side
     /// Bytes of each simulated thread's stack: the default plus the file's local arrays
     /// (0: the default). See stackBytesFor().

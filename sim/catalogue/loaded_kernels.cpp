@@ -93,6 +93,7 @@ const KernelInfo* registerLoadedKernel(const LoadedKernelInfo& k)
     l->info.stackBytes = o.stackBytes;
     if (!o.tiles.empty()) l->info.defaultTile = o.tiles.front();
     l->info.squareOnly = o.square;
+    l->info.atomics = o.atomics;
     std::lock_guard<std::mutex> g(lock());
     all().push_back(std::move(l));
     return &all().back()->info;

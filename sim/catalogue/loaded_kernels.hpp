@@ -36,6 +36,7 @@ struct LoadedKernelInfo {
     int barriersPerPhase = 0;
     bool square = false;      ///< KernelInfo::squareOnly
     bool nColumnMajor = false; ///< KernelInfo::nColumnMajor
+    bool atomics = false;     ///< KernelInfo::atomics: its blocks run on one worker, in order
     /// Convolutions: the extent of the kernel's __constant__ mask array (per side in 2D),
     /// the largest Mask_Width it can hold; 0 for MAX_MASK_WIDTH.
     int maskCapacity = 0;
