@@ -1,9 +1,9 @@
 // A coarsened reduction (PMPP Fig. 10.15) in which every thread adds its own coarsened sum
 // to output[0] with atomicAdd instead of reducing the block in shared memory first: the
 // total is right (the inputs are small integers), but 256 atomics per block serialise on
-// one address where the exercise asks for one. (--threads 1: a loaded kernel does not yet
-// carry KernelInfo::atomics, which runs an atomic kernel's blocks on one worker.)
-// run: --exercise reduction-coarsened --width 4096 --threads 1
+// one address where the exercise asks for one. (Its blocks run on one worker, in block
+// order, as every kernel with atomics does.)
+// run: --exercise reduction-coarsened --width 4096
 // expect: output vs reference  bit-identical
 // grade: reduction-coarsened
 // grade-expect: your kernel made 1024 global atomics for 4 blocks where this exercise asks for 1 per block

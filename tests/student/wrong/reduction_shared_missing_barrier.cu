@@ -1,7 +1,7 @@
 // PMPP Fig. 10.11's shared-memory reduction with the barrier at the top of the loop left
 // out: a thread reads input_s[t + stride] before the thread that owns it stored its sum of
 // the round before (a RAW race), so some partial sums are read stale or never written.
-// run: --exercise reduction-shared --width 2048
+// run: --exercise reduction-shared --width 2048 --hazard-report
 // expect: RAW hazard on shared input_s
 // grade: reduction-shared
 // grade-expect: RAW hazard on shared input_s: write at line 15, then read at line 18
