@@ -40,6 +40,8 @@ SIZES = {
     "reduction-simple": [("small", ["--width", "32"]), ("wider", ["--width", "128"])],
     "reduction-convergent": [("small", ["--width", "32"]), ("wider", ["--width", "128"])],
     "reduction-shared": [("small", ["--width", "32", "--tile", "16"]), ("wider", ["--width", "128", "--tile", "64"])],
+    # The warp-shuffle finish needs whole warps: blocks of 32 threads and more.
+    "reduction-shuffle": [("small", ["--width", "64", "--tile", "32"]), ("ragged", ["--width", "1001", "--tile", "64"])],
     "reduction-": [("small", ["--width", "64", "--tile", "16"]),
                    ("ragged", ["--width", "1001", "--tile", "32"])],
 }
