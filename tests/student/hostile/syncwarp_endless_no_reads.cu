@@ -1,5 +1,5 @@
-// hostile: every lane meets its warp at __syncwarp forever and reads no memory, so the read
-// budget that stops other endless loops never runs out; the runner's time limit must
+// hostile: every lane meets its warp at __syncwarp forever and loads nothing, so the read
+// budget that stops other endless loops never runs out; the runner's clock must
 // stop it
 // expect-limit: time|memory|longer than|never ends
 __global__ void vecAdd(const float* A, const float* B, float* C, int n)
