@@ -126,9 +126,15 @@ struct KernelInfo {
     /// sums an input of exactly two elements per thread (its first size is 2 x the block).
     bool reductionTree = false;
     /// The kernel makes atomic operations on global memory (x.atomicAdd): the simulator runs
-    /// its blocks on one worker, in block order, so the order of its atomics (and a float
-    /// sum's rounding) is the same on every run.
+    /// its blocks on one worker, in the schedule's order (LaunchConfig::blocksInScheduleOrder:
+    /// block order, its reverse, or seeded), so the order of its atomics, and a float sum's
+    /// rounding, is the same on every run with the same schedule.
     bool atomics = false;
+    /// The output is a float sum of arbitrary values, not of small integers: its last bits
+    /// depend on the order of the additions (the tree's, the blocks' atomics'), so it differs
+    /// from the reference (a sum in index order) on purpose. The views and `verify` compare it
+    /// within a float sum's error bound instead (sim::sumOrderCheck); a preset shows it.
+    bool orderDependent = false;
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.
     size_t stackBytes = 0;

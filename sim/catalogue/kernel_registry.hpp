@@ -565,6 +565,8 @@ TS_DEVICE auto writableInput(const P& p)
 inline constexpr const char* kSumArrays = "in input[N] = 1..8, out output[1]";
 inline constexpr const char* kSumArraysAtomic = "in input[N] = 1..8, out output[1] = 0";
 inline constexpr const char* kSumFormula = "output[i] = sum(input)";
+/// The same sum of arbitrary floats in [-1, 1): its bits depend on the order of the additions.
+inline constexpr const char* kSumArraysFloats = "in input[N], out output[1] = 0";
 /// Tiles (BLOCK_DIM) compiled for the reductions that keep a shared array of BLOCK_DIM.
 using ReductionTiles = Tiles<8, 16, 32, 64, 128, 256, 512, 1024>;
 inline constexpr ParamLimit kOneBlockSumParams[] = {
@@ -648,6 +650,29 @@ struct ReductionSegmented {
     }
 };
 
+/// PMPP Fig. 10.13's kernel on arbitrary floats: the blocks' atomicAdds meet in an order the
+/// hardware (or the simulator's schedule) chooses, and the total's last bits follow it
+/// (PMPP sec. 10.7; preset reduction-segmented-floats-256).
+struct ReductionSegmentedFloats {
+    using TileSizes = ReductionTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "reduction-segmented-floats", .family = Family::Array, .tiled = true, .untiled = "reduction-segmented",
+        .sourceFile = "reduction_segmented.cuh", .barriersPerPhase = 0,
+        .summary = "Fig. 10.13's segmented sum of arbitrary floats: the order of the blocks' atomicAdds decides the total's last bits",
+        .barriers = kernels::AFTER_LOAD,
+        .lecture = "PMPP sec. 10.7, Fig. 10.13 (order of float atomics); preset reduction-segmented-floats-256",
+        .tiles = TileSizes::values, .params = kManyBlockSumParams,
+        .grid = "(N + 2 * BLOCK_DIM - 1) / (2 * BLOCK_DIM)", .block = "BLOCK_DIM",
+        .arrays = kSumArraysFloats, .sizes = "N = 100000", .formula = kSumFormula, .defaultTile = 256,
+        .compiledNotes = notes::kSegmentedTreeNotes, .reductionTree = true, .atomics = true, .orderDependent = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::segmentedSumReduction<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
 /// PMPP Fig. 10.15: segmented reduction with thread coarsening (2 x COARSE_FACTOR input
 /// elements per thread before the tree; preset reduction-coarsened-256).
 struct ReductionCoarsened {
@@ -717,7 +742,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::Conv1dBasic, registry::Conv1dTiled, registry::Conv1dTiledCache,
                            registry::Conv2dBasic, registry::Conv2dTiled, registry::StencilBasic,
                            registry::ReductionSimple, registry::ReductionConvergent, registry::ReductionShared,
-                           registry::ReductionSegmented, registry::ReductionCoarsened,
+                           registry::ReductionSegmented, registry::ReductionSegmentedFloats, registry::ReductionCoarsened,
                            registry::ReductionShuffle>;
 
 namespace detail {

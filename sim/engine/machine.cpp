@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include <tbb/blocked_range.h>
@@ -614,18 +615,23 @@ void mergeHazards(HazardLog& into, const HazardLog& part, const std::vector<uint
     }
 }
 
-/// runGrid on one thread, in block order.
+/// runGrid on one thread, in block order (or the schedule's, cfg.blocksInScheduleOrder).
 void runSerial(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
 {
     m.counters.perBlock.assign(cfg.grid.count(), Totals{});
     m.fmas = 0;
     if (m.memory) m.memory->startLaunch(static_cast<unsigned>(cfg.block.count()));
     BlockRunner runner(m, cfg, body);
-    for (unsigned bz = 0; bz < cfg.grid.z; ++bz)
-    for (unsigned by = 0; by < cfg.grid.y; ++by)
-    for (unsigned bx = 0; bx < cfg.grid.x; ++bx) {
-        const Uint3 b{bx, by, bz};
-        runner.run(b, m.counters.perBlock[linearBlock(cfg.grid, b)]);
+    if (cfg.blocksInScheduleOrder) {
+        for (uint64_t linear : scheduledBlockOrder(cfg))
+            runner.run(blockAt(cfg.grid, linear), m.counters.perBlock[linear]);
+    } else {
+        for (unsigned bz = 0; bz < cfg.grid.z; ++bz)
+        for (unsigned by = 0; by < cfg.grid.y; ++by)
+        for (unsigned bx = 0; bx < cfg.grid.x; ++bx) {
+            const Uint3 b{bx, by, bz};
+            runner.run(b, m.counters.perBlock[linearBlock(cfg.grid, b)]);
+        }
     }
     m.blockTotals = nullptr;
     m.tracing = false;
@@ -832,6 +838,19 @@ uint64_t readBudgetOf(const Machine& m)
 
 }  // namespace
 
+std::vector<uint64_t> scheduledBlockOrder(const LaunchConfig& cfg)
+{
+    std::vector<uint64_t> order(cfg.grid.count());
+    for (uint64_t b = 0; b < order.size(); ++b) order[b] = b;
+    if (cfg.schedule == Schedule::Reverse) std::reverse(order.begin(), order.end());
+    if (cfg.schedule == Schedule::Random) {
+        // Not the generators of the blocks' warp orders, which mix in each block's index.
+        std::mt19937_64 rng(mix64(cfg.scheduleSeed ^ 0xB10C0DE5ull));
+        std::shuffle(order.begin(), order.end(), rng);
+    }
+    return order;
+}
+
 void runGrid(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
 {
     m.readBudget = readBudgetOf(m);
@@ -848,6 +867,8 @@ void runGrid(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind)
     const uint64_t blocks = cfg.grid.count();
     const uint64_t threads = cfg.threads == 0 ? hardwareThreads() : cfg.threads;
     const unsigned workers = static_cast<unsigned>(std::min<uint64_t>(threads, blocks));
+    if (cfg.blocksInScheduleOrder && cfg.threads != 1)
+        throw std::invalid_argument("runGrid: blocks run in the schedule's order on one worker only (threads 1)");
     if (workers <= 1) {
         runSerial(m, cfg, bind(m));
         return;

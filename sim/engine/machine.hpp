@@ -31,6 +31,12 @@ struct LaunchConfig {
     /// A student's kernel with large per-thread local arrays asks for more
     /// (KernelInfo::stackBytes).
     size_t stackBytes = 0;
+    /// Run the blocks in the schedule's order, not in block order: Reverse from the last
+    /// block to the first, Random in an order shuffled with scheduleSeed. Only with one worker
+    /// (threads 1; runGrid refuses it otherwise): a kernel whose blocks meet at atomics
+    /// (KernelInfo::atomics), where the order of the blocks is the order of their atomics on
+    /// one address, so a float sum's bits depend on it as they do on the GPU (PMPP sec. 10.7).
+    bool blocksInScheduleOrder = false;
 };
 
 /// The simulated body of one thread, bound to the arrays and counters of one Machine.
@@ -51,8 +57,16 @@ using BodyBinder = std::function<ThreadBody(Machine& m)>;
 /// the fault of the lowest-numbered faulting block, with perBlock, hazards, memory figures
 /// and events as the serial run leaves them (element counts and P may then also hold work
 /// of later blocks that ran at the same time). What the body throws otherwise (Cancelled)
-/// stops every worker after its current block and is rethrown.
+/// stops every worker after its current block and is rethrown. With
+/// cfg.blocksInScheduleOrder the blocks run one after the other in the schedule's order
+/// instead (cfg.threads must be 1; std::invalid_argument otherwise); a fault is then the
+/// first one in that order.
 void runGrid(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind);
+
+/// The linear indices of cfg.grid's blocks in the order cfg.blocksInScheduleOrder runs them:
+/// block order (InOrder), its reverse (Reverse), or shuffled (Random) by a generator seeded
+/// from cfg.scheduleSeed alone, so that seeds give different orders and one seed the same.
+std::vector<uint64_t> scheduledBlockOrder(const LaunchConfig& cfg);
 
 /// runGrid with a body already bound to `m`: always on the calling thread, in block order
 /// (cfg.threads is ignored).

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -126,7 +127,12 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     cfg.threads = workers;
     if (const KernelInfo* info = s.kernelInfo()) {
         cfg.stackBytes = info->stackBytes;
-        if (info->atomics) cfg.threads = 1;
+        // Blocks that meet at atomics run one after the other in the schedule's order: the
+        // order of their atomics on one address, which a float sum's bits depend on.
+        if (info->atomics) {
+            cfg.threads = 1;
+            cfg.blocksInScheduleOrder = true;
+        }
     }
     // Before each simulated thread starts: report the share of threads started, and stop
     // if asked to (Cancelled, thrown on the thread's fiber, ends the launch as a fault does).
@@ -214,6 +220,31 @@ Simulation simulate(const Scenario& s, const SimOptions& opt, const WorkEstimate
         sim.trace = Trace{};
     }
     return sim;
+}
+
+SumOrderCheck sumOrderCheck(const std::vector<float>& inputs, const std::vector<float>& output,
+                            const std::vector<float>& reference)
+{
+    SumOrderCheck c;
+    double magnitude = 0;
+    for (float x : inputs) magnitude += std::fabs(static_cast<double>(x));
+    const double u = std::ldexp(1.0, -24);
+    const double m = static_cast<double>(inputs.empty() ? 0 : inputs.size() - 1);
+    c.bound = 2 * (m * u / (1 - m * u)) * magnitude;
+    c.within = !output.empty() && output.size() == reference.size();
+    for (size_t i = 0; i < output.size() && i < reference.size(); ++i) {
+        const double d = std::fabs(static_cast<double>(output[i]) - static_cast<double>(reference[i]));
+        if (std::isnan(d)) {
+            c.within = false;
+            continue;
+        }
+        c.difference = std::max(c.difference, d);
+        const float ref = reference[i];
+        const double ulp = std::fabs(static_cast<double>(std::nextafter(ref, std::copysign(INFINITY, ref))) - ref);
+        if (ulp > 0 && std::isfinite(ulp)) c.ulps = std::max(c.ulps, d / ulp);
+    }
+    if (c.difference > c.bound) c.within = false;
+    return c;
 }
 
 namespace {

@@ -104,6 +104,24 @@ uint64_t compulsoryBytes(const Simulation& r);
 uint64_t compulsoryReadBytes(const Simulation& r);
 uint64_t compulsoryWriteBytes(const Simulation& r);
 
+/// How a float sum whose bits depend on the order of its additions (KernelInfo::
+/// orderDependent: a reduction of arbitrary floats) compares with its reference, which adds
+/// the same terms in index order. Any order of adding n floats lies within
+/// gamma(n - 1) x sum |x| of the exact sum, gamma(m) = m u / (1 - m u) with u = 2^-24 (the
+/// standard bound of floating-point summation), so two orders lie within twice that of each
+/// other: the bound a correct kernel meets whatever order its atomics took.
+struct SumOrderCheck {
+    double difference = 0;   ///< largest |output - reference| over the output's elements
+    double bound = 0;        ///< 2 gamma(n - 1) sum |x| over the n inputs
+    /// The largest difference in units in the last place of the reference element (the gap
+    /// from it to the next float away from 0): how many of its last bits the order changed.
+    double ulps = 0;
+    bool within = false;     ///< every element within the bound (none NaN, sizes equal)
+};
+/// SumOrderCheck of `output` against `reference` for a sum of the elements of `inputs`.
+SumOrderCheck sumOrderCheck(const std::vector<float>& inputs, const std::vector<float>& output,
+                            const std::vector<float>& reference);
+
 /// Bytes the global memory requests asked for: (load + store sectors) x 32.
 uint64_t requestedBytes(const Totals& t);
 
