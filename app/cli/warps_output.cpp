@@ -34,7 +34,7 @@ bool predicatedBranch(const sim::Scenario& s, unsigned line)
 bool hasWarpFigures(const sim::Simulation& r)
 {
     const sim::Totals& t = r.counters.totals;
-    return t.branch_uniform + t.branch_divergent + t.global_atomics != 0;
+    return t.branch_uniform + t.branch_divergent + t.global_atomics + t.shared_atomics != 0;
 }
 
 /// The `warps` object of simulate --json (docs/cli.md): branch executions per warp, uniform
@@ -62,6 +62,12 @@ ordered_json warpsJson(const sim::Simulation& r)
     w["global_atomics"] = t.global_atomics;
     w["global_atom_requests"] = t.global_atom_requests;
     w["global_atom_passes"] = t.global_atom_passes;
+    // Atomics on shared memory (PMPP Fig. 9.10), only for a kernel that makes them.
+    if (t.shared_atomics) {
+        w["shared_atomics"] = t.shared_atomics;
+        w["shared_atom_requests"] = t.shared_atom_requests;
+        w["shared_atom_passes"] = t.shared_atom_passes;
+    }
     ordered_json lines = ordered_json::array();
     for (const sim::AccessSite& a : r.accessSites) {
         if (a.requests == 0 || (a.kind != sim::AccessKind::Branch && a.kind != sim::AccessKind::GlobalAtomic)) continue;
@@ -104,6 +110,9 @@ void printWarpTable(std::ostream& out, const sim::Simulation& r, const std::func
     if (t.global_atomics)
         out << "    atomics        " << t.global_atomics << " global, " << t.global_atom_requests << " warp requests, "
             << t.global_atom_passes << " passes (the most lanes on one address, per request)\n";
+    if (t.shared_atomics)
+        out << "    atomics        " << t.shared_atomics << " shared, " << t.shared_atom_requests << " warp instructions, "
+            << t.shared_atom_passes << " passes (the most lanes on one slot, per instruction)\n";
     out << "  line  kind      executions  divergent  active lanes  SIMD eff.  statement\n";
     std::vector<const sim::AccessSite*> sites;
     for (const sim::AccessSite& a : r.accessSites)

@@ -59,6 +59,23 @@ struct Index {
     }
 };
 
+/// The element types a kernel's arrays may have: float, and int and unsigned int (the bins
+/// of PMPP ch. 9's histograms, the counters atomics keep). Every element lives in a float slot
+/// of the simulator's arrays, the views' and the trace's values alike; an int or unsigned
+/// element is held there exactly while it lies within +-2^24 (kExactIntegers), and storing one
+/// outside is a KernelFault (Machine::inexactInteger), never a rounded value.
+template <class V>
+inline constexpr bool kElementType = std::is_same_v<V, float> || std::is_same_v<V, int> || std::is_same_v<V, unsigned>;
+/// The largest magnitude an int or unsigned element keeps exactly in its float slot: 2^24.
+inline constexpr long long kExactIntegers = 1ll << 24;
+/// The value of type V a float slot holds (the slot of an int or unsigned element holds an
+/// integer, Machine::slotOf).
+template <class V>
+inline V fromSlot(float f)
+{
+    return static_cast<V>(f);
+}
+
 /// The launch's constant memory: the one read-only array that kernels read through
 /// x.mask1d() / x.mask2d(), the convolution mask M (PMPP sec. 7.3).
 /// The kernel family's binder sets it before the launch; it stays empty otherwise.
@@ -173,6 +190,21 @@ public:
     uint32_t nextSeq() const { return static_cast<uint32_t>(events.size()); }
 
     [[noreturn]] void outOfBounds(uint8_t array, long long index, unsigned line) const;
+    /// `v` as the float slot of element `index` of `array` holds it; an int or unsigned value
+    /// beyond +-2^24 cannot be held exactly and is a KernelFault (inexactInteger).
+    template <class V>
+    float slotOf(V v, uint8_t array, long long index, unsigned line) const
+    {
+        if constexpr (!std::is_same_v<V, float>) {
+            const long long n = static_cast<long long>(v);
+            if (n > kExactIntegers || n < -kExactIntegers) [[unlikely]]
+                inexactInteger(n, array, index, line);
+        }
+        return static_cast<float>(v);
+    }
+    /// The running thread stored `v` into element `index` of `array` on `line`, an integer the
+    /// simulator's float slot cannot hold exactly: a KernelFault saying so.
+    [[noreturn, gnu::cold]] void inexactInteger(long long v, uint8_t array, long long index, unsigned line) const;
     /// The running thread made more than readBudget reads without reaching a barrier or its
     /// end: a KernelFault naming it and `line`, the line of its latest read.
     [[noreturn, gnu::cold]] void runaway(unsigned line) const;
@@ -204,13 +236,14 @@ inline float& operator+=(float& acc, const Product& p)
 
 /// Read access to one element of global or constant memory: counts the load in the
 /// block's totals (field COUNT), per element, and records it as OP for the traced block.
-template <Op OP, uint64_t Totals::*COUNT>
+/// V: the element's type (kElementType), read from its float slot.
+template <Op OP, uint64_t Totals::*COUNT, class V = float>
 class ReadRef {
 public:
     ReadRef(const float* data, uint32_t* loads, Machine* m, uint8_t array, long long i,
             unsigned line)
         : data_(data), loads_(loads), m_(m), array_(array), i_(i), line_(line) {}
-    float load() const
+    V load() const
     {
         if (++m_->reads > m_->readBudget) [[unlikely]]
             m_->runaway(line_);
@@ -223,9 +256,9 @@ public:
         float v = data_[i_];
         if (m_->tracing) [[unlikely]]
             m_->recordLoad(OP, array_, i_, v, line_, vector);
-        return v;
+        return fromSlot<V>(v);
     }
-    operator float() const { return load(); }
+    operator V() const { return load(); }
     unsigned line() const { return line_; }
     Machine* machine() const { return m_; }
     uint8_t array() const { return array_; }
@@ -240,59 +273,74 @@ protected:
     unsigned line_;
 };
 
-/// Read access to one element of global memory.
-using GlobalRef = ReadRef<Op::GlobalLoad, &Totals::global_loads>;
+/// Read access to one element of global memory of type V.
+template <class V>
+using GlobalRefOf = ReadRef<Op::GlobalLoad, &Totals::global_loads, V>;
+/// Read access to one float of global memory.
+using GlobalRef = GlobalRefOf<float>;
 /// Read access to one element of constant memory (`M[j]` of a convolution kernel).
 using ConstantRef = ReadRef<Op::ConstantLoad, &Totals::constant_loads>;
 
-/// Write (and read) access to one element of a writable global array.
-class GlobalWriteRef : public GlobalRef {
+/// Write (and read) access to one element of type V of a writable global array.
+template <class V>
+class GlobalWriteRefOf : public GlobalRefOf<V> {
+    using Base = GlobalRefOf<V>;
+    using Base::array_;
+    using Base::i_;
+    using Base::line_;
+    using Base::m_;
+
 public:
-    GlobalWriteRef(float* data, uint32_t* loads, uint32_t* stores, uint32_t* writers, Machine* m,
-                   uint8_t array, long long i, unsigned line)
-        : GlobalRef(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers) {}
-    GlobalWriteRef& operator=(float v)
+    GlobalWriteRefOf(float* data, uint32_t* loads, uint32_t* stores, uint32_t* writers, Machine* m, uint8_t array,
+                     long long i, unsigned line)
+        : Base(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers) {}
+    GlobalWriteRefOf& operator=(V v)
     {
+        const float slot = m_->slotOf(v, array_, i_, line_);
         ++m_->blockTotals->global_stores;
         ++stores_[i_];
         if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
         const uint8_t vector = m_->takeVector();
         if (m_->memory)
             m_->memory->access(AccessKind::GlobalStore, array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
-        writable_[i_] = v;
-        if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, v, line_, vector);
+        writable_[i_] = slot;
+        if (m_->tracing) m_->record(Op::GlobalStore, array_, i_, slot, line_, vector);
         return *this;
     }
-    GlobalWriteRef& operator=(const GlobalWriteRef& o) { return *this = o.load(); }
+    GlobalWriteRefOf& operator=(const GlobalWriteRefOf& o) { return *this = o.load(); }
     /// `input[i] += input[i + stride]` (PMPP Fig. 10.6): a load of this element, then of the
     /// operand (a memory reference loads only now, so the trace reads left to right, as the
     /// source does), then a store of the sum.
     template <class R>
-    GlobalWriteRef& operator+=(const R& r)
+    GlobalWriteRefOf& operator+=(const R& r)
     {
-        const float mine = load();
-        if constexpr (std::is_arithmetic_v<R>) return *this = mine + static_cast<float>(r);
-        else return *this = mine + r.load();
+        const V mine = this->load();
+        if constexpr (std::is_arithmetic_v<R>) return *this = static_cast<V>(mine + static_cast<V>(r));
+        else return *this = static_cast<V>(mine + r.load());
     }
     /// `&p[i]`, the address an atomic takes (ThreadContext::atomicAdd): this element.
-    const GlobalWriteRef* operator&() const { return this; }
+    const GlobalWriteRefOf* operator&() const { return this; }
 
     /// The atomic read-modify-write `element = f(element)` of the running thread: counted as
-    /// one global atomic (Totals::global_atomics, the warp's atomic request), the element
-    /// counted as stored by this thread, recorded as an Op::Atomic event with the value
-    /// before and after. Returns the value before, as CUDA's atomics do.
+    /// one global atomic (Totals::global_atomics, the warp's atomic request) and as one read
+    /// of the thread's budget (a spinning atomicCAS loop is stopped as an endless loop is),
+    /// the element counted as stored by this thread, recorded as an Op::Atomic event with
+    /// the value before and after. Returns the value before, as CUDA's atomics do.
     template <class F>
-    float atomic(F f) const
+    V atomic(F f) const
     {
+        if (++m_->reads > m_->readBudget) [[unlikely]]
+            m_->runaway(line_);
         ++m_->blockTotals->global_atomics;
         ++stores_[i_];
         if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
         if (m_->memory) m_->memory->access(AccessKind::GlobalAtomic, array_, line_, static_cast<uint32_t>(i_), 0, m_->unrolled);
-        const float old = writable_[i_];
-        writable_[i_] = f(old);
+        const float before = writable_[i_];
+        const float after = m_->slotOf(static_cast<V>(f(fromSlot<V>(before))), array_, i_, line_);
+        writable_[i_] = after;
         if (m_->tracing) [[unlikely]]
-            m_->recordAtomic(array_, i_, old, writable_[i_], line_);
-        return old;
+            m_->recordAtomic(array_, i_, before, after, line_);
+        return fromSlot<V>(before);
     }
 
 private:
@@ -300,17 +348,21 @@ private:
     uint32_t* stores_;
     uint32_t* writers_;
 };
+/// Write (and read) access to one float of a writable global array.
+using GlobalWriteRef = GlobalWriteRefOf<float>;
 
 /// A kernel parameter pointing into global memory (`const float* M` / `float* P` on the
 /// GPU). Indexing checks bounds and yields a recording reference.
 template <class T>
 class GlobalPtr {
-    static_assert(std::is_same_v<std::remove_const_t<T>, float>,
-                  "the simulator models float arrays");
+    /// The element type, and the float slots that hold the elements (kElementType).
+    using V = std::remove_const_t<T>;
+    using Slot = std::conditional_t<std::is_const_v<T>, const float, float>;
+    static_assert(kElementType<V>, "the simulator models float, int and unsigned int arrays");
 
 public:
     GlobalPtr() = default;
-    GlobalPtr(T* data, long long size, Machine* m, uint8_t array)
+    GlobalPtr(Slot* data, long long size, Machine* m, uint8_t array)
         : data_(data), size_(size), m_(m), array_(array),
           loads_(m->counters.elementLoads[array].data()),
           stores_(m->counters.elementStores[array].data())
@@ -326,7 +378,7 @@ public:
     /// The same array (id, counters, bounds) backed by `data`, which must hold as many
     /// elements: a binder that hands the kernel a differently laid out copy of an input
     /// (KernelInfo::nColumnMajor).
-    GlobalPtr withData(T* data) const
+    GlobalPtr withData(Slot* data) const
     {
         GlobalPtr p = *this;
         p.data_ = data;
@@ -336,23 +388,32 @@ public:
     /// The same array through a pointer the kernel may write: an input a student's kernel
     /// declares `float* M` rather than `const float* M`, as PMPP's figures do. Its stores
     /// count like any other.
-    GlobalPtr<float> writable() const
+    GlobalPtr<V> writable() const
         requires std::is_const_v<T>
     {
-        return GlobalPtr<float>(const_cast<float*>(data_), size_, m_, array_);
+        return GlobalPtr<V>(const_cast<float*>(data_), size_, m_, array_);
+    }
+
+    /// The same array (id, counters, bounds, slots) with elements of type U, as constant as
+    /// this one: a binder handing a kernel that declares `unsigned int* histo` its output.
+    template <class U>
+        requires(std::is_const_v<U> == std::is_const_v<T>)
+    GlobalPtr<U> as() const
+    {
+        return GlobalPtr<U>(data_, size_, m_, array_);
     }
 
     auto operator[](Index ix) const
     {
         if (ix.i < 0 || ix.i >= size_) m_->outOfBounds(array_, ix.i, ix.line);
         if constexpr (std::is_const_v<T>)
-            return GlobalRef(data_, loads_, m_, array_, ix.i, ix.line);
+            return GlobalRefOf<V>(data_, loads_, m_, array_, ix.i, ix.line);
         else
-            return GlobalWriteRef(data_, loads_, stores_, writers_, m_, array_, ix.i, ix.line);
+            return GlobalWriteRefOf<V>(data_, loads_, stores_, writers_, m_, array_, ix.i, ix.line);
     }
 
 private:
-    T* data_ = nullptr;
+    Slot* data_ = nullptr;
     long long size_ = 0;
     Machine* m_ = nullptr;
     uint8_t array_ = kNoArray;
@@ -361,15 +422,16 @@ private:
     uint32_t* writers_ = nullptr;
 };
 
-/// One slot of a shared-memory array of the running block.
-class SharedRef {
+/// One slot of type V (kElementType) of a shared-memory array of the running block.
+template <class V>
+class SharedRefOf {
 public:
-    SharedRef(float* data, SlotState* state, uint32_t* loads, uint32_t* stores, Machine* m,
-              uint8_t array, long long slot, unsigned line)
+    SharedRefOf(float* data, SlotState* state, uint32_t* loads, uint32_t* stores, Machine* m,
+                uint8_t array, long long slot, unsigned line)
         : data_(data), state_(state), loads_(loads), stores_(stores), m_(m), array_(array),
           slot_(slot), line_(line) {}
 
-    float load() const
+    V load() const
     {
         if (++m_->reads > m_->readBudget) [[unlikely]]
             m_->runaway(line_);
@@ -380,32 +442,57 @@ public:
             m_->memory->access(AccessKind::SharedLoad, array_, line_, static_cast<uint32_t>(slot_), vector, m_->unrolled);
         float v = data_[slot_];
         if (m_->tracing) m_->record(Op::SharedLoad, array_, slot_, v, line_, vector);
-        return v;
+        return fromSlot<V>(v);
     }
-    operator float() const { return load(); }
+    operator V() const { return load(); }
     unsigned line() const { return line_; }
     Machine* machine() const { return m_; }
 
     /// A tile load: global element into this slot.
-    SharedRef& operator=(const GlobalRef& g)
+    SharedRefOf& operator=(const GlobalRefOf<V>& g)
     {
         store(g.load(), Op::SharedStore, g.array(), g.index());
         return *this;
     }
     /// A copy from another shared slot.
-    SharedRef& operator=(const SharedRef& s) { store(s.load(), Op::SharedStore); return *this; }
+    SharedRefOf& operator=(const SharedRefOf& s) { store(s.load(), Op::SharedStore); return *this; }
     /// `input_s[t] += input_s[t + stride]` (PMPP Fig. 10.11): a load of the slot, then of the
     /// operand (left to right, as GlobalWriteRef's), then a store of the sum.
     template <class R>
-    SharedRef& operator+=(const R& r)
+    SharedRefOf& operator+=(const R& r)
     {
-        const float mine = load();
-        if constexpr (std::is_arithmetic_v<R>) store(mine + static_cast<float>(r), Op::SharedStore);
-        else store(mine + r.load(), Op::SharedStore);
+        const V mine = load();
+        if constexpr (std::is_arithmetic_v<R>) store(static_cast<V>(mine + static_cast<V>(r)), Op::SharedStore);
+        else store(static_cast<V>(mine + r.load()), Op::SharedStore);
         return *this;
     }
     /// A register value; 0 is the zero fill of the boundary checks.
-    SharedRef& operator=(float v) { store(v, v == 0.0f ? Op::ZeroFill : Op::SharedStore); return *this; }
+    SharedRefOf& operator=(V v) { store(v, v == V(0) ? Op::ZeroFill : Op::SharedStore); return *this; }
+    /// `&histo_s[b]`, the address an atomic takes (ThreadContext::atomicAdd): this slot.
+    const SharedRefOf* operator&() const { return this; }
+
+    /// The atomic read-modify-write `slot = f(slot)` of the running thread (PMPP Fig. 9.10's
+    /// privatized bins): counted as one shared atomic (Totals::shared_atomics, the warp's
+    /// shared atomic instruction) and one read of the thread's budget, recorded as an
+    /// Op::Atomic event with the value before and after. Atomics of different threads on a
+    /// slot are no hazard to each other; a plain read or write of the slot by another thread
+    /// in the same barrier interval is (trackAtomic). Returns the value before.
+    template <class F>
+    V atomic(F f) const
+    {
+        if (++m_->reads > m_->readBudget) [[unlikely]]
+            m_->runaway(line_);
+        ++m_->blockTotals->shared_atomics;
+        ++stores_[slot_];
+        if (m_->detectHazards) trackAtomic();
+        if (m_->memory) m_->memory->access(AccessKind::SharedAtomic, array_, line_, static_cast<uint32_t>(slot_), 0, m_->unrolled);
+        const float before = data_[slot_];
+        const float after = m_->slotOf(static_cast<V>(f(fromSlot<V>(before))), array_, slot_, line_);
+        data_[slot_] = after;
+        if (m_->tracing) [[unlikely]]
+            m_->recordAtomic(array_, slot_, before, after, line_);
+        return fromSlot<V>(before);
+    }
 
 private:
     /// Hazard bookkeeping of a read.
@@ -437,8 +524,9 @@ private:
 
     /// Stores `v`; `from`/`fromArray`: the global element it was loaded from when the
     /// statement names it (Machine::noteOrigin finds it otherwise).
-    void store(float v, Op op, uint8_t fromArray = kNoArray, long long from = -1)
+    void store(V value, Op op, uint8_t fromArray = kNoArray, long long from = -1)
     {
+        const float v = m_->slotOf(value, array_, slot_, line_);
         ++m_->blockTotals->shared_stores;
         if (op == Op::ZeroFill) ++m_->blockTotals->zero_fills;
         ++stores_[slot_];
@@ -449,6 +537,33 @@ private:
         data_[slot_] = v;
         if (m_->tracing) [[unlikely]]
             m_->recordSharedStore(op, array_, slot_, v, line_, vector, fromArray, from);
+    }
+
+    /// Hazard bookkeeping of an atomic: a hazard with a plain write or a read of another
+    /// thread in this barrier interval, none with another thread's atomic.
+    void trackAtomic() const
+    {
+        SlotState& st = state_[slot_];
+        const uint32_t ep = m_->epoch;
+        const uint16_t tid = m_->tid;
+        const uint32_t seq = m_->nextSeq();
+        const uint32_t ord = m_->ordinal++;
+        const HazardAccess me{tid, line_, true, seq, ord};
+        if (st.writeEpoch == ep && st.writer != tid && !st.atomicWrite)
+            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
+        if (st.readEpoch == ep) {
+            if (st.reader != tid)
+                m_->hazard(array_, slot_, {st.reader, st.readLine, false, st.readSeq, st.readOrd}, me);
+            else if (st.otherReader != kNoThread)
+                m_->hazard(array_, slot_,
+                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq, st.otherReadOrd}, me);
+        }
+        st.writeEpoch = ep;
+        st.writer = tid;
+        st.writeLine = static_cast<uint16_t>(line_);
+        st.writeSeq = seq;
+        st.writeOrd = ord;
+        st.atomicWrite = true;
     }
 
     /// Hazard bookkeeping of a write.
@@ -474,6 +589,7 @@ private:
         st.writeLine = static_cast<uint16_t>(line_);
         st.writeSeq = seq;
         st.writeOrd = ord;
+        st.atomicWrite = false;
     }
     float* data_;
     SlotState* state_;
@@ -484,9 +600,12 @@ private:
     long long slot_;
     unsigned line_;
 };
+/// One float slot of a shared-memory array of the running block.
+using SharedRef = SharedRefOf<float>;
 
-/// A view of one block's 2D shared array (`__shared__ float Mds[R][C]` on the GPU).
-template <int ROWS, int COLS>
+/// A view of one block's 2D shared array (`__shared__ float Mds[R][C]` on the GPU), of
+/// elements of type V (kElementType).
+template <int ROWS, int COLS, class V = float>
 class SharedArray2D {
 public:
     SharedArray2D(float* data, SlotState* state, Machine* m, uint8_t array)
@@ -497,10 +616,10 @@ public:
         const SharedArray2D* a;
         long long r;
         unsigned line;
-        SharedRef operator[](Index c) const
+        SharedRefOf<V> operator[](Index c) const
         {
             if (c.i < 0 || c.i >= COLS) a->m_->outOfBounds2d(a->array_, r, c.i, c.line);
-            return SharedRef(a->data_, a->state_, a->loads_, a->stores_, a->m_, a->array_,
+            return SharedRefOf<V>(a->data_, a->state_, a->loads_, a->stores_, a->m_, a->array_,
                              r * COLS + c.i, c.line);
         }
     };
@@ -519,17 +638,18 @@ private:
     uint32_t* stores_;
 };
 
-/// A view of one block's 1D shared array (`__shared__ float N_ds[SIZE]` on the GPU).
-template <int SIZE>
+/// A view of one block's 1D shared array (`__shared__ float N_ds[SIZE]` on the GPU), of
+/// elements of type V (kElementType).
+template <int SIZE, class V = float>
 class SharedArray1D {
 public:
     SharedArray1D(float* data, SlotState* state, Machine* m, uint8_t array)
         : data_(data), state_(state), m_(m), array_(array), loads_(m->counters.elementLoads[array].data()),
           stores_(m->counters.elementStores[array].data()) {}
-    SharedRef operator[](Index i) const
+    SharedRefOf<V> operator[](Index i) const
     {
         if (i.i < 0 || i.i >= SIZE) m_->outOfBounds(array_, i.i, i.line);
-        return SharedRef(data_, state_, loads_, stores_, m_, array_, i.i, i.line);
+        return SharedRefOf<V>(data_, state_, loads_, stores_, m_, array_, i.i, i.line);
     }
 
 private:
@@ -650,6 +770,19 @@ inline float operator-(const C& c, const Product& p)
 {
     return fusedMultiplyAdd(-p.a, p.b, valueOf(c));
 }
+
+/// What an atomic may take the address of: an element of a writable global array or a slot
+/// of a shared array; Value is its element type.
+template <class R>
+struct AtomicTarget;
+template <class V>
+struct AtomicTarget<GlobalWriteRefOf<V>> {
+    using Value = V;
+};
+template <class V>
+struct AtomicTarget<SharedRefOf<V>> {
+    using Value = V;
+};
 
 /// One block's shared memory, allocated on first use by its first thread.
 struct SharedAllocation {
@@ -785,22 +918,56 @@ public:
         return cond;
     }
 
-    /// CUDA's atomicAdd(address, val) on a float of global memory, `x.atomicAdd(&p[i], v)`
-    /// or `x.atomicAdd(p, v)` for element 0 (PMPP Fig. 10.13's `atomicAdd(output, ...)`):
-    /// element += v as one indivisible step, returning the old value. Atomics of different
-    /// threads apply in the order the schedule runs them (blocks in block order; a kernel
-    /// with atomics runs its blocks on one worker, KernelInfo::atomics), so a float sum's
-    /// rounding follows the schedule, as on the GPU it follows the hardware's order.
-    float atomicAdd(const GlobalWriteRef* element, float v) const
+    /// CUDA's atomic operations on an element of global memory (`x.atomicAdd(&p[i], v)`,
+    /// `x.atomicAdd(p, v)` for element 0, as PMPP Fig. 10.13's `atomicAdd(output, ...)`) or
+    /// of shared memory (`x.atomicAdd(&histo_s[b], 1u)`, PMPP Fig. 9.10): one indivisible
+    /// read-modify-write, returning the old value. atomicAdd and atomicExch take float, int
+    /// and unsigned elements; atomicSub, atomicMax, atomicMin and atomicCAS int and unsigned
+    /// ones, as CUDA's overloads do (unsigned arithmetic wraps, and a result beyond 2^24 is
+    /// a fault, Machine::slotOf). Atomics of different threads apply in the order the
+    /// schedule runs them (a kernel with atomics runs its blocks on one worker in the
+    /// schedule's order, KernelInfo::atomics), so a float sum's rounding follows the
+    /// schedule, as on the GPU it follows the hardware's order.
+    template <class R, class V = typename AtomicTarget<R>::Value>
+    V atomicAdd(const R* element, std::type_identity_t<V> v) const
     {
-        return element->atomic([v](float old) { return old + v; });
+        return element->atomic([v](V old) { return static_cast<V>(old + v); });
     }
-    float atomicAdd(const sim::GlobalPtr<float>& p, float v, SourceLine loc = SourceLine::current()) const;
-    /// CUDA's atomicExch(address, val) on a float of global memory: element = v, the old
-    /// value returned.
-    float atomicExch(const GlobalWriteRef* element, float v) const
+    template <class V>
+    V atomicAdd(const sim::GlobalPtr<V>& p, std::type_identity_t<V> v, SourceLine loc = SourceLine::current()) const
     {
-        return element->atomic([v](float) { return v; });
+        const auto element = p[Index::at(0, loc.line())];
+        return atomicAdd(&element, v);
+    }
+    template <class R, class V = typename AtomicTarget<R>::Value>
+    V atomicExch(const R* element, std::type_identity_t<V> v) const
+    {
+        return element->atomic([v](V) { return v; });
+    }
+    template <class R, class V = typename AtomicTarget<R>::Value>
+        requires(!std::is_same_v<V, float>)
+    V atomicSub(const R* element, std::type_identity_t<V> v) const
+    {
+        return element->atomic([v](V old) { return static_cast<V>(old - v); });
+    }
+    template <class R, class V = typename AtomicTarget<R>::Value>
+        requires(!std::is_same_v<V, float>)
+    V atomicMax(const R* element, std::type_identity_t<V> v) const
+    {
+        return element->atomic([v](V old) { return old < v ? v : old; });
+    }
+    template <class R, class V = typename AtomicTarget<R>::Value>
+        requires(!std::is_same_v<V, float>)
+    V atomicMin(const R* element, std::type_identity_t<V> v) const
+    {
+        return element->atomic([v](V old) { return v < old ? v : old; });
+    }
+    /// atomicCAS(address, compare, val): element = (old == compare ? val : old).
+    template <class R, class V = typename AtomicTarget<R>::Value>
+        requires(!std::is_same_v<V, float>)
+    V atomicCAS(const R* element, std::type_identity_t<V> compare, std::type_identity_t<V> v) const
+    {
+        return element->atomic([compare, v](V old) { return old == compare ? v : old; });
     }
 
     /// CUDA's warp shuffles (PMPP sec. 10.8's warp-level finish; the CUDA C++ Programming
@@ -857,18 +1024,18 @@ public:
                      SourceLine loc = SourceLine::current());
 
     template <class T, int ROWS, int COLS, int ID>
-    SharedArray2D<ROWS, COLS> shared2d(const char* name)
+    SharedArray2D<ROWS, COLS, T> shared2d(const char* name)
     {
-        static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
+        static_assert(kElementType<T>, "the simulator models float, int and unsigned int arrays");
         SharedAllocation& s = sharedAlloc(ID, name, ROWS, COLS);
-        return SharedArray2D<ROWS, COLS>(s.data.data(), s.state.data(), machine_, s.array);
+        return SharedArray2D<ROWS, COLS, T>(s.data.data(), s.state.data(), machine_, s.array);
     }
     template <class T, int SIZE, int ID>
-    SharedArray1D<SIZE> shared1d(const char* name)
+    SharedArray1D<SIZE, T> shared1d(const char* name)
     {
-        static_assert(std::is_same_v<T, float>, "the simulator models float arrays");
+        static_assert(kElementType<T>, "the simulator models float, int and unsigned int arrays");
         SharedAllocation& s = sharedAlloc(ID, name, 1, SIZE);
-        return SharedArray1D<SIZE>(s.data.data(), s.state.data(), machine_, s.array);
+        return SharedArray1D<SIZE, T>(s.data.data(), s.state.data(), machine_, s.array);
     }
 
     /// The convolution mask in constant memory, as 1D kernels declare it
@@ -915,11 +1082,5 @@ private:
     /// Throws KernelFault: a 128-bit access at an element index that is not a multiple of 4.
     [[noreturn]] void misaligned(const char* space, long long index, unsigned line) const;
 };
-
-inline float ThreadContext::atomicAdd(const sim::GlobalPtr<float>& p, float v, SourceLine loc) const
-{
-    const auto element = p[Index::at(0, loc.line())];
-    return atomicAdd(&element, v);
-}
 
 }  // namespace ts::sim

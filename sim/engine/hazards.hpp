@@ -89,6 +89,9 @@ struct SlotState {
     uint16_t writeLine = 0, readLine = 0, otherReadLine = 0;
     uint32_t writeSeq = 0, readSeq = 0, otherReadSeq = 0;
     uint32_t writeOrd = 0, readOrd = 0, otherReadOrd = 0;
+    /// The write of writeEpoch was an atomic (SharedRefOf::atomic): another thread's atomic
+    /// on the slot is no hazard with it.
+    bool atomicWrite = false;
 };
 
 /// Sets kStale on the shared reads of `events` (one block, in execution order) that got an

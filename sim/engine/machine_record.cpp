@@ -40,6 +40,9 @@ Totals& Totals::operator+=(const Totals& o)
     global_atomics += o.global_atomics;
     global_atom_requests += o.global_atom_requests;
     global_atom_passes += o.global_atom_passes;
+    shared_atomics += o.shared_atomics;
+    shared_atom_requests += o.shared_atom_requests;
+    shared_atom_passes += o.shared_atom_passes;
     return *this;
 }
 
@@ -203,6 +206,15 @@ void Machine::outOfBounds(uint8_t array, long long index, unsigned line) const
     std::ostringstream s;
     s << whoAmI() << " accessed " << a.name << "[" << index << "] at line " << line
       << ", outside its " << a.size() << " elements.";
+    throw KernelFault(s.str());
+}
+
+void Machine::inexactInteger(long long v, uint8_t array, long long index, unsigned line) const
+{
+    const ArrayInfo& a = arrays.at(array);
+    std::ostringstream s;
+    s << whoAmI() << " stored " << v << " into " << a.name << "[" << index << "] at line " << line
+      << ", an integer beyond 2^24 (16777216) in magnitude, more than the simulator holds exactly.";
     throw KernelFault(s.str());
 }
 

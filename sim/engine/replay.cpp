@@ -153,7 +153,24 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
             if (lr) *lr = LastRead{};
             break;
         }
-        case Op::Atomic:   // the element after the atomic, as a store leaves it
+        case Op::Atomic:
+            // A shared slot after the atomic (PMPP Fig. 9.10's privatized bins), as a store
+            // leaves it; a global element the same way, below.
+            if (e.array < s.slots.size() && !s.slots[e.array].empty()) {
+                SlotView& slot = changeSlot(s, e.array, e.index);
+                if (slot.sourceIndex >= 0) --changeElement(s, slot.sourceArray, slot.sourceIndex).sharedCopies;
+                slot.value = e.value;
+                slot.written = true;
+                slot.writer = e.thread;
+                slot.writeStep = k;
+                slot.zeroFilled = false;
+                slot.sourceArray = kNoArray;
+                slot.sourceIndex = -1;
+                ++s.soFar.shared_atomics;
+                if (lr) *lr = LastRead{};
+                break;
+            }
+            [[fallthrough]];
         case Op::GlobalStore: {
             ElementView& el = changeElement(s, e.array, e.index);
             el.stored = true;

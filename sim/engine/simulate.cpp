@@ -247,6 +247,14 @@ SumOrderCheck sumOrderCheck(const std::vector<float>& inputs, const std::vector<
     return c;
 }
 
+bool outputCorrect(const Simulation& r)
+{
+    if (!r.error.empty()) return false;
+    if (r.matchesReference) return true;
+    const KernelInfo* k = r.scenario.kernelInfo();
+    return k && k->orderDependent && sumOrderCheck(r.M, r.P, r.reference).within;
+}
+
 namespace {
 /// Global elements with a non-zero count in `perArray` (elementLoads or elementStores).
 uint64_t touchedGlobalElements(const Simulation& r, const std::vector<std::vector<uint32_t>>& perArray)

@@ -122,6 +122,11 @@ struct SumOrderCheck {
 SumOrderCheck sumOrderCheck(const std::vector<float>& inputs, const std::vector<float>& output,
                             const std::vector<float>& reference);
 
+/// Is `r`'s output what a correct kernel leaves: no fault, and bit for bit the reference, or,
+/// for a sum whose bits depend on the order of its additions (KernelInfo::orderDependent),
+/// within a float sum's bound of it (sumOrderCheck)?
+bool outputCorrect(const Simulation& r);
+
 /// Bytes the global memory requests asked for: (load + store sectors) x 32.
 uint64_t requestedBytes(const Totals& t);
 

@@ -162,6 +162,10 @@ struct Totals {
     /// requests, and passes (per request, the largest number of lanes on one address: the
     /// updates the hardware serialises).
     uint64_t global_atomics = 0, global_atom_requests = 0, global_atom_passes = 0;
+    /// Atomic operations on shared memory (PMPP Fig. 9.10's privatized bins): element
+    /// operations, warp instructions (the hardware's shared atomic instructions), and passes
+    /// (per instruction, the most lanes on one slot).
+    uint64_t shared_atomics = 0, shared_atom_requests = 0, shared_atom_passes = 0;
 
     Totals& operator+=(const Totals& o);
 };

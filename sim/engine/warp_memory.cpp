@@ -75,6 +75,7 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
     // A 128-bit global access: a lane's four words lie in the sector (and line) of its
     // first, so the 32-bit arithmetic on the first words gives the sectors and lines.
     switch (kind) {
+    case AccessKind::SharedAtomic:
     case AccessKind::GlobalAtomic: {
         // The updates the hardware serialises: the most lanes on one address.
         std::sort(w, w + n);
@@ -85,6 +86,7 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
         }
         t.wavefronts = most;
         t.ideal = 1;
+        if (kind == AccessKind::SharedAtomic) break;   // no sectors: on chip
         [[fallthrough]];
     }
     case AccessKind::GlobalLoad:
@@ -150,7 +152,8 @@ Space spaceOf(AccessKind k)
     case AccessKind::GlobalAtomic:
     case AccessKind::Branch: return Space::Global;
     case AccessKind::SharedLoad:
-    case AccessKind::SharedStore: return Space::Shared;
+    case AccessKind::SharedStore:
+    case AccessKind::SharedAtomic: return Space::Shared;
     case AccessKind::ConstantLoad: break;
     }
     return Space::Constant;
@@ -162,7 +165,9 @@ std::vector<LineMemory> memoryByLine(const std::vector<AccessSite>& sites)
 {
     std::vector<LineMemory> lines;
     for (const AccessSite& s : sites) {
-        if (s.requests == 0 || s.kind == AccessKind::Branch || s.kind == AccessKind::GlobalAtomic) continue;
+        if (s.requests == 0 || s.kind == AccessKind::Branch || s.kind == AccessKind::GlobalAtomic ||
+            s.kind == AccessKind::SharedAtomic)
+            continue;
         auto it = std::find_if(lines.begin(), lines.end(), [&](const LineMemory& l) {
             return l.line == s.line && l.space == spaceOf(s.kind) && l.store == isStore(s.kind);
         });
@@ -328,6 +333,10 @@ void WarpMemory::count(uint8_t si, uint32_t mask, const uint32_t* words, Totals&
     case AccessKind::GlobalAtomic:
         ++block.global_atom_requests;
         block.global_atom_passes += t.wavefronts;
+        break;
+    case AccessKind::SharedAtomic:
+        ++block.shared_atom_requests;
+        block.shared_atom_passes += t.wavefronts;
         break;
     case AccessKind::Branch: break;
     }

@@ -49,7 +49,7 @@ inline constexpr unsigned kSharedBanks = 32;
 
 /// Which kind of warp instruction an entry of a lane's log is: a memory access, a branch
 /// (x.branch(): its word is 1 where the lane took it, 0 where not) or a global atomic.
-enum class AccessKind : uint8_t { GlobalLoad, GlobalStore, SharedLoad, SharedStore, ConstantLoad, Branch, GlobalAtomic };
+enum class AccessKind : uint8_t { GlobalLoad, GlobalStore, SharedLoad, SharedStore, ConstantLoad, Branch, GlobalAtomic, SharedAtomic };
 
 /// The transactions of one warp memory instruction, given its lanes' 4-byte word addresses
 /// (`words[lane]` for each lane whose bit is set in `mask`). Words of a global array count

@@ -66,7 +66,8 @@ Totals getTotals(In& in)
                         &t.global_st_requests, &t.global_st_sectors, &t.shared_ld_requests, &t.shared_ld_wavefronts,
                         &t.shared_st_requests, &t.shared_st_wavefronts, &t.shared_ld_conflicts, &t.shared_st_conflicts,
                         &t.constant_ld_requests, &t.constant_ld_passes, &t.branch_uniform, &t.branch_divergent,
-                        &t.branch_lanes, &t.global_atomics, &t.global_atom_requests, &t.global_atom_passes})
+                        &t.branch_lanes, &t.global_atomics, &t.global_atom_requests, &t.global_atom_passes,
+                        &t.shared_atomics, &t.shared_atom_requests, &t.shared_atom_passes})
         *f = in.u64();
     return t;
 }
@@ -565,7 +566,7 @@ std::vector<AccessSite> accessSitesOf(const json& v, const std::vector<ArrayInfo
         a.line = in.u32();
         a.array = in.u8();
         const uint8_t kind = in.u8();
-        if (kind > static_cast<uint8_t>(AccessKind::GlobalAtomic))
+        if (kind > static_cast<uint8_t>(AccessKind::SharedAtomic))
             refuse(what + " has kind " + std::to_string(kind) + ", which is no AccessKind");
         a.kind = static_cast<AccessKind>(kind);
         for (uint64_t* f : {&a.requests, &a.lanes, &a.sectors, &a.cacheLines, &a.wavefronts, &a.ideal, &a.divergent, &a.taken, &a.entered})

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include <cstring>
 #include <map>
 
 #include <set>
@@ -250,6 +251,11 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
         AccessExplanation x;
         x.op = e.op;
         x.value = e.value;
+        if (e.op == Op::Atomic) {
+            float before;
+            std::memcpy(&before, &e.origin, sizeof before);   // Machine::recordAtomic
+            x.before = before;
+        }
         x.line = e.line;
         x.array = info.name;
         x.recorded = e.index;

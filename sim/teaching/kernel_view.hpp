@@ -41,6 +41,8 @@ void arrayVariables(const Scenario& s, const Trace& t, const Step* st, long long
 struct AccessExplanation {
     Op op = Op::GlobalLoad;
     float value = 0;
+    /// An atomic's element before it (`value` is the element after): Op::Atomic only.
+    std::optional<float> before;
     unsigned line = 0;
     std::string array;
     int32_t recorded = -1;          ///< the flat index the simulator recorded

@@ -88,7 +88,8 @@ TEST(DescribedProblem, EveryDescribedRowReadsAndSimulatesBitExact)
         o.trace = false;
         const Simulation r = simulate(s, o);
         EXPECT_EQ(r.error, "") << k.name;
-        EXPECT_TRUE(r.matchesReference) << k.name;
+        // A sum of arbitrary floats is held to a float sum's bound (KernelInfo::orderDependent).
+        EXPECT_TRUE(outputCorrect(r)) << k.name;
         EXPECT_GT(r.referenceFlops, 0u) << k.name;
     }
     SUCCEED() << rows << " described rows";

@@ -71,8 +71,9 @@ TEST(Presets, EveryPresetLoadsValidatesAndFitsItsTrace)
         EXPECT_EQ(fs::path(p.file).stem().string(), p.name);
         const sim::Simulation r = sim::simulate(p.scenario, {true, p.schedule, p.scheduleSeed});
         EXPECT_EQ(r.error, "");
-        // A preset that drops a barrier is there to show a wrong result.
-        EXPECT_EQ(r.matchesReference, p.scenario.dropBarriers == 0);
+        // A preset that drops a barrier is there to show a wrong result; one of arbitrary
+        // floats summed with atomics differs from the index-order sum in its last bits only.
+        EXPECT_EQ(sim::outputCorrect(r), p.scenario.dropBarriers == 0);
         const int steps = static_cast<int>(r.trace.steps.size());
         EXPECT_LT(p.step, steps) << "the starting step exists";
         // Every hand-written line lands on a step of the trace (sim/teaching/narration.hpp).

@@ -734,7 +734,7 @@ TEST_F(HandBuilt, HazardsAndAccessSitesOutOfRange)
     const auto access = [](size_t offset, size_t size, uint64_t value) {
         return [=](json& j) { poke(j["accessSites"], sim::wire::kAccessSiteBytes, 0, offset, size, value); };
     };
-    refused(access(5, 1, 7), "which is no AccessKind");
+    refused(access(5, 1, 8), "which is no AccessKind");   // one past SharedAtomic
     refused(access(4, 1, arrays()), "names array " + std::to_string(arrays()) + ", but there are " + std::to_string(arrays()));
     refused(access(78, 1, 7), "wide flag");
     // A shared-load site moved onto a global array.

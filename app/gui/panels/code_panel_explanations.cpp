@@ -74,7 +74,8 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         const sim::ArrayInfo* a = nullptr;
         for (const sim::ArrayInfo& ai : t.arrays)
             if (ai.name == x.array) a = &ai;
-        std::string detail = "value " + cellValue(x.value, false);
+        std::string detail = x.before ? "value " + cellValue(*x.before, false) + " before, " + cellValue(x.value, false) + " after"
+                                      : "value " + cellValue(x.value, false);
         // A slide gives the value; the desk also the element and that the simulator agrees.
         if (a && a->space == sim::Space::Global && a->rows > 1 && !f.view.presentation)
             detail += ", i.e. " + element(*a, x.recorded);

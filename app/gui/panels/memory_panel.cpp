@@ -57,6 +57,9 @@ const char* kindWords(AccessKind k)
     case AccessKind::GlobalStore: return "global store";
     case AccessKind::SharedLoad: return "shared load";
     case AccessKind::SharedStore: return "shared store";
+    case AccessKind::SharedAtomic: return "shared atomic";
+    case AccessKind::GlobalAtomic: return "global atomic";
+    case AccessKind::Branch: return "branch";
     case AccessKind::ConstantLoad: break;
     }
     return "constant load";

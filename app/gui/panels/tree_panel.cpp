@@ -162,7 +162,9 @@ void strideTable(Frame& f, const sim::ReductionTree& tree, int cursorLevel)
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
     const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
     const float all = static_cast<float>(tree.levels.size() + 1) * row + 2;
-    const float h = elasticHeight(std::min(all, 4 * row + 1), FLT_MAX);
+    // Whole rows only: a row cut by the table's lower edge leaves its text on the border.
+    const float given = elasticHeight(std::min(all, 4 * row + 1), FLT_MAX);
+    const float h = std::min(given, std::max(std::floor((given - 2) / row), 1.0f) * row + 2);
     const ImVec2 at = ImGui::GetCursorScreenPos();
     if (!ImGui::BeginTable("strides", 4, tf, ImVec2(0, h))) return;
     markScrollingList();
@@ -190,7 +192,11 @@ void strideTable(Frame& f, const sim::ReductionTree& tree, int cursorLevel)
         else ImGui::Text("%d of %zu", adding, l.warps.size());
         ImGui::TableNextColumn();
         if (l.warps.empty()) ImGui::TextUnformatted("-");
-        else if (l.divergentWarps()) colouredText(f.theme.palette.warnText, std::to_string(l.divergentWarps()));
+        // Orange marks divergence, except on the cursor's row, whose highlight it cannot be
+        // read on (3.6:1 in the dark theme): there the row's own text colour.
+        else if (l.divergentWarps() && static_cast<int>(k) != cursorLevel)
+            colouredText(f.theme.palette.warnText, std::to_string(l.divergentWarps()));
+        else if (l.divergentWarps()) ImGui::TextUnformatted(std::to_string(l.divergentWarps()).c_str());
         else ImGui::TextUnformatted("0");
     }
     ImGui::EndTable();
