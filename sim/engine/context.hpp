@@ -476,7 +476,7 @@ public:
     /// shared atomic instruction) and one read of the thread's budget, recorded as an
     /// Op::Atomic event with the value before and after. Atomics of different threads on a
     /// slot are no hazard to each other; a plain read or write of the slot by another thread
-    /// in the same barrier interval is (trackAtomic). Returns the value before.
+    /// in the same barrier interval is (trackWrite). Returns the value before.
     template <class F>
     V atomic(F f) const
     {
@@ -484,7 +484,7 @@ public:
             m_->runaway(line_);
         ++m_->blockTotals->shared_atomics;
         ++stores_[slot_];
-        if (m_->detectHazards) trackAtomic();
+        if (m_->detectHazards) trackWrite(true);
         if (m_->memory) m_->memory->access(AccessKind::SharedAtomic, array_, line_, static_cast<uint32_t>(slot_), 0, m_->unrolled);
         const float before = data_[slot_];
         const float after = m_->slotOf(static_cast<V>(f(fromSlot<V>(before))), array_, slot_, line_);
@@ -539,9 +539,10 @@ private:
             m_->recordSharedStore(op, array_, slot_, v, line_, vector, fromArray, from);
     }
 
-    /// Hazard bookkeeping of an atomic: a hazard with a plain write or a read of another
-    /// thread in this barrier interval, none with another thread's atomic.
-    void trackAtomic() const
+    /// Hazard bookkeeping of a write, or of an atomic (`atomic`): a hazard with another
+    /// thread's write or read in this barrier interval, except that two threads' atomics on
+    /// the slot are none (the hardware orders them).
+    void trackWrite(bool atomic = false) const
     {
         SlotState& st = state_[slot_];
         const uint32_t ep = m_->epoch;
@@ -549,7 +550,7 @@ private:
         const uint32_t seq = m_->nextSeq();
         const uint32_t ord = m_->ordinal++;
         const HazardAccess me{tid, line_, true, seq, ord};
-        if (st.writeEpoch == ep && st.writer != tid && !st.atomicWrite)
+        if (st.writeEpoch == ep && st.writer != tid && !(atomic && st.atomicWrite))
             m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
         if (st.readEpoch == ep) {
             if (st.reader != tid)
@@ -563,33 +564,7 @@ private:
         st.writeLine = static_cast<uint16_t>(line_);
         st.writeSeq = seq;
         st.writeOrd = ord;
-        st.atomicWrite = true;
-    }
-
-    /// Hazard bookkeeping of a write.
-    void trackWrite()
-    {
-        SlotState& st = state_[slot_];
-        const uint32_t ep = m_->epoch;
-        const uint16_t tid = m_->tid;
-        const uint32_t seq = m_->nextSeq();
-        const uint32_t ord = m_->ordinal++;
-        const HazardAccess me{tid, line_, true, seq, ord};
-        if (st.writeEpoch == ep && st.writer != tid)
-            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
-        if (st.readEpoch == ep) {
-            if (st.reader != tid)
-                m_->hazard(array_, slot_, {st.reader, st.readLine, false, st.readSeq, st.readOrd}, me);
-            else if (st.otherReader != kNoThread)
-                m_->hazard(array_, slot_,
-                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq, st.otherReadOrd}, me);
-        }
-        st.writeEpoch = ep;
-        st.writer = tid;
-        st.writeLine = static_cast<uint16_t>(line_);
-        st.writeSeq = seq;
-        st.writeOrd = ord;
-        st.atomicWrite = false;
+        st.atomicWrite = atomic;
     }
     float* data_;
     SlotState* state_;

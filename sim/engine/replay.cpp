@@ -89,6 +89,15 @@ void checkCursor(const Trace& t, int cursor)
                                 std::to_string(static_cast<int>(t.steps.size()) - 1) + ").");
 }
 
+/// A global element as a store (or an atomic) of event `e` leaves it.
+void storeGlobal(ReplayState& s, const Event& e)
+{
+    ElementView& el = changeElement(s, e.array, e.index);
+    el.stored = true;
+    el.storedValue = e.value;
+    if (e.thread < s.threads.size()) changeThread(s, e.thread).stored = true;
+}
+
 /// Applies the events of step `k` to `s`, noting in s.undo what they overwrite.
 void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& last)
 {
@@ -132,7 +141,17 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
             break;
         }
         case Op::SharedStore:
-        case Op::ZeroFill: {
+        case Op::ZeroFill:
+        case Op::Atomic: {
+            // An atomic on a global element leaves it as a store does; one on a shared slot
+            // (PMPP Fig. 9.10's privatized bins) leaves the slot as a shared store does.
+            const bool sharedSlot = e.array < s.slots.size() && !s.slots[e.array].empty();
+            if (e.op == Op::Atomic && !sharedSlot) {
+                storeGlobal(s, e);
+                ++s.soFar.global_atomics;
+                if (lr) *lr = LastRead{};
+                break;
+            }
             SlotView& slot = changeSlot(s, e.array, e.index);
             if (slot.sourceIndex >= 0) --changeElement(s, slot.sourceArray, slot.sourceIndex).sharedCopies;
             slot.value = e.value;
@@ -148,39 +167,17 @@ void applyStep(ReplayState& s, const Trace& t, int k, std::vector<LastRead>& las
                 slot.sourceIndex = e.origin;
                 ++changeElement(s, e.originArray, e.origin).sharedCopies;
             }
-            ++s.soFar.shared_stores;
+            if (e.op == Op::Atomic) ++s.soFar.shared_atomics;
+            else ++s.soFar.shared_stores;
             if (e.op == Op::ZeroFill) ++s.soFar.zero_fills;
             if (lr) *lr = LastRead{};
             break;
         }
-        case Op::Atomic:
-            // A shared slot after the atomic (PMPP Fig. 9.10's privatized bins), as a store
-            // leaves it; a global element the same way, below.
-            if (e.array < s.slots.size() && !s.slots[e.array].empty()) {
-                SlotView& slot = changeSlot(s, e.array, e.index);
-                if (slot.sourceIndex >= 0) --changeElement(s, slot.sourceArray, slot.sourceIndex).sharedCopies;
-                slot.value = e.value;
-                slot.written = true;
-                slot.writer = e.thread;
-                slot.writeStep = k;
-                slot.zeroFilled = false;
-                slot.sourceArray = kNoArray;
-                slot.sourceIndex = -1;
-                ++s.soFar.shared_atomics;
-                if (lr) *lr = LastRead{};
-                break;
-            }
-            [[fallthrough]];
-        case Op::GlobalStore: {
-            ElementView& el = changeElement(s, e.array, e.index);
-            el.stored = true;
-            el.storedValue = e.value;
-            if (e.thread < s.threads.size()) changeThread(s, e.thread).stored = true;
-            if (e.op == Op::Atomic) ++s.soFar.global_atomics;
-            else ++s.soFar.global_stores;
+        case Op::GlobalStore:
+            storeGlobal(s, e);
+            ++s.soFar.global_stores;
             if (lr) *lr = LastRead{};
             break;
-        }
         case Op::Fma:
             if (e.thread < s.threads.size()) {
                 ThreadView& th = changeThread(s, e.thread);
