@@ -2,6 +2,8 @@
 #include "array_launch.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <sstream>
 
@@ -23,7 +25,63 @@ struct Shapes {
     size_t in[2] = {0, 0};
     size_t out = 0;
     int size[2] = {0, 0};
+    /// The element types the kernel's pointers declare (sim::ArrayDecl::type).
+    sim::ElementType inType[2] = {sim::ElementType::Float, sim::ElementType::Float};
+    sim::ElementType outType = sim::ElementType::Float;
 };
+
+/// The bit pattern of the simulator's NaN poison (std::nanf("")).
+uint32_t poisonBits()
+{
+    const float nan = std::nanf("");
+    uint32_t b;
+    std::memcpy(&b, &nan, sizeof b);
+    return b;
+}
+
+/// Copies `v` (one float a element, the simulator's slots) into `d` as elements of type `t`:
+/// floats as they are, int and unsigned int elements converted (the slots hold them exactly),
+/// chars as one byte each at the buffer's start (the buffer has room for four times as many).
+void uploadAs(DeviceBuffer<float>& d, const std::vector<float>& v, sim::ElementType t, const char* what)
+{
+    switch (t) {
+    case sim::ElementType::Float: d.upload(v, what); return;
+    case sim::ElementType::Char: {
+        std::vector<char> bytes(v.size());
+        for (size_t i = 0; i < v.size(); ++i) bytes[i] = static_cast<char>(static_cast<int>(v[i]));
+        check(cudaMemcpy(d.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), what);
+        return;
+    }
+    case sim::ElementType::Int:
+    case sim::ElementType::Unsigned: {
+        std::vector<float> words(v.size());
+        for (size_t i = 0; i < v.size(); ++i) {
+            uint32_t b;
+            if (std::isnan(v[i])) b = poisonBits();   // an integer output's "not written" mark
+            else if (t == sim::ElementType::Int) b = static_cast<uint32_t>(static_cast<int32_t>(v[i]));
+            else b = static_cast<uint32_t>(static_cast<int64_t>(v[i]));
+            std::memcpy(&words[i], &b, sizeof b);
+        }
+        d.upload(words, what);
+        return;
+    }
+    }
+}
+
+/// `d`'s elements of type `t` (int, unsigned int or float) as the simulator's float slots; an
+/// integer element still holding the poison's bits is the NaN of "not written".
+std::vector<float> downloadAs(const DeviceBuffer<float>& d, sim::ElementType t, const char* what)
+{
+    std::vector<float> v = d.download(what);
+    if (t != sim::ElementType::Int && t != sim::ElementType::Unsigned) return v;
+    for (float& e : v) {
+        uint32_t b;
+        std::memcpy(&b, &e, sizeof b);
+        if (b == poisonBits()) e = std::nanf("");
+        else e = t == sim::ElementType::Int ? static_cast<float>(static_cast<int32_t>(b)) : static_cast<float>(b);
+    }
+    return v;
+}
 
 Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
 {
@@ -41,7 +99,9 @@ Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::v
         int rows = 1, cols = 1;
         if (!spec->shape(*in[i], v, rows, cols, error)) throw LaunchError(error);
         sh.in[i] = static_cast<size_t>(rows) * cols;
+        sh.inType[i] = in[i]->type;
     }
+    sh.outType = spec->output()->type;
     int rows = 1, cols = 1;
     if (!spec->shape(*spec->output(), v, rows, cols, error)) throw LaunchError(error);
     sh.out = static_cast<size_t>(rows) * cols;
@@ -60,11 +120,12 @@ Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::v
 
 /// The output poisoned as the simulator poisons it (std::nanf(""), sim/engine/simulate.cpp), or
 /// set to the start value the problem gives it (`out sum[1] = 0`, ArrayDecl::start).
-void poison(const sim::Scenario& s, DeviceBuffer<float>& out, size_t n)
+void poison(const sim::Scenario& s, const Shapes& sh, DeviceBuffer<float>& out)
 {
     const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.kernel);
     const sim::ArrayDecl* o = spec ? spec->output() : nullptr;
-    out.upload(std::vector<float>(n, o && o->hasStart ? o->start : std::nanf("")), "setting the output's start");
+    uploadAs(out, std::vector<float>(sh.out, o && o->hasStart ? o->start : std::nanf("")), sh.outType,
+             "setting the output's start");
 }
 
 }  // namespace
@@ -73,12 +134,12 @@ std::vector<float> runArrayPlain(const sim::Scenario& s, const std::vector<float
 {
     const Shapes sh = prepare(s, M, N);
     DeviceBuffer<float> d0(sh.in[0]), d1(sh.in[1]), out(sh.out);
-    d0.upload(M, "copying the first input to the device");
-    d1.upload(N, "copying the second input to the device");
-    poison(s, out, sh.out);
+    uploadAs(d0, M, sh.inType[0], "copying the first input to the device");
+    uploadAs(d1, N, sh.inType[1], "copying the second input to the device");
+    poison(s, sh, out);
     launchRegistered<DeviceContext>(s, Args<DeviceContext>{{d0.get(), d1.get()}, out.get(), {sh.size[0], sh.size[1]}});
     check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
-    return out.download("copying the output back from the device");
+    return downloadAs(out, sh.outType, "copying the output back from the device");
 }
 
 CountedRun runArrayCounted(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
@@ -86,9 +147,9 @@ CountedRun runArrayCounted(const sim::Scenario& s, const std::vector<float>& M, 
     const Shapes sh = prepare(s, M, N);
     DeviceBuffer<float> d0(sh.in[0]), d1(sh.in[1]), out(sh.out);
     DeviceBuffer<unsigned> loads0(sh.in[0]), loads1(sh.in[1]);
-    d0.upload(M, "copying the first input to the device");
-    d1.upload(N, "copying the second input to the device");
-    poison(s, out, sh.out);
+    uploadAs(d0, M, sh.inType[0], "copying the first input to the device");
+    uploadAs(d1, N, sh.inType[1], "copying the second input to the device");
+    poison(s, sh, out);
     loads0.fill(0, "zeroing the load counters of the first input");
     loads1.fill(0, "zeroing the load counters of the second input");
     launchRegistered<CountingContext>(
@@ -96,7 +157,7 @@ CountedRun runArrayCounted(const sim::Scenario& s, const std::vector<float>& M, 
                                  {sh.size[0], sh.size[1]}});
     check(cudaDeviceSynchronize(), ("running the counting instantiation of " + s.kernel).c_str());
     CountedRun r;
-    r.P = out.download("copying the output back from the device");
+    r.P = downloadAs(out, sh.outType, "copying the output back from the device");
     r.loadsM = loads0.download("copying the load counts of the first input back");
     r.loadsN = loads1.download("copying the load counts of the second input back");
     return r;

@@ -5,6 +5,8 @@
 // counts the very loads the simulator counts (docs/design.md, principle 3). Stores are not
 // counted; writable arrays stay plain pointers.
 #pragma once
+#include <type_traits>
+
 #include "device_context.cuh"
 
 #if defined(__CUDACC__)
@@ -71,8 +73,22 @@ struct CountingPtr {
     }
 };
 
+/// A counted read-only array of another element type (a `const char* data` text, PMPP ch. 9),
+/// over the same bytes and with one counter per element.
+template <class V>
+struct CountingPtrOf {
+    const V* data;
+    unsigned* loads;
+    __device__ __forceinline__ V operator[](long long i) const
+    {
+        ::atomicAdd(loads + i, 1u);
+        return data[i];
+    }
+};
+
 namespace detail {
 template <class T> struct CountingGlobal { using type = T*; };  // written arrays: plain
+template <> struct CountingGlobal<const char> { using type = CountingPtrOf<char>; };
 template <> struct CountingGlobal<const float> { using type = CountingPtr; };
 }  // namespace detail
 
@@ -94,6 +110,15 @@ struct CountingContext : DeviceContext {
         return *reinterpret_cast<const float4*>(p.data + i);
     }
     using DeviceContext::ldg4;
+
+    /// A counted array as another element type: the same bytes and counters.
+    template <class U>
+    __device__ __forceinline__ static CountingPtrOf<std::remove_const_t<U>> elementsAs(const CountingPtr& p)
+    {
+        static_assert(std::is_const_v<U>, "a counted array is read-only");
+        return CountingPtrOf<std::remove_const_t<U>>{reinterpret_cast<const std::remove_const_t<U>*>(p.data), p.loads};
+    }
+    using DeviceContext::elementsAs;
 };
 
 }  // namespace ts::gpu

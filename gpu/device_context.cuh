@@ -25,6 +25,12 @@ struct DeviceContext {
 
     /// Pointer types the kernel's parameters use.
     template <class T> using GlobalPtr = T*;
+    /// Array `p` with elements of type U: the described problem's buffers hold the bytes of
+    /// the element types its arrays declare (`char`, `unsigned int`; gpu/array_launch.cu).
+    template <class U, class T>
+    __device__ __forceinline__ static U* elementsAs(T* p) {
+        return reinterpret_cast<U*>(p);
+    }
 
     __device__ __forceinline__ static DeviceContext here(unsigned dropMask = 0) {
         return DeviceContext{::threadIdx, ::blockIdx, ::blockDim, ::gridDim, dropMask};
@@ -60,6 +66,11 @@ struct DeviceContext {
     /// CUDA's atomicAdd and atomicExch on a float of global memory; `p` alone is element 0.
     __device__ __forceinline__ static float atomicAdd(float* address, float val) { return ::atomicAdd(address, val); }
     __device__ __forceinline__ static float atomicExch(float* address, float val) { return ::atomicExch(address, val); }
+    /// The same on int and unsigned int elements (PMPP ch. 9's bins), global or shared.
+    __device__ __forceinline__ static int atomicAdd(int* address, int val) { return ::atomicAdd(address, val); }
+    __device__ __forceinline__ static unsigned atomicAdd(unsigned* address, unsigned val) { return ::atomicAdd(address, val); }
+    __device__ __forceinline__ static int atomicExch(int* address, int val) { return ::atomicExch(address, val); }
+    __device__ __forceinline__ static unsigned atomicExch(unsigned* address, unsigned val) { return ::atomicExch(address, val); }
     /// CUDA's warp shuffles and __syncwarp (ThreadContext::shfl_sync and its kin say what the
     /// simulator checks of them).
     template <class T>

@@ -160,7 +160,8 @@ json toJson(const KernelDescription& d)
         // 0`) travel with the array: the runner fills the problem from this description.
         for (const sim::ArrayDecl& x : a.arrays)
             arrays.push_back({{"name", x.name}, {"output", x.output}, {"extents", x.extents}, {"lo", x.lo}, {"hi", x.hi},
-                              {"has_start", x.hasStart}, {"start", x.start}});
+                              {"has_start", x.hasStart}, {"start", x.start},
+                              {"type", static_cast<int>(x.type)}});
         j["array_problem"] = {{"sizes", a.sizes}, {"defaults", a.defaults}, {"arrays", arrays}, {"reference", a.reference},
                               {"reference_line", a.referenceLine}, {"file", a.file}};
     }
@@ -211,6 +212,9 @@ KernelDescription descriptionFromJson(const json& j)
             decl.hi = x.value("hi", 0);
             decl.hasStart = x.value("has_start", false);
             decl.start = x.value("start", 0.0f);
+            const int type = x.value("type", 0);
+            if (type < 0 || type > static_cast<int>(sim::ElementType::Char)) throw std::runtime_error("unknown element type");
+            decl.type = static_cast<sim::ElementType>(type);
             spec->arrays.push_back(std::move(decl));
         }
         spec->reference = a.at("reference").get<std::string>();

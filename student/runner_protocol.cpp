@@ -12,7 +12,8 @@ json scenarioToJson(const sim::Scenario& s)
     return json{{"kernel", s.kernel},   {"j", s.j},         {"k", s.k},       {"l", s.l},
                 {"height", s.height},   {"width", s.width}, {"mask_width", s.maskWidth},
                 {"tile", s.tile},       {"seed", s.seed},   {"drop_barriers", s.dropBarriers},
-                {"block", {s.block.x, s.block.y, s.block.z}}};
+                {"block", {s.block.x, s.block.y, s.block.z}},
+                {"text", s.text.text},  {"text_skew", s.text.skew}};
 }
 
 sim::Scenario scenarioFromJson(const json& j)
@@ -30,6 +31,8 @@ sim::Scenario scenarioFromJson(const json& j)
     s.dropBarriers = j.at("drop_barriers").get<unsigned>();
     const json& b = j.at("block");
     s.block = sim::Uint3{b.at(0).get<unsigned>(), b.at(1).get<unsigned>(), b.at(2).get<unsigned>()};
+    s.text.text = j.value("text", std::string());
+    s.text.skew = j.value("text_skew", -1);
     return s;
 }
 

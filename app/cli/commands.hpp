@@ -26,6 +26,11 @@ struct ProblemOptions {
     /// tile (KernelInfo::defaultTile: 16 for PMPP's kernels, the tuned one of a ladder rung).
     std::optional<int> tile;
     unsigned long long seed = 1;
+    /// A histogram's text (PMPP ch. 9; a kernel with a `char` input): a text file read whole
+    /// (at most 1 MiB of text; sim::checkText), or random letters with this percent of 'e'.
+    /// Neither: the book's phrase.
+    std::string textFile;
+    std::optional<int> textSkew;
     /// A student's CUDA file (--kernel-file): compiled, loaded and registered under its
     /// kernel's name (student/module.hpp); simulate runs it instead of --kernel, bench times
     /// it beside the --kernel list (gpu/student_launch.hpp).

@@ -7,6 +7,62 @@
 
 namespace ts::sim {
 
+const char* elementTypeName(ElementType t)
+{
+    switch (t) {
+    case ElementType::Float: return "float";
+    case ElementType::Int: return "int";
+    case ElementType::Unsigned: return "unsigned int";
+    case ElementType::Char: return "char";
+    }
+    return "float";
+}
+
+int elementBytes(ElementType t)
+{
+    return t == ElementType::Char ? 1 : 4;
+}
+
+std::string checkText(const std::string& text, const std::string& what)
+{
+    if (text.empty()) return what + " is empty; a histogram needs at least one character.";
+    if (text.size() > kMaxTextBytes)
+        return what + " has " + std::to_string(text.size()) + " bytes, more than the " + std::to_string(kMaxTextBytes) +
+               " (1 MiB) a text input may have.";
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\t' || c == '\n' || c == '\r' || (c >= 32 && c < 127)) continue;
+        // UTF-8: a lead byte of 2 to 4 bytes, then continuation bytes 10xxxxxx.
+        const size_t more = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
+        bool ok = more > 0 && i + more < text.size();
+        for (size_t k = 1; ok && k <= more; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        if (ok) {
+            i += more;
+            continue;
+        }
+        return what + " is not text: byte " + std::to_string(i) + " is " + std::to_string(c) +
+               (c < 32 || c == 127 ? " (a control character; is it a binary file?)." : " (not UTF-8; is it a binary file?).");
+    }
+    return "";
+}
+
+std::vector<float> textValues(const TextInput& in, size_t count, uint64_t seed)
+{
+    std::vector<float> v;
+    v.reserve(count);
+    if (!in.text.empty() || in.skew < 0) {
+        const std::string& t = in.text.empty() ? std::string(kBookPhrase) : in.text;
+        for (size_t i = 0; i < count; ++i) v.push_back(static_cast<float>(static_cast<signed char>(t[i % t.size()])));
+        return v;
+    }
+    // Random text: `skew` percent 'e', the rest uniform over the 26 letters and the space.
+    const std::vector<float> pick = randomIntegers(count, seed, 7, 0, 99);
+    const std::vector<float> letter = randomIntegers(count, seed, 8, 0, 26);
+    for (size_t i = 0; i < count; ++i)
+        v.push_back(pick[i] < static_cast<float>(in.skew) ? 'e' : letter[i] == 26.0f ? ' ' : 'a' + letter[i]);
+    return v;
+}
+
 Variables ArraySpec::sizeValues(const Scenario& s) const
 {
     Variables v;

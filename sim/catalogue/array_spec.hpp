@@ -5,6 +5,7 @@
 // Plain data and the few rules that turn a scenario into sizes and shapes; the texts are read
 // by sim/engine/array_spec_text.hpp, the formula by sim/engine/array_formula.hpp.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,40 @@ namespace ts::sim {
 
 struct Scenario;
 
+/// The type of an array's elements, as the kernel declares the pointer: `float` (the
+/// default), `int`, `unsigned` (PMPP ch. 9's bins, `out unsigned histo[7] = 0`) or `char`
+/// (an input only: text, `in char data[N]`). Every element is held in a float slot
+/// (sim/engine/context.hpp, kElementType); the GPU's buffers hold the declared type.
+enum class ElementType { Float, Int, Unsigned, Char };
+
+/// The C name of `t` ("float", "int", "unsigned int", "char") and its size in bytes.
+const char* elementTypeName(ElementType t);
+int elementBytes(ElementType t);
+
+/// Where the characters of a `char` input come from (PMPP ch. 9's text histograms): a text
+/// the user gave (a file opened in the app, `--text-file`, a scenario's `text`), repeated to
+/// the array's length; else random lowercase letters and spaces, `skew` percent of them the
+/// letter 'e' (0..100), when skew >= 0; else the book's phrase "programming massively parallel
+/// processors" repeated.
+struct TextInput {
+    std::string text;
+    int skew = -1;
+};
+
+/// The most characters a text input may have (1 MiB), and the check a text must pass: at
+/// most that long, not empty, and text: printable ASCII, tabs and line breaks, and valid
+/// UTF-8 sequences (a NUL or other control byte, or a stray byte above 127, is a binary
+/// file). Returns "" or one sentence naming `what` and the first offending byte's offset.
+inline constexpr size_t kMaxTextBytes = 1u << 20;
+std::string checkText(const std::string& text, const std::string& what);
+
+/// The book's phrase of PMPP sec. 9.1 that the histogram presets count.
+inline constexpr const char* kBookPhrase = "programming massively parallel processors";
+
+/// `count` characters of `in` (as TextInput says), as their codes; `seed` draws the random
+/// text.
+std::vector<float> textValues(const TextInput& in, size_t count, uint64_t seed);
+
 /// One array of the problem: `in A[n]`, `out B[rows][cols]` or `in in[N][N][N]`.
 struct ArrayDecl {
     std::string name;
@@ -21,6 +56,7 @@ struct ArrayDecl {
     /// One extent (1D), two (2D, rows first) or three (3D, slices first), each an integer
     /// expression of the sizes.
     std::vector<std::string> extents;
+    ElementType type = ElementType::Float;
     /// An input of integers from `lo` to `hi` (`in input[N] = 1..8`): the terms of a sum whose
     /// every order of addition gives the same float (PMPP ch. 10). lo > hi (the default):
     /// pseudo-random 24-bit values in [-1, 1).

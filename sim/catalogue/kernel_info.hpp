@@ -135,6 +135,9 @@ struct KernelInfo {
     /// from the reference (a sum in index order) on purpose. The views and `verify` compare it
     /// within a float sum's error bound instead (sim::sumOrderCheck); a preset shows it.
     bool orderDependent = false;
+    /// PMPP ch. 9's text histograms: a char input counted into integer bins with atomics; the
+    /// views draw the bins and each warp's atomic with the lanes that collide on a bin.
+    bool histogram = false;
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.
     size_t stackBytes = 0;

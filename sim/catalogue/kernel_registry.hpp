@@ -24,6 +24,12 @@
 #include "kernels/conv1d_tiled_cache.cuh"
 #include "kernels/conv2d_basic.cuh"
 #include "kernels/conv2d_tiled.cuh"
+#include "kernels/histogram_aggregated.cuh"
+#include "kernels/histogram_basic.cuh"
+#include "kernels/histogram_coarsened_contiguous.cuh"
+#include "kernels/histogram_coarsened_interleaved.cuh"
+#include "kernels/histogram_private_global.cuh"
+#include "kernels/histogram_private_shared.cuh"
 #include "kernels/matmul_naive.cuh"
 #include "kernels/matmul_naive_uncoalesced.cuh"
 #include "kernels/matmul_tiled.cuh"
@@ -717,6 +723,143 @@ struct ReductionShuffle {
     }
 };
 
+/// PMPP ch. 9's text histograms: the text (a char array; the scenario's TextInput) and the
+/// seven bins of four letters (kernels/histogram_bins.cuh), all starting at 0.
+inline constexpr const char* kHistogramArrays = "in char data[N], out unsigned histo[7] = 0";
+inline constexpr const char* kHistogramFormula = "histo[b] = count(data, 'a' + 4 * b, min('a' + 4 * b + 3, 'z'))";
+inline constexpr ParamLimit kHistogramParams[] = {
+    {ParamId::Height, "A histogram's text has one size, N, so its height", 1, 1},
+    {ParamId::Width, "N (the text's characters)", 1, 1 << 24, false, ", so that every bin's count stays exact (2^24)"},
+};
+/// BLOCK_DIM of the histograms: any whole number of warps up to 1024 threads.
+using HistogramTiles = Tiles<32, 64, 128, 256, 512, 1024>;
+
+/// A histogram row: the text and bins, BLOCK_DIM threads a block, one character a thread
+/// (Figs. 9.6 to 9.10) or CFACTOR (Figs. 9.12 to 9.15, a quarter of the blocks).
+#define TS_HISTOGRAM_ROW(NAME, FILE, SUMMARY, LECTURE, GRID)                                                    \
+    .name = NAME, .family = Family::Array, .tiled = true, .untiled = "histogram-basic", .sourceFile = FILE,   \
+    .barriersPerPhase = 0, .summary = SUMMARY, .lecture = LECTURE, .tiles = TileSizes::values,                 \
+    .params = kHistogramParams, .grid = GRID, .block = "BLOCK_DIM"
+inline constexpr const char* kOneCharGrid = "(N + BLOCK_DIM - 1) / BLOCK_DIM";
+inline constexpr const char* kCoarseGrid = "(N + 4 * BLOCK_DIM - 1) / (4 * BLOCK_DIM)";
+
+/// PMPP Fig. 9.6: one thread a character, one atomicAdd on a global bin a letter (preset
+/// histogram-basic-256).
+struct HistogramBasic {
+    using TileSizes = HistogramTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_HISTOGRAM_ROW("histogram-basic", "histogram_basic.cuh",
+                         "Text histogram, one thread a character, one atomicAdd on a bin in global memory a letter: lanes on one bin are serialised (PMPP Fig. 9.6)",
+                         "PMPP sec. 9.2-9.3, Fig. 9.6; preset histogram-basic-256", kOneCharGrid),
+        .arrays = kHistogramArrays, .sizes = "N = 65536", .formula = kHistogramFormula, .defaultTile = 256,
+        .atomics = true, .histogram = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::histoKernel(x, X::template elementsAs<const char>(a.in[0]), static_cast<unsigned>(a.size[0]),
+                             X::template elementsAs<unsigned>(a.out));
+    }
+};
+
+/// PMPP Fig. 9.9: a private copy of the bins per block in global memory, merged into block
+/// 0's copy (preset histogram-private-global-256). Its output holds every block's copy, so
+/// the grid, and BLOCK_DIM, are fixed by the description (256 threads a block).
+struct HistogramPrivateGlobal {
+    using TileSizes = Tiles<256>;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_HISTOGRAM_ROW("histogram-private-global", "histogram_private_global.cuh",
+                         "Text histogram privatized in global memory: each block counts into its own copy of the bins, then adds it to block 0's (PMPP Fig. 9.9)",
+                         "PMPP sec. 9.4, Fig. 9.9; preset histogram-private-global-256", kOneCharGrid),
+        .arrays = "in char data[N], out unsigned histo[(N + 255) / 256 * 7] = 0", .sizes = "N = 65536",
+        .formula = "histo[b] = count(data, 'a' + 4 * (b % 7), min('a' + 4 * (b % 7) + 3, 'z'), "
+                   "b < 7 ? 0 : b / 7 * 256, b < 7 ? N - 1 : b / 7 * 256 + 255)",
+        .defaultTile = 256, .atomics = true, .histogram = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::histoPrivateGlobalKernel(x, X::template elementsAs<const char>(a.in[0]), static_cast<unsigned>(a.size[0]),
+                                          X::template elementsAs<unsigned>(a.out));
+    }
+};
+
+/// PMPP Fig. 9.10: the bins privatized in shared memory (preset histogram-private-shared-256).
+struct HistogramPrivateShared {
+    using TileSizes = HistogramTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_HISTOGRAM_ROW("histogram-private-shared", "histogram_private_shared.cuh",
+                         "Text histogram privatized in shared memory: atomics on histo_s, then one global atomicAdd a non-empty bin a block (PMPP Fig. 9.10)",
+                         "PMPP sec. 9.4, Fig. 9.10; preset histogram-private-shared-256", kOneCharGrid),
+        .arrays = kHistogramArrays, .sizes = "N = 65536", .formula = kHistogramFormula, .defaultTile = 256,
+        .atomics = true, .histogram = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::histoPrivateSharedKernel(x, X::template elementsAs<const char>(a.in[0]), static_cast<unsigned>(a.size[0]),
+                                          X::template elementsAs<unsigned>(a.out));
+    }
+};
+
+/// PMPP Fig. 9.12: Fig. 9.10 coarsened, CFACTOR contiguous characters a thread (preset
+/// histogram-contiguous-256).
+struct HistogramContiguous {
+    using TileSizes = HistogramTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_HISTOGRAM_ROW("histogram-contiguous", "histogram_coarsened_contiguous.cuh",
+                         "Shared-memory histogram, 4 contiguous characters a thread: a warp's loads are 4 bytes apart, 4 sectors each (PMPP Fig. 9.12)",
+                         "PMPP sec. 9.5, Fig. 9.12; preset histogram-contiguous-256", kCoarseGrid),
+        .arrays = kHistogramArrays, .sizes = "N = 65536", .formula = kHistogramFormula, .defaultTile = 256,
+        .atomics = true, .histogram = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::histoCoarsenedContiguousKernel(x, X::template elementsAs<const char>(a.in[0]),
+                                                static_cast<unsigned>(a.size[0]), X::template elementsAs<unsigned>(a.out));
+    }
+};
+
+/// PMPP Fig. 9.14: Fig. 9.10 coarsened with interleaved partitioning (preset
+/// histogram-interleaved-256).
+struct HistogramInterleaved {
+    using TileSizes = HistogramTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_HISTOGRAM_ROW("histogram-interleaved", "histogram_coarsened_interleaved.cuh",
+                         "Shared-memory histogram, a quarter of the threads striding over the text: a warp's loads stay one sector (PMPP Fig. 9.14)",
+                         "PMPP sec. 9.5, Fig. 9.14; preset histogram-interleaved-256", kCoarseGrid),
+        .arrays = kHistogramArrays, .sizes = "N = 65536", .formula = kHistogramFormula, .defaultTile = 256,
+        .atomics = true, .histogram = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::histoCoarsenedInterleavedKernel(x, X::template elementsAs<const char>(a.in[0]),
+                                                 static_cast<unsigned>(a.size[0]), X::template elementsAs<unsigned>(a.out));
+    }
+};
+
+/// PMPP Fig. 9.15: Fig. 9.14 with aggregation, a run of one bin added with one atomicAdd
+/// (preset histogram-aggregated-256).
+struct HistogramAggregated {
+    using TileSizes = HistogramTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_HISTOGRAM_ROW("histogram-aggregated", "histogram_aggregated.cuh",
+                         "Interleaved shared-memory histogram with aggregation: each thread adds a run of letters of one bin with one atomicAdd (PMPP Fig. 9.15)",
+                         "PMPP sec. 9.6, Fig. 9.15; preset histogram-aggregated-256", kCoarseGrid),
+        .arrays = kHistogramArrays, .sizes = "N = 65536", .formula = kHistogramFormula, .defaultTile = 256,
+        .atomics = true, .histogram = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::histoAggregatedKernel(x, X::template elementsAs<const char>(a.in[0]), static_cast<unsigned>(a.size[0]),
+                                       X::template elementsAs<unsigned>(a.out));
+    }
+};
+#undef TS_HISTOGRAM_ROW
+
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
@@ -743,7 +886,9 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::Conv2dBasic, registry::Conv2dTiled, registry::StencilBasic,
                            registry::ReductionSimple, registry::ReductionConvergent, registry::ReductionShared,
                            registry::ReductionSegmented, registry::ReductionSegmentedFloats, registry::ReductionCoarsened,
-                           registry::ReductionShuffle>;
+                           registry::ReductionShuffle, registry::HistogramBasic, registry::HistogramPrivateGlobal,
+                           registry::HistogramPrivateShared, registry::HistogramContiguous, registry::HistogramInterleaved,
+                           registry::HistogramAggregated>;
 
 namespace detail {
 template <class F, class... K>

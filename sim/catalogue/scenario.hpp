@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/catalogue/array_spec.hpp"
 #include "sim/catalogue/kernel_registry.hpp"
 #include "sim/engine/progress.hpp"
 #include "sim/engine/types.hpp"
@@ -37,6 +38,9 @@ struct Scenario {
     /// simulator.
     unsigned dropBarriers = 0;
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
+    /// The characters of a `char` input (a histogram's text, PMPP ch. 9): the user's text,
+    /// random text of a skew, or the book's phrase (TextInput).
+    TextInput text;
 
     /// The size parameter `p` (j, k, l, height, width or maskWidth).
     int value(ParamId p) const

@@ -253,6 +253,18 @@ private:
         }
         const char c = s_[pos_];
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
+        if (c == '\'') {
+            // A character literal, 'a': its code, an int (a histogram's letters, PMPP ch. 9).
+            if (pos_ + 2 >= s_.size() || s_[pos_ + 2] != '\'' || s_[pos_ + 1] == '\\' || s_[pos_ + 1] == '\'') {
+                fail("a character literal is one plain character in quotes, like 'a'");
+                return nullptr;
+            }
+            Node n;
+            n.kind = Node::IntLit;
+            n.i = static_cast<signed char>(s_[pos_ + 1]);
+            pos_ += 3;
+            return make(std::move(n));
+        }
         if (!identStart(c)) {
             fail("unexpected '" + std::string(1, c) + "'");
             return nullptr;
@@ -315,6 +327,38 @@ private:
     }
     NodeP call(const std::string& fn)
     {
+        if (fn == "count") {
+            // count(A, lo, hi) or count(A, lo, hi, first, last): how many elements of input A
+            // (those from index first to last) lie between lo and hi, an int (a histogram's
+            // bin, PMPP ch. 9).
+            eat("(");
+            skip();
+            const size_t b = pos_;
+            while (pos_ < s_.size() && identChar(s_[pos_])) ++pos_;
+            const std::string name = s_.substr(b, pos_ - b);
+            Node n;
+            n.kind = Node::Call;
+            n.name = fn;
+            n.type = Type::Int;
+            for (size_t a = 0; a < inputs_.size(); ++a)
+                if (inputs_[a].name == name) n.array = static_cast<int>(a);
+            if (n.array < 0) {
+                fail("count(" + name + ", lo, hi): " + name + " is not an input array of the problem; the formula reads " + inputNames());
+                return nullptr;
+            }
+            while (eat(",")) {
+                NodeP k = cond();
+                if (!k) return nullptr;
+                if (k->type != Type::Int) fail("the bounds of count are integer expressions");
+                n.kids.push_back(k);
+            }
+            if (!eat(")") || (n.kids.size() != 2 && n.kids.size() != 4)) {
+                fail("count takes an input array and two bounds, and optionally a first and last index: count(" + name +
+                     ", lo, hi) or count(" + name + ", lo, hi, first, last)");
+                return nullptr;
+            }
+            return make(std::move(n));
+        }
         if (fn == "sum") {
             // sum(A): every element of input A, added in float in index order.
             eat("(");
@@ -340,7 +384,7 @@ private:
         const bool one = fn == "sqrtf" || fn == "fabsf";
         const bool two = fn == "fminf" || fn == "fmaxf" || fn == "min" || fn == "max";
         if (!one && !two) {
-            fail("the function " + fn + " is not one a formula may call (sqrtf, fabsf, fminf, fmaxf, min, max, sum): "
+            fail("the function " + fn + " is not one a formula may call (sqrtf, fabsf, fminf, fmaxf, min, max, sum, count): "
                  "others, like expf or sinf, are not rounded the same on the CPU and the GPU");
             return nullptr;
         }
@@ -495,6 +539,19 @@ struct Evaluator {
             return true;
         }
         case Node::Call: {
+            if (n.name == "count") {
+                const std::vector<float>& v = *inputs[static_cast<size_t>(n.array)].values;
+                Value b[4];
+                for (size_t k = 0; k < n.kids.size(); ++k)
+                    if (!eval(*n.kids[k], b[k])) return false;
+                long long first = 0, last = static_cast<long long>(v.size()) - 1;
+                if (n.kids.size() == 4) first = std::max(first, b[2].i), last = std::min(last, b[3].i);
+                long long c = 0;
+                for (long long j = first; j <= last; ++j)
+                    c += v[static_cast<size_t>(j)] >= static_cast<float>(b[0].i) && v[static_cast<size_t>(j)] <= static_cast<float>(b[1].i);
+                out = Value{Type::Int, c, 0};
+                return true;
+            }
             if (n.name == "sum") {
                 const std::vector<float>& v = *inputs[static_cast<size_t>(n.array)].values;
                 float total = 0.0f;

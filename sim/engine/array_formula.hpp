@@ -40,7 +40,9 @@ FormulaArray formulaArray(const ArrayDecl& a, const ArrayShape& sh);
 /// subscripts, `+ - * / %`, unary minus, comparisons, `&& || !`, `c ? a : b`, parentheses, and
 /// the functions sqrtf, fabsf, fminf, fmaxf (float) and min, max, sum(A) (every element of
 /// input A added in float in index order: a reduction's total, PMPP ch. 10, exact whatever
-/// the order for an input of integers, ArrayDecl::lo..hi), and NAN: an element whose
+/// the order for an input of integers, ArrayDecl::lo..hi), count(A, lo, hi) and count(A,
+/// lo, hi, first, last) (how many elements of A, or of A[first..last], lie in [lo, hi], an
+/// int: a histogram's bin, PMPP ch. 9), character literals ('a', an int), and NAN: an element whose
 /// value is NAN is one the kernel must leave alone (the simulator and the GPU start the output
 /// as that NaN, so it matches only if nothing writes it). C's types are kept: int op
 /// int is an int (division truncates), an int meeting a float becomes a float, a literal

@@ -81,7 +81,7 @@ Problem arrayProblem(const Scenario& s, const Progress& progress)
             return p;
         }
         *slots[i] = ArrayInfo{in[i]->name, Space::Global, sh.slices * sh.rows, sh.cols};
-        *values[i] = inputValues(*in[i], static_cast<size_t>(sh.size()), s.seed, i + 1, progress);
+        *values[i] = inputValues(*in[i], static_cast<size_t>(sh.size()), s.seed, i + 1, progress, s.text);
         formulaInputs.push_back(formulaArray(*in[i], sh));
     }
     for (size_t i = 0; i < formulaInputs.size(); ++i) formulaInputs[i].values = values[i];

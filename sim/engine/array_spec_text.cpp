@@ -39,8 +39,10 @@ std::vector<std::string> splitCommas(const std::string& text)
     }
 }
 
-std::vector<float> inputValues(const ArrayDecl& a, size_t count, uint64_t seed, uint64_t stream, const Progress& progress)
+std::vector<float> inputValues(const ArrayDecl& a, size_t count, uint64_t seed, uint64_t stream, const Progress& progress,
+                               const TextInput& text)
 {
+    if (a.type == ElementType::Char) return textValues(text, count, seed);
     return a.integers() ? randomIntegers(count, seed, stream, a.lo, a.hi, progress) : randomInput(count, seed, stream, progress);
 }
 
@@ -108,12 +110,28 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
         }
         const size_t space = part.find_first_of(" \t");
         const std::string role = part.substr(0, space);
-        const std::string rest = space == std::string::npos ? "" : trim(part.substr(space));
+        std::string rest = space == std::string::npos ? "" : trim(part.substr(space));
+        // An element type before the name: `in char data[N]`, `out unsigned histo[7]`.
+        for (const auto& [word, type] : {std::pair<const char*, ElementType>{"unsigned int ", ElementType::Unsigned},
+                                         {"unsigned ", ElementType::Unsigned}, {"int ", ElementType::Int},
+                                         {"char ", ElementType::Char}, {"float ", ElementType::Float}})
+            if (rest.rfind(word, 0) == 0) {
+                a.type = type;
+                rest = trim(rest.substr(std::string(word).size()));
+                break;
+            }
         const size_t bracket = rest.find('[');
         if ((role != "in" && role != "out") || bracket == std::string::npos || rest.back() != ']')
             return fail(P::Arrays, "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got '" + whole + "'");
         a.output = role == "out";
         a.name = trim(rest.substr(0, bracket));
+        if (a.type == ElementType::Char && a.output)
+            return fail(P::Arrays, "a char array is an input of text (`in char data[N]`); an output is float, int or unsigned");
+        if (a.type == ElementType::Char && a.integers())
+            return fail(P::Arrays, "a char input holds text (the book's phrase, a file or random letters); it takes no `= LO..HI`");
+        if (a.type != ElementType::Float && !a.output && !a.integers() && a.type != ElementType::Char)
+            return fail(P::Arrays, "an input of " + std::string(elementTypeName(a.type)) + " gives its values, `in " +
+                                       elementTypeName(a.type) + " " + a.name + "[n] = LO..HI`");
         if (!isName(a.name)) return fail(P::Arrays, "'" + a.name + "' is not a name for an array");
         for (size_t p = bracket; p < rest.size();) {
             const size_t close = rest.find(']', p);

@@ -22,10 +22,11 @@ std::string shortQuote(const std::string& text);
 /// `text` split at its commas, each part trimmed ("a, b" -> {"a", "b"}).
 std::vector<std::string> splitCommas(const std::string& text);
 
-/// The values of input `a` (`count` elements; `seed` and `stream` as for randomInput):
-/// integers from a.lo to a.hi when it is an input of integers, else randomInput's values.
+/// The values of input `a` (`count` elements; `seed` and `stream` as for randomInput): the
+/// character codes of `text` for a char input (textValues), integers from a.lo to a.hi when it
+/// is an input of integers, else randomInput's values.
 std::vector<float> inputValues(const ArrayDecl& a, size_t count, uint64_t seed, uint64_t stream,
-                               const Progress& progress = {});
+                               const Progress& progress = {}, const TextInput& text = {});
 
 /// Where a fault in an array problem's texts belongs: the line a file's header would show it on.
 enum class ArraySpecPlace { Family, Arrays, Sizes, Reference };

@@ -66,6 +66,18 @@ struct Index {
 /// outside is a KernelFault (Machine::inexactInteger), never a rounded value.
 template <class V>
 inline constexpr bool kElementType = std::is_same_v<V, float> || std::is_same_v<V, int> || std::is_same_v<V, unsigned>;
+/// The element types a kernel may read but not write: those above and `char`, the text of
+/// PMPP ch. 9's histograms (`const char* data`). A char's slot holds its code; it is one
+/// byte of memory, so 32 lanes reading 32 consecutive characters touch one 32-byte sector.
+template <class V>
+inline constexpr bool kReadElementType = kElementType<V> || std::is_same_v<V, char>;
+/// The 4-byte word of memory that element `i` of an array of V lies in (the warp memory
+/// model's unit, sim/engine/warp_memory.hpp): element i for 4-byte elements, i / 4 for chars.
+template <class V>
+constexpr uint32_t wordOf(long long i)
+{
+    return static_cast<uint32_t>(sizeof(V) == 1 ? i >> 2 : i);
+}
 /// The largest magnitude an int or unsigned element keeps exactly in its float slot: 2^24.
 inline constexpr long long kExactIntegers = 1ll << 24;
 /// The value of type V a float slot holds (the slot of an int or unsigned element holds an
@@ -252,7 +264,7 @@ public:
         const uint8_t vector = m_->takeVector();
         if (m_->memory)
             m_->memory->access(OP == Op::GlobalLoad ? AccessKind::GlobalLoad : AccessKind::ConstantLoad,
-                               array_, line_, static_cast<uint32_t>(i_), vector, m_->unrolled);
+                               array_, line_, wordOf<V>(i_), vector, m_->unrolled);
         float v = data_[i_];
         if (m_->tracing) [[unlikely]]
             m_->recordLoad(OP, array_, i_, v, line_, vector);
@@ -358,7 +370,8 @@ class GlobalPtr {
     /// The element type, and the float slots that hold the elements (kElementType).
     using V = std::remove_const_t<T>;
     using Slot = std::conditional_t<std::is_const_v<T>, const float, float>;
-    static_assert(kElementType<V>, "the simulator models float, int and unsigned int arrays");
+    static_assert(std::is_const_v<T> ? kReadElementType<V> : kElementType<V>,
+                  "the simulator models float, int and unsigned int arrays, and read-only char arrays");
 
 public:
     GlobalPtr() = default;
@@ -775,6 +788,14 @@ public:
     Dim3 blockDim, gridDim;
 
     template <class T> using GlobalPtr = sim::GlobalPtr<T>;
+    /// Array `p` with elements of type U (as constant as `p`): a registry row handing a kernel
+    /// that declares `const char* data` or `unsigned int* histo` its described arrays (PMPP
+    /// ch. 9), which the problem hands over as float arrays (sim/engine/problem.hpp).
+    template <class U, class T>
+    static sim::GlobalPtr<U> elementsAs(const sim::GlobalPtr<T>& p)
+    {
+        return p.template as<U>();
+    }
 
     /// fmaf(a, b, c) on values held in registers (a register-tiled kernel's
     /// `acc[m][n] = x.fmaf(Mreg[m], Nreg[n], acc[m][n])`): one rounding, as the GPU's FFMA

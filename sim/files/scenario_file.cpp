@@ -22,6 +22,9 @@
 //   schedule = "reverse"                   # optional; "in-order" (default), "reverse" or
 //   schedule_seed = 7                      # "random" with this seed (default 1)
 //   narration = ["...", "..."]             # optional; the simple form: one line per step
+//   text = "the quick brown fox"           # optional, histograms (a char input): the text
+//   text_skew = 60                         # counted, or random letters, this percent 'e';
+//                                          # neither: the book's phrase (sim::TextInput)
 //
 //   [occupancy]                            # optional; opens the Occupancy panel with:
 //   profile = "textbook"                   #   textbook (default), sm_75 ... sm_90, current
@@ -73,7 +76,7 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
                                  "mask_width",   "thread",   "panels", "question", "narrate",
-                                 "lesson", "chapter", "order", "summary", "sizes"};
+                                 "lesson", "chapter", "order", "summary", "sizes", "text", "text_skew"};
 /// The size parameters, at the top level or in a [sizes] table (one or the other).
 constexpr const char* kSizeKeys[] = {"width", "j", "k", "l", "height", "mask_width"};
 constexpr const char* kNarrateKeys[] = {"at", "text", "phase", "iteration", "nth"};
@@ -381,6 +384,14 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
         p.scheduleSeed = static_cast<uint64_t>(
             integer(file, "schedule_seed", *n, 0, std::numeric_limits<long long>::max()));
     }
+    if (const toml::node* n = t.get("text")) {
+        p.scenario.text.text = text(file, "text", *n);
+        if (std::string e = checkText(p.scenario.text.text, "text"); !e.empty()) fail(file, *n, e);
+    }
+    if (const toml::node* n = t.get("text_skew")) {
+        if (t.get("text")) fail(file, *n, "give either text or text_skew, not both.");
+        p.scenario.text.skew = static_cast<int>(integer(file, "text_skew", *n, 0, 100));
+    }
     if (const toml::node* n = t.get("occupancy")) p.occupancy = occupancyTable(file, *n);
     if (const toml::node* n = t.get("panels")) p.panels = panelList(file, "panels", *n, panels);
     if (const toml::node* n = t.get("lesson")) {
@@ -416,6 +427,14 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
     std::shared_ptr<const ArraySpec> spec;
     if (const toml::node* k = t.get("kernel"); k && k->is_string()) spec = arraySpecOf(k->as_string()->get());
     const std::vector<std::string> ownSizes = spec ? spec->sizes : std::vector<std::string>{};
+    if (const toml::node* n = t.get("text") ? t.get("text") : t.get("text_skew")) {
+        bool chars = false;
+        if (spec)
+            for (const ArrayDecl* a : spec->inputs()) chars = chars || a->type == ElementType::Char;
+        if (!chars)
+            fail(file, *n, std::string(t.get("text") ? "text" : "text_skew") +
+                               " applies to a kernel with a char input (the histograms); this one has none.");
+    }
     if (sizes) {
         std::vector<const char*> known(std::begin(kSizeKeys), std::end(kSizeKeys));
         for (const std::string& name : ownSizes) known.push_back(name.c_str());
@@ -684,6 +703,8 @@ void saveScenarioFile(const Preset& p, const std::string& path)
         if (s.dropBarriers & kernels::AFTER_COMPUTE) names.push_back("\"after-compute\"");
         o << "drop_barrier = " << (names.size() == 1 ? names[0] : "[" + names[0] + ", " + names[1] + "]") << "\n";
     }
+    if (!s.text.text.empty()) o << "text = " << quoted(s.text.text) << "\n";
+    if (s.text.skew >= 0) o << "text_skew = " << s.text.skew << "\n";
     if (p.schedule != Schedule::InOrder) o << "schedule = \"" << scheduleName(p.schedule) << "\"\n";
     if (p.schedule == Schedule::Random) o << "schedule_seed = " << p.scheduleSeed << "\n";
     o << "step = " << (p.step < 0 ? std::string("\"last\"") : std::to_string(p.step)) << "\n";

@@ -1,0 +1,144 @@
+// The histogram of a traced block (sim/teaching/histogram_view.hpp).
+#include "sim/teaching/histogram_view.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace ts::sim {
+
+int BinRequest::passes() const
+{
+    std::map<int, int> n;
+    int most = 0;
+    for (const BinLane& l : lanes) most = std::max(most, ++n[l.bin]);
+    return most;
+}
+
+int BinRequest::busiestBin() const
+{
+    std::map<int, int> n;
+    for (const BinLane& l : lanes) ++n[l.bin];
+    int best = -1, most = 0;
+    for (const auto& [bin, c] : n)
+        if (c > most) best = bin, most = c;
+    return best;
+}
+
+int TextLoad::sectors() const
+{
+    std::set<long long> s;
+    for (const auto& [thread, byte] : lanes) s.insert(byte / 32);
+    return static_cast<int>(s.size());
+}
+
+int HistogramPicture::requestAt(int step) const
+{
+    int found = -1;
+    for (size_t i = 0; i < requests.size() && requests[i].step <= step; ++i) found = static_cast<int>(i);
+    return found;
+}
+
+int HistogramPicture::loadAt(int step) const
+{
+    int found = -1;
+    for (size_t i = 0; i < loads.size() && loads[i].step <= step; ++i) found = static_cast<int>(i);
+    return found;
+}
+
+std::vector<float> HistogramPicture::valuesAt(int array, int size, int step) const
+{
+    std::vector<float> v(static_cast<size_t>(std::max(size, 0)), 0.0f);
+    std::vector<bool> seen(v.size(), false);
+    for (const BinRequest& r : requests) {
+        if (r.array != array) continue;
+        for (const BinLane& l : r.lanes) {
+            if (l.bin < 0 || l.bin >= size) continue;
+            const auto b = static_cast<size_t>(l.bin);
+            if (r.step <= step) v[b] = l.after, seen[b] = true;
+            else if (!seen[b]) v[b] = l.before, seen[b] = true;
+        }
+    }
+    return v;
+}
+
+HistogramPicture histogramPicture(const Trace& t)
+{
+    HistogramPicture h;
+    // The text: the global array whose loads feed the atomics, taken as the array loaded
+    // most often by the block among the read-only inputs (the first input, data).
+    std::map<int, size_t> loadsOf;
+    for (const Event& e : t.events)
+        if (e.op == Op::GlobalLoad && e.array != kNoArray) ++loadsOf[e.array];
+    size_t most = 0;
+    for (const auto& [a, n] : loadsOf)
+        if (n > most) h.text = a, most = n;
+
+    // Each thread's text loads in order: (seq, byte index, code).
+    std::map<uint16_t, std::vector<std::pair<uint32_t, const Event*>>> textOf;
+    for (const Event& e : t.events)
+        if (e.op == Op::GlobalLoad && e.array == h.text) textOf[e.thread].push_back({e.seq, &e});
+    for (auto& [thread, v] : textOf) std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+
+    std::map<std::pair<unsigned, unsigned>, int> loadsSoFar;   // (warp, line): the text loads counted
+    for (size_t s = 0; s < t.steps.size(); ++s) {
+        const Step& st = t.steps[s];
+        // Per (warp, line, kind): each lane's events in order; the k-th of every lane is
+        // the warp's k-th instruction there.
+        std::map<std::tuple<unsigned, unsigned, bool>, std::map<uint16_t, std::vector<const Event*>>> groups;
+        for (int i = st.begin; i < st.end; ++i) {
+            const Event& e = t.events[static_cast<size_t>(i)];
+            const bool atomic = e.op == Op::Atomic;
+            if (!atomic && !(e.op == Op::GlobalLoad && e.array == h.text)) continue;
+            groups[{e.thread / 32u, e.line, atomic}][e.thread].push_back(&e);
+        }
+        for (const auto& [key, lanes] : groups) {
+            const auto [warp, line, atomic] = key;
+            size_t occurrences = 0;
+            for (const auto& [thread, v] : lanes) occurrences = std::max(occurrences, v.size());
+            for (size_t k = 0; k < occurrences; ++k) {
+                if (atomic) {
+                    BinRequest r;
+                    r.step = static_cast<int>(s);
+                    r.warp = warp;
+                    r.line = line;
+                    for (const auto& [thread, v] : lanes) {
+                        if (k >= v.size()) continue;
+                        const Event& e = *v[k];
+                        r.array = e.array;
+                        BinLane l;
+                        l.thread = thread;
+                        l.bin = e.index;
+                        l.after = e.value;
+                        std::memcpy(&l.before, &e.origin, sizeof l.before);
+                        const auto it = textOf.find(thread);
+                        if (it != textOf.end()) {
+                            const auto& loads = it->second;
+                            auto p = std::lower_bound(loads.begin(), loads.end(), e.seq,
+                                                      [](const auto& a, uint32_t seq) { return a.first < seq; });
+                            if (p != loads.begin()) l.character = static_cast<int>((p - 1)->second->value);
+                        }
+                        r.lanes.push_back(l);
+                    }
+                    if (std::find(h.binArrays.begin(), h.binArrays.end(), r.array) == h.binArrays.end())
+                        h.binArrays.push_back(r.array);
+                    h.requests.push_back(std::move(r));
+                } else {
+                    TextLoad l;
+                    l.step = static_cast<int>(s);
+                    l.warp = warp;
+                    l.line = line;
+                    l.occurrence = loadsSoFar[{warp, line}]++;
+                    for (const auto& [thread, v] : lanes)
+                        if (k < v.size()) l.lanes.push_back({thread, v[k]->index});
+                    h.loads.push_back(std::move(l));
+                }
+            }
+        }
+    }
+    return h;
+}
+
+}  // namespace ts::sim
