@@ -427,8 +427,10 @@ std::vector<float> runStudentPlain(const StudentKernel& k, const sim::Scenario& 
         }
         DeviceBuffer<float> dP(sizeP);
         // Poisoned as the simulator poisons it (std::nanf("")), so that an element the kernel
-        // must leave alone (a reference of NAN: a stencil's boundary) matches bit for bit.
-        dP.upload(std::vector<float>(sizeP, std::nanf("")), "poisoning the output");
+        // must leave alone (a reference of NAN: a stencil's boundary) matches bit for bit; or
+        // set to the start the header gives it (`out output[1] = 0`, a total atomics add to).
+        const sim::ArrayDecl& out = *spec->output();
+        dP.upload(std::vector<float>(sizeP, out.hasStart ? out.start : std::nanf("")), "setting the output's start");
         launchStudent(k, L, roles, s, dM ? dM->get() : nullptr, dN ? dN->get() : nullptr, dP.get());
         check(cudaDeviceSynchronize(), ("running " + k.translation.kernelName).c_str());
         return dP.download("copying the output back from the device");

@@ -89,7 +89,13 @@ def ncu_values(path):
 def both(hw, a, b):
     return (hw.get(a) or 0) + (hw.get(b) or 0)
 
-bad = 0; missing = 0
+# Differences understood and left (docs/design.md, "Histograms"): a case whose only
+# difference is in these columns is reported KNOWN, not counted as differing.
+known = {
+    "histogram-contiguous": ({2, 3, 4}, "nvcc's remainder loop at a ragged end: one request more"),
+    "histogram-aggregated": ({2}, "Fig. 9.15's conditional atomics at different iterations"),
+}
+bad = 0; missing = 0; explained = 0
 cols = ["atom req", "passes", "shd atom", "ld req", "ld sect"]
 say(f"{'case':44s} " + " ".join(f"{c:>17s}" for c in cols) + "  GPU runs")
 for name in cases:
@@ -109,7 +115,11 @@ for name in cases:
         (m.get("global_ld_sectors", 0), hw.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")),
     ]
     mark = ""
-    if any(a != b for a, b in pairs):
+    differ = {i for i, (a, b) in enumerate(pairs) if a != b}
+    kernel = next((k for k in known if name.startswith(k + "-")), None)
+    if differ and kernel and differ <= known[kernel][0] and all(abs(pairs[i][0] - pairs[i][1]) <= 2 for i in differ):
+        explained += 1; mark = "  KNOWN: " + known[kernel][1]
+    elif differ:
         bad += 1; mark = "  DIFFERS"
     if not sim.get("matches_reference"):
         bad += 1; mark += "  (simulator output differs from the reference)"
@@ -119,6 +129,6 @@ for name in cases:
     if not g or g.group(1) != "0":
         bad += 1; mark += "  (GPU bins wrong)"
     say(f"{name:44s} " + " ".join(f"{str(a) + '/' + str(b):>17s}" for a, b in pairs) + f"  {gpu}{mark}")
-say(f"\ngpu-histogram: {len(cases)} cases, {bad} differing, {missing} without figures (each cell: simulator/Nsight Compute)")
+say(f"\ngpu-histogram: {len(cases)} cases, {bad} differing, {explained} known differences, {missing} without figures (each cell: simulator/Nsight Compute)")
 sys.exit(1 if bad or missing else 0)
 PY

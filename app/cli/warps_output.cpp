@@ -109,7 +109,7 @@ void printWarpTable(std::ostream& out, const sim::Simulation& r, const std::func
         << " divergent\n";
     if (t.global_atomics)
         out << "    atomics        " << t.global_atomics << " global, " << t.global_atom_requests << " warp requests, "
-            << t.global_atom_passes << " passes (the most lanes on one address, per request)\n";
+            << t.global_atom_passes << " passes (the most lanes on one address in each 128-byte line, per request)\n";
     if (t.shared_atomics)
         out << "    atomics        " << t.shared_atomics << " shared, " << t.shared_atom_requests << " warp instructions, "
             << t.shared_atom_passes << " passes (the most lanes on one slot, per instruction)\n";

@@ -812,7 +812,7 @@ struct HistogramContiguous {
                          "Shared-memory histogram, 4 contiguous characters a thread: a warp's loads are 4 bytes apart, 4 sectors each (PMPP Fig. 9.12)",
                          "PMPP sec. 9.5, Fig. 9.12; preset histogram-contiguous-256", kCoarseGrid),
         .arrays = kHistogramArrays, .sizes = "N = 65536", .formula = kHistogramFormula, .defaultTile = 256,
-        .atomics = true, .histogram = true};
+        .compiledNotes = notes::kContiguousHistogramNotes, .atomics = true, .histogram = true};
     template <int, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {

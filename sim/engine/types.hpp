@@ -159,8 +159,9 @@ struct Totals {
     // efficiency = branch_lanes / (32 x executions)). All zero for a kernel without x.branch().
     uint64_t branch_uniform = 0, branch_divergent = 0, branch_lanes = 0;
     /// Atomic operations on global memory (x.atomicAdd and its kin): element operations, warp
-    /// requests, and passes (per request, the largest number of lanes on one address: the
-    /// updates the hardware serialises).
+    /// requests, and passes (per request, the largest number of lanes on one address within
+    /// each 128-byte line it touches, summed over the lines: the updates the hardware
+    /// serialises, Nsight Compute's set accesses).
     uint64_t global_atomics = 0, global_atom_requests = 0, global_atom_passes = 0;
     /// Atomic operations on shared memory (PMPP Fig. 9.10's privatized bins): element
     /// operations, warp instructions (the hardware's shared atomic instructions), and passes

@@ -77,14 +77,19 @@ WarpTransactions transactionsOf(AccessKind kind, uint32_t mask, const uint32_t* 
     switch (kind) {
     case AccessKind::SharedAtomic:
     case AccessKind::GlobalAtomic: {
-        // The updates the hardware serialises: the most lanes on one address.
+        // The updates the hardware serialises: the most lanes on one address. A global
+        // atomic takes that many passes in each 128-byte line it touches, one line after
+        // the other (Nsight Compute's l1tex__t_set_accesses_..._op_red: PMPP Fig. 9.9's
+        // private copies, 28 bytes a block, straddle lines and cost the sum).
         std::sort(w, w + n);
-        uint32_t most = 1, run = 1;
+        const bool lines = kind == AccessKind::GlobalAtomic;
+        uint32_t most = 1, run = 1, total = 0;
         for (uint32_t i = 1; i < n; ++i) {
+            if (lines && (w[i] >> 5) != (w[i - 1] >> 5)) total += most, most = 0;
             run = w[i] == w[i - 1] ? run + 1 : 1;
             most = std::max(most, run);
         }
-        t.wavefronts = most;
+        t.wavefronts = total + most;
         t.ideal = 1;
         if (kind == AccessKind::SharedAtomic) break;   // no sectors: on chip
         [[fallthrough]];

@@ -84,7 +84,9 @@ struct AccessSite {
     /// executions of the branch, `lanes` the active lanes over them, `divergent` the
     /// executions where the lanes split, `taken` the lanes that took it (so the SIMD
     /// efficiency of the code it guards is taken / (32 x entered)). Global atomics:
-    /// `wavefronts` counts passes (the most lanes on one address, per request).
+    /// `wavefronts` counts passes (per request, the most lanes on one address within each
+    /// 128-byte line it touches, summed over those lines; shared atomics: the most lanes on
+    /// one address).
     uint64_t divergent = 0;
     uint64_t taken = 0;
     uint64_t entered = 0;      ///< branch executions where at least one lane took it

@@ -23,6 +23,7 @@ std::unique_ptr<Panel> makeLadderPanel();
 std::unique_ptr<Panel> makeRooflinePanel();
 std::unique_ptr<Panel> makePracticePanel();
 std::unique_ptr<Panel> makeTreePanel();
+std::unique_ptr<Panel> makeHistogramPanel();
 
 namespace {
 
@@ -64,6 +65,9 @@ const PanelInfo kPanels[] = {
     // Shown from the View menu or a preset's `panels` / `lesson`: a sum reduction's tree, level
     // by level, with its warps (PMPP ch. 10).
     {"tree", "Reduction tree", false, {D::Centre, 2}, {S::Picture, 1}, 24.0f, 0, 0, OnSlide::No, makeTreePanel},
+    // Shown from the View menu or a preset's `panels` / `lesson`: a text histogram's bins, each
+    // warp atomic's lanes stacked on the bins they hit, and the sectors of its text loads (PMPP ch. 9).
+    {"histogram", "Histogram", false, {D::Centre, 2}, {S::Picture, 1}, 26.0f, 0, 0, OnSlide::No, makeHistogramPanel},
     // Shown while practice mode is on (key P, View > Practice mode; docs/practice.md); it never
     // folds. At the desk the question, above everything of its column; on a slide, where the
     // caption asks the question and gives the verdict, the marks' legend and the reason, last
