@@ -34,19 +34,29 @@ int TextLoad::sectors() const
     return static_cast<int>(s.size());
 }
 
-int HistogramPicture::requestAt(int step) const
+namespace {
+/// Of the items at the last step at or before `step`, the first of warp `warp`, else the last.
+template <class T>
+int shownAt(const std::vector<T>& items, int step, unsigned warp)
 {
-    int found = -1;
-    for (size_t i = 0; i < requests.size() && requests[i].step <= step; ++i) found = static_cast<int>(i);
-    return found;
+    int last = -1;
+    for (size_t i = 0; i < items.size() && items[i].step <= step; ++i) last = static_cast<int>(i);
+    if (last < 0) return -1;
+    for (int i = last; i >= 0 && items[static_cast<size_t>(i)].step == items[static_cast<size_t>(last)].step; --i)
+        if (items[static_cast<size_t>(i)].warp == warp) {
+            int first = i;
+            while (first > 0 && items[static_cast<size_t>(first - 1)].step == items[static_cast<size_t>(i)].step &&
+                   items[static_cast<size_t>(first - 1)].warp == warp)
+                --first;
+            return first;
+        }
+    return last;
 }
+}  // namespace
 
-int HistogramPicture::loadAt(int step) const
-{
-    int found = -1;
-    for (size_t i = 0; i < loads.size() && loads[i].step <= step; ++i) found = static_cast<int>(i);
-    return found;
-}
+int HistogramPicture::requestAt(int step, unsigned warp) const { return shownAt(requests, step, warp); }
+
+int HistogramPicture::loadAt(int step, unsigned warp) const { return shownAt(loads, step, warp); }
 
 std::vector<float> HistogramPicture::valuesAt(int array, int size, int step) const
 {

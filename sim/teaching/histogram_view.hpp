@@ -55,10 +55,12 @@ struct HistogramPicture {
     /// kernel's histo_s, then histo).
     std::vector<int> binArrays;
 
-    /// The last request at or before trace step `step`, or -1.
-    int requestAt(int step) const;
-    /// The last text load at or before `step`, or -1.
-    int loadAt(int step) const;
+    /// The request shown at trace step `step`: of the last step at or before it that has
+    /// requests, the first of warp `warp` (the selected thread's), else that step's last;
+    /// -1 before the first.
+    int requestAt(int step, unsigned warp) const;
+    /// The text load shown at `step`, chosen the same way.
+    int loadAt(int step, unsigned warp) const;
     /// The values of bins array `array` (size elements) after every atomic up to and
     /// including step `step`: the value after the latest atomic on each bin, or, before the
     /// first atomic on it, the value the first one found there (0 for bins never touched).

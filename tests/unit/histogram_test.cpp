@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 #include <string>
@@ -16,6 +17,7 @@
 #include "sim/engine/array_formula.hpp"
 #include "sim/engine/array_spec_text.hpp"
 #include "sim/engine/simulate.hpp"
+#include "sim/teaching/histogram_view.hpp"
 
 namespace ts::sim {
 namespace {
@@ -228,6 +230,36 @@ TEST(Histogram, AggregationSavesSharedAtomicsOnSkewedTextOnly)
     for (char c : t) letters += c >= 'a' && c <= 'z';
     EXPECT_EQ(plain.counters.totals.shared_atomics, letters);
     EXPECT_LT(aggregated.counters.totals.shared_atomics, letters / 2);
+}
+
+TEST(Histogram, ThePanelsModelGroupsEachWarpsAtomicWithItsPasses)
+{
+    SimOptions o;
+    o.threads = 2;
+    o.trace = true;
+    const Simulation r = simulate(histogram("histogram-basic", 65536), o);
+    ASSERT_EQ(r.error, "");
+    const HistogramPicture h = histogramPicture(r.trace);
+    const std::string block0 = textOf(r).substr(0, 256);
+    const auto [requests, passes] = requestsAndPasses(block0);
+    ASSERT_EQ(h.requests.size(), requests);
+    uint64_t sum = 0;
+    for (const BinRequest& q : h.requests) {
+        sum += static_cast<uint64_t>(q.passes());
+        for (const BinLane& l : q.lanes) {
+            const char c = block0[l.thread];
+            EXPECT_EQ(l.character, c);
+            EXPECT_EQ(l.bin, (c - 'a') / 4);
+            EXPECT_EQ(l.after, l.before + 1.0f);
+        }
+    }
+    EXPECT_EQ(sum, passes);
+    // The bins after the block's last atomic hold at least the block's own letters (blocks
+    // run in order, so block 0's atomics see nothing before them).
+    EXPECT_EQ(h.valuesAt(h.binArrays.front(), 7, INT32_MAX), bins(block0));
+    // One load per warp of 32 consecutive characters: one sector each.
+    ASSERT_EQ(h.loads.size(), 8u);
+    for (const TextLoad& l : h.loads) EXPECT_EQ(l.sectors(), 1);
 }
 
 TEST(Histogram, RandomTextHasTheSkewAsked)

@@ -44,6 +44,12 @@ SIZES = {
     "reduction-shuffle": [("small", ["--width", "64", "--tile", "32"]), ("ragged", ["--width", "1001", "--tile", "64"])],
     "reduction-": [("small", ["--width", "64", "--tile", "16"]),
                    ("ragged", ["--width", "1001", "--tile", "32"])],
+    # PMPP ch. 9's histograms over the book's phrase: whole warps a block; Fig. 9.9's row is
+    # compiled for 256 threads a block only.
+    "histogram-private-global": [("small", ["--width", "300", "--tile", "256"]),
+                                 ("ragged", ["--width", "1001", "--tile", "256"])],
+    "histogram-": [("small", ["--width", "256", "--tile", "32"]),
+                   ("ragged", ["--width", "1001", "--tile", "64"])],
 }
 
 

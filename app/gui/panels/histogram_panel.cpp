@@ -176,7 +176,8 @@ void HistogramPanel::draw(Frame& f)
         } else {
             const sim::Simulation& s = *f.loaded.sim;
             const sim::Trace& t = s.trace;
-            const int ri = picture_.requestAt(f.view.cursor);
+            const unsigned warp = static_cast<unsigned>(std::max(f.view.thread, 0)) / 32u;
+            const int ri = picture_.requestAt(f.view.cursor, warp);
             const sim::BinRequest* now = ri >= 0 ? &picture_.requests[static_cast<size_t>(ri)] : nullptr;
             const int array = now ? now->array : picture_.binArrays.front();
             const std::string name = t.arrays[static_cast<size_t>(array)].name;
@@ -199,7 +200,7 @@ void HistogramPanel::draw(Frame& f)
             const float lh = ImGui::GetTextLineHeightWithSpacing();
             const int bins = t.arrays[static_cast<size_t>(array)].size();
             const float avail = ImGui::GetContentRegionAvail().y;
-            const int li = picture_.loadAt(f.view.cursor);
+            const int li = picture_.loadAt(f.view.cursor, warp);
             const float strips = li >= 0 ? lh * 4.2f : 0.0f;
             const float barsH = std::max(lh * 5.0f, (avail - strips - lh * 2.5f) * 0.62f);
             drawBins(f, picture_, t, array, now, barsH);
