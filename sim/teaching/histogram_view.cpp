@@ -92,16 +92,15 @@ HistogramPicture histogramPicture(const Trace& t)
         if (e.op == Op::GlobalLoad && e.array == h.text) textOf[e.thread].push_back({e.seq, &e});
     for (auto& [thread, v] : textOf) std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
-    std::map<std::pair<unsigned, unsigned>, int> loadsSoFar;   // (warp, line): the text loads counted
     for (size_t s = 0; s < t.steps.size(); ++s) {
         const Step& st = t.steps[s];
-        // Per (warp, line, kind): each lane's events in order; the k-th of every lane is
-        // the warp's k-th instruction there.
+        // The step's atomics per (warp, line): each lane's in order; the k-th of every lane
+        // is the warp's k-th atomic instruction there.
         std::map<std::tuple<unsigned, unsigned, bool>, std::map<uint16_t, std::vector<const Event*>>> groups;
         for (int i = st.begin; i < st.end; ++i) {
             const Event& e = t.events[static_cast<size_t>(i)];
             const bool atomic = e.op == Op::Atomic;
-            if (!atomic && !(e.op == Op::GlobalLoad && e.array == h.text)) continue;
+            if (!atomic) continue;
             groups[{e.thread / 32u, e.line, atomic}][e.thread].push_back(&e);
         }
         for (const auto& [key, lanes] : groups) {
@@ -109,7 +108,7 @@ HistogramPicture histogramPicture(const Trace& t)
             size_t occurrences = 0;
             for (const auto& [thread, v] : lanes) occurrences = std::max(occurrences, v.size());
             for (size_t k = 0; k < occurrences; ++k) {
-                if (atomic) {
+                {
                     BinRequest r;
                     r.step = static_cast<int>(s);
                     r.warp = warp;
@@ -135,19 +134,42 @@ HistogramPicture histogramPicture(const Trace& t)
                     if (std::find(h.binArrays.begin(), h.binArrays.end(), r.array) == h.binArrays.end())
                         h.binArrays.push_back(r.array);
                     h.requests.push_back(std::move(r));
-                } else {
-                    TextLoad l;
-                    l.step = static_cast<int>(s);
-                    l.warp = warp;
-                    l.line = line;
-                    l.occurrence = loadsSoFar[{warp, line}]++;
-                    for (const auto& [thread, v] : lanes)
-                        if (k < v.size()) l.lanes.push_back({thread, v[k]->index});
-                    h.loads.push_back(std::move(l));
                 }
             }
         }
     }
+    // The text loads: a warp's lanes may land in different steps (a lane with a letter goes on
+    // to its atomic, one with a space does not), so the k-th load of each lane of a warp on a
+    // line is one instruction wherever its lanes' events are; it shows at its first step.
+    std::vector<int> stepOf(t.events.size(), 0);
+    for (size_t s = 0; s < t.steps.size(); ++s)
+        for (int i = t.steps[s].begin; i < t.steps[s].end; ++i) stepOf[static_cast<size_t>(i)] = static_cast<int>(s);
+    std::map<std::pair<unsigned, unsigned>, std::map<uint16_t, std::vector<size_t>>> warpLoads;   // (warp, line)
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
+        if (e.op == Op::GlobalLoad && e.array == h.text) warpLoads[{e.thread / 32u, e.line}][e.thread].push_back(i);
+    }
+    for (auto& [key, lanes] : warpLoads) {
+        size_t occurrences = 0;
+        for (auto& [thread, v] : lanes) {
+            std::sort(v.begin(), v.end(), [&](size_t a, size_t b) { return t.events[a].seq < t.events[b].seq; });
+            occurrences = std::max(occurrences, v.size());
+        }
+        for (size_t k = 0; k < occurrences; ++k) {
+            TextLoad l;
+            l.warp = key.first;
+            l.line = key.second;
+            l.occurrence = static_cast<int>(k);
+            for (const auto& [thread, v] : lanes)
+                if (k < v.size()) {
+                    const int st = stepOf[v[k]];
+                    l.step = l.step < 0 ? st : std::min(l.step, st);
+                    l.lanes.push_back({thread, t.events[v[k]].index});
+                }
+            h.loads.push_back(std::move(l));
+        }
+    }
+    std::stable_sort(h.loads.begin(), h.loads.end(), [](const TextLoad& a, const TextLoad& b) { return a.step < b.step; });
     return h;
 }
 
