@@ -5,7 +5,6 @@
 #include <cstring>
 #include <map>
 #include <set>
-#include <tuple>
 
 namespace ts::sim {
 
@@ -96,45 +95,40 @@ HistogramPicture histogramPicture(const Trace& t)
         const Step& st = t.steps[s];
         // The step's atomics per (warp, line): each lane's in order; the k-th of every lane
         // is the warp's k-th atomic instruction there.
-        std::map<std::tuple<unsigned, unsigned, bool>, std::map<uint16_t, std::vector<const Event*>>> groups;
+        std::map<std::pair<unsigned, unsigned>, std::map<uint16_t, std::vector<const Event*>>> groups;
         for (int i = st.begin; i < st.end; ++i) {
             const Event& e = t.events[static_cast<size_t>(i)];
-            const bool atomic = e.op == Op::Atomic;
-            if (!atomic) continue;
-            groups[{e.thread / 32u, e.line, atomic}][e.thread].push_back(&e);
+            if (e.op == Op::Atomic) groups[{e.thread / 32u, e.line}][e.thread].push_back(&e);
         }
         for (const auto& [key, lanes] : groups) {
-            const auto [warp, line, atomic] = key;
             size_t occurrences = 0;
             for (const auto& [thread, v] : lanes) occurrences = std::max(occurrences, v.size());
             for (size_t k = 0; k < occurrences; ++k) {
-                {
-                    BinRequest r;
-                    r.step = static_cast<int>(s);
-                    r.warp = warp;
-                    r.line = line;
-                    for (const auto& [thread, v] : lanes) {
-                        if (k >= v.size()) continue;
-                        const Event& e = *v[k];
-                        r.array = e.array;
-                        BinLane l;
-                        l.thread = thread;
-                        l.bin = e.index;
-                        l.after = e.value;
-                        std::memcpy(&l.before, &e.origin, sizeof l.before);
-                        const auto it = textOf.find(thread);
-                        if (it != textOf.end()) {
-                            const auto& loads = it->second;
-                            auto p = std::lower_bound(loads.begin(), loads.end(), e.seq,
-                                                      [](const auto& a, uint32_t seq) { return a.first < seq; });
-                            if (p != loads.begin()) l.character = static_cast<int>((p - 1)->second->value);
-                        }
-                        r.lanes.push_back(l);
+                BinRequest r;
+                r.step = static_cast<int>(s);
+                r.warp = key.first;
+                r.line = key.second;
+                for (const auto& [thread, v] : lanes) {
+                    if (k >= v.size()) continue;
+                    const Event& e = *v[k];
+                    r.array = e.array;
+                    BinLane l;
+                    l.thread = thread;
+                    l.bin = e.index;
+                    l.after = e.value;
+                    std::memcpy(&l.before, &e.origin, sizeof l.before);
+                    // The character: the thread's last text load before the atomic.
+                    if (const auto it = textOf.find(thread); it != textOf.end()) {
+                        const auto& loads = it->second;
+                        const auto p = std::lower_bound(loads.begin(), loads.end(), e.seq,
+                                                        [](const auto& a, uint32_t seq) { return a.first < seq; });
+                        if (p != loads.begin()) l.character = static_cast<int>((p - 1)->second->value);
                     }
-                    if (std::find(h.binArrays.begin(), h.binArrays.end(), r.array) == h.binArrays.end())
-                        h.binArrays.push_back(r.array);
-                    h.requests.push_back(std::move(r));
+                    r.lanes.push_back(l);
                 }
+                if (std::find(h.binArrays.begin(), h.binArrays.end(), r.array) == h.binArrays.end())
+                    h.binArrays.push_back(r.array);
+                h.requests.push_back(std::move(r));
             }
         }
     }

@@ -18,6 +18,7 @@
 #include "sim/engine/array_spec_text.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/teaching/histogram_view.hpp"
+#include "histogram_text.hpp"
 
 namespace ts::sim {
 namespace {
@@ -51,32 +52,9 @@ std::string textOf(const Simulation& r)
     return t;
 }
 
-/// The seven bins counted letter by letter (four letters a bin, PMPP sec. 9.2).
-std::vector<float> bins(const std::string& text)
-{
-    std::vector<float> b(7, 0.0f);
-    for (char c : text)
-        if (c >= 'a' && c <= 'z') b[static_cast<size_t>((c - 'a') / 4)] += 1.0f;
-    return b;
-}
+using test::requestsAndPasses;
 
-/// One warp per 32 consecutive characters (one character a thread, Figs. 9.6 to 9.10): the
-/// warps whose characters hold a letter, and over them the most lanes on one bin.
-std::pair<uint64_t, uint64_t> requestsAndPasses(const std::string& text)
-{
-    uint64_t requests = 0, passes = 0;
-    for (size_t w = 0; w < text.size(); w += 32) {
-        std::map<int, uint64_t> lanes;
-        for (size_t i = w; i < std::min(text.size(), w + 32); ++i)
-            if (text[i] >= 'a' && text[i] <= 'z') ++lanes[(text[i] - 'a') / 4];
-        if (lanes.empty()) continue;
-        ++requests;
-        uint64_t most = 0;
-        for (const auto& [bin, n] : lanes) most = std::max(most, n);
-        passes += most;
-    }
-    return {requests, passes};
-}
+std::vector<float> bins(const std::string& text) { return test::binsOf(text); }
 
 TEST(Histogram, TheBookPhraseIsTheDefaultText)
 {

@@ -19,6 +19,7 @@
 #include "kernels/context.cuh"
 #include "sim/engine/machine.hpp"
 #include "sim/engine/warp_memory.hpp"
+#include "histogram_text.hpp"
 
 namespace ts::test {
 namespace {
@@ -66,16 +67,6 @@ void histoPrivateKernel(X& x, typename X::template GlobalPtr<const int> data, un
     }
 }
 
-/// The book's phrase repeated to `n` characters.
-std::string phrase(size_t n)
-{
-    const std::string p = "programming massively parallel processors";
-    std::string s;
-    while (s.size() < n) s += p;
-    s.resize(n);
-    return s;
-}
-
 struct HistoRun {
     std::vector<float> histo;   // the bins' float slots
     sim::Totals totals;
@@ -110,34 +101,6 @@ HistoRun histogram(const std::string& text, unsigned threads, K kernel, bool tra
     r.hazards = m.hazards;
     r.events = m.events;
     return r;
-}
-
-/// Letters per bin, counted from the text.
-std::vector<float> binsOf(const std::string& text)
-{
-    std::vector<float> bins(NUM_BINS, 0.0f);
-    for (char c : text)
-        if (c >= 'a' && c <= 'z') bins[static_cast<size_t>((c - 'a') / 4)] += 1.0f;
-    return bins;
-}
-
-/// Warp requests of Fig. 9.6's atomic and their passes, lane by lane from the text: a warp
-/// whose 32 characters hold a letter makes one request, which the hardware serialises into
-/// as many passes as the most lanes on one bin.
-std::pair<uint64_t, uint64_t> requestsAndPasses(const std::string& text)
-{
-    uint64_t requests = 0, passes = 0;
-    for (size_t w = 0; w < text.size(); w += 32) {
-        std::map<int, uint64_t> lanes;
-        for (size_t i = w; i < std::min(text.size(), w + 32); ++i)
-            if (text[i] >= 'a' && text[i] <= 'z') ++lanes[(text[i] - 'a') / 4];
-        if (lanes.empty()) continue;
-        ++requests;
-        uint64_t most = 0;
-        for (const auto& [bin, n] : lanes) most = std::max(most, n);
-        passes += most;
-    }
-    return {requests, passes};
 }
 
 TEST(TypedAtomics, Fig96GlobalRequestsAndPassesEqualNsightCompute)
