@@ -485,7 +485,8 @@ const std::vector<std::string>& allowedFunctions()
         "fabs", "fabsf", "abs", "fmin", "fminf", "fmax", "fmaxf",  // exact
         "min", "max",                                               // int, unsigned and float overloads, as CUDA's
         "sqrt", "sqrtf", "fma", "fmaf",                             // correctly rounded on both
-        "atomicAdd", "atomicExch",                                  // on global floats (PMPP sec. 9.3, 10.7)
+        "atomicAdd", "atomicExch",                                  // float, int, unsigned (PMPP sec. 9.3, 10.7)
+        "atomicSub", "atomicMax", "atomicMin",                      // int, unsigned: global or __shared__
         "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",        // warp shuffles (CUDA's; a reduction's finish)
         "__shfl_xor_sync", "__syncwarp",
     };
@@ -495,8 +496,8 @@ const std::vector<std::string>& allowedFunctions()
 std::string unsupportedName(const std::string& name)
 {
     if (name.rfind("atomic", 0) == 0)
-        return name + " is not supported: of the atomic operations TileScope simulates atomicAdd and atomicExch "
-                      "on a global float array";
+        return name + " is not supported: of the atomic operations TileScope simulates atomicAdd, atomicExch, "
+                      "atomicSub, atomicMax and atomicMin, on an element of a global array or a __shared__ array";
     if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name == "__any_sync" ||
         name == "__all_sync" || name == "__activemask" || name == "__match_any_sync" || name == "__match_all_sync" ||
         name.rfind("__reduce_", 0) == 0)

@@ -25,7 +25,8 @@ namespace {
 
 /// What a CUDA file may use without including anything: the qualifiers (as annotations the
 /// tree keeps), the built-in index variables, __syncthreads(), float4, the math functions
-/// of allowedFunctions() with CUDA's overloads, atomicAdd and atomicExch on floats, and the
+/// of allowedFunctions() with CUDA's overloads, atomicAdd and atomicExch on floats, ints and unsigned
+/// ints, atomicSub, atomicMax and atomicMin on ints and unsigned ints, and the
 /// warp shuffles on float, int and unsigned int with __syncwarp (student/cuda_math.hpp defines the same set
 /// for the module). Everything else CUDA has is left undeclared, so using it is a C++ error
 /// that unsupportedName() turns into a sentence (the scan refuses most of it before).
@@ -65,6 +66,11 @@ unsigned int max(unsigned int, int); long long max(long long, long long);
 unsigned long long max(unsigned long long, unsigned long long); float max(float, float);
 double max(double, double); double max(float, double); double max(double, float);
 float atomicAdd(float*, float); float atomicExch(float*, float);
+int atomicAdd(int*, int); unsigned int atomicAdd(unsigned int*, unsigned int);
+int atomicExch(int*, int); unsigned int atomicExch(unsigned int*, unsigned int);
+int atomicSub(int*, int); unsigned int atomicSub(unsigned int*, unsigned int);
+int atomicMax(int*, int); unsigned int atomicMax(unsigned int*, unsigned int);
+int atomicMin(int*, int); unsigned int atomicMin(unsigned int*, unsigned int);
 float __shfl_sync(unsigned int, float, int, int = 32); int __shfl_sync(unsigned int, int, int, int = 32);
 unsigned int __shfl_sync(unsigned int, unsigned int, int, int = 32);
 float __shfl_up_sync(unsigned int, float, unsigned int, int = 32); int __shfl_up_sync(unsigned int, int, unsigned int, int = 32);
@@ -457,23 +463,29 @@ void Translator::param(CXCursor p)
     const Pos begin = expansion(clang_getRangeStart(clang_getCursorExtent(p)));
     if (t.kind == CXType_Pointer) {
         const CXType pointee = clang_getPointeeType(t);
-        if (clang_getCanonicalType(pointee).kind != CXType_Float) {
+        const CXTypeKind element = clang_getCanonicalType(pointee).kind;
+        kp.element = element == CXType_Float  ? "float"
+                     : element == CXType_Int  ? "int"
+                     : element == CXType_UInt ? "unsigned int"
+                     : element == CXType_Char_S || element == CXType_SChar ? "char"
+                                                                            : "";
+        if (kp.element.empty()) {
             error(name, "parameter " + kp.name + " points to " + str(clang_getTypeSpelling(pointee)) +
-                            ": the simulator models float arrays (float* or const float*)");
+                            ": the simulator models arrays of float, int, unsigned int and (read only) char");
             return;
         }
-        kp.kind = clang_isConstQualifiedType(pointee) ? KernelParam::Kind::ConstFloatPointer
-                                                      : KernelParam::Kind::FloatPointer;
-        const char* type = kp.kind == KernelParam::Kind::ConstFloatPointer
-                               ? "typename TsContext::template GlobalPtr<const float> "
-                               : "typename TsContext::template GlobalPtr<float> ";
+        // A char array is text the kernel reads (PMPP Fig. 9.6 declares it `char *data`).
+        kp.kind = clang_isConstQualifiedType(pointee) || kp.element == "char" ? KernelParam::Kind::ConstFloatPointer
+                                                                               : KernelParam::Kind::FloatPointer;
+        const std::string type = "typename TsContext::template GlobalPtr<" +
+                                 std::string(kp.kind == KernelParam::Kind::ConstFloatPointer ? "const " : "") + kp.element + "> ";
         if (begin.inMain && name.inMain && name.offset > begin.offset)
             edits.push_back(Edit{begin.offset, name.offset, type});
     } else if (t.kind == CXType_Int || t.kind == CXType_UInt) {
         kp.kind = KernelParam::Kind::Int;
     } else {
         error(name, "parameter " + kp.name + " has type " + str(clang_getTypeSpelling(clang_getCursorType(p))) +
-                        ": a kernel here takes float pointers and int sizes");
+                        ": a kernel here takes pointers to its arrays and int sizes");
         return;
     }
     out_.params.push_back(kp);

@@ -27,12 +27,16 @@ struct Diagnostic {
     std::string message;
 };
 
-/// A parameter of the student's __global__ kernel.
+/// A parameter of the student's __global__ kernel. A pointer's kind says whether the kernel
+/// may write through it (ConstFloatPointer: an input it only reads); `element` is the type it
+/// points to: "float", "int", "unsigned int" or "char" (PMPP ch. 9's text, read only, so a
+/// `char*` is an input whatever its const).
 struct KernelParam {
     enum class Kind { FloatPointer, ConstFloatPointer, Int };
     std::string name;
     Kind kind = Kind::Int;
     unsigned line = 0;
+    std::string element = "float";
 };
 
 /// A __shared__ array of the kernel: its name, its extents (1 or 2, in elements, as the

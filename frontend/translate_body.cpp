@@ -277,13 +277,15 @@ void Translator::shared(CXCursor v, const Pos& at)
         error(at, "__shared__ " + a.name + " has no size: declare it with a constant size");
         return;
     }
-    if (t.kind != CXType_Float) {
+    // float, or int and unsigned int (a privatized histogram's bins, PMPP Fig. 9.10).
+    const char* element = t.kind == CXType_Float ? "float" : t.kind == CXType_Int ? "int" : t.kind == CXType_UInt ? "unsigned int" : nullptr;
+    if (!element) {
         error(at, "__shared__ " + a.name + " holds " + str(clang_getTypeSpelling(t)) +
-                      ": the simulator models float arrays");
+                      ": the simulator models arrays of float, int and unsigned int");
         return;
     }
     if (a.extents.empty() || a.extents.size() > 2) {
-        error(at, "__shared__ " + a.name + " must be a 1D or 2D array of float");
+        error(at, "__shared__ " + a.name + " must be a 1D or 2D array of float, int or unsigned int");
         return;
     }
     // An initialiser would run once per thread here but is not allowed for __shared__.
@@ -319,7 +321,7 @@ void Translator::shared(CXCursor v, const Pos& at)
         for (long long x : a.extents) dims.push_back(std::to_string(x));
     }
     std::string text = "auto&& " + a.name + " = ts_ctx.template " + (dims.size() == 2 ? "shared2d" : "shared1d") +
-                       "<float, ";
+                       "<" + element + ", ";
     for (const std::string& d : dims) text += "(" + d + "), ";
     text += "__LINE__>(\"" + a.name + "\")";
     // Keep the line count: the declaration's own line breaks follow it.

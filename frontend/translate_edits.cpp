@@ -527,7 +527,8 @@ void Translator::branchCondition(CXCursor c, CXCursorKind kind, const Pos& at)
 
 bool Translator::intrinsicCall(CXCursor c, const Pos& at, const std::string& name)
 {
-    const bool atomic = name == "atomicAdd" || name == "atomicExch";
+    const bool atomic = name == "atomicAdd" || name == "atomicExch" || name == "atomicSub" || name == "atomicMax" ||
+                        name == "atomicMin";
     const bool warp = name == "__shfl_sync" || name == "__shfl_up_sync" || name == "__shfl_down_sync" ||
                       name == "__shfl_xor_sync" || name == "__syncwarp";
     if (!atomic && !warp) return false;
@@ -537,13 +538,27 @@ bool Translator::intrinsicCall(CXCursor c, const Pos& at, const std::string& nam
         return true;
     }
     if (atomic) {
-        // A global float array is a pointer parameter: `p` (element 0) or `&p[i]`.
+        // A global array is a pointer parameter: `p` (element 0) or `&p[i]`; a __shared__ one
+        // is `&s[i]` or `&s[i][j]` (PMPP Fig. 9.10's `&histo_s[bin]`).
         auto pointerParam = [](CXCursor e) {
             e = stripped(e);
             if (clang_getCursorKind(e) != CXCursor_DeclRefExpr) return false;
             const CXCursor ref = clang_getCursorReferenced(e);
             return clang_getCursorKind(ref) == CXCursor_ParmDecl &&
                    clang_getCanonicalType(clang_getCursorType(ref)).kind == CXType_Pointer;
+        };
+        auto sharedArray = [this](CXCursor e) {
+            e = stripped(e);
+            while (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr) {
+                const std::vector<CXCursor> parts = childrenOf(e);
+                if (parts.size() != 2) return false;
+                e = stripped(parts[0]);
+            }
+            if (clang_getCursorKind(e) != CXCursor_DeclRefExpr) return false;
+            const std::string n = str(clang_getCursorSpelling(clang_getCursorReferenced(e)));
+            for (const SharedArray& s : out_.shared)
+                if (s.name == n) return true;
+            return false;
         };
         bool ok = false;
         if (clang_Cursor_getNumArguments(c) == 2) {
@@ -557,14 +572,14 @@ bool Translator::intrinsicCall(CXCursor c, const Pos& at, const std::string& nam
                     const CXCursor sub = stripped(inner[0]);
                     const std::vector<CXCursor> parts = childrenOf(sub);
                     ok = clang_getCursorKind(sub) == CXCursor_ArraySubscriptExpr && parts.size() == 2 &&
-                         pointerParam(parts[0]);
+                         (pointerParam(parts[0]) || sharedArray(sub));
                 }
             }
         }
         if (!ok) {
-            error(at, name + " here takes an element of a global float array, which the kernel gets as a pointer "
-                             "parameter: " + name + "(p, v) for p[0] or " + name + "(&p[i], v); atomics on __shared__ "
-                             "arrays and local variables are not simulated yet");
+            error(at, name + " here takes an element of a global array, which the kernel gets as a pointer "
+                             "parameter (" + name + "(p, v) for p[0], or " + name + "(&p[i], v)), or of a __shared__ "
+                             "array (" + name + "(&s[i], v)); atomics on local variables are not simulated");
             return true;
         }
         edits.push_back(Edit{t[0].begin, t[0].end, "ts_ctx." + name});

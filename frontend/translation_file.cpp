@@ -49,7 +49,7 @@ std::string saveTranslation(const Translation& t, const std::string& source, con
     j["kernel_name"] = t.kernelName;
     j["code"] = t.code;
     j["params"] = json::array();
-    for (const KernelParam& p : t.params) j["params"].push_back({{"name", p.name}, {"kind", kindName(p.kind)}, {"line", p.line}});
+    for (const KernelParam& p : t.params) j["params"].push_back({{"name", p.name}, {"kind", kindName(p.kind)}, {"line", p.line}, {"element", p.element}});
     j["shared"] = json::array();
     for (const SharedArray& a : t.shared) j["shared"].push_back({{"name", a.name}, {"extents", a.extents}, {"line", a.line}});
     j["constants"] = json::array();
@@ -110,6 +110,11 @@ std::optional<Translation> loadTranslation(const std::string& source, const std:
                 return std::nullopt;
             }
             k.line = p.at("line").get<unsigned>();
+            k.element = p.value("element", std::string("float"));
+            if (k.element != "float" && k.element != "int" && k.element != "unsigned int" && k.element != "char") {
+                error = "the saved translation " + path + " names an unknown element type '" + k.element + "'";
+                return std::nullopt;
+            }
             t.params.push_back(k);
         }
         for (const json& a : j.at("shared"))

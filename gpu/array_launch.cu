@@ -2,8 +2,6 @@
 #include "array_launch.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <memory>
 #include <sstream>
 
@@ -30,58 +28,6 @@ struct Shapes {
     sim::ElementType outType = sim::ElementType::Float;
 };
 
-/// The bit pattern of the simulator's NaN poison (std::nanf("")).
-uint32_t poisonBits()
-{
-    const float nan = std::nanf("");
-    uint32_t b;
-    std::memcpy(&b, &nan, sizeof b);
-    return b;
-}
-
-/// Copies `v` (one float a element, the simulator's slots) into `d` as elements of type `t`:
-/// floats as they are, int and unsigned int elements converted (the slots hold them exactly),
-/// chars as one byte each at the buffer's start (the buffer has room for four times as many).
-void uploadAs(DeviceBuffer<float>& d, const std::vector<float>& v, sim::ElementType t, const char* what)
-{
-    switch (t) {
-    case sim::ElementType::Float: d.upload(v, what); return;
-    case sim::ElementType::Char: {
-        std::vector<char> bytes(v.size());
-        for (size_t i = 0; i < v.size(); ++i) bytes[i] = static_cast<char>(static_cast<int>(v[i]));
-        check(cudaMemcpy(d.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), what);
-        return;
-    }
-    case sim::ElementType::Int:
-    case sim::ElementType::Unsigned: {
-        std::vector<float> words(v.size());
-        for (size_t i = 0; i < v.size(); ++i) {
-            uint32_t b;
-            if (std::isnan(v[i])) b = poisonBits();   // an integer output's "not written" mark
-            else if (t == sim::ElementType::Int) b = static_cast<uint32_t>(static_cast<int32_t>(v[i]));
-            else b = static_cast<uint32_t>(static_cast<int64_t>(v[i]));
-            std::memcpy(&words[i], &b, sizeof b);
-        }
-        d.upload(words, what);
-        return;
-    }
-    }
-}
-
-/// `d`'s elements of type `t` (int, unsigned int or float) as the simulator's float slots; an
-/// integer element still holding the poison's bits is the NaN of "not written".
-std::vector<float> downloadAs(const DeviceBuffer<float>& d, sim::ElementType t, const char* what)
-{
-    std::vector<float> v = d.download(what);
-    if (t != sim::ElementType::Int && t != sim::ElementType::Unsigned) return v;
-    for (float& e : v) {
-        uint32_t b;
-        std::memcpy(&b, &e, sizeof b);
-        if (b == poisonBits()) e = std::nanf("");
-        else e = t == sim::ElementType::Int ? static_cast<float>(static_cast<int32_t>(b)) : static_cast<float>(b);
-    }
-    return v;
-}
 
 Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::vector<float>& N)
 {

@@ -2,6 +2,8 @@
 #include "cuda_support.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -91,6 +93,56 @@ double median(std::vector<double> v)
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+namespace {
+/// The bit pattern of the simulator's NaN poison (std::nanf("")).
+uint32_t poisonBits()
+{
+    const float nan = std::nanf("");
+    uint32_t b;
+    std::memcpy(&b, &nan, sizeof b);
+    return b;
+}
+}  // namespace
+
+void uploadAs(DeviceBuffer<float>& d, const std::vector<float>& v, sim::ElementType t, const char* what)
+{
+    switch (t) {
+    case sim::ElementType::Float: d.upload(v, what); return;
+    case sim::ElementType::Char: {
+        std::vector<char> bytes(v.size());
+        for (size_t i = 0; i < v.size(); ++i) bytes[i] = static_cast<char>(static_cast<int>(v[i]));
+        check(cudaMemcpy(d.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), what);
+        return;
+    }
+    case sim::ElementType::Int:
+    case sim::ElementType::Unsigned: {
+        std::vector<float> words(v.size());
+        for (size_t i = 0; i < v.size(); ++i) {
+            uint32_t b;
+            if (std::isnan(v[i])) b = poisonBits();   // an integer output's "not written" mark
+            else if (t == sim::ElementType::Int) b = static_cast<uint32_t>(static_cast<int32_t>(v[i]));
+            else b = static_cast<uint32_t>(static_cast<int64_t>(v[i]));
+            std::memcpy(&words[i], &b, sizeof b);
+        }
+        d.upload(words, what);
+        return;
+    }
+    }
+}
+
+std::vector<float> downloadAs(const DeviceBuffer<float>& d, sim::ElementType t, const char* what)
+{
+    std::vector<float> v = d.download(what);
+    if (t != sim::ElementType::Int && t != sim::ElementType::Unsigned) return v;
+    for (float& e : v) {
+        uint32_t b;
+        std::memcpy(&b, &e, sizeof b);
+        if (b == poisonBits()) e = std::nanf("");
+        else e = t == sim::ElementType::Int ? static_cast<float>(static_cast<int32_t>(b)) : static_cast<float>(b);
+    }
+    return v;
 }
 
 }  // namespace ts::gpu::detail

@@ -105,4 +105,14 @@ double median(std::vector<double> v);
 /// computes for `s` (simulated without a trace; false if the simulated kernel faults).
 bool matchesSimulator(const sim::Scenario& s, const std::vector<float>& P);
 
+/// Copies `v` (one float a element, the simulator's slots) into `d` as elements of type `t`
+/// (a described problem's array, sim::ArrayDecl::type): floats as they are, int and unsigned
+/// int elements converted (the slots hold them exactly; a NaN, the "not written" poison, as
+/// the poison's bits), chars one byte each at the buffer's start (it has room for four times
+/// as many).
+void uploadAs(DeviceBuffer<float>& d, const std::vector<float>& v, sim::ElementType t, const char* what);
+/// `d`'s elements of type `t` back as the simulator's float slots; an integer element still
+/// holding the poison's bits is the NaN of "not written".
+std::vector<float> downloadAs(const DeviceBuffer<float>& d, sim::ElementType t, const char* what);
+
 }  // namespace ts::gpu::detail

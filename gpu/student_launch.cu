@@ -416,24 +416,26 @@ std::vector<float> runStudentPlain(const StudentKernel& k, const sim::Scenario& 
         if (!spec->shape(*spec->output(), spec->sizeValues(s), rows, cols, error)) throw LaunchError(error);
         const size_t sizeP = size_t(rows) * cols;
         requireFreeMemory(4 * (M.size() + N.size() + sizeP));
+        // Each buffer holds the bytes of the type its array declares (`in char data[N]`).
+        const std::vector<const sim::ArrayDecl*> in = spec->inputs();
         std::optional<DeviceBuffer<float>> dM, dN;
         if (!M.empty()) {
             dM.emplace(M.size());
-            dM->upload(M, "copying the first input to the device");
+            uploadAs(*dM, M, in.at(0)->type, "copying the first input to the device");
         }
         if (!N.empty()) {
             dN.emplace(N.size());
-            dN->upload(N, "copying the second input to the device");
+            uploadAs(*dN, N, in.at(1)->type, "copying the second input to the device");
         }
         DeviceBuffer<float> dP(sizeP);
         // Poisoned as the simulator poisons it (std::nanf("")), so that an element the kernel
         // must leave alone (a reference of NAN: a stencil's boundary) matches bit for bit; or
         // set to the start the header gives it (`out output[1] = 0`, a total atomics add to).
         const sim::ArrayDecl& out = *spec->output();
-        dP.upload(std::vector<float>(sizeP, out.hasStart ? out.start : std::nanf("")), "setting the output's start");
+        uploadAs(dP, std::vector<float>(sizeP, out.hasStart ? out.start : std::nanf("")), out.type, "setting the output's start");
         launchStudent(k, L, roles, s, dM ? dM->get() : nullptr, dN ? dN->get() : nullptr, dP.get());
         check(cudaDeviceSynchronize(), ("running " + k.translation.kernelName).c_str());
-        return dP.download("copying the output back from the device");
+        return downloadAs(dP, out.type, "copying the output back from the device");
     }
     const bool conv = familyOf(k) != sim::Family::Matmul;
     const size_t sizeM = conv ? convMaskElements(s) : size_t(s.j) * s.k;

@@ -14,7 +14,8 @@
 //   sizes = [[33, 17, 45], [64, 64, 64]]        # or here: [j, k, l] | [width] | [height, width]
 //   [launch]                                    # required: family; grid, block, n_layout, args optional
 //   [checks]                                    # optional: tiled, coalesced, one_per, min_outputs_per_thread,
-//                                               #   convergent, atomics_per_block
+//                                               #   convergent, atomics_per_block (exact) or
+//                                               #   atomics_per_block_at_most
 #include "student/exercise.hpp"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ constexpr const char* kGradingKeys[] = {"sizes", "points"};
 constexpr const char* kPointKeys[] = {"compiles", "tiled", "runs", "barriers", "correct", "no_races", "initialised_shared",
                                       "coalesced", "one_per", "thread_coarsening", "convergent", "atomics_per_block", "gpu"};
 constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread", "convergent",
-                                      "atomics_per_block"};
+                                      "atomics_per_block", "atomics_per_block_at_most"};
 constexpr size_t kMaxBytes = size_t{1} << 20;
 
 [[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
@@ -442,6 +443,12 @@ Exercise parseExercise(const std::string& content, const std::string& path)
         x.checks.minOutputsPerThread = optionalInt(path, *ct, "min_outputs_per_thread", 0, 0, 64);
         x.checks.convergent = optionalBool(path, *ct, "convergent");
         x.checks.atomicsPerBlock = optionalInt(path, *ct, "atomics_per_block", 0, 0, 1024);
+        if (const int most = optionalInt(path, *ct, "atomics_per_block_at_most", 0, 0, 1024); most > 0) {
+            if (x.checks.atomicsPerBlock > 0)
+                fail(path, *ct->get("atomics_per_block_at_most"), "give atomics_per_block (exact) or atomics_per_block_at_most, not both.");
+            x.checks.atomicsPerBlock = most;
+            x.checks.atomicsAtMost = true;
+        }
         if ((!x.checks.onePer.empty() || x.checks.coalesced) && x.launch.family != "matmul")
             fail(path, *c, "one_per and coalesced apply to matmul exercises only.");
     }

@@ -54,6 +54,10 @@ struct ExerciseChecks {
     /// The global atomics each block must make, exactly (PMPP sec. 10.7: one atomicAdd of
     /// the block's partial sum); 0: no check. Judged on Totals::global_atomics.
     int atomicsPerBlock = 0;
+    /// atomicsPerBlock is a ceiling, not an exact count (`atomics_per_block_at_most`): PMPP
+    /// Fig. 9.10's privatized histogram makes at most NUM_BINS global atomics a block, one per
+    /// non-empty bin.
+    bool atomicsAtMost = false;
 };
 
 /// Points per check, for a course's gradebook (tilescope-cli grade --submissions, the

@@ -196,9 +196,13 @@ std::string moduleSource(const Translation& t, const std::string& fileName)
       << "(const ts::student::KernelCall& c, std::function<void(ts::sim::ThreadContext&)>& body)\n{\n"
       << "    body = [c](ts::sim::ThreadContext& x) { ts_student::" << t.kernelName << "(x";
     for (size_t i = 0; i < t.params.size(); ++i) {
+        // A pointer to int, unsigned int or char elements: the same array, its float slots
+        // read as that type (sim::GlobalPtr::as).
+        const std::string& e = t.params[i].element;
+        const std::string as = e == "float" ? "" : ".template as<" + std::string(t.params[i].kind == KernelParam::Kind::ConstFloatPointer ? "const " : "") + e + ">()";
         switch (t.params[i].kind) {
-        case KernelParam::Kind::ConstFloatPointer: o << ", c.input[" << i << "]"; break;
-        case KernelParam::Kind::FloatPointer: o << ", c.output[" << i << "]"; break;
+        case KernelParam::Kind::ConstFloatPointer: o << ", c.input[" << i << "]" << as; break;
+        case KernelParam::Kind::FloatPointer: o << ", c.output[" << i << "]" << as; break;
         case KernelParam::Kind::Int: o << ", c.value[" << i << "]"; break;
         }
     }
@@ -503,6 +507,23 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     } else {
         roles = conv ? convRoles(t, family == sim::Family::Conv2D, r.errors) : matmulRoles(t, r.errors, square);
     }
+    // Each pointer's element type is its array's: float for a matrix multiplication or a
+    // convolution, the arrays line's type (`in char data[N]`) for an array problem.
+    for (size_t i = 0; i < t.params.size() && i < roles.size(); ++i) {
+        const KernelParam& p = t.params[i];
+        if (p.kind == KernelParam::Kind::Int) continue;
+        const sim::ArrayDecl* decl = nullptr;
+        if (array) {
+            const std::vector<const sim::ArrayDecl*> in = arraySpec->inputs();
+            decl = roles[i] == Role::Out ? arraySpec->output() : roles[i] == Role::In1 && in.size() > 1 ? in[1] : in.empty() ? nullptr : in[0];
+        }
+        const std::string want = decl ? sim::elementTypeName(decl->type) : "float";
+        if (p.element != want)
+            r.errors.push_back(Diagnostic{p.line, 0, "parameter " + p.name + " points to " + p.element + ", but " +
+                                                         (decl ? "the arrays line declares " + decl->name + " as " + want + " (write `" +
+                                                                     (decl->output ? "out " : "in ") + p.element + " " + decl->name + "[...]`)"
+                                                               : std::string("a matrix multiplication's and a convolution's arrays are float"))});
+    }
     if (!r.errors.empty()) return r;
     if (launch.grid.empty() != launch.block.empty()) {
         r.errors.push_back(Diagnostic{std::max(header.gridLine, header.blockLine), 0,
@@ -686,7 +707,9 @@ LoadResult loadKernelSource(const std::string& source, const std::string& fileNa
     d.barriersPerPhase = static_cast<int>(t.barrierLines.size());
     d.square = square;
     // The front end writes a student's atomicAdd / atomicExch as these (frontend/translate_edits.cpp).
-    d.atomics = t.code.find("ts_ctx.atomicAdd(") != std::string::npos || t.code.find("ts_ctx.atomicExch(") != std::string::npos;
+    d.atomics = false;
+    for (const char* a : {"ts_ctx.atomicAdd(", "ts_ctx.atomicExch(", "ts_ctx.atomicSub(", "ts_ctx.atomicMax(", "ts_ctx.atomicMin("})
+        d.atomics = d.atomics || t.code.find(a) != std::string::npos;
     if (!t.shared.empty()) {
         const long long* tile = nullptr;
         for (const char* name : {"TILE_WIDTH", "TILE_SIZE", "OUT_TILE_DIM"})

@@ -388,9 +388,9 @@ Commands::Commands(CLI::App& app)
     listKernels_ = app.add_subcommand("list-kernels", "List the kernels with one line each");
 
     gpuRun_ = app.add_subcommand(
-        "gpu-run", "Run one kernel on the GPU several times on the same inputs and count the runs "
-                   "whose P differs from the reference (watch a race caused by a dropped barrier)");
-    addProblemOptions(gpuRun_, gpuRunOpt_, false);
+        "gpu-run", "Run one kernel, or your kernel file, on the GPU several times on the same inputs and count the runs "
+                   "whose P differs from the reference (watch a race: a dropped barrier, histo[b]++ without atomicAdd)");
+    addProblemOptions(gpuRun_, gpuRunOpt_, false, true);
     gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load or after-compute")
         ->check(CLI::IsMember({"after-load", "after-compute"}));
     gpuRun_->add_flag("--yes", gpuRunYes_, "Run the reference simulation even if it is estimated to take more than 10 s");
@@ -443,6 +443,23 @@ int Commands::runListKernels()
     return kOk;
 }
 
+#ifdef TILESCOPE_HAVE_STUDENT
+namespace {
+/// Exercise `x`'s public size and mask width in `o` where it gives no size of its own.
+void usePublicSize(ProblemOptions& o, const student::Exercise& x)
+{
+    const bool sized = o.width || o.j || o.k || o.l || o.height;
+    if (!sized && x.publicSize) {
+        const student::ExerciseSize& z = *x.publicSize;
+        if (x.launch.family == "matmul") o.j = z.j, o.k = z.k, o.l = z.l;
+        else if (x.launch.family == "conv2d" || z.twoD) o.height = z.height, o.width = z.width;
+        else o.width = z.width;
+    }
+    if (!o.maskWidth && x.launch.family != "matmul" && x.launch.family != "array") o.maskWidth = x.maskWidth;
+}
+}  // namespace
+#endif
+
 int Commands::runSimulate()
 {
     sim::Scenario s;
@@ -456,14 +473,7 @@ int Commands::runSimulate()
             if (!found) return kBadInput;
             const student::Exercise& x = *found;
             lo.launch = x.launch;
-            const bool sized = simOpt_.width || simOpt_.j || simOpt_.k || simOpt_.l || simOpt_.height;
-            if (!sized && x.publicSize) {
-                const student::ExerciseSize& z = *x.publicSize;
-                if (x.launch.family == "matmul") simOpt_.j = z.j, simOpt_.k = z.k, simOpt_.l = z.l;
-                else if (x.launch.family == "conv2d" || z.twoD) simOpt_.height = z.height, simOpt_.width = z.width;
-                else simOpt_.width = z.width;
-            }
-            if (!simOpt_.maskWidth && x.launch.family != "matmul" && x.launch.family != "array") simOpt_.maskWidth = x.maskWidth;
+            usePublicSize(simOpt_, x);
             exerciseTile = x.tile;
         }
         const student::LoadResult r = student::loadKernelFile(simOpt_.kernelFile, lo);
@@ -638,6 +648,21 @@ int Commands::runSimulate()
 
 int Commands::runGpuRun()
 {
+    // A student's file (PMPP Fig. 9.6 with `histo[b]++`, say): compiled by NVRTC, run as the
+    // file is written, against the simulator's reference.
+    std::optional<StudentFile> student;
+    if (!gpuRunOpt_.kernelFile.empty()) {
+#ifdef TILESCOPE_HAVE_STUDENT
+        if (!gpuRunOpt_.exercise.empty()) {
+            const std::optional<student::Exercise> found = exerciseOrSay(gpuRunOpt_.exercise);
+            if (!found) return kBadInput;
+            usePublicSize(gpuRunOpt_, *found);
+        }
+#endif
+        student = loadStudentFile(gpuRunOpt_.kernelFile, gpuRunOpt_.exercise);
+        if (!student) return kBadInput;
+        gpuRunOpt_.kernel = student->info->name;
+    }
     sim::Scenario s;
     if (std::string e = toScenario(gpuRunOpt_, gpuRunOpt_.kernel, s); !e.empty()) {
         std::cerr << "tilescope-cli: " << e << "\n";
@@ -662,7 +687,7 @@ int Commands::runGpuRun()
     size_t worst = 0;
     std::vector<float> worstP;
     for (int run = 0; run < gpuRuns_; ++run) {
-        std::vector<float> P = gpu::runPlain(s, ref.M, ref.N);
+        std::vector<float> P = student ? gpu::runStudentPlain(student->kernel, s, ref.M, ref.N) : gpu::runPlain(s, ref.M, ref.N);
         size_t differ = 0;
         for (size_t i = 0; i < P.size(); ++i)
             differ += std::memcmp(&P[i], &ref.reference[i], sizeof(float)) != 0;

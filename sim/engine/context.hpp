@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/engine/fma.hpp"
@@ -167,8 +168,15 @@ public:
         return --vectorLeft == 3 ? kVectorHead : kVectorTail;
     }
 
-    // Hazard detection (shared memory): epochs number barrier intervals across the launch.
+    // Hazard detection (shared memory, and the plain accesses to arrays a kernel writes in
+    // global memory): epochs number barrier intervals across the launch.
     uint32_t epoch = 1;                 ///< current barrier interval
+    /// The detector's bookkeeping of the global elements the running block wrote or read
+    /// through a writable pointer, by (array << 40 | element); cleared when a block starts,
+    /// so only two threads of one block race here (blocks run on one worker each, and no
+    /// barrier orders two blocks, so their plain accesses to one element are not judged).
+    std::unordered_map<uint64_t, SlotState> globalSlots;
+    SlotState& globalSlot(uint8_t array, long long i) { return globalSlots[uint64_t{array} << 40 | static_cast<uint64_t>(i)]; }
     /// By linear thread of the block being run: its shared accesses (ordinals) before the
     /// latest __syncwarp it passed since the barrier, and that __syncwarp's mask. Two
     /// accesses of lanes of one warp with such a __syncwarp between them are ordered, not a
@@ -293,6 +301,60 @@ using GlobalRef = GlobalRefOf<float>;
 /// Read access to one element of constant memory (`M[j]` of a convolution kernel).
 using ConstantRef = ReadRef<Op::ConstantLoad, &Totals::constant_loads>;
 
+/// The hazard detector's bookkeeping of a read of `slot` of `array` (state `st`) by the
+/// running thread: a hazard with another thread's write in this barrier interval; the first
+/// two readers kept for later writes. `shared`: a read of a slot no thread wrote is an
+/// uninitialised read (a global element holds its input).
+inline void trackRead(Machine* m, SlotState& st, uint8_t array, long long slot, unsigned line, bool shared)
+{
+    const uint32_t ep = m->epoch;
+    const uint16_t tid = m->tid;
+    const uint32_t ord = m->ordinal++;
+    if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
+        m->hazard(array, slot, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, {tid, line, false, m->nextSeq(), ord});
+    if (shared && st.writeEpoch == 0) [[unlikely]]
+        m->uninitialisedRead(array, slot, line);
+    if (st.readEpoch != ep) {
+        st.readEpoch = ep;
+        st.reader = tid;
+        st.readLine = static_cast<uint16_t>(line);
+        st.readSeq = m->tracing ? m->nextSeq() : 0;
+        st.readOrd = ord;
+        st.otherReader = kNoThread;
+    } else if (st.reader != tid && st.otherReader == kNoThread) [[unlikely]] {
+        st.otherReader = tid;
+        st.otherReadLine = static_cast<uint16_t>(line);
+        st.otherReadSeq = m->tracing ? m->nextSeq() : 0;
+        st.otherReadOrd = ord;
+    }
+}
+
+/// The same for a write, or an atomic (`atomic`): a hazard with another thread's write or
+/// read in this barrier interval, except that two threads' atomics on the slot are none (the
+/// hardware orders them).
+inline void trackWrite(Machine* m, SlotState& st, uint8_t array, long long slot, unsigned line, bool atomic)
+{
+    const uint32_t ep = m->epoch;
+    const uint16_t tid = m->tid;
+    const uint32_t seq = m->nextSeq();
+    const uint32_t ord = m->ordinal++;
+    const HazardAccess me{tid, line, true, seq, ord};
+    if (st.writeEpoch == ep && st.writer != tid && !(atomic && st.atomicWrite))
+        m->hazard(array, slot, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
+    if (st.readEpoch == ep) {
+        if (st.reader != tid)
+            m->hazard(array, slot, {st.reader, st.readLine, false, st.readSeq, st.readOrd}, me);
+        else if (st.otherReader != kNoThread)
+            m->hazard(array, slot, {st.otherReader, st.otherReadLine, false, st.otherReadSeq, st.otherReadOrd}, me);
+    }
+    st.writeEpoch = ep;
+    st.writer = tid;
+    st.writeLine = static_cast<uint16_t>(line);
+    st.writeSeq = seq;
+    st.writeOrd = ord;
+    st.atomicWrite = atomic;
+}
+
 /// Write (and read) access to one element of type V of a writable global array.
 template <class V>
 class GlobalWriteRefOf : public GlobalRefOf<V> {
@@ -306,9 +368,19 @@ public:
     GlobalWriteRefOf(float* data, uint32_t* loads, uint32_t* stores, uint32_t* writers, Machine* m, uint8_t array,
                      long long i, unsigned line)
         : Base(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers) {}
+    /// A read of the element: counted as any global load, and judged by the hazard detector
+    /// against the block's other threads' writes (a plain read-modify-write race, PMPP sec. 9.2).
+    V load() const
+    {
+        if (m_->detectHazards) trackRead(m_, m_->globalSlot(array_, i_), array_, i_, line_, false);
+        return Base::load();
+    }
+    operator V() const { return load(); }
+
     GlobalWriteRefOf& operator=(V v)
     {
         const float slot = m_->slotOf(v, array_, i_, line_);
+        if (m_->detectHazards) trackWrite(m_, m_->globalSlot(array_, i_), array_, i_, line_, false);
         ++m_->blockTotals->global_stores;
         ++stores_[i_];
         if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
@@ -330,6 +402,22 @@ public:
         if constexpr (std::is_arithmetic_v<R>) return *this = static_cast<V>(mine + static_cast<V>(r));
         else return *this = static_cast<V>(mine + r.load());
     }
+    /// `histo[b]++` and `++histo[b]` (PMPP Fig. 9.6 without its atomicAdd): a plain load and a
+    /// store of the value plus 1, two accesses another thread can come between, so the
+    /// hazard detector names the race and counts are lost, as on the GPU.
+    V operator++(int)
+        requires(!std::is_same_v<V, float>)
+    {
+        const V old = this->load();
+        *this = static_cast<V>(old + 1);
+        return old;
+    }
+    GlobalWriteRefOf& operator++()
+        requires(!std::is_same_v<V, float>)
+    {
+        (*this)++;
+        return *this;
+    }
     /// `&p[i]`, the address an atomic takes (ThreadContext::atomicAdd): this element.
     const GlobalWriteRefOf* operator&() const { return this; }
 
@@ -344,6 +432,7 @@ public:
         if (++m_->reads > m_->readBudget) [[unlikely]]
             m_->runaway(line_);
         ++m_->blockTotals->global_atomics;
+        if (m_->detectHazards) trackWrite(m_, m_->globalSlot(array_, i_), array_, i_, line_, true);
         ++stores_[i_];
         if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
         if (m_->memory) m_->memory->access(AccessKind::GlobalAtomic, array_, line_, static_cast<uint32_t>(i_), 0, m_->unrolled);
@@ -380,6 +469,8 @@ public:
           loads_(m->counters.elementLoads[array].data()),
           stores_(m->counters.elementStores[array].data())
     {
+        // A char array is one byte an element (ArrayInfo::elementBytes, for the views' warps).
+        if constexpr (sizeof(V) == 1) m->arrays[array].elementBytes = 1;
         if constexpr (!std::is_const_v<T>) {
             // The writers of an array the kernel may write (Counters::elementWriters).
             std::vector<uint32_t>& w = m->counters.elementWriters[array];
@@ -479,6 +570,21 @@ public:
         else store(static_cast<V>(mine + r.load()), Op::SharedStore);
         return *this;
     }
+    /// `histo_s[b]++` and `++histo_s[b]`: a plain load and a store of the value plus 1, two
+    /// accesses another thread can come between (PMPP sec. 9.2's race), as on the GPU.
+    V operator++(int)
+        requires(!std::is_same_v<V, float>)
+    {
+        const V old = load();
+        store(static_cast<V>(old + 1), Op::SharedStore);
+        return old;
+    }
+    SharedRefOf& operator++()
+        requires(!std::is_same_v<V, float>)
+    {
+        (*this)++;
+        return *this;
+    }
     /// A register value; 0 is the zero fill of the boundary checks.
     SharedRefOf& operator=(V v) { store(v, v == V(0) ? Op::ZeroFill : Op::SharedStore); return *this; }
     /// `&histo_s[b]`, the address an atomic takes (ThreadContext::atomicAdd): this slot.
@@ -508,32 +614,7 @@ public:
     }
 
 private:
-    /// Hazard bookkeeping of a read.
-    void track() const
-    {
-        SlotState& st = state_[slot_];
-        const uint32_t ep = m_->epoch;
-        const uint16_t tid = m_->tid;
-        const uint32_t ord = m_->ordinal++;
-        if (st.writeEpoch == ep && st.writer != tid) [[unlikely]]
-            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd},
-                       {tid, line_, false, m_->nextSeq(), ord});
-        if (st.writeEpoch == 0) [[unlikely]]
-            m_->uninitialisedRead(array_, slot_, line_);
-        if (st.readEpoch != ep) {
-            st.readEpoch = ep;
-            st.reader = tid;
-            st.readLine = static_cast<uint16_t>(line_);
-            st.readSeq = m_->tracing ? m_->nextSeq() : 0;
-            st.readOrd = ord;
-            st.otherReader = kNoThread;
-        } else if (st.reader != tid && st.otherReader == kNoThread) [[unlikely]] {
-            st.otherReader = tid;
-            st.otherReadLine = static_cast<uint16_t>(line_);
-            st.otherReadSeq = m_->tracing ? m_->nextSeq() : 0;
-            st.otherReadOrd = ord;
-        }
-    }
+    void track() const { trackRead(m_, state_[slot_], array_, slot_, line_, true); }
 
     /// Stores `v`; `from`/`fromArray`: the global element it was loaded from when the
     /// statement names it (Machine::noteOrigin finds it otherwise).
@@ -552,33 +633,7 @@ private:
             m_->recordSharedStore(op, array_, slot_, v, line_, vector, fromArray, from);
     }
 
-    /// Hazard bookkeeping of a write, or of an atomic (`atomic`): a hazard with another
-    /// thread's write or read in this barrier interval, except that two threads' atomics on
-    /// the slot are none (the hardware orders them).
-    void trackWrite(bool atomic = false) const
-    {
-        SlotState& st = state_[slot_];
-        const uint32_t ep = m_->epoch;
-        const uint16_t tid = m_->tid;
-        const uint32_t seq = m_->nextSeq();
-        const uint32_t ord = m_->ordinal++;
-        const HazardAccess me{tid, line_, true, seq, ord};
-        if (st.writeEpoch == ep && st.writer != tid && !(atomic && st.atomicWrite))
-            m_->hazard(array_, slot_, {st.writer, st.writeLine, true, st.writeSeq, st.writeOrd}, me);
-        if (st.readEpoch == ep) {
-            if (st.reader != tid)
-                m_->hazard(array_, slot_, {st.reader, st.readLine, false, st.readSeq, st.readOrd}, me);
-            else if (st.otherReader != kNoThread)
-                m_->hazard(array_, slot_,
-                           {st.otherReader, st.otherReadLine, false, st.otherReadSeq, st.otherReadOrd}, me);
-        }
-        st.writeEpoch = ep;
-        st.writer = tid;
-        st.writeLine = static_cast<uint16_t>(line_);
-        st.writeSeq = seq;
-        st.writeOrd = ord;
-        st.atomicWrite = atomic;
-    }
+    void trackWrite(bool atomic = false) const { sim::trackWrite(m_, state_[slot_], array_, slot_, line_, atomic); }
     float* data_;
     SlotState* state_;
     uint32_t* loads_;

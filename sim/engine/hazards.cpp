@@ -31,7 +31,8 @@ std::string HazardLog::report(const std::vector<ArrayInfo>& arrays, const Dim3& 
     for (const HazardSite& h : sorted) {
         const bool firstWrites = h.kind != HazardKind::WAR;
         const bool secondWrites = h.kind != HazardKind::RAW;
-        out << hazardName(h.kind) << " hazard on shared " << arrays.at(h.array).name << ": "
+        out << hazardName(h.kind) << " hazard on " << (arrays.at(h.array).space == Space::Global ? "global " : "shared ")
+            << arrays.at(h.array).name << ": "
             << (firstWrites ? "write" : "read") << " at line " << h.firstLine << ", then "
             << (secondWrites ? "write" : "read") << " at line " << h.secondLine
             << " by another thread with no barrier between; " << h.count

@@ -355,6 +355,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     m.fmas = 0;
     shared_.clear();
     ++m.epoch;   // a new block: nothing before it can race with it
+    m.globalSlots.clear();
     m.blockIdx = b;
     m.writerBase = 1 + linearBlock(cfg_.grid, b) * nThreads;
     if (m.tracing) m.pendingLoads.assign(nThreads, {});

@@ -256,19 +256,20 @@ bool outputCorrect(const Simulation& r)
 }
 
 namespace {
-/// Global elements with a non-zero count in `perArray` (elementLoads or elementStores).
-uint64_t touchedGlobalElements(const Simulation& r, const std::vector<std::vector<uint32_t>>& perArray)
+/// Bytes of the global elements with a non-zero count in `perArray` (elementLoads or
+/// elementStores), each of its array's size (ArrayInfo::elementBytes: a char is one).
+uint64_t touchedGlobalBytes(const Simulation& r, const std::vector<std::vector<uint32_t>>& perArray)
 {
-    uint64_t elements = 0;
+    uint64_t bytes = 0;
     for (size_t a = 0; a < r.arrays.size() && a < perArray.size(); ++a)
         if (r.arrays[a].space == Space::Global)
-            for (uint32_t c : perArray[a]) elements += c != 0;
-    return elements;
+            for (uint32_t c : perArray[a]) bytes += c != 0 ? r.arrays[a].elementBytes : 0u;
+    return bytes;
 }
 }  // namespace
 
-uint64_t compulsoryReadBytes(const Simulation& r) { return 4 * touchedGlobalElements(r, r.counters.elementLoads); }
-uint64_t compulsoryWriteBytes(const Simulation& r) { return 4 * touchedGlobalElements(r, r.counters.elementStores); }
+uint64_t compulsoryReadBytes(const Simulation& r) { return touchedGlobalBytes(r, r.counters.elementLoads); }
+uint64_t compulsoryWriteBytes(const Simulation& r) { return touchedGlobalBytes(r, r.counters.elementStores); }
 uint64_t compulsoryBytes(const Simulation& r) { return compulsoryReadBytes(r) + compulsoryWriteBytes(r); }
 
 uint64_t requestedBytes(const Totals& t)

@@ -97,8 +97,8 @@ uint64_t untiledGlobalLoads(const Scenario& s);
 uint64_t untiledGlobalLoads(const Scenario& s, const Uint3& b);
 
 /// Distinct bytes of global memory the launch read plus those it wrote: what a perfect
-/// cache would move between the chip and DRAM (4 bytes per element read at least once, and
-/// per element written at least once).
+/// cache would move between the chip and DRAM (an element's bytes, 4 or 1 for a char, per
+/// element read at least once, and per element written at least once).
 uint64_t compulsoryBytes(const Simulation& r);
 /// The read and the written part of compulsoryBytes(), apart (DRAM counts them apart).
 uint64_t compulsoryReadBytes(const Simulation& r);

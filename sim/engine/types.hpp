@@ -63,7 +63,12 @@ struct ArrayInfo {
     /// Stored column by column: element (r, c) at offset c*rows + r (the N of a kernel
     /// whose KernelInfo::nColumnMajor is set, PMPP sec. 6.1). Row-major otherwise.
     bool columnMajor = false;
+    /// Bytes of one element in memory: 4 (float, int, unsigned), or 1 for a char array (PMPP
+    /// ch. 9's text), whose 32 consecutive elements are one 32-byte sector.
+    uint8_t elementBytes = 4;
     int size() const { return rows * cols; }
+    /// The 4-byte word of memory that element `i` lies in, the warp memory model's unit.
+    uint32_t wordOf(long long i) const { return static_cast<uint32_t>(elementBytes == 1 ? i >> 2 : i); }
     /// The flat index (offset in memory) of element (row, col).
     long long flat(int row, int col) const
     {

@@ -102,7 +102,8 @@ json arraysJson(const std::vector<ArrayInfo>& arrays)
                             {"space", static_cast<unsigned>(a.space)},
                             {"rows", a.rows},
                             {"cols", a.cols},
-                            {"columnMajor", a.columnMajor}});
+                            {"columnMajor", a.columnMajor},
+                            {"elementBytes", a.elementBytes}});
     return list;
 }
 

@@ -56,7 +56,7 @@
 namespace ts::sim {
 
 /// Version of the wire format; bumped whenever the encoding of any field changes.
-inline constexpr uint32_t kSimulationWireVersion = 3;
+inline constexpr uint32_t kSimulationWireVersion = 4;
 
 /// A malformed, truncated, oversized or wrong-version message. what() is one sentence on one
 /// line that begins "Simulation message refused: ".

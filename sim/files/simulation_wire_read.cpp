@@ -147,6 +147,8 @@ std::vector<ArrayInfo> arraysOf(const json& v, const std::string& what, const st
         a.rows = static_cast<int>(integerOf(m.at("rows"), where + "'s rows", 0, std::numeric_limits<int>::max()));
         a.cols = static_cast<int>(integerOf(m.at("cols"), where + "'s cols", 0, std::numeric_limits<int>::max()));
         a.columnMajor = boolOf(m.at("columnMajor"), where + "'s columnMajor");
+        a.elementBytes = static_cast<uint8_t>(unsignedOf(m.at("elementBytes"), where + "'s elementBytes", 4));
+        if (a.elementBytes != 1 && a.elementBytes != 4) refuse(where + "'s elements are 1 or 4 bytes, not " + std::to_string(a.elementBytes));
         m.done();
         const uint64_t size = uint64_t(a.rows) * uint64_t(a.cols);
         if (size > static_cast<uint64_t>(std::numeric_limits<int>::max()))
@@ -273,6 +275,13 @@ void checkArray(const std::vector<ArrayInfo>& arrays, unsigned array, Space spac
         refuse(what + " names array " + shown(arrays[array].name) + ", which is not in its memory space");
 }
 
+/// The memory a hazard may name: a shared array, or a global array the kernel writes (a plain
+/// read-modify-write race, PMPP sec. 9.2); never constant memory.
+Space hazardSpace(const std::vector<ArrayInfo>& arrays, unsigned array)
+{
+    return array < arrays.size() && arrays[array].space == Space::Global ? Space::Global : Space::Shared;
+}
+
 /// Checks that event or site `what` names an element of an array of `space`.
 void checkElement(const std::vector<ArrayInfo>& arrays, unsigned array, long long index, Space space,
                   const std::string& what)
@@ -288,7 +297,7 @@ bool sameArrays(const std::vector<ArrayInfo>& a, const std::vector<ArrayInfo>& b
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
         if (a[i].name != b[i].name || a[i].space != b[i].space || a[i].rows != b[i].rows || a[i].cols != b[i].cols ||
-            a[i].columnMajor != b[i].columnMajor)
+            a[i].columnMajor != b[i].columnMajor || a[i].elementBytes != b[i].elementBytes)
             return false;
     return true;
 }
@@ -329,7 +338,8 @@ void readEvents(const Bytes& b, size_t n, Trace& t)
             if (e.array != kNoArray || e.index != -1)
                 refuse(what() + " is a barrier, multiply-add or branch but names an element");
             break;
-        case Op::Atomic: checkElement(t.arrays, e.array, e.index, Space::Global, what()); break;
+        // An atomic on a global element or a shared slot (PMPP Fig. 9.10's histo_s).
+        case Op::Atomic: checkElement(t.arrays, e.array, e.index, hazardSpace(t.arrays, e.array), what()); break;
         case Op::Shuffle:
             // index: the source lane.
             if (e.array != kNoArray || e.index < 0 || e.index >= 32)
@@ -525,7 +535,7 @@ void readHazards(const json& v, Simulation& s)
             z.exampleBlock = in.uint3();
             z.exampleFirst = in.u16();
             z.exampleSecond = in.u16();
-            checkArray(s.arrays, z.array, Space::Shared, what);
+            checkArray(s.arrays, z.array, hazardSpace(s.arrays, z.array), what);
             checkBlock(z.exampleBlock, what);
             checkThread(z.exampleFirst, what);
             checkThread(z.exampleSecond, what);
@@ -546,7 +556,7 @@ void readHazards(const json& v, Simulation& s)
             z.kind = kindOf(in.u8(), what);
             z.array = in.u8();
             z.slot = in.i32();
-            checkElement(s.arrays, z.array, z.slot, Space::Shared, what);
+            checkElement(s.arrays, z.array, z.slot, hazardSpace(s.arrays, z.array), what);
             z.first = accessOf(in, what + "'s first access", threads, events, traced);
             z.second = accessOf(in, what + "'s second access", threads, events, traced);
         }

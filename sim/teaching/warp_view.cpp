@@ -195,7 +195,8 @@ std::array<uint32_t, kWarpLanes> wordsOf(const Trace& t, const Raw& r, const std
     for (unsigned lane = 0; lane < kWarpLanes; ++lane) {
         if (!(r.mask & (1u << lane))) continue;
         const Event& e = t.events[r.event[lane]];
-        w[lane] = static_cast<uint32_t>(e.index) + (spaceOf(r.kind) == Space::Shared ? bases[e.array] : 0u);
+        w[lane] = spaceOf(r.kind) == Space::Shared ? static_cast<uint32_t>(e.index) + bases[e.array]
+                                                   : t.arrays[e.array].wordOf(e.index);
     }
     return w;
 }

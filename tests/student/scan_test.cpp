@@ -201,7 +201,7 @@ TEST(StudentScan, OnlyTheFilesOwnAndTheAllowedFunctionsMayBeCalled)
 {
     refusedOnce(kHead + "    system(0);\n}\n", 3, "system is neither a __device__ function of this file nor one of the functions");
     refusedOnce(kHead + "    P[0] = expf(1.0f);\n}\n", 3, "expf is not supported: the CPU and the GPU round it differently");
-    refusedOnce(kHead + "    atomicMax(P, 1.0f);\n}\n", 3, "atomicMax is not supported");
+    refusedOnce(kHead + "    atomicCAS(P, 1.0f, 2.0f);\n}\n", 3, "atomicCAS is not supported");
     refusedOnce(kHead + "    printf(\"%d\", 1);\n}\n", 3, "printf is not supported");
     refusedOnce(kHead + "    unsigned v = __ballot_sync(0xffffffff, 1);\n}\n", 3, "warp intrinsics");
     refusedOnce(kHead + "    float4 v; v.norm();\n}\n", 3, "norm(...) calls a member function");

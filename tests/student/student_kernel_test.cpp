@@ -74,12 +74,12 @@ TEST(StudentTranslate, KeepsEveryLineAndRewritesOnlyTheCudaNames)
 TEST(StudentTranslate, RefusesWhatItDoesNotModelWithTheLine)
 {
     const std::string head = "__global__ void k(float* M, float* N, float* P, int Width)\n{\n";
-    EXPECT_NE(onlyError(head + "    atomicMax(P, 1.0f);\n}\n", 3).find("atomicMax is not supported"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    atomicCAS(P, 1.0f, 2.0f);\n}\n", 3).find("atomicCAS is not supported"), std::string::npos);
     EXPECT_NE(onlyError(head + "    unsigned v = __ballot_sync(0xffffffff, 1);\n}\n", 3).find("warp intrinsics"),
               std::string::npos);
     EXPECT_NE(onlyError(head + "    printf(\"%d\", 1);\n}\n", 3).find("printf is not supported"), std::string::npos);
     EXPECT_NE(onlyError(head + "    extern __shared__ float buf[];\n}\n", 3).find("dynamic shared memory"), std::string::npos);
-    EXPECT_NE(onlyError(head + "    __shared__ int counts[4];\n}\n", 3).find("float arrays"), std::string::npos);
+    EXPECT_NE(onlyError(head + "    __shared__ double counts[4];\n}\n", 3).find("arrays of float, int and unsigned int"), std::string::npos);
     EXPECT_NE(onlyError(head + "    k(M, N, P, Width);\n}\n", 3).find("recursion"), std::string::npos);
     EXPECT_NE(onlyError(head + "    goto done;\n    done: return;\n}\n", 3).find("goto is not supported"), std::string::npos);
     EXPECT_NE(onlyError(head + "    int x = undefinedThing;\n}\n", 3).find("undeclared identifier 'undefinedThing'"),
@@ -97,7 +97,7 @@ TEST(StudentTranslate, RefusesWhatItDoesNotModelWithTheLine)
     EXPECT_NE(onlyError("__constant__ float Mk[3] = {1, 2, 3};\n" + head + "}\n", 1).find("cudaMemcpyToSymbol"),
               std::string::npos);
     EXPECT_NE(onlyError(head + "}\nint main() { return 0; }\n", 4).find("host code"), std::string::npos);
-    EXPECT_NE(onlyError("__global__ void k(double* P)\n{\n}\n", 1).find("points to double: the simulator models float arrays"), std::string::npos);
+    EXPECT_NE(onlyError("__global__ void k(double* P)\n{\n}\n", 1).find("points to double: the simulator models arrays of float, int, unsigned int and (read only) char"), std::string::npos);
     EXPECT_NE(onlyError("#include <cstdio>\n" + head + "}\n", 1).find("includes nothing"), std::string::npos);
     const student::Translation none = student::translateCuda("int x;\n", "kernel.cu");
     ASSERT_FALSE(none.ok());
@@ -532,7 +532,7 @@ TEST(StudentCli, RefusalsReadLikeACompilerAndRacesNameTheStudentsLines)
     std::string out;
     const std::string atomic = std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/wrong/atomic_sum.cu";
     EXPECT_EQ(cli("simulate --kernel-file '" + atomic + "' --width 8 --tile 4", out), 2) << out;
-    EXPECT_NE(out.find(atomic + ":11:13: error: atomicAdd here takes an element of a global float array"), std::string::npos) << out;
+    EXPECT_NE(out.find(atomic + ":13:13: error: atomicAdd here takes an element of a global array"), std::string::npos) << out;
 
     const std::string race = std::string(TILESCOPE_SOURCE_DIR) + "/tests/student/wrong/missing_barrier_after_load.cu";
     EXPECT_EQ(cli("simulate --kernel-file '" + race + "' --kernel matmul-tiled --width 8", out), 2) << out;

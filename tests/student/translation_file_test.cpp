@@ -190,7 +190,7 @@ TEST(StudentGpuCli, WithoutAGpuVerifyAndBenchSayWhyWithStatus3)
                                         " 2>&1",
                                     status);
     EXPECT_EQ(status, 2) << refused;
-    EXPECT_NE(refused.find("atomic_sum.cu:11:13: error: atomicAdd here takes an element of a global float array"), std::string::npos) << refused;
+    EXPECT_NE(refused.find("atomic_sum.cu:13:13: error: atomicAdd here takes an element of a global array"), std::string::npos) << refused;
 }
 
 }  // namespace

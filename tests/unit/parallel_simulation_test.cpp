@@ -237,7 +237,12 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
         }
     };
     for (int tile : tiles) {
-        if (k.family == sim::Family::Array && k.reductionTree) {
+        if (k.family == sim::Family::Array && k.histogram) {
+            // A text histogram: CFACTOR characters a thread for the coarsened ones, so sizes
+            // of more than 4 blocks of those.
+            add(sim::convScenario(k.name, 1, 24 * tile + 3, tile, 1));
+            add(sim::convScenario(k.name, 1, 20 * tile, tile, 1));
+        } else if (k.family == sim::Family::Array && k.reductionTree) {
             // A many-block sum (PMPP Figs. 10.13, 10.15): a block takes 2 or 4 x BLOCK_DIM.
             add(sim::convScenario(k.name, 1, 40 * tile + 3, tile, 1));
             add(sim::convScenario(k.name, 1, 24 * tile, tile, 1));

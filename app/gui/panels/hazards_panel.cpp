@@ -126,8 +126,9 @@ void summary(Frame& f, const sim::Simulation& s, bool setupLine)
     ImGui::Text("RAW %llu   WAR %llu   WAW %llu", static_cast<unsigned long long>(log.raw),
                 static_cast<unsigned long long>(log.war), static_cast<unsigned long long>(log.waw));
     ImGui::PopFont();
-    tooltip("Hazardous pairs of shared-memory accesses in the whole grid (simulated): two threads of one "
-            "block touch the same slot, at least one writes, and no barrier lies between. Named by their "
+    tooltip("Hazardous pairs of accesses in the whole grid (simulated): two threads of one block touch the "
+            "same shared slot, or the same element of a global array the kernel writes, at least one writes "
+            "(an atomic does not race with another), and no barrier lies between. Named by their "
             "order in the program (each thread's accesses since the last barrier), as racecheck names them: "
             "RAW, the write comes first; WAR, the read comes first; WAW, both write. Which thread actually "
             "ran first is the schedule's doing.");
@@ -214,7 +215,7 @@ void sites(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, Si
     ImGui::TableSetupColumn("pairs", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     const char* const heads[] = {"RAW: a write, then a read by another thread; WAR: a read, then a write; WAW: two writes",
-                                 "The shared array", "The source lines of the first and the second access",
+                                 "The array (shared, or global)", "The source lines of the first and the second access",
                                  "Pairs of accesses of the whole grid at these lines"};
     for (int c = 0; c < 4; ++c) {
         ImGui::TableSetColumnIndex(c);
@@ -310,7 +311,7 @@ void traced(Frame& f, const sim::Simulation& s, const std::vector<int>& bySeq, S
     ImGui::TableSetupColumn("1st");
     ImGui::TableSetupColumn("2nd", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    const char* const heads[] = {"RAW, WAR or WAW", "The shared slot both access",
+    const char* const heads[] = {"RAW, WAR or WAW", "The slot or element both access",
                                  "The first access: thread (ty,tx), read or write, source line",
                                  "The second access: thread (ty,tx), read or write, source line"};
     for (int c = 0; c < 4; ++c) {
