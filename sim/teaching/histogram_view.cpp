@@ -2,6 +2,7 @@
 #include "sim/teaching/histogram_view.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <set>
@@ -59,15 +60,17 @@ int HistogramPicture::loadAt(int step, unsigned warp) const { return shownAt(loa
 
 std::vector<float> HistogramPicture::valuesAt(int array, int size, int step) const
 {
-    std::vector<float> v(static_cast<size_t>(std::max(size, 0)), 0.0f);
-    std::vector<bool> seen(v.size(), false);
+    const size_t n = static_cast<size_t>(std::max(size, 0));
+    std::vector<float> v(n, 0.0f);
+    // Per bin: the latest atomic at or before the step, else the earliest after it.
+    std::vector<int64_t> latest(n, -1), earliest(n, INT64_MAX);
     for (const BinRequest& r : requests) {
         if (r.array != array) continue;
         for (const BinLane& l : r.lanes) {
             if (l.bin < 0 || l.bin >= size) continue;
             const auto b = static_cast<size_t>(l.bin);
-            if (r.step <= step) v[b] = l.after, seen[b] = true;
-            else if (!seen[b]) v[b] = l.before, seen[b] = true;
+            if (r.step <= step && static_cast<int64_t>(l.seq) > latest[b]) latest[b] = l.seq, v[b] = l.after;
+            else if (r.step > step && latest[b] < 0 && static_cast<int64_t>(l.seq) < earliest[b]) earliest[b] = l.seq, v[b] = l.before;
         }
     }
     return v;
@@ -116,6 +119,7 @@ HistogramPicture histogramPicture(const Trace& t)
                     l.thread = thread;
                     l.bin = e.index;
                     l.after = e.value;
+                    l.seq = e.seq;
                     std::memcpy(&l.before, &e.origin, sizeof l.before);
                     // The character: the thread's last text load before the atomic.
                     if (const auto it = textOf.find(thread); it != textOf.end()) {

@@ -19,6 +19,7 @@ struct BinLane {
     int bin = 0;
     int character = -1;
     float before = 0, after = 0;
+    uint32_t seq = 0;         ///< the atomic's place in execution order (Event::seq)
 };
 
 /// One warp atomic instruction on an array of bins: the lanes that took part (lane order).
@@ -62,8 +63,9 @@ struct HistogramPicture {
     /// The text load shown at `step`, chosen the same way.
     int loadAt(int step, unsigned warp) const;
     /// The values of bins array `array` (size elements) after every atomic up to and
-    /// including step `step`: the value after the latest atomic on each bin, or, before the
-    /// first atomic on it, the value the first one found there (0 for bins never touched).
+    /// including step `step`: the value after the latest atomic on each bin (in execution
+    /// order), or, before any atomic on it, the value the earliest one found there (0 for
+    /// bins never touched).
     std::vector<float> valuesAt(int array, int size, int step) const;
 };
 

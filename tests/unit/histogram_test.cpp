@@ -235,6 +235,14 @@ TEST(Histogram, ThePanelsModelGroupsEachWarpsAtomicWithItsPasses)
     // The bins after the block's last atomic hold at least the block's own letters (blocks
     // run in order, so block 0's atomics see nothing before them).
     EXPECT_EQ(h.valuesAt(h.binArrays.front(), 7, INT32_MAX), bins(block0));
+    // Traced block 1 (blocks run in order): before its first atomic the global bins hold
+    // block 0's letters, taken from the earliest atomic on each bin, not the first listed.
+    Scenario one = histogram("histogram-basic", 65536);
+    one.block = Uint3{1, 0, 0};
+    const Simulation r1 = simulate(one, o);
+    const HistogramPicture h1 = histogramPicture(r1.trace);
+    EXPECT_EQ(h1.valuesAt(h1.binArrays.front(), 7, -1), bins(block0));
+    EXPECT_EQ(h1.valuesAt(h1.binArrays.front(), 7, INT32_MAX), bins(textOf(r1).substr(0, 512)));
     // One load per warp of 32 consecutive characters: one sector each.
     ASSERT_EQ(h.loads.size(), 8u);
     for (const TextLoad& l : h.loads) EXPECT_EQ(l.sectors(), 1);

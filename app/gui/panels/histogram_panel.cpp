@@ -79,23 +79,25 @@ void drawBins(Frame& f, const sim::HistogramPicture& h, const sim::Trace& t, int
     if (now && now->array == array)
         for (const sim::BinLane& l : now->lanes) ++stack[l.bin];
     const int passes = now && now->array == array ? now->passes() : 0;
-    const float box = std::min(barW * 0.5f, room / 34.0f * 1.6f);
+    // The stacks beside the bars: the tallest (the passes) takes up to 60% of the bars' height,
+    // so that a stack of a few lanes still reads from the back of a hall.
+    const float box = std::min(barW * 0.22f, room * 0.6f / static_cast<float>(std::max(passes, 4)));
     for (int b = 0; b < bins; ++b) {
         const float x = o.x + barW * static_cast<float>(b);
         const float hgt = room * std::clamp(v[static_cast<size_t>(b)] / top, 0.0f, 1.0f);
-        dl->AddRectFilled(ImVec2(x + barW * 0.12f, base - room), ImVec2(x + barW * 0.88f, base), pal.chartBg);
-        dl->AddRectFilled(ImVec2(x + barW * 0.12f, base - hgt), ImVec2(x + barW * 0.88f, base), binColour(pal, b));
+        dl->AddRectFilled(ImVec2(x + barW * 0.06f, base - room), ImVec2(x + barW * 0.70f, base), pal.chartBg);
+        dl->AddRectFilled(ImVec2(x + barW * 0.06f, base - hgt), ImVec2(x + barW * 0.70f, base), binColour(pal, b));
         char count[32];
         std::snprintf(count, sizeof count, "%.0f", static_cast<double>(v[static_cast<size_t>(b)]));
         const std::string label = bins == 7 ? binLabel(b) : std::to_string(b);
-        dl->AddText(ImVec2(x + (barW - ImGui::CalcTextSize(label.c_str()).x) * 0.5f, base + 2), pal.cellText, label.c_str());
-        dl->AddText(ImVec2(x + (barW - ImGui::CalcTextSize(count).x) * 0.5f, base - hgt - lh), pal.cellText, count);
+        dl->AddText(ImVec2(x + (barW * 0.76f - ImGui::CalcTextSize(label.c_str()).x) * 0.5f, base + 2), pal.cellText, label.c_str());
+        dl->AddText(ImVec2(x + (barW * 0.76f - ImGui::CalcTextSize(count).x) * 0.5f, base - hgt - lh), pal.cellText, count);
         // The lanes of the step's atomic on this bin, stacked beside the bar: the tallest
         // stack is the number of passes.
         if (const auto it = stack.find(b); it != stack.end()) {
             for (int k = 0; k < it->second; ++k) {
                 const float y = base - (static_cast<float>(k) + 1) * box;
-                const ImVec2 a(x + barW * 0.88f + 1, y), c(x + barW * 0.88f + box * 0.9f, y + box * 0.9f);
+                const ImVec2 a(x + barW * 0.72f, y), c(x + barW * 0.72f + box * 0.9f, y + box * 0.9f);
                 dl->AddRectFilled(a, c, it->second == passes ? pal.warnText : pal.readNow);
             }
         }
@@ -141,6 +143,7 @@ void drawLoadStrip(Frame& f, const std::vector<long long>& bytes, const std::str
     const float labelW = ImGui::CalcTextSize("interleaved (9.14) ").x;
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(label.c_str(), ImVec2(w, lh * 1.3f));
+    noteFigure(o, ImVec2(o.x + w, o.y + lh * 1.3f));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddText(ImVec2(o.x, o.y + lh * 0.15f), pal.cellText, label.c_str());
     const float x0 = o.x + labelW, cw = (w - labelW) / static_cast<float>(span);
@@ -198,21 +201,24 @@ void HistogramPanel::draw(Frame& f)
             }
             if (f.view.presentation) tooltip(legend.c_str());
             const float lh = ImGui::GetTextLineHeightWithSpacing();
+            const float gap = ImGui::GetStyle().ItemSpacing.y;
             const int bins = t.arrays[static_cast<size_t>(array)].size();
             const float avail = ImGui::GetContentRegionAvail().y;
             const int li = picture_.loadAt(f.view.cursor, warp);
-            const float strips = li >= 0 ? lh * 4.2f : 0.0f;
-            const float barsH = std::max(lh * 5.0f, (avail - strips - lh * 2.5f) * 0.62f);
-            drawBins(f, picture_, t, array, now, barsH);
-            if (now) drawLanes(f, *now, std::min(bins, 64), std::max(lh * 2.0f, (avail - strips - lh * 2.5f) * 0.3f));
+            const std::string kernel = s.scenario.kernel;
+            const bool contiguous = kernel == "histogram-contiguous";
+            const bool interleaved = kernel == "histogram-interleaved" || kernel == "histogram-aggregated";
+            // The load strips take a line of text and a strip each (two for the coarsened kernels);
+            // the bars and the lanes share the rest, so that the figure fills the panel.
+            const float strips = li < 0 ? 0.0f : (contiguous || interleaved ? 2.0f : 1.0f) * (2.0f * lh + lh * 1.3f + 2.0f * gap);
+            const float figure = std::max(lh * 7.0f, avail - strips - 2.0f * gap);
+            drawBins(f, picture_, t, array, now, now ? figure * 0.7f : figure);
+            if (now) drawLanes(f, *now, std::min(bins, 64), figure * 0.3f);
             if (li >= 0) {
                 const sim::TextLoad& l = picture_.loads[static_cast<size_t>(li)];
                 std::vector<long long> mine, other;
                 for (const auto& [thread, byte] : l.lanes) mine.push_back(byte);
-                const std::string kernel = s.scenario.kernel;
-                const bool contiguous = kernel == "histogram-contiguous";
-                const bool interleaved = kernel == "histogram-interleaved" || kernel == "histogram-aggregated";
-                ImGui::Text("Warp %u's load of the text (line %u): %zu lanes, %d sector%s of 32 bytes.", l.warp, l.line,
+                ImGui::TextWrapped("Warp %u's load of the text (line %u): %zu lanes, %d sector%s of 32 bytes.", l.warp, l.line,
                             l.lanes.size(), l.sectors(), l.sectors() == 1 ? "" : "s");
                 drawLoadStrip(f, mine, contiguous ? "contiguous (9.12)" : interleaved ? "interleaved (9.14)" : "this kernel", s.M);
                 if (contiguous || interleaved) {
@@ -226,7 +232,7 @@ void HistogramPanel::draw(Frame& f)
                     }
                     std::set<long long> sectors;
                     for (long long b : other) sectors.insert(b / 32);
-                    ImGui::Text("The same lanes' %lld%s load under the other partitioning: %zu sector%s.", k + 1,
+                    ImGui::TextWrapped("The same lanes' %lld%s load under the other partitioning: %zu sector%s.", k + 1,
                                 k == 0 ? "st" : k == 1 ? "nd" : k == 2 ? "rd" : "th", sectors.size(), sectors.size() == 1 ? "" : "s");
                     drawLoadStrip(f, other, contiguous ? "interleaved (9.14)" : "contiguous (9.12)", s.M);
                 }
