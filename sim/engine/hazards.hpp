@@ -1,7 +1,8 @@
-// Shared-memory hazards: two accesses to one slot by different threads of a block with no
-// barrier between them, at least one a write (the barriers of PMPP Fig. 5.9, sec. 5.4: a
-// missing first __syncthreads() gives read-after-write, a missing second one
-// write-after-read).
+// Hazards: two accesses to one slot by different threads of a block with no barrier between
+// them, at least one a write. A slot of shared memory (the barriers of PMPP Fig. 5.9, sec. 5.4:
+// a missing first __syncthreads() gives read-after-write, a missing second one write-after-
+// read), or an element of a global array the kernel writes (a plain read-modify-write such as
+// `histo[b]++`, PMPP sec. 9.2; Machine::globalSlots). Two atomics on one slot are no hazard.
 #pragma once
 #include <cstdint>
 #include <map>
