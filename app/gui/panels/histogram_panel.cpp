@@ -91,7 +91,9 @@ void drawBins(Frame& f, const sim::HistogramPicture& h, const sim::Trace& t, int
         std::snprintf(count, sizeof count, "%.0f", static_cast<double>(v[static_cast<size_t>(b)]));
         const std::string label = bins == 7 ? binLabel(b) : std::to_string(b);
         dl->AddText(ImVec2(x + (barW * 0.76f - ImGui::CalcTextSize(label.c_str()).x) * 0.5f, base + 2), pal.cellText, label.c_str());
-        dl->AddText(ImVec2(x + (barW * 0.76f - ImGui::CalcTextSize(count).x) * 0.5f, base - hgt - lh), pal.cellText, count);
+        // The counts above the bars where they fit (not over Fig. 9.9's 7 x blocks bins).
+        if (bins <= 14)
+            dl->AddText(ImVec2(x + (barW * 0.76f - ImGui::CalcTextSize(count).x) * 0.5f, base - hgt - lh), pal.cellText, count);
         // The lanes of the step's atomic on this bin, stacked beside the bar: the tallest
         // stack is the number of passes.
         if (const auto it = stack.find(b); it != stack.end()) {
@@ -203,39 +205,54 @@ void HistogramPanel::draw(Frame& f)
             const float lh = ImGui::GetTextLineHeightWithSpacing();
             const float gap = ImGui::GetStyle().ItemSpacing.y;
             const int bins = t.arrays[static_cast<size_t>(array)].size();
-            const float avail = ImGui::GetContentRegionAvail().y;
             const int li = picture_.loadAt(f.view.cursor, warp);
             const std::string kernel = s.scenario.kernel;
             const bool contiguous = kernel == "histogram-contiguous";
             const bool interleaved = kernel == "histogram-interleaved" || kernel == "histogram-aggregated";
-            // The load strips take a line of text and a strip each (two for the coarsened kernels);
-            // the bars and the lanes share the rest, so that the figure fills the panel.
-            const float strips = li < 0 ? 0.0f : (contiguous || interleaved ? 2.0f : 1.0f) * (2.0f * lh + lh * 1.3f + 2.0f * gap);
-            const float figure = std::max(lh * 7.0f, avail - strips - 2.0f * gap);
-            drawBins(f, picture_, t, array, now, now ? figure * 0.7f : figure);
-            if (now) drawLanes(f, *now, std::min(bins, 64), figure * 0.3f);
+            // The warp's text load (and, for a coarsened kernel, the same lanes' load under the
+            // other partitioning of PMPP sec. 9.5, from its figure's index: contiguous reads
+            // tid*CFACTOR + k, interleaved tid + k*blockDim*gridDim), each a sentence and a strip.
+            struct Strip {
+                std::string sentence, label;
+                std::vector<long long> bytes;
+            };
+            std::vector<Strip> strips;
             if (li >= 0) {
                 const sim::TextLoad& l = picture_.loads[static_cast<size_t>(li)];
-                std::vector<long long> mine, other;
-                for (const auto& [thread, byte] : l.lanes) mine.push_back(byte);
-                ImGui::TextWrapped("Warp %u's load of the text (line %u): %zu lanes, %d sector%s of 32 bytes.", l.warp, l.line,
-                            l.lanes.size(), l.sectors(), l.sectors() == 1 ? "" : "s");
-                drawLoadStrip(f, mine, contiguous ? "contiguous (9.12)" : interleaved ? "interleaved (9.14)" : "this kernel", s.M);
+                Strip mine{"Warp " + std::to_string(l.warp) + "'s load of the text (line " + std::to_string(l.line) + "): " +
+                               std::to_string(l.lanes.size()) + " lanes, " + std::to_string(l.sectors()) + " sector" +
+                               (l.sectors() == 1 ? "" : "s") + " of 32 bytes.",
+                           contiguous ? "contiguous (9.12)" : interleaved ? "interleaved (9.14)" : "this kernel", {}};
+                for (const auto& [thread, byte] : l.lanes) mine.bytes.push_back(byte);
+                strips.push_back(std::move(mine));
                 if (contiguous || interleaved) {
-                    // The same warp's same load under the other partitioning of PMPP sec. 9.5, from its
-                    // figure's index: contiguous reads tid*CFACTOR + k, interleaved tid + k*blockDim*gridDim.
                     const long long threads = 1ll * t.blockDim.x * s.grid.x;
                     const long long k = l.occurrence;
+                    Strip other{"", contiguous ? "interleaved (9.14)" : "contiguous (9.12)", {}};
+                    std::set<long long> sectors;
                     for (const auto& [thread, byte] : l.lanes) {
                         const long long tid = 1ll * t.block.x * t.blockDim.x + thread;
-                        other.push_back(contiguous ? tid + k * threads : tid * 4 + k);
+                        other.bytes.push_back(contiguous ? tid + k * threads : tid * 4 + k);
+                        sectors.insert(other.bytes.back() / 32);
                     }
-                    std::set<long long> sectors;
-                    for (long long b : other) sectors.insert(b / 32);
-                    ImGui::TextWrapped("The same lanes' %lld%s load under the other partitioning: %zu sector%s.", k + 1,
-                                k == 0 ? "st" : k == 1 ? "nd" : k == 2 ? "rd" : "th", sectors.size(), sectors.size() == 1 ? "" : "s");
-                    drawLoadStrip(f, other, contiguous ? "interleaved (9.14)" : "contiguous (9.12)", s.M);
+                    const char* nth = k == 0 ? "st" : k == 1 ? "nd" : k == 2 ? "rd" : "th";
+                    other.sentence = "The same lanes' " + std::to_string(k + 1) + nth + " load under the other partitioning: " +
+                                     std::to_string(sectors.size()) + " sector" + (sectors.size() == 1 ? "" : "s") + ".";
+                    strips.push_back(std::move(other));
                 }
+            }
+            // The bars and the lanes share what the sentences and strips leave, so that the
+            // figure fills the panel.
+            const float wrap = ImGui::GetContentRegionAvail().x;
+            float below = 0;
+            for (const Strip& st : strips)
+                below += ImGui::CalcTextSize(st.sentence.c_str(), nullptr, false, wrap).y + gap + lh * 1.3f + gap;
+            const float figure = std::max(lh * 7.0f, ImGui::GetContentRegionAvail().y - below - (now ? 2.0f : 1.0f) * gap);
+            drawBins(f, picture_, t, array, now, now ? figure * 0.7f : figure);
+            if (now) drawLanes(f, *now, std::min(bins, 64), figure * 0.3f);
+            for (const Strip& st : strips) {
+                ImGui::TextWrapped("%s", st.sentence.c_str());
+                drawLoadStrip(f, st.bytes, st.label, s.M);
             }
         }
     }
