@@ -31,6 +31,7 @@
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/warp_memory.hpp"
 #include "sim/engine/provenance.hpp"
+#include "sim/teaching/scan_network.hpp"
 #include "sim/teaching/wrong_element.hpp"
 #include "work_check.hpp"
 #ifdef TILESCOPE_HAVE_STUDENT
@@ -213,6 +214,7 @@ ordered_json totalsJson(const sim::Totals& t)
 
 double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 
+
 /// The ts::kernels::Barrier bit named on the command line ("" for none).
 unsigned barrierBits(const std::string& name)
 {
@@ -221,6 +223,34 @@ unsigned barrierBits(const std::string& name)
 
 /// Rounds for JSON so that 10/3 prints as 3.333 (the spec's precision), not 3.3333333.
 double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+/// The longest scan whose one block simulate traces for its network (`scan` of --json).
+constexpr int kScanTraceLimit = 1 << 16;
+
+/// The `scan` object of simulate --json (docs/cli.md) for PMPP ch. 11's scans: the adds the
+/// simulator counted, PMPP's formulas at the section's n, and, from the traced block, the
+/// network's adds (a second count, from the events) and steps.
+ordered_json scanJson(const sim::KernelInfo& k, const sim::Scenario& s, const sim::Simulation& r)
+{
+    const uint64_t n = k.scanElementsPerThread > 0 ? 1ull * static_cast<unsigned>(k.scanElementsPerThread) * r.block.x
+                                                   : static_cast<uint64_t>(s.width);
+    const uint64_t adds = r.counters.totals.fadds;
+    ordered_json j{{"n", n},
+                   {"adds", adds},
+                   {"sequential_adds", sim::sequentialScanAdds(n)},
+                   {"work_efficiency", round3(ratio(sim::sequentialScanAdds(n), adds))}};
+    if ((n & (n - 1)) == 0) {
+        j["kogge_stone_adds"] = sim::koggeStoneAdds(n);
+        j["brent_kung_adds"] = sim::brentKungAdds(n);
+    }
+    if (!r.trace.events.empty()) {
+        const sim::ScanNetwork net = sim::scanNetwork(r.trace);
+        j["trace_adds"] = net.adds;
+        j["steps"] = net.steps;
+        j["levels"] = net.levels.size();
+    }
+    return j;
+}
 
 const char* spaceName(sim::Space s)
 {
@@ -514,7 +544,9 @@ int Commands::runSimulate()
         return kBadInput;
     }
     sim::SimOptions opt;
-    opt.trace = false;
+    // A scan's network and depth are read from its traced block (its only one).
+    const sim::KernelInfo* scanInfo = s.kernelInfo();
+    opt.trace = scanInfo && scanInfo->scan && s.width <= kScanTraceLimit;
     opt.schedule = schedule_ == "reverse" ? sim::Schedule::Reverse
                    : schedule_ == "random" ? sim::Schedule::Random
                                            : sim::Schedule::InOrder;
@@ -573,6 +605,7 @@ int Commands::runSimulate()
     if (describedRow) j["reference_ops_per_byte"] = round3(t.global_loads ? r.referenceFlops / (4.0 * t.global_loads) : 0.0);
     if (opt.memoryModel) j["memory"] = memoryJson(r);
     if (opt.memoryModel && hasWarpFigures(r)) j["warps"] = warpsJson(r);
+    if (info && info->scan) j["scan"] = scanJson(*info, s, r);
     // A student's kernel whose P is not the reference's fails, naming the first wrong element.
     std::string firstWrong;
     if (!simOpt_.kernelFile.empty() && !r.matchesReference) {

@@ -138,6 +138,14 @@ struct KernelInfo {
     /// PMPP ch. 9's text histograms: a char input counted into integer bins with atomics; the
     /// views draw the bins and each warp's atomic with the lanes that collide on a bin.
     bool histogram = false;
+    /// PMPP ch. 11's scans of one section in one block: the section's elements per thread of
+    /// the block (1: Kogge-Stone, Fig. 11.3; 2: Brent-Kung, Fig. 11.7; SCAN_COARSE_FACTOR: the
+    /// coarsened three-phase scan), so N may be at most this x BLOCK_DIM; 0 for every other
+    /// kernel, the sequential scan among them (one thread, any N). The views draw the scan's
+    /// network and its work against the sequential N - 1 adds (sim/teaching/scan_network.hpp).
+    int scanElementsPerThread = 0;
+    /// PMPP ch. 11's scans, the sequential one included (scan_network.hpp).
+    bool scan = false;
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.
     size_t stackBytes = 0;

@@ -49,6 +49,11 @@
 #include "kernels/reduction_shared.cuh"
 #include "kernels/reduction_shuffle.cuh"
 #include "kernels/reduction_simple.cuh"
+#include "kernels/scan_brent_kung.cuh"
+#include "kernels/scan_coarsened.cuh"
+#include "kernels/scan_kogge_stone.cuh"
+#include "kernels/scan_kogge_stone_double_buffer.cuh"
+#include "kernels/scan_sequential.cuh"
 #include "kernels/stencil_basic.cuh"
 
 namespace ts::sim {
@@ -860,6 +865,131 @@ struct HistogramAggregated {
 };
 #undef TS_HISTOGRAM_ROW
 
+/// PMPP ch. 11's scans: an input of small integers (every prefix is exact in float, so every
+/// order of the additions gives the same bits) and its inclusive or exclusive scan.
+inline constexpr const char* kScanArrays = "in X_in[N] = 1..8, out Y[N]";
+inline constexpr const char* kInclusiveScan = "Y[i] = sum(X_in, 0, i)";
+inline constexpr const char* kExclusiveScan = "Y[i] = sum(X_in, 0, i - 1)";
+inline constexpr ParamLimit kSectionScanParams[] = {
+    {ParamId::Height, "A scan has one size, N, so its height", 1, 1},
+    {ParamId::Width, "N (the input's elements, at most one section: a block scans it alone)", 1, 4096},
+};
+inline constexpr ParamLimit kSequentialScanParams[] = {
+    {ParamId::Height, "A scan has one size, N, so its height", 1, 1},
+    {ParamId::Width, "N (the input's elements)", 1, 1 << 21, false, ", so that a prefix of inputs up to 8 stays exact in float (2^24)"},
+};
+/// BLOCK_DIM of the one-section scans: powers of two up to 1024 threads.
+using ScanTiles = Tiles<8, 16, 32, 64, 128, 256, 512, 1024>;
+/// A one-section scan row: one block of BLOCK_DIM threads scans all N elements.
+#define TS_SCAN_ROW(NAME, FILE, SUMMARY, BARRIERS, LECTURE, FORMULA, PER_THREAD)                                  \
+    .name = NAME, .family = Family::Array, .tiled = true, .untiled = "scan-sequential", .sourceFile = FILE,    \
+    .barriersPerPhase = 0, .summary = SUMMARY, .barriers = BARRIERS, .lecture = LECTURE,                      \
+    .tiles = TileSizes::values, .params = kSectionScanParams, .grid = "1", .block = "BLOCK_DIM",              \
+    .arrays = kScanArrays, .sizes = "N = 16", .formula = FORMULA, .defaultTile = 16,                          \
+    .scanElementsPerThread = PER_THREAD, .scan = true
+
+/// PMPP Fig. 11.1: the sequential scan, one thread (preset scan-sequential-16).
+struct ScanSequential {
+    using TileSizes = Tiles<>;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "scan-sequential", .family = Family::Array, .tiled = false, .untiled = "scan-sequential",
+        .sourceFile = "scan_sequential.cuh", .barriersPerPhase = 0,
+        .summary = "Inclusive scan by one thread in index order: N - 1 adds, the work every parallel scan is measured against (PMPP Fig. 11.1)",
+        .lecture = "PMPP sec. 11.2, Fig. 11.1; preset scan-sequential-16",
+        .maxBlockEdge = 1, .params = kSequentialScanParams, .grid = "1", .block = "1",
+        .arrays = kScanArrays, .sizes = "N = 16", .formula = kInclusiveScan, .defaultTile = 1, .scan = true};
+    template <int, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::sequentialScan(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
+/// PMPP Fig. 11.3: Kogge-Stone, one element a thread (presets scan-kogge-stone-16,
+/// scan-kogge-stone-race-16).
+struct ScanKoggeStone {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_SCAN_ROW("scan-kogge-stone", "scan_kogge_stone.cuh",
+                    "Kogge-Stone inclusive scan of one section, a thread an element: log2 n steps, n log2 n - (n - 1) adds; the temp and the second barrier keep each step's reads before its writes (PMPP Fig. 11.3)",
+                    kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+                    "PMPP sec. 11.2, Fig. 11.3; presets scan-kogge-stone-16, scan-kogge-stone-race-16", kInclusiveScan, 1)};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::koggeStoneScan<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
+/// PMPP sec. 11.2: Kogge-Stone for an exclusive scan (preset scan-kogge-stone-exclusive-16).
+struct ScanKoggeStoneExclusive {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_SCAN_ROW("scan-kogge-stone-exclusive", "scan_kogge_stone.cuh",
+                    "Kogge-Stone exclusive scan: thread t loads X[i - 1] and thread 0 the identity 0, then Fig. 11.3's network (PMPP sec. 11.2)",
+                    kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+                    "PMPP sec. 11.2 (exclusive scan); preset scan-kogge-stone-exclusive-16", kExclusiveScan, 1)};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::koggeStoneExclusiveScan<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
+/// PMPP sec. 11.2: Kogge-Stone with a double buffer, one barrier a step (preset
+/// scan-kogge-stone-double-buffer-16).
+struct ScanKoggeStoneDoubleBuffer {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_SCAN_ROW("scan-kogge-stone-double-buffer", "scan_kogge_stone_double_buffer.cuh",
+                    "Kogge-Stone with XY in two halves, read one and write the other: no write-after-read race, so one barrier a step (PMPP sec. 11.2)",
+                    kernels::AFTER_LOAD,
+                    "PMPP sec. 11.2 (double buffering); preset scan-kogge-stone-double-buffer-16", kInclusiveScan, 1)};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::koggeStoneDoubleBufferScan<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
+/// PMPP Fig. 11.7: Brent-Kung, two elements a thread (preset scan-brent-kung-16).
+struct ScanBrentKung {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_SCAN_ROW("scan-brent-kung", "scan_brent_kung.cuh",
+                    "Brent-Kung inclusive scan of 2 x BLOCK_DIM elements: a reduction tree, then a distribution tree, 2n - 2 - log2 n adds (PMPP Fig. 11.7)",
+                    kernels::AFTER_LOAD,
+                    "PMPP sec. 11.4, Fig. 11.7; preset scan-brent-kung-16", kInclusiveScan, 2)};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::brentKungScan<2 * BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+
+/// PMPP sec. 11.5: the three-phase scan, SCAN_COARSE_FACTOR elements a thread (preset
+/// scan-coarsened-16).
+struct ScanCoarsened {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        TS_SCAN_ROW("scan-coarsened", "scan_coarsened.cuh",
+                    "Three-phase scan, 4 elements a thread: each thread scans its subsection, Kogge-Stone over the subsections' ends, then each adds its predecessor's end (PMPP sec. 11.5)",
+                    kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+                    "PMPP sec. 11.5 (thread coarsening); preset scan-coarsened-16", kInclusiveScan, static_cast<int>(kernels::SCAN_COARSE_FACTOR))};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::coarsenedScan<kernels::SCAN_COARSE_FACTOR * BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]));
+    }
+};
+#undef TS_SCAN_ROW
+
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
@@ -888,7 +1018,9 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::ReductionSegmented, registry::ReductionSegmentedFloats, registry::ReductionCoarsened,
                            registry::ReductionShuffle, registry::HistogramBasic, registry::HistogramPrivateGlobal,
                            registry::HistogramPrivateShared, registry::HistogramContiguous, registry::HistogramInterleaved,
-                           registry::HistogramAggregated>;
+                           registry::HistogramAggregated, registry::ScanSequential, registry::ScanKoggeStone,
+                           registry::ScanKoggeStoneExclusive, registry::ScanKoggeStoneDoubleBuffer, registry::ScanBrentKung,
+                           registry::ScanCoarsened>;
 
 namespace detail {
 template <class F, class... K>

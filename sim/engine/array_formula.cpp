@@ -59,6 +59,8 @@ public:
         error = error_;
         return error_.empty() ? n : nullptr;
     }
+    /// The formula calls sum(A, first, last).
+    bool rangedSum = false;
 
 private:
     void skip()
@@ -360,26 +362,36 @@ private:
             return make(std::move(n));
         }
         if (fn == "sum") {
-            // sum(A): every element of input A, added in float in index order.
+            // sum(A): every element of input A, added in float in index order; sum(A, first,
+            // last): those from index first to last (a scan's prefix, PMPP ch. 11).
             eat("(");
+            skip();
             const size_t b = pos_;
             while (pos_ < s_.size() && identChar(s_[pos_])) ++pos_;
             const std::string name = s_.substr(b, pos_ - b);
-            if (!eat(")")) {
-                fail("sum takes the name of an input array, as sum(" + (inputs_.empty() ? std::string("A") : inputs_[0].name) + ")");
+            Node n;
+            n.kind = Node::Call;
+            n.name = fn;
+            n.type = Type::Float;
+            for (size_t a = 0; a < inputs_.size(); ++a)
+                if (inputs_[a].name == name) n.array = static_cast<int>(a);
+            if (n.array < 0) {
+                fail("sum(" + name + "): " + name + " is not an input array of the problem; the formula reads " + inputNames());
                 return nullptr;
             }
-            for (size_t a = 0; a < inputs_.size(); ++a)
-                if (inputs_[a].name == name) {
-                    Node n;
-                    n.kind = Node::Call;
-                    n.name = fn;
-                    n.type = Type::Float;
-                    n.array = static_cast<int>(a);
-                    return make(std::move(n));
-                }
-            fail("sum(" + name + "): " + name + " is not an input array of the problem; the formula reads " + inputNames());
-            return nullptr;
+            while (eat(",")) {
+                NodeP k = cond();
+                if (!k) return nullptr;
+                if (k->type != Type::Int) fail("the first and last index of sum are integer expressions");
+                n.kids.push_back(k);
+            }
+            if (!eat(")") || (n.kids.size() != 0 && n.kids.size() != 2)) {
+                fail("sum takes the name of an input array, and optionally a first and last index: sum(" + name + ") or sum(" +
+                     name + ", first, last)");
+                return nullptr;
+            }
+            if (!n.kids.empty()) rangedSum = true;
+            return make(std::move(n));
         }
         const bool one = fn == "sqrtf" || fn == "fabsf";
         const bool two = fn == "fminf" || fn == "fmaxf" || fn == "min" || fn == "max";
@@ -451,6 +463,8 @@ struct Evaluator {
     long long index[3] = {0, 0, 0};             ///< ...and their values for this element
     uint64_t flops = 0;
     std::string error;
+    /// Each input's running sums (ArrayFormula::element), or null.
+    const std::vector<std::vector<float>>* running = nullptr;
 
     bool fail(const std::string& why)
     {
@@ -554,9 +568,23 @@ struct Evaluator {
             }
             if (n.name == "sum") {
                 const std::vector<float>& v = *inputs[static_cast<size_t>(n.array)].values;
+                long long first = 0, last = static_cast<long long>(v.size()) - 1;
+                if (n.kids.size() == 2) {
+                    Value b[2];
+                    for (size_t k = 0; k < 2; ++k)
+                        if (!eval(*n.kids[k], b[k])) return false;
+                    first = std::max(first, b[0].i);
+                    last = std::min(last, b[1].i);
+                }
                 float total = 0.0f;
-                for (float e : v) total += e;
-                flops += v.empty() ? 0 : v.size() - 1;
+                if (last >= first) {
+                    if (first == 0 && running) {
+                        total = (*running)[static_cast<size_t>(n.array)][static_cast<size_t>(last) + 1];
+                    } else {
+                        for (long long j = first; j <= last; ++j) total += v[static_cast<size_t>(j)];
+                    }
+                    flops += static_cast<uint64_t>(last - first);
+                }
                 out = real(Type::Float, static_cast<double>(total));
                 return true;
             }
@@ -700,14 +728,22 @@ std::string ArrayFormula::parse(const std::string& text, const FormulaArray& out
         return out.name + " is " + (want == 3 ? "3D" : out.twoD ? "2D" : "1D") + ", so the left side is " + out.name +
                (want == 3 ? "[i][j][k]" : out.twoD ? "[row][col]" : "[i]") + "; got " + lhs;
     std::string error;
-    root_ = Parser(text, inputs_, indices_, sizes).run(eq + 1, error);
+    Parser parser(text, inputs_, indices_, sizes);
+    root_ = parser.run(eq + 1, error);
+    rangedSum_ = parser.rangedSum;
     if (!error.empty()) return "cannot read the reference formula: " + error;
     return "";
 }
 
 bool ArrayFormula::element(int row, int col, const Variables& sizes, float& value, uint64_t& flops, std::string& error) const
 {
-    Evaluator e{inputs_, sizes, indices_, {row, col, 0}, 0, {}};
+    return element(row, col, sizes, value, flops, error, nullptr);
+}
+
+bool ArrayFormula::element(int row, int col, const Variables& sizes, float& value, uint64_t& flops, std::string& error,
+                           const std::vector<std::vector<float>>* running) const
+{
+    Evaluator e{inputs_, sizes, indices_, {row, col, 0}, 0, {}, running};
     if (indices_.size() == 1) e.index[0] = 1ll * row * out_.cols + col;
     if (indices_.size() == 3) {
         const int plane = out_.rows / std::max(1, out_.slices);
@@ -734,9 +770,18 @@ std::vector<float> ArrayFormula::evaluateAll(const Variables& sizes, uint64_t& f
 {
     std::vector<float> out(static_cast<size_t>(out_.rows) * out_.cols);
     flops = 0;
+    // A scan's reference reads prefixes of its input: their running sums, once, keep it linear.
+    std::vector<std::vector<float>> running;
+    if (rangedSum_)
+        for (const FormulaArray& a : inputs_) {
+            std::vector<float>& r = running.emplace_back(1, 0.0f);
+            if (a.values)
+                for (float v : *a.values) r.push_back(r.back() + v);
+        }
     for (int r = 0; r < out_.rows; ++r)
         for (int c = 0; c < out_.cols; ++c)
-            if (!element(r, c, sizes, out[static_cast<size_t>(r) * out_.cols + c], flops, error)) return {};
+            if (!element(r, c, sizes, out[static_cast<size_t>(r) * out_.cols + c], flops, error, rangedSum_ ? &running : nullptr))
+                return {};
     return out;
 }
 

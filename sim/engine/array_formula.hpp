@@ -40,7 +40,9 @@ FormulaArray formulaArray(const ArrayDecl& a, const ArrayShape& sh);
 /// subscripts, `+ - * / %`, unary minus, comparisons, `&& || !`, `c ? a : b`, parentheses, and
 /// the functions sqrtf, fabsf, fminf, fmaxf (float) and min, max, sum(A) (every element of
 /// input A added in float in index order: a reduction's total, PMPP ch. 10, exact whatever
-/// the order for an input of integers, ArrayDecl::lo..hi), count(A, lo, hi) and count(A,
+/// the order for an input of integers, ArrayDecl::lo..hi), sum(A, first, last) (the elements
+/// A[first..last] within A, added the same way; 0 when last < first: an inclusive scan is
+/// `Y[i] = sum(X, 0, i)`, an exclusive one `Y[i] = sum(X, 0, i - 1)`, PMPP ch. 11), count(A, lo, hi) and count(A,
 /// lo, hi, first, last) (how many elements of A, or of A[first..last], lie in [lo, hi], an
 /// int: a histogram's bin, PMPP ch. 9), character literals ('a', an int), and NAN: an element whose
 /// value is NAN is one the kernel must leave alone (the simulator and the GPU start the output
@@ -85,6 +87,11 @@ private:
     std::vector<FormulaArray> inputs_;
     std::vector<std::string> indices_;
     std::shared_ptr<const Node> root_;
+    bool rangedSum_ = false;   ///< the formula calls sum(A, first, last)
+    /// element() with, for each input, its running sums in index order (`running[a][k]` the
+    /// float sum of its first k elements), which a sum from element 0 reads in O(1); null: none.
+    bool element(int row, int col, const Variables& sizes, float& value, uint64_t& flops, std::string& error,
+                 const std::vector<std::vector<float>>* running) const;
 };
 
 }  // namespace ts::sim

@@ -40,6 +40,15 @@ std::string validateArray(const KernelInfo& k, const Scenario& s)
             return "The launch of " + s.kernel + " has blocks of " + std::to_string(b.x) + " x " + std::to_string(b.y) + " x " +
                    std::to_string(b.z) + " = " + std::to_string(b.count()) + " threads, more than the " +
                    std::to_string(kMaxThreadsPerBlock) + " a block may have.";
+        if (k.scanElementsPerThread > 0) {
+            const long long section = 1ll * k.scanElementsPerThread * launchShape(s).block.x;
+            const long long n = v.empty() ? 0 : v.at(spec->sizes.front());
+            if (n > section)
+                return s.kernel + " scans one section of " + std::to_string(section) + " elements (" +
+                       (k.scanElementsPerThread == 1 ? std::string("one") : std::to_string(k.scanElementsPerThread)) +
+                       " per thread of its one block of " + std::to_string(launchShape(s).block.x) + "), so " + spec->sizes.front() +
+                       " must be at most " + std::to_string(section) + "; got " + std::to_string(n) + ".";
+        }
         if (k.reductionTree) {
             const LaunchShape sh = launchShape(s);
             const unsigned b = sh.block.x;

@@ -111,6 +111,8 @@ public:
     /// loads) are kept out of blockTotals: flops come from this, shared loads from the
     /// per-slot counters, both settled when the block ends (runGrid).
     uint64_t fmas = 0;
+    /// Float adds with a memory operand of the block being run (Totals::fadds), settled as fmas.
+    uint64_t fadds = 0;
     bool tracing = false;               ///< is the block being run the traced one?
 
     /// Keep Counters::elementWriters: runGrid clears it when the grid has too many threads to
@@ -399,6 +401,7 @@ public:
     GlobalWriteRefOf& operator+=(const R& r)
     {
         const V mine = this->load();
+        if constexpr (std::is_same_v<V, float>) ++this->m_->fadds;
         if constexpr (std::is_arithmetic_v<R>) return *this = static_cast<V>(mine + static_cast<V>(r));
         else return *this = static_cast<V>(mine + r.load());
     }
@@ -566,6 +569,7 @@ public:
     SharedRefOf& operator+=(const R& r)
     {
         const V mine = load();
+        if constexpr (std::is_same_v<V, float>) ++m_->fadds;
         if constexpr (std::is_arithmetic_v<R>) store(static_cast<V>(mine + static_cast<V>(r)), Op::SharedStore);
         else store(static_cast<V>(mine + r.load()), Op::SharedStore);
         return *this;
@@ -778,6 +782,22 @@ inline Product operator*(const A& a, const B& b)
     float va = valueOf(a);
     float vb = valueOf(b);
     return Product{va, vb, m, line};
+}
+
+/// `a + b` where one side is a float element of memory and the other one too or a float
+/// (`XY[t] + XY[t - stride]`, `Y[i - 1] + X[i]`, PMPP ch. 11): loads both, left first, and
+/// counts one add (Totals::fadds), as the GPU's FADD. A product operand is the fused form below.
+template <class A, class B>
+    requires((kIsRef<A> && (kIsRef<B> || std::is_same_v<B, float>)) || (std::is_same_v<A, float> && kIsRef<B>))
+inline float operator+(const A& a, const B& b)
+{
+    Machine* m;
+    if constexpr (kIsRef<A>) m = a.machine();
+    else m = b.machine();
+    const float va = valueOf(a);
+    const float vb = valueOf(b);
+    ++m->fadds;
+    return va + vb;
 }
 
 /// A float operand of a sum with a product: a float, or a memory reference (loaded).

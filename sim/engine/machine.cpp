@@ -353,6 +353,7 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     m.tracing = cfg_.tracedBlock && cfg_.tracedBlock->x == bx && cfg_.tracedBlock->y == by &&
                 cfg_.tracedBlock->z == bz;
     m.fmas = 0;
+    m.fadds = 0;
     shared_.clear();
     ++m.epoch;   // a new block: nothing before it can race with it
     m.globalSlots.clear();
@@ -494,7 +495,9 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     }
     // Settle the counts kept out of the hot path.
     m.blockTotals->flops = 2 * m.fmas;
+    m.blockTotals->fadds = m.fadds;
     m.fmas = 0;
+    m.fadds = 0;
     for (const SharedAllocation& a : shared_) {
         uint64_t sum = 0;
         for (uint32_t c : m.counters.elementLoads[a.array]) sum += c;
@@ -621,6 +624,7 @@ void runSerial(Machine& m, const LaunchConfig& cfg, const ThreadBody& body)
 {
     m.counters.perBlock.assign(cfg.grid.count(), Totals{});
     m.fmas = 0;
+    m.fadds = 0;
     if (m.memory) m.memory->startLaunch(static_cast<unsigned>(cfg.block.count()));
     BlockRunner runner(m, cfg, body);
     if (cfg.blocksInScheduleOrder) {
@@ -649,6 +653,7 @@ void runParallel(Machine& m, const LaunchConfig& cfg, const BodyBinder& bind, un
     const unsigned nThreads = static_cast<unsigned>(cfg.block.count());
     m.counters.perBlock.assign(blocks, Totals{});
     m.fmas = 0;
+    m.fadds = 0;
     if (m.memory) m.memory->startLaunch(nThreads);
     // Small chunks keep the workers busy to the end; each costs a copy of the memory sites.
     const uint64_t perChunk = std::max<uint64_t>(1, blocks / (uint64_t{workers} * 32));

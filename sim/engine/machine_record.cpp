@@ -43,6 +43,7 @@ Totals& Totals::operator+=(const Totals& o)
     shared_atomics += o.shared_atomics;
     shared_atom_requests += o.shared_atom_requests;
     shared_atom_passes += o.shared_atom_passes;
+    fadds += o.fadds;
     return *this;
 }
 

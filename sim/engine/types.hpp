@@ -172,6 +172,12 @@ struct Totals {
     /// operations, warp instructions (the hardware's shared atomic instructions), and passes
     /// (per instruction, the most lanes on one slot).
     uint64_t shared_atomics = 0, shared_atom_requests = 0, shared_atom_passes = 0;
+    /// Float additions with an element of memory as an operand (`a + b` where a or b is a
+    /// global or shared element, and `+=` on a float element): the adds of PMPP ch. 11's scans
+    /// and ch. 10's trees, thread by thread, what Nsight Compute's thread-level FADD count
+    /// (smsp__sass_thread_inst_executed_op_fadd_pred_on) gives for a kernel that adds no other
+    /// way. Adds of two registers are not seen (sim/engine/context.hpp).
+    uint64_t fadds = 0;
 
     Totals& operator+=(const Totals& o);
 };

@@ -19,7 +19,7 @@ namespace {
 // A field added to one of these plain records changes its size: give it a place in the
 // record's layout (simulation_wire.hpp) and bump kSimulationWireVersion. (The sizes are those
 // of x86-64 and wasm32, the two targets sim/ is built for.)
-static_assert(sizeof(Totals) == 29 * sizeof(uint64_t), "sim::Totals changed: update the wire format");
+static_assert(sizeof(Totals) == 30 * sizeof(uint64_t), "sim::Totals changed: update the wire format");
 static_assert(sizeof(Event) == 28, "sim::Event changed: update the wire format");
 static_assert(sizeof(HazardAccess) == 20 && sizeof(Hazard) == 48, "sim::Hazard changed: update the wire format");
 static_assert(sizeof(HazardSite) == 40, "sim::HazardSite changed: update the wire format");
@@ -76,7 +76,7 @@ void putTotals(Out& o, const Totals& t)
                        t.shared_st_requests, t.shared_st_wavefronts, t.shared_ld_conflicts, t.shared_st_conflicts,
                        t.constant_ld_requests, t.constant_ld_passes, t.branch_uniform, t.branch_divergent,
                        t.branch_lanes, t.global_atomics, t.global_atom_requests, t.global_atom_passes,
-                       t.shared_atomics, t.shared_atom_requests, t.shared_atom_passes})
+                       t.shared_atomics, t.shared_atom_requests, t.shared_atom_passes, t.fadds})
         o.u64(v);
 }
 

@@ -29,7 +29,7 @@
 //   matchesReference, cancelled (booleans), error (text)
 //
 // The records (offsets in bytes, little-endian, no padding; wire::k...Bytes are their sizes):
-//   Totals      232: the 29 u64 fields of sim::Totals in declaration order
+//   Totals      240: the 30 u64 fields of sim::Totals in declaration order
 //   Event        25: index i32 @0, value f32 @4, seq u32 @8, thread u16 @12, line u16 @14,
 //                    op u8 @16, array u8 @17, flags u8 @18, unrolled u8 @19,
 //                    originArray u8 @20, origin i32 @21
@@ -56,7 +56,7 @@
 namespace ts::sim {
 
 /// Version of the wire format; bumped whenever the encoding of any field changes.
-inline constexpr uint32_t kSimulationWireVersion = 4;
+inline constexpr uint32_t kSimulationWireVersion = 5;
 
 /// A malformed, truncated, oversized or wrong-version message. what() is one sentence on one
 /// line that begins "Simulation message refused: ".
@@ -66,7 +66,7 @@ struct WireError : std::runtime_error {
 
 /// Sizes in bytes of the wire's fixed-size records (see the layouts above).
 namespace wire {
-inline constexpr size_t kTotalsBytes = 232;
+inline constexpr size_t kTotalsBytes = 240;
 inline constexpr size_t kEventBytes = 25;
 inline constexpr size_t kStepBytes = 25;
 inline constexpr size_t kOutputBytes = 17;

@@ -67,7 +67,7 @@ Totals getTotals(In& in)
                         &t.shared_st_requests, &t.shared_st_wavefronts, &t.shared_ld_conflicts, &t.shared_st_conflicts,
                         &t.constant_ld_requests, &t.constant_ld_passes, &t.branch_uniform, &t.branch_divergent,
                         &t.branch_lanes, &t.global_atomics, &t.global_atom_requests, &t.global_atom_passes,
-                        &t.shared_atomics, &t.shared_atom_requests, &t.shared_atom_passes})
+                        &t.shared_atomics, &t.shared_atom_requests, &t.shared_atom_passes, &t.fadds})
         *f = in.u64();
     return t;
 }
