@@ -10,6 +10,6 @@ namespace ts::fuzz {
 /// Every panel name of the app, in the panel table's order.
 inline const ts::sim::PanelNames kAppPanelNames = {
     "scenario", "stats",       "gpu",         "matrices", "timeline", "code",   "shared-memory", "threads",
-    "hazards",  "occupancy",   "convolution", "reduction-tables", "memory", "ladder", "roofline", "tree", "histogram", "practice"};
+    "hazards",  "occupancy",   "convolution", "reduction-tables", "memory", "ladder", "roofline", "tree", "histogram", "scan", "practice"};
 
 }  // namespace ts::fuzz

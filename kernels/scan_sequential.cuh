@@ -1,4 +1,4 @@
-// The sequential inclusive scan that the parallel scans are measured against: PMPP sec. 11.2,
+// The sequential inclusive scan that the parallel scans are measured against: PMPP sec. 11.1,
 // Fig. 11.1, run by one thread (preset scan-sequential-16). The problem is stated in its
 // registry row (sim/catalogue/kernel_registry.hpp). Single source: see kernels/context.cuh.
 #pragma once

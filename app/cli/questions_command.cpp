@@ -57,6 +57,7 @@ ordered_json answerJson(const sim::Question& q)
     case sim::QuestionKind::OccupancyLimiter: j["limiter"] = a.name; break;
     case sim::QuestionKind::DivergentWarps: j["warps"] = a.number; break;
     case sim::QuestionKind::TreeSlot: j["element"] = a.number; break;
+    case sim::QuestionKind::ScanAdds: j["adds"] = a.number; break;
     }
     return j;
 }

@@ -53,6 +53,7 @@
 #include "kernels/scan_coarsened.cuh"
 #include "kernels/scan_kogge_stone.cuh"
 #include "kernels/scan_kogge_stone_double_buffer.cuh"
+#include "kernels/scan_kogge_stone_exclusive.cuh"
 #include "kernels/scan_sequential.cuh"
 #include "kernels/stencil_basic.cuh"
 
@@ -896,7 +897,7 @@ struct ScanSequential {
         .name = "scan-sequential", .family = Family::Array, .tiled = false, .untiled = "scan-sequential",
         .sourceFile = "scan_sequential.cuh", .barriersPerPhase = 0,
         .summary = "Inclusive scan by one thread in index order: N - 1 adds, the work every parallel scan is measured against (PMPP Fig. 11.1)",
-        .lecture = "PMPP sec. 11.2, Fig. 11.1; preset scan-sequential-16",
+        .lecture = "PMPP sec. 11.1, Fig. 11.1; preset scan-sequential-16",
         .maxBlockEdge = 1, .params = kSequentialScanParams, .grid = "1", .block = "1",
         .arrays = kScanArrays, .sizes = "N = 16", .formula = kInclusiveScan, .defaultTile = 1, .scan = true};
     template <int, class X>
@@ -923,15 +924,15 @@ struct ScanKoggeStone {
     }
 };
 
-/// PMPP sec. 11.2: Kogge-Stone for an exclusive scan (preset scan-kogge-stone-exclusive-16).
+/// PMPP sec. 11.2: Kogge-Stone for an exclusive scan.
 struct ScanKoggeStoneExclusive {
     using TileSizes = ScanTiles;
     template <class X> using Args = ArrayProblemArgs<X>;
     static constexpr KernelInfo info{
-        TS_SCAN_ROW("scan-kogge-stone-exclusive", "scan_kogge_stone.cuh",
+        TS_SCAN_ROW("scan-kogge-stone-exclusive", "scan_kogge_stone_exclusive.cuh",
                     "Kogge-Stone exclusive scan: thread t loads X[i - 1] and thread 0 the identity 0, then Fig. 11.3's network (PMPP sec. 11.2)",
                     kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
-                    "PMPP sec. 11.2 (exclusive scan); preset scan-kogge-stone-exclusive-16", kExclusiveScan, 1)};
+                    "PMPP sec. 11.2 (exclusive scan)", kExclusiveScan, 1)};
     template <int BLOCK_DIM, class X>
     TS_DEVICE static void run(X& x, const Args<X>& a)
     {

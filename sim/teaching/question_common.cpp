@@ -54,6 +54,7 @@ bool kindFits(const Scenario& s, QuestionKind k)
     case QuestionKind::OccupancyLimiter: return sh != Shape::Unknown;
     case QuestionKind::DivergentWarps:
     case QuestionKind::TreeSlot: return info && info->reductionTree;
+    case QuestionKind::ScanAdds: return info && info->scan;
     }
     return false;
 }
@@ -76,6 +77,7 @@ const char* notFitting(QuestionKind k)
     case QuestionKind::DroppedBarrierHazard: return "has no barrier that can be dropped";
     case QuestionKind::DivergentWarps:
     case QuestionKind::TreeSlot: return "is not one of PMPP ch. 10's reduction trees";
+    case QuestionKind::ScanAdds: return "is not one of PMPP ch. 11's scans";
     default: return "is not a known kernel";
     }
 }
@@ -169,7 +171,8 @@ std::string sharedOfN(const Scenario& s) { return problemOf(s).sharedOfN; }
 
 bool stepIsTarget(QuestionKind k)
 {
-    return k == QuestionKind::IndexValue || k == QuestionKind::DivergentWarps || k == QuestionKind::TreeSlot;
+    return k == QuestionKind::IndexValue || k == QuestionKind::DivergentWarps || k == QuestionKind::TreeSlot ||
+           k == QuestionKind::ScanAdds;
 }
 
 bool sameTarget(const QuestionSpec& a, const QuestionSpec& b)
@@ -402,6 +405,7 @@ Question QuestionGenerator::Impl::answer(const QuestionSpec& spec)
     case QuestionKind::OccupancyLimiter: occupancy(q, true); break;
     case QuestionKind::DivergentWarps: divergentWarps(q); break;
     case QuestionKind::TreeSlot: treeSlot(q); break;
+    case QuestionKind::ScanAdds: scanAdds(q); break;
     }
     q.lineText = q.line ? line(q.line) : std::string();
     return q;
@@ -450,6 +454,7 @@ std::optional<QuestionSpec> QuestionGenerator::Impl::pick(QuestionKind kind, Spl
     case QuestionKind::OccupancyLimiter: return pickOccupancy(q, rng, b, t, phases);
     case QuestionKind::DivergentWarps:
     case QuestionKind::TreeSlot: return pickTreeLevel(q, rng, b, t, phases);
+    case QuestionKind::ScanAdds: return pickScanLevel(q, rng, b, t, phases);
     }
     return std::nullopt;
 }

@@ -214,9 +214,10 @@ struct QuestionGenerator::Impl {
     void occupancy(Question& q, bool limiter);
     void divergentWarps(Question& q);   ///< question_warps.cpp, as tree-slot
     void treeSlot(Question& q);
+    void scanAdds(Question& q);         ///< question_scan.cpp
     /// The picks, in the same files.
     Pick pickLoads, pickBlockTile, pickNdsSlot, pickIndexValue, pickElementReaders, pickHaloOrGhost, pickDroppedBarrier,
-        pickBlockGlobalLoads, pickOccupancy, pickTreeLevel;
+        pickBlockGlobalLoads, pickOccupancy, pickTreeLevel, pickScanLevel;
 
     /// What forStep asks the kinds about: step `step` (`st`) of the traced block `b`, whose
     /// trace `d` holds.
@@ -240,6 +241,8 @@ struct QuestionGenerator::Impl {
     /// divergent-warps (th < 0: the block's question) and tree-slot (thread th) at the first
     /// step of a level of the block's reduction tree.
     void stepTreeLevel(const StepAsk& a, int th, const Uint3& tu, std::vector<QuestionSpec>& out) const;
+    /// scan-adds at the first step of a level of the block's scan network that adds.
+    void stepScanLevel(const StepAsk& a, std::vector<QuestionSpec>& out) const;
     /// `kind`'s questions about thread `tu` of block `b`, one a phase (questionPhases(), at
     /// least one), each with `element` where given.
     void addPhaseTargets(std::vector<QuestionSpec>& out, QuestionKind kind, const Uint3& b, const Uint3& tu,

@@ -30,6 +30,7 @@ enum class QuestionKind : uint8_t {
     OccupancyLimiter,      ///< "occupancy-limiter": the resource that limits the blocks per SM
     DivergentWarps,        ///< "divergent-warps": warps that split at a reduction tree's branch, one level
     TreeSlot,              ///< "tree-slot": the element a thread writes in one level of a reduction tree
+    ScanAdds,              ///< "scan-adds": the adds a scan's block has made once one level is done
 };
 
 /// Every kind, in the order above (the order the CLI lists them in).
@@ -61,7 +62,8 @@ struct Cell {
 /// element-readers: block, element; halo-cells, ghost-cells, block-global-loads: block;
 /// dropped-barrier-hazard: barrier; occupancy-*: nothing (the scenario's [occupancy] table
 /// or the kernel's own block, each overridable); divergent-warps: block, step (the level of
-/// the tree running there); tree-slot: block, thread, step.
+/// the tree running there); tree-slot: block, thread, step; scan-adds: block, step (the level
+/// of the scan's network running there).
 struct QuestionSpec {
     QuestionKind kind = QuestionKind::BlockGlobalLoads;
     std::optional<Uint3> block;       ///< (bx, by)

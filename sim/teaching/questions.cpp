@@ -26,11 +26,11 @@ using namespace question_detail;
 
 namespace {
 
-constexpr std::array<const char*, 14> kKindNames = {
+constexpr std::array<const char*, 15> kKindNames = {
     "mds-loads",         "nds-loads",          "block-tile",       "nds-slot",
     "index-value",       "element-readers",    "halo-cells",       "ghost-cells",
     "dropped-barrier-hazard", "block-global-loads", "occupancy-blocks", "occupancy-limiter",
-    "divergent-warps",   "tree-slot"};
+    "divergent-warps",   "tree-slot",          "scan-adds"};
 
 }  // namespace
 
@@ -79,6 +79,7 @@ std::vector<std::string> questionTargetKeys(QuestionKind k)
     case QuestionKind::OccupancyLimiter: return {"profile", "block_threads", "regs_per_thread", "smem_per_block"};
     case QuestionKind::DivergentWarps: return {"block"};
     case QuestionKind::TreeSlot: return {"block", "thread"};
+    case QuestionKind::ScanAdds: return {"block"};
     }
     return {};
 }
@@ -149,7 +150,7 @@ std::string checkQuestion(const Preset& p, const QuestionSpec& q, std::string* k
         {"phase", needsPhase && !q.phase},
         {"expression", q.kind == QuestionKind::IndexValue && q.expression.empty()},
         {"step", (q.kind == QuestionKind::IndexValue || q.kind == QuestionKind::DivergentWarps ||
-                  q.kind == QuestionKind::TreeSlot) && !q.step},
+                  q.kind == QuestionKind::TreeSlot || q.kind == QuestionKind::ScanAdds) && !q.step},
         {"element", q.kind == QuestionKind::ElementReaders && !q.element},
         {"barrier", q.kind == QuestionKind::DroppedBarrierHazard && q.barrier == 0},
         {"array", q.kind == QuestionKind::BlockTile && problemOf(s).tilesOfM && q.array.empty()}};
@@ -305,7 +306,8 @@ std::string answerText(const Question& q)
     case QuestionKind::BlockGlobalLoads:
     case QuestionKind::OccupancyBlocks:
     case QuestionKind::DivergentWarps:
-    case QuestionKind::TreeSlot: return std::to_string(a.number);
+    case QuestionKind::TreeSlot:
+    case QuestionKind::ScanAdds: return std::to_string(a.number);
     case QuestionKind::DroppedBarrierHazard:
     case QuestionKind::OccupancyLimiter: return a.name;
     }
@@ -428,6 +430,7 @@ std::vector<Question> QuestionGenerator::forStep(int step, uint64_t seed, int co
         impl_->stepTreeLevel(ask, th, tu, candidates);
     }
     impl_->stepTreeLevel(ask, -1, {}, candidates);
+    impl_->stepScanLevel(ask, candidates);
     impl_->stepBlockTile(ask, candidates);
     impl_->stepElementReaders(ask, candidates);
     impl_->stepDroppedBarrier(ask, candidates);

@@ -211,7 +211,7 @@ TEST_F(ScenarioFiles, ErrorsNameTheLine)
     EXPECT_EQ(errorOf(kGood + "panels = [\"matrices\",\n  \"heatmap\"]\n"),
               ", line 5: 'heatmap' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
               "shared-memory, threads, hazards, occupancy, convolution, reduction-tables, memory, ladder, "
-              "roofline, tree, histogram, practice.");
+              "roofline, tree, histogram, scan, practice.");
     EXPECT_EQ(errorOf(kGood + "panels = \"code\"\n"), ", line 4: panels must be an array of panel names; got the string \"code\".");
     // Without a list of panel names (a caller that shows no panels) any name is kept.
     EXPECT_EQ(sim::loadScenarioFile(write("any.toml", kGood + "panels = [\"memory\"]\n")).panels,
@@ -252,7 +252,7 @@ TEST_F(ScenarioFiles, LessonPanels)
     EXPECT_EQ(errorOf(kGood + "lesson = [\"code\",\n  \"bank-diagram\"]\n"),
               ", line 5: 'bank-diagram' is not a panel; the panels are scenario, stats, gpu, matrices, timeline, code, "
               "shared-memory, threads, hazards, occupancy, convolution, reduction-tables, memory, ladder, "
-              "roofline, tree, histogram, practice.");
+              "roofline, tree, histogram, scan, practice.");
     EXPECT_EQ(errorOf(kGood + "lesson = \"memory\"\n"),
               ", line 4: lesson must be an array of panel names; got the string \"memory\".");
     EXPECT_EQ(errorOf(kGood + "lesson = [3]\n"),

@@ -24,6 +24,7 @@ std::unique_ptr<Panel> makeRooflinePanel();
 std::unique_ptr<Panel> makePracticePanel();
 std::unique_ptr<Panel> makeTreePanel();
 std::unique_ptr<Panel> makeHistogramPanel();
+std::unique_ptr<Panel> makeScanPanel();
 
 namespace {
 
@@ -68,6 +69,9 @@ const PanelInfo kPanels[] = {
     // Shown from the View menu or a preset's `panels` / `lesson`: a text histogram's bins, each
     // warp atomic's lanes stacked on the bins they hit, and the sectors of its text loads (PMPP ch. 9).
     {"histogram", "Histogram", false, {D::Centre, 2}, {S::Picture, 1}, 26.0f, 0, 0, OnSlide::No, makeHistogramPanel},
+    // Shown from the View menu or a preset's `panels` / `lesson`: a scan's network, level by
+    // level, and its work against the sequential scan's (PMPP ch. 11).
+    {"scan", "Scan network", false, {D::Centre, 2}, {S::Picture, 1}, 26.0f, 0, 0, OnSlide::No, makeScanPanel},
     // Shown while practice mode is on (key P, View > Practice mode; docs/practice.md); it never
     // folds. At the desk the question, above everything of its column; on a slide, where the
     // caption asks the question and gives the verdict, the marks' legend and the reason, last
