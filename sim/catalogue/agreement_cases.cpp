@@ -42,6 +42,8 @@ std::vector<Scenario> agreementCases(const KernelInfo& k, std::mt19937& rng, boo
     std::vector<int> tiles(k.tiles.begin(), k.tiles.end());
     if (!k.tiled)
         for (int e = 2; e <= k.maxBlockEdge; e *= 2) tiles.push_back(e);
+    // The sequential scan's one thread.
+    if (!k.tiled && k.maxBlockEdge == 1) tiles.push_back(1);
     // The odd-only parameter (a mask's width) is a loop of its own; the others are sizes.
     std::vector<int> odd = {0};
     for (const ParamLimit& p : k.params)
@@ -69,6 +71,20 @@ std::vector<Scenario> agreementCases(const KernelInfo& k, std::mt19937& rng, boo
                 s.seed = rng();
                 if (validate(s).empty()) cases.push_back(s);
             };
+            if (k.scan) {
+                // PMPP ch. 11's scans: one section (of the block's elements), one short of it,
+                // 1, and lengths drawn within it; the sequential scan's one thread any length.
+                const int section = k.scanElementsPerThread > 0 ? k.scanElementsPerThread * t : 1000;
+                add([&](int) { return section; });
+                add([&](int) { return std::max(1, section - (section > 3 ? 3 : 0) - 1); });
+                if (!quick) {
+                    add([](int) { return 1; });
+                    std::uniform_int_distribution<int> d(1, k.scanElementsPerThread > 0 ? section : 100000);
+                    add([&](int) { return d(rng); });
+                    add([&](int) { return d(rng); });
+                }
+                continue;
+            }
             const int multiples[] = {2, 3, 1}, offsets[] = {1, 3, -1};
             add([&](int i) { return multiples[i % 3] * t; });
             add([&](int i) { return std::max(1, multiples[(i + 1) % 3] * t + offsets[i % 3]); });

@@ -47,7 +47,7 @@ Case caseFor(const sim::KernelInfo& k)
     } else if (k.family == sim::Family::Array) {
         // A described problem of one size (PMPP's stencil: N) at its default block edge; a
         // one-block sum (PMPP ch. 10) takes two elements per thread of that block.
-        const int n = std::string_view(k.grid) == "1" ? 2 * k.defaultTile : 37;
+        const int n = k.scan ? 13 : std::string_view(k.grid) == "1" ? 2 * k.defaultTile : 37;
         a.str("");
         a << "--kernel " << k.name << " --tile " << k.defaultTile << " --width " << n;
         c.scenario = sim::convScenario(k.name, 1, n, k.defaultTile, 1);

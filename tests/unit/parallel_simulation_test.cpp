@@ -329,7 +329,8 @@ TEST(ParallelSimulation, DroppedBarriersGiveTheSerialHazards)
             // A described problem of one size (PMPP ch. 10's sums): one block, or a grid of them.
             const bool oneBlock = std::string_view(k.grid) == "1";
             // Blocks of 64 threads: the warp-shuffle finish has a barrier only above 32.
-            s = sim::convScenario(k.name, 1, oneBlock ? 128 : 1000, 64, 1);
+            // A scan's one block scans at most its section (64 threads, 64 elements or more).
+            s = sim::convScenario(k.name, 1, k.scan ? 64 : oneBlock ? 128 : 1000, 64, 1);
             s.dropBarriers = k.barriers;
             s.block = {oneBlock ? 0u : 3u, 0, 0};
         }

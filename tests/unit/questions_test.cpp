@@ -826,7 +826,7 @@ barrier = "after-load"
         "dropped-barrier-hazard, block-global-loads, occupancy-blocks and occupancy-limiter.",
         "quiz.toml, line 22: 'sideways' is not a question kind; the kinds are mds-loads, nds-loads, block-tile, "
         "nds-slot, index-value, element-readers, halo-cells, ghost-cells, dropped-barrier-hazard, "
-        "block-global-loads, occupancy-blocks, occupancy-limiter, divergent-warps and tree-slot.",
+        "block-global-loads, occupancy-blocks, occupancy-limiter, divergent-warps, tree-slot and scan-adds.",
         "quiz.toml, line 24: a question of kind 'nds-loads' needs thread (it takes block, thread and phase).",
         "quiz.toml, line 33: array must be \"M\" or \"N\", the input whose tile the block loads; got \"P\".",
         "quiz.toml, line 38: thread does not apply to a question of kind 'dropped-barrier-hazard', which takes "

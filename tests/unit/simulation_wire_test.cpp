@@ -440,7 +440,9 @@ TEST(SimulationWire, EveryKernelComesBack)
             for (int tile : {2, 4, 8, 16, 32, 64, 128, 256}) {
                 // A one-block launch (PMPP ch. 10's one-block sums) traces block 0.
                 const bool oneBlock = std::string_view(info.grid) == "1";
-                sim::Scenario s = info.family == sim::Family::Array
+                sim::Scenario s = info.scan   // a scan of one section of 16 (PMPP ch. 11)
+                                      ? sim::convScenario(info.name, 1, 16, info.tiled ? 16 : 1, 1, {0, 0, 0}, 9)
+                                  : info.family == sim::Family::Array
                                       ? sim::convScenario(info.name, 1, edge, oneBlock ? edge / 2 : tile, 1, {oneBlock ? 0u : 1u, 0, 0}, 9)
                                   : info.family == sim::Family::Matmul
                                       ? sim::matmulScenario(info.name, edge, edge - 2 + (edge > 9), edge + 2, tile, {1, 0, 0}, 9)

@@ -206,8 +206,8 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
 {
     std::vector<int> tiles(k.tiles.begin(), k.tiles.end());
     if (tiles.empty())
-        for (int t : {8, 16, 32, 100, 256})
-            if (t <= k.maxBlockEdge) tiles.push_back(t);
+        for (int t : {1, 8, 16, 32, 100, 256})
+            if (t <= k.maxBlockEdge && (t > 1 || k.maxBlockEdge == 1)) tiles.push_back(t);
     std::vector<sim::Scenario> out;
     auto add = [&](const sim::Scenario& s) {
         if (sim::validate(s).empty()) out.push_back(s);
@@ -226,6 +226,11 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
         } else {
             // A described problem of one size (PMPP's stencil: N), ragged and whole.
             for (int n : {3 * tile + 1, 2 * tile}) add(sim::convScenario(k.name, 1, n, tile, 1));
+            // A scan of one section (PMPP ch. 11): whole and one short; the sequential scan 1000.
+            if (k.scan) {
+                const int section = k.scanElementsPerThread > 0 ? k.scanElementsPerThread * tile : 1000;
+                for (int n : {section, std::max(1, section - 1)}) add(sim::convScenario(k.name, 1, n, tile, 1));
+            }
         }
     }
     return out;
