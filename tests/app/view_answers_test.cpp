@@ -243,7 +243,7 @@ std::vector<std::pair<sim::Preset, bool>> cases()
     std::vector<std::pair<sim::Preset, bool>> out;
     for (const sim::Preset& p : sim::listPresets()) out.emplace_back(p, true);
     for (const sim::KernelInfo& k : sim::kernelList()) {
-        const int t = k.tiles.empty() ? 4 : k.tiles.front();
+        const int t = k.scan && !k.tiled ? 1 : k.tiles.empty() ? 4 : k.tiles.front();
         for (bool ragged : {false, true}) {
             sim::Preset p;
             p.name = std::string(k.name) + (ragged ? "-ragged" : "-square");
@@ -253,6 +253,10 @@ std::vector<std::pair<sim::Preset, bool>> cases()
                                     : sim::matmulScenario(k.name, n, n, n, t);
             } else if (k.family == sim::Family::Conv1D) {
                 p.scenario = sim::convScenario(k.name, 1, ragged ? 37 : 32, t, 5);
+            } else if (k.scan) {
+                // A scan of one section (PMPP ch. 11): the section whole, and one short of it.
+                const int section = k.scanElementsPerThread > 0 ? k.scanElementsPerThread * t : 16;
+                p.scenario = sim::convScenario(k.name, 1, ragged ? section - 1 : section, t, 1);
             } else if (k.family == sim::Family::Array && std::string_view(k.grid) == "1") {
                 // A one-block sum (PMPP Figs. 10.6 to 10.11) takes two elements per thread of a
                 // power-of-two block: no ragged size, a second block size instead.
