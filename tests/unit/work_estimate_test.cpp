@@ -153,9 +153,9 @@ TEST(WorkEstimate, Sentences)
                      durationWords(2.5 * e.seconds()) + " when"),
               std::string::npos) << d;
     const std::string m = memorySentence(big, e, 100ull << 20);
-    // 1024 MiB: three 5000^2 matrices (286 MiB), their per-element load and store counters,
-    // and a Totals of 232 bytes (29 counters) for each of the 313^2 blocks.
-    EXPECT_NE(m.find("needs about 1024 MiB of memory"), std::string::npos) << m;
+    // 1.0 GiB (1024.75 MiB): three 5000^2 matrices (286 MiB), their per-element load and store
+    // counters, and a Totals of 240 bytes (30 counters) for each of the 313^2 blocks.
+    EXPECT_NE(m.find("needs about 1.0 GiB of memory"), std::string::npos) << m;
     EXPECT_NE(m.find("more than the 100 MiB available on this machine"), std::string::npos) << m;
     EXPECT_EQ(durationWords(0.4), "under a second");
     EXPECT_EQ(durationWords(45), "45 s");
