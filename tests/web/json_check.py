@@ -50,6 +50,10 @@ SIZES = {
                                  ("ragged", ["--width", "1001", "--tile", "256"])],
     "histogram-": [("small", ["--width", "256", "--tile", "32"]),
                    ("ragged", ["--width", "1001", "--tile", "64"])],
+    # PMPP ch. 11's scans: one section in one block (at most 1, 2 or 4 elements a thread), the
+    # sequential scan one thread of any length.
+    "scan-sequential": [("small", ["--width", "16", "--tile", "1"]), ("ragged", ["--width", "1001", "--tile", "1"])],
+    "scan-": [("small", ["--width", "16", "--tile", "16"]), ("ragged", ["--width", "61", "--tile", "64"])],
 }
 
 
