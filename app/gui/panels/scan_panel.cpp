@@ -42,6 +42,12 @@ std::string levelName(const sim::ScanLevel& l, size_t k)
     return "level " + std::to_string(k);
 }
 
+/// A row's figures: "15 adds" (its threads: the tooltip), or "16 loads".
+std::string rowFigures(const sim::ScanLevel& l)
+{
+    return l.adds ? std::to_string(l.adds) + (l.adds == 1 ? " add" : " adds") : std::to_string(l.ops.size()) + " loads";
+}
+
 /// The section slot (column) of array slot `i`: a double buffer's two rows share columns.
 int column(const sim::ScanNetwork& net, int i) { return net.doubleBuffer ? i % std::max(1, net.section) : i; }
 
@@ -51,8 +57,14 @@ void drawNetwork(Frame& f, const sim::ScanNetwork& net, int cursorLevel, bool wi
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     const size_t levels = net.levels.size();
     const float w = ImGui::GetContentRegionAvail().x;
-    const float label = ImGui::CalcTextSize("stride 1024 ").x;
-    const float figures = ImGui::CalcTextSize(" 1024 adds, 1024 thr").x;
+    // The row labels and figures as wide as the longest this network has, so that the slots
+    // get the rest (16 slots on a slide are wide enough to carry their threads' numbers).
+    float label = 0, figures = 0;
+    for (size_t k = 0; k < levels; ++k) {
+        const sim::ScanLevel& l = net.levels[k];
+        label = std::max(label, ImGui::CalcTextSize((levelName(l, k) + (net.doubleBuffer ? " [0] " : " ")).c_str()).x);
+        figures = std::max(figures, ImGui::CalcTextSize((" " + rowFigures(l)).c_str()).x);
+    }
     const float cellsW = std::max(scaled(40), w - label - figures - scaled(8));
     const float cellW = cellsW / static_cast<float>(std::max(1, net.section));
     const bool wide = cellW >= ImGui::GetFontSize() * 1.1f;   // room for each slot's box
@@ -115,13 +127,12 @@ void drawNetwork(Frame& f, const sim::ScanNetwork& net, int cursorLevel, bool wi
         if (fade) dl->AddRectFilled(ImVec2(o.x, y - (rowStep - rh) * 0.6f), ImVec2(o.x + w, y + rh + (rowStep - rh) * 0.2f), fade);
         const float ty = y + (rh - ImGui::GetFontSize()) * 0.5f;
         dl->AddText(ImVec2(o.x, ty), future ? pal.dimText : pal.cellText, name.c_str());
-        const std::string fig = l.adds ? std::to_string(l.adds) + " adds, " + std::to_string(l.activeThreads) + " thr"
-                                       : std::to_string(l.ops.size()) + " loads";
+        const std::string fig = rowFigures(l);
         dl->AddText(ImVec2(o.x + w - ImGui::CalcTextSize(fig.c_str()).x, ty), future ? pal.dimText : pal.cellText, fig.c_str());
         if (hovered && ImGui::GetMousePos().y >= y - (rowStep - rh) * 0.6f && ImGui::GetMousePos().y < y + rh + (rowStep - rh) * 0.4f)
             ImGui::SetTooltip(l.adds ? "%s: %d threads add, %d adds (green: a slot written with a sum, its thread inside; a "
                                        "line from each slot it read in the level above)."
-                                     : "%s: %d threads fill %zu slots from the input (blue).",
+                                     : "%s: %d threads fill %zu slots from the input (orange).",
                               name.c_str(), l.activeThreads, l.adds ? l.adds : static_cast<int>(l.ops.size()), l.ops.size());
     }
     dl->PopClipRect();
@@ -187,14 +198,15 @@ void ScanPanel::draw(Frame& f)
             const int level = net_.levelAt(f.view.cursor);
             const std::string array = f.loaded.sim->trace.arrays[static_cast<size_t>(net_.array)].name;
             const std::string legend = "The scan in " + array + " (PMPP Figs. 11.2, 11.4): a green slot holds a new sum, "
-                                       "written by the thread inside it from the slots whose lines reach it; blue, a "
-                                       "load from the input. Right, each level's adds and threads.";
+                                       "written by the thread inside it from the slots whose lines reach it; orange, a "
+                                       "load from the input. Right, each level's adds.";
             if (!f.view.presentation) colouredText(f.theme.palette.dimText, legend);
             const uint64_t soFar = net_.addsBefore(f.view.cursor);
             if (level >= 0) {
                 const sim::ScanLevel& l = net_.levels[static_cast<size_t>(level)];
-                ImGui::TextWrapped("Now: %s, %d threads add; %llu of %llu adds done (the sequential scan makes %d).",
+                ImGui::TextWrapped("Now: %s, %d %s; %llu of %llu adds done (the sequential scan makes %d).",
                                    levelName(l, static_cast<size_t>(level)).c_str(), l.activeThreads,
+                                   l.activeThreads == 1 ? "thread adds" : "threads add",
                                    static_cast<unsigned long long>(soFar), static_cast<unsigned long long>(net_.adds),
                                    std::max(0, net_.section - 1));
                 if (f.view.presentation) tooltip(legend.c_str());
