@@ -26,6 +26,30 @@ struct Shapes {
     /// The element types the kernel's pointers declare (sim::ArrayDecl::type).
     sim::ElementType inType[2] = {sim::ElementType::Float, sim::ElementType::Float};
     sim::ElementType outType = sim::ElementType::Float;
+    /// The row's scratch arrays (sim::ArrayDecl::scratch): elements, types and start values.
+    std::vector<size_t> tmp;
+    std::vector<sim::ElementType> tmpType;
+    std::vector<float> tmpStart;
+};
+
+/// A launch's scratch arrays on the device, each set to its start value (PMPP sec. 11.7's
+/// flags and running sums start at 0), as the simulator sets them (sim/engine/simulate.cpp).
+struct Scratch {
+    std::vector<std::unique_ptr<DeviceBuffer<float>>> buffers;
+    explicit Scratch(const Shapes& sh)
+    {
+        for (size_t t = 0; t < sh.tmp.size(); ++t) {
+            buffers.push_back(std::make_unique<DeviceBuffer<float>>(sh.tmp[t]));
+            uploadAs(*buffers.back(), std::vector<float>(sh.tmp[t], sh.tmpStart[t]), sh.tmpType[t],
+                     "setting a scratch array's start");
+        }
+    }
+    /// The pointers of Args::tmp, in order (null past the last).
+    template <class A>
+    void into(A& args) const
+    {
+        for (size_t t = 0; t < buffers.size() && t < std::size(args.tmp); ++t) args.tmp[t] = buffers[t]->get();
+    }
 };
 
 
@@ -52,6 +76,14 @@ Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::v
     if (!spec->shape(*spec->output(), v, rows, cols, error)) throw LaunchError(error);
     sh.out = static_cast<size_t>(rows) * cols;
     for (size_t i = 0; i < spec->sizes.size() && i < 2; ++i) sh.size[i] = static_cast<int>(v.at(spec->sizes[i]));
+    size_t scratchElements = 0;
+    for (const sim::ArrayDecl* t : spec->scratch()) {
+        if (!spec->shape(*t, v, rows, cols, error)) throw LaunchError(error);
+        sh.tmp.push_back(static_cast<size_t>(rows) * cols);
+        sh.tmpType.push_back(t->type);
+        sh.tmpStart.push_back(t->start);
+        scratchElements += sh.tmp.back();
+    }
     const std::vector<float>* given[2] = {&M, &N};
     for (int i = 0; i < 2; ++i)
         if (given[i]->size() != sh.in[i]) {
@@ -60,7 +92,7 @@ Shapes prepare(const sim::Scenario& s, const std::vector<float>& M, const std::v
               << sim::sizeList(s) << ") needs " << sh.in[i] << ".";
             throw LaunchError(m.str());
         }
-    requireFreeMemory(4 * 2 * (sh.in[0] + sh.in[1] + sh.out));
+    requireFreeMemory(4 * 2 * (sh.in[0] + sh.in[1] + sh.out + scratchElements));
     return sh;
 }
 
@@ -83,7 +115,10 @@ std::vector<float> runArrayPlain(const sim::Scenario& s, const std::vector<float
     uploadAs(d0, M, sh.inType[0], "copying the first input to the device");
     uploadAs(d1, N, sh.inType[1], "copying the second input to the device");
     poison(s, sh, out);
-    launchRegistered<DeviceContext>(s, Args<DeviceContext>{{d0.get(), d1.get()}, out.get(), {sh.size[0], sh.size[1]}});
+    const Scratch scratch(sh);
+    Args<DeviceContext> args{{d0.get(), d1.get()}, out.get(), {sh.size[0], sh.size[1]}};
+    scratch.into(args);
+    launchRegistered<DeviceContext>(s, args);
     check(cudaDeviceSynchronize(), ("running " + s.kernel).c_str());
     return downloadAs(out, sh.outType, "copying the output back from the device");
 }
@@ -98,9 +133,11 @@ CountedRun runArrayCounted(const sim::Scenario& s, const std::vector<float>& M, 
     poison(s, sh, out);
     loads0.fill(0, "zeroing the load counters of the first input");
     loads1.fill(0, "zeroing the load counters of the second input");
-    launchRegistered<CountingContext>(
-        s, Args<CountingContext>{{CountingPtr{d0.get(), loads0.get()}, CountingPtr{d1.get(), loads1.get()}}, out.get(),
-                                 {sh.size[0], sh.size[1]}});
+    const Scratch scratch(sh);
+    Args<CountingContext> args{{CountingPtr{d0.get(), loads0.get()}, CountingPtr{d1.get(), loads1.get()}}, out.get(),
+                               {sh.size[0], sh.size[1]}};
+    scratch.into(args);
+    launchRegistered<CountingContext>(s, args);
     check(cudaDeviceSynchronize(), ("running the counting instantiation of " + s.kernel).c_str());
     CountedRun r;
     r.P = downloadAs(out, sh.outType, "copying the output back from the device");

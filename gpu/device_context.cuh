@@ -95,6 +95,10 @@ struct DeviceContext {
     __device__ __forceinline__ void syncthreads(unsigned barrier = 0) const {
         if (!(dropMask & barrier)) __syncthreads();
     }
+    /// __threadfence(), skipped when `barrier` (kernels::FENCE) is in the drop mask.
+    __device__ __forceinline__ void threadfence(unsigned barrier = 0) const {
+        if (!(dropMask & barrier)) __threadfence();
+    }
 
     /// The mask in constant memory as 1D kernels read it: `M[j]`, a constant load.
     __device__ __forceinline__ static const float (&mask1d())[kernels::MAX_MASK_WIDTH] {

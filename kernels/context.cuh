@@ -44,6 +44,9 @@ enum Barrier : unsigned {
     ANY_BARRIER = 0,           ///< a barrier that can't be dropped
     AFTER_LOAD = 1u << 0,      ///< the tile is complete before anyone reads it (RAW)
     AFTER_COMPUTE = 1u << 1,   ///< everyone is done with the tile before it is overwritten (WAR)
+    /// Not a barrier: the __threadfence() between a block's data and the flag that hands it
+    /// to the next block (PMPP sec. 11.7), dropped with the same switch (x.threadfence(FENCE)).
+    FENCE = 1u << 2,
 };
 
 /// The widest convolution mask the kernels take (elements per side). Constant memory holds

@@ -15,7 +15,7 @@
 //   [launch]                                    # required: family; grid, block, n_layout, args optional
 //   [checks]                                    # optional: tiled, coalesced, one_per, min_outputs_per_thread,
 //                                               #   convergent, atomics_per_block (exact) or
-//                                               #   atomics_per_block_at_most
+//                                               #   atomics_per_block_at_most, adds_at_most
 #include "student/exercise.hpp"
 
 #include <algorithm>
@@ -44,9 +44,10 @@ constexpr const char* kKeys[] = {"title", "pmpp",  "statement",  "starter", "sta
 constexpr const char* kLaunchKeys[] = {"family", "grid", "block", "n_layout", "arrays", "sizes", "formula", "args"};
 constexpr const char* kGradingKeys[] = {"sizes", "points"};
 constexpr const char* kPointKeys[] = {"compiles", "tiled", "runs", "barriers", "correct", "no_races", "initialised_shared",
-                                      "coalesced", "one_per", "thread_coarsening", "convergent", "atomics_per_block", "gpu"};
+                                      "coalesced", "one_per", "thread_coarsening", "convergent", "atomics_per_block", "work",
+                                      "gpu"};
 constexpr const char* kCheckKeys[] = {"tiled", "coalesced", "one_per", "min_outputs_per_thread", "convergent",
-                                      "atomics_per_block", "atomics_per_block_at_most"};
+                                      "atomics_per_block", "atomics_per_block_at_most", "adds_at_most"};
 constexpr size_t kMaxBytes = size_t{1} << 20;
 
 [[noreturn]] void fail(const std::string& file, const toml::node& n, const std::string& problem)
@@ -154,7 +155,7 @@ void parsePoints(const std::string& file, const toml::node& n, ExercisePoints& p
         {"barriers", &p.barriers},   {"correct", &p.correct},     {"no_races", &p.noRaces},
         {"initialised_shared", &p.initialisedShared}, {"coalesced", &p.coalesced}, {"one_per", &p.onePer},
         {"thread_coarsening", &p.threadCoarsening},   {"convergent", &p.convergent},
-        {"atomics_per_block", &p.atomicsPerBlock},    {"gpu", &p.gpu}};
+        {"atomics_per_block", &p.atomicsPerBlock},    {"work", &p.work},           {"gpu", &p.gpu}};
     for (const auto& [key, field] : fields) {
         const toml::node* v = t->get(key);
         if (!v) continue;
@@ -266,6 +267,7 @@ double ExercisePoints::of(const std::string& checkName) const
     if (kind == "thread coarsening") return threadCoarsening;
     if (kind == "convergent") return convergent;
     if (kind == "atomics per block") return atomicsPerBlock;
+    if (kind == "work") return work;
     if (kind == "gpu") return gpu;
     return 1;
 }
@@ -449,6 +451,7 @@ Exercise parseExercise(const std::string& content, const std::string& path)
             x.checks.atomicsPerBlock = most;
             x.checks.atomicsAtMost = true;
         }
+        x.checks.addsAtMost = optionalInt(path, *ct, "adds_at_most", 0, 0, 1 << 30);
         if ((!x.checks.onePer.empty() || x.checks.coalesced) && x.launch.family != "matmul")
             fail(path, *c, "one_per and coalesced apply to matmul exercises only.");
     }

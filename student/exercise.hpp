@@ -58,6 +58,11 @@ struct ExerciseChecks {
     /// Fig. 9.10's privatized histogram makes at most NUM_BINS global atomics a block, one per
     /// non-empty bin.
     bool atomicsAtMost = false;
+    /// The most float adds the launch may make (`adds_at_most`, the `work` check; PMPP sec.
+    /// 11.3's work efficiency): Totals::fadds, the adds with an element of memory as an
+    /// operand, judged on the last hidden size; 0: no check. A Kogge-Stone scan of a section of 1024
+    /// makes 9217, a Brent-Kung one 2036.
+    int addsAtMost = 0;
 };
 
 /// Points per check, for a course's gradebook (tilescope-cli grade --submissions, the
@@ -66,7 +71,7 @@ struct ExerciseChecks {
 /// docs/exercises.md; the grading file's [points] table changes them.
 struct ExercisePoints {
     double compiles = 1, tiled = 1, runs = 1, barriers = 1, correct = 2, noRaces = 1, initialisedShared = 1;
-    double coalesced = 1, onePer = 1, threadCoarsening = 1, convergent = 1, atomicsPerBlock = 1, gpu = 0;
+    double coalesced = 1, onePer = 1, threadCoarsening = 1, convergent = 1, atomicsPerBlock = 1, work = 1, gpu = 0;
 
     /// The points of the check called `checkName` ("correct 33x17x45": correct).
     double of(const std::string& checkName) const;

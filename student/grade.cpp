@@ -272,6 +272,23 @@ Check atomicsCheck(const std::string& file, const std::string& size, const sim::
                  line};
 }
 
+/// The `work` check (ExerciseChecks::addsAtMost, PMPP sec. 11.3): the launch's float adds
+/// (Totals::fadds) at size `size` must be at most `most`. The simulator counts the adds of the
+/// whole launch, not by line, so the diagnosis names no line.
+Check workCheck(const std::string& size, const sim::Simulation& r, int most)
+{
+    const uint64_t adds = r.counters.totals.fadds;
+    const std::string counted = std::to_string(adds) + " float add" + (adds == 1 ? "" : "s") + " at " + size;
+    if (adds <= static_cast<uint64_t>(most))
+        return Check{"work", true, false, counted + ", at most " + std::to_string(most) + " asked", 0};
+    return Check{"work", false, false,
+                 "your kernel made " + counted + " where this exercise allows at most " + std::to_string(most) +
+                     ": each step of the network should add each pair once, as the figure's loop does (PMPP sec. 11.3 "
+                     "compares a scan's adds with the sequential scan's n - 1); a thread that adds up its whole prefix "
+                     "by itself makes n^2 / 2",
+                 0};
+}
+
 /// The checks of one hidden size, judged on the simulation `r` of the student's kernel
 /// (`exerciseChecks`: also the exercise's own ones), from the Simulation the runner sent back.
 std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::Scenario& s, const sim::Simulation& r,
@@ -472,6 +489,7 @@ std::vector<Check> judge(const Exercise& x, const std::string& file, const sim::
     }
     if (x.checks.convergent) out.push_back(convergentCheck(file, size, r));
     if (x.checks.atomicsPerBlock > 0) out.push_back(atomicsCheck(file, size, s, r, x.checks.atomicsPerBlock, x.checks.atomicsAtMost));
+    if (x.checks.addsAtMost > 0) out.push_back(workCheck(size, r, x.checks.addsAtMost));
     if (x.checks.coalesced) {
         // The reference kernel on the same problem, at the student's tile where it has it.
         sim::Scenario rs = scenarioFor(x, x.reference, {s.j, s.k, s.l, s.height, s.width}, s.tile, s.seed);
@@ -558,6 +576,7 @@ std::vector<std::string> checkNames(const Exercise& x)
     if (x.checks.minOutputsPerThread > 0) names.push_back("thread coarsening");
     if (x.checks.convergent) names.push_back("convergent");
     if (x.checks.atomicsPerBlock > 0) names.push_back("atomics per block");
+    if (x.checks.addsAtMost > 0) names.push_back("work");
     if (x.checks.coalesced) names.push_back("coalesced");
     names.push_back("gpu");
     return names;

@@ -13,8 +13,10 @@ namespace ts::student {
 
 /// Bumped whenever KernelCall, the entry point or what the module sees (student/cuda_math.hpp)
 /// change (3: typed elements and shared atomics in sim/engine/context.hpp, a wider SlotState
-/// and Totals), so that a cached module built against other headers is rebuilt instead of loaded.
-inline constexpr int kModuleAbi = 5;
+/// and Totals; 6: the hand-over checks of PMPP sec. 11.7 in Machine and the volatile flag of
+/// GlobalWriteRefOf), so that a cached module built against other headers is rebuilt instead of
+/// loaded.
+inline constexpr int kModuleAbi = 6;
 
 /// The arguments of one launch, by the kernel's parameter position: a `const float*`
 /// parameter reads input[i], a `float*` one output[i] (also an input the kernel declares

@@ -1,5 +1,6 @@
 #include "array_options.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -51,8 +52,11 @@ std::string toArrayScenario(const ProblemOptions& o, const std::string& kernel, 
 nlohmann::ordered_json arrayParamsJson(const sim::Scenario& s)
 {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
-    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.kernel))
-        for (const auto& [name, value] : spec->sizeValues(s)) j[name] = value;
+    if (const std::shared_ptr<const sim::ArraySpec> spec = sim::arraySpecOf(s.kernel)) {
+        // The sizes only: BLOCK_DIM, which a registry row's extents may use, is --tile.
+        for (const auto& [name, value] : spec->sizeValues(s))
+            if (std::find(spec->sizes.begin(), spec->sizes.end(), name) != spec->sizes.end()) j[name] = value;
+    }
     return j;
 }
 

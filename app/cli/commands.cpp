@@ -218,7 +218,7 @@ double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / stati
 /// The ts::kernels::Barrier bit named on the command line ("" for none).
 unsigned barrierBits(const std::string& name)
 {
-    return name == "after-load" ? kernels::AFTER_LOAD : name == "after-compute" ? kernels::AFTER_COMPUTE : 0u;
+    return sim::barrierBitNamed(name);
 }
 
 /// Rounds for JSON so that 10/3 prints as 3.333 (the spec's precision), not 3.3333333.
@@ -243,7 +243,9 @@ ordered_json scanJson(const sim::KernelInfo& k, const sim::Scenario& s, const si
         j["kogge_stone_adds"] = sim::koggeStoneAdds(n);
         j["brent_kung_adds"] = sim::brentKungAdds(n);
     }
-    if (!r.trace.events.empty()) {
+    if (r.grid.count() > 1) j["blocks"] = r.grid.count();
+    // The traced block's network: the whole scan's when it is the only block.
+    if (!r.trace.events.empty() && r.grid.count() == 1) {
         const sim::ScanNetwork net = sim::scanNetwork(r.trace);
         j["trace_adds"] = net.adds;
         j["steps"] = net.steps;
@@ -386,8 +388,9 @@ Commands::Commands(CLI::App& app)
         ->check(seedValidator());
     simulate_->add_option("--drop-barrier", dropBarrier_,
                           "Skip one barrier of the tiled kernel to watch the race: after-load "
-                          "(read-after-write) or after-compute (write-after-read)")
-        ->check(CLI::IsMember({"after-load", "after-compute"}));
+                          "(read-after-write) or after-compute (write-after-read); or fence, the __threadfence() "
+                          "of scan-single-pass")
+        ->check(CLI::IsMember({"after-load", "after-compute", "fence"}));
     simulate_->add_flag("--hazard-report", hazardReport_,
                         "Print the hazards like compute-sanitizer's racecheck (stderr with --json)");
     simulate_->add_flag("--json", simJson_, "Print one JSON object (spec: docs/cli.md)");
@@ -421,8 +424,8 @@ Commands::Commands(CLI::App& app)
         "gpu-run", "Run one kernel, or your kernel file, on the GPU several times on the same inputs and count the runs "
                    "whose P differs from the reference (watch a race: a dropped barrier, histo[b]++ without atomicAdd)");
     addProblemOptions(gpuRun_, gpuRunOpt_, false, true);
-    gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load or after-compute")
-        ->check(CLI::IsMember({"after-load", "after-compute"}));
+    gpuRun_->add_option("--drop-barrier", gpuRunDrop_, "Skip this barrier on the GPU: after-load, after-compute or fence")
+        ->check(CLI::IsMember({"after-load", "after-compute", "fence"}));
     gpuRun_->add_flag("--yes", gpuRunYes_, "Run the reference simulation even if it is estimated to take more than 10 s");
     addThreadsOption(gpuRun_, simThreads_);
     gpuRun_->add_flag("--quiet", gpuRunQuiet_, "No progress line on stderr for the reference simulation");
@@ -584,10 +587,26 @@ int Commands::runSimulate()
     j["hazards"] = {{"raw", r.hazards.raw}, {"war", r.hazards.war}, {"waw", r.hazards.waw},
                     {"uninitialised", r.hazards.uninitialised}};
     if (hazardReport_) (simJson_ ? std::cerr : std::cout) << r.hazards.report(r.arrays, r.block);
+    const sim::KernelInfo* info = s.kernelInfo();
+    // Hand-overs between blocks through flags (PMPP sec. 11.7) that the GPU does not order: for
+    // a kernel with a fence to drop, always (an empty list when there are none); a text report
+    // on stderr with --json, else on stdout.
+    if ((info && (info->barriers & kernels::FENCE)) || !r.orderSites.empty()) {
+        ordered_json sites = ordered_json::array();
+        for (const sim::OrderSite& o : r.orderSites)
+            sites.push_back(ordered_json{{"kind", o.kind == sim::OrderKind::NoFence ? "no-fence" : "plain-read"},
+                                         {"data", r.arrays.at(o.dataArray).name},
+                                         {"flag", r.arrays.at(o.flagArray).name},
+                                         {"store_line", o.storeLine},
+                                         {"flag_line", o.flagLine},
+                                         {"read_line", o.readLine},
+                                         {"count", o.count}});
+        j["hand_overs"] = sites;
+        if (!r.orderSites.empty()) (simJson_ ? std::cerr : std::cout) << sim::orderReport(r.orderSites, r.arrays);
+    }
     j["matches_reference"] = r.matchesReference;
     // A sum of arbitrary floats: its bits follow the order of its additions, so it is also
     // compared within a float sum's error bound (sim::SumOrderCheck).
-    const sim::KernelInfo* info = s.kernelInfo();
     std::optional<sim::SumOrderCheck> order;
     if (info && info->orderDependent && r.error.empty()) {
         order = sim::sumOrderCheck(r.M, r.P, r.reference);

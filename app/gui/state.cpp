@@ -20,6 +20,7 @@ std::string describe(const sim::Scenario& s)
     t += (k && k->tiled ? "TILE_WIDTH " : "block edge ") + std::to_string(s.tile);
     if (s.dropBarriers & kernels::AFTER_LOAD) t += ", after-load barrier dropped";
     if (s.dropBarriers & kernels::AFTER_COMPUTE) t += ", after-compute barrier dropped";
+    if (s.dropBarriers & kernels::FENCE) t += ", __threadfence() dropped";
     return t;
 }
 

@@ -157,8 +157,7 @@ ViewLink parseViewLink(std::string_view text, const sim::PanelNames& panels)
         else if (key == "drop-barrier") {
             unsigned bits = 0;
             for (const std::string& b : commaParts(val)) {
-                const unsigned bit = oneOf(key, b, {"after-load", "after-compute"}) == "after-load" ? kernels::AFTER_LOAD
-                                                                                                  : kernels::AFTER_COMPUTE;
+                const unsigned bit = sim::barrierBitNamed(oneOf(key, b, {"after-load", "after-compute", "fence"}));
                 if (bits & bit) fail("drop-barrier names " + b + " twice.");
                 bits |= bit;
             }
@@ -225,8 +224,7 @@ std::string formatViewLink(const ViewLink& v)
     num("seed", v.seed);
     if (v.dropBarriers && *v.dropBarriers) {
         std::string b;
-        if (*v.dropBarriers & kernels::AFTER_LOAD) b = "after-load";
-        if (*v.dropBarriers & kernels::AFTER_COMPUTE) b += std::string(b.empty() ? "" : ",") + "after-compute";
+        for (const std::string& n : sim::barrierNamesOf(*v.dropBarriers)) b += (b.empty() ? "" : ",") + n;
         put("drop-barrier", b);
     }
     if (v.schedule) put("schedule", sim::scheduleName(*v.schedule));

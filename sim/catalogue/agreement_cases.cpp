@@ -71,6 +71,20 @@ std::vector<Scenario> agreementCases(const KernelInfo& k, std::mt19937& rng, boo
                 s.seed = rng();
                 if (validate(s).empty()) cases.push_back(s);
             };
+            if (k.scan && k.tiled && k.scanElementsPerThread == 0) {
+                // PMPP sec. 11.7's single-pass scan of many blocks: a block and one more, 1,
+                // a ragged length of a few blocks and one drawn up to 10^5; at 1024 threads
+                // a block, also a million elements (977 blocks handing on their sums).
+                add([&](int) { return t + 1; });
+                add([](int) { return 1; });
+                if (!quick) {
+                    add([&](int) { return 3 * t + 5; });
+                    std::uniform_int_distribution<int> d(1, 100000);
+                    add([&](int) { return d(rng); });
+                    if (t == 1024) add([](int) { return 1000000; });
+                }
+                continue;
+            }
             if (k.scan) {
                 // PMPP ch. 11's scans: one section (of the block's elements), one short of it,
                 // 1, and lengths drawn within it; the sequential scan's one thread any length.

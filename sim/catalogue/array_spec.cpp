@@ -68,6 +68,7 @@ Variables ArraySpec::sizeValues(const Scenario& s) const
     Variables v;
     if (sizes.size() == 1) v[sizes[0]] = s.width;
     else if (sizes.size() == 2) v[sizes[0]] = s.height, v[sizes[1]] = s.width;
+    if (blockDim) v["BLOCK_DIM"] = s.tile;
     return v;
 }
 
@@ -125,8 +126,16 @@ std::vector<const ArrayDecl*> ArraySpec::inputs() const
 {
     std::vector<const ArrayDecl*> in;
     for (const ArrayDecl& a : arrays)
-        if (!a.output) in.push_back(&a);
+        if (!a.output && !a.scratch) in.push_back(&a);
     return in;
+}
+
+std::vector<const ArrayDecl*> ArraySpec::scratch() const
+{
+    std::vector<const ArrayDecl*> tmp;
+    for (const ArrayDecl& a : arrays)
+        if (a.scratch) tmp.push_back(&a);
+    return tmp;
 }
 
 const ArrayDecl* ArraySpec::output() const

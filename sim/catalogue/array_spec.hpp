@@ -66,6 +66,11 @@ struct ArrayDecl {
     /// without it the output starts as the simulator's NaN.
     bool hasStart = false;
     float start = 0.0f;
+    /// A scratch array of a registry row (`tmp unsigned flags[...]`): global memory the kernel
+    /// hands data on through between its blocks (PMPP sec. 11.7's flags and partial sums),
+    /// starting at `start` (0 unless given), neither an input nor checked against the
+    /// reference. output is false for it.
+    bool scratch = false;
 };
 
 /// An array's shape in elements: `slices` planes of `rows` x `cols`, row-major (a 1D array is
@@ -79,7 +84,9 @@ struct ArrayShape {
 
 /// An array problem. At most two inputs and exactly one output; the first input is the
 /// simulation's M, the second its N, the output its P (sim/engine/problem.hpp), under their
-/// own names. A registry row's kernel takes its arguments in `arrays`' order, then its sizes.
+/// own names; a registry row may add up to kMaxScratch scratch arrays (ArrayDecl::scratch),
+/// the simulation's arrays after P. A registry row's kernel takes its arguments in `arrays`'
+/// order, then its sizes.
 struct ArraySpec {
     /// The problem's size names, with their defaults: one (a 1D problem, the scenario's
     /// `width`) or two (the scenario's `height` then `width`).
@@ -89,6 +96,11 @@ struct ArraySpec {
     std::string reference;      ///< `OUT[i] = EXPR`, sim::ArrayFormula
     unsigned referenceLine = 0; ///< its line in the kernel file (0: given elsewhere)
     std::string file;           ///< the kernel file, for messages
+    /// The extents may use BLOCK_DIM, the launch's block size (a registry row's --tile, when
+    /// its texts name it): a scratch array of one element per block. sizeValues() then holds
+    /// it too, after the sizes; `sizes` does not.
+    bool blockDim = false;
+    static constexpr int kMaxScratch = 3;
 
     /// The sizes of scenario `s` under their names.
     Variables sizeValues(const Scenario& s) const;
@@ -100,9 +112,10 @@ struct ArraySpec {
     bool shape(const ArrayDecl& a, const Variables& v, int& rows, int& cols, std::string& error) const;
     /// The array called `name`, or null.
     const ArrayDecl* find(const std::string& name) const;
-    /// The inputs in order and the output.
+    /// The inputs in order, the output, and the scratch arrays in order.
     std::vector<const ArrayDecl*> inputs() const;
     const ArrayDecl* output() const;
+    std::vector<const ArrayDecl*> scratch() const;
 };
 
 }  // namespace ts::sim

@@ -144,7 +144,8 @@ struct KernelInfo {
     /// kernel, the sequential scan among them (one thread, any N). The views draw the scan's
     /// network and its work against the sequential N - 1 adds (sim/teaching/scan_network.hpp).
     int scanElementsPerThread = 0;
-    /// PMPP ch. 11's scans, the sequential one included (scan_network.hpp).
+    /// PMPP ch. 11's scans, the sequential one and the single-pass one of many blocks
+    /// (scanElementsPerThread 0) included (scan_network.hpp).
     bool scan = false;
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.

@@ -55,6 +55,7 @@
 #include "kernels/scan_kogge_stone_double_buffer.cuh"
 #include "kernels/scan_kogge_stone_exclusive.cuh"
 #include "kernels/scan_sequential.cuh"
+#include "kernels/scan_single_pass.cuh"
 #include "kernels/stencil_basic.cuh"
 
 namespace ts::sim {
@@ -110,6 +111,9 @@ struct ArrayProblemArgs {
     typename X::template GlobalPtr<const float> in[2];
     typename X::template GlobalPtr<float> out;
     int size[2];
+    /// The row's scratch arrays (ArrayDecl::scratch) in `arrays`' order, as float: a kernel
+    /// takes them as the types they declare (X::elementsAs).
+    typename X::template GlobalPtr<float> tmp[3];
 };
 
 namespace registry {
@@ -991,6 +995,32 @@ struct ScanCoarsened {
 };
 #undef TS_SCAN_ROW
 
+/// PMPP sec. 11.7: the single-pass scan of any length, its blocks chained through flags
+/// (preset scan-single-pass-64).
+struct ScanSinglePass {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "scan-single-pass", .family = Family::Array, .tiled = true, .untiled = "scan-sequential",
+        .sourceFile = "scan_single_pass.cuh", .barriersPerPhase = 0,
+        .summary = "Single-pass scan of any length: each block scans its section (Fig. 11.3), then waits for the previous block's flag, adds its running sum and hands its own on through scan_value and a flag, a __threadfence() between them (PMPP sec. 11.7)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE | kernels::FENCE,
+        .lecture = "PMPP sec. 11.7 (single-pass scan, dynamic block index); preset scan-single-pass-64",
+        .tiles = TileSizes::values, .params = kSequentialScanParams, .grid = "(N + BLOCK_DIM - 1) / BLOCK_DIM",
+        .block = "BLOCK_DIM",
+        .arrays = "in X_in[N] = 1..8, out Y[N], tmp unsigned flags[(N + BLOCK_DIM - 1) / BLOCK_DIM + 1], "
+                  "tmp scan_value[(N + BLOCK_DIM - 1) / BLOCK_DIM + 1], tmp unsigned blockCounter[1]",
+        .sizes = "N = 64", .formula = kInclusiveScan, .defaultTile = 16, .atomics = true, .scan = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        kernels::singlePassScan<BLOCK_DIM>(x, a.in[0], a.out, static_cast<unsigned>(a.size[0]),
+                                           X::template elementsAs<unsigned>(a.tmp[0]),
+                                           X::template elementsAs<volatile float>(a.tmp[1]),
+                                           X::template elementsAs<unsigned>(a.tmp[2]));
+    }
+};
+
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
@@ -1021,7 +1051,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::HistogramPrivateShared, registry::HistogramContiguous, registry::HistogramInterleaved,
                            registry::HistogramAggregated, registry::ScanSequential, registry::ScanKoggeStone,
                            registry::ScanKoggeStoneExclusive, registry::ScanKoggeStoneDoubleBuffer, registry::ScanBrentKung,
-                           registry::ScanCoarsened>;
+                           registry::ScanCoarsened, registry::ScanSinglePass>;
 
 namespace detail {
 template <class F, class... K>

@@ -135,7 +135,8 @@ std::shared_ptr<const ArraySpec> arraySpecOf(const std::string& name)
         if (name == k.name && k.family == Family::Array && *k.arrays) {
             ArraySpecFault fault;
             std::shared_ptr<const ArraySpec> spec =
-                readArraySpec(k.arrays, k.sizes, k.formula, std::string("kernels/") + k.sourceFile, fault);
+                readArraySpec(k.arrays, k.sizes, k.formula, std::string("kernels/") + k.sourceFile, fault,
+                              std::max(1, k.defaultTile));
             rows[name] = spec;
             return spec;
         }

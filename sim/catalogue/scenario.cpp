@@ -12,6 +12,22 @@
 
 namespace ts::sim {
 
+unsigned barrierBitNamed(const std::string& name)
+{
+    const unsigned bits[] = {kernels::AFTER_LOAD, kernels::AFTER_COMPUTE, kernels::FENCE};
+    for (size_t i = 0; i < std::size(kBarrierNames); ++i)
+        if (name == kBarrierNames[i]) return bits[i];
+    return 0;
+}
+
+std::vector<std::string> barrierNamesOf(unsigned bits)
+{
+    std::vector<std::string> names;
+    for (const char* n : kBarrierNames)
+        if (bits & barrierBitNamed(n)) names.push_back(n);
+    return names;
+}
+
 std::string checkParams(const KernelInfo& k, const Scenario& s)
 {
     for (const ParamLimit& p : k.params) {
@@ -97,8 +113,7 @@ std::string validate(const Scenario& s)
     }
     if (s.dropBarriers & ~k->barriers) {
         e << s.kernel << (k->barriers ? " has no such barrier to drop" : " has no barriers to drop")
-          << "; only the tiled kernels' after-load"
-          << " and after-compute barriers can be dropped.";
+          << "; only the tiled kernels' after-load and after-compute barriers, and the single-pass scan's fence, can be dropped.";
         return e.str();
     }
     // A file's own tile under the launch PMPP gives the family (no launch header): the block

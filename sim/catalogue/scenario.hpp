@@ -64,6 +64,15 @@ struct Scenario {
     }
 };
 
+/// The names `--drop-barrier`, a scenario's drop_barrier and a view link give the droppable
+/// ts::kernels::Barrier bits: "after-load", "after-compute" and "fence" (the __threadfence()
+/// of PMPP sec. 11.7's single-pass scan), in that order.
+inline constexpr const char* kBarrierNames[] = {"after-load", "after-compute", "fence"};
+/// The bit named `name` (kBarrierNames), 0 for any other text.
+unsigned barrierBitNamed(const std::string& name);
+/// The names of the bits set in `bits`, in kBarrierNames' order.
+std::vector<std::string> barrierNamesOf(unsigned bits);
+
 /// A matrix multiplication scenario: M (j x k) times N (k x l) with `kernel` ("matmul-naive",
 /// "matmul-tiled"), TILE_WIDTH or block edge `tile`, traced block `block`, input seed `seed`.
 /// Not validated (see validate()).

@@ -119,12 +119,23 @@ Problem arrayProblem(const Scenario& s, const Progress& progress)
     }
     int sizes[2] = {0, 0};
     for (size_t i = 0; i < spec->sizes.size() && i < 2; ++i) sizes[i] = static_cast<int>(v.at(spec->sizes[i]));
+    for (const ArrayDecl* t : spec->scratch()) {
+        ArrayShape sh;
+        if (!spec->shape(*t, v, sh, error)) {
+            p.error = error;
+            return p;
+        }
+        p.scratch.push_back(ArrayInfo{t->name, Space::Global, sh.slices * sh.rows, sh.cols});
+        p.scratchStart.push_back(t->start);
+    }
     p.bind = [s, sizes0 = sizes[0], sizes1 = sizes[1]](Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
-                                                        GlobalPtr<float> P, const std::vector<float>&) -> Body {
+                                                        GlobalPtr<float> P, const std::vector<float>&,
+                                                        const std::vector<GlobalPtr<float>>& scratch) -> Body {
         ArrayArgs a;
         a.in[0] = M;
         a.in[1] = N;
         a.out = P;
+        for (size_t t = 0; t < scratch.size() && t < std::size(a.tmp); ++t) a.tmp[t] = scratch[t];
         a.size[0] = sizes0;
         a.size[1] = sizes1;
         // A registry row's kernel, else the loaded kernel's binder.

@@ -47,7 +47,7 @@ std::vector<float> inputValues(const ArrayDecl& a, size_t count, uint64_t seed, 
 }
 
 std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::string& sizes, const std::string& reference,
-                                         const std::string& file, ArraySpecFault& fault)
+                                         const std::string& file, ArraySpecFault& fault, int blockDim)
 {
     auto fail = [&](ArraySpecPlace place, const std::string& why) {
         fault = ArraySpecFault{place, why};
@@ -83,6 +83,10 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
     if (spec->sizes.size() > 2)
         return fail(P::Sizes, "an array problem has one size (1D) or two (2D, rows then columns); this one names " +
                                   std::to_string(spec->sizes.size()));
+    if (blockDim > 0 && (arrays.find("BLOCK_DIM") != std::string::npos || reference.find("BLOCK_DIM") != std::string::npos)) {
+        spec->blockDim = true;
+        defaults["BLOCK_DIM"] = blockDim;
+    }
     // arrays = in A[n], out B[rows][cols], out C[n][n][n]
     for (const std::string& whole : splitCommas(arrays)) {
         ArrayDecl a;
@@ -91,7 +95,7 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
         const std::string part = trim(whole.substr(0, eq));
         if (eq != std::string::npos) {
             const std::string value = trim(whole.substr(eq + 1));
-            const bool output = part.rfind("out", 0) == 0;
+            const bool output = part.rfind("out", 0) == 0 || part.rfind("tmp", 0) == 0;
             const size_t dots = value.find("..");
             const Evaluation lo = evaluate(dots == std::string::npos ? value : value.substr(0, dots), {});
             const Evaluation hi = dots == std::string::npos ? Evaluation{} : evaluate(value.substr(dots + 2), {});
@@ -121,15 +125,24 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
                 break;
             }
         const size_t bracket = rest.find('[');
-        if ((role != "in" && role != "out") || bracket == std::string::npos || rest.back() != ']')
+        if (role == "tmp" && blockDim <= 0)
+            return fail(P::Arrays, "scratch arrays (`tmp`) are for the registry's kernels; a kernel file has inputs and one output");
+        if ((role != "in" && role != "out" && role != "tmp") || bracket == std::string::npos || rest.back() != ']')
             return fail(P::Arrays, "each array is `in NAME[extent]` or `out NAME[rows][cols]`; got '" + whole + "'");
         a.output = role == "out";
+        a.scratch = role == "tmp";
+        if (a.scratch && !a.hasStart) {
+            a.hasStart = true;
+            a.start = 0.0f;
+        }
         a.name = trim(rest.substr(0, bracket));
         if (a.type == ElementType::Char && a.output)
             return fail(P::Arrays, "a char array is an input of text (`in char data[N]`); an output is float, int or unsigned");
         if (a.type == ElementType::Char && a.integers())
             return fail(P::Arrays, "a char input holds text (the book's phrase, a file or random letters); it takes no `= LO..HI`");
-        if (a.type != ElementType::Float && !a.output && !a.integers() && a.type != ElementType::Char)
+        if (a.type == ElementType::Char && a.scratch)
+            return fail(P::Arrays, "a scratch array holds float, int or unsigned elements");
+        if (a.type != ElementType::Float && !a.output && !a.scratch && !a.integers() && a.type != ElementType::Char)
             return fail(P::Arrays, "an input of " + std::string(elementTypeName(a.type)) + " gives its values, `in " +
                                        elementTypeName(a.type) + " " + a.name + "[n] = LO..HI`");
         if (!isName(a.name)) return fail(P::Arrays, "'" + a.name + "' is not a name for an array");
@@ -157,14 +170,18 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
         }
         spec->arrays.push_back(a);
     }
-    int outputs = 0, inputs = 0;
-    for (const ArrayDecl& a : spec->arrays) (a.output ? outputs : inputs) += 1;
+    int outputs = 0, inputs = 0, scratch = 0;
+    for (const ArrayDecl& a : spec->arrays) (a.output ? outputs : a.scratch ? scratch : inputs) += 1;
+    if (scratch > ArraySpec::kMaxScratch)
+        return fail(P::Arrays, "a registry row has at most " + std::to_string(ArraySpec::kMaxScratch) + " scratch arrays; this one has " +
+                                   std::to_string(scratch));
     if (outputs != 1) return fail(P::Arrays, "an array problem has exactly one output array (`out NAME[...]`); this one has " + std::to_string(outputs));
     if (inputs > 2) return fail(P::Arrays, "an array problem has at most two input arrays; this one has " + std::to_string(inputs));
     // The reference, read and computed once at the default sizes (when they are small enough).
     Scenario sample;
     sample.width = spec->defaults.back();
     sample.height = spec->defaults.size() == 2 ? spec->defaults.front() : 1;
+    if (blockDim > 0) sample.tile = blockDim;
     const Variables v = spec->sizeValues(sample);
     std::vector<std::vector<float>> values;
     std::vector<FormulaArray> formulaInputs;
@@ -175,6 +192,7 @@ std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::s
         std::string error;
         if (!spec->shape(a, v, sh, error)) return fail(P::Arrays, error);
         elements += sh.size();
+        if (a.scratch) continue;   // no part of the reference
         const FormulaArray f = formulaArray(a, sh);
         if (a.output) out = f;
         else formulaInputs.push_back(f);

@@ -41,8 +41,11 @@ struct ArraySpecFault {
 /// sizes, arrays of one to three extents that evaluate to at least 1 at the defaults, one
 /// output, at most two inputs, and a formula that parses (and, when the arrays are small
 /// enough, computes at the defaults). Null with `fault` set at the first fault. `file`
-/// names the file in later messages (ArraySpec::file).
+/// names the file in later messages (ArraySpec::file). `blockDim` > 0: a registry row's text,
+/// whose extents may use BLOCK_DIM (that value at the defaults) and which may declare up to
+/// ArraySpec::kMaxScratch scratch arrays (`tmp unsigned flags[N / BLOCK_DIM + 1]`, starting
+/// at 0 or `= VALUE`); 0: a student's file or an exercise, which may do neither.
 std::shared_ptr<ArraySpec> readArraySpec(const std::string& arrays, const std::string& sizes, const std::string& reference,
-                                         const std::string& file, ArraySpecFault& fault);
+                                         const std::string& file, ArraySpecFault& fault, int blockDim = 0);
 
 }  // namespace ts::sim

@@ -179,6 +179,56 @@ public:
     /// barrier orders two blocks, so their plain accesses to one element are not judged).
     std::unordered_map<uint64_t, SlotState> globalSlots;
     SlotState& globalSlot(uint8_t array, long long i) { return globalSlots[uint64_t{array} << 40 | static_cast<uint64_t>(i)]; }
+
+    // Hand-overs between blocks through flags (PMPP sec. 11.7), on for a kernel whose blocks
+    // run one at a time (KernelInfo::atomics): each thread's latest plain global store, and
+    // whether a __threadfence() followed it; an atomic that changes an element after such a
+    // store publishes the store through that element (the flag); an atomic that leaves an
+    // element as it was reads it (a wait, `atomicAdd(&flags[b], 0)`). Only the latest store
+    // before a flag counts as its data.
+    bool orderChecks = false;
+    struct LastStore {
+        unsigned line = 0;   ///< 0: none since the thread's latest flag
+        uint8_t array = kNoArray;
+        long long index = -1;
+        bool fenced = false;
+    };
+    std::vector<LastStore> lastStores;   ///< by linear thread of the running block
+    /// A published store: by (flag array << 40 | flag element).
+    struct Publication {
+        LastStore data;
+        unsigned flagLine = 0;
+        Uint3 block;
+        bool waitReported = false;   ///< a NoFence OrderSite counted it already
+    };
+    std::unordered_map<uint64_t, Publication> publications;
+    /// The published data elements, by (array << 40 | element): the publication's flag key.
+    std::unordered_map<uint64_t, uint64_t> publishedData;
+    std::vector<OrderSite> orderSites;
+    /// A thread's wait on one element: an atomic that left it unchanged, repeated. More than
+    /// kMaxWaits in a row is a wait that cannot end (endlessWait()).
+    uint64_t waitKey = ~uint64_t{0};
+    uint16_t waitThread = kNoThread;
+    uint32_t waits = 0;
+    static constexpr uint32_t kMaxWaits = 4096;
+    /// The running thread stored element `index` of global `array` on `line`.
+    void noteStore(uint8_t array, long long index, unsigned line)
+    {
+        if (tid < lastStores.size()) lastStores[tid] = LastStore{line, array, index, false};
+    }
+    /// The running thread's __threadfence().
+    void noteFence()
+    {
+        if (tid < lastStores.size()) lastStores[tid].fenced = true;
+    }
+    /// The running thread's atomic on element `index` of global `array` at `line`, which
+    /// changed it or not (see orderChecks).
+    [[gnu::cold]] void noteAtomic(uint8_t array, long long index, bool changed, unsigned line);
+    /// The running thread's plain (not volatile) load of element `index` of global `array`.
+    [[gnu::cold]] void notePlainRead(uint8_t array, long long index, unsigned line);
+    /// More than kMaxWaits atomics in a row left element `index` of `array` unchanged: a
+    /// KernelFault saying that no other block can set it while this one waits.
+    [[noreturn, gnu::cold]] void endlessWait(uint8_t array, long long index, unsigned line) const;
     /// By linear thread of the block being run: its shared accesses (ordinals) before the
     /// latest __syncwarp it passed since the barrier, and that __syncwarp's mask. Two
     /// accesses of lanes of one warp with such a __syncwarp between them are ordered, not a
@@ -367,14 +417,18 @@ class GlobalWriteRefOf : public GlobalRefOf<V> {
     using Base::m_;
 
 public:
+    /// `isVolatile`: the element of a `volatile` pointer (GlobalPtr<volatile float>), which the
+    /// GPU reads from L2 every time, never from a stale L1 copy (Machine::orderChecks).
     GlobalWriteRefOf(float* data, uint32_t* loads, uint32_t* stores, uint32_t* writers, Machine* m, uint8_t array,
-                     long long i, unsigned line)
-        : Base(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers) {}
+                     long long i, unsigned line, bool isVolatile = false)
+        : Base(data, loads, m, array, i, line), writable_(data), stores_(stores), writers_(writers), volatile_(isVolatile) {}
     /// A read of the element: counted as any global load, and judged by the hazard detector
     /// against the block's other threads' writes (a plain read-modify-write race, PMPP sec. 9.2).
     V load() const
     {
         if (m_->detectHazards) trackRead(m_, m_->globalSlot(array_, i_), array_, i_, line_, false);
+        if (m_->orderChecks && !volatile_) [[unlikely]]
+            m_->notePlainRead(array_, i_, line_);
         return Base::load();
     }
     operator V() const { return load(); }
@@ -383,6 +437,8 @@ public:
     {
         const float slot = m_->slotOf(v, array_, i_, line_);
         if (m_->detectHazards) trackWrite(m_, m_->globalSlot(array_, i_), array_, i_, line_, false);
+        if (m_->orderChecks) [[unlikely]]
+            m_->noteStore(array_, i_, line_);
         ++m_->blockTotals->global_stores;
         ++stores_[i_];
         if (writers_) writers_[i_] = static_cast<uint32_t>(m_->writerBase + m_->tid);
@@ -444,6 +500,8 @@ public:
         writable_[i_] = after;
         if (m_->tracing) [[unlikely]]
             m_->recordAtomic(array_, i_, before, after, line_);
+        if (m_->orderChecks) [[unlikely]]
+            m_->noteAtomic(array_, i_, std::memcmp(&before, &after, sizeof before) != 0, line_);
         return fromSlot<V>(before);
     }
 
@@ -451,6 +509,7 @@ private:
     float* writable_;
     uint32_t* stores_;
     uint32_t* writers_;
+    bool volatile_;
 };
 /// Write (and read) access to one float of a writable global array.
 using GlobalWriteRef = GlobalWriteRefOf<float>;
@@ -459,8 +518,10 @@ using GlobalWriteRef = GlobalWriteRefOf<float>;
 /// GPU). Indexing checks bounds and yields a recording reference.
 template <class T>
 class GlobalPtr {
-    /// The element type, and the float slots that hold the elements (kElementType).
-    using V = std::remove_const_t<T>;
+    /// The element type, and the float slots that hold the elements (kElementType). A
+    /// `volatile` element type (GlobalPtr<volatile float>, CUDA's `volatile float*`) reads and
+    /// writes as its plain type; its loads are marked volatile (GlobalWriteRefOf).
+    using V = std::remove_cv_t<T>;
     using Slot = std::conditional_t<std::is_const_v<T>, const float, float>;
     static_assert(std::is_const_v<T> ? kReadElementType<V> : kElementType<V>,
                   "the simulator models float, int and unsigned int arrays, and read-only char arrays");
@@ -516,7 +577,7 @@ public:
         if constexpr (std::is_const_v<T>)
             return GlobalRefOf<V>(data_, loads_, m_, array_, ix.i, ix.line);
         else
-            return GlobalWriteRefOf<V>(data_, loads_, stores_, writers_, m_, array_, ix.i, ix.line);
+            return GlobalWriteRefOf<V>(data_, loads_, stores_, writers_, m_, array_, ix.i, ix.line, std::is_volatile_v<T>);
     }
 
 private:
@@ -557,6 +618,13 @@ public:
 
     /// A tile load: global element into this slot.
     SharedRefOf& operator=(const GlobalRefOf<V>& g)
+    {
+        store(g.load(), Op::SharedStore, g.array(), g.index());
+        return *this;
+    }
+    /// The same from a writable global array: its load is the writable element's (the hazard
+    /// detector's, the hand-over checks').
+    SharedRefOf& operator=(const GlobalWriteRefOf<V>& g)
     {
         store(g.load(), Op::SharedStore, g.array(), g.index());
         return *this;
@@ -1086,6 +1154,17 @@ public:
     void syncwarp(unsigned mask = 0xffffffffu, SourceLine loc = SourceLine::current())
     {
         warpExchange(WarpOp::Sync, mask, 0, 0, 32, loc.line());
+    }
+
+    /// __threadfence() (PMPP sec. 11.7): the thread's global stores before it are seen by every
+    /// other block before its stores after it. The simulator's blocks run one at a time, so
+    /// every store is seen at once; what it keeps is the fence's place, to tell a hand-over
+    /// between blocks that lacks it (Machine::orderChecks, OrderKind::NoFence). `barrier` names
+    /// it (kernels::FENCE) so that --drop-barrier fence skips it, as on the GPU.
+    void threadfence(unsigned barrier = 0) const
+    {
+        if (machine_->dropMask & barrier) return;
+        if (machine_->orderChecks) machine_->noteFence();
     }
 
     /// __syncthreads(): parks this thread until every thread of the block has arrived.

@@ -133,7 +133,8 @@ Problem convProblem(const Scenario& s, const Progress& progress)
     p.reference = is2d(s) ? conv2dReferenceFma(p.inN, p.inM, s.height, s.width, s.maskWidth, progress)
                           : conv1dReferenceFma(p.inN, p.inM, s.width, s.maskWidth, progress);
     p.bind = [s, maskRows](Machine& m, GlobalPtr<const float>, GlobalPtr<const float> N,
-                           GlobalPtr<float> P, const std::vector<float>& inM) -> Body {
+                           GlobalPtr<float> P, const std::vector<float>& inM,
+                           const std::vector<GlobalPtr<float>>&) -> Body {
         // The mask goes to constant memory (cudaMemcpyToSymbol on the GPU).
         m.constant = ConstantMemory{inM.data(), maskRows, s.maskWidth,
                                     m.arrayId("M", Space::Constant, maskRows, s.maskWidth)};

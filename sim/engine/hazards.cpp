@@ -85,4 +85,26 @@ void markStaleReads(std::vector<Event>& events)
     }
 }
 
+std::string orderReport(const std::vector<OrderSite>& sites, const std::vector<ArrayInfo>& arrays)
+{
+    std::ostringstream out;
+    auto element = [&](uint8_t a, long long i) {
+        return (a < arrays.size() ? arrays[a].name : std::string("?")) + "[" + std::to_string(i) + "]";
+    };
+    auto block = [](const Uint3& b) { return "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ")"; };
+    for (const OrderSite& s : sites) {
+        if (s.kind == OrderKind::NoFence)
+            out << "No __threadfence() between the store at line " << s.storeLine << " and the flag set at line " << s.flagLine
+                << ", which another block waits on at line " << s.readLine << ": the GPU may show it the flag before the data; "
+                << s.count << " hand-overs, e.g. " << block(s.writerBlock) << " stored " << element(s.dataArray, s.dataIndex)
+                << " and set " << element(s.flagArray, s.flagIndex) << ", " << block(s.readerBlock) << " waited on it\n";
+        else
+            out << "Plain read at line " << s.readLine << " of data another block handed over through a flag (stored at line "
+                << s.storeLine << ", flag set at line " << s.flagLine << "): the GPU may serve it from a stale L1 copy, so read "
+                << "it through a volatile pointer; " << s.count << " hand-overs, e.g. " << block(s.readerBlock) << " read "
+                << element(s.dataArray, s.dataIndex) << " from " << block(s.writerBlock) << "\n";
+    }
+    return out.str();
+}
+
 }  // namespace ts::sim

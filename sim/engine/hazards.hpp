@@ -66,6 +66,37 @@ struct UninitialisedSite {
     int32_t exampleSlot = 0;            ///< the slot it read (row-major)
 };
 
+/// What is wrong with a hand-over between blocks through a flag in global memory (PMPP sec.
+/// 11.7's single-pass scan: a block stores its partial sum, then sets a flag with an atomic;
+/// the next block waits on the flag, then reads the sum).
+enum class OrderKind : uint8_t {
+    /// No __threadfence() between the data's store and the flag's atomic, and another block
+    /// waited on that flag: the GPU may make the flag visible before the data.
+    NoFence,
+    /// Another block read the handed-over data with a plain load after the flag: the GPU may
+    /// serve it from its SM's L1 cache, a copy older than the store (read it through a
+    /// `volatile` pointer or an atomic).
+    PlainRead,
+};
+
+/// One kind of faulty hand-over between blocks, summed over the launch by its source lines.
+/// The simulator runs such blocks one at a time, so its own result is right either way: these
+/// say what the hardware does not promise (sim/engine/context.hpp, Machine::orderChecks).
+struct OrderSite {
+    OrderKind kind = OrderKind::NoFence;
+    uint8_t dataArray = kNoArray, flagArray = kNoArray;
+    unsigned storeLine = 0;    ///< the data's store
+    unsigned flagLine = 0;     ///< the atomic that set the flag
+    unsigned readLine = 0;     ///< NoFence: the other block's wait on the flag; PlainRead: its plain load
+    uint64_t count = 0;        ///< hand-overs at these lines
+    Uint3 writerBlock, readerBlock;       ///< the first one's blocks
+    long long dataIndex = -1, flagIndex = -1;   ///< and elements
+};
+
+/// One line per site ("no __threadfence() between the store of scan_value[1] at line 52 and
+/// ..."), or "" when `sites` is empty.
+std::string orderReport(const std::vector<OrderSite>& sites, const std::vector<ArrayInfo>& arrays);
+
 /// What the hazard detector found in one launch.
 struct HazardLog {
     uint64_t raw = 0, war = 0, waw = 0;

@@ -366,6 +366,8 @@ void BlockRunner::run(const Uint3& b, Totals& totals)
     m.vectorLeft = 0;
     m.warpSyncOrdinal.assign(nThreads, 0);
     m.warpSyncMask.assign(nThreads, 0);
+    if (m.orderChecks) m.lastStores.assign(nThreads, {});
+    m.waitKey = ~uint64_t{0};
     std::optional<std::mt19937_64> rng;
     if (cfg_.schedule == Schedule::Random) rng.emplace(mix64(cfg_.scheduleSeed ^ mix64(linearBlock(cfg_.grid, b))));
     for (unsigned t = 0; t < nThreads; ++t) {

@@ -274,3 +274,101 @@ void Machine::runaway(unsigned line) const
 }
 
 }  // namespace ts::sim
+
+namespace ts::sim {
+namespace {
+
+uint64_t elementKey(uint8_t array, long long index) { return uint64_t{array} << 40 | static_cast<uint64_t>(index); }
+
+bool sameBlock(const Uint3& a, const Uint3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/// Counts one faulty hand-over at `site`'s lines, or adds the site.
+void addOrderSite(std::vector<OrderSite>& sites, const OrderSite& site)
+{
+    for (OrderSite& s : sites)
+        if (s.kind == site.kind && s.storeLine == site.storeLine && s.flagLine == site.flagLine && s.readLine == site.readLine &&
+            s.dataArray == site.dataArray && s.flagArray == site.flagArray) {
+            ++s.count;
+            return;
+        }
+    sites.push_back(site);
+    sites.back().count = 1;
+}
+
+}  // namespace
+
+void Machine::noteAtomic(uint8_t array, long long index, bool changed, unsigned line)
+{
+    const uint64_t key = elementKey(array, index);
+    if (changed) {
+        waitKey = ~uint64_t{0};
+        // An atomic after a plain store publishes that store through this element: a flag.
+        if (tid < lastStores.size() && lastStores[tid].line != 0) {
+            const LastStore data = lastStores[tid];
+            publications[key] = Publication{data, line, blockIdx};
+            publishedData[elementKey(data.array, data.index)] = key;
+            lastStores[tid] = LastStore{};
+        }
+        return;
+    }
+    // A wait on the element: one more in a row, or the first.
+    if (key == waitKey && tid == waitThread) {
+        if (++waits > kMaxWaits) endlessWait(array, index, line);
+    } else {
+        waitKey = key;
+        waitThread = tid;
+        waits = 1;
+    }
+    const auto it = publications.find(key);
+    if (it == publications.end() || it->second.data.fenced || it->second.waitReported || sameBlock(it->second.block, blockIdx))
+        return;
+    Publication& p = it->second;
+    p.waitReported = true;   // once per hand-over, however often the reader waits
+    OrderSite s;
+    s.kind = OrderKind::NoFence;
+    s.dataArray = p.data.array;
+    s.flagArray = array;
+    s.storeLine = p.data.line;
+    s.flagLine = p.flagLine;
+    s.readLine = line;
+    s.writerBlock = p.block;
+    s.readerBlock = blockIdx;
+    s.dataIndex = p.data.index;
+    s.flagIndex = index;
+    addOrderSite(orderSites, s);
+}
+
+void Machine::notePlainRead(uint8_t array, long long index, unsigned line)
+{
+    const auto it = publishedData.find(elementKey(array, index));
+    if (it == publishedData.end()) return;
+    const auto pub = publications.find(it->second);
+    if (pub == publications.end() || sameBlock(pub->second.block, blockIdx)) return;
+    const Publication& p = pub->second;
+    OrderSite s;
+    s.kind = OrderKind::PlainRead;
+    s.dataArray = array;
+    s.flagArray = static_cast<uint8_t>(it->second >> 40);
+    s.storeLine = p.data.line;
+    s.flagLine = p.flagLine;
+    s.readLine = line;
+    s.writerBlock = p.block;
+    s.readerBlock = blockIdx;
+    s.dataIndex = index;
+    s.flagIndex = static_cast<long long>(it->second & ((uint64_t{1} << 40) - 1));
+    addOrderSite(orderSites, s);
+    publishedData.erase(it);   // once per hand-over
+}
+
+void Machine::endlessWait(uint8_t array, long long index, unsigned line) const
+{
+    std::ostringstream s;
+    s << whoAmI() << " waits at line " << line << " for " << arrays.at(array).name << "[" << index << "] to change, and "
+      << "nothing can change it: the simulator runs one block at a time, and the block that would set it has not started "
+      << "(or has ended without setting it). On a GPU whose blocks are not all resident at once this wait never ends "
+      << "either: take the block's place in the chain from a counter in the order blocks start (PMPP sec. 11.7), not "
+      << "from blockIdx.";
+    throw KernelFault(s.str());
+}
+
+}  // namespace ts::sim

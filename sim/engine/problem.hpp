@@ -22,11 +22,16 @@ using Body = std::function<void(ThreadContext&)>;
 struct Problem {
     ArrayInfo M, N, P;                 ///< names, memory spaces and shapes (N column-major for some kernels)
     std::vector<float> inM, inN;       ///< inputs, pseudo-random from the scenario's seed, row-major
+    /// A registry row's scratch arrays (sim/catalogue/array_spec.hpp, ArrayDecl::scratch), the
+    /// simulation's arrays after P, and each one's value before the launch.
+    std::vector<ArrayInfo> scratch;
+    std::vector<float> scratchStart;
     std::vector<float> reference;      ///< what a correct kernel's P is, bit for bit
-    /// Binds the kernel to the simulator's arrays. M may be ignored by kernels that read
-    /// the mask from constant memory (they register it with the machine themselves).
+    /// Binds the kernel to the simulator's arrays (`scratch`: one pointer per Problem::scratch
+    /// array, in order). M may be ignored by kernels that read the mask from constant memory
+    /// (they register it with the machine themselves).
     std::function<Body(Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
-                       GlobalPtr<float> P, const std::vector<float>& inM)>
+                       GlobalPtr<float> P, const std::vector<float>& inM, const std::vector<GlobalPtr<float>>& scratch)>
         bind;
     /// Why the problem cannot be run (an array problem's reference formula failed on an
     /// element); "" when it can. simulate() reports it as the run's error.

@@ -96,6 +96,13 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     const uint8_t idN = m.arrayId(pb.N.name, pb.N.space, pb.N.rows, pb.N.cols, pb.N.columnMajor);
     progress.at(setupEnd);
     const uint8_t idP = m.arrayId(pb.P.name, pb.P.space, pb.P.rows, pb.P.cols);
+    // A registry row's scratch arrays (PMPP sec. 11.7's flags), after P, at their start values.
+    std::vector<uint8_t> idScratch;
+    for (size_t t = 0; t < pb.scratch.size(); ++t) {
+        const ArrayInfo& a = pb.scratch[t];
+        idScratch.push_back(m.arrayId(a.name, a.space, a.rows, a.cols));
+        sim.scratch.emplace_back(static_cast<size_t>(a.size()), pb.scratchStart[t]);
+    }
     // An array problem's kernel may write its inputs in place (PMPP Fig. 10.6's `float*
     // input`): it gets copies, so that sim.M and sim.N stay the inputs the launch was given
     // (the values the views show as loaded, and the GPU's inputs in verify).
@@ -109,9 +116,12 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     float* const dataN = copyInputs ? workN.data() : sim.N.data();
     // M, N and P as the kernel sees them, counting into machine `w`'s counters.
     const auto bound = [&](Machine& w) {
+        std::vector<GlobalPtr<float>> scratch;
+        for (size_t t = 0; t < sim.scratch.size(); ++t)
+            scratch.emplace_back(sim.scratch[t].data(), static_cast<long long>(sim.scratch[t].size()), &w, idScratch[t]);
         return pb.bind(w, GlobalPtr<const float>(dataM, static_cast<long long>(sim.M.size()), &w, idM),
                        GlobalPtr<const float>(dataN, static_cast<long long>(sim.N.size()), &w, idN),
-                       GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M);
+                       GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M, scratch);
     };
 
     LaunchConfig cfg;
@@ -132,6 +142,7 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
         if (info->atomics) {
             cfg.threads = 1;
             cfg.blocksInScheduleOrder = true;
+            m.orderChecks = true;   // blocks may hand data on through flags (PMPP sec. 11.7)
         }
     }
     // Before each simulated thread starts: report the share of threads started, and stop
@@ -168,6 +179,7 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     sim.arrays = m.arrays;
     sim.counters = std::move(m.counters);
     sim.hazards = std::move(m.hazards);
+    sim.orderSites = std::move(m.orderSites);
     sim.accessSites = warpMemory.sites();
     if (warpMemory.overflowed() && sim.error.empty())
         sim.error = "the kernel has more than " + std::to_string(WarpMemory::kMaxSites) +

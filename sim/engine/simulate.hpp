@@ -54,6 +54,9 @@ struct Simulation {
     /// counters and the trace index N by its stored layout (arrays[1].flat()).
     std::vector<float> M, N;
     std::vector<float> P;               ///< the simulated kernel's output
+    /// A registry row's scratch arrays after the launch (Problem::scratch; the arrays after P
+    /// in `arrays`), as float slots. Not sent over the wire (sim/files/simulation_wire).
+    std::vector<std::vector<float>> scratch;
     std::vector<float> reference;       ///< CPU reference (fmaf in k order)
     /// An array problem's reference formula's floating-point operations over the whole
     /// output (an FMA counts 2): the flops a correct kernel performs. The kernel's own float
@@ -64,6 +67,10 @@ struct Simulation {
     Counters counters;
     Trace trace;                        ///< the selected block (empty if not traced)
     HazardLog hazards;                  ///< shared-memory hazards, whole grid; traced block's in detail
+    /// Hand-overs between blocks through flags that the GPU does not order (a missing
+    /// __threadfence(), a plain read of handed-over data; PMPP sec. 11.7), whole grid, in
+    /// the order first met. Not sent over the wire (sim/files/simulation_wire).
+    std::vector<OrderSite> orderSites;
     /// Every source access of the kernel with its warp memory instructions, whole grid, in
     /// the order the kernel first executed them (empty with SimOptions::memoryModel off).
     std::vector<AccessSite> accessSites;

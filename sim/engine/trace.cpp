@@ -1,6 +1,8 @@
 #include "sim/engine/trace.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <tuple>
@@ -228,6 +230,9 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             Step& s = g.step;
             s.phase = byFills ? g.key.phase : phase;
             bool hasFma = false, sharedOperands = false, globalOperands = false, hasAtomic = false;
+            // Every atomic of the step left its element as it was: a read (a wait on a flag,
+            // `atomicAdd(&flags[b], 0)`, PMPP sec. 11.7), not an add.
+            bool atomicsRead = true;
             const Event* shuffle = nullptr;   // the shuffle of the group's lowest thread
             int sourceArray = -1, targetArray = -1;
             int firstSlot = -1, lastSlot = -1, zeroFills = 0, fills = 0, maskArray = -1;
@@ -243,7 +248,12 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                 }
                 if (e.op == Op::SharedStore || e.op == Op::ZeroFill || e.op == Op::GlobalStore || e.op == Op::Atomic)
                     targetArray = e.array;
-                if (e.op == Op::Atomic) hasAtomic = true;
+                if (e.op == Op::Atomic) {
+                    hasAtomic = true;
+                    uint32_t after = 0;
+                    std::memcpy(&after, &e.value, sizeof after);
+                    atomicsRead = atomicsRead && after == static_cast<uint32_t>(e.origin);
+                }
                 if (e.op == Op::Shuffle && (!shuffle || e.thread < shuffle->thread)) shuffle = &e;
                 if (e.op == Op::ConstantLoad) maskArray = e.array;
                 if (e.op == Op::SharedStore || e.op == Op::ZeroFill) {
@@ -301,7 +311,7 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
             } else if (targetArray >= 0 && arrays[targetArray].space == Space::Global) {
                 s.kind = StepKind::Store;
                 s.iteration = -1;
-                s.label = prefix + (hasAtomic ? "atomic add to " : "store ") + arrays[targetArray].name;
+                s.label = prefix + (!hasAtomic ? "store " : atomicsRead ? "atomic read of " : "atomic add to ") + arrays[targetArray].name;
             } else {
                 s.kind = StepKind::Other;
                 s.label = prefix + "line " + std::to_string(s.line);

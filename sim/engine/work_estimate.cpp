@@ -233,7 +233,7 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
                 if (!spec->shape(a, v, rows, cols, error)) continue;
                 const uint64_t n = 1ull * rows * cols;
                 if (a.output) elemP = n;
-                else if (input < 2) *slot[input++] = n;
+                else if (!a.scratch && input < 2) *slot[input++] = n;
             }
         }
         e.referenceFmas = elemP;

@@ -225,8 +225,8 @@ void checkTypes(const std::string& file, const toml::table& t)
     if (const toml::node* n = t.get("drop_barrier")) {
         auto one = [&](const toml::node& v) {
             if (!v.is_string())
-                bad(v, "drop_barrier must be a string in quotes (\"after-load\" or \"after-compute\") or a list of "
-                       "them; got " + describe(v) + ".");
+                bad(v, "drop_barrier must be a string in quotes (\"after-load\", \"after-compute\" or \"fence\") or a "
+                       "list of them; got " + describe(v) + ".");
         };
         if (const toml::array* a = n->as_array())
             for (const toml::node& v : *a) one(v);
@@ -251,9 +251,8 @@ unsigned barrierBits(const std::string& file, const toml::node& n)
 {
     auto one = [&](const toml::node& v) -> unsigned {
         const std::string name = text(file, "drop_barrier", v);
-        if (name == "after-load") return kernels::AFTER_LOAD;
-        if (name == "after-compute") return kernels::AFTER_COMPUTE;
-        fail(file, v, "drop_barrier must be \"after-load\" or \"after-compute\" (or a list of both); got \"" +
+        if (const unsigned bit = barrierBitNamed(name)) return bit;
+        fail(file, v, "drop_barrier must be \"after-load\", \"after-compute\" or \"fence\" (or a list of them); got \"" +
                           name + "\".");
     };
     const toml::array* a = n.as_array();
@@ -698,10 +697,9 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     o << "seed = " << s.seed << "\n";
     o << "block = [" << s.block.x << ", " << s.block.y << "]\n";
     if (s.dropBarriers) {
-        std::vector<std::string> names;
-        if (s.dropBarriers & kernels::AFTER_LOAD) names.push_back("\"after-load\"");
-        if (s.dropBarriers & kernels::AFTER_COMPUTE) names.push_back("\"after-compute\"");
-        o << "drop_barrier = " << (names.size() == 1 ? names[0] : "[" + names[0] + ", " + names[1] + "]") << "\n";
+        std::string names;
+        for (const std::string& n : barrierNamesOf(s.dropBarriers)) names += (names.empty() ? "\"" : ", \"") + n + "\"";
+        o << "drop_barrier = " << (barrierNamesOf(s.dropBarriers).size() == 1 ? names : "[" + names + "]") << "\n";
     }
     if (!s.text.text.empty()) o << "text = " << quoted(s.text.text) << "\n";
     if (s.text.skew >= 0) o << "text_skew = " << s.text.skew << "\n";

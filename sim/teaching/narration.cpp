@@ -3,6 +3,8 @@
 
 #include "sim/teaching/kernel_view.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -540,6 +542,7 @@ std::string otherLine(const Context& c, int index)
     std::set<int> shufflers, own, atomics;
     int up = 0, down = 0, distance = -1;
     unsigned atomicArray = kNoArray;
+    bool atomicsRead = true;   // every atomic left its element as it was
     std::set<int> atomicElements;
     for (int k = s.begin; k < s.end; ++k) {
         const Event& e = c.t.events[static_cast<size_t>(k)];
@@ -553,6 +556,9 @@ std::string otherLine(const Context& c, int index)
             }
         }
         if (e.op == Op::Atomic) {
+            uint32_t after = 0;
+            std::memcpy(&after, &e.value, sizeof after);
+            atomicsRead = atomicsRead && after == static_cast<uint32_t>(e.origin);
             atomics.insert(e.thread);
             atomicArray = e.array;
             atomicElements.insert(static_cast<int>(e.index));
@@ -568,6 +574,14 @@ std::string otherLine(const Context& c, int index)
         if (!own.empty()) o << "; " << c.threads(own) << (own.size() == 1 ? ", whose source lane would be outside the warp, gets its own back"
                                                      : ", whose source lanes would be outside the warp, get their own back");
         o << ". No memory is read for it and no barrier is needed: the lanes of the warp meet at the shuffle.";
+        return o.str();
+    }
+    if (!atomics.empty() && atomicArray < c.arrays.size() && atomicsRead) {
+        // An atomic that adds 0: a read of a flag another block sets (PMPP sec. 11.7).
+        const std::string them = c.threads(atomics);
+        o << prefix << (prefix.empty() ? capitalised(them) : them) << (atomics.size() == 1 ? " reads " : " read ")
+          << rangeText(c.arrays[atomicArray], atomicElements) << " with an atomic that leaves it as it was (line " << s.line
+          << "): a read that never comes from a stale cached copy, the way to wait for a flag another block sets.";
         return o.str();
     }
     if (!atomics.empty() && atomicArray < c.arrays.size()) {

@@ -81,10 +81,13 @@ ScanNetwork scanNetwork(const Trace& t)
     const std::vector<Store> stores = storesInOrder(t);
     // The array: the one whose stores most often add an element of the same array.
     std::map<int, int> adds;
+    // An operand: an element of the array itself or of a global array (the input); a load of
+    // another shared array (the single-pass scan's bid_s, an index) is not one.
+    auto global = [&](const Event* l) { return l->array < t.arrays.size() && t.arrays[l->array].space == Space::Global; };
     for (const Store& s : stores) {
-        int same = 0;
-        for (const Event* l : s.loads) same += l->array == s.store->array;
-        if (same >= 1 && s.loads.size() >= 2) ++adds[s.store->array];
+        int same = 0, other = 0;
+        for (const Event* l : s.loads) (l->array == s.store->array ? same : other) += l->array == s.store->array || global(l);
+        if (same >= 1 && same + other >= 2) ++adds[s.store->array];
     }
     int best = 0;
     for (const auto& [array, n] : adds)
@@ -120,7 +123,7 @@ ScanNetwork scanNetwork(const Trace& t)
         op.seq = s.store->seq;
         for (const Event* l : s.loads) {
             if (l->array == net.array && l->index >= 0 && l->index < net.size) op.sources.push_back(l->index);
-            else ++op.others;
+            else if (global(l)) ++op.others;
         }
         level.ops.push_back(std::move(op));
     }

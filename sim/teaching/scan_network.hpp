@@ -12,9 +12,10 @@
 namespace ts::sim {
 
 /// One store into the scan's array: thread `thread` wrote slot `target` from `sources` (the
-/// slots of the same array it loaded for the statement, in load order) and `others` values of
-/// other arrays (the input X, a register). An add has two operands or more; a copy one (the
-/// double buffer's threads below the stride, a load from X).
+/// slots of the same array it loaded for the statement, in load order) and `others` elements
+/// of global arrays (the input X). An add has two operands or more; a copy one (the double
+/// buffer's threads below the stride, a load from X). Loads of other shared arrays (an index
+/// such as the single-pass scan's bid_s) are no operands.
 struct ScanOp {
     uint16_t thread = 0;
     int target = 0;

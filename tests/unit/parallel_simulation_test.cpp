@@ -246,6 +246,10 @@ std::vector<sim::Scenario> scenariosFor(const sim::KernelInfo& k)
             // A many-block sum (PMPP Figs. 10.13, 10.15): a block takes 2 or 4 x BLOCK_DIM.
             add(sim::convScenario(k.name, 1, 40 * tile + 3, tile, 1));
             add(sim::convScenario(k.name, 1, 24 * tile, tile, 1));
+        } else if (k.family == sim::Family::Array && k.scan) {
+            // PMPP sec. 11.7's single-pass scan: a block a section, 5 and 6 of them.
+            add(sim::convScenario(k.name, 1, 4 * tile + 3, tile, 1));
+            add(sim::convScenario(k.name, 1, 6 * tile, tile, 1));
         } else if (k.family == sim::Family::Array) {
             // A described problem of one size (PMPP's stencil: N), ragged and whole.
             add(sim::convScenario(k.name, 1, 4 * tile + 3, tile, 1));
@@ -329,8 +333,9 @@ TEST(ParallelSimulation, DroppedBarriersGiveTheSerialHazards)
             // A described problem of one size (PMPP ch. 10's sums): one block, or a grid of them.
             const bool oneBlock = std::string_view(k.grid) == "1";
             // Blocks of 64 threads: the warp-shuffle finish has a barrier only above 32.
-            // A scan's one block scans at most its section (64 threads, 64 elements or more).
-            s = sim::convScenario(k.name, 1, k.scan ? 64 : oneBlock ? 128 : 1000, 64, 1);
+            // A scan's one block scans at most its section (64 threads, 64 elements or more);
+            // the single-pass scan's blocks a section each.
+            s = sim::convScenario(k.name, 1, k.scan && oneBlock ? 64 : oneBlock ? 128 : 1000, 64, 1);
             s.dropBarriers = k.barriers;
             s.block = {oneBlock ? 0u : 3u, 0, 0};
         }

@@ -314,9 +314,11 @@ TEST(WarpMemoryIndependent, PerLineFiguresOfEveryBlockAgree)
                 cases = {sim::convScenario(k.name, 1, 150, 32, 1), sim::convScenario(k.name, 1, 300, 64, 1)};
             // PMPP Fig. 9.9's description fixes blocks of 256 threads: three, the last ragged.
             if (k.tiled && k.tiles.front() == 256) cases = {sim::convScenario(k.name, 1, 700, 256, 1)};
-            // PMPP ch. 11's scans: one section of 8 threads, ragged; the sequential scan's one thread.
+            // PMPP ch. 11's scans: one section of 8 threads, ragged; the sequential scan's one thread;
+            // the single-pass scan five blocks of 8 threads, the last ragged.
             if (k.scan)
-                cases = {sim::convScenario(k.name, 1, k.tiled ? 8 * k.scanElementsPerThread - 3 : 37, k.tiled ? 8 : 1, 1)};
+                cases = {sim::convScenario(k.name, 1, !k.tiled ? 37 : k.scanElementsPerThread > 0 ? 8 * k.scanElementsPerThread - 3 : 37,
+                                           k.tiled ? 8 : 1, 1)};
         } else {
             cases = {sim::convScenario(k.name, 20, 27, 8, 5), sim::convScenario(k.name, 9, 40, 16, 3)};
         }

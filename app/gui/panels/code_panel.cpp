@@ -88,6 +88,7 @@ unsigned barrierOnLine(const char* b, const char* e)
     const std::string line(b, e);
     if (line.find("syncthreads(AFTER_LOAD)") != std::string::npos) return kernels::AFTER_LOAD;
     if (line.find("syncthreads(AFTER_COMPUTE)") != std::string::npos) return kernels::AFTER_COMPUTE;
+    if (line.find("threadfence(FENCE)") != std::string::npos) return kernels::FENCE;
     return 0;
 }
 
@@ -99,7 +100,7 @@ void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
     ImGui::PushID(static_cast<int>(line));
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(2, 0));
     ImGui::BeginDisabled(f.busy.simulating);
-    if (ImGui::Checkbox("drop this barrier", &dropped)) {
+    if (ImGui::Checkbox(bit == kernels::FENCE ? "drop this fence" : "drop this barrier", &dropped)) {
         sim::Scenario d = s.scenario;
         d.dropBarriers ^= bit;
         f.requests.load = presetFor(f.loaded, d);
@@ -107,7 +108,11 @@ void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
     ImGui::EndDisabled();
     ImGui::PopStyleVar();
     ImGui::PopID();
-    tooltip(bit == kernels::AFTER_LOAD
+    tooltip(bit == kernels::FENCE
+                ? "Re-simulate with this __threadfence() skipped. The simulator runs one block to its end before the "
+                  "next, so the scan stays right; Hazards then lists each hand-over where a GPU could show the next "
+                  "block the flag before the running sum it guards (PMPP sec. 11.7)."
+            : bit == kernels::AFTER_LOAD
                 ? "Re-simulate with every thread skipping this __syncthreads() (the same flag for the whole "
                   "block, as on the GPU). Without it a thread can read a tile slot before its owner has "
                   "written it: a read-after-write (RAW) hazard, a true dependence (PMPP sec. 5.4, Fig. 5.9)."
@@ -119,7 +124,7 @@ void dropToggle(Frame& f, const sim::Simulation& s, unsigned bit, unsigned line)
 
 /// Kernel `text` as CUDA writes it, line for line (the simulator's line numbers stay right):
 /// the single-source spellings of kernels/context.cuh shown as the CUDA they stand for.
-/// `x.syncthreads(AFTER_LOAD)` is __syncthreads(), x.threadIdx threadIdx, TS_SHARED_2D(float,
+/// `x.syncthreads(AFTER_LOAD)` is __syncthreads(), `x.threadfence(FENCE)` __threadfence(), x.threadIdx threadIdx, TS_SHARED_2D(float,
 /// Mds, R, C); `__shared__ float Mds[R][C];`, a GlobalPtr<const float> parameter `const
 /// float*`, the context parameter and its template argument disappear. The x.ldg4(),
 /// x.unrolled() and x.mask1d() of the simulator's own kernels stay. A student's file is shown
@@ -128,10 +133,11 @@ std::string cudaText(const std::string& text)
 {
     static const std::vector<std::pair<std::regex, std::string>> rules = {
         {std::regex(R"(\bx\.syncthreads\((AFTER_LOAD|AFTER_COMPUTE)?\))"), "__syncthreads()"},
+        {std::regex(R"(\bx\.threadfence\((FENCE)?\))"), "__threadfence()"},
         {std::regex(R"(\bx\.(threadIdx|blockIdx|blockDim|gridDim)\b)"), "$1"},
         {std::regex(R"(TS_SHARED_2D\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([^,]+?)\s*,\s*([^)]+?)\s*\);)"), "__shared__ $1 $2[$3][$4];"},
         {std::regex(R"(TS_SHARED_1D\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([^)]+?)\s*\);)"), "__shared__ $1 $2[$3];"},
-        {std::regex(R"(typename X::template GlobalPtr<(const )?float>\s*)"), "$1float* "},
+        {std::regex(R"(typename X::template GlobalPtr<(const |volatile )?(float|unsigned int)>\s*)"), "$1$2* "},
         {std::regex(R"(TS_DEVICE (\w+) (\w+)\(X& x,\s*)"), "__global__ $1 $2("},
         {std::regex(R"(template <(.+), class X>)"), "template <$1>"},
         {std::regex(R"(^template <class X>$)"), ""},

@@ -142,6 +142,7 @@ void summary(Frame& f, const sim::Simulation& s, bool setupLine)
     std::string setup;
     if (s.scenario.dropBarriers & kernels::AFTER_LOAD) setup += "after-load dropped, ";
     if (s.scenario.dropBarriers & kernels::AFTER_COMPUTE) setup += "after-compute dropped, ";
+    if (s.scenario.dropBarriers & kernels::FENCE) setup += "fence dropped, ";
     if (setup.empty()) setup = "all barriers in place, ";
     setup += std::string("schedule ") + sim::scheduleName(f.loaded.preset.schedule);
     if (setupLine) colouredText(pal.dimText, setup);
@@ -384,6 +385,17 @@ void HazardsPanel::draw(Frame& f)
             if (filter.generation != f.loaded.generation) filter = SiteFilter{f.loaded.generation, -1};
             const std::vector<int>& bySeq = stepIndex(f, *s, index_).stepOfSeq;
             summary(f, *s, !f.view.presentation);
+            // Hand-overs between blocks through flags that the GPU would not order (PMPP sec.
+            // 11.7: a flag set with no __threadfence() after the data, data read through a plain
+            // pointer); the simulator's own result is right, its blocks running one at a time.
+            if (!s->orderSites.empty()) {
+                ImGui::Separator();
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextUnformatted(sim::orderReport(s->orderSites, s->arrays).c_str());
+                ImGui::PopTextWrapPos();
+                tooltip("The simulator runs one block to its end before the next, so it sees every store at once; a GPU "
+                        "runs them together and may show another SM a flag before the data it guards");
+            }
             // With hazards, why they matter is under "(?)"; a slide shows what matters and the
             // hazard of the step, and leaves the lists to the desk.
             if (s->hazards.sites.empty()) explanation(f);
