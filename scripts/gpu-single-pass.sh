@@ -7,11 +7,12 @@
 #   - the same with the __threadfence() dropped (--drop-barrier fence), 20 runs at a million:
 #     whether this GPU shows the missing fence (the simulator reports it, docs/design.md);
 #   - Nsight Compute's thread-level FADD count against the simulator's scan.adds (equal), and
-#     its thread-level global atomics against the simulator's (at least as many: a GPU's wait
-#     may look at a flag more than once), at 64, 1025 and 100000 elements;
+#     its global atomic instructions (each thread 0's alone, so one a warp) against the
+#     simulator's (at least as many: a GPU's wait may look at a flag more than once), at 64,
+#     1025 and 100000 elements;
 #   - compute-sanitizer --tool memcheck at 100000 elements.
 #
-#   scripts/gpu-single-pass.sh
+#   scripts/gpu-single-pass.sh [PART...]    # runs, nofence, ncu, memcheck (default: all)
 #
 # Logs and the table go to $OUT (default out/gpu-single-pass). Exit 0 when every GPU run with
 # the fence was bit-exact and every counter equal.
@@ -36,8 +37,11 @@ fi
 
 status=0
 k="--kernel scan-single-pass"
+parts=" ${*:-runs nofence ncu memcheck} "
+want() { [[ "$parts" == *" $1 "* ]]; }
 say() { echo "$*" | tee -a "$out/table.txt"; }
 : >"$out/table.txt"
+if want runs; then
 say "gpu-run, 3 runs each (runs whose Y differs from the reference):"
 for c in "1 16" "16 16" "17 16" "1000 16" "1 1024" "1025 1024" "3077 1024" "99999 256" "1000000 1024" "2097152 1024"; do
   set -- $c
@@ -48,7 +52,9 @@ for c in "1 16" "16 16" "17 16" "1000 16" "1 1024" "1025 1024" "3077 1024" "9999
   say "  N $1, BLOCK_DIM $2: exit $rc; $(grep -Eo '[0-9]+ of [0-9]+ runs[^.]*' "$log" | head -1)"
   [ $rc -eq 0 ] || status=1
 done
+fi
 
+if want nofence; then
 say "without the fence (--drop-barrier fence), 20 runs at a million:"
 # shellcheck disable=SC2086
 "$cli" gpu-run $k --width 1000000 --tile 1024 --drop-barrier fence --runs 20 --yes >"$out/nofence.txt" 2>&1
@@ -57,15 +63,17 @@ say "  exit $?; $(grep -Eo '[0-9]+ of [0-9]+ runs[^.]*' "$out/nofence.txt" | hea
 "$cli" simulate $k --width 100000 --tile 1024 --drop-barrier fence --json --quiet >"$out/nofence.sim.json" 2>"$out/nofence.sim.err"
 say "  simulator at 100000: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hand_overs"])' "$out/nofence.sim.json")"
 
+fi
+
+if want ncu; then
 metrics=smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_inst_executed_op_global_atom.sum
-metrics+=,smsp__sass_thread_inst_executed_op_global_atom.sum
 say "Nsight Compute against the simulator:"
 for c in "1025 1024" "100000 1024" "64 16"; do
   set -- $c
   # shellcheck disable=SC2086
   "$cli" simulate $k --width "$1" --tile "$2" --json --quiet >"$out/sim-$1.json" 2>"$out/sim-$1.err"
   # shellcheck disable=SC2086
-  ncu --csv --page raw --print-units base --metrics "$metrics" -k regex:DeviceContext -c 1 \
+  ncu --csv --page raw --print-units base --metrics "$metrics" --kernel-name-base mangled -k regex:DeviceContext -c 1 \
       "$cli" gpu-run $k --width "$1" --tile "$2" --runs 1 --yes >"$out/ncu-$1.csv" 2>"$out/ncu-$1.err"
   line=$(python3 - "$out/sim-$1.json" "$out/ncu-$1.csv" <<'PY'
 import csv, io, json, sys
@@ -79,7 +87,8 @@ def get(k):
     try: return int(float(vals[head.index(k)].replace(",", "")))
     except (ValueError, IndexError): return None
 fadd = get("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")
-atoms = get("smsp__sass_thread_inst_executed_op_global_atom.sum")
+# Every atomic of the kernel is thread 0's alone, so the warp-level count is the thread count.
+atoms = get("smsp__sass_inst_executed_op_global_atom.sum")
 sim_atoms = s["warps"]["global_atomics"] if "warps" in s else None
 ok = fadd == s["scan"]["adds"]
 # Atomics: the simulator's waits end at their first look; a GPU's may spin, so its count is at
@@ -94,7 +103,11 @@ PY
   say "  N $1, BLOCK_DIM $2: $line"
 done
 
+fi
+
+if want memcheck; then
 # shellcheck disable=SC2086
 compute-sanitizer --tool memcheck "$cli" gpu-run $k --width 100000 --tile 1024 --runs 1 >"$out/memcheck.txt" 2>&1
 say "memcheck at 100000: exit $?; $(grep -E 'ERROR SUMMARY' "$out/memcheck.txt" | head -1)"
+fi
 exit $status

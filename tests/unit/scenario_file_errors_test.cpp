@@ -74,11 +74,11 @@ TEST(ScenarioFileTypes, EveryKeyOfTheWrongTypeIsNamedWithItsTypeAndLine)
          ", line 1: narration must be an array of strings, one per step; got the string \"one\"."},
         {"narration = [\"a\", [\"b\"]]\n", ", line 1: each narration line must be a string in quotes; got an array."},
         {"drop_barrier = 1\n",
-         ", line 1: drop_barrier must be a string in quotes (\"after-load\" or \"after-compute\") or a list of "
-         "them; got the integer 1."},
+         ", line 1: drop_barrier must be a string in quotes (\"after-load\", \"after-compute\" or \"fence\") or a "
+         "list of them; got the integer 1."},
         {"drop_barrier = [\"after-load\", 2]\n",
-         ", line 1: drop_barrier must be a string in quotes (\"after-load\" or \"after-compute\") or a list of "
-         "them; got the integer 2."},
+         ", line 1: drop_barrier must be a string in quotes (\"after-load\", \"after-compute\" or \"fence\") or a "
+         "list of them; got the integer 2."},
         {"schedule = 2\n", ", line 1: schedule must be a string in quotes; got the integer 2."},
         {"schedule_seed = \"7\"\n", ", line 1: schedule_seed must be an integer; got the string \"7\"."},
         {"occupancy = 5\n",

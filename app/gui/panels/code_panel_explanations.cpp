@@ -60,7 +60,8 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
     for (const sim::AccessExplanation& x : xs) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dimText), "%3u", x.line);
         ImGui::SameLine();
-        ImGui::TextUnformatted(verb(x.op));
+        // An atomic that left its element as it was reads it (a wait on a flag, PMPP sec. 11.7).
+        ImGui::TextUnformatted(x.op == sim::Op::Atomic && x.before && *x.before == x.value ? "reads atomically " : verb(x.op));
         ImGui::SameLine(0, 0);
         if (x.written.empty()) {
             ImGui::PopFont();

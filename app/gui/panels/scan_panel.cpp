@@ -118,7 +118,9 @@ void drawNetwork(Frame& f, const sim::ScanNetwork& net, int cursorLevel, bool wi
             if (k > 0 && op.add())
                 for (int src : op.sources) {
                     const float sx = x0 + cellW * (static_cast<float>(column(net, src)) + 0.5f);
-                    dl->AddLine(ImVec2(sx, py), ImVec2(cx, y), pal.readNow, std::max(1.0f, scaled(1.5f)));
+                    // The code bar's yellow: the same hue, dark enough on the light theme's white
+                    // (Palette::codeBar keeps 3:1 there) for a thin line to read from the back.
+                    dl->AddLine(ImVec2(sx, py), ImVec2(cx, y), pal.codeBar, std::max(1.0f, scaled(1.5f)));
                 }
             if (wide && !future && cellW > ImGui::CalcTextSize("t00").x)
                 centredText(dl, f.theme.fonts.cell, ImVec2(x0 + cellW * c, y), ImVec2(x0 + cellW * (c + 1), y + rh), textOn(fill),
