@@ -96,7 +96,7 @@ void timeGrid(const Scenario& s, const Problem& pb, unsigned threads, GridResult
     const BodyBinder bind = [&](Machine& w) -> ThreadBody {
         return pb.bind(w, GlobalPtr<const float>(pb.inM.data(), static_cast<long long>(pb.inM.size()), &w, idM),
                        GlobalPtr<const float>(pb.inN.data(), static_cast<long long>(pb.inN.size()), &w, idN),
-                       GlobalPtr<float>(out.P.data(), static_cast<long long>(out.P.size()), &w, idP), pb.inM, {});
+                       GlobalPtr<float>(out.P.data(), static_cast<long long>(out.P.size()), &w, idP), pb.inM, {}, 0);
     };
     const double c0 = processCpuSeconds();
     const auto t0 = Clock::now();

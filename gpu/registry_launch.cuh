@@ -51,14 +51,21 @@ void withDeviceKernel(const sim::Scenario& s, F&& f)
 
 /// Launches s.kernel with context X on the default stream, with sim::launchShape(s)'s grid
 /// and block, skipping the barriers in s.dropBarriers. Asynchronous: launch errors throw
-/// LaunchError here, execution errors surface at the next synchronizing call.
+/// LaunchError here, execution errors surface at the next synchronizing call. A row of
+/// several launches (sim::KernelInfo::laterGrids, Args::launch) is launched whole, one launch
+/// after the other in the stream's order, each with its own grid (sim::launchShapeOf).
 template <class X, class Args>
 void launchRegistered(const sim::Scenario& s, const Args& args)
 {
-    const sim::LaunchShape sh = sim::launchShape(s);
-    const dim3 grid(sh.grid.x, sh.grid.y, sh.grid.z), block(sh.block.x, sh.block.y, sh.block.z);
-    withDeviceKernel<X, Args>(s, [&](auto kernel) { kernel<<<grid, block>>>(args, s.dropBarriers); });
-    check(cudaGetLastError(), ("launching " + s.kernel).c_str());
+    const int launches = sim::launchCount(s);
+    for (int launch = 1; launch <= launches; ++launch) {
+        const sim::LaunchShape sh = launches > 1 ? sim::launchShapeOf(s, launch) : sim::launchShape(s);
+        const dim3 grid(sh.grid.x, sh.grid.y, sh.grid.z), block(sh.block.x, sh.block.y, sh.block.z);
+        Args a = args;
+        if constexpr (requires { a.launch; }) a.launch = launch - 1;
+        withDeviceKernel<X, Args>(s, [&](auto kernel) { kernel<<<grid, block>>>(a, s.dropBarriers); });
+        check(cudaGetLastError(), ("launching " + s.kernel).c_str());
+    }
 }
 
 /// The attributes (cudaFuncGetAttributes: numRegs, sharedSizeBytes, ...) of the plain

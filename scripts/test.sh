@@ -11,5 +11,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TILESCOPE_BUILD_DIR:-$root/build}
 bash "$root/scripts/build.sh"
+echo "test.sh: set-up and build took $SECONDS s"
 cd "$build"
 ctest --output-on-failure --label-exclude 'gpu|known|fuzz-long' --parallel "${TILESCOPE_JOBS:-$(nproc)}"

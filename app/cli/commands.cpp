@@ -244,8 +244,8 @@ ordered_json scanJson(const sim::KernelInfo& k, const sim::Scenario& s, const si
         j["brent_kung_adds"] = sim::brentKungAdds(n);
     }
     if (r.grid.count() > 1) j["blocks"] = r.grid.count();
-    // The traced block's network: the whole scan's when it is the only block.
-    if (!r.trace.events.empty() && r.grid.count() == 1) {
+    // The traced block's network: the whole scan's when it is the only block of the only launch.
+    if (!r.trace.events.empty() && r.grid.count() == 1 && sim::launchCount(k) == 1) {
         const sim::ScanNetwork net = sim::scanNetwork(r.trace);
         j["trace_adds"] = net.adds;
         j["steps"] = net.steps;
@@ -380,6 +380,10 @@ Commands::Commands(CLI::App& app)
     simulate_ = app.add_subcommand("simulate", "Run a kernel in the instrumented simulator and report its counters");
     addProblemOptions(simulate_, simOpt_, false, true);
     simulate_->add_option("--block", block_, "Report the counters of block BX[,BY[,BZ]] (block_stats)");
+    simulate_->add_option("--launch", launch_,
+                          "A row of several launches (scan-hierarchical): the launch whose block --block and the scan "
+                          "network follow, from 1; the counters are summed over every launch")
+        ->capture_default_str();
     simulate_->add_option("--schedule", schedule_, "Which warp runs ahead between barriers")
         ->check(CLI::IsMember({"in-order", "reverse", "random"}))
         ->capture_default_str();
@@ -542,6 +546,7 @@ int Commands::runSimulate()
         s.block = *block;
     }
     s.dropBarriers = barrierBits(dropBarrier_);
+    s.launch = launch_;
     if (std::string e = sim::validate(s); !e.empty()) {
         std::cerr << "tilescope-cli: " << e << "\n";
         return kBadInput;
@@ -570,6 +575,17 @@ int Commands::runSimulate()
     j["params"] = paramsJson(s);
     j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
     j["block"] = {r.block.x, r.block.y, r.block.z};
+    // A row of several launches (PMPP sec. 11.6): each one's grid; grid and block above are
+    // the traced launch's, the totals every launch's.
+    if (const int n = sim::launchCount(s); n > 1) {
+        ordered_json grids = ordered_json::array();
+        for (int l = 1; l <= n; ++l) {
+            const sim::Dim3 g = sim::launchShapeOf(s, l).grid;
+            grids.push_back({g.x, g.y, g.z});
+        }
+        j["launches"] = grids;
+        j["launch"] = s.launch;
+    }
     j["totals"] = totalsJson(t);
     j["ops_per_byte"] = round3(sim::opsPerByte(t));
     j["untiled_global_loads"] = untiled;

@@ -78,6 +78,7 @@ private:
 
     ProblemOptions simOpt_, benchOpt_;
     std::string block_;
+    int launch_ = 1;   ///< simulate --launch: the traced launch of a row of several
     std::string schedule_ = "in-order";
     unsigned long long scheduleSeed_ = 1;
     std::string dropBarrier_;

@@ -21,6 +21,7 @@ std::string describe(const sim::Scenario& s)
     if (s.dropBarriers & kernels::AFTER_LOAD) t += ", after-load barrier dropped";
     if (s.dropBarriers & kernels::AFTER_COMPUTE) t += ", after-compute barrier dropped";
     if (s.dropBarriers & kernels::FENCE) t += ", __threadfence() dropped";
+    if (const int n = sim::launchCount(s); n > 1) t += ", launch " + std::to_string(s.launch) + " of " + std::to_string(n);
     return t;
 }
 
@@ -28,7 +29,7 @@ bool sameProblem(const sim::Scenario& a, const sim::Scenario& b)
 {
     return a.kernel == b.kernel && a.j == b.j && a.k == b.k && a.l == b.l && a.height == b.height &&
            a.width == b.width && a.maskWidth == b.maskWidth && a.tile == b.tile && a.seed == b.seed &&
-           a.dropBarriers == b.dropBarriers;
+           a.dropBarriers == b.dropBarriers && a.launch == b.launch;
 }
 
 sim::Preset presetFor(const Loaded& loaded, const sim::Scenario& s, sim::Schedule schedule, uint64_t scheduleSeed)

@@ -154,6 +154,7 @@ ViewLink parseViewLink(std::string_view text, const sim::PanelNames& panels)
         else if (key == "mask-width") v.maskWidth = intNumber(key, val, 1);
         else if (key == "tile") v.tile = intNumber(key, val, 1);
         else if (key == "seed") v.seed = number(key, val, 0, u64);
+        else if (key == "launch") v.launch = intNumber(key, val, 1);
         else if (key == "drop-barrier") {
             unsigned bits = 0;
             for (const std::string& b : commaParts(val)) {
@@ -189,7 +190,7 @@ ViewLink parseViewLink(std::string_view text, const sim::PanelNames& panels)
     }
     // The problem: a preset, or a kernel with its sizes, never a mix.
     const bool sizes = v.width || v.j || v.k || v.l || v.height || v.maskWidth || v.tile || v.seed || v.dropBarriers ||
-                       v.schedule || v.scheduleSeed;
+                       v.schedule || v.scheduleSeed || v.launch;
     if (!v.preset.empty() && !v.kernel.empty())
         fail("give either preset=NAME or kernel=NAME with its sizes, not both.");
     if (!v.preset.empty() && sizes)
@@ -222,6 +223,7 @@ std::string formatViewLink(const ViewLink& v)
     num("mask-width", v.maskWidth);
     num("tile", v.tile);
     num("seed", v.seed);
+    num("launch", v.launch);
     if (v.dropBarriers && *v.dropBarriers) {
         std::string b;
         for (const std::string& n : sim::barrierNamesOf(*v.dropBarriers)) b += (b.empty() ? "" : ",") + n;
@@ -286,6 +288,7 @@ std::optional<sim::Preset> linkedPreset(const ViewLink& v, const sim::PanelNames
     s.tile = *v.tile;
     s.seed = v.seed.value_or(1);
     s.dropBarriers = v.dropBarriers.value_or(0);
+    s.launch = v.launch.value_or(1);
     p.schedule = v.schedule.value_or(sim::Schedule::InOrder);
     p.scheduleSeed = v.scheduleSeed.value_or(1);
     if (std::string e = sim::validate(s); !e.empty()) fail(e);
@@ -359,6 +362,7 @@ ViewLink viewLinkOf(const ShownView& v, const sim::Preset* lecture)
         l.tile = s.tile;
         if (s.seed != 1) l.seed = s.seed;
         if (s.dropBarriers) l.dropBarriers = s.dropBarriers;
+        if (s.launch != 1) l.launch = s.launch;
         if (v.schedule != sim::Schedule::InOrder) l.schedule = v.schedule;
         if (v.schedule == sim::Schedule::Random) l.scheduleSeed = v.scheduleSeed;
     }

@@ -32,6 +32,7 @@ struct ViewLink {
     std::optional<int> height, maskWidth;   ///< height=, mask-width= (convolution)
     std::optional<int> tile;                ///< tile=: TILE_WIDTH or the block edge
     std::optional<uint64_t> seed;           ///< seed=: the input seed
+    std::optional<int> launch;              ///< launch=: the traced launch of a row of several (from 1)
     std::optional<unsigned> dropBarriers;   ///< drop-barrier=after-load[,after-compute]: kernels::Barrier bits
     std::optional<sim::Schedule> schedule;  ///< schedule=in-order|reverse|random
     std::optional<uint64_t> scheduleSeed;   ///< schedule-seed= (schedule=random only)

@@ -150,7 +150,19 @@ struct KernelInfo {
     /// Bytes of each simulated thread's fiber stack (LaunchConfig::stackBytes); 0: the
     /// default. Set for a student's kernel from the local arrays its threads declare.
     size_t stackBytes = 0;
+    /// A row of several kernels that the host launches one after the other on the same arrays
+    /// (PMPP sec. 11.6's hierarchical scan): the grids of the launches after the first, as
+    /// `grid` states one, separated by ";" (each launch's block is `block`). The row's run()
+    /// tells them apart by ArrayProblemArgs::launch (0 for the first). "" for one launch.
+    const char* laterGrids = "";
+    /// PMPP sec. 11.6: the second launch scans the sums of the first launch's sections in one
+    /// block, a thread a sum, so the first launch may have at most BLOCK_DIM blocks (the first
+    /// size at most BLOCK_DIM x BLOCK_DIM); validation says so in one sentence.
+    bool sectionSumsInOneBlock = false;
 };
+
+/// The launches of `k`'s row: 1 plus the grids in KernelInfo::laterGrids.
+int launchCount(const KernelInfo& k);
 
 /// Every kernel the simulator and the GPU can run, in the registry's order.
 const std::vector<KernelInfo>& kernelList();

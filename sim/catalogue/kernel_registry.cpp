@@ -44,6 +44,16 @@ bool isConvolution(const std::string& name)
     return k && (k->family == Family::Conv1D || k->family == Family::Conv2D);
 }
 
+int launchCount(const KernelInfo& k)
+{
+    int n = 1;
+    if (*k.laterGrids) {
+        ++n;
+        for (const char* c = k.laterGrids; *c; ++c) n += *c == ';';
+    }
+    return n;
+}
+
 std::string tileList(const KernelInfo& k, bool withOr)
 {
     std::ostringstream o;

@@ -56,6 +56,7 @@
 #include "kernels/scan_kogge_stone_exclusive.cuh"
 #include "kernels/scan_sequential.cuh"
 #include "kernels/scan_single_pass.cuh"
+#include "kernels/scan_hierarchical.cuh"
 #include "kernels/stencil_basic.cuh"
 
 namespace ts::sim {
@@ -114,6 +115,8 @@ struct ArrayProblemArgs {
     /// The row's scratch arrays (ArrayDecl::scratch) in `arrays`' order, as float: a kernel
     /// takes them as the types they declare (X::elementsAs).
     typename X::template GlobalPtr<float> tmp[3];
+    /// Which of the row's launches this is (KernelInfo::laterGrids): 0 for the first.
+    int launch = 0;
 };
 
 namespace registry {
@@ -1021,6 +1024,36 @@ struct ScanSinglePass {
     }
 };
 
+/// PMPP sec. 11.6: the hierarchical scan of any length up to BLOCK_DIM x BLOCK_DIM, three
+/// launches (presets scan-hierarchical-64 and scan-hierarchical-sums-64).
+struct ScanHierarchical {
+    using TileSizes = ScanTiles;
+    template <class X> using Args = ArrayProblemArgs<X>;
+    static constexpr KernelInfo info{
+        .name = "scan-hierarchical", .family = Family::Array, .tiled = true, .untiled = "scan-sequential",
+        .sourceFile = "scan_hierarchical.cuh", .barriersPerPhase = 0,
+        .summary = "Hierarchical scan of any length in three launches: each block scans its section (Fig. 11.3) and writes its sum to S, one block scans S, then each block adds the sum of the sections before it (PMPP sec. 11.6)",
+        .barriers = kernels::AFTER_LOAD | kernels::AFTER_COMPUTE,
+        .lecture = "PMPP sec. 11.6 (hierarchical scan); presets scan-hierarchical-64, scan-hierarchical-sums-64",
+        .tiles = TileSizes::values, .params = kSequentialScanParams, .grid = "(N + BLOCK_DIM - 1) / BLOCK_DIM",
+        .block = "BLOCK_DIM",
+        .arrays = "in X_in[N] = 1..8, out Y[N], tmp S[(N + BLOCK_DIM - 1) / BLOCK_DIM]",
+        .sizes = "N = 64", .formula = kInclusiveScan, .defaultTile = 16, .scan = true,
+        .laterGrids = "1; (N + BLOCK_DIM - 1) / BLOCK_DIM", .sectionSumsInOneBlock = true};
+    template <int BLOCK_DIM, class X>
+    TS_DEVICE static void run(X& x, const Args<X>& a)
+    {
+        const unsigned N = static_cast<unsigned>(a.size[0]);
+        if (a.launch == 0) {
+            kernels::scanSectionsKernel<BLOCK_DIM>(x, a.in[0], a.out, N, a.tmp[0]);
+        } else if (a.launch == 1) {
+            kernels::scanBlockSumsKernel<BLOCK_DIM>(x, a.tmp[0], (N + BLOCK_DIM - 1) / BLOCK_DIM);
+        } else {
+            kernels::addBlockSumsKernel(x, a.out, N, a.tmp[0]);
+        }
+    }
+};
+
 }  // namespace registry
 
 /// The optimisation ladder, rung by rung (docs/ladder.md): PMPP's kernels, then one idea
@@ -1051,7 +1084,7 @@ using Kernels = KernelList<registry::MatmulNaive, registry::MatmulTiled, registr
                            registry::HistogramPrivateShared, registry::HistogramContiguous, registry::HistogramInterleaved,
                            registry::HistogramAggregated, registry::ScanSequential, registry::ScanKoggeStone,
                            registry::ScanKoggeStoneExclusive, registry::ScanKoggeStoneDoubleBuffer, registry::ScanBrentKung,
-                           registry::ScanCoarsened, registry::ScanSinglePass>;
+                           registry::ScanCoarsened, registry::ScanSinglePass, registry::ScanHierarchical>;
 
 namespace detail {
 template <class F, class... K>

@@ -75,6 +75,14 @@ std::string validate(const Scenario& s)
         return e.str();
     }
     if (std::string m = checkParams(*k, s); !m.empty()) return m;
+    if (const int n = launchCount(*k); s.launch < 1 || s.launch > n) {
+        if (n == 1)
+            e << k->name << " is one launch, so the traced launch (--launch) must be 1; got " << s.launch << ".";
+        else
+            e << "The traced launch (--launch) of " << k->name << " must be from 1 to " << n << " (its launches); got "
+              << s.launch << ".";
+        return e.str();
+    }
     {
         LaunchShape own;
         std::string error;
@@ -219,8 +227,44 @@ std::array<unsigned, 3> axesOf(std::string_view list, const Variables& v)
 
 }  // namespace
 
+namespace {
+/// The grid expression of launch `launch` (from 2) in `later` (KernelInfo::laterGrids), "" if
+/// it has none.
+std::string_view laterGrid(std::string_view later, int launch)
+{
+    for (int n = 2; !later.empty(); ++n) {
+        const size_t end = later.find(';');
+        if (n == launch) return later.substr(0, end);
+        if (end == std::string_view::npos) break;
+        later.remove_prefix(end + 1);
+    }
+    return {};
+}
+}  // namespace
+
+int launchCount(const Scenario& s)
+{
+    const KernelInfo* k = s.kernelInfo();
+    return k ? launchCount(*k) : 1;
+}
+
+LaunchShape launchShapeOf(const Scenario& s, int launch)
+{
+    const KernelInfo* k = s.kernelInfo();
+    Scenario first = s;
+    first.launch = 1;
+    LaunchShape sh = launchShape(first);
+    if (launch <= 1 || !k) return sh;
+    const std::string_view grid = laterGrid(k->laterGrids, launch);
+    if (grid.empty()) return sh;
+    const std::array<unsigned, 3> g = axesOf(grid, launchVariables(s));
+    sh.grid = Dim3{g[0], g[1], g[2]};
+    return sh;
+}
+
 LaunchShape launchShape(const Scenario& s)
 {
+    if (s.launch > 1) return launchShapeOf(s, s.launch);
     const KernelInfo* k = s.kernelInfo();
     LaunchShape sh;
     // A student's kernel may bring its own launch (validate() reports one that fails).

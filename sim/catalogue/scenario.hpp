@@ -38,6 +38,9 @@ struct Scenario {
     /// simulator.
     unsigned dropBarriers = 0;
     Uint3 block{0, 0, 0};       ///< the block whose trace the views show
+    /// The launch of a row of several (KernelInfo::laterGrids) whose block `block` is traced,
+    /// from 1; launchShape() is that launch's. Always 1 for a kernel of one launch.
+    int launch = 1;
     /// The characters of a `char` input (a histogram's text, PMPP ch. 9): the user's text,
     /// random text of a skew, or the book's phrase (TextInput).
     TextInput text;
@@ -104,6 +107,12 @@ struct LaunchShape {
 /// registry row's launch expressions (KernelInfo::grid, block, blockOutput) evaluated for the
 /// sizes and tile of `s`, or the launch a student's file states.
 LaunchShape launchShape(const Scenario& s);
+/// The grid and block of launch `launch` (from 1) of `s`'s row (KernelInfo::laterGrids): the
+/// first launch's as launchShape() gives it, a later one's from its own grid and the row's
+/// block. A launch past the row's last is the first.
+LaunchShape launchShapeOf(const Scenario& s, int launch);
+/// The launches of `s`'s kernel (launchCount of its row); 1 for an unknown name.
+int launchCount(const Scenario& s);
 
 /// The family of `s.kernel` (from the kernel registry); Matmul for an unknown name.
 Family familyOf(const Scenario& s);

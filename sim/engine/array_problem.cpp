@@ -49,6 +49,17 @@ std::string validateArray(const KernelInfo& k, const Scenario& s)
                        " per thread of its one block of " + std::to_string(launchShape(s).block.x) + "), so " + spec->sizes.front() +
                        " must be at most " + std::to_string(section) + "; got " + std::to_string(n) + ".";
         }
+        if (k.sectionSumsInOneBlock) {
+            const unsigned b = launchShape(s).block.x;
+            const long long sections = launchShapeOf(s, 1).grid.count();
+            if (sections > b) {
+                const long long n = v.empty() ? 0 : v.at(spec->sizes.front());
+                return s.kernel + " scans the sums of its " + std::to_string(sections) + " sections in one block of " +
+                       std::to_string(b) + " threads (its second launch), so " + spec->sizes.front() + " must be at most " +
+                       std::to_string(b) + " x " + std::to_string(b) + " = " + std::to_string(1ll * b * b) + "; got " +
+                       std::to_string(n) + ".";
+            }
+        }
         if (k.reductionTree) {
             const LaunchShape sh = launchShape(s);
             const unsigned b = sh.block.x;
@@ -130,8 +141,10 @@ Problem arrayProblem(const Scenario& s, const Progress& progress)
     }
     p.bind = [s, sizes0 = sizes[0], sizes1 = sizes[1]](Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
                                                         GlobalPtr<float> P, const std::vector<float>&,
-                                                        const std::vector<GlobalPtr<float>>& scratch) -> Body {
+                                                        const std::vector<GlobalPtr<float>>& scratch,
+                                                        int launch) -> Body {
         ArrayArgs a;
+        a.launch = launch;
         a.in[0] = M;
         a.in[1] = N;
         a.out = P;

@@ -134,7 +134,7 @@ Problem convProblem(const Scenario& s, const Progress& progress)
                           : conv1dReferenceFma(p.inN, p.inM, s.width, s.maskWidth, progress);
     p.bind = [s, maskRows](Machine& m, GlobalPtr<const float>, GlobalPtr<const float> N,
                            GlobalPtr<float> P, const std::vector<float>& inM,
-                           const std::vector<GlobalPtr<float>>&) -> Body {
+                           const std::vector<GlobalPtr<float>>&, int) -> Body {
         // The mask goes to constant memory (cudaMemcpyToSymbol on the GPU).
         m.constant = ConstantMemory{inM.data(), maskRows, s.maskWidth,
                                     m.arrayId("M", Space::Constant, maskRows, s.maskWidth)};

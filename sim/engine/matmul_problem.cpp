@@ -20,7 +20,7 @@ Problem matmulProblem(const Scenario& s, const Progress& progress)
     std::shared_ptr<const std::vector<float>> storedN;
     if (p.N.columnMajor) storedN = std::make_shared<const std::vector<float>>(p.N.laidOut(p.inN));
     p.bind = [s, storedN](Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
-                          const std::vector<float>&, const std::vector<GlobalPtr<float>>&) -> Body {
+                          const std::vector<float>&, const std::vector<GlobalPtr<float>>&, int) -> Body {
         if (storedN) N = N.withData(storedN->data());
         return bindKernel(s, MatmulArgs<ThreadContext>{M, N, P, s.j, s.k, s.l});
     };

@@ -28,10 +28,11 @@ struct Problem {
     std::vector<float> scratchStart;
     std::vector<float> reference;      ///< what a correct kernel's P is, bit for bit
     /// Binds the kernel to the simulator's arrays (`scratch`: one pointer per Problem::scratch
-    /// array, in order). M may be ignored by kernels that read the mask from constant memory
-    /// (they register it with the machine themselves).
-    std::function<Body(Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N,
-                       GlobalPtr<float> P, const std::vector<float>& inM, const std::vector<GlobalPtr<float>>& scratch)>
+    /// array, in order) for launch `launch` (from 0) of its row (KernelInfo::laterGrids; 0
+    /// for a kernel of one launch). M may be ignored by kernels that read the mask from
+    /// constant memory (they register it with the machine themselves).
+    std::function<Body(Machine&, GlobalPtr<const float> M, GlobalPtr<const float> N, GlobalPtr<float> P,
+                       const std::vector<float>& inM, const std::vector<GlobalPtr<float>>& scratch, int launch)>
         bind;
     /// Why the problem cannot be run (an array problem's reference formula failed on an
     /// element); "" when it can. simulate() reports it as the run's error.

@@ -114,14 +114,16 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
     }
     float* const dataM = copyInputs ? workM.data() : sim.M.data();
     float* const dataN = copyInputs ? workN.data() : sim.N.data();
-    // M, N and P as the kernel sees them, counting into machine `w`'s counters.
-    const auto bound = [&](Machine& w) {
+    // M, N and P as the kernel sees them, counting into machine `w`'s counters, for launch
+    // `launch` (from 0) of the row's launches.
+    const auto bound = [&](Machine& w, int launch) {
         std::vector<GlobalPtr<float>> scratch;
         for (size_t t = 0; t < sim.scratch.size(); ++t)
             scratch.emplace_back(sim.scratch[t].data(), static_cast<long long>(sim.scratch[t].size()), &w, idScratch[t]);
         return pb.bind(w, GlobalPtr<const float>(dataM, static_cast<long long>(sim.M.size()), &w, idM),
                        GlobalPtr<const float>(dataN, static_cast<long long>(sim.N.size()), &w, idN),
-                       GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M, scratch);
+                       GlobalPtr<float>(sim.P.data(), static_cast<long long>(sim.P.size()), &w, idP), sim.M, scratch,
+                       launch);
     };
 
     LaunchConfig cfg;
@@ -163,25 +165,55 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
             throw Cancelled();
         }
     };
-    // The kernel bound to a worker's machine (the calling thread's `m` when it runs alone).
-    const BodyBinder bind = [&](Machine& w) -> ThreadBody {
-        return [kernel = bound(w), &started, &report](ThreadContext& x) {
-            const uint64_t n = started.fetch_add(1, std::memory_order_relaxed) + 1;
-            if ((n & 31) == 1) report(n);
-            kernel(x);
+    // The row's launches one after the other on the same arrays (PMPP sec. 11.6's hierarchical
+    // scan has three): the totals, element counts, hazards and memory sites are summed over
+    // them; the trace, the per-block totals and the element writers are the traced launch's.
+    const int launches = launchCount(s);
+    const int tracedLaunch = std::clamp(s.launch, 1, launches);
+    std::vector<Totals> tracedPerBlock;
+    std::vector<std::vector<uint32_t>> tracedWriters;
+    std::vector<AccessSite> sites;
+    bool overflowed = false;
+    for (int launch = 1; launch <= launches && sim.error.empty(); ++launch) {
+        LaunchConfig c = cfg;
+        if (launches > 1) {
+            const LaunchShape sh = launchShapeOf(s, launch);
+            c.grid = sh.grid;
+            c.block = sh.block;
+            if (launch != tracedLaunch) c.tracedBlock.reset();
+        }
+        // The kernel bound to a worker's machine (the calling thread's `m` when it runs alone).
+        const BodyBinder bind = [&, launch](Machine& w) -> ThreadBody {
+            return [kernel = bound(w, launch - 1), &started, &report](ThreadContext& x) {
+                const uint64_t n = started.fetch_add(1, std::memory_order_relaxed) + 1;
+                if ((n & 31) == 1) report(n);
+                kernel(x);
+            };
         };
-    };
-    try {
-        runGrid(m, cfg, bind);
-    } catch (const KernelFault& f) {
-        sim.error = f.what();
+        try {
+            runGrid(m, c, bind);
+        } catch (const KernelFault& f) {
+            sim.error = launches > 1 ? "Launch " + std::to_string(launch) + ": " + f.what() : std::string(f.what());
+        }
+        if (launches > 1 && launch == tracedLaunch) {
+            tracedPerBlock = m.counters.perBlock;
+            tracedWriters = m.counters.elementWriters;
+        }
+        if (opt.memoryModel) {
+            overflowed = overflowed || warpMemory.overflowed();
+            addAccessSites(sites, warpMemory.sites());
+        }
+    }
+    if (launches > 1 && !tracedPerBlock.empty()) {
+        m.counters.perBlock = std::move(tracedPerBlock);
+        m.counters.elementWriters = std::move(tracedWriters);
     }
     sim.arrays = m.arrays;
     sim.counters = std::move(m.counters);
     sim.hazards = std::move(m.hazards);
     sim.orderSites = std::move(m.orderSites);
-    sim.accessSites = warpMemory.sites();
-    if (warpMemory.overflowed() && sim.error.empty())
+    sim.accessSites = std::move(sites);
+    if (overflowed && sim.error.empty())
         sim.error = "the kernel has more than " + std::to_string(WarpMemory::kMaxSites) +
                     " distinct memory accesses (source line, array, load or store), more than the memory model keeps apart; simulate it with the memory model off.";
     markStaleReads(m.events);
@@ -203,7 +235,22 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
                                info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases);
         // Each thread's output element, from the provenance: P, the array the kernel writes
         // (the third array, whatever its name: an array problem's output has its own).
-        setThreadOutputs(sim.trace, sim, static_cast<int>(idP));
+        // A later launch of a row of several may store only to a scratch array (the
+        // hierarchical scan's scan of the block sums): its outputs are that array's.
+        int outputArray = static_cast<int>(idP);
+        if (launches > 1) {
+            const auto storesTo = [&](int a) {
+                return std::any_of(sim.trace.events.begin(), sim.trace.events.end(),
+                                   [&](const Event& e) { return e.op == Op::GlobalStore && e.array == a; });
+            };
+            if (!storesTo(outputArray))
+                for (const Event& e : sim.trace.events)
+                    if (e.op == Op::GlobalStore) {
+                        outputArray = e.array;
+                        break;
+                    }
+        }
+        setThreadOutputs(sim.trace, sim, outputArray);
     }
     sim.matchesReference =
         sim.error.empty() && sim.P.size() == sim.reference.size() &&

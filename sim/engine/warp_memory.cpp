@@ -201,6 +201,28 @@ std::vector<LineMemory> memoryByLine(const std::vector<AccessSite>& sites)
     return lines;
 }
 
+void addAccessSites(std::vector<AccessSite>& into, const std::vector<AccessSite>& launch)
+{
+    for (const AccessSite& a : launch) {
+        auto it = std::find_if(into.begin(), into.end(), [&](const AccessSite& b) {
+            return b.line == a.line && b.array == a.array && b.kind == a.kind && b.wide == a.wide;
+        });
+        if (it == into.end()) {
+            into.push_back(a);
+            continue;
+        }
+        it->requests += a.requests;
+        it->lanes += a.lanes;
+        it->sectors += a.sectors;
+        it->cacheLines += a.cacheLines;
+        it->wavefronts += a.wavefronts;
+        it->ideal += a.ideal;
+        it->divergent += a.divergent;
+        it->taken += a.taken;
+        it->entered += a.entered;
+    }
+}
+
 void WarpMemory::startLaunch(unsigned threads)
 {
     threads_ = threads;

@@ -93,6 +93,11 @@ struct AccessSite {
     bool wide = false;         ///< 128-bit accesses (four elements a lane)
 };
 
+/// Adds the sites of one launch to those of the launches before it (a row of several
+/// launches, KernelInfo::laterGrids): a site of the same line, array and kind sums its
+/// figures into the one `into` has, any other is appended.
+void addAccessSites(std::vector<AccessSite>& into, const std::vector<AccessSite>& launch);
+
 /// The figures of one source line's accesses of one memory space, loads or stores apart,
 /// summed over the arrays they touch (Nsight Compute's source view, one row per line).
 struct LineMemory {

@@ -176,6 +176,9 @@ WorkEstimate estimateWork(const Scenario& s, const SimOptions& opt)
     const uint64_t perBlock = sh.block.count();
     e.blocks = sh.grid.count();
     e.threads = e.blocks * perBlock;
+    // A row of several launches runs every one (KernelInfo::laterGrids).
+    for (int l = 1; l <= launchCount(s); ++l)
+        if (l != s.launch) e.threads += launchShapeOf(s, l).grid.count() * launchShapeOf(s, l).block.count();
     const uint64_t T = static_cast<uint64_t>(std::max(1, s.tile));
     const unsigned dropped = static_cast<unsigned>(std::popcount(s.dropBarriers & info->barriers));
     const Uint3 tb = s.block;   // the traced block

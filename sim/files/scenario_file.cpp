@@ -12,6 +12,8 @@
 //   tile = 2                               # required: TILE_WIDTH (tiled) or block edge
 //   seed = 1                               # optional; input seed, default 1
 //   block = [0, 0]                         # optional; [bx, by] of the traced block
+//   launch = 2                             # optional; the traced block's launch, of a row
+//                                          # of several (PMPP sec. 11.6), default 1
 //   step = 0                               # optional; starting step, or "last"
 //   thread = [1, 0]                        # optional; [tx, ty] of the selected thread
 //   panels = ["matrices", "code"]          # optional; the panels shown (the app's names)
@@ -76,7 +78,7 @@ constexpr const char* kKeys[] = {"title",        "kernel",   "width",         "j
                                  "block",        "step",     "drop_barrier",  "schedule",
                                  "schedule_seed", "narration", "occupancy", "height",
                                  "mask_width",   "thread",   "panels", "question", "narrate",
-                                 "lesson", "chapter", "order", "summary", "sizes", "text", "text_skew"};
+                                 "lesson", "chapter", "order", "summary", "sizes", "text", "text_skew", "launch"};
 /// The size parameters, at the top level or in a [sizes] table (one or the other).
 constexpr const char* kSizeKeys[] = {"width", "j", "k", "l", "height", "mask_width"};
 constexpr const char* kNarrateKeys[] = {"at", "text", "phase", "iteration", "nth"};
@@ -182,7 +184,7 @@ void checkTypes(const std::string& file, const toml::table& t)
         if (const toml::node* n = tab.get(key); n && !n->is_string())
             bad(*n, std::string(key) + " must be a string in quotes; got " + describe(*n) + ".");
     };
-    for (const char* key : {"width", "j", "k", "l", "height", "mask_width", "tile", "seed", "schedule_seed", "order"})
+    for (const char* key : {"width", "j", "k", "l", "height", "mask_width", "tile", "seed", "schedule_seed", "order", "launch"})
         integerKey(t, key);
     if (const toml::node* n = t.get("sizes")) {
         if (const toml::table* sizes = n->as_table())
@@ -512,6 +514,8 @@ Preset parse(const std::string& file, const toml::table& t, const PanelNames& pa
         });
     if (const toml::node* d = t.get("drop_barrier"))
         keys.emplace_back(d, [&, d] { s.dropBarriers = barrierBits(file, *d); });
+    if (const toml::node* n = t.get("launch"))
+        keys.emplace_back(n, [&, n] { s.launch = static_cast<int>(integer(file, "launch", *n, std::numeric_limits<int>::min(), kIntMax)); });
     // A file valid as a whole is taken even where a key alone would not be (PMPP Fig. 10.11's
     // one block: N must be 2 x its tile, so N = 512 before tile = 256 is applied fails).
     // Otherwise the keys are applied again one at a time to name the first that fails.
@@ -696,6 +700,7 @@ void saveScenarioFile(const Preset& p, const std::string& path)
     o << "tile = " << s.tile << "\n";
     o << "seed = " << s.seed << "\n";
     o << "block = [" << s.block.x << ", " << s.block.y << "]\n";
+    if (s.launch != 1) o << "launch = " << s.launch << "\n";
     if (s.dropBarriers) {
         std::string names;
         for (const std::string& n : barrierNamesOf(s.dropBarriers)) names += (names.empty() ? "\"" : ", \"") + n + "\"";

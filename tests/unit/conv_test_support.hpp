@@ -63,7 +63,7 @@ inline std::vector<float> runOnInputs(const sim::Scenario& s, const std::vector<
     const sim::LaunchShape sh = sim::launchShape(s);
     cfg.grid = sh.grid;
     cfg.block = sh.block;
-    sim::runGrid(m, cfg, pb.bind(m, Mp, Np, Pp, M, {}));
+    sim::runGrid(m, cfg, pb.bind(m, Mp, Np, Pp, M, {}, 0));
     return P;
 }
 

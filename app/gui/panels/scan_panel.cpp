@@ -203,6 +203,13 @@ void ScanPanel::draw(Frame& f)
                                        "written by the thread inside it from the slots whose lines reach it; orange, a "
                                        "load from the input. Right, each level's adds.";
             if (!f.view.presentation) colouredText(f.theme.palette.dimText, legend);
+            // A row of several launches (PMPP sec. 11.6's hierarchical scan): this network is one
+            // launch's block; the counters elsewhere add up every launch.
+            const sim::Scenario& sc = f.loaded.sim->scenario;
+            if (const int launches = sim::launchCount(sc); launches > 1)
+                ImGui::TextWrapped("Launch %d of %d, block %u of %llu. The other panels' counters add up all %d launches.",
+                                   sc.launch, launches, sc.block.x, static_cast<unsigned long long>(f.loaded.sim->grid.count()),
+                                   launches);
             const uint64_t soFar = net_.addsBefore(f.view.cursor);
             if (level >= 0) {
                 const sim::ScanLevel& l = net_.levels[static_cast<size_t>(level)];

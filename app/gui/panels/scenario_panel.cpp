@@ -194,6 +194,7 @@ void ScenarioPanel::draw(Frame& f)
                 if (ImGui::Selectable(k.name, d.kernel == k.name)) {
                     d.kernel = k.name;
                     d.info = &k;
+                    if (d.launch > sim::launchCount(k)) d.launch = 1;
                     // A tile the new kernel was not compiled for becomes its default tile.
                     if ((k.tiled && std::find(k.tiles.begin(), k.tiles.end(), d.tile) == k.tiles.end()) ||
                         (!k.tiled && d.tile > k.maxBlockEdge))
@@ -222,6 +223,23 @@ void ScenarioPanel::draw(Frame& f)
         }
         tooltip("The block whose threads, shared memory and steps the views follow. Clicking a "
                 "tile of P in Matrices selects it too.");
+        // A row of several launches (PMPP sec. 11.6's hierarchical scan): which one is traced.
+        if (info && sim::launchCount(*info) > 1) {
+            ImGui::SetNextItemWidth(w * 1.4f);
+            const std::string current = "launch " + std::to_string(d.launch) + " of " + std::to_string(sim::launchCount(*info));
+            if (ImGui::BeginCombo("launch", current.c_str())) {
+                for (int l = 1; l <= sim::launchCount(*info); ++l) {
+                    const sim::Dim3 g = sim::launchShapeOf(d, l).grid;
+                    const std::string item = "launch " + std::to_string(l) + ": " + std::to_string(g.count()) +
+                                             (g.count() == 1 ? " block" : " blocks");
+                    // A block outside the chosen launch's grid is refused on Apply, in a sentence.
+                    if (ImGui::Selectable(item.c_str(), d.launch == l)) d.launch = l;
+                }
+                ImGui::EndCombo();
+            }
+            tooltip("This kernel is several launches, one after the other on the same arrays. The counters add "
+                    "them all up; the steps, the scan network and the block follow this launch.");
+        }
         ImGui::SetNextItemWidth(w * 1.4f);
         ImGui::InputScalar("input seed", ImGuiDataType_U64, &d.seed);
         tooltip("M and N are pseudo-random in [-1, 1), drawn from this seed (never zero)");
