@@ -72,15 +72,19 @@ std::vector<Scenario> agreementCases(const KernelInfo& k, std::mt19937& rng, boo
                 if (validate(s).empty()) cases.push_back(s);
             };
             if (k.scan && k.tiled && k.scanElementsPerThread == 0) {
-                // PMPP sec. 11.7's single-pass scan of many blocks: a block and one more, 1,
-                // a ragged length of a few blocks and one drawn up to 10^5; at 1024 threads
-                // a block, also a million elements (977 blocks handing on their sums).
+                // PMPP sec. 11.7's single-pass scan and sec. 11.6's hierarchical scan, of many
+                // blocks: a block and one more, 1, a ragged length of a few blocks and one drawn
+                // up to 10^5 (the hierarchical scan: up to its BLOCK_DIM x BLOCK_DIM, which it
+                // also gets whole); at 1024 threads a block, also a million elements (977
+                // blocks handing on their sums, or 977 sums scanned by the second launch).
                 add([&](int) { return t + 1; });
                 add([](int) { return 1; });
                 if (!quick) {
                     add([&](int) { return 3 * t + 5; });
-                    std::uniform_int_distribution<int> d(1, 100000);
+                    const int longest = k.sectionSumsInOneBlock ? std::min(100000, t * t) : 100000;
+                    std::uniform_int_distribution<int> d(1, longest);
                     add([&](int) { return d(rng); });
+                    if (k.sectionSumsInOneBlock && t * t <= 100000) add([&](int) { return t * t; });
                     if (t == 1024) add([](int) { return 1000000; });
                 }
                 continue;
