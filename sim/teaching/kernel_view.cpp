@@ -94,7 +94,8 @@ bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c
 /// context's `x.` dropped) and added to it: a described problem's kernel names its indices
 /// this way (PMPP Fig. 10.6's i, Fig. 10.13's segment, i and t). A loop's variable, declared
 /// in its `for`, changes from one iteration to the next and is left out; so is a name the
-/// kernel assigns again later, or one `v` holds already.
+/// kernel assigns again later (other than by the same declaration in another kernel of the
+/// file), or one `v` holds already.
 void declaredVariables(const std::string& source, Variables& v)
 {
     static const std::set<std::string> typeWords = {"const", "constexpr", "inline", "static", "unsigned", "signed",
@@ -123,13 +124,32 @@ void declaredVariables(const std::string& source, Variables& v)
             if (typed && stmt.rfind("for", 0) != 0) declared.emplace_back(w.back(), stmt.substr(eq + 1));
         }
     }
+    // A name declared alike in each of a file's kernels (PMPP sec. 11.6's three kernels each
+    // declare `unsigned int i = blockIdx.x*blockDim.x + threadIdx.x;`) is one value.
+    std::map<std::string, std::set<std::string>> forms;
+    for (const auto& [name, expr] : declared) forms[name].insert(trim(expr));
     for (auto [name, expr] : declared) {
-        if (assigned[name] != 1 || v.count(name)) continue;
+        const size_t declarations = static_cast<size_t>(
+            std::count_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == name; }));
+        if (static_cast<size_t>(assigned[name]) != declarations || forms[name].size() != 1 || v.count(name)) continue;
         for (size_t p = expr.find("x."); p != std::string::npos; p = expr.find("x.", p))
             if (p == 0 || !identChar(expr[p - 1])) expr.erase(p, 2);
             else p += 2;
         if (const Evaluation e = evaluate(expr, v); e.value) v[name] = *e.value;
     }
+}
+
+/// `text` without the execution context's `x.` before CUDA's built-in variables
+/// (`x.threadIdx.x` is threadIdx.x): kernels/context.cuh's single-source spelling.
+std::string withoutContext(std::string text)
+{
+    for (const char* builtIn : {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."}) {
+        const std::string spelled = std::string("x.") + builtIn;
+        for (size_t p = text.find(spelled); p != std::string::npos; p = text.find(spelled, p))
+            if (p == 0 || !identChar(text[p - 1])) text.erase(p, 2);
+            else p += spelled.size();
+    }
+    return text;
 }
 
 }  // namespace
@@ -141,7 +161,11 @@ void arrayVariables(const Scenario& s, const Trace& t, const Step*, long long tx
     for (const auto& [name, value] : spec->sizeValues(s)) v[name] = value;
     // A registry row's compiled block size (PMPP ch. 10's BLOCK_DIM), then the kernel's own
     // declarations.
-    if (const KernelInfo* info = s.kernelInfo(); info && info->tiled && !findLoadedKernel(s.kernel)) v["BLOCK_DIM"] = s.tile;
+    if (const KernelInfo* info = s.kernelInfo(); info && info->tiled && !findLoadedKernel(s.kernel)) {
+        v["BLOCK_DIM"] = s.tile;
+        // PMPP ch. 11's section: the elements per thread x the block (Fig. 11.3's SECTION_SIZE).
+        if (info->scan) v["SECTION_SIZE"] = 1ll * std::max(1, info->scanElementsPerThread) * s.tile;
+    }
     if (const KernelInfo* info = s.kernelInfo(); info && !findLoadedKernel(s.kernel))
         declaredVariables(kernelSource(info->sourceFile), v);
     // A 3D output's index names as its reference formula's left side gives them
@@ -263,6 +287,10 @@ std::vector<AccessExplanation> explainAccesses(const Scenario& s, const Trace& t
         auto [it, fresh] = lines.try_emplace(e.line);
         if (fresh) {
             it->second.accesses = findAccesses(sourceLine(source, e.line), names);
+            // A registry kernel's single-source spelling, `XY[x.threadIdx.x]`, read as the CUDA
+            // it stands for (the Code panel's listing drops the context's `x.` the same way).
+            for (AccessText& a : it->second.accesses)
+                for (std::string& sub : a.subscripts) sub = withoutContext(sub);
             it->second.used.assign(it->second.accesses.size(), false);
         }
         LineAccesses& la = it->second;

@@ -27,11 +27,16 @@ void QuestionGenerator::Impl::droppedBarrier(Question& q)
     q.answer.shape = AnswerShape::Name;
     q.answer.name = raw == 0 && war == 0 ? "none" : raw >= war ? "raw" : "war";
     const std::string macro = "syncthreads(" + barrierMacro(bit) + ")";
-    for (unsigned n = 1; n <= lines(); ++n)
-        if (sourceLine(source, n).find(macro) != std::string::npos) {
-            q.line = n;
-            break;
-        }
+    // A row of several launches (PMPP sec. 11.6's hierarchical scan) has the barrier once a
+    // kernel: the line the traced launch's block runs. Else its first line in the file.
+    if (launchCount(s) > 1)
+        for (const Step& st : block(s.block).sim->trace.steps)
+            if (st.kind == StepKind::Barrier && sourceLine(source, st.line).find(macro) != std::string::npos) {
+                q.line = st.line;
+                break;
+            }
+    for (unsigned n = 1; n <= lines() && !q.line; ++n)
+        if (sourceLine(source, n).find(macro) != std::string::npos) q.line = n;
     const std::string which = bit == kernels::AFTER_LOAD ? "the barrier after the load" : "the barrier after the use";
     q.prompt = "If " + which + (q.line ? " (line " + std::to_string(q.line) + ")" : std::string()) +
                " is dropped, which hazard does the hazard detector report: raw, war or none?";

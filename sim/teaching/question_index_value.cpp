@@ -162,7 +162,7 @@ std::vector<std::string> QuestionGenerator::Impl::expressionsOn(const BlockData&
     // sizes, the loop counters (conv1d's i is the output index, which is worth asking).
     std::set<std::string> trivial = {"tx", "ty", "bx", "by", "ph", "k", "l", "n", "j", "TILE_WIDTH",
                                      "TILE_SIZE", "Mask_Width", "MAX_MASK_WIDTH", "Width", "width",
-                                     "height", "Pvalue", "output"};
+                                     "height", "Pvalue", "output", "BLOCK_DIM", "SECTION_SIZE"};
     std::istringstream extra(problemOf(s).trivialVariables);
     for (std::string name; extra >> name;) trivial.insert(name);
     // A described problem's own sizes (PMPP's stencil: N).
