@@ -215,6 +215,11 @@ BlockRunner::BlockRunner(Machine& m, const LaunchConfig& cfg, const ThreadBody& 
       pool_(cfg.stackBytes ? cfg.stackBytes : kStackBytes), threads_(nThreads_), fibers_(nThreads_), sharedLoadsBefore_(kNoArray, 0)
 {
     shared_.reserve(16);
+    // A later launch on the same Machine (a row of several, PMPP sec. 11.6) meets shared arrays
+    // of the same name with the earlier launches' loads already counted: they are settled.
+    for (size_t a = 0; a < m.arrays.size() && a < m.counters.elementLoads.size() && a < sharedLoadsBefore_.size(); ++a)
+        if (m.arrays[a].space == Space::Shared)
+            for (uint32_t c : m.counters.elementLoads[a]) sharedLoadsBefore_[a] += c;
     run_.m = &m;
     run_.threads = &threads_;
     run_.fibers = &fibers_;

@@ -181,6 +181,9 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
             c.grid = sh.grid;
             c.block = sh.block;
             if (launch != tracedLaunch) c.tracedBlock.reset();
+            // The element writers kept are the traced launch's alone (thread indices of its grid).
+            else
+                for (std::vector<uint32_t>& w : m.counters.elementWriters) std::fill(w.begin(), w.end(), 0u);
         }
         // The kernel bound to a worker's machine (the calling thread's `m` when it runs alone).
         const BodyBinder bind = [&, launch](Machine& w) -> ThreadBody {
@@ -232,7 +235,8 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
             fillPhases = (s.k - 1) / K + 1;
         }
         sim.trace = buildTrace(s.block, shape.block, sim.arrays, m.events,
-                               info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases);
+                               info ? info->barriersPerPhase : 0, progress.part(runEnd, 1), fillPhases,
+                               info && info->scan);
         // Each thread's output element, from the provenance: P, the array the kernel writes
         // (the third array, whatever its name: an array problem's output has its own).
         // A later launch of a row of several may store only to a scratch array (the

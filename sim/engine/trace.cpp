@@ -88,7 +88,8 @@ std::vector<size_t> programOrder(size_t count, const std::vector<std::set<size_t
 }  // namespace
 
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
-                 const std::vector<Event>& raw, int barriersPerPhase, const Progress& progress, int fillPhases)
+                 const std::vector<Event>& raw, int barriersPerPhase, const Progress& progress, int fillPhases,
+                 bool scan)
 {
     Trace tr;
     tr.block = block;
@@ -289,9 +290,11 @@ Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<Arr
                 for (uint32_t si : g.statements)
                     for (uint32_t k = statements[si].begin; k < statements[si].end; ++k)
                         fromItself |= raw[ids[k]].op == Op::SharedLoad && raw[ids[k]].array == targetArray;
-                std::string src = sourceArray >= 0 ? arrays[sourceArray].name + " tile" : "tile";
+                // (A scan's section is no tile: "load X_in into XY".)
+                std::string src = sourceArray >= 0 ? arrays[sourceArray].name + (scan ? "" : " tile") : "tile";
                 s.label = prefix + (fromItself && sourceArray < 0 ? "update " + arrays[targetArray].name
-                                                                  : "load " + src + " into " + arrays[targetArray].name);
+                                    : scan && sourceArray < 0    ? "write sums into " + arrays[targetArray].name
+                                                                 : "load " + src + " into " + arrays[targetArray].name);
             } else if (hasFma) {
                 s.kind = StepKind::Use;
                 // A 2D mask's iteration is the pair (i, j) of the element it multiplies by.

@@ -65,9 +65,10 @@ struct Trace {
 /// starts phase n in PMPP's kernels), iterations restarting at 0 in each phase; this also
 /// numbers a kernel with every barrier dropped. Reports to `progress` (share of the raw
 /// events grouped) and throws Cancelled when it is asked to stop: a block of 1024 threads
-/// can record tens of millions of events.
+/// can record tens of millions of events. `scan` (PMPP ch. 11's scans, KernelInfo::scan):
+/// a shared array written from registers holds a step's sums ("write sums into XY"), not a tile.
 Trace buildTrace(const Uint3& block, const Dim3& blockDim, const std::vector<ArrayInfo>& arrays,
                  const std::vector<Event>& rawEvents, int barriersPerPhase, const Progress& progress = {},
-                 int fillPhases = 0);
+                 int fillPhases = 0, bool scan = false);
 
 }  // namespace ts::sim

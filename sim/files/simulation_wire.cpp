@@ -124,7 +124,8 @@ json scenarioJson(const Scenario& s)
     return json{{"kernel", s.kernel}, {"j", s.j},         {"k", s.k},
                 {"l", s.l},           {"height", s.height}, {"width", s.width},
                 {"maskWidth", s.maskWidth}, {"tile", s.tile}, {"seed", s.seed},
-                {"dropBarriers", s.dropBarriers}, {"block", dimJson(s.block.x, s.block.y, s.block.z)}};
+                {"dropBarriers", s.dropBarriers}, {"block", dimJson(s.block.x, s.block.y, s.block.z)},
+                {"launch", s.launch}};
 }
 
 json traceJson(const Trace& t)

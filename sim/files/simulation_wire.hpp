@@ -12,7 +12,8 @@
 //
 //   format, version
 //   scenario          map: kernel (text), j, k, l, height, width, maskWidth, tile (integers),
-//                     seed (u64), dropBarriers (u32), block ([x, y, z])
+//                     seed (u64), dropBarriers (u32), block ([x, y, z]), launch (the traced
+//                     launch, from 1: a row of several, PMPP sec. 11.6; version 6)
 //   grid, block       [x, y, z]
 //   arrays            list of maps: name, space (0 global, 1 shared, 2 constant), rows, cols,
 //                     columnMajor (boolean)
@@ -56,7 +57,7 @@
 namespace ts::sim {
 
 /// Version of the wire format; bumped whenever the encoding of any field changes.
-inline constexpr uint32_t kSimulationWireVersion = 5;
+inline constexpr uint32_t kSimulationWireVersion = 6;
 
 /// A malformed, truncated, oversized or wrong-version message. what() is one sentence on one
 /// line that begins "Simulation message refused: ".

@@ -240,9 +240,18 @@ std::string loadLine(const Context& c, int index)
     for (const auto& [array, elements] : f.read)
         if (c.arrays[array].space == Space::Global) from.push_back(rangeText(c.arrays[array], elements));
     const bool pastEdge = c.problem.boundary == Boundary::PastTheEdge;
-    const std::string edge = pastEdge ? " would load past the edge of " + source + " and write 0 instead"
-                                                        : " stand for ghost cells outside " + source + " and write 0";
-    if (f.zeroFills == f.fills) {
+    // PMPP ch. 11's scans: a slot past N holds 0, the identity of +, and a slot written from
+    // registers holds a sum of the step (Fig. 11.3's temp), whatever its value.
+    const bool scan = c.kernel && c.kernel->scan;
+    const std::string edge = scan       ? " lie past the end of " + source + " and write 0, the identity of +"
+                             : pastEdge ? " would load past the edge of " + source + " and write 0 instead"
+                                        : " stand for ghost cells outside " + source + " and write 0";
+    if (scan && from.empty() && f.zeroFills < f.fills) {
+        o << " write the sums they added up into " << slots;
+    } else if (scan && f.zeroFills == f.fills) {
+        o << " write 0 into " << slots << ": they lie past the end of " << source
+          << ", and 0, the identity of +, changes no sum";
+    } else if (f.zeroFills == f.fills) {
         o << " write 0 into " << slots << ": "
           << (pastEdge
                   ? "the elements of " + source + " they would load lie outside it, so they add nothing to the sum"
@@ -462,7 +471,15 @@ std::string barrierLine(const Context& c, int index)
     }
     auto names = [](const std::set<std::string>& s) { return joinList(std::vector<std::string>(s.begin(), s.end())); };
     const std::string all = "all " + str(c.blockThreads);
-    if (!filledBefore.empty()) {
+    // PMPP ch. 11's scans: the slots hold a step's sums, not a tile.
+    const bool scan = c.kernel && c.kernel->scan;
+    if (!filledBefore.empty() && scan) {
+        o << "no thread reads " << names(filledBefore) << " until " << all
+          << " threads have written their slots of it (a read-after-write dependence).";
+    } else if (!readBefore.empty() && !filledAfter.empty() && scan) {
+        o << "no thread writes its new sum into " << names(filledAfter) << " until " << all
+          << " threads have read the slots they add (a write-after-read dependence).";
+    } else if (!filledBefore.empty()) {
         o << "no thread reads " << names(filledBefore) << " until " << all << " threads have written their part of the "
           << (filledBefore.size() > 1 ? "tiles" : "tile") << " (a read-after-write dependence).";
     } else if (!readBefore.empty() && !filledAfter.empty()) {
@@ -527,14 +544,15 @@ std::string otherLine(const Context& c, int index)
         if (e.op == Op::Branch && e.line == s.line && e.value == 0.0f) skipped.insert(e.thread);
     }
     if (branches && skipped.empty()) {
-        o << prefix << (prefix.empty() ? capitalised(who) : who) << " find the condition on line " << s.line
-          << " true and go on.";
+        o << prefix << (prefix.empty() ? capitalised(who) : who) << (f.threads.size() == 1 ? " finds" : " find")
+          << " the condition on line " << s.line << " true and " << (f.threads.size() == 1 ? "goes" : "go") << " on.";
         return o.str();
     }
     if (branches) {
         const std::string them = c.threads(skipped);
-        o << prefix << (prefix.empty() ? capitalised(them) : them) << " find the condition on line " << s.line
-          << " false and skip the code it guards; a warp holding lanes of both kinds runs the two paths one after "
+        o << prefix << (prefix.empty() ? capitalised(them) : them) << (skipped.size() == 1 ? " finds" : " find")
+          << " the condition on line " << s.line << " false and " << (skipped.size() == 1 ? "skips" : "skip")
+          << " the code it guards; a warp holding lanes of both kinds runs the two paths one after "
              "the other, its skipping lanes idle meanwhile.";
         return o.str();
     }

@@ -66,7 +66,8 @@ def preset_args(path):
     for key, flag in (("j", "--j"), ("k", "--k"), ("l", "--l"), ("width", "--width"),
                       ("height", "--height"), ("mask_width", "--mask-width"),
                       ("tile", "--tile"), ("seed", "--seed"), ("schedule", "--schedule"),
-                      ("schedule_seed", "--schedule-seed"), ("drop_barrier", "--drop-barrier")):
+                      ("schedule_seed", "--schedule-seed"), ("drop_barrier", "--drop-barrier"),
+                      ("launch", "--launch")):
         if key in s:
             args += [flag, str(s[key])]
     if "block" in s:

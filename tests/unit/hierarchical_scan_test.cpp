@@ -88,6 +88,11 @@ TEST(HierarchicalScan, SumsOverLaunchesMatchOnWorkerThreads)
     // The loads of every launch: X once (launch 1), S once a section (launch 2), Y and S once
     // an element past the first section (launch 3's Y[i] += S[blockIdx.x - 1]).
     EXPECT_EQ(serial.counters.totals.global_loads, 3000u + 47u + 2u * (3000u - 64u));
+    // Shared loads: two an add of each network (Fig. 11.3's temp = XY[t] + XY[t - stride]),
+    // launch 1's read of each element for Y and its last thread's for S, launch 2's read of
+    // each sum for S. Launch 2's XY is launch 1's by name: its loads are counted once.
+    const uint64_t ks = koggeStoneAdds(64);
+    EXPECT_EQ(serial.counters.totals.shared_loads, 47u * 2u * ks + 3000u + 47u + 2u * ks + 47u);
 }
 
 TEST(HierarchicalScan, TracesTheLaunchItIsAskedFor)

@@ -315,7 +315,7 @@ TEST(WarpMemoryIndependent, PerLineFiguresOfEveryBlockAgree)
             // PMPP Fig. 9.9's description fixes blocks of 256 threads: three, the last ragged.
             if (k.tiled && k.tiles.front() == 256) cases = {sim::convScenario(k.name, 1, 700, 256, 1)};
             // PMPP ch. 11's scans: one section of 8 threads, ragged; the sequential scan's one thread;
-            // the single-pass scan five blocks of 8 threads, the last ragged.
+            // the single-pass and hierarchical scans five blocks of 8 threads, the last ragged.
             if (k.scan)
                 cases = {sim::convScenario(k.name, 1, !k.tiled ? 37 : k.scanElementsPerThread > 0 ? 8 * k.scanElementsPerThread - 3 : 37,
                                            k.tiled ? 8 : 1, 1)};
@@ -329,14 +329,19 @@ TEST(WarpMemoryIndependent, PerLineFiguresOfEveryBlockAgree)
             SCOPED_TRACE(describe(base));
             const sim::Simulation whole = run(base);
             Regrouped mine;
-            const sim::Dim3 g = whole.grid;
-            for (unsigned bz = 0; bz < g.z; ++bz)
-                for (unsigned by = 0; by < g.y; ++by)
-                    for (unsigned bx = 0; bx < g.x; ++bx) {
-                        sim::Scenario s = base;
-                        s.block = {bx, by, bz};
-                        regroup(run(s, true), mine);
-                    }
+            // A row of several launches (PMPP sec. 11.6): every block of every launch, whose
+            // sites the simulation sums.
+            for (int launch = 1; launch <= sim::launchCount(base); ++launch) {
+                const sim::Dim3 g = sim::launchShapeOf(base, launch).grid;
+                for (unsigned bz = 0; bz < g.z; ++bz)
+                    for (unsigned by = 0; by < g.y; ++by)
+                        for (unsigned bx = 0; bx < g.x; ++bx) {
+                            sim::Scenario s = base;
+                            s.block = {bx, by, bz};
+                            s.launch = launch;
+                            regroup(run(s, true), mine);
+                        }
+            }
             const std::vector<sim::LineMemory> lines = sim::memoryByLine(whole.accessSites);
             EXPECT_EQ(lines.size(), mine.byLine.size());
             for (const sim::LineMemory& l : lines) {
