@@ -24,7 +24,7 @@ bash "$root/scripts/install-deps.sh"
 # speed, and CI builds the whole app a second time for it (7 min 53 s here at -O0 with the
 # CUDA path, beside a test run).
 cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O0 -DTILESCOPE_BUILD_TESTS=OFF \
-      -DTILESCOPE_BUILD_BENCH=OFF -DTILESCOPE_CUDA_ARCHITECTURES="${TILESCOPE_CUDA_ARCHITECTURES:-90-real}"
+      -DTILESCOPE_BUILD_BENCH=OFF -DTILESCOPE_BUILD_TOOLS=OFF -DTILESCOPE_CUDA_ARCHITECTURES="${TILESCOPE_CUDA_ARCHITECTURES:-90-real}"
 grep -q '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$work/build/CMakeCache.txt"
 cmake --build "$work/build" -j"$(nproc)"
 cmake --install "$work/build" --prefix "$work/prefix"

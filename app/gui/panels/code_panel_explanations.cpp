@@ -83,9 +83,13 @@ void explanations(Frame& f, const sim::Simulation& s, const std::string& text)
         if (!x.unknown.empty()) {
             // Not a disagreement: the kernel's own variable, which the panel does not follow.
             ImGui::PopFont();
-            colouredText(pal.dimText, "'" + x.unknown + "' is this kernel's own variable, which the Code panel does not "
-                                      "follow; the simulator recorded index " + std::to_string(x.recorded) + ", value " +
-                                      cellValue(x.value, false) + ".");
+            // (A slide says it in fewer words: the back row reads the index and value.)
+            colouredText(pal.dimText, f.view.presentation
+                                          ? "'" + x.unknown + "' is not followed here: index " + std::to_string(x.recorded) +
+                                                ", value " + cellValue(x.value, false) + "."
+                                          : "'" + x.unknown + "' is this kernel's own variable, which the Code panel does not "
+                                                "follow; the simulator recorded index " + std::to_string(x.recorded) +
+                                                ", value " + cellValue(x.value, false) + ".");
             ImGui::PushFont(f.theme.fonts.mono);
         } else if (x.agrees() && compact) {
             tooltip(detail + (f.view.presentation ? "" : ", the index the simulator recorded"));
