@@ -207,9 +207,11 @@ void simulateInto(Simulation& sim, const Scenario& s, const SimOptions& opt, con
             addAccessSites(sites, warpMemory.sites());
         }
     }
-    if (launches > 1 && !tracedPerBlock.empty()) {
+    if (launches > 1) {
+        // A fault before the traced launch leaves it without blocks (as a faulted run's wire
+        // message may have none).
         m.counters.perBlock = std::move(tracedPerBlock);
-        m.counters.elementWriters = std::move(tracedWriters);
+        if (!tracedWriters.empty()) m.counters.elementWriters = std::move(tracedWriters);
     }
     sim.arrays = m.arrays;
     sim.counters = std::move(m.counters);

@@ -281,8 +281,8 @@ TEST(CliMemory, TextOutputPrintsThePerLineTable)
             uint64_t requests = 0;
             f >> line >> space >> op >> requests;
             EXPECT_EQ(line, u(l["line"])) << row;
-            EXPECT_EQ(space, l["space"]) << row;
-            EXPECT_EQ(op, l["op"]) << row;
+            EXPECT_EQ(space, l["space"].get<std::string>()) << row;
+            EXPECT_EQ(op, l["op"].get<std::string>()) << row;
             EXPECT_EQ(requests, u(l["requests"])) << row;
             std::string sectors, perRequest, wave, conflicts;
             f >> sectors >> perRequest >> wave >> conflicts;
