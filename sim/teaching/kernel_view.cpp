@@ -129,8 +129,9 @@ void declaredVariables(const std::string& source, Variables& v)
     std::map<std::string, std::set<std::string>> forms;
     for (const auto& [name, expr] : declared) forms[name].insert(trim(expr));
     for (auto [name, expr] : declared) {
+        const std::string declaredName = name;   // (clang 14 cannot capture a binding)
         const size_t declarations = static_cast<size_t>(
-            std::count_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == name; }));
+            std::count_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == declaredName; }));
         if (static_cast<size_t>(assigned[name]) != declarations || forms[name].size() != 1 || v.count(name)) continue;
         for (size_t p = expr.find("x."); p != std::string::npos; p = expr.find("x.", p))
             if (p == 0 || !identChar(expr[p - 1])) expr.erase(p, 2);
